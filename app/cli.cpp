@@ -1,0 +1,327 @@
+#include "cli.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <ostream>
+
+#include "fp8dash/core/comparison_file.h"
+#include "fp8dash/core/demo.h"
+#include "fp8dash/core/eval_comparison.h"
+#include "fp8dash/core/lm_eval_results.h"
+#include "fp8dash/core/local_device.h"
+#include "fp8dash/core/report_format.h"
+#include "fp8dash/core/version.h"
+
+namespace fp8dash::cli {
+namespace {
+
+enum class Format { Text, Json, Markdown };
+
+struct UsageError {
+    std::string message;
+};
+
+// A small option reader: --name VALUE and --name=VALUE, positionals in order.
+class Args {
+public:
+    explicit Args(std::vector<std::string> args) : m_args(std::move(args)) {}
+
+    bool done() const { return m_pos >= m_args.size(); }
+
+    // Returns true and fills value when the next argument is the option `name`.
+    bool option(const std::string& name, std::string& value) {
+        const std::string& a = m_args[m_pos];
+        if (a == name) {
+            if (m_pos + 1 >= m_args.size()) throw UsageError{name + " needs a value"};
+            value = m_args[m_pos + 1];
+            m_pos += 2;
+            return true;
+        }
+        if (a.rfind(name + "=", 0) == 0) {
+            value = a.substr(name.size() + 1);
+            ++m_pos;
+            return true;
+        }
+        return false;
+    }
+    bool flag(const std::string& name) {
+        if (m_args[m_pos] != name) return false;
+        ++m_pos;
+        return true;
+    }
+    const std::string& next() { return m_args[m_pos++]; }
+    const std::string& peek() const { return m_args[m_pos]; }
+
+private:
+    std::vector<std::string> m_args;
+    std::size_t m_pos = 0;
+};
+
+double parsePercent(const std::string& option, const std::string& text) {
+    errno = 0;
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v) || v < 0)
+        throw UsageError{option + " \"" + text + "\": expected a percentage such as 0.5"};
+    return v;
+}
+
+Format parseFormat(const std::string& text) {
+    if (text == "text") return Format::Text;
+    if (text == "json") return Format::Json;
+    if (text == "markdown" || text == "md") return Format::Markdown;
+    throw UsageError{"--format \"" + text + "\": expected text, json or markdown"};
+}
+
+Verdict parseFailOn(const std::string& text) {
+    auto v = parseVerdict(text);
+    if (!v || *v == Verdict::Go) throw UsageError{"--fail-on \"" + text + "\": expected monitor or investigate"};
+    return *v;
+}
+
+void print(const ComparisonReport& report, Format format, const std::string& heading, std::ostream& out) {
+    switch (format) {
+    case Format::Json: out << reportToJson(report).dump(2) << "\n"; break;
+    case Format::Markdown: out << "# " << heading << "\n\n" << reportToMarkdown(report); break;
+    case Format::Text: out << heading << "\n\n" << reportToText(report); break;
+    }
+}
+
+int exitFor(const ComparisonReport& report, std::optional<Verdict> failOn) {
+    return failOn && report.verdict >= *failOn ? kExitFailOn : kExitOk;
+}
+
+std::string headingFor(const ComparisonDocument& doc) {
+    return doc.title.empty() ? doc.baseline.label + " vs " + doc.candidate.label : doc.title;
+}
+
+void printNotes(const ComparisonDocument& doc, Format format, std::ostream& out) {
+    if (doc.notes.empty() || format == Format::Json) return;
+    out << (format == Format::Markdown ? "\n### Notes\n\n" : "\nNotes\n");
+    for (const auto& n : doc.notes) {
+        std::string who = n.author + (n.created.empty() ? "" : (n.author.empty() ? "" : ", ") + n.created);
+        const std::string line = (n.task.empty() ? "" : "[" + n.task + "] ") + n.text + (who.empty() ? "" : " (" + who + ")");
+        if (format == Format::Markdown) out << "- " << line << "\n";
+        else out << wrapText(line, 100, "  ");
+    }
+}
+
+int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
+    std::vector<std::string> positional;
+    ComparisonOptions options;
+    Format format = Format::Text;
+    std::optional<Verdict> failOn;
+    std::string savePath, baselineLabel = "BF16", candidateLabel = "FP8", value;
+    while (!a.done()) {
+        if (a.option("--metric", value)) {
+            auto o = MetricOverride::parse(value);
+            if (!o) throw UsageError{o.error().message};
+            options.overrides.push_back(std::move(o).value());
+        } else if (a.option("--go-below", value)) {
+            options.thresholds.goBelow = parsePercent("--go-below", value);
+        } else if (a.option("--investigate-above", value)) {
+            options.thresholds.investigateAbove = parsePercent("--investigate-above", value);
+        } else if (a.option("--format", value)) {
+            format = parseFormat(value);
+        } else if (a.option("--save", value)) {
+            savePath = value;
+        } else if (a.option("--fail-on", value)) {
+            failOn = parseFailOn(value);
+        } else if (a.option("--baseline-label", value)) {
+            baselineLabel = value;
+        } else if (a.option("--candidate-label", value)) {
+            candidateLabel = value;
+        } else if (a.peek().size() > 1 && a.peek()[0] == '-') {
+            throw UsageError{"compare: unknown option " + a.peek()};
+        } else {
+            positional.push_back(a.next());
+        }
+    }
+    if (positional.size() != 2)
+        throw UsageError{"compare needs exactly two paths, BASELINE and CANDIDATE (got " +
+                         std::to_string(positional.size()) + ")"};
+    if (auto ok = options.thresholds.validate(); !ok) throw UsageError{ok.error().message};
+
+    auto baseline = readLmEvalPath(positional[0]);
+    if (!baseline) {
+        err << "fp8dash: baseline: " << baseline.error().message << "\n";
+        return kExitBadInput;
+    }
+    auto candidate = readLmEvalPath(positional[1]);
+    if (!candidate) {
+        err << "fp8dash: candidate: " << candidate.error().message << "\n";
+        return kExitBadInput;
+    }
+    const std::string baselineSource = baseline->sourcePath, candidateSource = candidate->sourcePath;
+    auto doc = makeComparisonDocument({baselineLabel, baselineSource, std::move(baseline).value()},
+                                      {candidateLabel, candidateSource, std::move(candidate).value()}, options);
+    auto report = doc.evaluate();
+    if (!report) {
+        err << "fp8dash: " << report.error().message << "\n";
+        return kExitBadInput;
+    }
+    if (!savePath.empty()) {
+        if (auto saved = saveComparisonFile(doc, savePath); !saved) {
+            err << "fp8dash: cannot save: " << saved.error().message << "\n";
+            return kExitBadInput;
+        }
+        err << "fp8dash: saved the comparison to " << savePath << "\n";
+    }
+    print(*report, format, baselineLabel + " = " + baselineSource + "\n" + candidateLabel + " = " + candidateSource,
+          out);
+    return exitFor(*report, failOn);
+}
+
+int reportDocument(const ComparisonDocument& doc, Format format, std::optional<Verdict> failOn, std::ostream& out,
+                   std::ostream& err, const std::string& source) {
+    auto report = doc.evaluate();
+    if (!report) {
+        err << "fp8dash: " << source << ": " << report.error().message << "\n";
+        return kExitBadInput;
+    }
+    print(*report, format, headingFor(doc), out);
+    printNotes(doc, format, out);
+    return exitFor(*report, failOn);
+}
+
+int cmdReport(Args& a, bool demo, std::ostream& out, std::ostream& err) {
+    std::vector<std::string> positional;
+    Format format = Format::Text;
+    std::optional<Verdict> failOn;
+    std::string value;
+    while (!a.done()) {
+        if (a.option("--format", value)) format = parseFormat(value);
+        else if (a.option("--fail-on", value)) failOn = parseFailOn(value);
+        else if (a.peek().size() > 1 && a.peek()[0] == '-')
+            throw UsageError{(demo ? "demo" : "report") + std::string(": unknown option ") + a.peek()};
+        else positional.push_back(a.next());
+    }
+    if (demo) {
+        if (!positional.empty()) throw UsageError{"demo takes no file"};
+        auto doc = loadDemoComparison();
+        if (!doc) {
+            err << "fp8dash: the bundled demo is broken: " << doc.error().message << "\n";
+            return kExitInternal;
+        }
+        return reportDocument(*doc, format, failOn, out, err, std::string(kDemoName));
+    }
+    if (positional.size() != 1)
+        throw UsageError{"report needs exactly one comparison file (got " + std::to_string(positional.size()) + ")"};
+    auto doc = loadComparisonFile(positional[0]);
+    if (!doc) {
+        err << "fp8dash: " << doc.error().message << "\n";
+        return kExitBadInput;
+    }
+    return reportDocument(*doc, format, failOn, out, err, positional[0]);
+}
+
+int cmdDevice(Args& a, std::ostream& out) {
+    Format format = Format::Text;
+    std::string value;
+    while (!a.done()) {
+        if (a.option("--format", value)) format = parseFormat(value);
+        else throw UsageError{"device: unknown argument " + a.peek()};
+    }
+    const LocalDeviceStatus s = queryLocalDevices();
+    if (format == Format::Json) {
+        Json gpus = Json::array();
+        for (const auto& g : s.gpus)
+            gpus.push_back({{"name", g.name},
+                            {"compute_capability", std::to_string(g.computeMajor) + "." + std::to_string(g.computeMinor)},
+                            {"multiprocessors", g.multiprocessors},
+                            {"memory_total_bytes", g.memoryTotalBytes},
+                            {"memory_free_bytes", g.memoryFreeBytes},
+                            {"fp8_supported", g.fp8Supported}});
+        out << Json{{"backend", s.backend},
+                    {"available", s.available},
+                    {"unavailable", s.unavailableCode},
+                    {"reason", s.reason},
+                    {"driver_version", s.driverVersion},
+                    {"runtime_version", s.runtimeVersion},
+                    {"gpus", gpus}}
+                   .dump(2)
+            << "\n";
+    } else {
+        out << "GPU backend: " << s.backend << "\n" << s.summary() << "\n";
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+std::string usage() {
+    return "fp8dash " FP8DASH_VERSION " — should this LLM deployment run in FP8? Decide with data.\n"
+           "\n"
+           "Usage:\n"
+           "  fp8dash [FILE.fp8cmp ...]      open the desktop app (the bundled demo when no file is given);\n"
+           "                                 with no display, print the verdict report instead\n"
+           "  fp8dash compare BASELINE CANDIDATE [options]\n"
+           "                                 compare two lm-eval results (a results JSON file or an output folder)\n"
+           "      --metric TASK=METRIC[,FILTER]  use this metric for TASK (repeatable)\n"
+           "      --go-below PCT             degradation below this is go (default 0.5)\n"
+           "      --investigate-above PCT    degradation above this is investigate (default 1.5)\n"
+           "      --baseline-label L, --candidate-label L   run labels (default BF16, FP8)\n"
+           "      --format text|json|markdown\n"
+           "      --save FILE.fp8cmp         save the comparison file\n"
+           "      --fail-on monitor|investigate   exit 3 when the verdict is at least this\n"
+           "  fp8dash report FILE.fp8cmp [--format text|json|markdown] [--fail-on ...]\n"
+           "                                 re-derive the verdict from a saved comparison file alone\n"
+           "  fp8dash demo [--format ...]    the report of the bundled demo comparison\n"
+           "  fp8dash device [--format text|json]   the local GPU and its FP8 support\n"
+           "  fp8dash --help | --version\n"
+           "\n"
+           "Verdict per task from the degradation d in the metric's good direction: d < 0.5% go,\n"
+           "0.5% <= d <= 1.5% monitor, d > 1.5% investigate; the overall verdict is the worst task.\n"
+           "Exit codes: 0 ran, 3 the verdict reached --fail-on, 2 bad input or usage, 1 internal error.\n";
+}
+
+bool isCliInvocation(const std::vector<std::string>& args) {
+    if (args.empty()) return false;
+    const std::string& first = args.front();
+    return first == "compare" || first == "report" || first == "demo" || first == "device" || first == "help" ||
+           first == "--help" || first == "-h" || first == "--version" || first == "-V";
+}
+
+int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+    try {
+        if (argv.empty() || argv[0] == "--help" || argv[0] == "-h" || argv[0] == "help") {
+            out << usage();
+            return kExitOk;
+        }
+        if (argv[0] == "--version" || argv[0] == "-V") {
+            out << "fp8dash " FP8DASH_VERSION "\n";
+            return kExitOk;
+        }
+        Args a(std::vector<std::string>(argv.begin() + 1, argv.end()));
+        if (!a.done() && (a.peek() == "--help" || a.peek() == "-h")) {
+            out << usage();
+            return kExitOk;
+        }
+        if (argv[0] == "compare") return cmdCompare(a, out, err);
+        if (argv[0] == "report") return cmdReport(a, false, out, err);
+        if (argv[0] == "demo") return cmdReport(a, true, out, err);
+        if (argv[0] == "device") return cmdDevice(a, out);
+        throw UsageError{"unknown command " + argv[0]};
+    } catch (const UsageError& e) {
+        err << "fp8dash: " << e.message << "\nRun 'fp8dash --help' for usage.\n";
+        return kExitBadInput;
+    } catch (const std::exception& e) {
+        err << "fp8dash: internal error: " << e.what() << "\n";
+        return kExitInternal;
+    }
+}
+
+int printHeadless(const std::vector<std::string>& files, std::ostream& out, std::ostream& err) {
+    if (files.empty()) return run({"demo"}, out, err);
+    int worstExit = kExitOk;
+    for (const auto& f : files) {
+        worstExit = std::max(worstExit, run({"report", f}, out, err));
+        out << "\n";
+    }
+    return worstExit;
+}
+
+}  // namespace fp8dash::cli

@@ -1,0 +1,23 @@
+# cmake -DRULE=no-qt|no-gpu -DDIR=<folder> -DLAYER=<name> -P check_layering.cmake
+# Fails (non-zero exit) when a source in DIR includes what its layer must not see.
+if(RULE STREQUAL "no-qt")
+  # core and gpu: no Qt at all (core is plain C++ so the CLI and tests need no Qt; gpu is a leaf).
+  set(pattern "#[ \t]*include[ \t]*[<\"](Qt[A-Za-z]*/|Q[A-Z][A-Za-z]*[>\"]|qt6/)")
+  set(what "a Qt header")
+elseif(RULE STREQUAL "no-gpu")
+  set(pattern "#[ \t]*include[ \t]*[<\"](fp8dash/gpu/|cuda|cublas)")
+  set(what "a gpu/ or CUDA header (ui sees GPU results only as core types)")
+else()
+  message(FATAL_ERROR "check_layering: unknown RULE '${RULE}'")
+endif()
+file(GLOB_RECURSE files "${DIR}/*.h" "${DIR}/*.hpp" "${DIR}/*.cpp" "${DIR}/*.cu" "${DIR}/*.cuh")
+set(bad "")
+foreach(f IN LISTS files)
+  file(STRINGS "${f}" lines REGEX "${pattern}")
+  foreach(l IN LISTS lines)
+    string(APPEND bad "\n  ${f}: ${l}")
+  endforeach()
+endforeach()
+if(bad)
+  message(FATAL_ERROR "Layering violation in ${LAYER}: it must not include ${what}:${bad}")
+endif()

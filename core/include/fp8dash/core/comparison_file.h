@@ -1,0 +1,69 @@
+#pragma once
+// The comparison file (*.fp8cmp): versioned JSON holding everything needed to re-derive the verdict offline.
+// Layout (version 1):
+//   { "format": "fp8dash-comparison", "version": 1, "tool_version": "0.1.0", "created": "<ISO-8601 UTC>",
+//     "title": "...", "settings": { "thresholds": {"go_below": 0.5, "investigate_above": 1.5},
+//                                   "metric_overrides": ["gsm8k=exact_match,flexible-extract"] },
+//     "runs": { "baseline": {"label": "BF16", "source": "<path>", "results": <lm-eval results object>},
+//               "candidate": {...} },
+//     "notes": [ {"text": "...", "author": "...", "created": "...", "task": "gsm8k" (optional)} ],
+//     <later sections, e.g. "timeline", "judge", "benchmarks">: kept verbatim when this build does not know them }
+// Files from a newer format version are refused. Never holds secrets. Functions are thread-safe.
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fp8dash/core/eval_comparison.h"
+#include "fp8dash/core/lm_eval_results.h"
+#include "fp8dash/core/result.h"
+
+namespace fp8dash {
+
+inline constexpr std::string_view kComparisonFormat = "fp8dash-comparison";
+inline constexpr int kComparisonVersion = 1;
+
+struct Note {
+    std::string text;
+    std::string author;
+    std::string created;  // ISO-8601
+    std::string task;     // empty: about the whole comparison
+    bool operator==(const Note&) const = default;
+};
+
+struct RunRecord {
+    std::string label;       // "BF16", "FP8"
+    std::string sourcePath;  // where it was read from, informative only
+    LmEvalResults results;
+};
+
+struct ComparisonDocument {
+    int version = kComparisonVersion;
+    std::string toolVersion;
+    std::string created;
+    std::string title;
+    RunRecord baseline;
+    RunRecord candidate;
+    ComparisonOptions options;
+    std::vector<Note> notes;
+    Json otherSections = Json::object();  // sections of later versions' features, kept verbatim
+
+    Result<ComparisonReport> evaluate() const;
+};
+
+// A new document for two runs; created = now, toolVersion = this build.
+ComparisonDocument makeComparisonDocument(RunRecord baseline, RunRecord candidate, ComparisonOptions options);
+
+Json toJson(const ComparisonDocument& doc);
+Result<ComparisonDocument> parseComparisonText(std::string_view text, const std::string& sourceName);
+Result<ComparisonDocument> loadComparisonFile(const std::filesystem::path& path);
+
+// Atomic: writes a temporary file in the same folder, flushes it to disk, then renames it over the target.
+// On failure the old file is untouched and the message names the path and the reason.
+Status saveComparisonFile(const ComparisonDocument& doc, const std::filesystem::path& path);
+Status writeFileAtomically(const std::filesystem::path& path, std::string_view bytes);
+
+std::string nowIso8601Utc();
+
+}  // namespace fp8dash

@@ -1,0 +1,269 @@
+// The *.fp8cmp comparison file: versioned JSON, validated on load, written atomically (comparison_file.h).
+#include "fp8dash/core/comparison_file.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fp8dash/core/version.h"
+
+namespace fp8dash {
+namespace {
+
+const char* const kKnownKeys[] = {"format", "version", "tool_version", "created", "title",
+                                  "settings", "runs", "notes"};
+
+bool isKnownKey(const std::string& key) {
+    for (const char* k : kKnownKeys)
+        if (key == k) return true;
+    return false;
+}
+
+// Reads an optional string field; wrong types are errors that name the field.
+Status optionalString(const Json& obj, const char* key, std::string& out, const std::string& where) {
+    auto it = obj.find(key);
+    if (it == obj.end() || it->is_null()) return success();
+    if (!it->is_string()) return Error{where + "." + key + " must be a string, found " + it->type_name()};
+    out = it->get<std::string>();
+    return success();
+}
+
+Status optionalNumber(const Json& obj, const char* key, double& out, const std::string& where) {
+    auto it = obj.find(key);
+    if (it == obj.end()) return success();
+    if (!it->is_number() || !std::isfinite(it->get<double>()))
+        return Error{where + "." + key + " must be a finite number, found " +
+                     (it->is_number() ? it->dump() : std::string(it->type_name()))};
+    out = it->get<double>();
+    return success();
+}
+
+Result<RunRecord> parseRun(const Json& runs, const char* which, const std::string& src) {
+    const std::string where = src + ": field runs." + which;
+    auto it = runs.find(which);
+    if (it == runs.end()) return Error{where + " is missing"};
+    if (!it->is_object()) return Error{where + " must be an object, found " + it->type_name()};
+    RunRecord run;
+    run.label = std::string(which) == "baseline" ? "BF16" : "FP8";
+    if (auto s = optionalString(*it, "label", run.label, src + ": field runs." + which); !s) return s.error();
+    if (auto s = optionalString(*it, "source", run.sourcePath, src + ": field runs." + which); !s) return s.error();
+    auto res = it->find("results");
+    if (res == it->end()) return Error{where + ".results is missing"};
+    auto parsed = parseLmEvalJson(*res, src + " (runs." + which + ".results)");
+    if (!parsed) return parsed.error();
+    run.results = std::move(parsed).value();
+    run.results.sourcePath = "";
+    return run;
+}
+
+Json runToJson(const RunRecord& run) {
+    Json j = Json::object();
+    j["label"] = run.label;
+    if (!run.sourcePath.empty()) j["source"] = run.sourcePath;
+    j["results"] = run.results.toJson();
+    return j;
+}
+
+}  // namespace
+
+std::string nowIso8601Utc() {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+ComparisonDocument makeComparisonDocument(RunRecord baseline, RunRecord candidate, ComparisonOptions options) {
+    ComparisonDocument doc;
+    doc.toolVersion = FP8DASH_VERSION;
+    doc.created = nowIso8601Utc();
+    doc.baseline = std::move(baseline);
+    doc.candidate = std::move(candidate);
+    doc.options = std::move(options);
+    const std::string model = doc.candidate.results.modelName.empty() ? doc.baseline.results.modelName
+                                                                      : doc.candidate.results.modelName;
+    doc.title = doc.baseline.label + " vs " + doc.candidate.label + (model.empty() ? "" : ": " + model);
+    return doc;
+}
+
+Result<ComparisonReport> ComparisonDocument::evaluate() const {
+    return compareEvals(baseline.results, candidate.results, options, baseline.label, candidate.label);
+}
+
+Json toJson(const ComparisonDocument& doc) {
+    Json j = Json::object();
+    j["format"] = kComparisonFormat;
+    j["version"] = kComparisonVersion;
+    j["tool_version"] = doc.toolVersion.empty() ? std::string(FP8DASH_VERSION) : doc.toolVersion;
+    j["created"] = doc.created;
+    j["title"] = doc.title;
+    Json overrides = Json::array();
+    for (const auto& o : doc.options.overrides) overrides.push_back(o.toString());
+    j["settings"] = {{"thresholds",
+                      {{"go_below", doc.options.thresholds.goBelow},
+                       {"investigate_above", doc.options.thresholds.investigateAbove}}},
+                     {"metric_overrides", overrides}};
+    j["runs"] = {{"baseline", runToJson(doc.baseline)}, {"candidate", runToJson(doc.candidate)}};
+    Json notes = Json::array();
+    for (const auto& n : doc.notes) {
+        Json nj = {{"text", n.text}};
+        if (!n.author.empty()) nj["author"] = n.author;
+        if (!n.created.empty()) nj["created"] = n.created;
+        if (!n.task.empty()) nj["task"] = n.task;
+        notes.push_back(std::move(nj));
+    }
+    j["notes"] = std::move(notes);
+    for (const auto& [key, value] : doc.otherSections.items())
+        if (!isKnownKey(key)) j[key] = value;
+    return j;
+}
+
+Result<ComparisonDocument> parseComparisonText(std::string_view text, const std::string& src) {
+    auto parsed = parseJsonText(text, src);
+    if (!parsed) return parsed.error();
+    const Json& j = *parsed;
+    if (!j.is_object()) return Error{src + ": not an fp8dash comparison file (expected a JSON object)"};
+    auto fmt = j.find("format");
+    if (fmt == j.end() || !fmt->is_string() || fmt->get<std::string>() != kComparisonFormat)
+        return Error{src + ": not an fp8dash comparison file (field \"format\" must be \"" +
+                     std::string(kComparisonFormat) + "\")"};
+    auto ver = j.find("version");
+    if (ver == j.end() || !ver->is_number_integer() || ver->get<long long>() < 1)
+        return Error{src + ": field \"version\" must be a positive integer"};
+    if (ver->get<long long>() > kComparisonVersion)
+        return Error{src + ": was written by a newer fp8dash (comparison format version " +
+                     std::to_string(ver->get<long long>()) + "; this build reads up to version " +
+                     std::to_string(kComparisonVersion) + "). Update fp8dash to open it."};
+
+    ComparisonDocument doc;
+    doc.version = static_cast<int>(ver->get<long long>());
+    const std::string where = src + ": field";
+    if (auto s = optionalString(j, "tool_version", doc.toolVersion, where); !s) return s.error();
+    if (auto s = optionalString(j, "created", doc.created, where); !s) return s.error();
+    if (auto s = optionalString(j, "title", doc.title, where); !s) return s.error();
+
+    if (auto settings = j.find("settings"); settings != j.end()) {
+        if (!settings->is_object()) return Error{src + ": field settings must be an object"};
+        if (auto th = settings->find("thresholds"); th != settings->end()) {
+            if (!th->is_object()) return Error{src + ": field settings.thresholds must be an object"};
+            const std::string w = src + ": field settings.thresholds";
+            if (auto s = optionalNumber(*th, "go_below", doc.options.thresholds.goBelow, w); !s) return s.error();
+            if (auto s = optionalNumber(*th, "investigate_above", doc.options.thresholds.investigateAbove, w); !s)
+                return s.error();
+            if (auto s = doc.options.thresholds.validate(); !s)
+                return Error{src + ": field settings.thresholds: " + s.error().message};
+        }
+        if (auto ovs = settings->find("metric_overrides"); ovs != settings->end()) {
+            if (!ovs->is_array()) return Error{src + ": field settings.metric_overrides must be a list"};
+            for (const auto& o : *ovs) {
+                if (!o.is_string())
+                    return Error{src + ": field settings.metric_overrides must hold strings like \"gsm8k=exact_match\""};
+                auto mo = MetricOverride::parse(o.get<std::string>());
+                if (!mo) return Error{src + ": field settings.metric_overrides: " + mo.error().message};
+                doc.options.overrides.push_back(std::move(mo).value());
+            }
+        }
+    }
+
+    auto runs = j.find("runs");
+    if (runs == j.end() || !runs->is_object()) return Error{src + ": field runs is missing or not an object"};
+    auto baseline = parseRun(*runs, "baseline", src);
+    if (!baseline) return baseline.error();
+    auto candidate = parseRun(*runs, "candidate", src);
+    if (!candidate) return candidate.error();
+    doc.baseline = std::move(baseline).value();
+    doc.candidate = std::move(candidate).value();
+
+    if (auto notes = j.find("notes"); notes != j.end() && !notes->is_null()) {
+        if (!notes->is_array()) return Error{src + ": field notes must be a list"};
+        for (std::size_t i = 0; i < notes->size(); ++i) {
+            const Json& n = (*notes)[i];
+            const std::string w = src + ": field notes[" + std::to_string(i) + "]";
+            if (!n.is_object()) return Error{w + " must be an object"};
+            Note note;
+            auto noteText = n.find("text");
+            if (noteText == n.end() || !noteText->is_string()) return Error{w + ".text must be a string"};
+            note.text = noteText->get<std::string>();
+            if (auto s = optionalString(n, "author", note.author, w); !s) return s.error();
+            if (auto s = optionalString(n, "created", note.created, w); !s) return s.error();
+            if (auto s = optionalString(n, "task", note.task, w); !s) return s.error();
+            doc.notes.push_back(std::move(note));
+        }
+    }
+    for (const auto& [key, value] : j.items())
+        if (!isKnownKey(key)) doc.otherSections[key] = value;
+    return doc;
+}
+
+Result<ComparisonDocument> loadComparisonFile(const std::filesystem::path& path) {
+    auto text = readTextFile(path);
+    if (!text) return text.error();
+    return parseComparisonText(*text, path.string());
+}
+
+Status writeFileAtomically(const std::filesystem::path& path, std::string_view bytes) {
+    namespace fs = std::filesystem;
+    const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) return Error{path.string() + ": is a directory"};
+    std::string tmpl = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
+    const int fd = ::mkstemp(tmpl.data());
+    if (fd < 0) return Error{path.string() + ": cannot write in " + dir.string() + ": " + std::strerror(errno)};
+    const auto fail = [&](const char* what) {
+        const int err = errno;
+        ::close(fd);
+        ::unlink(tmpl.c_str());
+        return Error{path.string() + ": " + what + ": " + std::strerror(err) + " (the previous file is unchanged)"};
+    };
+    // Keep the permissions of the file being replaced; a new file gets the usual 0644.
+    struct stat st {};
+    const mode_t mode = ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
+    if (::fchmod(fd, mode) != 0) return fail("cannot set permissions");
+    std::size_t written = 0;
+    while (written < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return fail("write failed");
+        }
+        written += static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd) != 0) return fail("flush to disk failed");
+    if (::close(fd) != 0) {
+        const int err = errno;
+        ::unlink(tmpl.c_str());
+        return Error{path.string() + ": close failed: " + std::strerror(err) + " (the previous file is unchanged)"};
+    }
+    if (::rename(tmpl.c_str(), path.c_str()) != 0) {
+        const int err = errno;
+        ::unlink(tmpl.c_str());
+        return Error{path.string() + ": cannot replace the file: " + std::strerror(err) +
+                     " (the previous file is unchanged)"};
+    }
+    // Make the rename itself durable.
+    if (const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY); dfd >= 0) {
+        ::fsync(dfd);
+        ::close(dfd);
+    }
+    return success();
+}
+
+Status saveComparisonFile(const ComparisonDocument& doc, const std::filesystem::path& path) {
+    std::string bytes;
+    try {
+        bytes = toJson(doc).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    } catch (const std::exception& e) {
+        return Error{path.string() + ": cannot serialise the comparison: " + e.what()};
+    }
+    return writeFileAtomically(path, bytes);
+}
+
+}  // namespace fp8dash

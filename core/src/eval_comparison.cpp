@@ -1,0 +1,398 @@
+// The comparison rules of issue #2, exactly: compared tasks, primary metric, delta and degradation, verdict bands,
+// standard errors, risk flags.
+#include "fp8dash/core/eval_comparison.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+namespace fp8dash {
+namespace {
+
+std::string trim(std::string_view s) {
+    const auto b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string_view::npos) return {};
+    const auto e = s.find_last_not_of(" \t\r\n");
+    return std::string(s.substr(b, e - b + 1));
+}
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+    return out;
+}
+
+std::string num(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+// Three decimals: at two, a 0.4955% loss would print as "0.50%" beside a 0.5% threshold it is below.
+std::string pct(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3f%%", v);
+    return buf;
+}
+
+std::string threshold(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%g%%", v);
+    return buf;
+}
+
+// Filter preference among the filters of one metric: none, strict-match, flexible-extract, then alphabetical.
+int filterRank(const std::string& f) {
+    if (f == "none") return 0;
+    if (f == "strict-match") return 1;
+    if (f == "flexible-extract") return 2;
+    return 3;
+}
+
+const MetricValue* bestFilter(const TaskResult& t, const std::string& metricName) {
+    const MetricValue* best = nullptr;
+    for (const auto& m : t.metrics) {
+        if (m.name != metricName) continue;
+        if (!best || filterRank(m.filter) < filterRank(best->filter) ||
+            (filterRank(m.filter) == filterRank(best->filter) && filterRank(m.filter) == 3 && m.filter < best->filter))
+            best = &m;
+    }
+    return best;
+}
+
+bool hasMetricName(const TaskResult& t, const std::string& name) {
+    return std::any_of(t.metrics.begin(), t.metrics.end(), [&](const MetricValue& m) { return m.name == name; });
+}
+
+std::string metricList(const TaskResult& t) {
+    std::string out;
+    for (const auto& m : t.metrics) out += (out.empty() ? "" : ", ") + m.key;
+    return out.empty() ? "no metrics" : out;
+}
+
+const MetricOverride* overrideFor(const ComparisonOptions& o, const std::string& task) {
+    for (const auto& ov : o.overrides)
+        if (ov.task == task) return &ov;
+    return nullptr;
+}
+
+// The primary metric of a task, chosen from the baseline's entry (issue #2 "Primary metric").
+const MetricValue* primaryMetric(const TaskResult& t, const MetricOverride* ov) {
+    if (ov) return ov->filter.empty() ? bestFilter(t, ov->metric) : t.find(ov->metric, ov->filter);
+    static const char* const kPreferred[] = {"acc_norm", "acc", "exact_match", "pass@1", "mc2", "f1", "em"};
+    for (const char* name : kPreferred)
+        if (hasMetricName(t, name)) return bestFilter(t, name);
+    for (const auto& [name, hib] : t.higherIsBetter)
+        if (hasMetricName(t, name)) return bestFilter(t, name);
+    if (!t.metrics.empty()) return bestFilter(t, t.metrics.front().name);
+    return nullptr;
+}
+
+struct Sides {
+    const LmEvalResults& baseline;
+    const LmEvalResults& candidate;
+    const ComparisonOptions& options;
+};
+
+// Compares one task; on failure returns the reason it cannot be compared in `why`.
+std::optional<TaskComparison> compareTask(const Sides& s, const TaskResult& b, const TaskResult& c, std::string& why,
+                                          std::set<std::string>& path);
+
+void addSubtasks(const Sides& s, TaskComparison& row, std::set<std::string>& path) {
+    const auto* subs = s.baseline.subtasksOf(row.task);
+    if (!subs) subs = s.candidate.subtasksOf(row.task);
+    if (!subs) return;
+    for (const auto& name : *subs) {
+        if (path.count(name)) {
+            row.subtasksNotCompared.push_back(name + ": listed inside its own group (group_subtasks loops)");
+            continue;
+        }
+        const TaskResult* bt = s.baseline.task(name);
+        const TaskResult* ct = s.candidate.task(name);
+        if (!bt || !ct) {
+            row.subtasksNotCompared.push_back(name + (bt ? ": only in the baseline" : ct ? ": only in the candidate"
+                                                                                         : ": in neither results"));
+            continue;
+        }
+        std::string why;
+        if (auto sub = compareTask(s, *bt, *ct, why, path)) row.subtasks.push_back(std::move(*sub));
+        else row.subtasksNotCompared.push_back(name + ": " + why);
+    }
+}
+
+std::string verdictReason(const TaskComparison& r, const Thresholds& t) {
+    const std::string change = num(r.baseline) + " → " + num(r.candidate);
+    std::string text;
+    if (!r.deltaPct) {
+        text = r.verdict == Verdict::Go ? "baseline is 0, candidate is not worse (" + change + ")"
+                                        : "baseline is 0, so the relative change is undefined, and the candidate is "
+                                          "worse (" + change + ")";
+    } else if (*r.degradationPct == 0) {
+        text = (*r.deltaPct == 0 ? "unchanged (" : "improved " + pct(std::fabs(*r.deltaPct)) + " (") + change + ")";
+    } else {
+        text = "degraded " + pct(*r.degradationPct) + " (" + change +
+               (r.higherIsBetter ? "" : ", lower is better") + "), ";
+        switch (r.verdict) {
+        case Verdict::Go: text += "below the " + threshold(t.goBelow) + " go threshold"; break;
+        case Verdict::Monitor: text += "between " + threshold(t.goBelow) + " and " + threshold(t.investigateAbove); break;
+        case Verdict::Investigate: text += "above the " + threshold(t.investigateAbove) + " investigate threshold"; break;
+        }
+    }
+    if (r.sigmas) {
+        char buf[96];
+        const double a = std::fabs(*r.sigmas);
+        std::snprintf(buf, sizeof buf, "; %+.1fσ %s", *r.sigmas,
+                      a < 1 ? "(well inside the run-to-run noise)"
+                      : a < 2 ? "(inside the noise: under 2 standard errors)"
+                              : "(outside lm-eval's standard errors)");
+        text += buf;
+    } else {
+        text += "; no standard error to judge the noise";
+    }
+    return text;
+}
+
+std::optional<TaskComparison> compareTask(const Sides& s, const TaskResult& b, const TaskResult& c, std::string& why,
+                                          std::set<std::string>& path) {
+    const MetricOverride* ov = overrideFor(s.options, b.name);
+    const MetricValue* bm = primaryMetric(b, ov);
+    if (!bm) {
+        why = ov ? "the baseline has no " + ov->metric + (ov->filter.empty() ? "" : "," + ov->filter) + " (it has " +
+                       metricList(b) + ")"
+                 : "the baseline has no score for it (a group without an aggregate metric)";
+        return std::nullopt;
+    }
+    const MetricValue* cm = c.find(bm->name, bm->filter);
+    if (!cm) {
+        why = "the candidate lacks " + bm->key;
+        return std::nullopt;
+    }
+    if (!std::isfinite(bm->value)) {
+        why = "the baseline's " + bm->key + " is not a finite number";
+        return std::nullopt;
+    }
+    if (!std::isfinite(cm->value)) {
+        why = "the candidate's " + cm->key + " is not a finite number";
+        return std::nullopt;
+    }
+
+    TaskComparison r;
+    r.task = b.name;
+    r.alias = b.alias;
+    r.metric = bm->key;
+    r.metricName = bm->name;
+    r.filter = bm->filter;
+    r.baseline = bm->value;
+    r.candidate = cm->value;
+    r.higherIsBetter = b.higherIsBetterFor(bm->name)
+                           .value_or(c.higherIsBetterFor(bm->name).value_or(defaultHigherIsBetter(bm->name)));
+    r.baselineStderr = bm->stderr_;
+    r.candidateStderr = cm->stderr_;
+    const double diff = r.candidate - r.baseline;
+    const bool worse = r.higherIsBetter ? diff < 0 : diff > 0;
+    if (r.baseline != 0) {
+        r.deltaPct = diff / r.baseline * 100.0;
+        // Degradation is the loss in the good direction, relative to the baseline's magnitude, 0 for a gain.
+        r.degradationPct = worse ? std::fabs(diff) / std::fabs(r.baseline) * 100.0 : 0.0;
+        r.verdict = verdictForDegradation(*r.degradationPct, s.options.thresholds);
+    } else {
+        // A zero baseline is reported, not divided: any loss from it cannot be bounded, so it is investigated.
+        r.verdict = worse ? Verdict::Investigate : Verdict::Go;
+    }
+    if (r.baselineStderr && r.candidateStderr) {
+        const double se = std::sqrt(*r.baselineStderr * *r.baselineStderr + *r.candidateStderr * *r.candidateStderr);
+        if (se > 0 && std::isfinite(se)) r.sigmas = diff / se;
+    }
+    r.reason = verdictReason(r, s.options.thresholds);
+
+    if (path.size() < 16) {
+        path.insert(r.task);
+        addSubtasks(s, r, path);
+        path.erase(r.task);
+    }
+    return r;
+}
+
+std::set<std::string> allSubtasks(const LmEvalResults& run) {
+    std::set<std::string> out;
+    for (const auto& [group, subs] : run.groupSubtasks)
+        for (const auto& sub : subs)
+            if (sub != group) out.insert(sub);
+    return out;
+}
+
+std::string humanParams(double billions) {
+    char buf[32];
+    if (billions < 1) std::snprintf(buf, sizeof buf, "%.0fM", billions * 1000);
+    else std::snprintf(buf, sizeof buf, "%gB", billions);
+    return buf;
+}
+
+void addRisks(ComparisonReport& r, const LmEvalResults& baseline, const LmEvalResults& candidate) {
+    for (const auto& t : r.tasks)
+        if (isFp8SensitiveTask(t.task))
+            r.risks.push_back({"fp8_sensitive_task", t.task,
+                               t.task + " is FP8-sensitive (math, formal reasoning or code): one wrong step "
+                                        "propagates into a wrong answer; weigh it above the average"});
+    const auto& params = r.candidateConfig.paramsBillions ? r.candidateConfig.paramsBillions
+                                                          : r.baselineConfig.paramsBillions;
+    if (params && *params < 7.0)
+        r.risks.push_back({"small_model", r.candidateConfig.model,
+                           "the model has about " + humanParams(*params) +
+                               " parameters (under ~7B): FP8 gains little on small models, and they lose relatively "
+                               "more quality"});
+    for (const auto* side : {&r.baselineConfig, &r.candidateConfig}) {
+        if (side->kvCache && !side->kvScales)
+            r.risks.push_back({"kv_cache_without_scales", side == &r.baselineConfig ? r.baselineLabel : r.candidateLabel,
+                               "FP8 KV cache (" + side->kvCacheDtype +
+                                   ") without calculate_kv_scales: K/V are stored with scale 1.0, and long contexts "
+                                   "(> 32K tokens) accumulate error"});
+    }
+    if (!r.candidateConfig.anyFp8())
+        r.risks.push_back({"candidate_without_fp8", r.candidateLabel,
+                           "the candidate run shows no FP8 layer in its model_args or model name; check that it is "
+                           "the FP8 run"});
+    if (r.baselineConfig.anyFp8())
+        r.risks.push_back({"baseline_with_fp8", r.baselineLabel,
+                           "the baseline run already uses FP8 (" + r.baselineConfig.model + "); it is not a BF16 "
+                           "reference"});
+    for (const auto& t : r.tasks) {
+        for (const auto* run : {&baseline, &candidate}) {
+            const TaskResult* tr = run->task(t.task);
+            if (tr && tr->nSamplesOriginal && tr->nSamplesEffective && *tr->nSamplesEffective < *tr->nSamplesOriginal)
+                r.risks.push_back({"limited_samples", t.task,
+                                   t.task + " ran on " + std::to_string(*tr->nSamplesEffective) + " of " +
+                                       std::to_string(*tr->nSamplesOriginal) + " samples in the " +
+                                       (run == &baseline ? r.baselineLabel : r.candidateLabel) +
+                                       " run (--limit): its score is noisier than its standard error suggests"});
+        }
+    }
+}
+
+void addReasons(ComparisonReport& r) {
+    int counts[3] = {0, 0, 0};
+    for (const auto& t : r.tasks) ++counts[static_cast<int>(t.verdict)];
+    if (r.verdict != Verdict::Go) {
+        for (const auto& t : r.tasks)
+            if (t.verdict == r.verdict) r.reasons.push_back(t.task + " " + t.metric + ": " + t.reason);
+    } else {
+        double worstDeg = 0;
+        const TaskComparison* worstTask = nullptr;
+        for (const auto& t : r.tasks)
+            if (t.degradationPct && (!worstTask || *t.degradationPct > worstDeg)) {
+                worstDeg = *t.degradationPct;
+                worstTask = &t;
+            }
+        std::string line = "every compared task degrades less than " + threshold(r.thresholds.goBelow);
+        if (worstTask && worstDeg > 0) line += "; the largest loss is " + worstTask->task + " (" + pct(worstDeg) + ")";
+        r.reasons.push_back(line);
+    }
+    r.reasons.push_back(std::to_string(r.tasks.size()) + " task" + (r.tasks.size() == 1 ? "" : "s") +
+                        " compared: " + std::to_string(counts[0]) + " go, " + std::to_string(counts[1]) +
+                        " monitor, " + std::to_string(counts[2]) + " investigate" +
+                        (r.missing.empty() ? "" : "; " + std::to_string(r.missing.size()) + " not compared"));
+}
+
+}  // namespace
+
+Result<MetricOverride> MetricOverride::parse(std::string_view spec) {
+    const auto bad = [&](const std::string& what) {
+        return Error{"--metric \"" + std::string(spec) + "\": " + what + " (expected TASK=METRIC or TASK=METRIC,FILTER)"};
+    };
+    const auto eq = spec.find('=');
+    if (eq == std::string_view::npos) return bad("no '='");
+    MetricOverride o;
+    o.task = trim(spec.substr(0, eq));
+    std::string_view rest = spec.substr(eq + 1);
+    const auto comma = rest.find(',');
+    o.metric = trim(rest.substr(0, comma));
+    if (comma != std::string_view::npos) {
+        o.filter = trim(rest.substr(comma + 1));
+        if (o.filter.empty()) return bad("empty filter after ','");
+    }
+    if (o.task.empty()) return bad("empty task name");
+    if (o.metric.empty()) return bad("empty metric name");
+    return o;
+}
+
+std::string MetricOverride::toString() const { return task + "=" + metric + (filter.empty() ? "" : "," + filter); }
+
+bool isFp8SensitiveTask(std::string_view task) {
+    static const char* const kMarkers[] = {"gsm",   "math",   "humaneval", "mbpp",  "code",      "aime",
+                                           "asdiv", "svamp", "arithmetic", "ds1000", "minerva", "apps"};
+    const auto l = lower(task);
+    for (const char* m : kMarkers) {
+        if (std::string_view(m) == "apps") {
+            if (l == "apps" || l.starts_with("apps_")) return true;
+        } else if (l.find(m) != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool defaultHigherIsBetter(std::string_view metric) {
+    static const char* const kLower[] = {"perplexity", "word_perplexity", "byte_perplexity", "bits_per_byte", "ter"};
+    for (const char* m : kLower)
+        if (metric == m) return false;
+    return true;
+}
+
+Result<ComparisonReport> compareEvals(const LmEvalResults& baseline, const LmEvalResults& candidate,
+                                      const ComparisonOptions& options, const std::string& baselineLabel,
+                                      const std::string& candidateLabel) {
+    if (auto ok = options.thresholds.validate(); !ok) return ok.error();
+    for (const auto& ov : options.overrides) {
+        const TaskResult* bt = baseline.task(ov.task);
+        if (!bt && !candidate.task(ov.task))
+            return Error{"--metric " + ov.toString() + ": no task \"" + ov.task + "\" in either results file"};
+        if (bt && !primaryMetric(*bt, &ov))
+            return Error{"--metric " + ov.toString() + ": the baseline's " + ov.task + " has no metric " + ov.metric +
+                         (ov.filter.empty() ? "" : "," + ov.filter) + " (it has " + metricList(*bt) + ")"};
+    }
+
+    ComparisonReport r;
+    r.thresholds = options.thresholds;
+    r.baselineLabel = baselineLabel;
+    r.candidateLabel = candidateLabel;
+    r.baselineConfig = detectFp8Config(baseline);
+    r.candidateConfig = detectFp8Config(candidate);
+
+    std::set<std::string> subtasks = allSubtasks(baseline);
+    subtasks.merge(allSubtasks(candidate));
+    const Sides sides{baseline, candidate, options};
+    for (const auto& bt : baseline.tasks) {
+        if (subtasks.count(bt.name)) continue;
+        const TaskResult* ct = candidate.task(bt.name);
+        if (!ct) {
+            r.missing.push_back({bt.name, "only in the baseline (" + baselineLabel + ")"});
+            continue;
+        }
+        std::string why;
+        std::set<std::string> path;
+        if (auto row = compareTask(sides, bt, *ct, why, path)) r.tasks.push_back(std::move(*row));
+        else r.missing.push_back({bt.name, why});
+    }
+    for (const auto& ct : candidate.tasks)
+        if (!subtasks.count(ct.name) && !baseline.task(ct.name))
+            r.missing.push_back({ct.name, "only in the candidate (" + candidateLabel + ")"});
+
+    if (r.tasks.empty()) {
+        std::string detail;
+        for (std::size_t i = 0; i < r.missing.size() && i < 5; ++i)
+            detail += "\n  " + r.missing[i].task + ": " + r.missing[i].reason;
+        if (r.missing.size() > 5) detail += "\n  ... and " + std::to_string(r.missing.size() - 5) + " more";
+        return Error{"no task can be compared between " +
+                     (baseline.sourcePath.empty() ? baselineLabel : baseline.sourcePath) + " and " +
+                     (candidate.sourcePath.empty() ? candidateLabel : candidate.sourcePath) +
+                     (detail.empty() ? " (neither has any task)" : ":" + detail)};
+    }
+    r.verdict = Verdict::Go;
+    for (const auto& t : r.tasks) r.verdict = worst(r.verdict, t.verdict);
+    addRisks(r, baseline, candidate);
+    addReasons(r);
+    return r;
+}
+
+}  // namespace fp8dash

@@ -1,0 +1,2 @@
+// Violates no-gpu: a CUDA header.
+#include <cuda_runtime_api.h>

@@ -1,0 +1,2 @@
+// Violates no-qt: a Qt module header.
+#include <QtWidgets/QWidget>

@@ -1,0 +1,95 @@
+#pragma once
+// NewComparisonDialog: builds a comparison from two lm-eval runs (each a results file or an output directory):
+// labels, thresholds and optional metric overrides; OK reads and compares both runs on a QtConcurrent worker
+// (busy state; Cancel abandons the result), shows errors inline naming the file, then asks where to save and
+// writes the *.fp8cmp file. Accepted means saved: result() and savedPath() then hold it. GUI thread only.
+
+#include <QDialog>
+#include <QString>
+
+#include <optional>
+
+#include "fp8dash/ui/loaded_comparison.h"
+
+class QDialogButtonBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+
+namespace fp8dash::ui {
+
+class NewComparisonDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit NewComparisonDialog(QWidget* parent = nullptr);
+    ~NewComparisonDialog() override;
+
+    // Test and automation hooks: fill the form without native dialogs.
+    void setBaselinePath(const QString& path);
+    void setCandidatePath(const QString& path);
+    void setLabels(const QString& baseline, const QString& candidate);
+    void setThresholds(double goBelow, double investigateAbove);
+    void setOverridesText(const QString& text);  // one TASK=METRIC[,FILTER] per line
+    void setTitle(const QString& title);
+    // When set, the save step uses this path instead of asking with a file dialog.
+    void setPresetSavePath(const QString& path) { m_presetSavePath = path; }
+    void setStartDirectory(const QString& dir) { m_startDirectory = dir; }
+
+    // The request the form describes, or an error naming the field (validated on the GUI thread; files not read).
+    Result<NewComparisonRequest> request() const;
+
+    bool isBusy() const { return m_busy; }
+    QString errorText() const;  // the inline error, empty when none
+    QPushButton* compareButton() const { return m_okButton; }
+    QPushButton* cancelButton() const { return m_cancelButton; }
+
+    const LoadedComparison* result() const { return m_result ? &*m_result : nullptr; }
+    QString savedPath() const { return m_savedPath; }
+
+    void accept() override;  // starts the comparison; the dialog closes once the file is saved
+    void reject() override;  // while busy: abandons the running comparison and stays open
+
+signals:
+    void comparisonFailed(const QString& message);  // for tests and logging; the dialog shows it too
+
+protected:
+    // Where to save; an empty string means the user declined. Default: the preset path, else a QFileDialog.
+    virtual QString chooseSavePath(const QString& suggestedName);
+
+private:
+    void browse(QLineEdit* edit, bool directory);
+    void start(NewComparisonRequest request);
+    void finish(Result<LoadedComparison> outcome);
+    void setBusy(bool busy, const QString& status = {});
+    void showError(const QString& message);
+    void showStatus(const QString& message);
+    QString suggestedFileName(const LoadedComparison& loaded) const;
+
+    QLineEdit* m_baselineEdit = nullptr;
+    QLineEdit* m_candidateEdit = nullptr;
+    QLineEdit* m_baselineLabelEdit = nullptr;
+    QLineEdit* m_candidateLabelEdit = nullptr;
+    QLineEdit* m_titleEdit = nullptr;
+    QDoubleSpinBox* m_goBelowSpin = nullptr;
+    QDoubleSpinBox* m_investigateAboveSpin = nullptr;
+    QPlainTextEdit* m_overridesEdit = nullptr;
+    QLabel* m_errorLabel = nullptr;
+    QLabel* m_statusLabel = nullptr;
+    QProgressBar* m_busyBar = nullptr;
+    QDialogButtonBox* m_buttons = nullptr;
+    QPushButton* m_okButton = nullptr;
+    QPushButton* m_cancelButton = nullptr;
+    QList<QWidget*> m_inputs;  // disabled while busy
+
+    bool m_busy = false;
+    quint64 m_generation = 0;  // bumped by each start and by Cancel; an older finished job is dropped
+    QString m_presetSavePath;
+    QString m_startDirectory;
+    std::optional<LoadedComparison> m_result;
+    QString m_savedPath;
+};
+
+}  // namespace fp8dash::ui

@@ -1,0 +1,60 @@
+#pragma once
+// TaskTableModel: the compared tasks of a ComparisonReport as a tree (groups have their subtasks as children).
+// Columns: Task, Metric, baseline value, candidate value (headers are the run labels), Δ%, ±σ, Verdict. Display
+// text is rounded (values 4 decimals, Δ% signed 2 decimals, σ 1 decimal); SortRole carries the exact number so a
+// QSortFilterProxyModel sorts numerically. Holds its own copy of the report. GUI thread only.
+
+#include <QAbstractItemModel>
+
+#include <memory>
+#include <vector>
+
+#include "fp8dash/core/eval_comparison.h"
+
+namespace fp8dash::ui {
+
+class TaskTableModel : public QAbstractItemModel {
+    Q_OBJECT
+public:
+    enum Column { TaskColumn, MetricColumn, BaselineColumn, CandidateColumn, DeltaColumn, SigmaColumn, VerdictColumn,
+                  ColumnCount };
+    enum Role {
+        SortRole = Qt::UserRole,     // double for numbers (missing ones sort first), int for the verdict, else text
+        VerdictRole,                 // int(Verdict) of the row
+        TaskNameRole,                // the task name (QString), any column
+        IsSubtaskRole,               // bool: a drill-down row that does not count toward the verdict
+    };
+
+    explicit TaskTableModel(QObject* parent = nullptr);
+    ~TaskTableModel() override;
+
+    void setReport(const ComparisonReport& report);
+    void clear();
+    const ComparisonReport& report() const { return m_report; }
+
+    // The comparison behind an index of this model (not of a proxy); nullptr for an invalid index.
+    const TaskComparison* comparisonAt(const QModelIndex& index) const;
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+
+private:
+    struct Node;
+    static void addNodes(std::vector<std::unique_ptr<Node>>& into, const std::vector<TaskComparison>& tasks,
+                         Node* parent);
+    void buildNodes();
+    const Node* nodeOf(const QModelIndex& index) const;
+    QVariant displayText(const TaskComparison& t, int column) const;
+    QVariant sortValue(const TaskComparison& t, int column) const;
+    QString toolTip(const TaskComparison& t, int column) const;
+
+    ComparisonReport m_report;
+    std::vector<std::unique_ptr<Node>> m_roots;
+};
+
+}  // namespace fp8dash::ui

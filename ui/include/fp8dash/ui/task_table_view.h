@@ -1,0 +1,44 @@
+#pragma once
+// TaskTableView: the task table widget: a filter field over a sortable tree (TaskTableModel behind a
+// QSortFilterProxyModel that sorts by TaskTableModel::SortRole and keeps a group's rows when a subtask matches).
+// GUI thread only; owns the model, the proxy and the tree through Qt parenting.
+
+#include <QWidget>
+
+#include "fp8dash/core/eval_comparison.h"
+
+class QLineEdit;
+class QLabel;
+class QSortFilterProxyModel;
+class QTreeView;
+
+namespace fp8dash::ui {
+
+class TaskTableModel;
+
+class TaskTableView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TaskTableView(QWidget* parent = nullptr);
+
+    void setReport(const ComparisonReport& report);
+
+    QTreeView* treeView() const { return m_tree; }
+    TaskTableModel* model() const { return m_model; }
+    QSortFilterProxyModel* proxyModel() const { return m_proxy; }
+    QLineEdit* filterEdit() const { return m_filter; }
+
+    void expandAll();
+    void collapseAll();
+
+private:
+    void resizeColumns();
+
+    QLineEdit* m_filter = nullptr;
+    QLabel* m_hint = nullptr;
+    QTreeView* m_tree = nullptr;
+    TaskTableModel* m_model = nullptr;
+    QSortFilterProxyModel* m_proxy = nullptr;
+};
+
+}  // namespace fp8dash::ui

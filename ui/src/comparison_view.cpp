@@ -1,0 +1,102 @@
+#include "fp8dash/ui/comparison_view.h"
+
+#include <QFrame>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include "fp8dash/ui/fp8_layers_panel.h"
+#include "fp8dash/ui/missing_tasks_panel.h"
+#include "fp8dash/ui/notes_panel.h"
+#include "fp8dash/ui/risk_flags_panel.h"
+#include "fp8dash/ui/task_table_view.h"
+#include "fp8dash/ui/verdict_banner.h"
+#include "ui_style.h"
+
+namespace fp8dash::ui {
+
+ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(12, 12, 12, 8);
+    layout->setSpacing(10);
+
+    m_banner = new VerdictBanner(this);
+    layout->addWidget(m_banner);
+
+    auto* heading = new QVBoxLayout;
+    heading->setSpacing(2);
+    m_title = style::sectionTitle(QString(), this);
+    m_title->setObjectName(QStringLiteral("comparisonTitle"));
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    heading->addWidget(m_title);
+    m_runs = style::caption(QString(), this);
+    m_runs->setObjectName(QStringLiteral("comparisonRuns"));
+    m_runs->setTextFormat(Qt::RichText);
+    m_runs->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    heading->addWidget(m_runs);
+    layout->addLayout(heading);
+
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    m_splitter->setObjectName(QStringLiteral("mainSplitter"));
+    m_splitter->setChildrenCollapsible(false);
+
+    m_table = new TaskTableView(m_splitter);
+    m_table->setMinimumWidth(420);
+
+    m_sideScroll = new QScrollArea(m_splitter);
+    m_sideScroll->setObjectName(QStringLiteral("sidePanel"));
+    m_sideScroll->setWidgetResizable(true);
+    m_sideScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the panels wrap their text instead
+    m_sideScroll->setFrameShape(QFrame::NoFrame);
+    m_sideScroll->setMinimumWidth(300);
+    auto* side = new QWidget(m_sideScroll);
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(8, 0, 8, 8);
+    sideLayout->setSpacing(18);
+    m_layers = new Fp8LayersPanel(side);
+    m_risks = new RiskFlagsPanel(side);
+    m_missing = new MissingTasksPanel(side);
+    m_notes = new NotesPanel(side);
+    sideLayout->addWidget(m_layers);
+    sideLayout->addWidget(m_risks);
+    sideLayout->addWidget(m_missing);
+    sideLayout->addWidget(m_notes);
+    sideLayout->addStretch(1);
+    m_sideScroll->setWidget(side);
+
+    m_splitter->addWidget(m_table);
+    m_splitter->addWidget(m_sideScroll);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({880, 380});
+    layout->addWidget(m_splitter, 1);
+}
+
+void ComparisonView::setComparison(const LoadedComparison& loaded) {
+    const ComparisonDocument& doc = loaded.document;
+    const ComparisonReport& report = loaded.report;
+
+    m_banner->setReport(report);
+    m_title->setText(toQString(doc.title));
+    m_title->setVisible(!doc.title.empty());
+
+    auto runText = [](const RunRecord& run, const Fp8Config& config) {
+        const std::string& model = !config.model.empty() ? config.model : run.results.modelName;
+        QString text = QStringLiteral("<b>%1</b> %2").arg(style::escaped(run.label),
+                                                           model.empty() ? QObject::tr("(model not recorded)")
+                                                                         : style::escaped(model));
+        if (!config.backend.empty()) text += QStringLiteral(" (%1)").arg(style::escaped(config.backend));
+        return text;
+    };
+    m_runs->setText(tr("%1 &nbsp;vs&nbsp; %2")
+                        .arg(runText(doc.baseline, report.baselineConfig), runText(doc.candidate, report.candidateConfig)));
+
+    m_table->setReport(report);
+    m_layers->setReport(report);
+    m_risks->setRisks(report.risks);
+    m_missing->setReport(report);
+    m_notes->setNotes(doc.notes);
+}
+
+}  // namespace fp8dash::ui

@@ -1,0 +1,61 @@
+#include "fp8dash/ui/missing_tasks_panel.h"
+
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include "fp8dash/ui/loaded_comparison.h"
+#include "ui_style.h"
+
+namespace fp8dash::ui {
+
+MissingTasksPanel::MissingTasksPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(6);
+    m_title = style::sectionTitle(tr("Not compared"), this);
+    layout->addWidget(m_title);
+    m_rows = new QVBoxLayout;
+    m_rows->setSpacing(4);
+    layout->addLayout(m_rows);
+}
+
+namespace {
+
+// Subtasks of compared groups that one side lacks, at any depth, with the group they belong to.
+void collectSubtaskGaps(const TaskComparison& t, std::vector<std::pair<QString, QString>>& out) {
+    for (const std::string& s : t.subtasksNotCompared) out.emplace_back(toQString(t.task), toQString(s));
+    for (const TaskComparison& sub : t.subtasks) collectSubtaskGaps(sub, out);
+}
+
+}  // namespace
+
+void MissingTasksPanel::setReport(const ComparisonReport& report) {
+    style::clearLayout(m_rows);
+    m_entries.clear();
+
+    std::vector<std::pair<QString, QString>> gaps;
+    for (const TaskComparison& t : report.tasks) collectSubtaskGaps(t, gaps);
+    const int count = static_cast<int>(report.missing.size() + gaps.size());
+    m_title->setText(count == 0 ? tr("Not compared") : tr("Not compared (%1)").arg(count));
+    if (count == 0) {
+        m_rows->addWidget(style::caption(tr("Every task in both runs was compared."), this));
+        return;
+    }
+    for (const MissingTask& m : report.missing) {
+        const QString task = toQString(m.task);
+        const QString reason = toQString(m.reason);
+        m_entries << task + QStringLiteral(": ") + reason;
+        m_rows->addWidget(style::iconRow(QStyle::SP_MessageBoxInformation,
+                                         QStringLiteral("<b>%1</b>: %2").arg(task.toHtmlEscaped(),
+                                                                             reason.toHtmlEscaped()),
+                                         this));
+    }
+    for (const auto& [group, what] : gaps) {
+        m_entries << tr("in %1: %2").arg(group, what);
+        m_rows->addWidget(style::iconRow(QStyle::SP_MessageBoxInformation,
+                                         tr("in <b>%1</b>: %2").arg(group.toHtmlEscaped(), what.toHtmlEscaped()),
+                                         this));
+    }
+}
+
+}  // namespace fp8dash::ui

@@ -1,0 +1,277 @@
+#include "fp8dash/ui/task_table_model.h"
+
+#include <QBrush>
+#include <QFont>
+
+#include <cmath>
+#include <limits>
+
+#include "fp8dash/core/report_format.h"
+#include "fp8dash/ui/loaded_comparison.h"
+#include "ui_style.h"
+
+namespace fp8dash::ui {
+
+// One row: the comparison it shows, its parent node (nullptr for top level) and its row under that parent.
+struct TaskTableModel::Node {
+    const TaskComparison* comparison = nullptr;
+    Node* parent = nullptr;
+    int row = 0;
+    std::vector<std::unique_ptr<Node>> children;
+};
+
+namespace {
+
+QString fixed(double v, int decimals) {
+    if (std::isnan(v)) return QStringLiteral("NaN");
+    if (std::isinf(v)) return v > 0 ? QStringLiteral("+∞") : QStringLiteral("−∞");
+    return QString::number(v, 'f', decimals);
+}
+
+QString metricText(const TaskComparison& t) {
+    const QString name = toQString(t.metricName.empty() ? t.metric : t.metricName);
+    if (t.filter.empty() || t.filter == "none") return name;
+    return QStringLiteral("%1 (%2)").arg(name, toQString(t.filter));
+}
+
+// Missing numbers sort before every real one in ascending order, so they gather at one end.
+QVariant numberOrLowest(std::optional<double> v) {
+    return v ? QVariant(*v) : QVariant(-std::numeric_limits<double>::infinity());
+}
+
+QString stderrText(std::optional<double> se) { return se ? QStringLiteral("± %1").arg(fixed(*se, 4)) : QStringLiteral("n/a"); }
+
+}  // namespace
+
+TaskTableModel::TaskTableModel(QObject* parent) : QAbstractItemModel(parent) {}
+TaskTableModel::~TaskTableModel() = default;
+
+void TaskTableModel::setReport(const ComparisonReport& report) {
+    beginResetModel();
+    m_report = report;
+    buildNodes();
+    endResetModel();
+    emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
+void TaskTableModel::clear() {
+    beginResetModel();
+    m_roots.clear();
+    m_report = ComparisonReport{};
+    endResetModel();
+}
+
+void TaskTableModel::addNodes(std::vector<std::unique_ptr<Node>>& into, const std::vector<TaskComparison>& tasks,
+                              Node* parent) {
+    into.reserve(tasks.size());
+    for (const TaskComparison& t : tasks) {
+        auto node = std::make_unique<Node>();
+        node->comparison = &t;
+        node->parent = parent;
+        node->row = static_cast<int>(into.size());
+        addNodes(node->children, t.subtasks, node.get());
+        into.push_back(std::move(node));
+    }
+}
+
+void TaskTableModel::buildNodes() {
+    m_roots.clear();
+    // Nodes point into m_report, which is not modified until the next reset.
+    addNodes(m_roots, m_report.tasks, nullptr);
+}
+
+const TaskTableModel::Node* TaskTableModel::nodeOf(const QModelIndex& index) const {
+    if (!index.isValid() || index.model() != this) return nullptr;
+    return static_cast<const Node*>(index.internalPointer());
+}
+
+const TaskComparison* TaskTableModel::comparisonAt(const QModelIndex& index) const {
+    const Node* node = nodeOf(index);
+    return node ? node->comparison : nullptr;
+}
+
+QModelIndex TaskTableModel::index(int row, int column, const QModelIndex& parent) const {
+    if (column < 0 || column >= ColumnCount || row < 0) return {};
+    const std::vector<std::unique_ptr<Node>>* rows = &m_roots;
+    if (parent.isValid()) {
+        const Node* p = nodeOf(parent);
+        if (!p || parent.column() != 0) return {};
+        rows = &p->children;
+    }
+    if (row >= static_cast<int>(rows->size())) return {};
+    return createIndex(row, column, (*rows)[static_cast<std::size_t>(row)].get());
+}
+
+QModelIndex TaskTableModel::parent(const QModelIndex& child) const {
+    const Node* node = nodeOf(child);
+    if (!node || !node->parent) return {};
+    return createIndex(node->parent->row, 0, node->parent);
+}
+
+int TaskTableModel::rowCount(const QModelIndex& parent) const {
+    if (!parent.isValid()) return static_cast<int>(m_roots.size());
+    if (parent.column() != 0) return 0;
+    const Node* node = nodeOf(parent);
+    return node ? static_cast<int>(node->children.size()) : 0;
+}
+
+int TaskTableModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+
+Qt::ItemFlags TaskTableModel::flags(const QModelIndex& index) const {
+    if (!index.isValid()) return Qt::NoItemFlags;
+    Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    if (rowCount(index.siblingAtColumn(0)) == 0) f |= Qt::ItemNeverHasChildren;
+    return f;
+}
+
+QVariant TaskTableModel::displayText(const TaskComparison& t, int column) const {
+    switch (column) {
+    case TaskColumn: return toQString(t.task);
+    case MetricColumn: return metricText(t);
+    case BaselineColumn: return fixed(t.baseline, 4);
+    case CandidateColumn: return fixed(t.candidate, 4);
+    case DeltaColumn: return toQString(formatPercent(t.deltaPct, 2));
+    case SigmaColumn: return toQString(formatSigmas(t.sigmas));
+    case VerdictColumn: return toQString(verdictTitle(t.verdict));
+    default: return {};
+    }
+}
+
+QVariant TaskTableModel::sortValue(const TaskComparison& t, int column) const {
+    switch (column) {
+    case TaskColumn: return toQString(t.task);
+    case MetricColumn: return metricText(t);
+    case BaselineColumn: return t.baseline;
+    case CandidateColumn: return t.candidate;
+    case DeltaColumn: return numberOrLowest(t.deltaPct);
+    case SigmaColumn: return numberOrLowest(t.sigmas);
+    case VerdictColumn: return static_cast<int>(t.verdict);
+    default: return {};
+    }
+}
+
+QString TaskTableModel::toolTip(const TaskComparison& t, int column) const {
+    const QString baselineLabel = toQString(m_report.baselineLabel);
+    const QString candidateLabel = toQString(m_report.candidateLabel);
+    QStringList lines;
+    lines << QStringLiteral("<b>%1</b>").arg(style::escaped(t.task));
+    if (!t.alias.empty() && QString::fromStdString(t.alias).trimmed() != toQString(t.task)) {
+        lines << tr("Alias: %1").arg(style::escaped(QString::fromStdString(t.alias).trimmed()));
+    }
+    lines << tr("Metric key: <tt>%1</tt> (%2 is better)")
+                 .arg(style::escaped(t.metric), t.higherIsBetter ? tr("higher") : tr("lower"));
+    lines << tr("%1: %2 %3").arg(style::escaped(baselineLabel), fixed(t.baseline, 6), stderrText(t.baselineStderr));
+    lines << tr("%1: %2 %3").arg(style::escaped(candidateLabel), fixed(t.candidate, 6),
+                                 stderrText(t.candidateStderr));
+    if (column == DeltaColumn || column == SigmaColumn || column == VerdictColumn || column == TaskColumn) {
+        lines << tr("Δ: %1 · degradation %2 · %3")
+                     .arg(toQString(formatPercent(t.deltaPct, 3)), toQString(formatPercent(t.degradationPct, 3)),
+                          t.sigmas ? tr("%1 from zero in standard errors").arg(toQString(formatSigmas(t.sigmas)))
+                                   : tr("no standard errors to judge noise"));
+    }
+    if (!t.reason.empty()) lines << style::escaped(t.reason);
+    if (!t.subtasks.empty()) {
+        lines << tr("%1 subtasks below (expand the row); they do not count toward the verdict.")
+                     .arg(t.subtasks.size());
+    }
+    if (!t.subtasksNotCompared.empty()) {
+        lines << tr("Not compared:");
+        for (const std::string& s : t.subtasksNotCompared) lines << QStringLiteral("• ") + style::escaped(s);
+    }
+    return lines.join(QStringLiteral("<br>"));
+}
+
+QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
+    const Node* node = nodeOf(index);
+    if (!node) return {};
+    const TaskComparison& t = *node->comparison;
+    const bool subtask = node->parent != nullptr;
+    const int column = index.column();
+
+    switch (role) {
+    case Qt::DisplayRole: return displayText(t, column);
+    case SortRole: return sortValue(t, column);
+    case VerdictRole: return static_cast<int>(t.verdict);
+    case TaskNameRole: return toQString(t.task);
+    case IsSubtaskRole: return subtask;
+    case Qt::ToolTipRole: return toolTip(t, column);
+    case Qt::TextAlignmentRole:
+        if (column == VerdictColumn) return QVariant::fromValue(Qt::AlignCenter);
+        if (column >= BaselineColumn && column <= SigmaColumn) {
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        }
+        return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+    case Qt::BackgroundRole:
+        if (column == VerdictColumn) {
+            // Subtask verdicts are informative only: a paler tint says so.
+            QColor tint = style::verdictTint(t.verdict);
+            return QBrush(subtask ? tint.lighter(104) : tint);
+        }
+        return {};
+    case Qt::ForegroundRole:
+        if (column == VerdictColumn) return QBrush(style::verdictTextColor(t.verdict));
+        if (subtask) return QBrush(style::secondaryTextColor());
+        return {};
+    case Qt::FontRole: {
+        if (column == VerdictColumn && !subtask) {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+        if (column == TaskColumn && !subtask) {
+            QFont f;
+            f.setWeight(QFont::DemiBold);
+            return f;
+        }
+        return {};
+    }
+    case Qt::AccessibleTextRole:
+        if (column == VerdictColumn) return tr("Verdict %1").arg(toQString(verdictTitle(t.verdict)));
+        return displayText(t, column);
+    default: return {};
+    }
+}
+
+QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal) return {};
+    const QString baselineLabel =
+        m_report.baselineLabel.empty() ? tr("Baseline") : toQString(m_report.baselineLabel);
+    const QString candidateLabel =
+        m_report.candidateLabel.empty() ? tr("Candidate") : toQString(m_report.candidateLabel);
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case TaskColumn: return tr("Task");
+        case MetricColumn: return tr("Metric");
+        case BaselineColumn: return baselineLabel;
+        case CandidateColumn: return candidateLabel;
+        case DeltaColumn: return tr("Δ%");
+        case SigmaColumn: return tr("±σ");
+        case VerdictColumn: return tr("Verdict");
+        default: return {};
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case TaskColumn: return tr("lm-eval task; groups expand to their subtasks");
+        case MetricColumn: return tr("The metric compared (filter in brackets)");
+        case BaselineColumn: return tr("Baseline run (%1)").arg(baselineLabel);
+        case CandidateColumn: return tr("Candidate run (%1)").arg(candidateLabel);
+        case DeltaColumn: return tr("Relative change: (%1 − %2) / %2 × 100").arg(candidateLabel, baselineLabel);
+        case SigmaColumn:
+            return tr("The change in combined standard errors: (%1 − %2) / √(se²₁ + se²₂)")
+                .arg(candidateLabel, baselineLabel);
+        case VerdictColumn: return tr("GO / MONITOR / INVESTIGATE by the degradation thresholds");
+        default: return {};
+        }
+    }
+    if (role == Qt::TextAlignmentRole) {
+        if (section >= BaselineColumn && section <= SigmaColumn) {
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        }
+        if (section == VerdictColumn) return QVariant::fromValue(Qt::AlignCenter);
+        return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+    }
+    return {};
+}
+
+}  // namespace fp8dash::ui

@@ -1,0 +1,84 @@
+#include "fp8dash/ui/task_table_view.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include "fp8dash/ui/task_table_model.h"
+#include "ui_style.h"
+
+namespace fp8dash::ui {
+
+TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(6);
+
+    auto* top = new QHBoxLayout;
+    top->setSpacing(12);
+    m_filter = new QLineEdit(this);
+    m_filter->setObjectName(QStringLiteral("taskFilter"));
+    m_filter->setPlaceholderText(tr("Filter tasks…"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setMaximumWidth(320);
+    top->addWidget(m_filter, 1);
+    m_hint = style::caption(tr("Click a header to sort · expand a group for its subtasks · hover a row for details"),
+                            this);
+    top->addWidget(m_hint, 2);
+    layout->addLayout(top);
+
+    m_model = new TaskTableModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(TaskTableModel::SortRole);
+    m_proxy->setSortCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setFilterKeyColumn(TaskTableModel::TaskColumn);
+    m_proxy->setRecursiveFilteringEnabled(true);  // a matching subtask keeps its group visible
+
+    m_tree = new QTreeView(this);
+    m_tree->setObjectName(QStringLiteral("taskTree"));
+    m_tree->setModel(m_proxy);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_tree->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_tree->setAllColumnsShowFocus(true);
+    m_tree->setStyleSheet(QStringLiteral("QTreeView::item { padding: 4px 8px; }"));
+
+    QHeaderView* header = m_tree->header();
+    header->setStretchLastSection(false);
+    header->setSectionsMovable(false);
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setMinimumSectionSize(60);
+    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    // File order first; a click sorts, a third click on the same header returns to file order.
+    header->setSortIndicatorClearable(true);
+    header->setSortIndicator(-1, Qt::AscendingOrder);
+    m_tree->setSortingEnabled(true);
+    layout->addWidget(m_tree, 1);
+
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_proxy->setFilterFixedString(text.trimmed());
+        if (!text.trimmed().isEmpty()) m_tree->expandAll();  // show the matching subtasks, not just their groups
+    });
+}
+
+void TaskTableView::setReport(const ComparisonReport& report) {
+    m_model->setReport(report);
+    resizeColumns();
+}
+
+void TaskTableView::expandAll() { m_tree->expandAll(); }
+void TaskTableView::collapseAll() { m_tree->collapseAll(); }
+
+void TaskTableView::resizeColumns() {
+    for (int c = 0; c < TaskTableModel::ColumnCount; ++c) m_tree->resizeColumnToContents(c);
+}
+
+}  // namespace fp8dash::ui

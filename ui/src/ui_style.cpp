@@ -1,0 +1,112 @@
+#include "ui_style.h"
+
+#include <QApplication>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLayout>
+#include <QWidget>
+
+namespace fp8dash::ui::style {
+
+QColor verdictColor(Verdict v) {
+    switch (v) {
+    case Verdict::Go: return QColor(0x1e, 0x7d, 0x32);
+    case Verdict::Monitor: return QColor(0xb2, 0x6a, 0x00);  // dark amber: white text stays readable on it
+    case Verdict::Investigate: return QColor(0xc6, 0x28, 0x28);
+    }
+    return Qt::gray;
+}
+
+QColor verdictTint(Verdict v) {
+    switch (v) {
+    case Verdict::Go: return QColor(0xdf, 0xf1, 0xe1);
+    case Verdict::Monitor: return QColor(0xff, 0xec, 0xc4);
+    case Verdict::Investigate: return QColor(0xfb, 0xdc, 0xdc);
+    }
+    return Qt::white;
+}
+
+QColor verdictTextColor(Verdict v) {
+    switch (v) {
+    case Verdict::Go: return QColor(0x14, 0x5a, 0x23);
+    case Verdict::Monitor: return QColor(0x7a, 0x45, 0x00);
+    case Verdict::Investigate: return QColor(0x9b, 0x1c, 0x1c);
+    }
+    return Qt::black;
+}
+
+QColor secondaryTextColor() {
+    return QApplication::palette().color(QPalette::Disabled, QPalette::WindowText).darker(115);
+}
+
+QLabel* sectionTitle(const QString& text, QWidget* parent) {
+    auto* label = new QLabel(text, parent);
+    QFont f = label->font();
+    f.setBold(true);
+    f.setPointSizeF(f.pointSizeF() * 1.1);
+    label->setFont(f);
+    label->setWordWrap(true);
+    return label;
+}
+
+QLabel* caption(const QString& text, QWidget* parent) {
+    auto* label = new QLabel(text, parent);
+    label->setWordWrap(true);
+    QPalette p = label->palette();
+    p.setColor(QPalette::WindowText, secondaryTextColor());
+    label->setPalette(p);
+    return label;
+}
+
+QWidget* iconRow(QStyle::StandardPixmap icon, const QString& html, QWidget* parent) {
+    auto* row = new QWidget(parent);
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 2, 0, 2);
+    layout->setSpacing(8);
+    auto* iconLabel = new QLabel(row);
+    const int size = row->style()->pixelMetric(QStyle::PM_SmallIconSize);
+    iconLabel->setPixmap(row->style()->standardIcon(icon).pixmap(size, size));
+    iconLabel->setAlignment(Qt::AlignTop | Qt::AlignHCenter);
+    iconLabel->setFixedWidth(size + 2);
+    layout->addWidget(iconLabel, 0, Qt::AlignTop);
+    auto* text = new QLabel(html, row);
+    text->setTextFormat(Qt::RichText);
+    text->setWordWrap(true);
+    text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    text->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    layout->addWidget(text, 1);
+    return row;
+}
+
+QLabel* badge(bool on, const QString& text, const QString& toolTip, QWidget* parent) {
+    auto* label = new QLabel((on ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + text, parent);
+    label->setObjectName(on ? QStringLiteral("badgeOn") : QStringLiteral("badgeOff"));
+    label->setStyleSheet(on ? QStringLiteral("QLabel { background: #1e7d32; color: white; font-weight: bold;"
+                                             " border-radius: 4px; padding: 2px 8px; }")
+                            : QStringLiteral("QLabel { background: #e3e5e8; color: #3c4043;"
+                                             " border-radius: 4px; padding: 2px 8px; }"));
+    label->setToolTip(toolTip);
+    label->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
+    return label;
+}
+
+void clearLayout(QLayout* layout) {
+    while (QLayoutItem* item = layout->takeAt(0)) {
+        if (QWidget* w = item->widget()) delete w;
+        if (QLayout* child = item->layout()) {
+            clearLayout(child);
+        }
+        delete item;
+    }
+}
+
+QString escaped(const std::string& utf8) { return QString::fromStdString(utf8).toHtmlEscaped(); }
+QString escaped(const QString& text) { return text.toHtmlEscaped(); }
+
+QString breakable(const QString& text) {
+    QString out = text;
+    out.replace(QLatin1Char('/'), QStringLiteral("/\u200b"));
+    return out;
+}
+
+}  // namespace fp8dash::ui::style
