@@ -143,7 +143,7 @@ std::string verdictReason(const TaskComparison& r, const Thresholds& t) {
         char buf[96];
         const double a = std::fabs(*r.sigmas);
         std::snprintf(buf, sizeof buf, "; %+.1fσ %s", *r.sigmas,
-                      a < 1 ? "(well inside the run-to-run noise)"
+                      a < 1 ? "(well inside the noise: under 1 standard error)"
                       : a < 2 ? "(inside the noise: under 2 standard errors)"
                               : "(outside lm-eval's standard errors)");
         text += buf;

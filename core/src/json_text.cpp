@@ -73,13 +73,12 @@ Result<Json> parseJsonText(std::string_view text, const std::string& sourceName)
         return Error{sourceName + ": not valid JSON: " + problem};
     try {
         return Json::parse(rewritten ? std::string_view(rewrittenText) : text);
-    } catch (const nlohmann::json::parse_error& e) {
-        std::string what = e.what();
+    } catch (const nlohmann::json::exception& e) {
         // "[json.exception.parse_error.101] parse error at line 1, column 2: ..." -> keep the human part.
+        // Numbers beyond double range (1e999) land here too, as out_of_range.406 "number overflow".
+        std::string what = e.what();
         if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
         return Error{sourceName + ": not valid JSON (" + what + ")"};
-    } catch (const std::exception& e) {
-        return Error{sourceName + ": could not be read as JSON: " + e.what()};
     }
 }
 

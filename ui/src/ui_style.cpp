@@ -6,6 +6,20 @@
 #include <QLayout>
 #include <QWidget>
 
+// Q_INIT_RESOURCE must be used outside any namespace; referencing the initialiser also keeps the static library's
+// resource object in the link.
+static void registerFp8dashResources() { Q_INIT_RESOURCE(fp8dash); }
+
+namespace fp8dash::ui {
+void initUiResources() {
+    static const bool done = [] {
+        registerFp8dashResources();
+        return true;
+    }();
+    (void)done;
+}
+}  // namespace fp8dash::ui
+
 namespace fp8dash::ui::style {
 
 QColor verdictColor(Verdict v) {

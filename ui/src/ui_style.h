@@ -11,6 +11,11 @@ class QLabel;
 class QLayout;
 class QWidget;
 
+namespace fp8dash::ui {
+// Registers the icon resources of fp8dash_resources (idempotent); call before the first QIcon(":/icons/...").
+void initUiResources();
+}  // namespace fp8dash::ui
+
 namespace fp8dash::ui::style {
 
 QColor verdictColor(Verdict v);       // strong colour: banner background (white text on it reads well)

@@ -1,0 +1,182 @@
+// The *.fp8cmp file: round trip, offline re-derivation, validation errors, atomic writes, the bundled demo.
+#include "fp8dash/core/comparison_file.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include <sys/stat.h>
+
+#include "fp8dash/core/demo.h"
+#include "fp8dash/core/report_format.h"
+#include "test_paths.h"
+
+namespace fp8dash {
+namespace {
+
+using test::TempDir;
+
+ComparisonDocument seedDocument() {
+    auto b = readLmEvalPath(test::testData() / "lm-eval/seed-pair/bf16");
+    auto c = readLmEvalPath(test::testData() / "lm-eval/seed-pair/fp8");
+    if (!b || !c) throw std::runtime_error("seed pair unreadable");
+    ComparisonOptions o;
+    o.thresholds = {0.4, 2.0};
+    o.overrides.push_back(MetricOverride::parse("gsm8k=exact_match,flexible-extract").value());
+    const std::string bs = b->sourcePath, cs = c->sourcePath;
+    auto doc = makeComparisonDocument({"BF16", bs, std::move(b).value()}, {"FP8", cs, std::move(c).value()}, o);
+    doc.notes.push_back({"GSM8K drop is inside the noise?", "ana", "2026-11-29T10:00:00Z", "gsm8k"});
+    return doc;
+}
+
+std::string readAll(const std::filesystem::path& p) { return readTextFile(p).value(); }
+
+TEST(ComparisonFile, RoundTripReDerivesTheSameReport) {
+    TempDir dir;
+    const auto doc = seedDocument();
+    const auto path = dir.path() / "seed.fp8cmp";
+    ASSERT_TRUE(saveComparisonFile(doc, path).ok());
+    auto loaded = loadComparisonFile(path);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+    EXPECT_EQ(loaded->options, doc.options);
+    EXPECT_EQ(loaded->notes, doc.notes);
+    EXPECT_EQ(loaded->title, doc.title);
+    EXPECT_EQ(loaded->baseline.label, "BF16");
+    EXPECT_EQ(loaded->baseline.sourcePath, doc.baseline.sourcePath);
+    auto before = doc.evaluate(), after = loaded->evaluate();
+    ASSERT_TRUE(before.ok() && after.ok());
+    EXPECT_EQ(reportToJson(*before).dump(), reportToJson(*after).dump());
+    // The overrides and thresholds travel with the file: flexible-extract 0.91 -> 0.905 is 0.549% (monitor at 0.4/2.0).
+    EXPECT_EQ(after->tasks[2].metric, "exact_match,flexible-extract");
+    EXPECT_EQ(after->verdict, Verdict::Monitor);
+    // Saving the loaded document again gives the same bytes.
+    const auto again = dir.path() / "again.fp8cmp";
+    ASSERT_TRUE(saveComparisonFile(*loaded, again).ok());
+    EXPECT_EQ(readAll(path), readAll(again));
+}
+
+TEST(ComparisonFile, UnknownSectionsOfLaterFeaturesAreKept) {
+    TempDir dir;
+    auto j = toJson(seedDocument());
+    j["timeline"] = {{"series", Json::array({1, 2, 3})}};
+    const auto path = dir.write("with-timeline.fp8cmp", j.dump());
+    auto loaded = loadComparisonFile(path);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+    EXPECT_EQ(toJson(*loaded)["timeline"], j["timeline"]);
+}
+
+TEST(ComparisonFile, NewerVersionIsRefused) {
+    TempDir dir;
+    auto j = toJson(seedDocument());
+    j["version"] = kComparisonVersion + 1;
+    const auto path = dir.write("future.fp8cmp", j.dump());
+    auto loaded = loadComparisonFile(path);
+    ASSERT_FALSE(loaded.ok());
+    EXPECT_NE(loaded.error().message.find("newer fp8dash"), std::string::npos);
+    EXPECT_NE(loaded.error().message.find(path.string()), std::string::npos);
+}
+
+struct BadDoc {
+    const char* name;
+    std::function<void(Json&)> edit;
+    const char* expected;
+};
+
+class ComparisonFileBad : public ::testing::TestWithParam<BadDoc> {};
+
+TEST_P(ComparisonFileBad, ClearErrorNamingFileAndField) {
+    TempDir dir;
+    auto j = toJson(seedDocument());
+    GetParam().edit(j);
+    const auto path = dir.write("bad.fp8cmp", j.dump());
+    auto loaded = loadComparisonFile(path);
+    ASSERT_FALSE(loaded.ok());
+    EXPECT_NE(loaded.error().message.find(path.string()), std::string::npos) << loaded.error().message;
+    EXPECT_NE(loaded.error().message.find(GetParam().expected), std::string::npos) << loaded.error().message;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ComparisonFileBad,
+    ::testing::Values(
+        BadDoc{"no_format", [](Json& j) { j.erase("format"); }, "not an fp8dash comparison file"},
+        BadDoc{"other_format", [](Json& j) { j["format"] = "lm-eval"; }, "not an fp8dash comparison file"},
+        BadDoc{"version_string", [](Json& j) { j["version"] = "1"; }, "\"version\" must be a positive integer"},
+        BadDoc{"no_runs", [](Json& j) { j.erase("runs"); }, "field runs is missing"},
+        BadDoc{"no_candidate", [](Json& j) { j["runs"].erase("candidate"); }, "runs.candidate is missing"},
+        BadDoc{"results_type", [](Json& j) { j["runs"]["baseline"]["results"] = 3; }, "runs.baseline.results"},
+        BadDoc{"label_type", [](Json& j) { j["runs"]["baseline"]["label"] = 3; }, "runs.baseline.label must be a string"},
+        BadDoc{"threshold_type", [](Json& j) { j["settings"]["thresholds"]["go_below"] = "half"; },
+               "settings.thresholds.go_below must be a finite number"},
+        BadDoc{"threshold_order", [](Json& j) { j["settings"]["thresholds"]["go_below"] = 5; }, "must not exceed"},
+        BadDoc{"override_syntax", [](Json& j) { j["settings"]["metric_overrides"] = Json::array({"gsm8k"}); },
+               "settings.metric_overrides"},
+        BadDoc{"note_text", [](Json& j) { j["notes"][0].erase("text"); }, "notes[0].text must be a string"},
+        BadDoc{"notes_type", [](Json& j) { j["notes"] = "x"; }, "field notes must be a list"}),
+    [](const auto& p) { return std::string(p.param.name); });
+
+TEST(ComparisonFile, NonJsonInputs) {
+    TempDir dir;
+    for (const std::string& text : {std::string(), std::string("{\"format\": \"fp8dash-comparison\", "),
+                                    std::string("\x00\x01\x02", 3), std::string("[]")}) {
+        auto loaded = loadComparisonFile(dir.write("x.fp8cmp", text));
+        EXPECT_FALSE(loaded.ok());
+    }
+    auto isDir = loadComparisonFile(dir.path());
+    ASSERT_FALSE(isDir.ok());
+    EXPECT_NE(isDir.error().message.find("is a directory"), std::string::npos);
+}
+
+TEST(AtomicWrite, ReplacesWholeFileAndKeepsPermissions) {
+    TempDir dir;
+    const auto path = dir.write("f.fp8cmp", "old contents");
+    ::chmod(path.c_str(), 0640);
+    ASSERT_TRUE(writeFileAtomically(path, "new").ok());
+    EXPECT_EQ(readAll(path), "new");
+    struct stat st {};
+    ASSERT_EQ(::stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0640u);
+    // No temporary file is left behind.
+    int entries = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path())) ++entries;
+    EXPECT_EQ(entries, 1);
+}
+
+TEST(AtomicWrite, FailureLeavesTheOldFileAndSaysWhy) {
+    TempDir dir;
+    auto noFolder = writeFileAtomically(dir.path() / "missing-folder" / "f.fp8cmp", "x");
+    ASSERT_FALSE(noFolder.ok());
+    EXPECT_NE(noFolder.error().message.find("missing-folder"), std::string::npos);
+    std::filesystem::create_directories(dir.path() / "target.fp8cmp");
+    auto ontoDir = writeFileAtomically(dir.path() / "target.fp8cmp", "x");
+    ASSERT_FALSE(ontoDir.ok());
+    EXPECT_TRUE(std::filesystem::is_directory(dir.path() / "target.fp8cmp"));
+}
+
+TEST(Demo, BundledDemoGivesInvestigateFromGsm8k) {
+    auto doc = loadDemoComparison();
+    ASSERT_TRUE(doc.ok()) << doc.error().message;
+    auto r = doc->evaluate();
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(r->verdict, Verdict::Investigate);
+    ASSERT_EQ(r->tasks.size(), 6u);
+    // Model-card figures: gsm8k 75.96 -> 73.99, the average 68.71 -> 68.22 holds.
+    const auto& gsm = r->tasks[5];
+    EXPECT_EQ(gsm.task, "gsm8k");
+    EXPECT_NEAR(*gsm.deltaPct, (0.7399 - 0.7596) / 0.7596 * 100, 1e-9);
+    EXPECT_EQ(gsm.verdict, Verdict::Investigate);
+    EXPECT_EQ(r->tasks[0].task, "arc_challenge");
+    EXPECT_EQ(r->tasks[0].verdict, Verdict::Monitor);  // 62.54 -> 61.77 = 1.23%
+    EXPECT_EQ(r->tasks[2].task, "mmlu");
+    EXPECT_EQ(r->tasks[2].verdict, Verdict::Go);  // 66.60 -> 66.27 = 0.495%
+    double avgB = 0, avgC = 0;
+    for (const auto& t : r->tasks) avgB += t.baseline / 6, avgC += t.candidate / 6;
+    EXPECT_NEAR(avgB, 0.6871, 1e-4);  // the card averaged unrounded scores
+    EXPECT_NEAR(avgC, 0.6822, 1e-4);
+    EXPECT_TRUE(r->candidateConfig.weights);
+    EXPECT_FALSE(r->baselineConfig.anyFp8());
+    ASSERT_FALSE(doc->notes.empty());
+    EXPECT_NE(doc->notes[0].text.find("neuralmagic/Meta-Llama-3-8B-Instruct-FP8"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fp8dash

@@ -1,0 +1,82 @@
+#include "gui_test_support.h"
+
+#include <QAbstractItemModel>
+#include <QApplication>
+#include <QSettings>
+#include <QStandardPaths>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "fp8dash/core/eval_comparison.h"
+#include "fp8dash/ui/task_table_model.h"
+
+namespace fp8dash::ui::test {
+
+void GuiTest::SetUpTestSuite() {
+    if (QApplication::instance()) return;
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QStandardPaths::setTestModeEnabled(true);  // QSettings go to a test location, never the user's
+    static int argc = 1;
+    static char name[] = "fp8dash_ui_tests";
+    static char* argv[] = {name, nullptr};
+    // Lives until the process exits: widgets of every suite share it, and Qt allows only one.
+    new QApplication(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("fp8dash-ui-tests"));
+    QApplication::setOrganizationName(QStringLiteral("fp8dash-tests"));
+    QApplication::setApplicationVersion(QStringLiteral("test"));
+}
+
+void GuiTest::SetUp() { QSettings().clear(); }
+
+std::string sharedFixture(const std::string& relative) {
+    const std::filesystem::path path = std::filesystem::path(FP8DASH_SHARED_FIXTURES) / relative;
+    return std::filesystem::exists(path) ? path.string() : std::string();
+}
+
+Json demoJson() {
+    std::ifstream in(std::filesystem::path(FP8DASH_SOURCE_DIR) / "resources/demo/llama3-8b-instruct-fp8.fp8cmp");
+    std::stringstream text;
+    text << in.rdbuf();
+    return Json::parse(text.str());
+}
+
+ComparisonDocument documentFromRuns(const std::string& baselinePath, const std::string& candidatePath,
+                                    const std::string& baselineLabel, const std::string& candidateLabel) {
+    auto baseline = readLmEvalPath(baselinePath);
+    auto candidate = readLmEvalPath(candidatePath);
+    EXPECT_TRUE(baseline.ok()) << (baseline.ok() ? "" : baseline.error().message);
+    EXPECT_TRUE(candidate.ok()) << (candidate.ok() ? "" : candidate.error().message);
+    return makeComparisonDocument(RunRecord{baselineLabel, baselinePath, baseline.value()},
+                                  RunRecord{candidateLabel, candidatePath, candidate.value()}, ComparisonOptions{});
+}
+
+QModelIndex findTaskRow(const QAbstractItemModel* model, const QString& name, const QModelIndex& parent) {
+    for (int r = 0; r < model->rowCount(parent); ++r) {
+        const QModelIndex index = model->index(r, TaskTableModel::TaskColumn, parent);
+        if (index.data(Qt::DisplayRole).toString() == name) return index;
+    }
+    return {};
+}
+
+QString cellText(const QAbstractItemModel* model, const QModelIndex& row, int column) {
+    return model->index(row.row(), column, row.parent()).data(Qt::DisplayRole).toString();
+}
+
+std::optional<double> leadingNumber(QString text) {
+    text.replace(QChar(0x2212), QLatin1Char('-'));
+    text.remove(QLatin1Char('%'));
+    text.remove(QChar(0x03c3));
+    bool ok = false;
+    const double v = text.trimmed().toDouble(&ok);
+    return ok ? std::optional<double>(v) : std::nullopt;
+}
+
+QString expectedDeltaText(double baseline, double candidate) {
+    const double delta = (candidate - baseline) / baseline * 100.0;
+    return (delta >= 0 ? QStringLiteral("+") : QString()) + QString::number(delta, 'f', 2) + QStringLiteral("%");
+}
+
+}  // namespace fp8dash::ui::test

@@ -1,0 +1,53 @@
+#pragma once
+// Shared fixture of the ui tests: one QApplication for the whole test program (created on first use, offscreen),
+// settings isolated from the user's, and helpers to read the task table and build comparisons from the fixtures.
+
+#include <gtest/gtest.h>
+
+#include <QModelIndex>
+#include <QString>
+
+#include <optional>
+#include <string>
+
+#include "fp8dash/core/comparison_file.h"
+#include "fp8dash/core/lm_eval_results.h"
+
+class QAbstractItemModel;
+
+namespace fp8dash::ui::test {
+
+class GuiTest : public ::testing::Test {
+public:
+    static void SetUpTestSuite();
+
+protected:
+    void SetUp() override;
+};
+
+// The shared fixtures folder, or an empty string when it is absent (tests then skip).
+std::string sharedFixture(const std::string& relative);
+#define FP8DASH_REQUIRE_FIXTURE(path)                                                                  \
+    do {                                                                                                \
+        if ((path).empty()) GTEST_SKIP() << "shared fixtures not found under " FP8DASH_SHARED_FIXTURES; \
+    } while (0)
+
+// The demo comparison file as JSON, read from the source tree (independent of the UI and of core's loader).
+Json demoJson();
+
+// A document comparing two lm-eval files, built with core's public API.
+ComparisonDocument documentFromRuns(const std::string& baselinePath, const std::string& candidatePath,
+                                    const std::string& baselineLabel = "BF16",
+                                    const std::string& candidateLabel = "FP8");
+
+// The row under parent whose Task column shows name, or an invalid index.
+QModelIndex findTaskRow(const QAbstractItemModel* model, const QString& name, const QModelIndex& parent = {});
+QString cellText(const QAbstractItemModel* model, const QModelIndex& row, int column);
+
+// "-2.59%" / "+0.3σ" -> the number (accepts an ASCII or Unicode minus).
+std::optional<double> leadingNumber(QString text);
+
+// The expected display of a relative change, computed here: sign, 2 decimals, percent.
+QString expectedDeltaText(double baseline, double candidate);
+
+}  // namespace fp8dash::ui::test

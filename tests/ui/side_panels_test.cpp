@@ -1,0 +1,93 @@
+// The side panel of the demo: FP8 layers per run, risk flags, tasks not compared, notes.
+#include <QLabel>
+#include <algorithm>
+#include <QtTest>
+
+#include "fp8dash/ui/comparison_view.h"
+#include "fp8dash/ui/fp8_layers_panel.h"
+#include "fp8dash/ui/main_window.h"
+#include "fp8dash/ui/missing_tasks_panel.h"
+#include "fp8dash/ui/notes_panel.h"
+#include "fp8dash/ui/risk_flags_panel.h"
+#include "gui_test_support.h"
+
+namespace fp8dash::ui::test {
+namespace {
+
+class SidePanelsTest : public GuiTest {};
+
+TEST_F(SidePanelsTest, DemoLayersShowFp8WeightsOnTheCandidateOnly) {
+    MainWindow window;
+    window.openDemo();
+    const Fp8LayersPanel* panel = window.comparisonView()->layersPanel();
+
+    // The demo's model_args: the baseline says dtype=bfloat16; the candidate is an "-FP8" checkpoint with no
+    // kv_cache_dtype, so exactly one layer (its weights) is FP8.
+    const auto on = panel->findChildren<QLabel*>(QStringLiteral("badgeOn"));
+    const auto off = panel->findChildren<QLabel*>(QStringLiteral("badgeOff"));
+    ASSERT_EQ(on.size(), 1);
+    EXPECT_EQ(off.size(), 5);
+    EXPECT_TRUE(on.front()->text().startsWith(QStringLiteral("✓")));
+    EXPECT_FALSE(on.front()->toolTip().isEmpty());
+
+    QStringList models;
+    for (const QLabel* label : panel->findChildren<QLabel*>(QStringLiteral("runModel"))) {
+        models << label->text().remove(QChar(0x200b));
+    }
+    EXPECT_EQ(models, (QStringList{QStringLiteral("meta-llama/Meta-Llama-3-8B-Instruct"),
+                                   QStringLiteral("neuralmagic/Meta-Llama-3-8B-Instruct-FP8")}));
+    QStringList headings;
+    for (const QLabel* label : panel->findChildren<QLabel*>(QStringLiteral("runHeading"))) headings << label->text();
+    ASSERT_EQ(headings.size(), 2);
+    EXPECT_TRUE(headings[0].contains(QStringLiteral("BF16")));
+    EXPECT_TRUE(headings[1].contains(QStringLiteral("FP8")));
+}
+
+TEST_F(SidePanelsTest, DemoFlagsGsm8kAsFp8Sensitive) {
+    MainWindow window;
+    window.openDemo();
+    const QStringList risks = window.comparisonView()->riskFlagsPanel()->entries();
+    EXPECT_TRUE(std::any_of(risks.begin(), risks.end(),
+                            [](const QString& r) { return r.startsWith(QStringLiteral("gsm8k")); }))
+        << risks.join(QLatin1Char('\n')).toStdString();
+}
+
+TEST_F(SidePanelsTest, DemoNotesAreShownAsWritten) {
+    MainWindow window;
+    window.openDemo();
+    const Json demo = demoJson();
+    QStringList expected;
+    for (const auto& note : demo["notes"]) expected << QString::fromStdString(note["text"].get<std::string>());
+    ASSERT_FALSE(expected.isEmpty());
+    EXPECT_EQ(window.comparisonView()->notesPanel()->texts(), expected);
+    // Read-only: nothing in the panel is editable.
+    for (const QLabel* label : window.comparisonView()->notesPanel()->findChildren<QLabel*>()) {
+        EXPECT_FALSE(label->textInteractionFlags() & Qt::TextEditable);
+    }
+}
+
+TEST_F(SidePanelsTest, MissingTasksAreListedWithTheirReason) {
+    const std::string mmlu = sharedFixture("lm-eval/llama3-8b-instruct_mmlu_v0.4.2.json");
+    const std::string withGsm8k = sharedFixture("lm-eval/llama3-8b-instruct_gsm8k_v0.4.2.json");
+    FP8DASH_REQUIRE_FIXTURE(mmlu);
+    FP8DASH_REQUIRE_FIXTURE(withGsm8k);
+    // Baseline: mmlu + gsm8k merged into one run; candidate: mmlu only. gsm8k is then only in the baseline.
+    auto base = readLmEvalPath(mmlu);
+    auto extra = readLmEvalPath(withGsm8k);
+    ASSERT_TRUE(base.ok() && extra.ok());
+    LmEvalResults merged = base.value();
+    for (const TaskResult& t : extra->tasks) merged.tasks.push_back(t);
+    ComparisonDocument doc = makeComparisonDocument(RunRecord{"BF16", "", merged}, RunRecord{"FP8", "", base.value()},
+                                                    ComparisonOptions{});
+    MainWindow window;
+    window.showDocument(doc, {});
+    ASSERT_NE(window.current(), nullptr);
+    const QStringList missing = window.comparisonView()->missingTasksPanel()->entries();
+    EXPECT_TRUE(std::any_of(missing.begin(), missing.end(),
+                            [](const QString& m) { return m.startsWith(QStringLiteral("gsm8k: ")); }))
+        << missing.join(QLatin1Char('\n')).toStdString();
+    EXPECT_EQ(missing.size(), static_cast<qsizetype>(window.current()->report.missing.size()));
+}
+
+}  // namespace
+}  // namespace fp8dash::ui::test

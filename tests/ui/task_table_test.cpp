@@ -1,0 +1,230 @@
+// The task table: the demo's numbers as displayed, the mmlu group tree from the real fixtures, numeric sorting.
+#include <QHeaderView>
+#include <QSortFilterProxyModel>
+#include <QTreeView>
+#include <QtTest>
+
+#include <algorithm>
+#include <fstream>
+#include <cmath>
+#include <set>
+
+#include "fp8dash/core/demo.h"
+#include "fp8dash/ui/comparison_view.h"
+#include "fp8dash/ui/main_window.h"
+#include "fp8dash/ui/task_table_model.h"
+#include "fp8dash/ui/task_table_view.h"
+#include "fp8dash/ui/verdict_banner.h"
+#include "gui_test_support.h"
+
+namespace fp8dash::ui::test {
+namespace {
+
+class TaskTableTest : public GuiTest {};
+
+struct DemoRow {
+    const char* task;
+    double baseline;
+    double candidate;
+};
+
+// Meta-Llama-3-8B-Instruct vs neuralmagic/Meta-Llama-3-8B-Instruct-FP8, the model card's figures (file order).
+constexpr DemoRow kDemo[] = {
+    {"arc_challenge", 0.6254, 0.6177}, {"hellaswag", 0.7883, 0.7856},      {"mmlu", 0.6660, 0.6627},
+    {"truthfulqa_mc2", 0.5244, 0.5235}, {"winogrande", 0.7593, 0.7640},    {"gsm8k", 0.7596, 0.7399},
+};
+
+// The verdict by DESIGN.md's rule with the default thresholds; every demo metric is higher-is-better.
+QString expectedVerdict(double baseline, double candidate) {
+    const double degradation = std::max(0.0, -(candidate - baseline) / baseline * 100.0);
+    if (degradation < 0.5) return QStringLiteral("GO");
+    if (degradation <= 1.5) return QStringLiteral("MONITOR");
+    return QStringLiteral("INVESTIGATE");
+}
+
+TEST_F(TaskTableTest, DemoRowsShowTheModelCardNumbers) {
+    MainWindow window;
+    window.openDemo();
+    const QTreeView* tree = window.comparisonView()->taskTable()->treeView();
+    const QAbstractItemModel* model = tree->model();
+    ASSERT_EQ(model->rowCount(), 6);
+
+    // Headers carry the run labels.
+    EXPECT_EQ(model->headerData(TaskTableModel::BaselineColumn, Qt::Horizontal).toString(), QStringLiteral("BF16"));
+    EXPECT_EQ(model->headerData(TaskTableModel::CandidateColumn, Qt::Horizontal).toString(), QStringLiteral("FP8"));
+
+    // Standard errors from the demo file itself, for the σ column.
+    const Json demo = demoJson();
+    const Json& b = demo["runs"]["baseline"]["results"]["results"];
+    const Json& c = demo["runs"]["candidate"]["results"]["results"];
+
+    for (int i = 0; i < 6; ++i) {
+        const DemoRow& row = kDemo[i];
+        const QModelIndex index = model->index(i, 0);
+        SCOPED_TRACE(row.task);
+        EXPECT_EQ(cellText(model, index, TaskTableModel::TaskColumn), QString::fromLatin1(row.task));
+        EXPECT_EQ(cellText(model, index, TaskTableModel::BaselineColumn), QString::number(row.baseline, 'f', 4));
+        EXPECT_EQ(cellText(model, index, TaskTableModel::CandidateColumn), QString::number(row.candidate, 'f', 4));
+        EXPECT_EQ(cellText(model, index, TaskTableModel::DeltaColumn), expectedDeltaText(row.baseline, row.candidate));
+        EXPECT_EQ(cellText(model, index, TaskTableModel::VerdictColumn), expectedVerdict(row.baseline, row.candidate));
+
+        // σ: (c - b) / sqrt(se_b² + se_c²) with the stderr of the metric each task is compared on.
+        double seB = 0, seC = 0;
+        for (const auto& [key, value] : b[row.task].items()) {
+            if (key.find("_stderr,") != std::string::npos) seB = value.get<double>();
+        }
+        for (const auto& [key, value] : c[row.task].items()) {
+            if (key.find("_stderr,") != std::string::npos) seC = value.get<double>();
+        }
+        const double sigmas = (row.candidate - row.baseline) / std::sqrt(seB * seB + seC * seC);
+        const auto shown = leadingNumber(cellText(model, index, TaskTableModel::SigmaColumn));
+        ASSERT_TRUE(shown.has_value()) << cellText(model, index, TaskTableModel::SigmaColumn).toStdString();
+        EXPECT_NEAR(*shown, sigmas, 0.051);
+        EXPECT_TRUE(cellText(model, index, TaskTableModel::SigmaColumn).endsWith(QChar(0x03c3)));
+
+        // Tooltips say why, with the metric key and both standard errors.
+        const QString tip = model->index(i, TaskTableModel::VerdictColumn).data(Qt::ToolTipRole).toString();
+        EXPECT_TRUE(tip.contains(QString::number(seB, 'f', 4))) << tip.toStdString();
+        EXPECT_TRUE(tip.contains(QStringLiteral("Metric key")));
+    }
+
+    // gsm8k: the metric shows its filter; the verdict cell is coloured like the banner's family (red tint).
+    const QModelIndex gsm8k = findTaskRow(model, QStringLiteral("gsm8k"));
+    EXPECT_EQ(cellText(model, gsm8k, TaskTableModel::MetricColumn), QStringLiteral("exact_match (strict-match)"));
+    const QColor investigate =
+        model->index(gsm8k.row(), TaskTableModel::VerdictColumn).data(Qt::BackgroundRole).value<QBrush>().color();
+    const QColor go = model->index(findTaskRow(model, QStringLiteral("hellaswag")).row(), TaskTableModel::VerdictColumn)
+                          .data(Qt::BackgroundRole)
+                          .value<QBrush>()
+                          .color();
+    EXPECT_NE(investigate, go);
+    EXPECT_GT(investigate.red(), investigate.green());
+    EXPECT_GT(go.green(), go.red());
+}
+
+TEST_F(TaskTableTest, SortingByDeltaIsNumericAndCanReturnToFileOrder) {
+    MainWindow window;
+    window.show();
+    window.openDemo();
+    QTreeView* tree = window.comparisonView()->taskTable()->treeView();
+    const QAbstractItemModel* model = tree->model();
+
+    // Click the Δ% header like a user.
+    QHeaderView* header = tree->header();
+    const int x = header->sectionViewportPosition(TaskTableModel::DeltaColumn) +
+                  header->sectionSize(TaskTableModel::DeltaColumn) / 2;
+    QTest::mouseClick(header->viewport(), Qt::LeftButton, Qt::NoModifier, QPoint(x, header->height() / 2));
+    ASSERT_EQ(header->sortIndicatorSection(), TaskTableModel::DeltaColumn);
+
+    std::vector<double> deltas;
+    for (int r = 0; r < model->rowCount(); ++r) {
+        deltas.push_back(*leadingNumber(model->index(r, TaskTableModel::DeltaColumn).data().toString()));
+    }
+    if (header->sortIndicatorOrder() == Qt::DescendingOrder) std::reverse(deltas.begin(), deltas.end());
+    EXPECT_TRUE(std::is_sorted(deltas.begin(), deltas.end()));
+    // As text, "-0.17%" would come before "-2.59%"; numerically gsm8k (-2.59 %) is first and winogrande last.
+    const int first = header->sortIndicatorOrder() == Qt::AscendingOrder ? 0 : model->rowCount() - 1;
+    const int last = model->rowCount() - 1 - first;
+    EXPECT_EQ(model->index(first, 0).data().toString(), QStringLiteral("gsm8k"));
+    EXPECT_EQ(model->index(last, 0).data().toString(), QStringLiteral("winogrande"));
+
+    // Two more clicks: the other order, then back to the file's order.
+    QTest::mouseClick(header->viewport(), Qt::LeftButton, Qt::NoModifier, QPoint(x, header->height() / 2));
+    QTest::mouseClick(header->viewport(), Qt::LeftButton, Qt::NoModifier, QPoint(x, header->height() / 2));
+    for (int r = 0; r < 6; ++r) EXPECT_EQ(model->index(r, 0).data().toString(), QString::fromLatin1(kDemo[r].task));
+}
+
+TEST_F(TaskTableTest, MmluGroupExpandsToCategoriesAndSubjects) {
+    const std::string baselinePath = sharedFixture("lm-eval/llama3-8b-instruct_mmlu_v0.4.2.json");
+    const std::string candidatePath = sharedFixture("lm-eval/llama3-8b-base_mmlu_v0.4.2.json");
+    FP8DASH_REQUIRE_FIXTURE(baselinePath);
+    FP8DASH_REQUIRE_FIXTURE(candidatePath);
+
+    MainWindow window;
+    window.show();
+    window.showDocument(documentFromRuns(baselinePath, candidatePath, "Instruct", "Base"), {},
+                        QStringLiteral("mmlu"));
+    ASSERT_NE(window.current(), nullptr);
+    QTreeView* tree = window.comparisonView()->taskTable()->treeView();
+    const QAbstractItemModel* model = tree->model();
+
+    // The file's own tree, read independently: group_subtasks of the baseline.
+    std::ifstream in(baselinePath);
+    const Json file = Json::parse(in);
+    const Json& groups = file["group_subtasks"];
+    const Json& results = file["results"];
+    const Json candidateFile = Json::parse(std::ifstream(candidatePath));
+
+    const QModelIndex mmlu = findTaskRow(model, QStringLiteral("mmlu"));
+    ASSERT_TRUE(mmlu.isValid());
+    EXPECT_EQ(model->headerData(TaskTableModel::BaselineColumn, Qt::Horizontal).toString(), QStringLiteral("Instruct"));
+    EXPECT_EQ(cellText(model, mmlu, TaskTableModel::DeltaColumn),
+              expectedDeltaText(results["mmlu"]["acc,none"].get<double>(),
+                                candidateFile["results"]["mmlu"]["acc,none"].get<double>()));
+
+    ASSERT_EQ(model->rowCount(mmlu), 4);
+    std::set<std::string> categories;
+    for (int r = 0; r < 4; ++r) categories.insert(model->index(r, 0, mmlu).data().toString().toStdString());
+    EXPECT_EQ(categories, (std::set<std::string>{"mmlu_humanities", "mmlu_other", "mmlu_social_sciences", "mmlu_stem"}));
+
+    EXPECT_FALSE(tree->isExpanded(mmlu));
+    tree->expand(mmlu);
+    EXPECT_TRUE(tree->isExpanded(mmlu));
+
+    int subjects = 0;
+    for (int r = 0; r < 4; ++r) {
+        const QModelIndex category = model->index(r, 0, mmlu);
+        const std::string name = category.data().toString().toStdString();
+        SCOPED_TRACE(name);
+        const auto& expected = groups[name];
+        ASSERT_EQ(model->rowCount(category), static_cast<int>(expected.size()));
+        for (const auto& subject : expected) {
+            const QModelIndex row = findTaskRow(model, QString::fromStdString(subject.get<std::string>()), category);
+            ASSERT_TRUE(row.isValid()) << subject;
+            EXPECT_TRUE(row.data(TaskTableModel::IsSubtaskRole).toBool());
+            EXPECT_EQ(cellText(model, row, TaskTableModel::BaselineColumn),
+                      QString::number(results[subject.get<std::string>()]["acc,none"].get<double>(), 'f', 4));
+        }
+        subjects += model->rowCount(category);
+        // Subtask rows are drawn secondary (grey), top-level rows in the normal colour.
+        EXPECT_TRUE(category.data(Qt::ForegroundRole).isValid());
+    }
+    EXPECT_EQ(subjects, 57);
+    EXPECT_FALSE(mmlu.data(Qt::ForegroundRole).isValid());
+    EXPECT_FALSE(mmlu.data(TaskTableModel::IsSubtaskRole).toBool());
+
+    // Sorting by Δ% orders the subjects inside each category numerically.
+    tree->sortByColumn(TaskTableModel::DeltaColumn, Qt::AscendingOrder);
+    const QModelIndex mmluSorted = findTaskRow(model, QStringLiteral("mmlu"));
+    for (int r = 0; r < model->rowCount(mmluSorted); ++r) {
+        const QModelIndex category = model->index(r, 0, mmluSorted);
+        std::vector<double> deltas;
+        for (int s = 0; s < model->rowCount(category); ++s) {
+            deltas.push_back(*leadingNumber(model->index(s, TaskTableModel::DeltaColumn, category).data().toString()));
+        }
+        EXPECT_TRUE(std::is_sorted(deltas.begin(), deltas.end()));
+    }
+}
+
+TEST_F(TaskTableTest, FilterKeepsGroupsOfMatchingSubtasks) {
+    const std::string baselinePath = sharedFixture("lm-eval/llama3-8b-instruct_mmlu_v0.4.2.json");
+    const std::string candidatePath = sharedFixture("lm-eval/llama3-8b-base_mmlu_v0.4.2.json");
+    FP8DASH_REQUIRE_FIXTURE(baselinePath);
+    FP8DASH_REQUIRE_FIXTURE(candidatePath);
+    MainWindow window;
+    window.showDocument(documentFromRuns(baselinePath, candidatePath), {});
+    TaskTableView* table = window.comparisonView()->taskTable();
+    table->filterEdit()->setText(QStringLiteral("formal_logic"));
+    const QAbstractItemModel* model = table->treeView()->model();
+    const QModelIndex mmlu = findTaskRow(model, QStringLiteral("mmlu"));
+    ASSERT_TRUE(mmlu.isValid());
+    ASSERT_EQ(model->rowCount(mmlu), 1);
+    const QModelIndex humanities = model->index(0, 0, mmlu);
+    EXPECT_EQ(humanities.data().toString(), QStringLiteral("mmlu_humanities"));
+    ASSERT_EQ(model->rowCount(humanities), 1);
+    EXPECT_EQ(model->index(0, 0, humanities).data().toString(), QStringLiteral("mmlu_formal_logic"));
+    EXPECT_TRUE(table->treeView()->isExpanded(humanities));
+}
+
+}  // namespace
+}  // namespace fp8dash::ui::test

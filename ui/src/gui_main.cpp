@@ -1,0 +1,54 @@
+#include "fp8dash/ui/gui_main.h"
+
+#include <QApplication>
+#include <QIcon>
+
+#include "fp8dash/core/version.h"
+#include "fp8dash/ui/main_window.h"
+#include "ui_style.h"
+
+namespace fp8dash::ui {
+
+namespace {
+
+QIcon applicationIcon() {
+    QIcon icon;
+    for (int size : {48, 128, 256}) icon.addFile(QStringLiteral(":/icons/fp8dash-%1.png").arg(size), QSize(size, size));
+    return icon;
+}
+
+}  // namespace
+
+int runGui(int argc, char** argv, const std::vector<std::string>& filesToOpen) {
+    initUiResources();
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("fp8dash"));
+    QApplication::setOrganizationName(QStringLiteral("fp8dash"));
+    QApplication::setApplicationVersion(QStringLiteral(FP8DASH_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("fp8dash"));
+    QApplication::setWindowIcon(applicationIcon());
+
+    // Without a desktop environment Qt falls back to 9 pt, which is small on today's screens.
+    QFont font = QApplication::font();
+    if (font.pointSizeF() > 0 && font.pointSizeF() < 10) {
+        font.setPointSizeF(10);
+        QApplication::setFont(font);
+    }
+
+    if (filesToOpen.empty()) {
+        auto* window = new MainWindow;
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->show();
+        window->openDemo();
+    } else {
+        for (const std::string& file : filesToOpen) {
+            auto* window = new MainWindow;
+            window->setAttribute(Qt::WA_DeleteOnClose);
+            window->show();
+            window->openFileAsync(QString::fromStdString(file));
+        }
+    }
+    return QApplication::exec();
+}
+
+}  // namespace fp8dash::ui

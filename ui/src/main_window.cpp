@@ -1,0 +1,464 @@
+#include "fp8dash/ui/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScreen>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTreeView>
+#include <QUrl>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "fp8dash/core/demo.h"
+#include "fp8dash/core/report_format.h"
+#include "fp8dash/ui/comparison_view.h"
+#include "fp8dash/ui/new_comparison_dialog.h"
+#include "fp8dash/ui/task_table_view.h"
+#include "ui_style.h"
+
+namespace fp8dash::ui {
+
+namespace {
+
+constexpr int kMaxRecentFiles = 8;
+const QString kComparisonSuffix = QStringLiteral("fp8cmp");
+
+QString comparisonFilter() { return MainWindow::tr("fp8dash comparisons (*.fp8cmp);;All files (*)"); }
+
+QString withSuffix(QString path, const QString& suffix) {
+    if (!path.isEmpty() && QFileInfo(path).suffix().compare(suffix, Qt::CaseInsensitive) != 0) {
+        path += QLatin1Char('.') + suffix;
+    }
+    return path;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    initUiResources();
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(QStringLiteral("fp8dash"));
+    setAcceptDrops(true);
+    setMinimumSize(900, 600);
+
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(buildEmptyPage());
+    m_view = new ComparisonView(m_stack);
+    m_stack->addWidget(m_view);
+    setCentralWidget(m_stack);
+
+    buildMenus();
+    buildStatusBar();
+    updateActions();
+
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray())) {
+        QSize size(1280, 820);
+        if (const QScreen* screen = QGuiApplication::primaryScreen()) {
+            size = size.boundedTo(screen->availableGeometry().size() * 0.92);
+        }
+        resize(size);
+    }
+    m_view->splitter()->restoreState(settings.value(QStringLiteral("mainWindow/splitter")).toByteArray());
+}
+
+MainWindow::~MainWindow() = default;
+
+QWidget* MainWindow::buildEmptyPage() {
+    auto* page = new QWidget(this);
+    page->setObjectName(QStringLiteral("emptyPage"));
+    auto* outer = new QVBoxLayout(page);
+    outer->addStretch(1);
+    auto* icon = new QLabel(page);
+    icon->setPixmap(QIcon(QStringLiteral(":/icons/fp8dash-128.png")).pixmap(96, 96));
+    icon->setAlignment(Qt::AlignCenter);
+    outer->addWidget(icon);
+    auto* title = style::sectionTitle(tr("No comparison open"), page);
+    title->setAlignment(Qt::AlignCenter);
+    outer->addWidget(title);
+    auto* text = style::caption(tr("Open a comparison file (*.fp8cmp), drop one onto this window, or build a new one "
+                                   "from the lm-eval results of a BF16 baseline and an FP8 candidate."),
+                                page);
+    text->setAlignment(Qt::AlignCenter);
+    text->setMaximumWidth(560);
+    outer->addWidget(text, 0, Qt::AlignHCenter);
+    auto* buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    auto* newButton = new QPushButton(tr("New Comparison…"), page);
+    auto* openButton = new QPushButton(tr("Open…"), page);
+    auto* demoButton = new QPushButton(tr("Open Demo"), page);
+    connect(newButton, &QPushButton::clicked, this, &MainWindow::newComparison);
+    connect(openButton, &QPushButton::clicked, this, &MainWindow::openWithDialog);
+    connect(demoButton, &QPushButton::clicked, this, &MainWindow::openDemo);
+    buttons->addWidget(newButton);
+    buttons->addWidget(openButton);
+    buttons->addWidget(demoButton);
+    buttons->addStretch(1);
+    outer->addSpacing(8);
+    outer->addLayout(buttons);
+    outer->addStretch(2);
+    return page;
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* newAction = file->addAction(tr("&New Comparison…"), this, &MainWindow::newComparison);
+    newAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+N")));
+    newAction->setStatusTip(tr("Compare two lm-eval runs and save the comparison"));
+    QAction* openAction = file->addAction(tr("&Open…"), this, &MainWindow::openWithDialog);
+    openAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+O")));
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+    rebuildRecentMenu();
+    file->addAction(tr("Open &Demo"), this, &MainWindow::openDemo)
+        ->setStatusTip(tr("The bundled Meta-Llama-3-8B-Instruct BF16 vs FP8 comparison"));
+    file->addSeparator();
+    m_saveAsAction = file->addAction(tr("Save &As…"), this, &MainWindow::saveAs);
+    m_saveAsAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+S")));
+    m_exportAction = file->addAction(tr("&Export Report…"), this, &MainWindow::exportReport);
+    m_exportAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
+    m_exportAction->setStatusTip(tr("Write the verdict and the task table as Markdown, text or JSON"));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
+    quit->setShortcut(QKeySequence(QStringLiteral("Ctrl+Q")));
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    m_expandAllAction = view->addAction(tr("&Expand All Groups"), this, [this] { m_view->taskTable()->expandAll(); });
+    m_collapseAllAction =
+        view->addAction(tr("&Collapse All Groups"), this, [this] { m_view->taskTable()->collapseAll(); });
+    QAction* filter = view->addAction(tr("&Filter Tasks"), this, [this] {
+        m_view->taskTable()->filterEdit()->setFocus(Qt::ShortcutFocusReason);
+    });
+    filter->setShortcut(QKeySequence(QStringLiteral("Ctrl+F")));
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About fp8dash"), this, &MainWindow::showAbout)->setMenuRole(QAction::AboutRole);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt)->setMenuRole(QAction::AboutQtRole);
+}
+
+void MainWindow::buildStatusBar() {
+    m_busyLabel = new QLabel(this);
+    m_busyBar = new QProgressBar(this);
+    m_busyBar->setObjectName(QStringLiteral("busyIndicator"));
+    m_busyBar->setRange(0, 0);  // indeterminate: reading a file reports no progress
+    m_busyBar->setMaximumWidth(140);
+    m_busyBar->setMaximumHeight(16);
+    m_busyBar->setTextVisible(false);
+    m_summaryLabel = new QLabel(this);
+    statusBar()->addWidget(m_busyLabel);
+    statusBar()->addWidget(m_busyBar);
+    statusBar()->addPermanentWidget(m_summaryLabel);
+    m_busyLabel->hide();
+    m_busyBar->hide();
+}
+
+void MainWindow::updateActions() {
+    const bool haveDocument = m_current.has_value();
+    m_saveAsAction->setEnabled(haveDocument);
+    m_exportAction->setEnabled(haveDocument);
+    m_expandAllAction->setEnabled(haveDocument);
+    m_collapseAllAction->setEnabled(haveDocument);
+}
+
+void MainWindow::showDocument(ComparisonDocument doc, const QString& path, const QString& displayName) {
+    // An explicit document supersedes any file still loading.
+    ++m_loadGeneration;
+    clearLoading();
+    const QString source = path.isEmpty() ? (displayName.isEmpty() ? tr("the comparison") : displayName) : path;
+    auto loaded = evaluateForDisplay(std::move(doc), source);
+    if (!loaded) {
+        const QString message = toQString(loaded.error().message);
+        showError(tr("Could not show the comparison"), tr("Could not evaluate %1.").arg(source), message);
+        emit loadFailed(path, message);
+        return;
+    }
+    display(std::move(loaded).value(), path, displayName);
+}
+
+void MainWindow::openFileAsync(const QString& path) {
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    const quint64 generation = ++m_loadGeneration;
+    setLoading(absolute);
+    using Outcome = Result<LoadedComparison>;
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, absolute] {
+        watcher->deleteLater();
+        if (generation != m_loadGeneration) return;  // stale: a newer load or document took over
+        clearLoading();
+        Outcome outcome = watcher->future().takeResult();
+        if (!outcome) {
+            const QString message = toQString(outcome.error().message);
+            showError(tr("Could not open comparison"),
+                      tr("Could not open “%1”.").arg(QFileInfo(absolute).fileName()), message);
+            statusBar()->showMessage(tr("Could not open %1").arg(QDir::toNativeSeparators(absolute)), 8000);
+            emit loadFailed(absolute, message);
+            return;
+        }
+        display(std::move(outcome).value(), absolute, {});
+        statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(absolute)), 5000);
+    });
+    watcher->setFuture(QtConcurrent::run([absolute] { return loadComparisonForDisplay(absolute); }));
+}
+
+void MainWindow::openDemo() {
+    auto demo = loadDemoComparison();
+    if (!demo) {
+        showError(tr("Could not open the demo"), tr("The bundled demo comparison could not be read."),
+                  toQString(demo.error().message));
+        return;
+    }
+    showDocument(std::move(demo).value(), {}, toQString(kDemoName));
+}
+
+void MainWindow::display(LoadedComparison loaded, const QString& path, const QString& displayName) {
+    m_current = std::move(loaded);
+    m_path = path;
+    if (!displayName.isEmpty()) {
+        m_displayName = displayName;
+    } else if (!path.isEmpty()) {
+        m_displayName = QFileInfo(path).fileName();
+    } else if (!m_current->document.title.empty()) {
+        m_displayName = toQString(m_current->document.title);
+    } else {
+        m_displayName = tr("Untitled comparison");
+    }
+    m_view->setComparison(*m_current);
+    m_stack->setCurrentWidget(m_view);
+    setWindowTitle(QStringLiteral("%1 — fp8dash").arg(m_displayName));
+    m_summaryLabel->setText(path.isEmpty() ? tr("Not saved to a file") : QDir::toNativeSeparators(path));
+    if (!path.isEmpty()) {
+        addRecentFile(path);
+        rememberDirectory(path);
+    }
+    updateActions();
+    emit documentShown(path);
+}
+
+void MainWindow::showError(const QString& title, const QString& text, const QString& details) {
+    // Window-modal and non-blocking: the event loop (and any other load) keeps running while it is open.
+    auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("errorBox"));
+    box->setInformativeText(details);
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+void MainWindow::setLoading(const QString& path) {
+    m_loadingPath = path;
+    m_busyLabel->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+    m_busyLabel->show();
+    m_busyBar->show();
+}
+
+void MainWindow::clearLoading() {
+    m_loadingPath.reset();
+    m_busyLabel->hide();
+    m_busyBar->hide();
+}
+
+void MainWindow::newComparison() {
+    auto* dialog = new NewComparisonDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setStartDirectory(lastDirectory());
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        if (const LoadedComparison* result = dialog->result()) {
+            ++m_loadGeneration;
+            clearLoading();
+            display(*result, dialog->savedPath(), {});
+            statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(dialog->savedPath())), 5000);
+        }
+    });
+    dialog->open();
+}
+
+void MainWindow::openWithDialog() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Comparison"), lastDirectory(), comparisonFilter());
+    if (!path.isEmpty()) openFileAsync(path);
+}
+
+void MainWindow::saveAs() {
+    if (!m_current) return;
+    QString suggested = m_path;
+    if (suggested.isEmpty()) {
+        QString base = toQString(m_current->document.title).trimmed();
+        base.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("-"));
+        if (base.isEmpty()) base = QStringLiteral("comparison");
+        suggested = QDir(lastDirectory()).filePath(base + QLatin1Char('.') + kComparisonSuffix);
+    }
+    QString path = QFileDialog::getSaveFileName(this, tr("Save Comparison As"), suggested, comparisonFilter());
+    if (path.isEmpty()) return;
+    path = withSuffix(path, kComparisonSuffix);
+    const Status saved = saveComparisonFile(m_current->document, toFsPath(path));
+    if (!saved) {
+        showError(tr("Could not save"), tr("Could not save “%1”.").arg(QFileInfo(path).fileName()),
+                  toQString(saved.error().message));
+        return;
+    }
+    m_path = QFileInfo(path).absoluteFilePath();
+    m_displayName = QFileInfo(path).fileName();
+    setWindowTitle(QStringLiteral("%1 — fp8dash").arg(m_displayName));
+    m_summaryLabel->setText(QDir::toNativeSeparators(m_path));
+    addRecentFile(m_path);
+    rememberDirectory(m_path);
+    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(m_path)), 5000);
+}
+
+void MainWindow::exportReport() {
+    if (!m_current) return;
+    const QString markdown = tr("Markdown (*.md)");
+    const QString text = tr("Plain text (*.txt)");
+    const QString json = tr("JSON (*.json)");
+    QString selected = markdown;
+    QString base = m_path.isEmpty() ? QDir(lastDirectory()).filePath(QStringLiteral("fp8-report"))
+                                    : QFileInfo(m_path).absolutePath() + QLatin1Char('/') +
+                                          QFileInfo(m_path).completeBaseName();
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Report"), base + QStringLiteral(".md"),
+                                                markdown + QStringLiteral(";;") + text + QStringLiteral(";;") + json,
+                                                &selected);
+    if (path.isEmpty()) return;
+    std::string bytes;
+    if (selected == json || path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)) {
+        path = withSuffix(path, QStringLiteral("json"));
+        bytes = reportToJson(m_current->report).dump(2) + "\n";
+    } else if (selected == text || path.endsWith(QStringLiteral(".txt"), Qt::CaseInsensitive)) {
+        path = withSuffix(path, QStringLiteral("txt"));
+        bytes = reportToText(m_current->report);
+    } else {
+        path = withSuffix(path, QStringLiteral("md"));
+        bytes = reportToMarkdown(m_current->report);
+    }
+    const Status written = writeFileAtomically(toFsPath(path), bytes);
+    if (!written) {
+        showError(tr("Could not export"), tr("Could not write “%1”.").arg(QFileInfo(path).fileName()),
+                  toQString(written.error().message));
+        return;
+    }
+    statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
+}
+
+void MainWindow::showAbout() {
+    QMessageBox::about(
+        this, tr("About fp8dash"),
+        tr("<h3>fp8dash %1</h3>"
+           "<p>Should this LLM deployment run in FP8? fp8dash compares the lm-evaluation-harness results of a BF16 "
+           "baseline and an FP8 candidate task by task and gives a verdict: <b>GO</b>, <b>MONITOR</b> or "
+           "<b>INVESTIGATE</b>, with every reason spelled out.</p>"
+           "<p>Built with Qt %2.</p>")
+            .arg(QCoreApplication::applicationVersion().toHtmlEscaped(), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::addRecentFile(const QString& path) {
+    QSettings settings;
+    QStringList files = settings.value(QStringLiteral("recentFiles")).toStringList();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > kMaxRecentFiles) files.removeLast();
+    settings.setValue(QStringLiteral("recentFiles"), files);
+}
+
+void MainWindow::rebuildRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList files = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    int n = 0;
+    for (const QString& file : files) {
+        ++n;
+        QAction* action = m_recentMenu->addAction(
+            QStringLiteral("&%1  %2").arg(n).arg(QFileInfo(file).fileName()), this, [this, file] { openFileAsync(file); });
+        action->setStatusTip(QDir::toNativeSeparators(file));
+        action->setToolTip(QDir::toNativeSeparators(file));
+    }
+    if (files.isEmpty()) {
+        m_recentMenu->addAction(tr("No recent files"))->setEnabled(false);
+    } else {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("Clear List"), this,
+                                [] { QSettings().remove(QStringLiteral("recentFiles")); });
+    }
+}
+
+QString MainWindow::lastDirectory() const {
+    const QString dir = QSettings().value(QStringLiteral("lastDirectory")).toString();
+    return !dir.isEmpty() && QFileInfo(dir).isDir() ? dir : QDir::homePath();
+}
+
+void MainWindow::rememberDirectory(const QString& fileOrDir) {
+    const QFileInfo info(fileOrDir);
+    QSettings().setValue(QStringLiteral("lastDirectory"), info.isDir() ? info.absoluteFilePath() : info.absolutePath());
+}
+
+bool MainWindow::canOpenDrop(const QMimeData* data) { return !comparisonFilesIn(data).isEmpty(); }
+
+QStringList MainWindow::comparisonFilesIn(const QMimeData* data) {
+    QStringList files;
+    if (!data || !data->hasUrls()) return files;
+    for (const QUrl& url : data->urls()) {
+        if (!url.isLocalFile()) continue;
+        const QString path = url.toLocalFile();
+        if (QFileInfo(path).suffix().compare(kComparisonSuffix, Qt::CaseInsensitive) == 0) files << path;
+    }
+    return files;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (canOpenDrop(event->mimeData())) {
+        event->acceptProposedAction();
+    } else {
+        event->ignore();
+    }
+}
+
+void MainWindow::dragMoveEvent(QDragMoveEvent* event) {
+    if (canOpenDrop(event->mimeData())) {
+        event->acceptProposedAction();
+    } else {
+        event->ignore();
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QStringList files = comparisonFilesIn(event->mimeData());
+    if (files.isEmpty()) {
+        event->ignore();
+        return;
+    }
+    event->acceptProposedAction();
+    openFileAsync(files.first());
+    // Further files each get a window of their own, as on the command line.
+    for (qsizetype i = 1; i < files.size(); ++i) {
+        auto* window = new MainWindow;
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->show();
+        window->openFileAsync(files[i]);
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings;
+    settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("mainWindow/splitter"), m_view->splitter()->saveState());
+    event->accept();
+}
+
+}  // namespace fp8dash::ui

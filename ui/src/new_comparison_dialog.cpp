@@ -1,0 +1,327 @@
+#include "fp8dash/ui/new_comparison_dialog.h"
+
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "ui_style.h"
+
+namespace fp8dash::ui {
+
+namespace {
+
+QDoubleSpinBox* percentSpin(double value, QWidget* parent) {
+    auto* spin = new QDoubleSpinBox(parent);
+    spin->setRange(0.0, 100.0);
+    spin->setDecimals(2);
+    spin->setSingleStep(0.1);
+    spin->setSuffix(QStringLiteral(" %"));
+    spin->setValue(value);
+    spin->setAlignment(Qt::AlignRight);
+    return spin;
+}
+
+}  // namespace
+
+NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
+    setObjectName(QStringLiteral("newComparisonDialog"));
+    setWindowTitle(tr("New Comparison"));
+    setMinimumWidth(680);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setSpacing(12);
+    layout->addWidget(style::caption(
+        tr("Choose the lm-evaluation-harness results of the BF16 baseline and of the FP8 candidate: a results JSON "
+           "file, or an lm-eval output folder (its newest results file is used)."),
+        this));
+
+    // Runs
+    auto* runsBox = new QGroupBox(tr("Runs"), this);
+    auto* runsForm = new QFormLayout(runsBox);
+    runsForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    auto pathRow = [&](QLineEdit*& edit, const QString& objectName, const QString& placeholder) {
+        auto* row = new QWidget(runsBox);
+        auto* h = new QHBoxLayout(row);
+        h->setContentsMargins(0, 0, 0, 0);
+        edit = new QLineEdit(row);
+        edit->setObjectName(objectName);
+        edit->setPlaceholderText(placeholder);
+        edit->setClearButtonEnabled(true);
+        auto* fileButton = new QPushButton(tr("File…"), row);
+        auto* folderButton = new QPushButton(tr("Folder…"), row);
+        QLineEdit* target = edit;
+        connect(fileButton, &QPushButton::clicked, this, [this, target] { browse(target, false); });
+        connect(folderButton, &QPushButton::clicked, this, [this, target] { browse(target, true); });
+        h->addWidget(edit, 1);
+        h->addWidget(fileButton);
+        h->addWidget(folderButton);
+        m_inputs << edit << fileButton << folderButton;
+        return row;
+    };
+    runsForm->addRow(tr("&Baseline:"), pathRow(m_baselineEdit, QStringLiteral("baselinePath"),
+                                               tr("results_….json or an lm-eval output folder")));
+    runsForm->addRow(tr("&Candidate:"), pathRow(m_candidateEdit, QStringLiteral("candidatePath"),
+                                                tr("results_….json or an lm-eval output folder")));
+
+    auto* labelsRow = new QWidget(runsBox);
+    auto* labelsLayout = new QHBoxLayout(labelsRow);
+    labelsLayout->setContentsMargins(0, 0, 0, 0);
+    m_baselineLabelEdit = new QLineEdit(QStringLiteral("BF16"), labelsRow);
+    m_baselineLabelEdit->setObjectName(QStringLiteral("baselineLabel"));
+    m_candidateLabelEdit = new QLineEdit(QStringLiteral("FP8"), labelsRow);
+    m_candidateLabelEdit->setObjectName(QStringLiteral("candidateLabel"));
+    labelsLayout->addWidget(new QLabel(tr("baseline"), labelsRow));
+    labelsLayout->addWidget(m_baselineLabelEdit, 1);
+    labelsLayout->addSpacing(12);
+    labelsLayout->addWidget(new QLabel(tr("candidate"), labelsRow));
+    labelsLayout->addWidget(m_candidateLabelEdit, 1);
+    runsForm->addRow(tr("&Labels:"), labelsRow);
+    m_titleEdit = new QLineEdit(runsBox);
+    m_titleEdit->setObjectName(QStringLiteral("comparisonTitle"));
+    m_titleEdit->setPlaceholderText(tr("optional; default: “<model>: BF16 vs FP8”"));
+    runsForm->addRow(tr("&Title:"), m_titleEdit);
+    m_inputs << m_baselineLabelEdit << m_candidateLabelEdit << m_titleEdit;
+    layout->addWidget(runsBox);
+
+    // Rules
+    auto* rulesBox = new QGroupBox(tr("Verdict rules"), this);
+    auto* rulesForm = new QFormLayout(rulesBox);
+    rulesForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    auto* thresholdsRow = new QWidget(rulesBox);
+    auto* thresholdsLayout = new QHBoxLayout(thresholdsRow);
+    thresholdsLayout->setContentsMargins(0, 0, 0, 0);
+    const Thresholds defaults;
+    m_goBelowSpin = percentSpin(defaults.goBelow, thresholdsRow);
+    m_goBelowSpin->setObjectName(QStringLiteral("goBelow"));
+    m_investigateAboveSpin = percentSpin(defaults.investigateAbove, thresholdsRow);
+    m_investigateAboveSpin->setObjectName(QStringLiteral("investigateAbove"));
+    thresholdsLayout->addWidget(new QLabel(tr("GO below"), thresholdsRow));
+    thresholdsLayout->addWidget(m_goBelowSpin);
+    thresholdsLayout->addSpacing(16);
+    thresholdsLayout->addWidget(new QLabel(tr("INVESTIGATE above"), thresholdsRow));
+    thresholdsLayout->addWidget(m_investigateAboveSpin);
+    thresholdsLayout->addStretch(1);
+    rulesForm->addRow(tr("Degradation:"), thresholdsRow);
+    rulesForm->addRow(QString(), style::caption(tr("Between the two (both ends included) the verdict is MONITOR."),
+                                                rulesBox));
+    m_overridesEdit = new QPlainTextEdit(rulesBox);
+    m_overridesEdit->setObjectName(QStringLiteral("metricOverrides"));
+    m_overridesEdit->setPlaceholderText(tr("One per line, e.g.\ngsm8k=exact_match,flexible-extract\narc_challenge=acc"));
+    m_overridesEdit->setTabChangesFocus(true);
+    const int lineHeight = m_overridesEdit->fontMetrics().lineSpacing();
+    m_overridesEdit->setFixedHeight(lineHeight * 4 + 16);
+    rulesForm->addRow(tr("&Metric overrides:"), m_overridesEdit);
+    m_inputs << m_goBelowSpin << m_investigateAboveSpin << m_overridesEdit;
+    layout->addWidget(rulesBox);
+
+    // Feedback
+    m_errorLabel = new QLabel(this);
+    m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
+    m_errorLabel->setWordWrap(true);
+    m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_errorLabel->setStyleSheet(QStringLiteral("QLabel { color: #9b1c1c; background: #fbdcdc; border-radius: 4px;"
+                                               " padding: 6px 8px; }"));
+    m_errorLabel->hide();
+    layout->addWidget(m_errorLabel);
+
+    auto* statusRow = new QHBoxLayout;
+    m_busyBar = new QProgressBar(this);
+    m_busyBar->setRange(0, 0);
+    m_busyBar->setTextVisible(false);
+    m_busyBar->setMaximumWidth(160);
+    m_busyBar->hide();
+    m_statusLabel = style::caption(QString(), this);
+    m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
+    statusRow->addWidget(m_busyBar);
+    statusRow->addWidget(m_statusLabel, 1);
+    layout->addLayout(statusRow);
+
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    m_okButton = m_buttons->button(QDialogButtonBox::Ok);
+    m_okButton->setText(tr("Compare and Save…"));
+    m_okButton->setObjectName(QStringLiteral("compareButton"));
+    m_cancelButton = m_buttons->button(QDialogButtonBox::Cancel);
+    m_cancelButton->setObjectName(QStringLiteral("cancelButton"));
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &NewComparisonDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &NewComparisonDialog::reject);
+    layout->addWidget(m_buttons);
+}
+
+NewComparisonDialog::~NewComparisonDialog() = default;
+
+void NewComparisonDialog::setBaselinePath(const QString& path) { m_baselineEdit->setText(path); }
+void NewComparisonDialog::setCandidatePath(const QString& path) { m_candidateEdit->setText(path); }
+void NewComparisonDialog::setLabels(const QString& baseline, const QString& candidate) {
+    m_baselineLabelEdit->setText(baseline);
+    m_candidateLabelEdit->setText(candidate);
+}
+void NewComparisonDialog::setThresholds(double goBelow, double investigateAbove) {
+    m_goBelowSpin->setValue(goBelow);
+    m_investigateAboveSpin->setValue(investigateAbove);
+}
+void NewComparisonDialog::setOverridesText(const QString& text) { m_overridesEdit->setPlainText(text); }
+void NewComparisonDialog::setTitle(const QString& title) { m_titleEdit->setText(title); }
+
+QString NewComparisonDialog::errorText() const { return m_errorLabel->isHidden() ? QString() : m_errorLabel->text(); }
+
+Result<NewComparisonRequest> NewComparisonDialog::request() const {
+    NewComparisonRequest r;
+    r.baselinePath = m_baselineEdit->text().trimmed();
+    r.candidatePath = m_candidateEdit->text().trimmed();
+    if (r.baselinePath.isEmpty()) return Error{tr("Choose the baseline run: a results file or folder.").toStdString()};
+    if (r.candidatePath.isEmpty()) {
+        return Error{tr("Choose the candidate run: a results file or folder.").toStdString()};
+    }
+    r.baselineLabel = m_baselineLabelEdit->text().trimmed();
+    r.candidateLabel = m_candidateLabelEdit->text().trimmed();
+    if (r.baselineLabel.isEmpty() || r.candidateLabel.isEmpty()) {
+        return Error{tr("Both runs need a label (e.g. BF16 and FP8).").toStdString()};
+    }
+    r.title = m_titleEdit->text().trimmed();
+    r.options.thresholds.goBelow = m_goBelowSpin->value();
+    r.options.thresholds.investigateAbove = m_investigateAboveSpin->value();
+    if (const Status valid = r.options.thresholds.validate(); !valid) return valid.error();
+
+    const QStringList lines = m_overridesEdit->toPlainText().split(QLatin1Char('\n'));
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QString line = lines[i].trimmed();
+        if (line.isEmpty() || line.startsWith(QLatin1Char('#'))) continue;
+        auto parsed = MetricOverride::parse(line.toStdString());
+        if (!parsed) {
+            return Error{tr("Metric overrides, line %1: %2").arg(i + 1).arg(toQString(parsed.error().message))
+                             .toStdString()};
+        }
+        r.options.overrides.push_back(std::move(parsed).value());
+    }
+    return r;
+}
+
+void NewComparisonDialog::browse(QLineEdit* edit, bool directory) {
+    QString start = edit->text().trimmed();
+    if (start.isEmpty()) start = m_startDirectory;
+    QString chosen;
+    if (directory) {
+        chosen = QFileDialog::getExistingDirectory(this, tr("Choose an lm-eval Output Folder"), start);
+    } else {
+        chosen = QFileDialog::getOpenFileName(this, tr("Choose an lm-eval Results File"), start,
+                                              tr("lm-eval results (*.json);;All files (*)"));
+    }
+    if (chosen.isEmpty()) return;
+    edit->setText(QDir::toNativeSeparators(chosen));
+    m_startDirectory = directory ? chosen : QFileInfo(chosen).absolutePath();
+}
+
+void NewComparisonDialog::accept() {
+    if (m_busy) return;
+    auto r = request();
+    if (!r) {
+        showError(toQString(r.error().message));
+        return;
+    }
+    start(std::move(r).value());
+}
+
+void NewComparisonDialog::reject() {
+    if (m_busy) {
+        ++m_generation;  // the worker cannot be interrupted; its result will be dropped
+        setBusy(false, tr("Cancelled. The comparison was abandoned."));
+        return;
+    }
+    QDialog::reject();
+}
+
+void NewComparisonDialog::start(NewComparisonRequest request) {
+    const quint64 generation = ++m_generation;
+    m_errorLabel->hide();
+    setBusy(true, tr("Reading both runs and comparing…"));
+    using Outcome = Result<LoadedComparison>;
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation != m_generation) return;  // cancelled, or superseded
+        finish(watcher->future().takeResult());
+    });
+    watcher->setFuture(QtConcurrent::run([request = std::move(request)] { return buildNewComparison(request); }));
+}
+
+void NewComparisonDialog::finish(Result<LoadedComparison> outcome) {
+    setBusy(false);
+    if (!outcome) {
+        const QString message = toQString(outcome.error().message);
+        showError(message);
+        emit comparisonFailed(message);
+        return;
+    }
+    LoadedComparison loaded = std::move(outcome).value();
+    QString path = chooseSavePath(suggestedFileName(loaded));
+    if (path.isEmpty()) {
+        showStatus(tr("Compared, but not saved: press “Compare and Save…” again to choose a file."));
+        return;
+    }
+    if (QFileInfo(path).suffix().compare(QStringLiteral("fp8cmp"), Qt::CaseInsensitive) != 0) {
+        path += QStringLiteral(".fp8cmp");
+    }
+    // Saving is one small atomic write; it runs here so the dialog closes only once the file is safely on disk.
+    const Status saved = saveComparisonFile(loaded.document, toFsPath(path));
+    if (!saved) {
+        const QString message = toQString(saved.error().message);
+        showError(message);
+        emit comparisonFailed(message);
+        return;
+    }
+    m_savedPath = QFileInfo(path).absoluteFilePath();
+    m_result = std::move(loaded);
+    QDialog::accept();
+}
+
+QString NewComparisonDialog::chooseSavePath(const QString& suggestedName) {
+    if (!m_presetSavePath.isEmpty()) return m_presetSavePath;
+    const QString dir = m_startDirectory.isEmpty() ? QDir::homePath() : m_startDirectory;
+    return QFileDialog::getSaveFileName(this, tr("Save Comparison"), QDir(dir).filePath(suggestedName),
+                                        tr("fp8dash comparisons (*.fp8cmp)"));
+}
+
+QString NewComparisonDialog::suggestedFileName(const LoadedComparison& loaded) const {
+    std::string model = loaded.document.baseline.results.modelName;
+    if (const auto slash = model.rfind('/'); slash != std::string::npos) model = model.substr(slash + 1);
+    QString base = toQString(model);
+    if (!base.isEmpty()) base += QLatin1Char('-');
+    base += toQString(loaded.document.baseline.label) + QStringLiteral("-vs-") +
+            toQString(loaded.document.candidate.label);
+    base = base.toLower();
+    base.replace(QRegularExpression(QStringLiteral("[^a-z0-9._-]+")), QStringLiteral("-"));
+    return base + QStringLiteral(".fp8cmp");
+}
+
+void NewComparisonDialog::setBusy(bool busy, const QString& status) {
+    m_busy = busy;
+    for (QWidget* w : std::as_const(m_inputs)) w->setEnabled(!busy);
+    m_okButton->setEnabled(!busy);
+    m_busyBar->setVisible(busy);
+    m_cancelButton->setToolTip(busy ? tr("Abandon the running comparison") : QString());
+    showStatus(status);
+}
+
+void NewComparisonDialog::showError(const QString& message) {
+    m_errorLabel->setText(message);
+    m_errorLabel->show();
+    m_statusLabel->clear();
+}
+
+void NewComparisonDialog::showStatus(const QString& message) { m_statusLabel->setText(message); }
+
+}  // namespace fp8dash::ui
