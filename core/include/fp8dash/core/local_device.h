@@ -26,7 +26,7 @@ struct LocalDeviceStatus {
     int runtimeVersion = 0;
     std::vector<LocalGpu> gpus;
 
-    std::string summary() const;  // one line: "NVIDIA H200 (sm_90, 141 GB, FP8)" or the reason
+    std::string summary() const;  // one line: "NVIDIA H200 (sm_90, 140.4 GiB, FP8 yes)", or "no GPU: <reason>"
 };
 
 LocalDeviceStatus queryLocalDevices();

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what fp8dash needs to build, test and run on Debian 12 (bookworm), from Debian's packages only.
+# Idempotent: installs only what is missing, and does nothing (not even apt-get update) when all is there.
+# Usage: packaging/install-deps.sh            (as root, or with sudo available)
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config     # toolchain (CMake 3.25 in bookworm)
+  qt6-base-dev qt6-charts-dev libgl-dev            # Qt 6 Widgets, Charts, Network, Concurrent, Test
+  nlohmann-json3-dev libcurl4-openssl-dev          # JSON, HTTP
+  libgtest-dev libgmock-dev                        # GoogleTest
+  fonts-dejavu-core                                # a font for offscreen rendering and minimal desktops
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+if [ "$(id -u)" -eq 0 ]; then sudo=(); else sudo=(sudo); fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

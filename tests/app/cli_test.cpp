@@ -1,0 +1,211 @@
+// The fp8dash binary as a user runs it: subcommands, the stable JSON, exit codes, and bad input that must give a
+// clear message (never a crash or a hang). Expected figures are computed here from the input files.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "fp8dash/core/comparison_file.h"
+#include "process.h"
+#include "test_paths.h"
+
+namespace fp8dash {
+namespace {
+
+using test::ProcessResult;
+using test::TempDir;
+
+ProcessResult fp8dashCli(std::vector<std::string> args) {
+    args.insert(args.begin(), FP8DASH_EXE);
+    return test::runProcess(args, {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"});
+}
+
+std::string seed(const char* side) { return (test::testData() / "lm-eval/seed-pair" / side).string(); }
+
+nlohmann::json parseJson(const ProcessResult& r) {
+    try {
+        return nlohmann::json::parse(r.out);
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << "stdout is not JSON: " << e.what() << "\n" << r.out << "\nstderr: " << r.err;
+        return {};
+    }
+}
+
+TEST(CliCompare, JsonOnTheSeedPair) {
+    auto r = fp8dashCli({"compare", seed("bf16"), seed("fp8"), "--format", "json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = parseJson(r);
+    EXPECT_EQ(j["verdict"], "investigate");
+    ASSERT_EQ(j["tasks"].size(), 3u);
+    EXPECT_EQ(j["tasks"][2]["task"], "gsm8k");
+    EXPECT_EQ(j["tasks"][2]["metric"], "exact_match,strict-match");
+    EXPECT_DOUBLE_EQ(j["tasks"][2]["delta_pct"].get<double>(), (0.873 - 0.9) / 0.9 * 100);
+    EXPECT_EQ(j["runs"]["candidate"]["kv_cache_fp8"], true);
+    EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST(CliCompare, RealFilesMmluInstructVsBase) {
+    FP8DASH_REQUIRE_FIXTURE(instruct, "llama3-8b-instruct_mmlu_v0.4.2.json");
+    FP8DASH_REQUIRE_FIXTURE(base, "llama3-8b-base_mmlu_v0.4.2.json");
+    auto r = fp8dashCli({"compare", instruct.string(), base.string(), "--format=json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = parseJson(r);
+    ASSERT_EQ(j["tasks"].size(), 1u);
+    const double b = 0.6581683520865973, c = 0.6504059250818972;
+    EXPECT_DOUBLE_EQ(j["tasks"][0]["delta_pct"].get<double>(), (c - b) / b * 100);
+    EXPECT_EQ(j["tasks"][0]["verdict"], "monitor");
+    EXPECT_EQ(j["tasks"][0]["subtasks"].size(), 4u);
+    EXPECT_EQ(j["verdict"], "monitor");
+}
+
+TEST(CliCompare, OptionsChangeTheVerdict) {
+    auto r = fp8dashCli({"compare", seed("bf16"), seed("fp8"), "--format", "json", "--metric",
+                         "gsm8k=exact_match,flexible-extract"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(parseJson(r)["verdict"], "monitor");  // 0.91 -> 0.905 is 0.55%; mmlu is at 0.5%
+    r = fp8dashCli({"compare", seed("bf16"), seed("fp8"), "--format", "json", "--go-below", "0.6",
+                    "--investigate-above", "3.5"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = parseJson(r);
+    EXPECT_EQ(j["verdict"], "monitor");  // gsm8k 3% <= 3.5; mmlu 0.5% < 0.6 is go
+    EXPECT_EQ(j["tasks"][0]["verdict"], "go");
+    EXPECT_EQ(j["thresholds"]["go_below"], 0.6);
+}
+
+TEST(CliCompare, FailOnExitCodes) {
+    EXPECT_EQ(fp8dashCli({"compare", seed("bf16"), seed("fp8"), "--fail-on", "investigate"}).exitCode, 3);
+    EXPECT_EQ(fp8dashCli({"compare", seed("bf16"), seed("fp8"), "--fail-on", "monitor"}).exitCode, 3);
+    EXPECT_EQ(fp8dashCli({"compare", seed("bf16"), seed("bf16"), "--fail-on", "monitor"}).exitCode, 0);
+    auto r = fp8dashCli({"compare", seed("bf16"), seed("fp8"), "--fail-on", "go"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("expected monitor or investigate"), std::string::npos);
+}
+
+TEST(CliCompare, TextAndMarkdown) {
+    auto text = fp8dashCli({"compare", seed("bf16"), seed("fp8")});
+    ASSERT_EQ(text.exitCode, 0);
+    EXPECT_NE(text.out.find("Verdict: INVESTIGATE"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("gsm8k"), std::string::npos);
+    auto md = fp8dashCli({"compare", seed("bf16"), seed("fp8"), "--format", "markdown"});
+    ASSERT_EQ(md.exitCode, 0);
+    EXPECT_NE(md.out.find("## Verdict: **INVESTIGATE**"), std::string::npos);
+}
+
+TEST(CliSaveAndReport, ReportReDerivesFromTheFileAlone) {
+    TempDir dir;
+    const auto saved = dir.path() / "seed.fp8cmp";
+    auto c = fp8dashCli({"compare", seed("bf16"), seed("fp8"), "--format", "json", "--save", saved.string(),
+                         "--metric", "gsm8k=exact_match", "--baseline-label", "bf16-prod"});
+    ASSERT_EQ(c.exitCode, 0) << c.err;
+    EXPECT_NE(c.err.find("saved the comparison"), std::string::npos);
+    // Copy the file elsewhere: the report must not need the original results files.
+    const auto moved = dir.path() / "elsewhere" / "copy.fp8cmp";
+    std::filesystem::create_directories(moved.parent_path());
+    std::filesystem::copy_file(saved, moved);
+    auto r = fp8dashCli({"report", moved.string(), "--format", "json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(parseJson(r), parseJson(c));
+    EXPECT_EQ(parseJson(r)["runs"]["baseline"]["label"], "bf16-prod");
+    EXPECT_EQ(fp8dashCli({"report", moved.string(), "--fail-on", "investigate"}).exitCode, 3);
+}
+
+TEST(CliDemo, HeadlessStartPrintsTheDemoVerdict) {
+    auto r = fp8dashCli({});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("no display"), std::string::npos);
+    EXPECT_NE(r.out.find("Verdict: INVESTIGATE"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("gsm8k"), std::string::npos);
+    EXPECT_NE(r.out.find("-2.593%"), std::string::npos);  // (73.99 - 75.96) / 75.96
+    auto j = fp8dashCli({"demo", "--format", "json"});
+    ASSERT_EQ(j.exitCode, 0);
+    EXPECT_EQ(parseJson(j)["verdict"], "investigate");
+}
+
+TEST(CliMisc, HelpVersionDevice) {
+    auto h = fp8dashCli({"--help"});
+    EXPECT_EQ(h.exitCode, 0);
+    for (const char* word : {"compare", "report", "demo", "device", "--fail-on", "--metric"})
+        EXPECT_NE(h.out.find(word), std::string::npos) << word;
+    auto v = fp8dashCli({"--version"});
+    EXPECT_EQ(v.exitCode, 0);
+    EXPECT_EQ(v.out.rfind("fp8dash ", 0), 0u);
+    auto d = fp8dashCli({"device", "--format", "json"});
+    ASSERT_EQ(d.exitCode, 0) << d.err;
+    const auto j = parseJson(d);
+    EXPECT_TRUE(j.contains("available"));
+    if (!j["available"].get<bool>()) {
+        EXPECT_FALSE(j["reason"].get<std::string>().empty());
+    }
+}
+
+TEST(CliUsage, BadUsageIsExitTwoWithAMessage) {
+    struct Case {
+        std::vector<std::string> args;
+        const char* expected;
+    };
+    const std::vector<Case> cases = {
+        {{"compare", seed("bf16")}, "exactly two paths"},
+        {{"compare", seed("bf16"), seed("fp8"), "--bogus"}, "unknown option --bogus"},
+        {{"compare", seed("bf16"), seed("fp8"), "--format", "xml"}, "expected text, json or markdown"},
+        {{"compare", seed("bf16"), seed("fp8"), "--go-below", "abc"}, "--go-below \"abc\""},
+        {{"compare", seed("bf16"), seed("fp8"), "--go-below", "2", "--investigate-above", "1"}, "must not exceed"},
+        {{"compare", seed("bf16"), seed("fp8"), "--go-below", "nan"}, "--go-below"},
+        {{"compare", seed("bf16"), seed("fp8"), "--metric", "gsm8k"}, "--metric \"gsm8k\""},
+        {{"compare", seed("bf16"), seed("fp8"), "--metric", "nope=acc"}, "no task \"nope\""},
+        {{"compare", seed("bf16"), seed("fp8"), "--metric"}, "--metric needs a value"},
+        {{"report"}, "exactly one comparison file"},
+        {{"frobnicate"}, "frobnicate: no such file"},  // not a command: taken as a file to open
+    };
+    for (const auto& c : cases) {
+        auto r = fp8dashCli(c.args);
+        EXPECT_EQ(r.exitCode, 2) << c.expected << "\n" << r.err;
+        EXPECT_NE(r.err.find(c.expected), std::string::npos) << r.err;
+    }
+}
+
+TEST(CliBadInput, NeverACrashNeverAHang) {
+    TempDir dir;
+    const std::string good = seed("bf16");
+    std::vector<std::pair<std::filesystem::path, std::string>> inputs = {
+        {dir.write("empty.json", ""), "empty"},
+        {dir.write("truncated.json", R"({"results": {"gsm8k": {"exact_match,strict-match": 0.9)"), "not valid JSON"},
+        {dir.write("binary.json", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\xff\xfe", 14)), "not valid JSON"},
+        {dir.write("types.json", R"({"results": {"gsm8k": [0.9]}})"), "results.gsm8k must be an object"},
+        {dir.write("nan.json", R"({"results": {"gsm8k": {"exact_match,strict-match": NaN}}})"), "not a finite number"},
+        {dir.write("huge.json", R"({"results": {"gsm8k": {"exact_match,strict-match": 1e999}}})"), "number overflow"},
+        {dir.write("deep.json", std::string(200000, '[')), "nesting deeper"},
+        {dir.write("other.json", R"({"results": {"piqa": {"acc,none": 0.5}}})"), "no task can be compared"},
+        {dir.write("utf8.json", "{\"results\": {\"\xff\xfe\": {}}}"), "not valid JSON"},
+        {dir.path() / "does-not-exist.json", "no such file"},
+        {dir.path(), "no lm-eval results file"},
+    };
+    for (const auto& [path, expected] : inputs) {
+        auto r = fp8dashCli({"compare", good, path.string(), "--format", "json"});
+        EXPECT_EQ(r.signal, 0) << path << " crashed";
+        EXPECT_EQ(r.exitCode, 2) << path << "\n" << r.err;
+        EXPECT_NE(r.err.find(expected), std::string::npos) << path << ": " << r.err;
+        if (expected != std::string("no task can be compared")) {
+            EXPECT_NE(r.err.find(path.string()), std::string::npos) << "the message must name the file: " << r.err;
+        }
+        EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+    // The same inputs as comparison files for `report`.
+    for (const auto& [path, expected] : inputs) {
+        auto r = fp8dashCli({"report", path.string()});
+        EXPECT_EQ(r.signal, 0) << path << " crashed";
+        EXPECT_EQ(r.exitCode, 2) << path << "\n" << r.err;
+        EXPECT_NE(r.err.find(path.string()), std::string::npos) << r.err;
+    }
+}
+
+TEST(CliBadInput, SaveFailureKeepsTheOldFile) {
+    TempDir dir;
+    const auto target = dir.path() / "no-such-folder" / "out.fp8cmp";
+    auto r = fp8dashCli({"compare", seed("bf16"), seed("fp8"), "--save", target.string()});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("cannot save"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("no-such-folder"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fp8dash
