@@ -178,8 +178,10 @@ std::string reportToText(const ComparisonReport& r) {
         for (std::size_t i = 0; i < row.cells.size(); ++i) widths[i] = std::max(widths[i], width(row.cells[i]));
     for (const auto& row : rows) {
         std::string line = " ";
-        for (std::size_t i = 0; i < row.cells.size(); ++i)
-            line += " " + pad(row.cells[i], widths[i], i >= 2 && i <= 5);
+        for (std::size_t i = 0; i < row.cells.size(); ++i) {
+            line += ' ';  // appended piecewise: GCC 12 warns falsely (-Wrestrict) on " " + std::string
+            line += pad(row.cells[i], widths[i], i >= 2 && i <= 5);
+        }
         out += line.substr(0, line.find_last_not_of(' ') + 1) + "\n";
     }
 
@@ -232,7 +234,9 @@ std::string reportToMarkdown(const ComparisonReport& r) {
                 for (std::size_t d = 0; d < depth; ++d) cell += "↳ ";
                 cell += row.cells[i].substr(lead + (depth ? 2 : 0));
             }
-            line += " " + esc(cell) + " |";
+            line += ' ';
+            line += esc(cell);
+            line += " |";
         }
         out += line + "\n";
     }

@@ -29,7 +29,9 @@ void GuiTest::SetUpTestSuite() {
     QApplication::setApplicationVersion(QStringLiteral("test"));
 }
 
-void GuiTest::SetUp() { QSettings().clear(); }
+void GuiTest::SetUp() {
+    QSettings().clear();
+}
 
 std::string sharedFixture(const std::string& relative) {
     const std::filesystem::path path = std::filesystem::path(FP8DASH_SHARED_FIXTURES) / relative;
@@ -76,7 +78,7 @@ std::optional<double> leadingNumber(QString text) {
 
 QString expectedDeltaText(double baseline, double candidate) {
     const double delta = (candidate - baseline) / baseline * 100.0;
-    return (delta >= 0 ? QStringLiteral("+") : QString()) + QString::number(delta, 'f', 2) + QStringLiteral("%");
+    return (delta >= 0 ? QStringLiteral("+") : QString()) + QString::number(delta, 'f', 3) + QStringLiteral("%");
 }
 
 }  // namespace fp8dash::ui::test

@@ -27,7 +27,7 @@ protected:
 
 // The shared fixtures folder, or an empty string when it is absent (tests then skip).
 std::string sharedFixture(const std::string& relative);
-#define FP8DASH_REQUIRE_FIXTURE(path)                                                                  \
+#define FP8DASH_REQUIRE_FIXTURE(path)                                                                   \
     do {                                                                                                \
         if ((path).empty()) GTEST_SKIP() << "shared fixtures not found under " FP8DASH_SHARED_FIXTURES; \
     } while (0)

@@ -6,6 +6,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QThreadPool>
+#include <QTreeView>
 #include <QtTest>
 
 #include "fp8dash/ui/comparison_view.h"
@@ -119,7 +120,8 @@ TEST_F(NewComparisonDialogTest, UnreadableRunIsReportedInlineNamingTheFile) {
     QSignalSpy failed(&dialog, &NewComparisonDialog::comparisonFailed);
     dialog.accept();
     ASSERT_TRUE(failed.wait(60000));
-    EXPECT_TRUE(dialog.errorText().contains(QStringLiteral("no-such-results.json"))) << dialog.errorText().toStdString();
+    EXPECT_TRUE(dialog.errorText().contains(QStringLiteral("no-such-results.json")))
+        << dialog.errorText().toStdString();
     EXPECT_TRUE(dialog.errorText().startsWith(QStringLiteral("Baseline")));
     EXPECT_TRUE(dialog.isVisible());
     EXPECT_FALSE(QFileInfo::exists(dir.filePath(QStringLiteral("never.fp8cmp"))));

@@ -1,7 +1,7 @@
 // The side panel of the demo: FP8 layers per run, risk flags, tasks not compared, notes.
 #include <QLabel>
-#include <algorithm>
 #include <QtTest>
+#include <algorithm>
 
 #include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/fp8_layers_panel.h"
@@ -16,19 +16,26 @@ namespace {
 
 class SidePanelsTest : public GuiTest {};
 
-TEST_F(SidePanelsTest, DemoLayersShowFp8WeightsOnTheCandidateOnly) {
+TEST_F(SidePanelsTest, DemoLayersShowFp8WeightsAndActivationsOnTheCandidateOnly) {
     MainWindow window;
     window.openDemo();
     const Fp8LayersPanel* panel = window.comparisonView()->layersPanel();
 
     // The demo's model_args: the baseline says dtype=bfloat16; the candidate is an "-FP8" checkpoint with no
-    // kv_cache_dtype, so exactly one layer (its weights) is FP8.
+    // kv_cache_dtype. An FP8 checkpoint runs W8A8 in vLLM, so the candidate has FP8 weights and activations and
+    // nothing else is FP8: 2 of the 6 badges are on, both in the candidate's card (the second).
     const auto on = panel->findChildren<QLabel*>(QStringLiteral("badgeOn"));
     const auto off = panel->findChildren<QLabel*>(QStringLiteral("badgeOff"));
-    ASSERT_EQ(on.size(), 1);
-    EXPECT_EQ(off.size(), 5);
-    EXPECT_TRUE(on.front()->text().startsWith(QStringLiteral("✓")));
-    EXPECT_FALSE(on.front()->toolTip().isEmpty());
+    ASSERT_EQ(on.size(), 2);
+    EXPECT_EQ(off.size(), 4);
+    const auto cards = panel->findChildren<QWidget*>(QStringLiteral("runCard"));
+    ASSERT_EQ(cards.size(), 2);
+    EXPECT_EQ(cards[0]->findChildren<QLabel*>(QStringLiteral("badgeOn")).size(), 0);
+    EXPECT_EQ(cards[1]->findChildren<QLabel*>(QStringLiteral("badgeOn")).size(), 2);
+    for (const QLabel* badge : on) {
+        EXPECT_TRUE(badge->text().startsWith(QStringLiteral("✓")));
+        EXPECT_FALSE(badge->toolTip().isEmpty());
+    }
 
     QStringList models;
     for (const QLabel* label : panel->findChildren<QLabel*>(QStringLiteral("runModel"))) {
@@ -47,9 +54,9 @@ TEST_F(SidePanelsTest, DemoFlagsGsm8kAsFp8Sensitive) {
     MainWindow window;
     window.openDemo();
     const QStringList risks = window.comparisonView()->riskFlagsPanel()->entries();
-    EXPECT_TRUE(std::any_of(risks.begin(), risks.end(),
-                            [](const QString& r) { return r.startsWith(QStringLiteral("gsm8k")); }))
-        << risks.join(QLatin1Char('\n')).toStdString();
+    EXPECT_TRUE(std::any_of(risks.begin(), risks.end(), [](const QString& r) {
+        return r.startsWith(QStringLiteral("gsm8k"));
+    })) << risks.join(QLatin1Char('\n')).toStdString();
 }
 
 TEST_F(SidePanelsTest, DemoNotesAreShownAsWritten) {
@@ -77,15 +84,15 @@ TEST_F(SidePanelsTest, MissingTasksAreListedWithTheirReason) {
     ASSERT_TRUE(base.ok() && extra.ok());
     LmEvalResults merged = base.value();
     for (const TaskResult& t : extra->tasks) merged.tasks.push_back(t);
-    ComparisonDocument doc = makeComparisonDocument(RunRecord{"BF16", "", merged}, RunRecord{"FP8", "", base.value()},
-                                                    ComparisonOptions{});
+    ComparisonDocument doc =
+        makeComparisonDocument(RunRecord{"BF16", "", merged}, RunRecord{"FP8", "", base.value()}, ComparisonOptions{});
     MainWindow window;
     window.showDocument(doc, {});
     ASSERT_NE(window.current(), nullptr);
     const QStringList missing = window.comparisonView()->missingTasksPanel()->entries();
-    EXPECT_TRUE(std::any_of(missing.begin(), missing.end(),
-                            [](const QString& m) { return m.startsWith(QStringLiteral("gsm8k: ")); }))
-        << missing.join(QLatin1Char('\n')).toStdString();
+    EXPECT_TRUE(std::any_of(missing.begin(), missing.end(), [](const QString& m) {
+        return m.startsWith(QStringLiteral("gsm8k: "));
+    })) << missing.join(QLatin1Char('\n')).toStdString();
     EXPECT_EQ(missing.size(), static_cast<qsizetype>(window.current()->report.missing.size()));
 }
 

@@ -1,12 +1,13 @@
 // The task table: the demo's numbers as displayed, the mmlu group tree from the real fixtures, numeric sorting.
 #include <QHeaderView>
+#include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QtTest>
 
 #include <algorithm>
-#include <fstream>
 #include <cmath>
+#include <fstream>
 #include <set>
 
 #include "fp8dash/core/demo.h"
@@ -30,8 +31,8 @@ struct DemoRow {
 
 // Meta-Llama-3-8B-Instruct vs neuralmagic/Meta-Llama-3-8B-Instruct-FP8, the model card's figures (file order).
 constexpr DemoRow kDemo[] = {
-    {"arc_challenge", 0.6254, 0.6177}, {"hellaswag", 0.7883, 0.7856},      {"mmlu", 0.6660, 0.6627},
-    {"truthfulqa_mc2", 0.5244, 0.5235}, {"winogrande", 0.7593, 0.7640},    {"gsm8k", 0.7596, 0.7399},
+    {"arc_challenge", 0.6254, 0.6177},  {"hellaswag", 0.7883, 0.7856},  {"mmlu", 0.6660, 0.6627},
+    {"truthfulqa_mc2", 0.5244, 0.5235}, {"winogrande", 0.7593, 0.7640}, {"gsm8k", 0.7596, 0.7399},
 };
 
 // The verdict by DESIGN.md's rule with the default thresholds; every demo metric is higher-is-better.
@@ -142,8 +143,7 @@ TEST_F(TaskTableTest, MmluGroupExpandsToCategoriesAndSubjects) {
 
     MainWindow window;
     window.show();
-    window.showDocument(documentFromRuns(baselinePath, candidatePath, "Instruct", "Base"), {},
-                        QStringLiteral("mmlu"));
+    window.showDocument(documentFromRuns(baselinePath, candidatePath, "Instruct", "Base"), {}, QStringLiteral("mmlu"));
     ASSERT_NE(window.current(), nullptr);
     QTreeView* tree = window.comparisonView()->taskTable()->treeView();
     const QAbstractItemModel* model = tree->model();
@@ -165,7 +165,8 @@ TEST_F(TaskTableTest, MmluGroupExpandsToCategoriesAndSubjects) {
     ASSERT_EQ(model->rowCount(mmlu), 4);
     std::set<std::string> categories;
     for (int r = 0; r < 4; ++r) categories.insert(model->index(r, 0, mmlu).data().toString().toStdString());
-    EXPECT_EQ(categories, (std::set<std::string>{"mmlu_humanities", "mmlu_other", "mmlu_social_sciences", "mmlu_stem"}));
+    EXPECT_EQ(categories,
+              (std::set<std::string>{"mmlu_humanities", "mmlu_other", "mmlu_social_sciences", "mmlu_stem"}));
 
     EXPECT_FALSE(tree->isExpanded(mmlu));
     tree->expand(mmlu);

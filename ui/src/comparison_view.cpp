@@ -83,14 +83,15 @@ void ComparisonView::setComparison(const LoadedComparison& loaded) {
 
     auto runText = [](const RunRecord& run, const Fp8Config& config) {
         const std::string& model = !config.model.empty() ? config.model : run.results.modelName;
-        QString text = QStringLiteral("<b>%1</b> %2").arg(style::escaped(run.label),
-                                                           model.empty() ? QObject::tr("(model not recorded)")
-                                                                         : style::escaped(model));
+        QString text = QStringLiteral("<b>%1</b> %2")
+                           .arg(style::escaped(run.label),
+                                model.empty() ? QObject::tr("(model not recorded)") : style::escaped(model));
         if (!config.backend.empty()) text += QStringLiteral(" (%1)").arg(style::escaped(config.backend));
         return text;
     };
-    m_runs->setText(tr("%1 &nbsp;vs&nbsp; %2")
-                        .arg(runText(doc.baseline, report.baselineConfig), runText(doc.candidate, report.candidateConfig)));
+    m_runs->setText(
+        tr("%1 &nbsp;vs&nbsp; %2")
+            .arg(runText(doc.baseline, report.baselineConfig), runText(doc.candidate, report.candidateConfig)));
 
     m_table->setReport(report);
     m_layers->setReport(report);

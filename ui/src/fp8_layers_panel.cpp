@@ -84,7 +84,8 @@ QWidget* Fp8LayersPanel::buildRunCard(const QString& role, const QString& label,
                               : tr("kv_cache_dtype=%1").arg(toQString(config.kvCacheDtype));
     addLayer(tr("KV cache"), config.kvCache, kvWhy);
     addLayer(tr("Activations"), config.activations,
-             tr("Inferred: on Hopper, vLLM runs FP8 activations when both the weights and the KV cache are FP8"));
+             tr("Inferred, not recorded by lm-eval: vLLM runs FP8 weights as W8A8 (FP8 activations, per-token "
+                "dynamic scales) on GPUs of compute capability 8.9 and later (Ada, Hopper)"));
 
     auto* scalesName = new QLabel(tr("KV scales"), card);
     grid->addWidget(scalesName, row, 0);
@@ -95,7 +96,9 @@ QWidget* Fp8LayersPanel::buildRunCard(const QString& role, const QString& label,
         scalesWhy = tr("Only relevant with an FP8 KV cache");
     } else if (config.kvScales) {
         scales = tr("calculated");
-        scalesWhy = tr("calculate_kv_scales=true: per-layer K/V scales");
+        scalesWhy = config.kvScalesEvidence.empty()
+                        ? tr("calculate_kv_scales=true: per-layer K/V scales")
+                        : tr("Per-layer K/V scales: %1").arg(toQString(config.kvScalesEvidence));
     } else {
         scales = tr("not calculated");
         scalesWhy = tr("No calculate_kv_scales: long contexts (> 32K) with an FP8 KV cache accumulate error");

@@ -43,7 +43,9 @@ namespace {
 constexpr int kMaxRecentFiles = 8;
 const QString kComparisonSuffix = QStringLiteral("fp8cmp");
 
-QString comparisonFilter() { return MainWindow::tr("fp8dash comparisons (*.fp8cmp);;All files (*)"); }
+QString comparisonFilter() {
+    return MainWindow::tr("fp8dash comparisons (*.fp8cmp);;All files (*)");
+}
 
 QString withSuffix(QString path, const QString& suffix) {
     if (!path.isEmpty() && QFileInfo(path).suffix().compare(suffix, Qt::CaseInsensitive) != 0) {
@@ -100,7 +102,9 @@ QWidget* MainWindow::buildEmptyPage() {
                                    "from the lm-eval results of a BF16 baseline and an FP8 candidate."),
                                 page);
     text->setAlignment(Qt::AlignCenter);
-    text->setMaximumWidth(560);
+    // A fixed width and the matching height: the stacked page does not pass height-for-width down to the label.
+    text->setFixedWidth(520);
+    text->setMinimumHeight(text->heightForWidth(520));
     outer->addWidget(text, 0, Qt::AlignHCenter);
     auto* buttons = new QHBoxLayout;
     buttons->addStretch(1);
@@ -147,9 +151,8 @@ void MainWindow::buildMenus() {
     m_expandAllAction = view->addAction(tr("&Expand All Groups"), this, [this] { m_view->taskTable()->expandAll(); });
     m_collapseAllAction =
         view->addAction(tr("&Collapse All Groups"), this, [this] { m_view->taskTable()->collapseAll(); });
-    QAction* filter = view->addAction(tr("&Filter Tasks"), this, [this] {
-        m_view->taskTable()->filterEdit()->setFocus(Qt::ShortcutFocusReason);
-    });
+    QAction* filter = view->addAction(tr("&Filter Tasks"), this,
+                                      [this] { m_view->taskTable()->filterEdit()->setFocus(Qt::ShortcutFocusReason); });
     filter->setShortcut(QKeySequence(QStringLiteral("Ctrl+F")));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -209,8 +212,8 @@ void MainWindow::openFileAsync(const QString& path) {
         Outcome outcome = watcher->future().takeResult();
         if (!outcome) {
             const QString message = toQString(outcome.error().message);
-            showError(tr("Could not open comparison"),
-                      tr("Could not open “%1”.").arg(QFileInfo(absolute).fileName()), message);
+            showError(tr("Could not open comparison"), tr("Could not open “%1”.").arg(QFileInfo(absolute).fileName()),
+                      message);
             statusBar()->showMessage(tr("Could not open %1").arg(QDir::toNativeSeparators(absolute)), 8000);
             emit loadFailed(absolute, message);
             return;
@@ -331,12 +334,12 @@ void MainWindow::exportReport() {
     const QString text = tr("Plain text (*.txt)");
     const QString json = tr("JSON (*.json)");
     QString selected = markdown;
-    QString base = m_path.isEmpty() ? QDir(lastDirectory()).filePath(QStringLiteral("fp8-report"))
-                                    : QFileInfo(m_path).absolutePath() + QLatin1Char('/') +
-                                          QFileInfo(m_path).completeBaseName();
-    QString path = QFileDialog::getSaveFileName(this, tr("Export Report"), base + QStringLiteral(".md"),
-                                                markdown + QStringLiteral(";;") + text + QStringLiteral(";;") + json,
-                                                &selected);
+    QString base = m_path.isEmpty()
+                       ? QDir(lastDirectory()).filePath(QStringLiteral("fp8-report"))
+                       : QFileInfo(m_path).absolutePath() + QLatin1Char('/') + QFileInfo(m_path).completeBaseName();
+    QString path =
+        QFileDialog::getSaveFileName(this, tr("Export Report"), base + QStringLiteral(".md"),
+                                     markdown + QStringLiteral(";;") + text + QStringLiteral(";;") + json, &selected);
     if (path.isEmpty()) return;
     std::string bytes;
     if (selected == json || path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)) {
@@ -384,8 +387,8 @@ void MainWindow::rebuildRecentMenu() {
     int n = 0;
     for (const QString& file : files) {
         ++n;
-        QAction* action = m_recentMenu->addAction(
-            QStringLiteral("&%1  %2").arg(n).arg(QFileInfo(file).fileName()), this, [this, file] { openFileAsync(file); });
+        QAction* action = m_recentMenu->addAction(QStringLiteral("&%1  %2").arg(n).arg(QFileInfo(file).fileName()),
+                                                  this, [this, file] { openFileAsync(file); });
         action->setStatusTip(QDir::toNativeSeparators(file));
         action->setToolTip(QDir::toNativeSeparators(file));
     }
@@ -393,8 +396,7 @@ void MainWindow::rebuildRecentMenu() {
         m_recentMenu->addAction(tr("No recent files"))->setEnabled(false);
     } else {
         m_recentMenu->addSeparator();
-        m_recentMenu->addAction(tr("Clear List"), this,
-                                [] { QSettings().remove(QStringLiteral("recentFiles")); });
+        m_recentMenu->addAction(tr("Clear List"), this, [] { QSettings().remove(QStringLiteral("recentFiles")); });
     }
 }
 
@@ -408,7 +410,9 @@ void MainWindow::rememberDirectory(const QString& fileOrDir) {
     QSettings().setValue(QStringLiteral("lastDirectory"), info.isDir() ? info.absoluteFilePath() : info.absolutePath());
 }
 
-bool MainWindow::canOpenDrop(const QMimeData* data) { return !comparisonFilesIn(data).isEmpty(); }
+bool MainWindow::canOpenDrop(const QMimeData* data) {
+    return !comparisonFilesIn(data).isEmpty();
+}
 
 QStringList MainWindow::comparisonFilesIn(const QMimeData* data) {
     QStringList files;

@@ -45,16 +45,14 @@ void MissingTasksPanel::setReport(const ComparisonReport& report) {
         const QString task = toQString(m.task);
         const QString reason = toQString(m.reason);
         m_entries << task + QStringLiteral(": ") + reason;
-        m_rows->addWidget(style::iconRow(QStyle::SP_MessageBoxInformation,
-                                         QStringLiteral("<b>%1</b>: %2").arg(task.toHtmlEscaped(),
-                                                                             reason.toHtmlEscaped()),
-                                         this));
+        m_rows->addWidget(
+            style::iconRow(style::RowIcon::Info,
+                           QStringLiteral("<b>%1</b>: %2").arg(task.toHtmlEscaped(), reason.toHtmlEscaped()), this));
     }
     for (const auto& [group, what] : gaps) {
         m_entries << tr("in %1: %2").arg(group, what);
-        m_rows->addWidget(style::iconRow(QStyle::SP_MessageBoxInformation,
-                                         tr("in <b>%1</b>: %2").arg(group.toHtmlEscaped(), what.toHtmlEscaped()),
-                                         this));
+        m_rows->addWidget(style::iconRow(
+            style::RowIcon::Info, tr("in <b>%1</b>: %2").arg(group.toHtmlEscaped(), what.toHtmlEscaped()), this));
     }
 }
 

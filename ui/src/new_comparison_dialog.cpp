@@ -40,7 +40,7 @@ QDoubleSpinBox* percentSpin(double value, QWidget* parent) {
 NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
     setObjectName(QStringLiteral("newComparisonDialog"));
     setWindowTitle(tr("New Comparison"));
-    setMinimumWidth(680);
+    setMinimumWidth(760);
 
     auto* layout = new QVBoxLayout(this);
     layout->setSpacing(12);
@@ -61,6 +61,7 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
         edit->setObjectName(objectName);
         edit->setPlaceholderText(placeholder);
         edit->setClearButtonEnabled(true);
+        connect(edit, &QLineEdit::textChanged, edit, [edit](const QString& text) { edit->setToolTip(text); });
         auto* fileButton = new QPushButton(tr("File…"), row);
         auto* folderButton = new QPushButton(tr("Folder…"), row);
         QLineEdit* target = edit;
@@ -116,11 +117,12 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
     thresholdsLayout->addWidget(m_investigateAboveSpin);
     thresholdsLayout->addStretch(1);
     rulesForm->addRow(tr("Degradation:"), thresholdsRow);
-    rulesForm->addRow(QString(), style::caption(tr("Between the two (both ends included) the verdict is MONITOR."),
-                                                rulesBox));
+    rulesForm->addRow(QString(),
+                      style::caption(tr("Between the two (both ends included) the verdict is MONITOR."), rulesBox));
     m_overridesEdit = new QPlainTextEdit(rulesBox);
     m_overridesEdit->setObjectName(QStringLiteral("metricOverrides"));
-    m_overridesEdit->setPlaceholderText(tr("One per line, e.g.\ngsm8k=exact_match,flexible-extract\narc_challenge=acc"));
+    m_overridesEdit->setPlaceholderText(
+        tr("One per line, e.g.\ngsm8k=exact_match,flexible-extract\narc_challenge=acc"));
     m_overridesEdit->setTabChangesFocus(true);
     const int lineHeight = m_overridesEdit->fontMetrics().lineSpacing();
     m_overridesEdit->setFixedHeight(lineHeight * 4 + 16);
@@ -133,8 +135,9 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
     m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
     m_errorLabel->setWordWrap(true);
     m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_errorLabel->setStyleSheet(QStringLiteral("QLabel { color: #9b1c1c; background: #fbdcdc; border-radius: 4px;"
-                                               " padding: 6px 8px; }"));
+    m_errorLabel->setStyleSheet(
+        QStringLiteral("QLabel { color: #9b1c1c; background: #fbdcdc; border-radius: 4px;"
+                       " padding: 6px 8px; }"));
     m_errorLabel->hide();
     layout->addWidget(m_errorLabel);
 
@@ -163,8 +166,12 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
 
 NewComparisonDialog::~NewComparisonDialog() = default;
 
-void NewComparisonDialog::setBaselinePath(const QString& path) { m_baselineEdit->setText(path); }
-void NewComparisonDialog::setCandidatePath(const QString& path) { m_candidateEdit->setText(path); }
+void NewComparisonDialog::setBaselinePath(const QString& path) {
+    m_baselineEdit->setText(path);
+}
+void NewComparisonDialog::setCandidatePath(const QString& path) {
+    m_candidateEdit->setText(path);
+}
 void NewComparisonDialog::setLabels(const QString& baseline, const QString& candidate) {
     m_baselineLabelEdit->setText(baseline);
     m_candidateLabelEdit->setText(candidate);
@@ -173,10 +180,16 @@ void NewComparisonDialog::setThresholds(double goBelow, double investigateAbove)
     m_goBelowSpin->setValue(goBelow);
     m_investigateAboveSpin->setValue(investigateAbove);
 }
-void NewComparisonDialog::setOverridesText(const QString& text) { m_overridesEdit->setPlainText(text); }
-void NewComparisonDialog::setTitle(const QString& title) { m_titleEdit->setText(title); }
+void NewComparisonDialog::setOverridesText(const QString& text) {
+    m_overridesEdit->setPlainText(text);
+}
+void NewComparisonDialog::setTitle(const QString& title) {
+    m_titleEdit->setText(title);
+}
 
-QString NewComparisonDialog::errorText() const { return m_errorLabel->isHidden() ? QString() : m_errorLabel->text(); }
+QString NewComparisonDialog::errorText() const {
+    return m_errorLabel->isHidden() ? QString() : m_errorLabel->text();
+}
 
 Result<NewComparisonRequest> NewComparisonDialog::request() const {
     NewComparisonRequest r;
@@ -202,8 +215,8 @@ Result<NewComparisonRequest> NewComparisonDialog::request() const {
         if (line.isEmpty() || line.startsWith(QLatin1Char('#'))) continue;
         auto parsed = MetricOverride::parse(line.toStdString());
         if (!parsed) {
-            return Error{tr("Metric overrides, line %1: %2").arg(i + 1).arg(toQString(parsed.error().message))
-                             .toStdString()};
+            return Error{
+                tr("Metric overrides, line %1: %2").arg(i + 1).arg(toQString(parsed.error().message)).toStdString()};
         }
         r.options.overrides.push_back(std::move(parsed).value());
     }
@@ -300,8 +313,8 @@ QString NewComparisonDialog::suggestedFileName(const LoadedComparison& loaded) c
     if (const auto slash = model.rfind('/'); slash != std::string::npos) model = model.substr(slash + 1);
     QString base = toQString(model);
     if (!base.isEmpty()) base += QLatin1Char('-');
-    base += toQString(loaded.document.baseline.label) + QStringLiteral("-vs-") +
-            toQString(loaded.document.candidate.label);
+    base +=
+        toQString(loaded.document.baseline.label) + QStringLiteral("-vs-") + toQString(loaded.document.candidate.label);
     base = base.toLower();
     base.replace(QRegularExpression(QStringLiteral("[^a-z0-9._-]+")), QStringLiteral("-"));
     return base + QStringLiteral(".fp8cmp");
@@ -322,6 +335,8 @@ void NewComparisonDialog::showError(const QString& message) {
     m_statusLabel->clear();
 }
 
-void NewComparisonDialog::showStatus(const QString& message) { m_statusLabel->setText(message); }
+void NewComparisonDialog::showStatus(const QString& message) {
+    m_statusLabel->setText(message);
+}
 
 }  // namespace fp8dash::ui

@@ -31,10 +31,10 @@ void RiskFlagsPanel::setRisks(const std::vector<RiskFlag>& risks) {
         const QString subject = toQString(risk.subject);
         const QString message = toQString(risk.message);
         m_entries << (subject.isEmpty() ? message : subject + QStringLiteral(": ") + message);
-        const QString html = subject.isEmpty()
-                                 ? message.toHtmlEscaped()
-                                 : QStringLiteral("<b>%1</b>: %2").arg(subject.toHtmlEscaped(), message.toHtmlEscaped());
-        QWidget* row = style::iconRow(QStyle::SP_MessageBoxWarning, html, this);
+        const QString html =
+            subject.isEmpty() ? message.toHtmlEscaped()
+                              : QStringLiteral("<b>%1</b>: %2").arg(subject.toHtmlEscaped(), message.toHtmlEscaped());
+        QLabel* row = style::iconRow(style::RowIcon::Warning, html, this);
         row->setToolTip(tr("Kind: %1").arg(toQString(risk.kind)));
         m_rows->addWidget(row);
     }

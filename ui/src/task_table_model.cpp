@@ -39,7 +39,9 @@ QVariant numberOrLowest(std::optional<double> v) {
     return v ? QVariant(*v) : QVariant(-std::numeric_limits<double>::infinity());
 }
 
-QString stderrText(std::optional<double> se) { return se ? QStringLiteral("± %1").arg(fixed(*se, 4)) : QStringLiteral("n/a"); }
+QString stderrText(std::optional<double> se) {
+    return se ? QStringLiteral("± %1").arg(fixed(*se, 4)) : QStringLiteral("n/a");
+}
 
 }  // namespace
 
@@ -115,7 +117,9 @@ int TaskTableModel::rowCount(const QModelIndex& parent) const {
     return node ? static_cast<int>(node->children.size()) : 0;
 }
 
-int TaskTableModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int TaskTableModel::columnCount(const QModelIndex&) const {
+    return ColumnCount;
+}
 
 Qt::ItemFlags TaskTableModel::flags(const QModelIndex& index) const {
     if (!index.isValid()) return Qt::NoItemFlags;
@@ -126,27 +130,43 @@ Qt::ItemFlags TaskTableModel::flags(const QModelIndex& index) const {
 
 QVariant TaskTableModel::displayText(const TaskComparison& t, int column) const {
     switch (column) {
-    case TaskColumn: return toQString(t.task);
-    case MetricColumn: return metricText(t);
-    case BaselineColumn: return fixed(t.baseline, 4);
-    case CandidateColumn: return fixed(t.candidate, 4);
-    case DeltaColumn: return toQString(formatPercent(t.deltaPct, 2));
-    case SigmaColumn: return toQString(formatSigmas(t.sigmas));
-    case VerdictColumn: return toQString(verdictTitle(t.verdict));
-    default: return {};
+        case TaskColumn:
+            return toQString(t.task);
+        case MetricColumn:
+            return metricText(t);
+        case BaselineColumn:
+            return fixed(t.baseline, 4);
+        case CandidateColumn:
+            return fixed(t.candidate, 4);
+        case DeltaColumn:
+            return toQString(formatPercent(t.deltaPct, 3));
+        case SigmaColumn:
+            return toQString(formatSigmas(t.sigmas));
+        case VerdictColumn:
+            return toQString(verdictTitle(t.verdict));
+        default:
+            return {};
     }
 }
 
 QVariant TaskTableModel::sortValue(const TaskComparison& t, int column) const {
     switch (column) {
-    case TaskColumn: return toQString(t.task);
-    case MetricColumn: return metricText(t);
-    case BaselineColumn: return t.baseline;
-    case CandidateColumn: return t.candidate;
-    case DeltaColumn: return numberOrLowest(t.deltaPct);
-    case SigmaColumn: return numberOrLowest(t.sigmas);
-    case VerdictColumn: return static_cast<int>(t.verdict);
-    default: return {};
+        case TaskColumn:
+            return toQString(t.task);
+        case MetricColumn:
+            return metricText(t);
+        case BaselineColumn:
+            return t.baseline;
+        case CandidateColumn:
+            return t.candidate;
+        case DeltaColumn:
+            return numberOrLowest(t.deltaPct);
+        case SigmaColumn:
+            return numberOrLowest(t.sigmas);
+        case VerdictColumn:
+            return static_cast<int>(t.verdict);
+        default:
+            return {};
     }
 }
 
@@ -161,8 +181,7 @@ QString TaskTableModel::toolTip(const TaskComparison& t, int column) const {
     lines << tr("Metric key: <tt>%1</tt> (%2 is better)")
                  .arg(style::escaped(t.metric), t.higherIsBetter ? tr("higher") : tr("lower"));
     lines << tr("%1: %2 %3").arg(style::escaped(baselineLabel), fixed(t.baseline, 6), stderrText(t.baselineStderr));
-    lines << tr("%1: %2 %3").arg(style::escaped(candidateLabel), fixed(t.candidate, 6),
-                                 stderrText(t.candidateStderr));
+    lines << tr("%1: %2 %3").arg(style::escaped(candidateLabel), fixed(t.candidate, 6), stderrText(t.candidateStderr));
     if (column == DeltaColumn || column == SigmaColumn || column == VerdictColumn || column == TaskColumn) {
         lines << tr("Δ: %1 · degradation %2 · %3")
                      .arg(toQString(formatPercent(t.deltaPct, 3)), toQString(formatPercent(t.degradationPct, 3)),
@@ -171,8 +190,7 @@ QString TaskTableModel::toolTip(const TaskComparison& t, int column) const {
     }
     if (!t.reason.empty()) lines << style::escaped(t.reason);
     if (!t.subtasks.empty()) {
-        lines << tr("%1 subtasks below (expand the row); they do not count toward the verdict.")
-                     .arg(t.subtasks.size());
+        lines << tr("%1 subtasks below (expand the row); they do not count toward the verdict.").arg(t.subtasks.size());
     }
     if (!t.subtasksNotCompared.empty()) {
         lines << tr("Not compared:");
@@ -189,79 +207,100 @@ QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
     const int column = index.column();
 
     switch (role) {
-    case Qt::DisplayRole: return displayText(t, column);
-    case SortRole: return sortValue(t, column);
-    case VerdictRole: return static_cast<int>(t.verdict);
-    case TaskNameRole: return toQString(t.task);
-    case IsSubtaskRole: return subtask;
-    case Qt::ToolTipRole: return toolTip(t, column);
-    case Qt::TextAlignmentRole:
-        if (column == VerdictColumn) return QVariant::fromValue(Qt::AlignCenter);
-        if (column >= BaselineColumn && column <= SigmaColumn) {
-            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        case Qt::DisplayRole:
+            return displayText(t, column);
+        case SortRole:
+            return sortValue(t, column);
+        case VerdictRole:
+            return static_cast<int>(t.verdict);
+        case TaskNameRole:
+            return toQString(t.task);
+        case IsSubtaskRole:
+            return subtask;
+        case Qt::ToolTipRole:
+            return toolTip(t, column);
+        case Qt::TextAlignmentRole:
+            if (column == VerdictColumn) return QVariant::fromValue(Qt::AlignCenter);
+            if (column >= BaselineColumn && column <= SigmaColumn) {
+                return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+            }
+            return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+        case Qt::BackgroundRole:
+            if (column == VerdictColumn) {
+                // Subtask verdicts are informative only: a paler tint says so.
+                QColor tint = style::verdictTint(t.verdict);
+                return QBrush(subtask ? tint.lighter(104) : tint);
+            }
+            return {};
+        case Qt::ForegroundRole:
+            if (column == VerdictColumn) return QBrush(style::verdictTextColor(t.verdict));
+            if (subtask) return QBrush(style::secondaryTextColor());
+            return {};
+        case Qt::FontRole: {
+            if (column == VerdictColumn && !subtask) {
+                QFont f;
+                f.setBold(true);
+                return f;
+            }
+            if (column == TaskColumn && !subtask) {
+                QFont f;
+                f.setWeight(QFont::DemiBold);
+                return f;
+            }
+            return {};
         }
-        return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
-    case Qt::BackgroundRole:
-        if (column == VerdictColumn) {
-            // Subtask verdicts are informative only: a paler tint says so.
-            QColor tint = style::verdictTint(t.verdict);
-            return QBrush(subtask ? tint.lighter(104) : tint);
-        }
-        return {};
-    case Qt::ForegroundRole:
-        if (column == VerdictColumn) return QBrush(style::verdictTextColor(t.verdict));
-        if (subtask) return QBrush(style::secondaryTextColor());
-        return {};
-    case Qt::FontRole: {
-        if (column == VerdictColumn && !subtask) {
-            QFont f;
-            f.setBold(true);
-            return f;
-        }
-        if (column == TaskColumn && !subtask) {
-            QFont f;
-            f.setWeight(QFont::DemiBold);
-            return f;
-        }
-        return {};
-    }
-    case Qt::AccessibleTextRole:
-        if (column == VerdictColumn) return tr("Verdict %1").arg(toQString(verdictTitle(t.verdict)));
-        return displayText(t, column);
-    default: return {};
+        case Qt::AccessibleTextRole:
+            if (column == VerdictColumn) return tr("Verdict %1").arg(toQString(verdictTitle(t.verdict)));
+            return displayText(t, column);
+        default:
+            return {};
     }
 }
 
 QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal) return {};
-    const QString baselineLabel =
-        m_report.baselineLabel.empty() ? tr("Baseline") : toQString(m_report.baselineLabel);
+    const QString baselineLabel = m_report.baselineLabel.empty() ? tr("Baseline") : toQString(m_report.baselineLabel);
     const QString candidateLabel =
         m_report.candidateLabel.empty() ? tr("Candidate") : toQString(m_report.candidateLabel);
     if (role == Qt::DisplayRole) {
         switch (section) {
-        case TaskColumn: return tr("Task");
-        case MetricColumn: return tr("Metric");
-        case BaselineColumn: return baselineLabel;
-        case CandidateColumn: return candidateLabel;
-        case DeltaColumn: return tr("Δ%");
-        case SigmaColumn: return tr("±σ");
-        case VerdictColumn: return tr("Verdict");
-        default: return {};
+            case TaskColumn:
+                return tr("Task");
+            case MetricColumn:
+                return tr("Metric");
+            case BaselineColumn:
+                return baselineLabel;
+            case CandidateColumn:
+                return candidateLabel;
+            case DeltaColumn:
+                return tr("Δ%");
+            case SigmaColumn:
+                return tr("±σ");
+            case VerdictColumn:
+                return tr("Verdict");
+            default:
+                return {};
         }
     }
     if (role == Qt::ToolTipRole) {
         switch (section) {
-        case TaskColumn: return tr("lm-eval task; groups expand to their subtasks");
-        case MetricColumn: return tr("The metric compared (filter in brackets)");
-        case BaselineColumn: return tr("Baseline run (%1)").arg(baselineLabel);
-        case CandidateColumn: return tr("Candidate run (%1)").arg(candidateLabel);
-        case DeltaColumn: return tr("Relative change: (%1 − %2) / %2 × 100").arg(candidateLabel, baselineLabel);
-        case SigmaColumn:
-            return tr("The change in combined standard errors: (%1 − %2) / √(se²₁ + se²₂)")
-                .arg(candidateLabel, baselineLabel);
-        case VerdictColumn: return tr("GO / MONITOR / INVESTIGATE by the degradation thresholds");
-        default: return {};
+            case TaskColumn:
+                return tr("lm-eval task; groups expand to their subtasks");
+            case MetricColumn:
+                return tr("The metric compared (filter in brackets)");
+            case BaselineColumn:
+                return tr("Baseline run (%1)").arg(baselineLabel);
+            case CandidateColumn:
+                return tr("Candidate run (%1)").arg(candidateLabel);
+            case DeltaColumn:
+                return tr("Relative change: (%1 − %2) / %2 × 100").arg(candidateLabel, baselineLabel);
+            case SigmaColumn:
+                return tr("The change in combined standard errors: (%1 − %2) / √(se²₁ + se²₂)")
+                    .arg(candidateLabel, baselineLabel);
+            case VerdictColumn:
+                return tr("GO / MONITOR / INVESTIGATE by the degradation thresholds");
+            default:
+                return {};
         }
     }
     if (role == Qt::TextAlignmentRole) {

@@ -26,8 +26,8 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
     m_filter->setClearButtonEnabled(true);
     m_filter->setMaximumWidth(320);
     top->addWidget(m_filter, 1);
-    m_hint = style::caption(tr("Click a header to sort · expand a group for its subtasks · hover a row for details"),
-                            this);
+    m_hint =
+        style::caption(tr("Click a header to sort · expand a group for its subtasks · hover a row for details"), this);
     top->addWidget(m_hint, 2);
     layout->addLayout(top);
 
@@ -55,6 +55,8 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
     header->setStretchLastSection(false);
     header->setSectionsMovable(false);
     header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // The metric column takes the spare width, so the table fills its pane without an empty band on the right.
+    header->setSectionResizeMode(TaskTableModel::MetricColumn, QHeaderView::Stretch);
     header->setMinimumSectionSize(60);
     header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     // File order first; a click sorts, a third click on the same header returns to file order.
@@ -74,8 +76,12 @@ void TaskTableView::setReport(const ComparisonReport& report) {
     resizeColumns();
 }
 
-void TaskTableView::expandAll() { m_tree->expandAll(); }
-void TaskTableView::collapseAll() { m_tree->collapseAll(); }
+void TaskTableView::expandAll() {
+    m_tree->expandAll();
+}
+void TaskTableView::collapseAll() {
+    m_tree->collapseAll();
+}
 
 void TaskTableView::resizeColumns() {
     for (int c = 0; c < TaskTableModel::ColumnCount; ++c) m_tree->resizeColumnToContents(c);

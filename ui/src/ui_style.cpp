@@ -1,14 +1,15 @@
 #include "ui_style.h"
 
 #include <QApplication>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLayout>
 #include <QWidget>
 
 // Q_INIT_RESOURCE must be used outside any namespace; referencing the initialiser also keeps the static library's
 // resource object in the link.
-static void registerFp8dashResources() { Q_INIT_RESOURCE(fp8dash); }
+static void registerFp8dashResources() {
+    Q_INIT_RESOURCE(fp8dash);
+}
 
 namespace fp8dash::ui {
 void initUiResources() {
@@ -24,33 +25,48 @@ namespace fp8dash::ui::style {
 
 QColor verdictColor(Verdict v) {
     switch (v) {
-    case Verdict::Go: return QColor(0x1e, 0x7d, 0x32);
-    case Verdict::Monitor: return QColor(0xb2, 0x6a, 0x00);  // dark amber: white text stays readable on it
-    case Verdict::Investigate: return QColor(0xc6, 0x28, 0x28);
+        case Verdict::Go:
+            return QColor(0x1e, 0x7d, 0x32);
+        case Verdict::Monitor:
+            return QColor(0xb2, 0x6a, 0x00);  // dark amber: white text stays readable on it
+        case Verdict::Investigate:
+            return QColor(0xc6, 0x28, 0x28);
     }
     return Qt::gray;
 }
 
 QColor verdictTint(Verdict v) {
     switch (v) {
-    case Verdict::Go: return QColor(0xdf, 0xf1, 0xe1);
-    case Verdict::Monitor: return QColor(0xff, 0xec, 0xc4);
-    case Verdict::Investigate: return QColor(0xfb, 0xdc, 0xdc);
+        case Verdict::Go:
+            return QColor(0xdf, 0xf1, 0xe1);
+        case Verdict::Monitor:
+            return QColor(0xff, 0xec, 0xc4);
+        case Verdict::Investigate:
+            return QColor(0xfb, 0xdc, 0xdc);
     }
     return Qt::white;
 }
 
 QColor verdictTextColor(Verdict v) {
     switch (v) {
-    case Verdict::Go: return QColor(0x14, 0x5a, 0x23);
-    case Verdict::Monitor: return QColor(0x7a, 0x45, 0x00);
-    case Verdict::Investigate: return QColor(0x9b, 0x1c, 0x1c);
+        case Verdict::Go:
+            return QColor(0x14, 0x5a, 0x23);
+        case Verdict::Monitor:
+            return QColor(0x7a, 0x45, 0x00);
+        case Verdict::Investigate:
+            return QColor(0x9b, 0x1c, 0x1c);
     }
     return Qt::black;
 }
 
 QColor secondaryTextColor() {
-    return QApplication::palette().color(QPalette::Disabled, QPalette::WindowText).darker(115);
+    // Two thirds of the way from the background to the text colour: quieter than text, still easy to read, and
+    // right on dark palettes too.
+    const QPalette p = QApplication::palette();
+    const QColor text = p.color(QPalette::Active, QPalette::WindowText);
+    const QColor back = p.color(QPalette::Active, QPalette::Window);
+    auto mix = [](int a, int b) { return (2 * a + b) / 3; };
+    return QColor(mix(text.red(), back.red()), mix(text.green(), back.green()), mix(text.blue(), back.blue()));
 }
 
 QLabel* sectionTitle(const QString& text, QWidget* parent) {
@@ -72,24 +88,24 @@ QLabel* caption(const QString& text, QWidget* parent) {
     return label;
 }
 
-QWidget* iconRow(QStyle::StandardPixmap icon, const QString& html, QWidget* parent) {
-    auto* row = new QWidget(parent);
-    auto* layout = new QHBoxLayout(row);
-    layout->setContentsMargins(0, 2, 0, 2);
-    layout->setSpacing(8);
-    auto* iconLabel = new QLabel(row);
-    const int size = row->style()->pixelMetric(QStyle::PM_SmallIconSize);
-    iconLabel->setPixmap(row->style()->standardIcon(icon).pixmap(size, size));
-    iconLabel->setAlignment(Qt::AlignTop | Qt::AlignHCenter);
-    iconLabel->setFixedWidth(size + 2);
-    layout->addWidget(iconLabel, 0, Qt::AlignTop);
-    auto* text = new QLabel(html, row);
-    text->setTextFormat(Qt::RichText);
-    text->setWordWrap(true);
-    text->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    text->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
-    layout->addWidget(text, 1);
-    return row;
+QLabel* iconRow(RowIcon icon, const QString& html, QWidget* parent) {
+    // One rich-text label (a two-cell table: glyph, text) rather than an icon widget beside a wrapped label: a single
+    // label reports its height for a width exactly, so rows neither clip nor leave gaps, and wrapped lines stay
+    // indented under the text.
+    const QString glyph = icon == RowIcon::Warning ? QStringLiteral("<span style=\"color:#b26a00;\">⚠</span>")
+                                                   : QStringLiteral("<span style=\"color:#1a73e8;\">ℹ</span>");
+    auto* label = new QLabel(QStringLiteral("<table cellspacing=\"0\" cellpadding=\"0\"><tr>"
+                                            "<td valign=\"top\" style=\"padding-right:8px;\">%1</td>"
+                                            "<td valign=\"top\">%2</td></tr></table>")
+                                 .arg(glyph, html),
+                             parent);
+    label->setTextFormat(Qt::RichText);
+    label->setWordWrap(true);
+    label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // No setSizePolicy() here: it would drop the height-for-width flag that word wrap sets, and the layout would
+    // then reserve the height of the text at its narrow "size hint" width.
+    return label;
 }
 
 QLabel* badge(bool on, const QString& text, const QString& toolTip, QWidget* parent) {
@@ -114,8 +130,12 @@ void clearLayout(QLayout* layout) {
     }
 }
 
-QString escaped(const std::string& utf8) { return QString::fromStdString(utf8).toHtmlEscaped(); }
-QString escaped(const QString& text) { return text.toHtmlEscaped(); }
+QString escaped(const std::string& utf8) {
+    return QString::fromStdString(utf8).toHtmlEscaped();
+}
+QString escaped(const QString& text) {
+    return text.toHtmlEscaped();
+}
 
 QString breakable(const QString& text) {
     QString out = text;

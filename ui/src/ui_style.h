@@ -18,19 +18,20 @@ void initUiResources();
 
 namespace fp8dash::ui::style {
 
-QColor verdictColor(Verdict v);       // strong colour: banner background (white text on it reads well)
-QColor verdictTint(Verdict v);        // light background for table cells
-QColor verdictTextColor(Verdict v);   // dark foreground on the tint
-QColor secondaryTextColor();          // subtask rows, captions
+QColor verdictColor(Verdict v);      // strong colour: banner background (white text on it reads well)
+QColor verdictTint(Verdict v);       // light background for table cells
+QColor verdictTextColor(Verdict v);  // dark foreground on the tint
+QColor secondaryTextColor();         // subtask rows, captions
 
 QLabel* sectionTitle(const QString& text, QWidget* parent = nullptr);
-QLabel* caption(const QString& text, QWidget* parent = nullptr);   // secondary, wrapped
-// An icon beside wrapped rich text; the text label is selectable so a user can copy it.
-QWidget* iconRow(QStyle::StandardPixmap icon, const QString& html, QWidget* parent = nullptr);
+QLabel* caption(const QString& text, QWidget* parent = nullptr);  // secondary, wrapped
+enum class RowIcon { Warning, Info };
+// A coloured glyph beside wrapped rich text, selectable so a user can copy it.
+QLabel* iconRow(RowIcon icon, const QString& html, QWidget* parent = nullptr);
 // A pill: "✓ FP8" on green or "✗ ..." on grey.
 QLabel* badge(bool on, const QString& text, const QString& toolTip, QWidget* parent = nullptr);
 
-void clearLayout(QLayout* layout);  // deletes the layout's widgets and nested layouts
+void clearLayout(QLayout* layout);         // deletes the layout's widgets and nested layouts
 QString escaped(const std::string& utf8);  // HTML-escaped
 QString escaped(const QString& text);
 QString breakable(const QString& text);  // plain text with break opportunities after '/' (long model ids)

@@ -17,7 +17,9 @@ QString plainOf(const QLabel* label) {
     return label->text();
 }
 
-QString number(double v) { return QString::number(v, 'g', 6); }
+QString number(double v) {
+    return QString::number(v, 'g', 6);
+}
 
 }  // namespace
 
@@ -41,7 +43,6 @@ VerdictBanner::VerdictBanner(QWidget* parent) : QFrame(parent) {
     m_verdictLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     left->addWidget(m_verdictLabel);
     m_countsLabel = new QLabel(this);
-    m_countsLabel->setWordWrap(true);
     left->addWidget(m_countsLabel);
     left->addStretch(1);
     layout->addLayout(left, 0);
@@ -69,7 +70,9 @@ VerdictBanner::VerdictBanner(QWidget* parent) : QFrame(parent) {
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
 }
 
-QColor VerdictBanner::colorFor(Verdict v) { return style::verdictColor(v); }
+QColor VerdictBanner::colorFor(Verdict v) {
+    return style::verdictColor(v);
+}
 
 void VerdictBanner::setReport(const ComparisonReport& report) {
     m_verdict = report.verdict;
@@ -84,17 +87,19 @@ void VerdictBanner::setReport(const ComparisonReport& report) {
     for (const TaskComparison& t : report.tasks) ++counts[static_cast<int>(t.verdict)];
     const int n = static_cast<int>(report.tasks.size());
     QStringList parts;
-    parts << (n == 1 ? tr("1 task compared") : tr("%1 tasks compared").arg(n));
     if (counts[2] > 0) parts << tr("%1 investigate").arg(counts[2]);
     if (counts[1] > 0) parts << tr("%1 monitor").arg(counts[1]);
     if (counts[0] > 0) parts << tr("%1 go").arg(counts[0]);
-    m_countsLabel->setText(parts.join(QStringLiteral(" · ")));
+    // Two short lines: the left column stays narrow and nothing wraps mid-phrase.
+    m_countsLabel->setText((n == 1 ? tr("1 task compared") : tr("%1 tasks compared").arg(n)) + QLatin1Char('\n') +
+                           parts.join(QStringLiteral(" · ")));
 
     m_adviceLabel->setText(toQString(verdictAdvice(report.verdict)));
 
     // A list keeps long reasons readable: wrapped lines stay indented under their bullet.
-    QString html = QStringLiteral("<ul style=\"margin-top:0px; margin-bottom:0px; margin-left:0px;"
-                                  " -qt-list-indent:1;\">");
+    QString html = QStringLiteral(
+        "<ul style=\"margin-top:0px; margin-bottom:0px; margin-left:0px;"
+        " -qt-list-indent:1;\">");
     for (const std::string& reason : report.reasons) {
         html += QStringLiteral("<li style=\"margin-bottom:2px;\">") + style::escaped(reason) + QStringLiteral("</li>");
     }
@@ -107,10 +112,20 @@ void VerdictBanner::setReport(const ComparisonReport& report) {
                                    .arg(number(t.goBelow), number(t.investigateAbove)));
 }
 
-QString VerdictBanner::verdictText() const { return m_verdictLabel->text(); }
-QString VerdictBanner::adviceText() const { return m_adviceLabel->text(); }
-QString VerdictBanner::reasonsText() const { return plainOf(m_reasonsLabel); }
-QString VerdictBanner::thresholdsText() const { return m_thresholdsLabel->text(); }
-QString VerdictBanner::countsText() const { return m_countsLabel->text(); }
+QString VerdictBanner::verdictText() const {
+    return m_verdictLabel->text();
+}
+QString VerdictBanner::adviceText() const {
+    return m_adviceLabel->text();
+}
+QString VerdictBanner::reasonsText() const {
+    return plainOf(m_reasonsLabel);
+}
+QString VerdictBanner::thresholdsText() const {
+    return m_thresholdsLabel->text();
+}
+QString VerdictBanner::countsText() const {
+    return m_countsLabel->text();
+}
 
 }  // namespace fp8dash::ui

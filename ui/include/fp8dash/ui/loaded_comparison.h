@@ -28,11 +28,11 @@ Result<LoadedComparison> loadComparisonForDisplay(const QString& path);
 Result<LoadedComparison> evaluateForDisplay(ComparisonDocument document, const QString& sourceName);
 
 struct NewComparisonRequest {
-    QString baselinePath;   // an lm-eval results file or output directory
+    QString baselinePath;  // an lm-eval results file or output directory
     QString candidatePath;
     QString baselineLabel = QStringLiteral("BF16");
     QString candidateLabel = QStringLiteral("FP8");
-    QString title;          // empty: "<model>: <baseline label> vs <candidate label>"
+    QString title;  // empty: "<model>: <baseline label> vs <candidate label>"
     ComparisonOptions options;
 };
 
@@ -41,7 +41,9 @@ Result<LoadedComparison> buildNewComparison(const NewComparisonRequest& request)
 
 // UTF-8 conversions between Qt and the std/filesystem types of core.
 std::filesystem::path toFsPath(const QString& path);
-inline QString toQString(const std::string& utf8) { return QString::fromStdString(utf8); }
+inline QString toQString(const std::string& utf8) {
+    return QString::fromStdString(utf8);
+}
 inline QString toQString(std::string_view utf8) {
     return QString::fromUtf8(utf8.data(), static_cast<qsizetype>(utf8.size()));
 }

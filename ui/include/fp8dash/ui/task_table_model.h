@@ -16,13 +16,21 @@ namespace fp8dash::ui {
 class TaskTableModel : public QAbstractItemModel {
     Q_OBJECT
 public:
-    enum Column { TaskColumn, MetricColumn, BaselineColumn, CandidateColumn, DeltaColumn, SigmaColumn, VerdictColumn,
-                  ColumnCount };
+    enum Column {
+        TaskColumn,
+        MetricColumn,
+        BaselineColumn,
+        CandidateColumn,
+        DeltaColumn,
+        SigmaColumn,
+        VerdictColumn,
+        ColumnCount
+    };
     enum Role {
-        SortRole = Qt::UserRole,     // double for numbers (missing ones sort first), int for the verdict, else text
-        VerdictRole,                 // int(Verdict) of the row
-        TaskNameRole,                // the task name (QString), any column
-        IsSubtaskRole,               // bool: a drill-down row that does not count toward the verdict
+        SortRole = Qt::UserRole,  // double for numbers (missing ones sort first), int for the verdict, else text
+        VerdictRole,              // int(Verdict) of the row
+        TaskNameRole,             // the task name (QString), any column
+        IsSubtaskRole,            // bool: a drill-down row that does not count toward the verdict
     };
 
     explicit TaskTableModel(QObject* parent = nullptr);

@@ -21,7 +21,7 @@ public:
     // What the banner shows, read back from its labels (plain text).
     QString verdictText() const;
     QString adviceText() const;
-    QString reasonsText() const;   // one reason per line
+    QString reasonsText() const;  // one reason per line
     QString thresholdsText() const;
     QString countsText() const;
     Verdict verdict() const { return m_verdict; }
