@@ -49,24 +49,16 @@ Result<LoadedComparison> buildNewComparison(const NewComparisonRequest& request)
 
     const std::string baselineLabel = request.baselineLabel.toStdString();
     const std::string candidateLabel = request.candidateLabel.toStdString();
-    auto report = compareEvals(*baseline, *candidate, request.options, baselineLabel, candidateLabel);
-    if (!report) return report.error();
-
     auto sourceOf = [](const LmEvalResults& run, const QString& given) {
         return run.sourcePath.empty() ? given.toStdString() : run.sourcePath;
     };
     RunRecord baselineRun{baselineLabel, sourceOf(*baseline, request.baselinePath), std::move(baseline).value()};
     RunRecord candidateRun{candidateLabel, sourceOf(*candidate, request.candidatePath), std::move(candidate).value()};
-
     ComparisonDocument document =
         makeComparisonDocument(std::move(baselineRun), std::move(candidateRun), request.options);
-    if (!request.title.trimmed().isEmpty()) {
-        document.title = request.title.trimmed().toStdString();
-    } else if (document.title.empty()) {
-        std::string model = document.baseline.results.modelName;
-        if (const auto slash = model.rfind('/'); slash != std::string::npos) model = model.substr(slash + 1);
-        document.title = (model.empty() ? std::string() : model + ": ") + baselineLabel + " vs " + candidateLabel;
-    }
+    if (!request.title.trimmed().isEmpty()) document.title = request.title.trimmed().toStdString();
+    auto report = document.evaluate();
+    if (!report) return report.error();
     return LoadedComparison{std::move(document), std::move(report).value()};
 }
 
