@@ -1,0 +1,59 @@
+#pragma once
+// A Langfuse public API client for judge scores: GET /api/public/v2/scores (page/limit <= 100, all pages), falling
+// back to /api/public/scores on servers older than v3.53; HTTP Basic auth with the public and secret keys.
+// See shared/notes/data-formats.md §4. Synchronous; thread-safe.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fp8dash/core/http_client.h"
+#include "fp8dash/core/result.h"
+#include "fp8dash/core/time_series.h"
+
+namespace fp8dash {
+
+struct LangfuseSettings {
+    std::string baseUrl;    // e.g. "https://cloud.langfuse.com" or a self-hosted URL
+    std::string publicKey;  // pk-lf-...; from the environment or the keychain, never saved
+    std::string secretKey;  // sk-lf-...; never saved, never logged
+    HttpOptions http;       // TLS, timeouts, retries (the auth field is set from the keys)
+};
+
+struct ScoreQuery {
+    std::string name = "llm_judge_domain";
+    std::optional<double> from;             // unix seconds, inclusive (fromTimestamp)
+    std::optional<double> to;               // unix seconds, exclusive (toTimestamp)
+    std::vector<std::string> traceTags;     // all must match (traceTags, repeated), e.g. "precision:fp8"
+    std::vector<std::string> environments;  // environment (repeated)
+    int pageSize = 100;                     // Langfuse allows at most 100
+};
+
+struct Score {
+    std::string id;
+    std::string traceId;
+    double timestamp = 0;  // unix seconds
+    double value = 0;
+};
+
+class LangfuseClient {
+public:
+    explicit LangfuseClient(LangfuseSettings settings);
+
+    // Every page of scores matching the query, oldest first. Honours 429 Retry-After; reports progress per page;
+    // errors name the URL and what went wrong (401: wrong keys; malformed body: which field).
+    Result<std::vector<Score>> scores(const ScoreQuery& query, const Progress& progress = {}) const;
+
+private:
+    LangfuseSettings m_settings;
+    HttpClient m_http;
+};
+
+// Scores as a time series (ascending, numeric values only).
+Series scoresToSeries(const std::vector<Score>& scores, const std::string& name);
+
+// ISO 8601 (Langfuse's timestamps, e.g. "2026-11-20T10:00:00.123Z") <-> unix seconds.
+std::optional<double> parseIso8601(const std::string& text);
+std::string toIso8601(double unixSeconds);  // millisecond precision, UTC, "Z"
+
+}  // namespace fp8dash

@@ -1,0 +1,94 @@
+#pragma once
+// Time series for the production timeline: samples, combining several series, before/after summaries, the quality
+// alert evaluated with Prometheus' rule semantics, and downsampling for drawing. Pure functions; thread-safe.
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fp8dash/core/result.h"
+
+namespace fp8dash {
+
+struct Sample {
+    double t = 0;  // unix seconds (fractional allowed)
+    double v = 0;  // may be NaN or +-Inf as Prometheus sends them
+    bool operator==(const Sample&) const = default;
+};
+
+using Labels = std::map<std::string, std::string>;
+
+struct Series {
+    Labels labels;                // e.g. {"__name__": "vllm:generation_tokens_total", "model_name": "..."}
+    std::vector<Sample> samples;  // ascending by t
+};
+
+std::string labelsToString(const Labels& labels);  // {a="1", b="2"}
+
+// Several series in a result: sum them at equal timestamps (Prometheus range results of one query share their
+// timestamps), or keep the one whose labels contain every key=value of `pick` ("model_name=llama,instance=a:8000").
+Result<Series> sumSeries(const std::vector<Series>& series);
+Result<Series> pickSeries(const std::vector<Series>& series, const std::string& pick);
+
+// Before/after the change (issue #3): before = samples with t < change; after = samples with t >= change + settle
+// (settle = the 5-minute rate window by default). Non-finite samples are left out of the means.
+struct PeriodSummary {
+    std::optional<double> beforeMean;
+    std::optional<double> afterMean;
+    std::size_t beforeCount = 0;
+    std::size_t afterCount = 0;
+    std::optional<double> deltaPct() const;     // (after - before) / before * 100; nullopt without both or for before == 0
+    std::optional<double> deltaPoints() const;  // after - before
+};
+PeriodSummary summarizeAroundChange(const std::vector<Sample>& samples, double changeAt, double settleS = 300);
+
+// The quality alert rule: avg_over_time(q[shortWindow]) < avg_over_time(q[longWindow] offset offset) - margin,
+// held for `holdFor`. Defaults are the product's rule: [30m], [1d] offset 2h, 0.2 points, for: 15m.
+struct AlertRule {
+    double shortWindowS = 30 * 60;
+    double longWindowS = 24 * 3600;
+    double offsetS = 2 * 3600;
+    double margin = 0.2;
+    double holdForS = 15 * 60;
+
+    // The PromQL of the condition for a quality selector, e.g.
+    // avg_over_time(q[30m]) < avg_over_time(q[1d] offset 2h) - 0.2
+    std::string promql(const std::string& qualitySelector) const;
+};
+
+// One alert episode, unix seconds: pending from pendingAt; firingAt once held for holdFor (absent when it never
+// fired); resolvedAt at the first evaluation where the condition no longer holds (absent while still active at the
+// end of the range).
+struct AlertEpisode {
+    double pendingAt = 0;
+    std::optional<double> firingAt;
+    std::optional<double> resolvedAt;
+    bool operator==(const AlertEpisode&) const = default;
+};
+
+// Evaluation times start, start+step, ..., <= end (Prometheus range-query alignment).
+std::vector<double> evaluationTimes(double start, double end, double step);
+
+// Prometheus' alerting state machine over a boolean condition sampled at `times` (condition[i] at times[i]):
+// pending at the first true, firing when now - activeAt >= holdFor, resolved/dropped at the first false.
+std::vector<AlertEpisode> alertEpisodes(const std::vector<double>& times, const std::vector<bool>& condition,
+                                        double holdForS);
+
+// The rule evaluated locally over raw samples (e.g. Langfuse scores) with Prometheus 2.x range-selector semantics:
+// avg_over_time(q[w]) at time T averages the samples with T - w <= t <= T (offset shifts T); no sample, no value,
+// and the condition is false.
+std::vector<bool> evaluateAlertCondition(const std::vector<Sample>& raw, const std::vector<double>& times,
+                                         const AlertRule& rule);
+
+// Largest-Triangle-Three-Buckets downsampling for drawing (statistics always use the full data). Returns the input
+// when it has no more than `threshold` points. Non-finite samples are kept out of the buckets' averages.
+std::vector<Sample> downsampleLttb(const std::vector<Sample>& samples, std::size_t threshold);
+
+// Parses a time given as unix seconds ("1795852800", "1795852800.5") or RFC 3339 ("2026-11-20T10:00:00Z",
+// "2026-11-20T12:00:00+02:00"); the message names `what` (e.g. "--from").
+Result<double> parseTimePoint(const std::string& text, const std::string& what);
+std::string formatTimeUtc(double unixSeconds);  // "2026-11-20 10:00:00 UTC"
+
+}  // namespace fp8dash

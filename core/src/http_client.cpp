@@ -1,0 +1,283 @@
+// libcurl behind HttpClient. Why libcurl: it is the well-kept HTTP/TLS stack Debian ships, works without an event
+// loop (the CLI), and gives per-transfer timeouts, proxies and TLS options for free.
+#include "fp8dash/core/http_client.h"
+
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <mutex>
+#include <random>
+#include <thread>
+
+namespace fp8dash {
+namespace {
+
+void ensureCurlGlobal() {
+    static std::once_flag once;
+    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    return s;
+}
+
+std::string trim(const std::string& s) {
+    const auto b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string::npos) return {};
+    return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+struct Transfer {
+    std::string body;
+    Headers headers;
+    std::size_t limit = 0;
+    bool overLimit = false;
+    const Progress* progress = nullptr;
+};
+
+size_t onBody(char* data, size_t size, size_t count, void* user) {
+    auto* t = static_cast<Transfer*>(user);
+    const size_t n = size * count;
+    if (t->body.size() + n > t->limit) {
+        t->overLimit = true;
+        return 0;  // aborts the transfer with CURLE_WRITE_ERROR
+    }
+    t->body.append(data, n);
+    return n;
+}
+
+size_t onHeader(char* data, size_t size, size_t count, void* user) {
+    auto* t = static_cast<Transfer*>(user);
+    const size_t n = size * count;
+    std::string line(data, n);
+    if (line.rfind("HTTP/", 0) == 0) t->headers.clear();  // a new response (after a redirect or 100-continue)
+    if (auto colon = line.find(':'); colon != std::string::npos)
+        t->headers.emplace_back(lower(trim(line.substr(0, colon))), trim(line.substr(colon + 1)));
+    return n;
+}
+
+int onProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+    auto* t = static_cast<Transfer*>(user);
+    return t->progress && t->progress->isCancelled() ? 1 : 0;
+}
+
+// Retry-After: delay-seconds or an HTTP-date.
+std::optional<double> retryAfterSeconds(const HttpResponse& r) {
+    auto v = r.header("retry-after");
+    if (!v) return std::nullopt;
+    char* end = nullptr;
+    const double s = std::strtod(v->c_str(), &end);
+    if (end != v->c_str() && *end == '\0' && std::isfinite(s) && s >= 0) return s;
+    const time_t when = curl_getdate(v->c_str(), nullptr);
+    if (when > 0) return std::max(0.0, std::difftime(when, std::time(nullptr)));
+    return std::nullopt;
+}
+
+bool retryableCurlError(CURLcode c) {
+    switch (c) {
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_OPERATION_TIMEDOUT:
+    case CURLE_GOT_NOTHING:
+    case CURLE_SEND_ERROR:
+    case CURLE_RECV_ERROR:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+        return true;
+    default:
+        return false;  // DNS failures, TLS failures, bad URLs: a retry cannot help
+    }
+}
+
+// Sleeps in short slices so that Cancel is honoured within ~50 ms. Returns false when cancelled.
+bool sleepCancellable(double seconds, const Progress& progress) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < until) {
+        if (progress.isCancelled()) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return !progress.isCancelled();
+}
+
+std::string curlErrorText(CURLcode code, const char* buffer) {
+    std::string detail = buffer && *buffer ? buffer : curl_easy_strerror(code);
+    switch (code) {
+    case CURLE_COULDNT_RESOLVE_HOST: return "cannot resolve the host name (" + detail + ")";
+    case CURLE_COULDNT_CONNECT: return "connection refused or unreachable (" + detail + ")";
+    case CURLE_OPERATION_TIMEDOUT: return "timed out (" + detail + ")";
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_SSL_CACERT_BADFILE:
+        return "TLS failure (" + detail + ")";
+    case CURLE_TOO_MANY_REDIRECTS: return "too many redirects (" + detail + ")";
+    case CURLE_GOT_NOTHING: return "the server closed the connection without answering";
+    case CURLE_PARTIAL_FILE:
+    case CURLE_RECV_ERROR: return "the response was cut off (" + detail + ")";
+    default: return detail;
+    }
+}
+
+}  // namespace
+
+std::optional<std::string> HttpResponse::header(const std::string& lowerName) const {
+    for (const auto& [k, v] : headers)
+        if (k == lowerName) return v;
+    return std::nullopt;
+}
+
+HttpClient::HttpClient(HttpOptions options) : m_options(std::move(options)) { ensureCurlGlobal(); }
+
+std::string HttpClient::urlEncode(const std::string& text) {
+    std::string out;
+    static const char* hex = "0123456789ABCDEF";
+    for (unsigned char c : text) {
+        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+            out += static_cast<char>(c);
+        } else {
+            out += '%';
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+    return out;
+}
+
+std::string HttpClient::displayUrl(const std::string& url) {
+    const auto scheme = url.find("://");
+    if (scheme == std::string::npos) return url;
+    const auto hostStart = scheme + 3;
+    const auto pathStart = url.find_first_of("/?#", hostStart);
+    const auto at = url.rfind('@', pathStart == std::string::npos ? url.size() : pathStart);
+    if (at == std::string::npos || at < hostStart) return url;
+    return url.substr(0, hostStart) + url.substr(at + 1);
+}
+
+Result<HttpResponse> HttpClient::get(const std::string& url, const QueryParams& query, const Progress& progress) const {
+    std::string full = url;
+    if (!query.empty()) {
+        full += url.find('?') == std::string::npos ? '?' : '&';
+        for (std::size_t i = 0; i < query.size(); ++i) {
+            if (i) full += '&';
+            full += urlEncode(query[i].first);
+            full += '=';
+            full += urlEncode(query[i].second);
+        }
+    }
+    return perform("GET", full, nullptr, {}, progress);
+}
+
+Result<HttpResponse> HttpClient::post(const std::string& url, const std::string& body, const std::string& contentType,
+                                      const Progress& progress) const {
+    return perform("POST", url, &body, contentType, progress);
+}
+
+Result<HttpResponse> HttpClient::perform(const std::string& method, const std::string& url, const std::string* body,
+                                         const std::string& contentType, const Progress& progress) const {
+    const std::string shown = method + " " + displayUrl(url.substr(0, url.find('?')));
+    std::mt19937 jitter(std::random_device{}());
+    for (int attempt = 0;; ++attempt) {
+        if (progress.isCancelled()) return Error{shown + ": cancelled"};
+        CURL* curl = curl_easy_init();
+        if (!curl) return Error{shown + ": cannot start an HTTP transfer (libcurl init failed)"};
+        Transfer t;
+        t.limit = m_options.maxResponseBytes;
+        t.progress = &progress;
+        char errorBuffer[CURL_ERROR_SIZE] = {0};
+        curl_slist* headerList = nullptr;
+        for (const auto& [k, v] : m_options.headers) headerList = curl_slist_append(headerList, (k + ": " + v).c_str());
+        if (body) headerList = curl_slist_append(headerList, ("Content-Type: " + contentType).c_str());
+
+        curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+        curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errorBuffer);
+        curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+        curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+        curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
+        curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 5L);
+        curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);  // threads: no SIGALRM for DNS timeouts
+        curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(m_options.connectTimeoutS * 1000));
+        curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(m_options.totalTimeoutS * 1000));
+        curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");  // gzip/deflate when the server offers it
+        curl_easy_setopt(curl, CURLOPT_USERAGENT, "fp8dash");
+        curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, m_options.verifyTls ? 1L : 0L);
+        curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, m_options.verifyTls ? 2L : 0L);
+        if (!m_options.caFile.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, m_options.caFile.c_str());
+        switch (m_options.auth.kind) {
+        case HttpAuth::Kind::Basic:
+            curl_easy_setopt(curl, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
+            curl_easy_setopt(curl, CURLOPT_USERNAME, m_options.auth.user.c_str());
+            curl_easy_setopt(curl, CURLOPT_PASSWORD, m_options.auth.password.c_str());
+            break;
+        case HttpAuth::Kind::Bearer:
+            curl_easy_setopt(curl, CURLOPT_HTTPAUTH, CURLAUTH_BEARER);
+            curl_easy_setopt(curl, CURLOPT_XOAUTH2_BEARER, m_options.auth.token.c_str());
+            break;
+        case HttpAuth::Kind::None: break;
+        }
+        if (headerList) curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headerList);
+        if (body) {
+            curl_easy_setopt(curl, CURLOPT_POST, 1L);
+            curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body->data());
+            curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body->size()));
+        }
+        curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, onBody);
+        curl_easy_setopt(curl, CURLOPT_WRITEDATA, &t);
+        curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, onHeader);
+        curl_easy_setopt(curl, CURLOPT_HEADERDATA, &t);
+        curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, onProgress);
+        curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &t);
+        curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+
+        const CURLcode code = curl_easy_perform(curl);
+        long status = 0;
+        curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+        curl_slist_free_all(headerList);
+        curl_easy_cleanup(curl);
+
+        const bool lastAttempt = attempt >= m_options.maxRetries;
+        double delay = std::min(m_options.maxRetryDelayS, m_options.retryBaseDelayS * std::pow(2.0, attempt));
+        delay *= std::uniform_real_distribution<double>(0.8, 1.2)(jitter);
+        if (code != CURLE_OK) {
+            if (code == CURLE_ABORTED_BY_CALLBACK) return Error{shown + ": cancelled"};
+            if (t.overLimit)
+                return Error{shown + ": the response is larger than " + std::to_string(m_options.maxResponseBytes >> 20) +
+                             " MiB; narrow the time range or raise the step"};
+            const std::string why = curlErrorText(code, errorBuffer);
+            if (lastAttempt || !retryableCurlError(code))
+                return Error{shown + ": " + why +
+                             (attempt ? " (after " + std::to_string(attempt + 1) + " attempts)" : "")};
+            if (!sleepCancellable(delay, progress)) return Error{shown + ": cancelled"};
+            continue;
+        }
+        HttpResponse r;
+        r.status = status;
+        r.body = std::move(t.body);
+        r.headers = std::move(t.headers);
+        r.attempts = attempt + 1;
+        const bool retryStatus = status == 429 || (!body && (status == 500 || status == 502 || status == 503 || status == 504));
+        if (retryStatus && !lastAttempt) {
+            if (auto after = retryAfterSeconds(r)) delay = std::min(*after, m_options.maxRetryDelayS);
+            if (!sleepCancellable(delay, progress)) return Error{shown + ": cancelled"};
+            continue;
+        }
+        return r;
+    }
+}
+
+void runParallel(std::size_t count, std::size_t parallel, const std::function<void(std::size_t)>& fn) {
+    if (count == 0) return;
+    parallel = std::max<std::size_t>(1, std::min(parallel, count));
+    std::atomic<std::size_t> next{0};
+    std::vector<std::thread> threads;
+    for (std::size_t w = 0; w < parallel; ++w)
+        threads.emplace_back([&] {
+            for (std::size_t i = next++; i < count; i = next++) fn(i);
+        });
+    for (auto& th : threads) th.join();
+}
+
+}  // namespace fp8dash
