@@ -13,6 +13,7 @@
 #include "fp8dash/core/lm_eval_results.h"
 #include "fp8dash/core/local_device.h"
 #include "fp8dash/core/report_format.h"
+#include "fp8dash/core/timeline.h"
 #include "fp8dash/core/version.h"
 
 namespace fp8dash::cli {
@@ -177,14 +178,32 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
 
 int reportDocument(const ComparisonDocument& doc, Format format, std::optional<Verdict> failOn, std::ostream& out,
                    std::ostream& err, const std::string& source) {
-    auto report = doc.evaluate();
-    if (!report) {
-        err << "fp8dash: " << source << ": " << report.error().message << "\n";
+    auto decision = decide(doc);
+    if (!decision) {
+        err << "fp8dash: " << source << ": " << decision.error().message << "\n";
         return kExitBadInput;
     }
-    print(*report, format, headingFor(doc), out);
-    printNotes(doc, format, out);
-    return exitFor(*report, failOn);
+    const Decision& d = *decision;
+    if (format == Format::Json) {
+        Json j = d.evals ? reportToJson(*d.evals) : Json::object();
+        if (d.timeline) {
+            j["timeline"] = timelineReportToJson(*d.timeline);
+            j["verdict"] = d.verdict ? Json(verdictName(*d.verdict)) : Json(nullptr);
+            j["reasons"] = d.reasons;
+        }
+        out << j.dump(2) << "\n";
+    } else {
+        if (d.evals) print(*d.evals, format, headingFor(doc), out);
+        else out << (format == Format::Markdown ? "# " : "") << headingFor(doc) << "\n";
+        if (d.timeline) {
+            out << "\n" << timelineReportToText(*d.timeline, *doc.timeline);
+            if (d.evals)
+                out << "\nOverall verdict (evals and production): "
+                    << (d.verdict ? std::string(verdictTitle(*d.verdict)) : std::string("none")) << "\n";
+        }
+        printNotes(doc, format, out);
+    }
+    return failOn && d.verdict && *d.verdict >= *failOn ? kExitFailOn : kExitOk;
 }
 
 int cmdReport(Args& a, bool demo, std::ostream& out, std::ostream& err) {
@@ -216,6 +235,108 @@ int cmdReport(Args& a, bool demo, std::ostream& out, std::ostream& err) {
         return kExitBadInput;
     }
     return reportDocument(*doc, format, failOn, out, err, positional[0]);
+}
+
+double parseSeconds(const std::string& option, const std::string& text) {
+    const double v = parsePercent(option, text);
+    if (v <= 0) throw UsageError{option + " \"" + text + "\": expected a positive number of seconds"};
+    return v;
+}
+
+double parseTime(const std::string& option, const std::string& text) {
+    auto t = parseTimePoint(text, option);
+    if (!t) throw UsageError{t.error().message};
+    return *t;
+}
+
+int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
+    TimelineSettings st;
+    Format format = Format::Text;
+    std::optional<Verdict> failOn;
+    std::string savePath, value;
+    std::optional<double> from, to;
+    bool langfuseGiven = false, qualityQueryGiven = false;
+    TimelineCredentials cred = credentialsFromEnvironment();
+    while (!a.done()) {
+        if (a.option("--prometheus", value)) st.prometheusUrl = value;
+        else if (a.option("--from", value)) from = parseTime("--from", value);
+        else if (a.option("--to", value)) to = parseTime("--to", value);
+        else if (a.option("--change-at", value)) st.changeAt = parseTime("--change-at", value);
+        else if (a.option("--step", value)) st.step = parseSeconds("--step", value);
+        else if (a.option("--throughput-query", value)) st.throughputQuery = value;
+        else if (a.flag("--no-throughput")) st.fetchThroughput = false;
+        else if (a.option("--pick", value)) st.seriesPick = value;
+        else if (a.option("--quality-query", value)) st.qualityQuery = value, qualityQueryGiven = true;
+        else if (a.option("--langfuse", value)) st.langfuseUrl = value, langfuseGiven = true;
+        else if (a.option("--score-name", value)) st.scoreName = value;
+        else if (a.option("--tag", value)) st.traceTags.push_back(value);
+        else if (a.option("--environment", value)) st.environments.push_back(value);
+        else if (a.option("--ca-file", value)) cred.httpTemplate.caFile = value;
+        else if (a.flag("--insecure")) cred.httpTemplate.verifyTls = false;
+        else if (a.option("--timeout", value)) cred.httpTemplate.totalTimeoutS = parseSeconds("--timeout", value);
+        else if (a.option("--format", value)) format = parseFormat(value);
+        else if (a.option("--save", value)) savePath = value;
+        else if (a.option("--fail-on", value)) failOn = parseFailOn(value);
+        else throw UsageError{"timeline: unknown argument " + a.peek()};
+    }
+    if (!from || !to) throw UsageError{"timeline needs --from and --to (unix seconds or RFC 3339)"};
+    if (qualityQueryGiven && langfuseGiven) throw UsageError{"choose one quality source: --quality-query or --langfuse"};
+    st.from = *from;
+    st.to = *to;
+    st.qualitySource = langfuseGiven ? QualitySource::Langfuse
+                       : qualityQueryGiven ? QualitySource::Prometheus
+                                           : QualitySource::None;
+    if (st.fetchThroughput && st.prometheusUrl.empty() && !langfuseGiven)
+        throw UsageError{"timeline needs --prometheus URL (or --no-throughput with --langfuse)"};
+    if (st.prometheusUrl.empty()) st.fetchThroughput = false;
+
+    Progress progress;
+    progress.report = [&err, last = -1](double f, const std::string&) mutable {
+        const int pct = static_cast<int>(f * 100);
+        if (pct / 10 != last / 10) err << "fp8dash: fetching… " << pct << "%\n";
+        last = pct;
+    };
+    auto data = fetchTimeline(st, cred, progress);
+    if (!data) {
+        err << "fp8dash: " << data.error().message << "\n";
+        return kExitBadInput;
+    }
+    const TimelineReport report = evaluateTimeline(*data);
+    if (!savePath.empty()) {
+        ComparisonDocument doc;
+        if (std::filesystem::exists(savePath)) {
+            auto existing = loadComparisonFile(savePath);
+            if (!existing) {
+                err << "fp8dash: cannot add the timeline: " << existing.error().message << "\n";
+                return kExitBadInput;
+            }
+            doc = std::move(existing).value();
+        } else {
+            doc.hasEvals = false;
+            doc.toolVersion = FP8DASH_VERSION;
+            doc.created = nowIso8601Utc();
+            doc.title = "Production timeline " + formatTimeUtc(st.from) + " → " + formatTimeUtc(st.to);
+        }
+        doc.timeline = *data;
+        if (auto saved = saveComparisonFile(doc, savePath); !saved) {
+            err << "fp8dash: cannot save: " << saved.error().message << "\n";
+            return kExitBadInput;
+        }
+        err << "fp8dash: saved the timeline to " << savePath << "\n";
+    }
+    if (format == Format::Json) {
+        Json j = timelineReportToJson(report);
+        j["detected_change"] = data->detectedChange ? Json{{"at", data->detectedChange->at},
+                                                           {"from", data->detectedChange->from},
+                                                           {"to", data->detectedChange->to}}
+                                                    : Json(nullptr);
+        j["alerts_evaluated_by"] = data->alertsEvaluatedBy;
+        j["warnings"] = data->warnings;
+        out << j.dump(2) << "\n";
+    } else {
+        out << timelineReportToText(report, *data);
+    }
+    return failOn && report.verdict && *report.verdict >= *failOn ? kExitFailOn : kExitOk;
 }
 
 int cmdDevice(Args& a, std::ostream& out) {
@@ -267,6 +388,19 @@ std::string usage() {
            "      --format text|json|markdown\n"
            "      --save FILE.fp8cmp         save the comparison file\n"
            "      --fail-on monitor|investigate   exit 3 when the verdict is at least this\n"
+           "  fp8dash timeline --prometheus URL --from T --to T [--change-at T] [options]\n"
+           "                                 throughput and quality around the FP8 switch, and the quality alert\n"
+           "                                 (T: unix seconds or RFC 3339, e.g. 2026-11-20T10:00:00Z)\n"
+           "      --step SECONDS             resolution and alert evaluation interval (default 60)\n"
+           "      --throughput-query Q       default sum(rate(vllm:generation_tokens_total[5m])); --no-throughput\n"
+           "      --pick LABEL=VALUE[,...]   pick one series when a query returns several (default: sum)\n"
+           "      --quality-query Q          quality from Prometheus, e.g. langfuse_score_value{name=\"llm_judge_domain\"}\n"
+           "      --langfuse URL [--score-name NAME] [--tag TAG]... [--environment ENV]...\n"
+           "                                 quality from Langfuse (LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY)\n"
+           "      --ca-file PEM, --insecure, --timeout SECONDS\n"
+           "      --format text|json, --save FILE.fp8cmp (adds to an existing file), --fail-on ...\n"
+           "      Prometheus credentials: FP8DASH_PROMETHEUS_TOKEN (bearer), or FP8DASH_PROMETHEUS_USER and\n"
+           "      FP8DASH_PROMETHEUS_PASSWORD (basic); extra headers: FP8DASH_PROMETHEUS_HEADERS=\"X-Scope-OrgID: t1\"\n"
            "  fp8dash report FILE.fp8cmp [--format text|json|markdown] [--fail-on ...]\n"
            "                                 re-derive the verdict from a saved comparison file alone\n"
            "  fp8dash demo [--format ...]    the report of the bundled demo comparison\n"
@@ -281,7 +415,8 @@ std::string usage() {
 bool isCliInvocation(const std::vector<std::string>& args) {
     if (args.empty()) return false;
     const std::string& first = args.front();
-    return first == "compare" || first == "report" || first == "demo" || first == "device" || first == "help" ||
+    return first == "compare" || first == "report" || first == "demo" || first == "device" || first == "timeline" ||
+           first == "help" ||
            first == "--help" || first == "-h" || first == "--version" || first == "-V";
 }
 
@@ -304,6 +439,7 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
         if (argv[0] == "report") return cmdReport(a, false, out, err);
         if (argv[0] == "demo") return cmdReport(a, true, out, err);
         if (argv[0] == "device") return cmdDevice(a, out);
+        if (argv[0] == "timeline") return cmdTimeline(a, out, err);
         throw UsageError{"unknown command " + argv[0]};
     } catch (const UsageError& e) {
         err << "fp8dash: " << e.message << "\nRun 'fp8dash --help' for usage.\n";

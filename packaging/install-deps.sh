@@ -10,6 +10,7 @@ packages=(
   nlohmann-json3-dev libcurl4-openssl-dev          # JSON, HTTP
   libgtest-dev libgmock-dev                        # GoogleTest
   fonts-dejavu-core                                # a font for offscreen rendering and minimal desktops
+  prometheus                                       # prometheus + promtool: the client's tests run a real server
 )
 
 missing=()

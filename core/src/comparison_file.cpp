@@ -17,7 +17,7 @@ namespace fp8dash {
 namespace {
 
 const char* const kKnownKeys[] = {"format", "version", "tool_version", "created", "title",
-                                  "settings", "runs", "notes"};
+                                  "settings", "runs", "notes", "timeline"};
 
 bool isKnownKey(const std::string& key) {
     for (const char* k : kKnownKeys)
@@ -95,7 +95,34 @@ ComparisonDocument makeComparisonDocument(RunRecord baseline, RunRecord candidat
 }
 
 Result<ComparisonReport> ComparisonDocument::evaluate() const {
+    if (!hasEvals) return Error{"this comparison holds no eval runs (a production timeline only)"};
     return compareEvals(baseline.results, candidate.results, options, baseline.label, candidate.label);
+}
+
+Result<Decision> decide(const ComparisonDocument& doc) {
+    Decision d;
+    if (doc.hasEvals) {
+        auto evals = doc.evaluate();
+        if (!evals) return evals.error();
+        d.verdict = evals->verdict;
+        for (const auto& r : evals->reasons) d.reasons.push_back("offline evals: " + r);
+        d.evals = std::move(evals).value();
+    }
+    if (doc.timeline) {
+        d.timeline = evaluateTimeline(*doc.timeline);
+        if (d.timeline->verdict) {
+            const Verdict tv = *d.timeline->verdict;
+            // The worse signal's reasons come first.
+            std::vector<std::string> lines;
+            for (const auto& r : d.timeline->reasons) lines.push_back("production: " + r);
+            if (!d.verdict || tv > *d.verdict) d.reasons.insert(d.reasons.begin(), lines.begin(), lines.end());
+            else d.reasons.insert(d.reasons.end(), lines.begin(), lines.end());
+            d.verdict = d.verdict ? worst(*d.verdict, tv) : tv;
+        } else {
+            for (const auto& r : d.timeline->reasons) d.reasons.push_back("production: " + r);
+        }
+    }
+    return d;
 }
 
 Json toJson(const ComparisonDocument& doc) {
@@ -111,7 +138,7 @@ Json toJson(const ComparisonDocument& doc) {
                       {{"go_below", doc.options.thresholds.goBelow},
                        {"investigate_above", doc.options.thresholds.investigateAbove}}},
                      {"metric_overrides", overrides}};
-    j["runs"] = {{"baseline", runToJson(doc.baseline)}, {"candidate", runToJson(doc.candidate)}};
+    if (doc.hasEvals) j["runs"] = {{"baseline", runToJson(doc.baseline)}, {"candidate", runToJson(doc.candidate)}};
     Json notes = Json::array();
     for (const auto& n : doc.notes) {
         Json nj = {{"text", n.text}};
@@ -121,6 +148,7 @@ Json toJson(const ComparisonDocument& doc) {
         notes.push_back(std::move(nj));
     }
     j["notes"] = std::move(notes);
+    if (doc.timeline) j["timeline"] = timelineToJson(*doc.timeline);
     for (const auto& [key, value] : doc.otherSections.items())
         if (!isKnownKey(key)) j[key] = value;
     return j;
@@ -173,14 +201,25 @@ Result<ComparisonDocument> parseComparisonText(std::string_view text, const std:
         }
     }
 
+    if (auto tl = j.find("timeline"); tl != j.end() && !tl->is_null()) {
+        auto timeline = parseTimelineJson(*tl, src + ": field timeline");
+        if (!timeline) return timeline.error();
+        doc.timeline = std::move(timeline).value();
+    }
     auto runs = j.find("runs");
-    if (runs == j.end() || !runs->is_object()) return Error{src + ": field runs is missing or not an object"};
-    auto baseline = parseRun(*runs, "baseline", src);
-    if (!baseline) return baseline.error();
-    auto candidate = parseRun(*runs, "candidate", src);
-    if (!candidate) return candidate.error();
-    doc.baseline = std::move(baseline).value();
-    doc.candidate = std::move(candidate).value();
+    if (runs == j.end() && doc.timeline) {
+        doc.hasEvals = false;
+    } else {
+        if (runs == j.end() || !runs->is_object())
+            return Error{src + ": field runs is missing or not an object (a comparison holds eval runs, a timeline, "
+                               "or both)"};
+        auto baseline = parseRun(*runs, "baseline", src);
+        if (!baseline) return baseline.error();
+        auto candidate = parseRun(*runs, "candidate", src);
+        if (!candidate) return candidate.error();
+        doc.baseline = std::move(baseline).value();
+        doc.candidate = std::move(candidate).value();
+    }
 
     if (auto notes = j.find("notes"); notes != j.end() && !notes->is_null()) {
         if (!notes->is_array()) return Error{src + ": field notes must be a list"};

@@ -78,10 +78,13 @@ std::optional<double> retryAfterSeconds(const HttpResponse& r) {
     return std::nullopt;
 }
 
-bool retryableCurlError(CURLcode c) {
+// `connected`: whether the attempt reached the server. A timeout before connecting may pass on a second try; one
+// after the request was sent means a slow query, and sending it again would only load the server once more.
+bool retryableCurlError(CURLcode c, bool connected) {
     switch (c) {
-    case CURLE_COULDNT_CONNECT:
     case CURLE_OPERATION_TIMEDOUT:
+        return !connected;
+    case CURLE_COULDNT_CONNECT:
     case CURLE_GOT_NOTHING:
     case CURLE_SEND_ERROR:
     case CURLE_RECV_ERROR:
@@ -96,10 +99,12 @@ bool retryableCurlError(CURLcode c) {
 
 // Sleeps in short slices so that Cancel is honoured within ~50 ms. Returns false when cancelled.
 bool sleepCancellable(double seconds, const Progress& progress) {
-    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-    while (std::chrono::steady_clock::now() < until) {
+    const auto until = std::chrono::steady_clock::now() +
+                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+    for (auto now = std::chrono::steady_clock::now(); now < until; now = std::chrono::steady_clock::now()) {
         if (progress.isCancelled()) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        // The last slice is only what is left: a 10 ms backoff must not take 50 ms.
+        std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(until - now, std::chrono::milliseconds(50)));
     }
     return !progress.isCancelled();
 }
@@ -122,6 +127,13 @@ std::string curlErrorText(CURLcode code, const char* buffer) {
     }
 }
 
+// "512 MiB" for whole mebibytes, otherwise "N bytes": a limit below 1 MiB must not read "0 MiB".
+std::string byteSize(std::size_t bytes) {
+    constexpr std::size_t mib = std::size_t{1} << 20;
+    if (bytes >= mib && bytes % mib == 0) return std::to_string(bytes / mib) + " MiB";
+    return std::to_string(bytes) + " bytes";
+}
+
 }  // namespace
 
 std::optional<std::string> HttpResponse::header(const std::string& lowerName) const {
@@ -136,7 +148,11 @@ std::string HttpClient::urlEncode(const std::string& text) {
     std::string out;
     static const char* hex = "0123456789ABCDEF";
     for (unsigned char c : text) {
-        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+        // RFC 3986 unreserved characters, ASCII only: std::isalnum follows the C locale, which the GUI sets from the
+        // environment (in a Latin-1 locale it would pass bytes such as 0xE9 through unencoded).
+        const bool unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                                c == '-' || c == '_' || c == '.' || c == '~';
+        if (unreserved) {
             out += static_cast<char>(c);
         } else {
             out += '%';
@@ -235,6 +251,8 @@ Result<HttpResponse> HttpClient::perform(const std::string& method, const std::s
         const CURLcode code = curl_easy_perform(curl);
         long status = 0;
         curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+        curl_off_t connectMicros = 0;
+        curl_easy_getinfo(curl, CURLINFO_CONNECT_TIME_T, &connectMicros);
         curl_slist_free_all(headerList);
         curl_easy_cleanup(curl);
 
@@ -244,10 +262,10 @@ Result<HttpResponse> HttpClient::perform(const std::string& method, const std::s
         if (code != CURLE_OK) {
             if (code == CURLE_ABORTED_BY_CALLBACK) return Error{shown + ": cancelled"};
             if (t.overLimit)
-                return Error{shown + ": the response is larger than " + std::to_string(m_options.maxResponseBytes >> 20) +
-                             " MiB; narrow the time range or raise the step"};
+                return Error{shown + ": the response is larger than " + byteSize(m_options.maxResponseBytes) +
+                             "; narrow the time range or raise the step"};
             const std::string why = curlErrorText(code, errorBuffer);
-            if (lastAttempt || !retryableCurlError(code))
+            if (lastAttempt || !retryableCurlError(code, connectMicros > 0))
                 return Error{shown + ": " + why +
                              (attempt ? " (after " + std::to_string(attempt + 1) + " attempts)" : "")};
             if (!sleepCancellable(delay, progress)) return Error{shown + ": cancelled"};

@@ -7,6 +7,7 @@
 
 #include "fp8dash/core/comparison_file.h"
 #include "process.h"
+#include "test_http_server.h"
 #include "test_paths.h"
 
 namespace fp8dash {
@@ -205,6 +206,127 @@ TEST(CliBadInput, SaveFailureKeepsTheOldFile) {
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("cannot save"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("no-such-folder"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fp8dash
+
+namespace fp8dash {
+namespace {
+
+// A stand-in Prometheus answering the timeline's queries: throughput 1000 tok/s before the change and 1500 after,
+// quality 4.2 -> 4.15, the alert expression never true, and vllm:cache_config_info switching auto -> fp8.
+class FakePrometheus {
+public:
+    static constexpr double kFrom = 1795000000, kChange = kFrom + 3600, kTo = kFrom + 7200;
+
+    FakePrometheus()
+        : m_server([this](const test::TestHttpServer::Request& r) { return answer(r); }) {}
+    std::string url() const { return m_server.baseUrl(); }
+    const test::TestHttpServer& server() const { return m_server; }
+
+private:
+    static std::string matrix(const std::string& labels, double before, double after, double from, double to,
+                              double step) {
+        std::string values;
+        for (double t = from; t <= to; t += step) {
+            if (!values.empty()) values += ",";
+            values += "[" + std::to_string(static_cast<long long>(t)) + ",\"" + std::to_string(t < kChange ? before : after) + "\"]";
+        }
+        return R"({"metric":)" + labels + R"(,"values":[)" + values + "]}";
+    }
+    test::TestHttpServer::Reply answer(const test::TestHttpServer::Request& r) {
+        if (r.path != "/api/v1/query_range") return test::TestHttpServer::Reply::json(404, "{}");
+        const std::string q = r.queryValue("query").value_or("");
+        const double from = std::stod(r.queryValue("start").value_or("0"));
+        const double to = std::stod(r.queryValue("end").value_or("0"));
+        const double step = std::stod(r.queryValue("step").value_or("60"));
+        std::string result;
+        if (q == "sum(rate(vllm:generation_tokens_total[5m]))") result = matrix("{}", 1000, 1500, from, to, step);
+        else if (q == R"(langfuse_score_value{name="llm_judge_domain"})")
+            result = matrix(R"({"name":"llm_judge_domain"})", 4.2, 4.15, from, to, step);
+        else if (q == "vllm:cache_config_info")
+            result = matrix(R"({"cache_dtype":"auto"})", 1, NAN, from, kChange - step, step) + "," +
+                     matrix(R"({"cache_dtype":"fp8"})", NAN, 1, kChange, to, step);
+        return test::TestHttpServer::Reply::json(
+            200, R"({"status":"success","data":{"resultType":"matrix","result":[)" + result + "]}}");
+    }
+    test::TestHttpServer m_server;
+};
+
+TEST(CliTimeline, FiguresJsonAndNoSecretsInTheSavedFile) {
+    FakePrometheus prom;
+    TempDir dir;
+    const auto saved = dir.path() / "timeline.fp8cmp";
+    ::setenv("FP8DASH_PROMETHEUS_TOKEN", "s3cr3t-token-value", 1);
+    ::setenv("FP8DASH_PROMETHEUS_HEADERS", "X-Scope-OrgID: tenant-a", 1);
+    auto r = fp8dashCli({"timeline", "--prometheus", prom.url(), "--from", "1795000000", "--to", "2026-11-18T13:06:40Z",
+                         "--change-at", "1795003600", "--step", "60", "--quality-query",
+                         R"(langfuse_score_value{name="llm_judge_domain"})", "--format", "json", "--save",
+                         saved.string()});
+    ::unsetenv("FP8DASH_PROMETHEUS_TOKEN");
+    ::unsetenv("FP8DASH_PROMETHEUS_HEADERS");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = parseJson(r);
+    EXPECT_DOUBLE_EQ(j["change_at"].get<double>(), FakePrometheus::kChange);
+    EXPECT_DOUBLE_EQ(j["throughput"]["before_mean"].get<double>(), 1000);
+    EXPECT_DOUBLE_EQ(j["throughput"]["after_mean"].get<double>(), 1500);
+    EXPECT_DOUBLE_EQ(j["throughput"]["delta_pct"].get<double>(), 50);
+    EXPECT_NEAR(j["quality"]["delta_points"].get<double>(), -0.05, 1e-9);
+    EXPECT_TRUE(j["alerts"].empty());
+    EXPECT_EQ(j["verdict"], "go");
+    EXPECT_EQ(j["alerts_evaluated_by"], "prometheus");
+    EXPECT_DOUBLE_EQ(j["detected_change"]["at"].get<double>(), FakePrometheus::kChange);
+    // The credentials reached the server...
+    bool sawToken = false, sawTenant = false;
+    for (const auto& req : prom.server().requests()) {
+        sawToken |= req.header("authorization") == std::optional<std::string>("Bearer s3cr3t-token-value");
+        sawTenant |= req.header("x-scope-orgid") == std::optional<std::string>("tenant-a");
+    }
+    EXPECT_TRUE(sawToken);
+    EXPECT_TRUE(sawTenant);
+    // ...and nowhere else: not in the file, not in the output.
+    const std::string file = readTextFile(saved).value();
+    EXPECT_EQ(file.find("s3cr3t"), std::string::npos);
+    EXPECT_EQ(file.find("tenant-a"), std::string::npos);
+    EXPECT_EQ(r.out.find("s3cr3t"), std::string::npos);
+    EXPECT_EQ(r.err.find("s3cr3t"), std::string::npos);
+    // The saved file re-derives the same figures offline.
+    auto report = fp8dashCli({"report", saved.string(), "--format", "json"});
+    ASSERT_EQ(report.exitCode, 0) << report.err;
+    const auto rj = parseJson(report);
+    EXPECT_EQ(rj["timeline"]["throughput"], j["throughput"]);
+    EXPECT_EQ(rj["verdict"], "go");
+}
+
+TEST(CliTimeline, AddsToAnExistingComparisonAndClearErrors) {
+    FakePrometheus prom;
+    TempDir dir;
+    const auto saved = dir.path() / "both.fp8cmp";
+    ASSERT_EQ(fp8dashCli({"compare", seed("bf16"), seed("fp8"), "--save", saved.string()}).exitCode, 0);
+    auto r = fp8dashCli({"timeline", "--prometheus", prom.url(), "--from", "1795000000", "--to", "1795007200",
+                         "--change-at", "1795003600", "--save", saved.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    auto doc = loadComparisonFile(saved);
+    ASSERT_TRUE(doc.ok()) << doc.error().message;
+    EXPECT_TRUE(doc->hasEvals);
+    ASSERT_TRUE(doc->timeline.has_value());
+    EXPECT_FALSE(doc->timeline->quality.has_value());  // throughput only: the evals' verdict stands
+    auto report = fp8dashCli({"report", saved.string(), "--format", "json"});
+    EXPECT_EQ(parseJson(report)["verdict"], "investigate");
+
+    const int closed = test::closedPort();
+    auto refused = fp8dashCli({"timeline", "--prometheus", "http://127.0.0.1:" + std::to_string(closed), "--from",
+                               "1795000000", "--to", "1795007200"});
+    EXPECT_EQ(refused.exitCode, 2);
+    EXPECT_NE(refused.err.find("127.0.0.1:" + std::to_string(closed)), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("connection refused"), std::string::npos) << refused.err;
+    auto noRange = fp8dashCli({"timeline", "--prometheus", prom.url()});
+    EXPECT_EQ(noRange.exitCode, 2);
+    EXPECT_NE(noRange.err.find("needs --from and --to"), std::string::npos);
+    auto badTime = fp8dashCli({"timeline", "--prometheus", prom.url(), "--from", "yesterday", "--to", "1"});
+    EXPECT_EQ(badTime.exitCode, 2);
+    EXPECT_NE(badTime.err.find("--from \"yesterday\""), std::string::npos);
 }
 
 }  // namespace

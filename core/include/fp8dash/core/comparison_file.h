@@ -7,7 +7,9 @@
 //     "runs": { "baseline": {"label": "BF16", "source": "<path>", "results": <lm-eval results object>},
 //               "candidate": {...} },
 //     "notes": [ {"text": "...", "author": "...", "created": "...", "task": "gsm8k" (optional)} ],
-//     <later sections, e.g. "timeline", "judge", "benchmarks">: kept verbatim when this build does not know them }
+//     "timeline": { settings, throughput/quality series at full resolution, alerts } (optional; timeline.h),
+//     <later sections, e.g. "judge", "benchmarks">: kept verbatim when this build does not know them }
+// "runs" may be absent when the file holds only a production timeline.
 // Files from a newer format version are refused. Never holds secrets. Functions are thread-safe.
 
 #include <filesystem>
@@ -18,6 +20,7 @@
 #include "fp8dash/core/eval_comparison.h"
 #include "fp8dash/core/lm_eval_results.h"
 #include "fp8dash/core/result.h"
+#include "fp8dash/core/timeline.h"
 
 namespace fp8dash {
 
@@ -43,14 +46,25 @@ struct ComparisonDocument {
     std::string toolVersion;
     std::string created;
     std::string title;
+    bool hasEvals = true;  // false for a timeline-only comparison (no "runs")
     RunRecord baseline;
     RunRecord candidate;
     ComparisonOptions options;
     std::vector<Note> notes;
+    std::optional<TimelineData> timeline;
     Json otherSections = Json::object();  // sections of later versions' features, kept verbatim
 
-    Result<ComparisonReport> evaluate() const;
+    Result<ComparisonReport> evaluate() const;  // the offline evals; an Error when !hasEvals
 };
+
+// The decision over everything a comparison holds (DESIGN.md: the worst of the evals and the production check).
+struct Decision {
+    std::optional<Verdict> verdict;           // absent when nothing gives one
+    std::vector<std::string> reasons;         // the overall verdict in words, most important first
+    std::optional<ComparisonReport> evals;
+    std::optional<TimelineReport> timeline;
+};
+Result<Decision> decide(const ComparisonDocument& doc);
 
 // A new document for two runs; created = now, toolVersion = this build.
 ComparisonDocument makeComparisonDocument(RunRecord baseline, RunRecord candidate, ComparisonOptions options);

@@ -26,7 +26,8 @@ struct ScoreQuery {
     std::optional<double> to;               // unix seconds, exclusive (toTimestamp)
     std::vector<std::string> traceTags;     // all must match (traceTags, repeated), e.g. "precision:fp8"
     std::vector<std::string> environments;  // environment (repeated)
-    int pageSize = 100;                     // Langfuse allows at most 100
+    int pageSize = 100;                     // Langfuse allows at most 100 (clamped to 1..100)
+    int maxPages = 100000;                  // guard against a server whose pages never end: an error beyond this
 };
 
 struct Score {
@@ -40,8 +41,10 @@ class LangfuseClient {
 public:
     explicit LangfuseClient(LangfuseSettings settings);
 
-    // Every page of scores matching the query, oldest first. Honours 429 Retry-After; reports progress per page;
-    // errors name the URL and what went wrong (401: wrong keys; malformed body: which field).
+    // Every page of scores matching the query, oldest first, each score once (by id: offset pages shift when scores
+    // arrive during the fetch). NUMERIC and BOOLEAN (1/0) scores are kept, CATEGORICAL and other types skipped.
+    // Honours 429 Retry-After (through HttpClient's retries); reports progress per page and stops on cancel; errors
+    // name the URL and what went wrong (401: wrong keys; malformed body: which field) and never hold the secret key.
     Result<std::vector<Score>> scores(const ScoreQuery& query, const Progress& progress = {}) const;
 
 private:
@@ -52,7 +55,8 @@ private:
 // Scores as a time series (ascending, numeric values only).
 Series scoresToSeries(const std::vector<Score>& scores, const std::string& name);
 
-// ISO 8601 (Langfuse's timestamps, e.g. "2026-11-20T10:00:00.123Z") <-> unix seconds.
+// ISO 8601 (Langfuse's timestamps, e.g. "2026-11-20T10:00:00.123Z") <-> unix seconds. Accepts 'T' or a space,
+// any number of fraction digits, and "Z", "+HH:MM", "+HHMM", "+HH" or no zone (read as UTC); nullopt otherwise.
 std::optional<double> parseIso8601(const std::string& text);
 std::string toIso8601(double unixSeconds);  // millisecond precision, UTC, "Z"
 

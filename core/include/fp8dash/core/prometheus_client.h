@@ -3,6 +3,7 @@
 // unchanged with Thanos, Mimir, Cortex and VictoriaMetrics. Synchronous; thread-safe (one instance may serve
 // several threads). See shared/notes/data-formats.md §3 for the response shapes.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,30 +16,40 @@ namespace fp8dash {
 struct PrometheusSettings {
     std::string baseUrl;  // e.g. "http://prometheus:9090" or "https://mimir.example/prometheus"; no trailing /api/v1
     HttpOptions http;     // auth, extra headers (X-Scope-OrgID), TLS, timeouts, retries
+    // Points per series in one range request; longer ranges are split. Prometheus refuses more than 11,000; a back
+    // end with a lower limit (or a test forcing chunking) sets less.
+    long maxPointsPerQuery = 11000;
 };
 
 struct QueryResult {
     std::string resultType;             // "matrix", "vector", "scalar", "string"
     std::vector<Series> series;         // a scalar becomes one series without labels
     std::vector<std::string> warnings;  // Prometheus' warnings, verbatim
+    std::string text;                   // the value of a "string" result (which has no series)
 };
 
 class PrometheusClient {
 public:
     // Prometheus refuses range queries with more than 11,000 points per series.
     static constexpr long kMaxPointsPerQuery = 11000;
+    // A range query is refused before any request when it would return more points per series than this (a month at
+    // 1 s is 2.6 million): raise the step instead.
+    static constexpr long long kMaxTotalPoints = 5'000'000;
 
     explicit PrometheusClient(PrometheusSettings settings);
 
     // "Prometheus 2.42.0 (revision ..., go1.19.8)" or the exact error.
     Result<std::string> buildInfo(const Progress& progress = {}) const;
 
-    // Instant query at `time` (unix seconds).
+    // Instant query at `time` (unix seconds, sent to the millisecond).
     Result<QueryResult> query(const std::string& promql, double time, const Progress& progress = {}) const;
 
-    // Range query over [start, end] at `step` seconds. Ranges over the 11,000-point limit are split into chunks on
-    // the same step grid, fetched concurrently (up to `parallel` at once) and joined seamlessly (no duplicate or
-    // missing timestamp at the seams). Errors carry Prometheus' errorType and error verbatim, and name the URL.
+    // Range query over [start, end] at `step` seconds (times and step are rounded to milliseconds, as Prometheus
+    // does). Ranges over settings().maxPointsPerQuery points are split into chunks on the same step grid (chunk k
+    // starts at start + k * maxPointsPerQuery * step), fetched concurrently (up to `parallel` at once) and joined
+    // seamlessly: series matched by their full label set, timestamps unique and ascending, series ordered by labels.
+    // Progress reports the fraction of chunks done. Errors carry Prometheus' errorType and error verbatim, and name
+    // the URL.
     Result<QueryResult> queryRange(const std::string& promql, double start, double end, double step,
                                    const Progress& progress = {}, int parallel = 4) const;
 
@@ -51,7 +62,9 @@ private:
 };
 
 // Parses a Prometheus API JSON body ({"status": "success"|"error", "data": ..., "errorType", "error", "warnings"});
-// `where` names the URL in messages. Values arrive as strings ("1.5", "NaN", "+Inf", "-Inf").
+// `where` is the URL as shown (HttpClient::displayUrl). Values arrive as strings ("1.5", "NaN", "+Inf", "-Inf").
+// Messages read "Prometheus at <where>: <errorType>: <error>" (verbatim), or name the HTTP status and the first
+// ~200 characters of a body that is not Prometheus API JSON (a proxy's HTML page, "Unauthorized", a cut-off body).
 Result<QueryResult> parsePrometheusResponse(const std::string& body, long httpStatus, const std::string& where);
 
 // When FP8 went on, as vLLM reports it: the first time a vllm:cache_config_info series with an FP8 cache_dtype

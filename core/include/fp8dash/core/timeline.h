@@ -1,0 +1,105 @@
+#pragma once
+// The production timeline (issue #3): settings, the fetched series at full resolution, the before/after figures,
+// the quality alert and the timeline's verdict. Stored in the comparison file's "timeline" section (never secrets).
+// Values are plain data; functions are thread-safe.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fp8dash/core/http_client.h"
+#include "fp8dash/core/lm_eval_results.h"
+#include "fp8dash/core/prometheus_client.h"
+#include "fp8dash/core/result.h"
+#include "fp8dash/core/time_series.h"
+#include "fp8dash/core/verdict.h"
+
+namespace fp8dash {
+
+inline constexpr const char* kDefaultThroughputQuery = "sum(rate(vllm:generation_tokens_total[5m]))";
+inline constexpr const char* kDefaultQualityQuery = "langfuse_score_value{name=\"llm_judge_domain\"}";
+inline constexpr const char* kDefaultScoreName = "llm_judge_domain";
+
+enum class QualitySource { None, Prometheus, Langfuse };
+std::string_view qualitySourceName(QualitySource s);  // "none", "prometheus", "langfuse"
+
+// Expected effects of FP8 in production (DESIGN.md "Production signals").
+struct TimelineBands {
+    double throughputLowPct = 40;   // Hopper: +40-60% decode throughput
+    double throughputHighPct = 60;
+    double qualityTolerance = 0.1;  // judge points either way
+    double qualityProblem = 0.3;    // a drop beyond this that stays is a real problem
+};
+
+// Everything needed to fetch the series again; no secrets (auth is named, never stored).
+struct TimelineSettings {
+    std::string prometheusUrl;        // "" when throughput and quality both come from elsewhere
+    std::string prometheusAuth = "none";  // "none", "basic", "bearer": which credentials the environment gives
+    std::vector<std::string> prometheusHeaderNames;  // e.g. X-Scope-OrgID (values come from the environment)
+    bool fetchThroughput = true;
+    std::string throughputQuery = kDefaultThroughputQuery;
+    std::string seriesPick;           // "label=value,..." to pick one of several series; "" sums them
+    QualitySource qualitySource = QualitySource::None;
+    std::string qualityQuery = kDefaultQualityQuery;  // when qualitySource == Prometheus
+    std::string langfuseUrl;          // when qualitySource == Langfuse
+    std::string scoreName = kDefaultScoreName;
+    std::vector<std::string> traceTags;     // e.g. "precision:fp8"
+    std::vector<std::string> environments;
+    double from = 0;                  // unix seconds
+    double to = 0;
+    double step = 60;                 // seconds; also the alert's evaluation interval
+    std::optional<double> changeAt;   // when FP8 went on (confirmed by the user)
+    AlertRule rule;
+    TimelineBands bands;
+};
+
+struct TimelineData {
+    TimelineSettings settings;
+    std::optional<Series> throughput;  // tokens/s, full resolution
+    std::optional<Series> quality;     // judge points; raw scores for Langfuse, the query's samples for Prometheus
+    std::vector<AlertEpisode> alerts;  // Prometheus' own evaluation (quality in Prometheus) or local (Langfuse)
+    std::string alertsEvaluatedBy;     // "prometheus", "local", or "" when there is no quality series
+    std::optional<DetectedChange> detectedChange;  // a suggestion from vllm:cache_config_info, not yet confirmed
+    std::vector<std::string> warnings;             // from the servers, verbatim
+};
+
+struct TimelineReport {
+    std::optional<double> changeAt;
+    PeriodSummary throughput;
+    PeriodSummary quality;
+    std::string throughputAssessment;  // in words, against +40-60%
+    std::string qualityAssessment;     // in words, against +-0.1 / -0.3
+    std::vector<AlertEpisode> alerts;
+    std::optional<Verdict> verdict;    // absent without a quality series or a change time
+    std::vector<std::string> reasons;
+};
+
+TimelineReport evaluateTimeline(const TimelineData& data);
+
+// Credentials for fetching, from the environment or the keychain; never written anywhere.
+struct TimelineCredentials {
+    HttpAuth prometheusAuth;
+    Headers prometheusHeaders;
+    std::string langfusePublicKey;
+    std::string langfuseSecretKey;
+    HttpOptions httpTemplate;  // timeouts, TLS (verify, CA file), retries
+};
+
+// Reads FP8DASH_PROMETHEUS_TOKEN (bearer), FP8DASH_PROMETHEUS_USER/FP8DASH_PROMETHEUS_PASSWORD (basic),
+// FP8DASH_PROMETHEUS_HEADERS ("Name: value; Name2: value2"), LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY.
+TimelineCredentials credentialsFromEnvironment();
+
+// Fetches the series the settings name, evaluates the alert (through Prometheus when quality lives there) and
+// looks for the FP8 switch in vllm:cache_config_info. Progress covers all fetches; Cancel stops them.
+Result<TimelineData> fetchTimeline(const TimelineSettings& settings, const TimelineCredentials& credentials,
+                                   const Progress& progress = {});
+
+// Recomputes what derives from the stored series (the local alert for Langfuse scores). Used after loading.
+void recomputeDerived(TimelineData& data);
+
+Json timelineToJson(const TimelineData& data);
+Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where);
+Json timelineReportToJson(const TimelineReport& r);  // the CLI's stable JSON
+std::string timelineReportToText(const TimelineReport& r, const TimelineData& data);
+
+}  // namespace fp8dash

@@ -1,0 +1,541 @@
+// The production timeline: fetch orchestration, before/after figures, alert, verdict, and its JSON form.
+#include "fp8dash/core/timeline.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "fp8dash/core/langfuse_client.h"
+
+namespace fp8dash {
+namespace {
+
+std::string num(double v, const char* fmt = "%.4g") {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, fmt, v);
+    return buf;
+}
+
+Json numberOrNull(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
+
+// Sample values as JSON: numbers, or the strings Prometheus uses for what JSON cannot hold.
+Json sampleValue(double v) {
+    if (std::isnan(v)) return "NaN";
+    if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
+    return v;
+}
+
+std::optional<double> sampleValueOf(const Json& j) {
+    if (j.is_number()) return j.get<double>();
+    if (j.is_string()) {
+        const auto& s = j.get_ref<const std::string&>();
+        if (s == "NaN") return std::nan("");
+        if (s == "+Inf" || s == "Inf") return INFINITY;
+        if (s == "-Inf") return -INFINITY;
+    }
+    return std::nullopt;
+}
+
+Json seriesToJson(const Series& s) {
+    Json labels = Json::object();
+    for (const auto& [k, v] : s.labels) labels[k] = v;
+    Json t = Json::array(), v = Json::array();
+    for (const auto& p : s.samples) {
+        t.push_back(p.t);
+        v.push_back(sampleValue(p.v));
+    }
+    return Json{{"labels", labels}, {"t", std::move(t)}, {"v", std::move(v)}};
+}
+
+Result<Series> seriesFromJson(const Json& j, const std::string& where) {
+    if (!j.is_object()) return Error{where + " must be an object with t and v lists"};
+    Series s;
+    if (auto l = j.find("labels"); l != j.end()) {
+        if (!l->is_object()) return Error{where + ".labels must be an object"};
+        for (const auto& [k, v] : l->items()) {
+            if (!v.is_string()) return Error{where + ".labels." + k + " must be a string"};
+            s.labels[k] = v.get<std::string>();
+        }
+    }
+    auto t = j.find("t"), v = j.find("v");
+    if (t == j.end() || v == j.end() || !t->is_array() || !v->is_array())
+        return Error{where + " must hold the lists t and v"};
+    if (t->size() != v->size())
+        return Error{where + ": t has " + std::to_string(t->size()) + " entries but v has " + std::to_string(v->size())};
+    s.samples.reserve(t->size());
+    double last = -INFINITY;
+    for (std::size_t i = 0; i < t->size(); ++i) {
+        const Json& ti = (*t)[i];
+        auto vi = sampleValueOf((*v)[i]);
+        if (!ti.is_number() || !std::isfinite(ti.get<double>()))
+            return Error{where + ".t[" + std::to_string(i) + "] must be a finite number (unix seconds)"};
+        if (!vi) return Error{where + ".v[" + std::to_string(i) + "] must be a number, \"NaN\", \"+Inf\" or \"-Inf\""};
+        const double ts = ti.get<double>();
+        if (ts < last) return Error{where + ".t must ascend (entry " + std::to_string(i) + " goes back in time)"};
+        last = ts;
+        s.samples.push_back({ts, *vi});
+    }
+    return s;
+}
+
+std::vector<Sample> within(const std::vector<Sample>& s, double from, double to) {
+    std::vector<Sample> out;
+    for (const auto& p : s)
+        if (p.t >= from && p.t <= to) out.push_back(p);
+    return out;
+}
+
+// Narrows a progress reporter to the part [lo, hi] of the whole.
+Progress stage(const Progress& p, double lo, double hi) {
+    Progress out;
+    out.cancelled = p.cancelled;
+    if (p.report)
+        out.report = [p, lo, hi](double f, const std::string& what) { p.report(lo + (hi - lo) * f, what); };
+    return out;
+}
+
+Result<Series> oneSeries(const QueryResult& r, const std::string& what, const std::string& pick, bool sum) {
+    if (r.series.empty()) return Error{"the " + what + " query returned no series in the chosen range"};
+    if (!pick.empty()) return pickSeries(r.series, pick);
+    if (r.series.size() == 1 || sum) return sumSeries(r.series);
+    std::string listing;
+    for (std::size_t i = 0; i < r.series.size() && i < 5; ++i) listing += "\n  " + labelsToString(r.series[i].labels);
+    return Error{"the " + what + " query returned " + std::to_string(r.series.size()) +
+                 " series; narrow the query or pick one by label:" + listing};
+}
+
+std::string envOr(const char* name) {
+    const char* v = std::getenv(name);
+    return v ? v : "";
+}
+
+}  // namespace
+
+std::string_view qualitySourceName(QualitySource s) {
+    switch (s) {
+    case QualitySource::None: return "none";
+    case QualitySource::Prometheus: return "prometheus";
+    case QualitySource::Langfuse: return "langfuse";
+    }
+    return "none";
+}
+
+TimelineReport evaluateTimeline(const TimelineData& data) {
+    const auto& st = data.settings;
+    TimelineReport r;
+    r.changeAt = st.changeAt;
+    r.alerts = data.alerts;
+    if (!st.changeAt) {
+        r.reasons.push_back("no change time: give the moment FP8 went on to compare before and after" +
+                            std::string(data.detectedChange ? " (vLLM reports a switch at " +
+                                                                  formatTimeUtc(data.detectedChange->at) + ")"
+                                                            : ""));
+    }
+    if (data.throughput && st.changeAt) {
+        r.throughput = summarizeAroundChange(within(data.throughput->samples, st.from, st.to), *st.changeAt);
+        if (auto d = r.throughput.deltaPct()) {
+            const auto& b = st.bands;
+            const std::string fig = "throughput " + num(*r.throughput.beforeMean, "%.1f") + " → " +
+                                    num(*r.throughput.afterMean, "%.1f") + " tokens/s (" + num(*d, "%+.1f") + "%)";
+            if (*d < b.throughputLowPct)
+                r.throughputAssessment = fig + ", below the expected +" + num(b.throughputLowPct, "%g") + "–" +
+                                         num(b.throughputHighPct, "%g") + "%";
+            else if (*d > b.throughputHighPct)
+                r.throughputAssessment = fig + ", above the expected +" + num(b.throughputLowPct, "%g") + "–" +
+                                         num(b.throughputHighPct, "%g") + "%";
+            else
+                r.throughputAssessment = fig + ", within the expected +" + num(b.throughputLowPct, "%g") + "–" +
+                                         num(b.throughputHighPct, "%g") + "%";
+        } else {
+            r.throughputAssessment = "throughput: not enough samples on both sides of the change";
+        }
+    }
+    bool firedAfterChange = false;
+    for (const auto& a : data.alerts)
+        if (a.firingAt && st.changeAt && *a.firingAt >= *st.changeAt) firedAfterChange = true;
+    if (data.quality && st.changeAt) {
+        r.quality = summarizeAroundChange(within(data.quality->samples, st.from, st.to), *st.changeAt);
+        const auto& b = st.bands;
+        if (auto d = r.quality.deltaPoints()) {
+            const std::string fig = "quality " + num(*r.quality.beforeMean, "%.3f") + " → " +
+                                    num(*r.quality.afterMean, "%.3f") + " (" + num(*d, "%+.3f") + " points)";
+            Verdict v = Verdict::Go;
+            if (*d < -b.qualityProblem) {
+                r.qualityAssessment = fig + ", a drop beyond " + num(b.qualityProblem, "%g") + " points: a real problem";
+                v = Verdict::Investigate;
+            } else if (*d < -b.qualityTolerance) {
+                r.qualityAssessment = fig + ", outside ±" + num(b.qualityTolerance, "%g") + ": watch it";
+                v = Verdict::Monitor;
+            } else {
+                r.qualityAssessment = fig + (*d > b.qualityTolerance ? ", rose" : ", held within ±" +
+                                                                                     num(b.qualityTolerance, "%g"));
+            }
+            if (firedAfterChange) v = Verdict::Investigate;
+            r.verdict = v;
+        } else {
+            r.qualityAssessment = "quality: not enough scores on both sides of the change";
+            if (firedAfterChange) r.verdict = Verdict::Investigate;
+        }
+    } else if (!data.quality) {
+        r.reasons.push_back("no quality series: the timeline gives no verdict on its own");
+    }
+    if (firedAfterChange) {
+        for (const auto& a : data.alerts)
+            if (a.firingAt && *a.firingAt >= *st.changeAt)
+                r.reasons.push_back("the quality alert fired at " + formatTimeUtc(*a.firingAt) + " (pending since " +
+                                    formatTimeUtc(a.pendingAt) + ", " +
+                                    (a.resolvedAt ? "resolved at " + formatTimeUtc(*a.resolvedAt) : "still firing") +
+                                    ") after the change");
+    }
+    if (!r.qualityAssessment.empty()) r.reasons.push_back(r.qualityAssessment);
+    if (!r.throughputAssessment.empty()) r.reasons.push_back(r.throughputAssessment);
+    return r;
+}
+
+TimelineCredentials credentialsFromEnvironment() {
+    TimelineCredentials c;
+    if (auto token = envOr("FP8DASH_PROMETHEUS_TOKEN"); !token.empty()) {
+        c.prometheusAuth.kind = HttpAuth::Kind::Bearer;
+        c.prometheusAuth.token = token;
+    } else if (auto user = envOr("FP8DASH_PROMETHEUS_USER"); !user.empty()) {
+        c.prometheusAuth.kind = HttpAuth::Kind::Basic;
+        c.prometheusAuth.user = user;
+        c.prometheusAuth.password = envOr("FP8DASH_PROMETHEUS_PASSWORD");
+    }
+    const std::string headers = envOr("FP8DASH_PROMETHEUS_HEADERS");
+    std::size_t start = 0;
+    while (start < headers.size()) {
+        auto end = headers.find(';', start);
+        if (end == std::string::npos) end = headers.size();
+        const std::string part = headers.substr(start, end - start);
+        if (auto colon = part.find(':'); colon != std::string::npos) {
+            auto trim = [](std::string s) {
+                const auto b = s.find_first_not_of(' ');
+                if (b == std::string::npos) return std::string();
+                return s.substr(b, s.find_last_not_of(' ') - b + 1);
+            };
+            c.prometheusHeaders.emplace_back(trim(part.substr(0, colon)), trim(part.substr(colon + 1)));
+        }
+        start = end + 1;
+    }
+    c.langfusePublicKey = envOr("LANGFUSE_PUBLIC_KEY");
+    c.langfuseSecretKey = envOr("LANGFUSE_SECRET_KEY");
+    return c;
+}
+
+void recomputeDerived(TimelineData& data) {
+    if (data.settings.qualitySource != QualitySource::Langfuse) return;
+    data.alerts.clear();
+    data.alertsEvaluatedBy.clear();
+    if (!data.quality) return;
+    const auto& st = data.settings;
+    const auto times = evaluationTimes(st.from, st.to, st.step);
+    data.alerts = alertEpisodes(times, evaluateAlertCondition(data.quality->samples, times, st.rule), st.rule.holdForS);
+    data.alertsEvaluatedBy = "local";
+}
+
+Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCredentials& cred, const Progress& progress) {
+    if (!(st.to > st.from)) return Error{"the time range is empty: --to must be after --from"};
+    if (!(st.step > 0) || !std::isfinite(st.step)) return Error{"the step must be a positive number of seconds"};
+    if ((st.fetchThroughput || st.qualitySource == QualitySource::Prometheus) && st.prometheusUrl.empty())
+        return Error{"a Prometheus URL is needed for the throughput or quality query"};
+    if (st.qualitySource == QualitySource::Langfuse && st.langfuseUrl.empty())
+        return Error{"a Langfuse URL is needed for Langfuse scores"};
+    if (!st.fetchThroughput && st.qualitySource == QualitySource::None)
+        return Error{"nothing to fetch: choose a throughput query, a quality source, or both"};
+
+    TimelineData data;
+    data.settings = st;
+    data.settings.prometheusAuth = cred.prometheusAuth.kind == HttpAuth::Kind::Bearer  ? "bearer"
+                                   : cred.prometheusAuth.kind == HttpAuth::Kind::Basic ? "basic"
+                                                                                       : "none";
+    data.settings.prometheusHeaderNames.clear();
+    for (const auto& [name, value] : cred.prometheusHeaders) data.settings.prometheusHeaderNames.push_back(name);
+
+    std::optional<PrometheusClient> prom;
+    if (!st.prometheusUrl.empty()) {
+        PrometheusSettings ps;
+        ps.baseUrl = st.prometheusUrl;
+        ps.http = cred.httpTemplate;
+        ps.http.auth = cred.prometheusAuth;
+        ps.http.headers = cred.prometheusHeaders;
+        prom.emplace(ps);
+    }
+    auto note = [&](const QueryResult& r) { data.warnings.insert(data.warnings.end(), r.warnings.begin(), r.warnings.end()); };
+
+    if (st.fetchThroughput) {
+        auto r = prom->queryRange(st.throughputQuery, st.from, st.to, st.step, stage(progress, 0.0, 0.35));
+        if (!r) return Error{"throughput: " + r.error().message};
+        note(*r);
+        auto s = oneSeries(*r, "throughput", st.seriesPick, true);
+        if (!s) return Error{"throughput: " + s.error().message};
+        data.throughput = std::move(s).value();
+    }
+    if (st.qualitySource == QualitySource::Prometheus) {
+        auto r = prom->queryRange(st.qualityQuery, st.from, st.to, st.step, stage(progress, 0.35, 0.6));
+        if (!r) return Error{"quality: " + r.error().message};
+        note(*r);
+        auto s = oneSeries(*r, "quality", st.seriesPick, false);
+        if (!s) return Error{"quality: " + s.error().message};
+        data.quality = std::move(s).value();
+        // The alert as Prometheus itself evaluates it: the condition holds where the expression has a sample.
+        auto a = prom->queryRange(st.rule.promql(st.qualityQuery), st.from, st.to, st.step, stage(progress, 0.6, 0.85));
+        if (!a) return Error{"quality alert: " + a.error().message};
+        note(*a);
+        const auto times = evaluationTimes(st.from, st.to, st.step);
+        std::vector<bool> condition(times.size(), false);
+        for (const auto& series : a->series)
+            for (const auto& p : series.samples) {
+                const double k = std::round((p.t - st.from) / st.step);
+                if (k >= 0 && k < static_cast<double>(times.size())) condition[static_cast<std::size_t>(k)] = true;
+            }
+        data.alerts = alertEpisodes(times, condition, st.rule.holdForS);
+        data.alertsEvaluatedBy = "prometheus";
+    } else if (st.qualitySource == QualitySource::Langfuse) {
+        LangfuseSettings ls;
+        ls.baseUrl = st.langfuseUrl;
+        ls.publicKey = cred.langfusePublicKey;
+        ls.secretKey = cred.langfuseSecretKey;
+        ls.http = cred.httpTemplate;
+        if (ls.publicKey.empty() || ls.secretKey.empty())
+            return Error{"Langfuse needs LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY in the environment"};
+        ScoreQuery q;
+        q.name = st.scoreName;
+        // The alert's baseline looks back a day plus the offset before the first evaluation.
+        q.from = st.from - st.rule.longWindowS - st.rule.offsetS;
+        q.to = st.to + 0.001;
+        q.traceTags = st.traceTags;
+        q.environments = st.environments;
+        auto scores = LangfuseClient(ls).scores(q, stage(progress, 0.35, 0.85));
+        if (!scores) return Error{"quality: " + scores.error().message};
+        if (scores->empty())
+            return Error{"quality: Langfuse has no score named \"" + st.scoreName + "\" for the chosen range and tags"};
+        data.quality = scoresToSeries(*scores, st.scoreName);
+        recomputeDerived(data);
+    }
+    if (prom) {
+        // A suggestion only: an error here does not spoil the timeline.
+        auto c = prom->queryRange("vllm:cache_config_info", st.from, st.to, st.step, stage(progress, 0.85, 1.0));
+        if (c) data.detectedChange = detectCacheDtypeChange(c->series);
+        else if (progress.isCancelled()) return Error{"cancelled"};
+    }
+    progress(1.0, "done");
+    return data;
+}
+
+Json timelineToJson(const TimelineData& d) {
+    const auto& s = d.settings;
+    Json settings = {{"prometheus_url", s.prometheusUrl},
+                     {"prometheus_auth", s.prometheusAuth},
+                     {"prometheus_header_names", s.prometheusHeaderNames},
+                     {"fetch_throughput", s.fetchThroughput},
+                     {"throughput_query", s.throughputQuery},
+                     {"series_pick", s.seriesPick},
+                     {"quality_source", qualitySourceName(s.qualitySource)},
+                     {"quality_query", s.qualityQuery},
+                     {"langfuse_url", s.langfuseUrl},
+                     {"score_name", s.scoreName},
+                     {"trace_tags", s.traceTags},
+                     {"environments", s.environments},
+                     {"from", s.from},
+                     {"to", s.to},
+                     {"step", s.step},
+                     {"change_at", numberOrNull(s.changeAt)},
+                     {"rule",
+                      {{"short_window_s", s.rule.shortWindowS},
+                       {"long_window_s", s.rule.longWindowS},
+                       {"offset_s", s.rule.offsetS},
+                       {"margin", s.rule.margin},
+                       {"hold_for_s", s.rule.holdForS}}},
+                     {"bands",
+                      {{"throughput_low_pct", s.bands.throughputLowPct},
+                       {"throughput_high_pct", s.bands.throughputHighPct},
+                       {"quality_tolerance", s.bands.qualityTolerance},
+                       {"quality_problem", s.bands.qualityProblem}}}};
+    Json alerts = Json::array();
+    for (const auto& a : d.alerts)
+        alerts.push_back({{"pending_at", a.pendingAt}, {"firing_at", numberOrNull(a.firingAt)},
+                          {"resolved_at", numberOrNull(a.resolvedAt)}});
+    Json j = {{"settings", std::move(settings)},
+              {"throughput", d.throughput ? seriesToJson(*d.throughput) : Json(nullptr)},
+              {"quality", d.quality ? seriesToJson(*d.quality) : Json(nullptr)},
+              {"alerts", std::move(alerts)},
+              {"alerts_evaluated_by", d.alertsEvaluatedBy},
+              {"detected_change", d.detectedChange ? Json{{"at", d.detectedChange->at},
+                                                          {"from", d.detectedChange->from},
+                                                          {"to", d.detectedChange->to}}
+                                                   : Json(nullptr)},
+              {"warnings", d.warnings}};
+    return j;
+}
+
+Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where) {
+    if (!j.is_object()) return Error{where + " must be an object"};
+    TimelineData d;
+    auto& s = d.settings;
+    auto st = j.find("settings");
+    if (st == j.end() || !st->is_object()) return Error{where + ".settings is missing or not an object"};
+    const std::string w = where + ".settings";
+    auto str = [&](const char* key, std::string& out) -> Status {
+        if (auto it = st->find(key); it != st->end() && !it->is_null()) {
+            if (!it->is_string()) return Error{w + "." + key + " must be a string"};
+            out = it->get<std::string>();
+        }
+        return success();
+    };
+    auto numberAt = [&](const Json& obj, const std::string& ww, const char* key, double& out, bool required) -> Status {
+        auto it = obj.find(key);
+        if (it == obj.end() || it->is_null()) {
+            if (required) return Error{ww + "." + key + " is missing"};
+            return success();
+        }
+        if (!it->is_number() || !std::isfinite(it->get<double>())) return Error{ww + "." + key + " must be a finite number"};
+        out = it->get<double>();
+        return success();
+    };
+    auto strings = [&](const char* key, std::vector<std::string>& out) -> Status {
+        if (auto it = st->find(key); it != st->end() && !it->is_null()) {
+            if (!it->is_array()) return Error{w + "." + key + " must be a list of strings"};
+            for (const auto& e : *it) {
+                if (!e.is_string()) return Error{w + "." + key + " must be a list of strings"};
+                out.push_back(e.get<std::string>());
+            }
+        }
+        return success();
+    };
+    for (auto [key, out] : {std::pair<const char*, std::string*>{"prometheus_url", &s.prometheusUrl},
+                            {"prometheus_auth", &s.prometheusAuth}, {"throughput_query", &s.throughputQuery},
+                            {"series_pick", &s.seriesPick}, {"quality_query", &s.qualityQuery},
+                            {"langfuse_url", &s.langfuseUrl}, {"score_name", &s.scoreName}})
+        if (auto r = str(key, *out); !r) return r.error();
+    if (auto r = strings("prometheus_header_names", s.prometheusHeaderNames); !r) return r.error();
+    if (auto r = strings("trace_tags", s.traceTags); !r) return r.error();
+    if (auto r = strings("environments", s.environments); !r) return r.error();
+    if (auto it = st->find("fetch_throughput"); it != st->end()) {
+        if (!it->is_boolean()) return Error{w + ".fetch_throughput must be true or false"};
+        s.fetchThroughput = it->get<bool>();
+    }
+    std::string source = "none";
+    if (auto r = str("quality_source", source); !r) return r.error();
+    if (source == "none") s.qualitySource = QualitySource::None;
+    else if (source == "prometheus") s.qualitySource = QualitySource::Prometheus;
+    else if (source == "langfuse") s.qualitySource = QualitySource::Langfuse;
+    else return Error{w + ".quality_source must be none, prometheus or langfuse, not \"" + source + "\""};
+    for (auto [key, out] : {std::pair<const char*, double*>{"from", &s.from}, {"to", &s.to}, {"step", &s.step}})
+        if (auto r = numberAt(*st, w, key, *out, true); !r) return r.error();
+    if (!(s.to > s.from) || !(s.step > 0)) return Error{w + ": from/to/step do not describe a time range"};
+    double change = 0;
+    if (auto it = st->find("change_at"); it != st->end() && !it->is_null()) {
+        if (auto r = numberAt(*st, w, "change_at", change, true); !r) return r.error();
+        s.changeAt = change;
+    }
+    if (auto rule = st->find("rule"); rule != st->end()) {
+        if (!rule->is_object()) return Error{w + ".rule must be an object"};
+        const std::string rw = w + ".rule";
+        for (auto [key, out] : {std::pair<const char*, double*>{"short_window_s", &s.rule.shortWindowS},
+                                {"long_window_s", &s.rule.longWindowS}, {"offset_s", &s.rule.offsetS},
+                                {"margin", &s.rule.margin}, {"hold_for_s", &s.rule.holdForS}})
+            if (auto r = numberAt(*rule, rw, key, *out, false); !r) return r.error();
+    }
+    if (auto bands = st->find("bands"); bands != st->end()) {
+        if (!bands->is_object()) return Error{w + ".bands must be an object"};
+        const std::string bw = w + ".bands";
+        for (auto [key, out] : {std::pair<const char*, double*>{"throughput_low_pct", &s.bands.throughputLowPct},
+                                {"throughput_high_pct", &s.bands.throughputHighPct},
+                                {"quality_tolerance", &s.bands.qualityTolerance},
+                                {"quality_problem", &s.bands.qualityProblem}})
+            if (auto r = numberAt(*bands, bw, key, *out, false); !r) return r.error();
+    }
+    for (auto [key, out] : {std::pair<const char*, std::optional<Series>*>{"throughput", &d.throughput},
+                            {"quality", &d.quality}}) {
+        if (auto it = j.find(key); it != j.end() && !it->is_null()) {
+            auto series = seriesFromJson(*it, where + "." + key);
+            if (!series) return series.error();
+            *out = std::move(series).value();
+        }
+    }
+    if (auto a = j.find("alerts"); a != j.end() && !a->is_null()) {
+        if (!a->is_array()) return Error{where + ".alerts must be a list"};
+        for (std::size_t i = 0; i < a->size(); ++i) {
+            const Json& e = (*a)[i];
+            const std::string aw = where + ".alerts[" + std::to_string(i) + "]";
+            if (!e.is_object()) return Error{aw + " must be an object"};
+            AlertEpisode ep;
+            double firing = 0, resolved = 0;
+            if (auto r = numberAt(e, aw, "pending_at", ep.pendingAt, true); !r) return r.error();
+            if (auto it = e.find("firing_at"); it != e.end() && !it->is_null()) {
+                if (auto r = numberAt(e, aw, "firing_at", firing, true); !r) return r.error();
+                ep.firingAt = firing;
+            }
+            if (auto it = e.find("resolved_at"); it != e.end() && !it->is_null()) {
+                if (auto r = numberAt(e, aw, "resolved_at", resolved, true); !r) return r.error();
+                ep.resolvedAt = resolved;
+            }
+            d.alerts.push_back(ep);
+        }
+    }
+    if (auto by = j.find("alerts_evaluated_by"); by != j.end() && by->is_string()) d.alertsEvaluatedBy = by->get<std::string>();
+    if (auto dc = j.find("detected_change"); dc != j.end() && dc->is_object()) {
+        DetectedChange c;
+        if (auto r = numberAt(*dc, where + ".detected_change", "at", c.at, true); !r) return r.error();
+        if (auto f = dc->find("from"); f != dc->end() && f->is_string()) c.from = f->get<std::string>();
+        if (auto t = dc->find("to"); t != dc->end() && t->is_string()) c.to = t->get<std::string>();
+        d.detectedChange = c;
+    }
+    if (auto wn = j.find("warnings"); wn != j.end() && wn->is_array())
+        for (const auto& e : *wn)
+            if (e.is_string()) d.warnings.push_back(e.get<std::string>());
+    // Local alerts are derived data: recompute them so a file always shows what its scores imply.
+    recomputeDerived(d);
+    return d;
+}
+
+Json timelineReportToJson(const TimelineReport& r) {
+    Json alerts = Json::array();
+    for (const auto& a : r.alerts)
+        alerts.push_back({{"pending_at", a.pendingAt}, {"firing_at", numberOrNull(a.firingAt)},
+                          {"resolved_at", numberOrNull(a.resolvedAt)}});
+    return Json{{"change_at", numberOrNull(r.changeAt)},
+                {"verdict", r.verdict ? Json(verdictName(*r.verdict)) : Json(nullptr)},
+                {"reasons", r.reasons},
+                {"throughput",
+                 {{"before_mean", numberOrNull(r.throughput.beforeMean)},
+                  {"after_mean", numberOrNull(r.throughput.afterMean)},
+                  {"delta_pct", numberOrNull(r.throughput.deltaPct())},
+                  {"before_count", r.throughput.beforeCount},
+                  {"after_count", r.throughput.afterCount},
+                  {"assessment", r.throughputAssessment}}},
+                {"quality",
+                 {{"before_mean", numberOrNull(r.quality.beforeMean)},
+                  {"after_mean", numberOrNull(r.quality.afterMean)},
+                  {"delta_points", numberOrNull(r.quality.deltaPoints())},
+                  {"before_count", r.quality.beforeCount},
+                  {"after_count", r.quality.afterCount},
+                  {"assessment", r.qualityAssessment}}},
+                {"alerts", std::move(alerts)}};
+}
+
+std::string timelineReportToText(const TimelineReport& r, const TimelineData& d) {
+    std::string out = "Production timeline: " + formatTimeUtc(d.settings.from) + " → " + formatTimeUtc(d.settings.to) +
+                      " (step " + num(d.settings.step, "%g") + " s)\n";
+    out += "  Verdict: " + (r.verdict ? std::string(verdictTitle(*r.verdict)) : std::string("none")) + "\n";
+    for (const auto& reason : r.reasons) out += "  • " + reason + "\n";
+    if (r.changeAt) out += "  FP8 switched on at " + formatTimeUtc(*r.changeAt) + "\n";
+    if (d.detectedChange)
+        out += "  vLLM's cache_config_info shows cache_dtype " + d.detectedChange->from + " → " + d.detectedChange->to +
+               " at " + formatTimeUtc(d.detectedChange->at) + "\n";
+    if (d.quality) {
+        out += "  Quality alert (" + d.settings.rule.promql("q") + ", for " + num(d.settings.rule.holdForS / 60, "%g") +
+               "m; evaluated " + (d.alertsEvaluatedBy == "prometheus" ? "by Prometheus" : "locally") + "): ";
+        if (r.alerts.empty()) out += "never pending\n";
+        else out += std::to_string(r.alerts.size()) + " episode(s)\n";
+        for (const auto& a : r.alerts)
+            out += "    pending " + formatTimeUtc(a.pendingAt) + ", " +
+                   (a.firingAt ? "firing " + formatTimeUtc(*a.firingAt) : std::string("never fired")) + ", " +
+                   (a.resolvedAt ? "resolved " + formatTimeUtc(*a.resolvedAt) : std::string("still active")) + "\n";
+    }
+    for (const auto& w : d.warnings) out += "  warning from the server: " + w + "\n";
+    return out;
+}
+
+}  // namespace fp8dash

@@ -1,0 +1,262 @@
+#include "prometheus_server.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include "process.h"
+
+extern char** environ;
+
+namespace fp8dash::test {
+namespace {
+
+// A port the kernel just handed out on 127.0.0.1 and that is free again; prometheus binds it a moment later (a
+// rare race, which start() answers by trying another port).
+int freeLoopbackPort() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return 0;
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = 0;
+    socklen_t len = sizeof addr;
+    int port = 0;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
+        port = ntohs(addr.sin_port);
+    ::close(fd);
+    return port;
+}
+
+std::string base64(const std::string& in) {
+    static const char* table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    std::size_t i = 0;
+    for (; i + 2 < in.size(); i += 3) {
+        const unsigned v = (static_cast<unsigned char>(in[i]) << 16) | (static_cast<unsigned char>(in[i + 1]) << 8) |
+                           static_cast<unsigned char>(in[i + 2]);
+        out += table[(v >> 18) & 63];
+        out += table[(v >> 12) & 63];
+        out += table[(v >> 6) & 63];
+        out += table[v & 63];
+    }
+    if (i + 1 == in.size()) {
+        const unsigned v = static_cast<unsigned char>(in[i]) << 16;
+        out += table[(v >> 18) & 63];
+        out += table[(v >> 12) & 63];
+        out += "==";
+    } else if (i + 2 == in.size()) {
+        const unsigned v = (static_cast<unsigned char>(in[i]) << 16) | (static_cast<unsigned char>(in[i + 1]) << 8);
+        out += table[(v >> 18) & 63];
+        out += table[(v >> 12) & 63];
+        out += table[(v >> 6) & 63];
+        out += '=';
+    }
+    return out;
+}
+
+// A one-shot HTTP/1.0 GET on loopback, independent of the client under test. Returns the status code, or 0 when
+// nothing answered within timeoutMs.
+int loopbackGetStatus(int port, const std::string& path, const std::string& authorization, int timeoutMs) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return 0;
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = htons(static_cast<uint16_t>(port));
+    int status = 0;
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
+        std::string request = "GET " + path + " HTTP/1.0\r\nHost: 127.0.0.1\r\n";
+        if (!authorization.empty()) request += "Authorization: " + authorization + "\r\n";
+        request += "\r\n";
+        if (::send(fd, request.data(), request.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(request.size())) {
+            std::string head;
+            char buf[512];
+            pollfd p{fd, POLLIN, 0};
+            while (head.find("\r\n") == std::string::npos && ::poll(&p, 1, timeoutMs) > 0) {
+                const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+                if (n <= 0) break;
+                head.append(buf, static_cast<std::size_t>(n));
+            }
+            // "HTTP/1.1 200 OK"
+            if (const auto sp = head.find(' '); head.rfind("HTTP/", 0) == 0 && sp != std::string::npos)
+                status = std::atoi(head.c_str() + sp + 1);
+        }
+    }
+    ::close(fd);
+    return status;
+}
+
+std::string readFile(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void writeFile(const std::filesystem::path& p, const std::string& text) {
+    std::ofstream(p, std::ios::binary) << text;
+}
+
+}  // namespace
+
+std::string findExecutable(const std::string& name) {
+    const char* path = std::getenv("PATH");
+    std::stringstream dirs(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+        if (dir.empty()) continue;
+        const auto candidate = std::filesystem::path(dir) / name;
+        if (::access(candidate.c_str(), X_OK) == 0 && std::filesystem::is_regular_file(candidate)) return candidate;
+    }
+    return {};
+}
+
+std::string PrometheusServer::unavailableReason() {
+    std::string missing;
+    for (const char* tool : {"prometheus", "promtool"})
+        if (findExecutable(tool).empty()) missing += std::string(missing.empty() ? "" : " and ") + tool;
+    if (missing.empty()) return {};
+    return missing +
+           " not found on PATH: install Debian's `prometheus` package (packaging/install-deps.sh does) to "
+           "run the tests against a real Prometheus";
+}
+
+PrometheusServer::PrometheusServer(const PrometheusServerOptions& options) {
+    if (const std::string why = unavailableReason(); !why.empty()) {
+        m_error = why;
+        return;
+    }
+    std::string tmpl = (std::filesystem::temp_directory_path() / "fp8dash-prometheus-XXXXXX").string();
+    if (!::mkdtemp(tmpl.data())) {
+        m_error = std::string("cannot create a temporary folder: ") + std::strerror(errno);
+        return;
+    }
+    m_dir = tmpl;
+    if (backfill(options)) start(options);
+}
+
+PrometheusServer::~PrometheusServer() {
+    stop();
+    if (!m_dir.empty()) {
+        std::error_code ec;
+        std::filesystem::remove_all(m_dir, ec);
+    }
+}
+
+std::string PrometheusServer::baseUrl() const {
+    return "http://127.0.0.1:" + std::to_string(m_port);
+}
+
+std::string PrometheusServer::log() const {
+    return readFile(m_dir / "prometheus.log");
+}
+
+bool PrometheusServer::backfill(const PrometheusServerOptions& options) {
+    const auto input = m_dir / "backfill.om.txt";
+    writeFile(input, options.openMetrics);
+    const auto r = runProcess({findExecutable("promtool"), "tsdb", "create-blocks-from", "openmetrics", input.string(),
+                               (m_dir / "data").string()},
+                              {}, 120);
+    if (r.exitCode != 0) {
+        m_error = "promtool tsdb create-blocks-from openmetrics failed (exit " + std::to_string(r.exitCode) +
+                  "): " + r.out + r.err;
+        return false;
+    }
+    return true;
+}
+
+bool PrometheusServer::start(const PrometheusServerOptions& options) {
+    writeFile(m_dir / "prom.yml", "global:\n  scrape_interval: 15s\nscrape_configs: []\n");
+    std::string authorization;
+    if (!options.basicAuthUser.empty()) {
+        writeFile(m_dir / "web.yml",
+                  "basic_auth_users:\n  " + options.basicAuthUser + ": '" + options.basicAuthBcrypt + "'\n");
+        authorization = "Basic " + base64(options.basicAuthUser + ":" + options.basicAuthPassword);
+    }
+    const std::string prometheus = findExecutable("prometheus");
+    const auto logPath = m_dir / "prometheus.log";
+
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        m_port = freeLoopbackPort();
+        std::vector<std::string> args = {prometheus, "--config.file=" + (m_dir / "prom.yml").string(),
+                                         "--storage.tsdb.path=" + (m_dir / "data").string(),
+                                         "--web.listen-address=127.0.0.1:" + std::to_string(m_port),
+                                         "--storage.tsdb.retention.time=3650d"};
+        if (!options.basicAuthUser.empty()) args.push_back("--web.config.file=" + (m_dir / "web.yml").string());
+        std::vector<char*> argv;
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+        posix_spawn_file_actions_addopen(&actions, 1, logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        posix_spawn_file_actions_adddup2(&actions, 1, 2);
+        const int rc = posix_spawn(&m_pid, prometheus.c_str(), &actions, nullptr, argv.data(), environ);
+        posix_spawn_file_actions_destroy(&actions);
+        if (rc != 0) {
+            m_pid = -1;
+            m_error = "cannot start " + prometheus + ": " + std::strerror(rc);
+            return false;
+        }
+
+        // Ready when /-/ready says 200: the TSDB is open and queries see the backfilled blocks.
+        const auto deadline = std::chrono::steady_clock::now() +
+                              std::chrono::milliseconds(static_cast<long>(options.readyTimeoutS * 1000));
+        bool exited = false;
+        while (std::chrono::steady_clock::now() < deadline) {
+            int status = 0;
+            if (::waitpid(m_pid, &status, WNOHANG) == m_pid) {
+                exited = true;
+                m_pid = -1;
+                break;
+            }
+            if (loopbackGetStatus(m_port, "/-/ready", authorization, 1000) == 200) return true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        const std::string output = log();
+        if (exited && output.find("address already in use") != std::string::npos) continue;  // lost the port race
+        stop();
+        m_error = (exited ? "prometheus exited during start-up"
+                          : "prometheus was not ready within " + std::to_string(options.readyTimeoutS) + " s") +
+                  std::string("; its output:\n") + output;
+        return false;
+    }
+    m_error = "prometheus could not bind a loopback port (three tries); its output:\n" + log();
+    return false;
+}
+
+void PrometheusServer::stop() {
+    if (m_pid <= 0) return;
+    ::kill(m_pid, SIGTERM);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    int status = 0;
+    while (::waitpid(m_pid, &status, WNOHANG) == 0) {
+        if (std::chrono::steady_clock::now() > deadline) {
+            ::kill(m_pid, SIGKILL);
+            ::waitpid(m_pid, &status, 0);
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    m_pid = -1;
+}
+
+}  // namespace fp8dash::test

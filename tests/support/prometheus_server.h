@@ -1,0 +1,58 @@
+#pragma once
+// A real Prometheus (Debian's 2.42 `prometheus` + `promtool`) on loopback over data a test generates: the OpenMetrics
+// text is backfilled with `promtool tsdb create-blocks-from openmetrics`, then `prometheus` serves that TSDB on a free
+// 127.0.0.1 port, optionally behind basic auth (--web.config.file). The process is stopped and its folder removed
+// with the object. Recipe and pitfalls: shared/notes/data-formats.md §3.6-3.7. Not thread-safe; one owner.
+
+#include <sys/types.h>
+
+#include <filesystem>
+#include <string>
+
+namespace fp8dash::test {
+
+// The full path of an executable on PATH, or "" when there is none.
+std::string findExecutable(const std::string& name);
+
+struct PrometheusServerOptions {
+    // Backfill input: OpenMetrics text, timestamps in unix seconds, time-ordered per series, ending with "# EOF".
+    // Keep it older than ~3 h (the head block's span) so that promtool's blocks are all served.
+    std::string openMetrics;
+    // Basic auth for every endpoint when basicAuthUser is set: Prometheus checks the bcrypt hash; the harness
+    // sends the plain password only for its own readiness poll.
+    std::string basicAuthUser;
+    std::string basicAuthBcrypt;
+    std::string basicAuthPassword;
+    double readyTimeoutS = 60;
+};
+
+class PrometheusServer {
+public:
+    // Why no server can run here ("" when prometheus and promtool are on PATH), for GTEST_SKIP.
+    static std::string unavailableReason();
+
+    // Backfills, starts and waits for /-/ready. On failure ok() is false and error() says what happened, with the
+    // tools' output.
+    explicit PrometheusServer(const PrometheusServerOptions& options);
+    ~PrometheusServer();
+    PrometheusServer(const PrometheusServer&) = delete;
+    PrometheusServer& operator=(const PrometheusServer&) = delete;
+
+    bool ok() const { return m_error.empty(); }
+    const std::string& error() const { return m_error; }
+    int port() const { return m_port; }
+    std::string baseUrl() const;  // "http://127.0.0.1:PORT"
+    std::string log() const;      // what prometheus wrote so far (stdout and stderr)
+
+private:
+    bool backfill(const PrometheusServerOptions& options);
+    bool start(const PrometheusServerOptions& options);
+    void stop();
+
+    std::filesystem::path m_dir;  // config, log and TSDB; removed by the destructor
+    std::string m_error;
+    int m_port = 0;
+    pid_t m_pid = -1;
+};
+
+}  // namespace fp8dash::test
