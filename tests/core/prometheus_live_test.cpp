@@ -17,6 +17,8 @@
 
 #include "fp8dash/core/prometheus_client.h"
 #include "fp8dash/core/time_series.h"
+#include "fp8dash/core/timeline.h"
+#include "langfuse_test_server.h"
 #include "prometheus_server.h"
 #include "test_paths.h"
 
@@ -344,6 +346,70 @@ TEST_F(PrometheusLive, QualityAlertMatchesPrometheusOwnEvaluation) {
     EXPECT_EQ(episodes[0].pendingAt, at(kDipAt + 14 * 60));
     EXPECT_EQ(episodes[0].firingAt, std::optional<double>(at(kDipAt + 29 * 60)));
     EXPECT_EQ(episodes[0].resolvedAt, std::optional<double>(at(kDipAt + 77 * 60)));
+}
+
+// The whole timeline twice over the same judge scores: once with quality in Prometheus (Prometheus evaluates the
+// rule) and once from a Langfuse server following the public API (fp8dash evaluates it). Same alerts, same verdict.
+TEST_F(PrometheusLive, TimelineFromPrometheusAndFromLangfuseAgree) {
+    std::vector<test::LangfuseSeedScore> scores;
+    for (double t = kScoreOffset; t <= kDataSpan; t += 60) {
+        test::LangfuseSeedScore sc;
+        sc.id = "score-" + num(t);
+        sc.traceId = "trace-" + num(t);
+        sc.timestamp = at(t);
+        sc.value = inDip(t) ? kDipQuality : kBaseQuality;
+        sc.traceTags = {"precision:fp8"};
+        scores.push_back(sc);
+    }
+    // Noise the tag filter must keep out: BF16 traffic scored 1.0 at the same times.
+    for (double t = kDipAt; t < kDipAt + kHours; t += 60) {
+        test::LangfuseSeedScore sc;
+        sc.id = "bf16-" + num(t);
+        sc.traceId = "bf16-trace-" + num(t);
+        sc.timestamp = at(t);
+        sc.value = 1.0;
+        sc.traceTags = {"precision:bf16"};
+        scores.push_back(sc);
+    }
+    test::LangfuseTestServer langfuse(scores);
+
+    TimelineSettings st;
+    st.prometheusUrl = s_server->baseUrl();
+    st.from = at(kChangeAt - kHours);
+    st.to = at(kDipAt + 3 * kHours);
+    st.step = 60;
+    st.changeAt = at(kChangeAt);
+    st.qualitySource = QualitySource::Prometheus;
+    st.qualityQuery = kQualitySelector;
+    TimelineCredentials cred;
+    auto viaPrometheus = fetchTimeline(st, cred);
+    ASSERT_TRUE(viaPrometheus.ok()) << viaPrometheus.error().message;
+
+    st.qualitySource = QualitySource::Langfuse;
+    st.langfuseUrl = langfuse.baseUrl();
+    st.traceTags = {"precision:fp8"};
+    cred.langfusePublicKey = langfuse.options().publicKey;
+    cred.langfuseSecretKey = langfuse.options().secretKey;
+    auto viaLangfuse = fetchTimeline(st, cred);
+    ASSERT_TRUE(viaLangfuse.ok()) << viaLangfuse.error().message;
+
+    EXPECT_EQ(viaPrometheus->alertsEvaluatedBy, "prometheus");
+    EXPECT_EQ(viaLangfuse->alertsEvaluatedBy, "local");
+    ASSERT_EQ(viaPrometheus->alerts.size(), 1u);
+    EXPECT_EQ(viaLangfuse->alerts, viaPrometheus->alerts);
+    EXPECT_EQ(viaPrometheus->alerts[0].pendingAt, at(kDipAt + 14 * 60));
+    EXPECT_EQ(viaPrometheus->alerts[0].firingAt, std::optional<double>(at(kDipAt + 29 * 60)));
+
+    const auto a = evaluateTimeline(*viaPrometheus), b = evaluateTimeline(*viaLangfuse);
+    EXPECT_EQ(*a.verdict, Verdict::Investigate);  // the alert fired after the change
+    EXPECT_EQ(*b.verdict, Verdict::Investigate);
+    // Throughput: 1000 tok/s in the hour before the change, 1500 once the 5-minute rate window has passed it.
+    EXPECT_NEAR(*a.throughput.beforeMean, 1000, 1e-6);
+    EXPECT_NEAR(*a.throughput.afterMean, 1500, 1e-6);
+    EXPECT_NEAR(*a.throughput.deltaPct(), 50, 1e-6);
+    ASSERT_TRUE(viaPrometheus->detectedChange.has_value());
+    EXPECT_EQ(viaPrometheus->detectedChange->to, "fp8");
+    EXPECT_EQ(viaPrometheus->detectedChange->at, at(kChangeAt));
 }
 
 TEST_F(PrometheusLive, CancelStopsARangeQuery) {
