@@ -4,6 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <thread>
+
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -335,6 +342,45 @@ TEST(HttpClientTest, RunParallelRunsEveryIndexOnce) {
     std::vector<std::atomic<int>> hits(100);
     runParallel(hits.size(), 4, [&](std::size_t i) { ++hits[i]; });
     for (const auto& h : hits) EXPECT_EQ(h.load(), 1);
+}
+
+}  // namespace
+}  // namespace fp8dash
+
+namespace fp8dash {
+namespace {
+
+// https:// to a server that answers in plain text at once (as a plain-HTTP server does to a TLS hello): the
+// handshake fails, and the message says it is about TLS and names the URL.
+TEST(HttpClientTls, HandshakeFailureIsAClearTlsError) {
+    const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_GE(listener, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+    ASSERT_EQ(::listen(listener, 4), 0);
+    socklen_t len = sizeof addr;
+    ::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len);
+    const int port = ntohs(addr.sin_port);
+    std::thread server([listener] {
+        const int c = ::accept(listener, nullptr, nullptr);
+        if (c < 0) return;
+        const char reply[] = "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n";
+        [[maybe_unused]] auto n = ::write(c, reply, sizeof reply - 1);
+        ::shutdown(c, SHUT_RDWR);
+        ::close(c);
+    });
+    HttpOptions o;
+    o.maxRetries = 0;
+    o.totalTimeoutS = 5;
+    const std::string url = "https://127.0.0.1:" + std::to_string(port) + "/api/v1/query";
+    auto r = HttpClient(o).get(url);
+    server.join();
+    ::close(listener);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("TLS failure"), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find(url), std::string::npos) << r.error().message;
 }
 
 }  // namespace
