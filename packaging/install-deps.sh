@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what fp8dash needs to build, test and run on Debian 12 (bookworm), from Debian's packages only.
 # Idempotent: installs only what is missing, and does nothing (not even apt-get update) when all is there.
-# Usage: packaging/install-deps.sh            (as root, or with sudo available)
+# Usage: packaging/install-deps.sh [--tests]  (as root, or with sudo available)
+#   --tests  also what the test suite needs (Debian's prometheus, whose promtool and server the client's tests run
+#            on loopback). Left out of a plain install: the package also sets up a Prometheus service on port 9090.
 set -euo pipefail
 
 packages=(
@@ -10,8 +12,13 @@ packages=(
   nlohmann-json3-dev libcurl4-openssl-dev          # JSON, HTTP
   libgtest-dev libgmock-dev                        # GoogleTest
   fonts-dejavu-core                                # a font for offscreen rendering and minimal desktops
-  prometheus                                       # prometheus + promtool: the client's tests run a real server
 )
+if [ "${1:-}" = "--tests" ]; then
+  packages+=(prometheus)                           # prometheus + promtool: the client's tests run a real server
+elif [ $# -gt 0 ]; then
+  echo "usage: $0 [--tests]" >&2
+  exit 2
+fi
 
 missing=()
 for p in "${packages[@]}"; do
