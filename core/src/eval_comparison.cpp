@@ -2,26 +2,18 @@
 // standard errors, risk flags.
 #include "fp8dash/core/eval_comparison.h"
 
+#include "text_util.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <set>
 
 namespace fp8dash {
+
+using text::lower;
+using text::trim;
 namespace {
-
-std::string trim(std::string_view s) {
-    const auto b = s.find_first_not_of(" \t\r\n");
-    if (b == std::string_view::npos) return {};
-    const auto e = s.find_last_not_of(" \t\r\n");
-    return std::string(s.substr(b, e - b + 1));
-}
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-    return out;
-}
 
 std::string num(double v) {
     char buf[64];

@@ -1,18 +1,17 @@
 // FP8 layers of a run (DESIGN.md "The three FP8 layers (vLLM)"), from config.model_args and the checkpoint name.
 #include "fp8dash/core/fp8_config.h"
 
+#include "text_util.h"
+
 #include <algorithm>
 #include <cctype>
 #include <regex>
 
 namespace fp8dash {
-namespace {
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-    return out;
-}
+using text::lower;
+using text::trim;
+namespace {
 
 bool isTrue(std::string_view v) {
     const auto l = lower(v);

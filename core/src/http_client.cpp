@@ -2,6 +2,8 @@
 // loop (the CLI), and gives per-transfer timeouts, proxies and TLS options for free.
 #include "fp8dash/core/http_client.h"
 
+#include "text_util.h"
+
 #include <curl/curl.h>
 
 #include <algorithm>
@@ -14,22 +16,14 @@
 #include <thread>
 
 namespace fp8dash {
+
+using text::lower;
+using text::trim;
 namespace {
 
 void ensureCurlGlobal() {
     static std::once_flag once;
     std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-    return s;
-}
-
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t\r\n");
-    if (b == std::string::npos) return {};
-    return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
 }
 
 struct Transfer {

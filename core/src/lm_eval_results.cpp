@@ -2,11 +2,16 @@
 // stderrs, group_subtasks, model_args as string or object).
 #include "fp8dash/core/lm_eval_results.h"
 
+#include "text_util.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace fp8dash {
+
+using text::lower;
+using text::trim;
 namespace {
 
 std::string typeName(const Json& j) { return j.type_name(); }
@@ -27,13 +32,6 @@ std::optional<double> numberOf(const Json& j) {
 bool isBookkeepingKey(const std::string& key) {
     return key == "alias" || key == "samples" || key == " " || key == "name" || key == "sample_len" ||
            key == "sample_count";
-}
-
-std::string trim(std::string_view s) {
-    const auto b = s.find_first_not_of(" \t\r\n");
-    if (b == std::string_view::npos) return {};
-    const auto e = s.find_last_not_of(" \t\r\n");
-    return std::string(s.substr(b, e - b + 1));
 }
 
 std::string scalarToString(const Json& v) {

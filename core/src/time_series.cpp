@@ -2,6 +2,8 @@
 // alert with Prometheus' semantics, LTTB downsampling, time parsing.
 #include "fp8dash/core/time_series.h"
 
+#include "text_util.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -9,16 +11,13 @@
 #include <ctime>
 
 namespace fp8dash {
+
+using text::lower;
+using text::trim;
 namespace {
 
 // Prometheus keeps timestamps in integer milliseconds; window edges are compared there, exactly as it does.
 std::int64_t toMs(double seconds) { return static_cast<std::int64_t>(std::llround(seconds * 1000.0)); }
-
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t");
-    if (b == std::string::npos) return {};
-    return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
 
 std::string promDuration(double seconds) {
     const auto s = static_cast<long long>(std::llround(seconds));
@@ -42,6 +41,32 @@ double prometheusMean(std::vector<Sample>::const_iterator first, std::vector<Sam
         mean += v / count - mean / count;
     }
     return mean;
+}
+
+int digits(const std::string& s, std::size_t& pos, int count) {
+    if (pos + static_cast<std::size_t>(count) > s.size()) return -1;
+    int v = 0;
+    for (int i = 0; i < count; ++i) {
+        const char c = s[pos + static_cast<std::size_t>(i)];
+        if (c < '0' || c > '9') return -1;
+        v = v * 10 + (c - '0');
+    }
+    pos += static_cast<std::size_t>(count);
+    return v;
+}
+
+bool expect(const std::string& s, std::size_t& pos, char c) {
+    if (pos < s.size() && s[pos] == c) {
+        ++pos;
+        return true;
+    }
+    return false;
+}
+
+int daysInMonth(int year, int month) {
+    static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    return month == 2 && leap ? 29 : days[month - 1];
 }
 
 }  // namespace
@@ -231,6 +256,75 @@ std::vector<Sample> downsampleLttb(const std::vector<Sample>& in, std::size_t th
     return out;
 }
 
+std::optional<double> parseIso8601(const std::string& text) {
+    const std::string& s = text;
+    std::size_t pos = 0;
+    const int year = digits(s, pos, 4);
+    if (year < 0 || !expect(s, pos, '-')) return std::nullopt;
+    const int month = digits(s, pos, 2);
+    if (month < 1 || month > 12 || !expect(s, pos, '-')) return std::nullopt;
+    const int day = digits(s, pos, 2);
+    if (day < 1 || day > daysInMonth(year, month)) return std::nullopt;
+    if (!(expect(s, pos, 'T') || expect(s, pos, 't') || expect(s, pos, ' '))) return std::nullopt;
+    const int hour = digits(s, pos, 2);
+    if (hour < 0 || hour > 23 || !expect(s, pos, ':')) return std::nullopt;
+    const int minute = digits(s, pos, 2);
+    if (minute < 0 || minute > 59 || !expect(s, pos, ':')) return std::nullopt;
+    const int second = digits(s, pos, 2);
+    if (second < 0 || second > 60) return std::nullopt;  // 60: a leap second, folded into the next minute
+    double fraction = 0;
+    if (expect(s, pos, '.') || expect(s, pos, ',')) {
+        const std::size_t start = pos;
+        double scale = 0.1;
+        while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9') {
+            fraction += (s[pos] - '0') * scale;
+            scale /= 10;
+            ++pos;
+        }
+        if (pos == start) return std::nullopt;
+    }
+    long offset = 0;
+    if (expect(s, pos, 'Z') || expect(s, pos, 'z')) {
+    } else if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) {
+        const int sign = s[pos] == '-' ? -1 : 1;
+        ++pos;
+        const int oh = digits(s, pos, 2);
+        if (oh < 0 || oh > 23) return std::nullopt;
+        int om = 0;
+        if (pos < s.size()) {
+            expect(s, pos, ':');
+            om = digits(s, pos, 2);
+            if (om < 0 || om > 59) return std::nullopt;
+        }
+        offset = sign * (oh * 3600L + om * 60L);
+    }
+    if (pos != s.size()) return std::nullopt;
+    std::tm tm{};
+    tm.tm_year = year - 1900;
+    tm.tm_mon = month - 1;
+    tm.tm_mday = day;
+    tm.tm_hour = hour;
+    tm.tm_min = minute;
+    tm.tm_sec = second;
+    // timegm: the fields are UTC; mktime would apply the local zone.
+    const std::time_t t = ::timegm(&tm);
+    return static_cast<double>(t) - static_cast<double>(offset) + fraction;
+}
+
+std::string toIso8601(double unixSeconds) {
+    if (!std::isfinite(unixSeconds)) return {};
+    const double ms = std::round(unixSeconds * 1000);
+    const double wholeSeconds = std::floor(ms / 1000);  // floor, so times before 1970 keep a positive fraction
+    const auto whole = static_cast<std::time_t>(wholeSeconds);
+    const int millis = static_cast<int>(ms - wholeSeconds * 1000);
+    std::tm tm{};
+    ::gmtime_r(&whole, &tm);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                  tm.tm_hour, tm.tm_min, tm.tm_sec, millis);
+    return buf;
+}
+
 Result<double> parseTimePoint(const std::string& text, const std::string& what) {
     const std::string s = trim(text);
     const auto bad = [&] {
@@ -243,32 +337,12 @@ Result<double> parseTimePoint(const std::string& text, const std::string& what) 
         if (!std::isfinite(seconds) || seconds < 0 || seconds > 32503680000.0) return bad();
         return seconds;
     }
-    int y, mo, d, h, mi;
-    double sec;
-    int consumed = 0;
-    if (std::sscanf(s.c_str(), "%4d-%2d-%2d%*1[Tt ]%2d:%2d:%lf%n", &y, &mo, &d, &h, &mi, &sec, &consumed) != 6)
-        return bad();
-    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec < 0 || sec >= 61) return bad();
-    std::string zone = s.substr(static_cast<std::size_t>(consumed));
-    double offset = 0;
-    if (zone == "Z" || zone == "z") {
-        offset = 0;
-    } else if (zone.size() == 6 && (zone[0] == '+' || zone[0] == '-') && zone[3] == ':') {
-        int zh = 0, zm = 0;
-        if (std::sscanf(zone.c_str() + 1, "%2d:%2d", &zh, &zm) != 2 || zh > 23 || zm > 59) return bad();
-        offset = (zone[0] == '+' ? 1 : -1) * (zh * 3600.0 + zm * 60.0);
-    } else {
-        return bad();  // RFC 3339 requires a zone; a bare local time would be ambiguous
-    }
-    std::tm tm{};
-    tm.tm_year = y - 1900;
-    tm.tm_mon = mo - 1;
-    tm.tm_mday = d;
-    tm.tm_hour = h;
-    tm.tm_min = mi;
-    tm.tm_sec = 0;
-    const time_t base = timegm(&tm);
-    return static_cast<double>(base) + sec - offset;
+    // RFC 3339 requires a zone (Z or an offset after the time); a bare local time would be ambiguous.
+    const std::string afterDate = s.size() > 10 ? s.substr(10) : std::string();
+    if (afterDate.find_first_of("Zz+-") == std::string::npos) return bad();
+    const auto t = parseIso8601(s);
+    if (!t) return bad();
+    return *t;
 }
 
 std::string formatTimeUtc(double unixSeconds) {

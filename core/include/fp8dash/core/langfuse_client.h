@@ -55,9 +55,6 @@ private:
 // Scores as a time series (ascending, numeric values only).
 Series scoresToSeries(const std::vector<Score>& scores, const std::string& name);
 
-// ISO 8601 (Langfuse's timestamps, e.g. "2026-11-20T10:00:00.123Z") <-> unix seconds. Accepts 'T' or a space,
-// any number of fraction digits, and "Z", "+HH:MM", "+HHMM", "+HH" or no zone (read as UTC); nullopt otherwise.
-std::optional<double> parseIso8601(const std::string& text);
-std::string toIso8601(double unixSeconds);  // millisecond precision, UTC, "Z"
+// ISO 8601 timestamps: parseIso8601 / toIso8601 in time_series.h.
 
 }  // namespace fp8dash

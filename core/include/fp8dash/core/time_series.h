@@ -91,4 +91,9 @@ std::vector<Sample> downsampleLttb(const std::vector<Sample>& samples, std::size
 Result<double> parseTimePoint(const std::string& text, const std::string& what);
 std::string formatTimeUtc(double unixSeconds);  // "2026-11-20 10:00:00 UTC"
 
+// ISO 8601 (Langfuse's timestamps, e.g. "2026-11-20T10:00:00.123Z"; "T" or a space; Z, +-HH:MM, +-HHMM, +-HH, or no
+// zone = UTC) <-> unix seconds.
+std::optional<double> parseIso8601(const std::string& text);
+std::string toIso8601(double unixSeconds);  // millisecond precision, UTC, "Z"
+
 }  // namespace fp8dash
