@@ -4,6 +4,7 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include "fp8dash/ui/fp8_layers_panel.h"
@@ -11,6 +12,7 @@
 #include "fp8dash/ui/notes_panel.h"
 #include "fp8dash/ui/risk_flags_panel.h"
 #include "fp8dash/ui/task_table_view.h"
+#include "fp8dash/ui/timeline_view.h"
 #include "fp8dash/ui/verdict_banner.h"
 #include "ui_style.h"
 
@@ -30,14 +32,23 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     m_title->setObjectName(QStringLiteral("comparisonTitle"));
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     heading->addWidget(m_title);
-    m_runs = style::caption(QString(), this);
+    layout->addLayout(heading);
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("documentTabs"));
+    m_tabs->setDocumentMode(true);
+    auto* evalsPage = new QWidget(m_tabs);
+    evalsPage->setObjectName(QStringLiteral("evalsPage"));
+    auto* evalsLayout = new QVBoxLayout(evalsPage);
+    evalsLayout->setContentsMargins(0, 8, 0, 0);
+    evalsLayout->setSpacing(8);
+    m_runs = style::caption(QString(), evalsPage);
     m_runs->setObjectName(QStringLiteral("comparisonRuns"));
     m_runs->setTextFormat(Qt::RichText);
     m_runs->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    heading->addWidget(m_runs);
-    layout->addLayout(heading);
+    evalsLayout->addWidget(m_runs);
 
-    m_splitter = new QSplitter(Qt::Horizontal, this);
+    m_splitter = new QSplitter(Qt::Horizontal, evalsPage);
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
     m_splitter->setChildrenCollapsible(false);
 
@@ -70,16 +81,46 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 1);
     m_splitter->setSizes({880, 380});
-    layout->addWidget(m_splitter, 1);
+    evalsLayout->addWidget(m_splitter, 1);
+
+    m_timeline = new TimelineView(m_tabs);
+    m_tabs->addTab(evalsPage, tr("Offline evals"));
+    m_tabs->addTab(m_timeline, tr("Production timeline"));
+    layout->addWidget(m_tabs, 1);
+}
+
+void ComparisonView::showTab(Tab tab) {
+    if (m_tabs->isTabVisible(tab)) m_tabs->setCurrentIndex(tab);
 }
 
 void ComparisonView::setComparison(const LoadedComparison& loaded) {
     const ComparisonDocument& doc = loaded.document;
     const ComparisonReport& report = loaded.report;
 
-    m_banner->setReport(report);
+    m_banner->setDecision(loaded.decision, doc);
     m_title->setText(toQString(doc.title));
     m_title->setVisible(!doc.title.empty());
+
+    m_tabs->setTabVisible(EvalsTab, doc.hasEvals);
+    if (!doc.hasEvals) m_tabs->setCurrentIndex(TimelineTab);
+    const TimelineReport* timelineReport = loaded.decision.timeline ? &*loaded.decision.timeline : nullptr;
+    m_timeline->setTimeline(doc.timeline ? &*doc.timeline : nullptr, timelineReport);
+    // The tab says at a glance whether production agrees.
+    QString timelineTitle = tr("Production timeline");
+    if (timelineReport && timelineReport->verdict) {
+        timelineTitle += QStringLiteral(" · ") + toQString(verdictTitle(*timelineReport->verdict));
+    }
+    m_tabs->setTabText(TimelineTab, timelineTitle);
+    if (!doc.hasEvals) {
+        // The evals tab is hidden; clear it so nothing of a previous document lingers there.
+        m_runs->clear();
+        m_table->setReport(report);
+        m_layers->setReport(report);
+        m_risks->setRisks(report.risks);
+        m_missing->setReport(report);
+        m_notes->setNotes(doc.notes);
+        return;
+    }
 
     auto runText = [](const RunRecord& run, const Fp8Config& config) {
         const std::string& model = !config.model.empty() ? config.model : run.results.modelName;

@@ -3,6 +3,8 @@
 #include <QApplication>
 #include <QIcon>
 
+#include <clocale>
+
 #include "fp8dash/core/version.h"
 #include "fp8dash/ui/main_window.h"
 #include "ui_style.h"
@@ -22,6 +24,9 @@ QIcon applicationIcon() {
 int runGui(int argc, char** argv, const std::vector<std::string>& filesToOpen) {
     initUiResources();
     QApplication app(argc, argv);
+    // QApplication adopts the user's C locale; core formats and parses numbers with printf/strtod (PromQL, JSON
+    // numbers, times), which must keep '.' as the decimal point. Qt's own display formatting uses QLocale.
+    std::setlocale(LC_NUMERIC, "C");
     QApplication::setApplicationName(QStringLiteral("fp8dash"));
     QApplication::setOrganizationName(QStringLiteral("fp8dash"));
     QApplication::setApplicationVersion(QStringLiteral(FP8DASH_VERSION));

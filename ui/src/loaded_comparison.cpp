@@ -29,9 +29,10 @@ Result<LoadedComparison> loadComparisonForDisplay(const QString& path) {
 }
 
 Result<LoadedComparison> evaluateForDisplay(ComparisonDocument document, const QString& sourceName) {
-    auto report = document.evaluate();
-    if (!report) return namingFile(report.error(), sourceName);
-    return LoadedComparison{std::move(document), std::move(report).value()};
+    auto decision = decide(document);
+    if (!decision) return namingFile(decision.error(), sourceName);
+    ComparisonReport report = decision->evals ? *decision->evals : ComparisonReport{};
+    return LoadedComparison{std::move(document), std::move(report), std::move(decision).value()};
 }
 
 Result<LoadedComparison> buildNewComparison(const NewComparisonRequest& request) {
@@ -57,9 +58,10 @@ Result<LoadedComparison> buildNewComparison(const NewComparisonRequest& request)
     ComparisonDocument document =
         makeComparisonDocument(std::move(baselineRun), std::move(candidateRun), request.options);
     if (!request.title.trimmed().isEmpty()) document.title = request.title.trimmed().toStdString();
-    auto report = document.evaluate();
-    if (!report) return report.error();
-    return LoadedComparison{std::move(document), std::move(report).value()};
+    auto decision = decide(document);
+    if (!decision) return decision.error();  // an option problem (e.g. an override): not about one file
+    ComparisonReport report = decision->evals ? *decision->evals : ComparisonReport{};
+    return LoadedComparison{std::move(document), std::move(report), std::move(decision).value()};
 }
 
 }  // namespace fp8dash::ui

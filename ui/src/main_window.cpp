@@ -31,9 +31,13 @@
 
 #include "fp8dash/core/demo.h"
 #include "fp8dash/core/report_format.h"
+#include "fp8dash/core/version.h"
 #include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/new_comparison_dialog.h"
 #include "fp8dash/ui/task_table_view.h"
+#include "fp8dash/ui/time_range_picker.h"
+#include "fp8dash/ui/timeline_source_dialog.h"
+#include "fp8dash/ui/timeline_view.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -54,6 +58,16 @@ QString withSuffix(QString path, const QString& suffix) {
     return path;
 }
 
+// A new document holding only a production timeline (no eval runs).
+ComparisonDocument timelineOnlyDocument() {
+    ComparisonDocument doc;
+    doc.hasEvals = false;
+    doc.created = nowIso8601Utc();
+    doc.toolVersion = FP8DASH_VERSION;
+    doc.title = MainWindow::tr("Production timeline").toStdString();
+    return doc;
+}
+
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
@@ -68,6 +82,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_view = new ComparisonView(m_stack);
     m_stack->addWidget(m_view);
     setCentralWidget(m_stack);
+
+    TimelineView* timeline = m_view->timelineView();
+    connect(timeline, &TimelineView::connectRequested, this, &MainWindow::connectTimeline);
+    connect(timeline, &TimelineView::refreshRequested, this,
+            [this](double from, double to) { refreshTimeline(from, to); });
+    connect(timeline, &TimelineView::changeTimeChosen, this, &MainWindow::setTimelineChangeTime);
 
     buildMenus();
     buildStatusBar();
@@ -111,12 +131,17 @@ QWidget* MainWindow::buildEmptyPage() {
     auto* newButton = new QPushButton(tr("New Comparison…"), page);
     auto* openButton = new QPushButton(tr("Open…"), page);
     auto* demoButton = new QPushButton(tr("Open Demo"), page);
+    auto* timelineButton = new QPushButton(tr("Production Timeline…"), page);
+    timelineButton->setToolTip(tr("Connect to Prometheus / Langfuse and plot throughput and quality around the FP8 "
+                                  "switch"));
     connect(newButton, &QPushButton::clicked, this, &MainWindow::newComparison);
     connect(openButton, &QPushButton::clicked, this, &MainWindow::openWithDialog);
     connect(demoButton, &QPushButton::clicked, this, &MainWindow::openDemo);
+    connect(timelineButton, &QPushButton::clicked, this, &MainWindow::connectTimeline);
     buttons->addWidget(newButton);
     buttons->addWidget(openButton);
     buttons->addWidget(demoButton);
+    buttons->addWidget(timelineButton);
     buttons->addStretch(1);
     outer->addSpacing(8);
     outer->addLayout(buttons);
@@ -137,6 +162,8 @@ void MainWindow::buildMenus() {
     file->addAction(tr("Open &Demo"), this, &MainWindow::openDemo)
         ->setStatusTip(tr("The bundled Meta-Llama-3-8B-Instruct BF16 vs FP8 comparison"));
     file->addSeparator();
+    m_saveAction = file->addAction(tr("&Save"), this, &MainWindow::save);
+    m_saveAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+S")));
     m_saveAsAction = file->addAction(tr("Save &As…"), this, &MainWindow::saveAs);
     m_saveAsAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+S")));
     m_exportAction = file->addAction(tr("&Export Report…"), this, &MainWindow::exportReport);
@@ -154,6 +181,20 @@ void MainWindow::buildMenus() {
     QAction* filter = view->addAction(tr("&Filter Tasks"), this,
                                       [this] { m_view->taskTable()->filterEdit()->setFocus(Qt::ShortcutFocusReason); });
     filter->setShortcut(QKeySequence(QStringLiteral("Ctrl+F")));
+
+    QMenu* timeline = menuBar()->addMenu(tr("&Timeline"));
+    m_connectAction = timeline->addAction(tr("&Connect…"), this, &MainWindow::connectTimeline);
+    m_connectAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+T")));
+    m_connectAction->setStatusTip(tr("Fetch serving throughput (Prometheus) and judge quality (Langfuse or Prometheus) "
+                                     "around the FP8 switch"));
+    m_refreshAction = timeline->addAction(tr("&Refresh"), this, [this] { refreshTimeline(); });
+    m_refreshAction->setShortcuts({QKeySequence(QStringLiteral("Ctrl+R")), QKeySequence(QStringLiteral("F5"))});
+    m_refreshAction->setStatusTip(tr("Fetch the timeline's series again for the range picked on the timeline tab"));
+    timeline->addSeparator();
+    timeline->addAction(tr("Show &Timeline"), this, [this] { m_view->showTab(ComparisonView::TimelineTab); })
+        ->setShortcut(QKeySequence(QStringLiteral("Ctrl+2")));
+    timeline->addAction(tr("Show Offline &Evals"), this, [this] { m_view->showTab(ComparisonView::EvalsTab); })
+        ->setShortcut(QKeySequence(QStringLiteral("Ctrl+1")));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About fp8dash"), this, &MainWindow::showAbout)->setMenuRole(QAction::AboutRole);
@@ -178,10 +219,13 @@ void MainWindow::buildStatusBar() {
 
 void MainWindow::updateActions() {
     const bool haveDocument = m_current.has_value();
+    const bool haveEvals = haveDocument && m_current->document.hasEvals;
+    m_saveAction->setEnabled(haveDocument);
     m_saveAsAction->setEnabled(haveDocument);
+    m_refreshAction->setEnabled(haveDocument && m_current->document.timeline.has_value());
     m_exportAction->setEnabled(haveDocument);
-    m_expandAllAction->setEnabled(haveDocument);
-    m_collapseAllAction->setEnabled(haveDocument);
+    m_expandAllAction->setEnabled(haveEvals);
+    m_collapseAllAction->setEnabled(haveEvals);
 }
 
 void MainWindow::showDocument(ComparisonDocument doc, const QString& path, const QString& displayName) {
@@ -246,9 +290,10 @@ void MainWindow::display(LoadedComparison loaded, const QString& path, const QSt
     } else {
         m_displayName = tr("Untitled comparison");
     }
+    m_modified = false;
     m_view->setComparison(*m_current);
     m_stack->setCurrentWidget(m_view);
-    setWindowTitle(QStringLiteral("%1 — fp8dash").arg(m_displayName));
+    updateTitle();
     m_summaryLabel->setText(path.isEmpty() ? tr("Not saved to a file") : QDir::toNativeSeparators(path));
     if (!path.isEmpty()) {
         addRecentFile(path);
@@ -312,20 +357,149 @@ void MainWindow::saveAs() {
     }
     QString path = QFileDialog::getSaveFileName(this, tr("Save Comparison As"), suggested, comparisonFilter());
     if (path.isEmpty()) return;
-    path = withSuffix(path, kComparisonSuffix);
+    (void)saveTo(withSuffix(path, kComparisonSuffix));
+}
+
+void MainWindow::save() {
+    if (!m_current) return;
+    if (m_path.isEmpty()) {
+        saveAs();
+        return;
+    }
+    (void)saveTo(m_path);
+}
+
+Status MainWindow::saveTo(const QString& path) {
+    if (!m_current) return Error{"no comparison to save"};
+    // The document holds the timeline's settings and series only: credentials never enter it.
     const Status saved = saveComparisonFile(m_current->document, toFsPath(path));
     if (!saved) {
         showError(tr("Could not save"), tr("Could not save “%1”.").arg(QFileInfo(path).fileName()),
                   toQString(saved.error().message));
-        return;
+        return saved;
     }
     m_path = QFileInfo(path).absoluteFilePath();
     m_displayName = QFileInfo(path).fileName();
-    setWindowTitle(QStringLiteral("%1 — fp8dash").arg(m_displayName));
+    m_modified = false;
+    updateTitle();
     m_summaryLabel->setText(QDir::toNativeSeparators(m_path));
     addRecentFile(m_path);
     rememberDirectory(m_path);
     statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(m_path)), 5000);
+    return saved;
+}
+
+void MainWindow::updateTitle() {
+    setWindowTitle(QStringLiteral("%1%2 — fp8dash").arg(m_displayName, m_modified ? QStringLiteral("*") : QString()));
+}
+
+void MainWindow::setModified(bool modified) {
+    m_modified = modified;
+    updateTitle();
+    if (modified) {
+        m_summaryLabel->setText(tr("%1 — modified, not saved")
+                                    .arg(m_path.isEmpty() ? m_displayName : QDir::toNativeSeparators(m_path)));
+    }
+}
+
+bool MainWindow::showDerived(ComparisonDocument doc) {
+    const QString path = m_current ? m_path : QString();
+    const QString name = m_current && path.isEmpty() ? m_displayName : QString();
+    const QString source = path.isEmpty() ? (name.isEmpty() ? tr("the comparison") : name) : path;
+    auto loaded = evaluateForDisplay(std::move(doc), source);
+    if (!loaded) {
+        showError(tr("Could not show the timeline"), tr("Could not evaluate %1.").arg(source),
+                  toQString(loaded.error().message));
+        return false;
+    }
+    // Not a new load: any file still loading must not replace it.
+    ++m_loadGeneration;
+    clearLoading();
+    display(std::move(loaded).value(), path, name);
+    return true;
+}
+
+void MainWindow::applyTimeline(TimelineData data) {
+    ComparisonDocument doc = m_current ? m_current->document : timelineOnlyDocument();
+    doc.timeline = std::move(data);
+    if (!showDerived(std::move(doc))) return;
+    setModified(true);
+    m_view->showTab(ComparisonView::TimelineTab);
+    statusBar()->showMessage(tr("Timeline fetched; save the comparison to keep it"), 8000);
+    emit timelineApplied();
+}
+
+void MainWindow::setTimelineChangeTime(double unixSeconds) {
+    if (!m_current || !m_current->document.timeline) return;
+    ComparisonDocument doc = m_current->document;
+    doc.timeline->settings.changeAt = unixSeconds;
+    if (!showDerived(std::move(doc))) return;
+    setModified(true);
+    m_view->showTab(ComparisonView::TimelineTab);
+    statusBar()->showMessage(tr("FP8 change time set to %1").arg(toQString(formatTimeUtc(unixSeconds))), 8000);
+}
+
+TimelineSourceDialog* MainWindow::openSourceDialog(const TimelineSettings& settings, bool fetchNow) {
+    if (m_sourceDialog && m_sourceDialog->isVisible()) {
+        m_sourceDialog->raise();
+        m_sourceDialog->activateWindow();
+        return m_sourceDialog;
+    }
+    auto* dialog = new TimelineSourceDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setSettings(settings);
+    if (m_sessionCredentials) dialog->setCredentials(*m_sessionCredentials);
+    // "Last 6 hours" stays "the last 6 hours" when fetched again later.
+    const TimeRangePicker* viewPicker = m_view->timelineView()->rangePicker();
+    if (viewPicker->preset() != TimeRangePicker::Custom) dialog->rangePicker()->setPreset(viewPicker->preset());
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const TimelineData* data = dialog->result();
+        if (!data) return;
+        m_sessionCredentials = dialog->resultCredentials();
+        if (dialog->rangePicker()->preset() != TimeRangePicker::Custom) {
+            m_view->timelineView()->rangePicker()->setPreset(dialog->rangePicker()->preset());
+        }
+        applyTimeline(*data);
+    });
+    // A closed dialog is deleted later; from now on it is not "the open one".
+    connect(dialog, &QDialog::finished, this, [this, dialog] {
+        if (m_sourceDialog == dialog) m_sourceDialog = nullptr;
+    });
+    m_sourceDialog = dialog;
+    dialog->open();
+    if (fetchNow) dialog->startFetch();
+    return dialog;
+}
+
+TimelineSourceDialog* MainWindow::sourceDialog() const {
+    return m_sourceDialog.data();
+}
+
+TimelineSourceDialog* MainWindow::connectTimeline() {
+    if (m_current && m_current->document.timeline) return openSourceDialog(m_current->document.timeline->settings, false);
+    TimelineSettings settings;
+    const auto [from, to] = m_view->timelineView()->rangePicker()->range();
+    settings.from = from;
+    settings.to = to;
+    return openSourceDialog(settings, false);
+}
+
+TimelineSourceDialog* MainWindow::refreshTimeline() {
+    const auto [from, to] = m_view->timelineView()->rangePicker()->range();
+    return refreshTimeline(from, to);
+}
+
+TimelineSourceDialog* MainWindow::refreshTimeline(double from, double to) {
+    if (!m_current || !m_current->document.timeline) {
+        TimelineSettings settings;
+        settings.from = from;
+        settings.to = to;
+        return openSourceDialog(settings, false);
+    }
+    TimelineSettings settings = m_current->document.timeline->settings;
+    settings.from = from;
+    settings.to = to;
+    return openSourceDialog(settings, true);
 }
 
 void MainWindow::exportReport() {
@@ -342,15 +516,29 @@ void MainWindow::exportReport() {
                                      markdown + QStringLiteral(";;") + text + QStringLiteral(";;") + json, &selected);
     if (path.isEmpty()) return;
     std::string bytes;
+    const ComparisonDocument& doc = m_current->document;
+    const Decision& decision = m_current->decision;
+    // The timeline's part, when there is one, follows the evals' (or stands alone in a timeline-only document).
+    const std::string timelineText = decision.timeline && doc.timeline
+                                         ? timelineReportToText(*decision.timeline, *doc.timeline)
+                                         : std::string();
     if (selected == json || path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)) {
         path = withSuffix(path, QStringLiteral("json"));
-        bytes = reportToJson(m_current->report).dump(2) + "\n";
+        Json j = doc.hasEvals ? reportToJson(m_current->report) : Json::object();
+        if (decision.timeline) {
+            j["timeline"] = timelineReportToJson(*decision.timeline);
+            j["overall_verdict"] = decision.verdict ? Json(verdictName(*decision.verdict)) : Json(nullptr);
+            j["overall_reasons"] = decision.reasons;
+        }
+        bytes = j.dump(2) + "\n";
     } else if (selected == text || path.endsWith(QStringLiteral(".txt"), Qt::CaseInsensitive)) {
         path = withSuffix(path, QStringLiteral("txt"));
-        bytes = reportToText(m_current->report);
+        bytes = doc.hasEvals ? reportToText(m_current->report) : std::string();
+        if (!timelineText.empty()) bytes += (bytes.empty() ? "" : "\n") + timelineText;
     } else {
         path = withSuffix(path, QStringLiteral("md"));
-        bytes = reportToMarkdown(m_current->report);
+        bytes = doc.hasEvals ? reportToMarkdown(m_current->report) : std::string();
+        if (!timelineText.empty()) bytes += (bytes.empty() ? "" : "\n") + ("## Production timeline\n\n```\n" + timelineText + "```\n");
     }
     const Status written = writeFileAtomically(toFsPath(path), bytes);
     if (!written) {
@@ -459,6 +647,24 @@ void MainWindow::dropEvent(QDropEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (m_modified && m_current) {
+        // A fetched timeline exists nowhere else: offer to keep it.
+        const auto answer = QMessageBox::question(
+            this, tr("Unsaved timeline"),
+            tr("“%1” has a production timeline or change time that is not saved. Save it first?").arg(m_displayName),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+        if (answer == QMessageBox::Cancel) {
+            event->ignore();
+            return;
+        }
+        if (answer == QMessageBox::Save) {
+            save();
+            if (m_modified) {  // declined the file dialog, or the save failed
+                event->ignore();
+                return;
+            }
+        }
+    }
     QSettings settings;
     settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("mainWindow/splitter"), m_view->splitter()->saveState());

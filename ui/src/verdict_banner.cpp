@@ -74,42 +74,85 @@ QColor VerdictBanner::colorFor(Verdict v) {
     return style::verdictColor(v);
 }
 
-void VerdictBanner::setReport(const ComparisonReport& report) {
-    m_verdict = report.verdict;
+void VerdictBanner::showVerdict(std::optional<Verdict> v) {
+    m_verdict = v;
+    // Grey when nothing gives a verdict yet (a timeline without quality series or change time).
+    const QColor colour = v ? colorFor(*v) : QColor(0x5f, 0x63, 0x68);
     setStyleSheet(QStringLiteral("QFrame#verdictBanner { background-color: %1; border-radius: 8px; }"
                                  " QFrame#verdictBanner QLabel { color: white; background: transparent; }")
-                      .arg(colorFor(report.verdict).name()));
-
-    m_verdictLabel->setText(toQString(verdictTitle(report.verdict)));
+                      .arg(colour.name()));
+    m_verdictLabel->setText(v ? toQString(verdictTitle(*v)) : tr("NO VERDICT"));
     m_verdictLabel->setAccessibleName(tr("Verdict: %1").arg(m_verdictLabel->text()));
+    m_adviceLabel->setText(v ? toQString(verdictAdvice(*v))
+                             : tr("Nothing gives a verdict yet: the production timeline needs a quality series and "
+                                  "the time FP8 went on."));
+}
 
-    int counts[3] = {0, 0, 0};
-    for (const TaskComparison& t : report.tasks) ++counts[static_cast<int>(t.verdict)];
-    const int n = static_cast<int>(report.tasks.size());
-    QStringList parts;
-    if (counts[2] > 0) parts << tr("%1 investigate").arg(counts[2]);
-    if (counts[1] > 0) parts << tr("%1 monitor").arg(counts[1]);
-    if (counts[0] > 0) parts << tr("%1 go").arg(counts[0]);
-    // Two short lines: the left column stays narrow and nothing wraps mid-phrase.
-    m_countsLabel->setText((n == 1 ? tr("1 task compared") : tr("%1 tasks compared").arg(n)) + QLatin1Char('\n') +
-                           parts.join(QStringLiteral(" · ")));
-
-    m_adviceLabel->setText(toQString(verdictAdvice(report.verdict)));
-
+void VerdictBanner::showReasons(const std::vector<std::string>& reasons) {
     // A list keeps long reasons readable: wrapped lines stay indented under their bullet.
     QString html = QStringLiteral(
         "<ul style=\"margin-top:0px; margin-bottom:0px; margin-left:0px;"
         " -qt-list-indent:1;\">");
-    for (const std::string& reason : report.reasons) {
+    for (const std::string& reason : reasons) {
         html += QStringLiteral("<li style=\"margin-bottom:2px;\">") + style::escaped(reason) + QStringLiteral("</li>");
     }
     html += QStringLiteral("</ul>");
-    m_reasonsLabel->setText(report.reasons.empty() ? QString() : html);
-    m_reasonsLabel->setVisible(!report.reasons.empty());
+    m_reasonsLabel->setText(reasons.empty() ? QString() : html);
+    m_reasonsLabel->setVisible(!reasons.empty());
+}
 
-    const Thresholds& t = report.thresholds;
-    m_thresholdsLabel->setText(tr("Degradation thresholds: GO below %1% · MONITOR %1–%2% · INVESTIGATE above %2%")
-                                   .arg(number(t.goBelow), number(t.investigateAbove)));
+namespace {
+
+QString taskCounts(const ComparisonReport& report) {
+    int counts[3] = {0, 0, 0};
+    for (const TaskComparison& t : report.tasks) ++counts[static_cast<int>(t.verdict)];
+    const int n = static_cast<int>(report.tasks.size());
+    QStringList parts;
+    if (counts[2] > 0) parts << VerdictBanner::tr("%1 investigate").arg(counts[2]);
+    if (counts[1] > 0) parts << VerdictBanner::tr("%1 monitor").arg(counts[1]);
+    if (counts[0] > 0) parts << VerdictBanner::tr("%1 go").arg(counts[0]);
+    // Two short lines: the left column stays narrow and nothing wraps mid-phrase.
+    return (n == 1 ? VerdictBanner::tr("1 task compared") : VerdictBanner::tr("%1 tasks compared").arg(n)) +
+           QLatin1Char('\n') + parts.join(QStringLiteral(" · "));
+}
+
+QString thresholdsLine(const Thresholds& t) {
+    return VerdictBanner::tr("Degradation thresholds: GO below %1% · MONITOR %1–%2% · INVESTIGATE above %2%")
+        .arg(number(t.goBelow), number(t.investigateAbove));
+}
+
+QString bandsLine(const TimelineBands& b) {
+    return VerdictBanner::tr("Production: throughput expected +%1–%2% · quality within ±%3 points (MONITOR beyond, "
+                             "INVESTIGATE below −%4 or when the quality alert fires after the change)")
+        .arg(number(b.throughputLowPct), number(b.throughputHighPct), number(b.qualityTolerance),
+             number(b.qualityProblem));
+}
+
+}  // namespace
+
+void VerdictBanner::setReport(const ComparisonReport& report) {
+    showVerdict(report.verdict);
+    m_countsLabel->setText(taskCounts(report));
+    showReasons(report.reasons);
+    m_thresholdsLabel->setText(thresholdsLine(report.thresholds));
+}
+
+void VerdictBanner::setDecision(const Decision& decision, const ComparisonDocument& doc) {
+    showVerdict(decision.verdict);
+    QStringList counts;
+    if (decision.evals) counts << taskCounts(*decision.evals);
+    if (decision.timeline) {
+        const TimelineReport& t = *decision.timeline;
+        counts << (t.verdict ? tr("production: %1").arg(toQString(verdictTitle(*t.verdict)))
+                             : tr("production: no verdict"));
+    }
+    m_countsLabel->setText(counts.join(QLatin1Char('\n')));
+    // With evals alone, their own reasons read best (no "offline evals:" prefix on every line).
+    showReasons(!doc.timeline && decision.evals ? decision.evals->reasons : decision.reasons);
+    QStringList lines;
+    if (decision.evals) lines << thresholdsLine(decision.evals->thresholds);
+    if (doc.timeline) lines << bandsLine(doc.timeline->settings.bands);
+    m_thresholdsLabel->setText(lines.join(QLatin1Char('\n')));
 }
 
 QString VerdictBanner::verdictText() const {

@@ -1,7 +1,8 @@
 #pragma once
-// ComparisonView: the document page of the main window. The verdict banner on top, the runs underneath, then a
-// splitter with the task table (main area) and a scrollable side panel (FP8 layers, risk flags, tasks not compared,
-// notes). GUI thread only; owns its children through Qt parenting.
+// ComparisonView: the document page of the main window. The overall verdict banner (evals and production timeline)
+// on top, the title, then two tabs: "Offline evals" (the runs, a splitter with the task table and a scrollable side
+// panel: FP8 layers, risk flags, tasks not compared, notes) and "Production timeline" (TimelineView). A timeline-only
+// document shows just the timeline. GUI thread only; owns its children through Qt parenting.
 
 #include <QWidget>
 
@@ -10,6 +11,7 @@
 class QLabel;
 class QScrollArea;
 class QSplitter;
+class QTabWidget;
 
 namespace fp8dash::ui {
 
@@ -19,13 +21,18 @@ class Fp8LayersPanel;
 class RiskFlagsPanel;
 class MissingTasksPanel;
 class NotesPanel;
+class TimelineView;
 
 class ComparisonView : public QWidget {
     Q_OBJECT
 public:
     explicit ComparisonView(QWidget* parent = nullptr);
 
+    enum Tab { EvalsTab = 0, TimelineTab = 1 };
+
+    // Shows a document. The tab in front is kept where both still exist; a timeline-only document shows its timeline.
     void setComparison(const LoadedComparison& loaded);
+    void showTab(Tab tab);
 
     VerdictBanner* verdictBanner() const { return m_banner; }
     TaskTableView* taskTable() const { return m_table; }
@@ -35,11 +42,14 @@ public:
     NotesPanel* notesPanel() const { return m_notes; }
     QLabel* runsLabel() const { return m_runs; }
     QSplitter* splitter() const { return m_splitter; }
+    QTabWidget* tabs() const { return m_tabs; }
+    TimelineView* timelineView() const { return m_timeline; }
 
 private:
     VerdictBanner* m_banner = nullptr;
     QLabel* m_title = nullptr;
     QLabel* m_runs = nullptr;
+    QTabWidget* m_tabs = nullptr;
     QSplitter* m_splitter = nullptr;
     TaskTableView* m_table = nullptr;
     QScrollArea* m_sideScroll = nullptr;
@@ -47,6 +57,7 @@ private:
     RiskFlagsPanel* m_risks = nullptr;
     MissingTasksPanel* m_missing = nullptr;
     NotesPanel* m_notes = nullptr;
+    TimelineView* m_timeline = nullptr;
 };
 
 }  // namespace fp8dash::ui

@@ -18,13 +18,15 @@ namespace fp8dash::ui {
 
 struct LoadedComparison {
     ComparisonDocument document;
-    ComparisonReport report;
+    ComparisonReport report;  // the offline evals; empty (no tasks) for a timeline-only document
+    Decision decision;        // the overall verdict over the evals and the production timeline
 };
 
 // Loads and evaluates a comparison file. Thread-safe.
 Result<LoadedComparison> loadComparisonForDisplay(const QString& path);
 
-// Evaluates a document already in memory (the demo, a freshly built comparison). Thread-safe.
+// Evaluates a document already in memory (the demo, a freshly built comparison, a document whose timeline was just
+// fetched). Fast enough for the GUI thread: the evals and the timeline's figures are linear in the data. Thread-safe.
 Result<LoadedComparison> evaluateForDisplay(ComparisonDocument document, const QString& sourceName);
 
 struct NewComparisonRequest {

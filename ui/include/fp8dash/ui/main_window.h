@@ -1,8 +1,11 @@
 #pragma once
-// MainWindow: one comparison document on screen (verdict banner, task table, FP8 layers, risks, missing tasks,
-// notes), with File › New Comparison / Open / Save As / Open Demo, drag-and-drop of *.fp8cmp files and window
-// geometry kept in QSettings. GUI thread only. Files load on a QtConcurrent worker; a newer load makes older ones
-// stale and their results are dropped. Owns its child widgets through Qt parenting.
+// MainWindow: one comparison document on screen (overall verdict banner, the offline evals: task table, FP8 layers,
+// risks, missing tasks, notes; the production timeline), with File › New Comparison / Open / Save / Save As / Open
+// Demo, Timeline › Connect… / Refresh, drag-and-drop of *.fp8cmp files and window geometry kept in QSettings. GUI
+// thread only. Files load on a QtConcurrent worker; a newer load makes older ones stale and their results are
+// dropped. Timelines are fetched by TimelineSourceDialog (off the GUI thread); a fetched timeline or a newly chosen
+// change time marks the document modified until it is saved. Credentials typed for a fetch stay in memory for this
+// window's session and are never saved. Owns its child widgets through Qt parenting.
 
 #include <QMainWindow>
 #include <QString>
@@ -11,7 +14,10 @@
 #include <memory>
 #include <optional>
 
+#include <QPointer>
+
 #include "fp8dash/core/comparison_file.h"
+#include "fp8dash/core/timeline.h"
 #include "fp8dash/ui/loaded_comparison.h"
 
 class QAction;
@@ -25,6 +31,7 @@ class QUrl;
 namespace fp8dash::ui {
 
 class ComparisonView;
+class TimelineSourceDialog;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -39,6 +46,23 @@ public:
     void openFileAsync(const QString& path);
     void openDemo();
 
+    // Timeline › Connect…: the data-source dialog, filled from the current timeline (or defaults and the range
+    // picked on the timeline tab). A fetched timeline joins the current document, or starts a timeline-only one.
+    TimelineSourceDialog* connectTimeline();
+    // Timeline › Refresh: fetches the current timeline's series again for [from, to] with the session's credentials
+    // (the dialog opens, showing progress and any error). Without a timeline it is Connect….
+    TimelineSourceDialog* refreshTimeline(double from, double to);
+    TimelineSourceDialog* refreshTimeline();  // for the range picked on the timeline tab
+    // Puts a fetched timeline into the document (replacing any earlier one) and marks it modified.
+    void applyTimeline(fp8dash::TimelineData data);
+    // The user confirmed when FP8 went on: re-evaluates the timeline and the overall verdict; marks it modified.
+    void setTimelineChangeTime(double unixSeconds);
+    TimelineSourceDialog* sourceDialog() const;  // the open one, or nullptr
+
+    bool isModified() const { return m_modified; }
+    // Writes the document to path (atomically); clears the modified mark. An error is shown and returned.
+    Status saveTo(const QString& path);
+
     const LoadedComparison* current() const { return m_current ? &*m_current : nullptr; }  // nullptr: none shown
     QString documentPath() const { return m_path; }  // empty for the demo or an unsaved document
     QString displayName() const { return m_displayName; }
@@ -52,6 +76,7 @@ public:
 signals:
     void documentShown(const QString& path);
     void loadFailed(const QString& path, const QString& message);
+    void timelineApplied();
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -70,7 +95,13 @@ private:
     void updateActions();
     void newComparison();
     void openWithDialog();
+    void save();
     void saveAs();
+    void updateTitle();
+    void setModified(bool modified);
+    // Shows a document derived from the current one (same path and name), e.g. with a new timeline.
+    bool showDerived(ComparisonDocument doc);
+    TimelineSourceDialog* openSourceDialog(const TimelineSettings& settings, bool fetchNow);
     void exportReport();
     void showAbout();
     void addRecentFile(const QString& path);
@@ -83,7 +114,10 @@ private:
     QLabel* m_busyLabel = nullptr;
     QProgressBar* m_busyBar = nullptr;
     QLabel* m_summaryLabel = nullptr;
+    QAction* m_saveAction = nullptr;
     QAction* m_saveAsAction = nullptr;
+    QAction* m_connectAction = nullptr;
+    QAction* m_refreshAction = nullptr;
     QAction* m_exportAction = nullptr;
     QAction* m_expandAllAction = nullptr;
     QAction* m_collapseAllAction = nullptr;
@@ -93,6 +127,9 @@ private:
     QString m_path;
     QString m_displayName;
     std::optional<QString> m_loadingPath;
+    bool m_modified = false;
+    std::optional<TimelineCredentials> m_sessionCredentials;  // typed in the source dialog; memory only
+    QPointer<TimelineSourceDialog> m_sourceDialog;
     quint64 m_loadGeneration = 0;  // bumped by each openFileAsync; a finished load with an older number is stale
 };
 

@@ -1,10 +1,14 @@
 #pragma once
 // VerdictBanner: the overall verdict in large white letters on its colour (GO green, MONITOR amber, INVESTIGATE
-// red), with the advice, every reason and the thresholds in use. GUI thread only.
+// red; grey when nothing gives a verdict yet), with the advice, every reason and the thresholds in use. The overall
+// verdict is the worst of the offline evals and the production timeline (core's decide()). GUI thread only.
 
 #include <QFrame>
 #include <QString>
 
+#include <optional>
+
+#include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/eval_comparison.h"
 
 class QLabel;
@@ -16,7 +20,10 @@ class VerdictBanner : public QFrame {
 public:
     explicit VerdictBanner(QWidget* parent = nullptr);
 
+    // The offline evals alone.
     void setReport(const ComparisonReport& report);
+    // Everything the document holds: evals (when doc.hasEvals) and the production timeline (when present).
+    void setDecision(const Decision& decision, const ComparisonDocument& doc);
 
     // What the banner shows, read back from its labels (plain text).
     QString verdictText() const;
@@ -24,12 +31,16 @@ public:
     QString reasonsText() const;  // one reason per line
     QString thresholdsText() const;
     QString countsText() const;
-    Verdict verdict() const { return m_verdict; }
+    Verdict verdict() const { return m_verdict.value_or(Verdict::Go); }
+    std::optional<Verdict> overallVerdict() const { return m_verdict; }  // nullopt: "NO VERDICT" is shown
 
     static QColor colorFor(Verdict v);  // the banner colour of a verdict
 
 private:
-    Verdict m_verdict = Verdict::Go;
+    void showVerdict(std::optional<Verdict> v);
+    void showReasons(const std::vector<std::string>& reasons);
+
+    std::optional<Verdict> m_verdict = Verdict::Go;
     QLabel* m_verdictLabel = nullptr;
     QLabel* m_countsLabel = nullptr;
     QLabel* m_adviceLabel = nullptr;

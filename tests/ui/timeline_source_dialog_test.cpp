@@ -1,0 +1,310 @@
+// TimelineSourceDialog driven like a user against real HTTP servers on loopback (tests/support/test_http_server.h):
+// Test Connection, a fetch that joins the document (and a saved file that holds no secret), Refresh with the
+// session's credentials, Cancel during a fetch that never gets an answer, and a fetch error naming the URL.
+#include <QElapsedTimer>
+#include <QFile>
+#include <QLineSeries>
+#include <QSettings>
+#include <QTabWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QThreadPool>
+#include <QtTest>
+
+#include <cmath>
+#include <string>
+
+#include "fp8dash/ui/comparison_view.h"
+#include "fp8dash/ui/main_window.h"
+#include "fp8dash/ui/timeline_source_dialog.h"
+#include "fp8dash/ui/timeline_summary_card.h"
+#include "fp8dash/ui/timeline_view.h"
+#include "fp8dash/ui/verdict_banner.h"
+#include "gui_test_support.h"
+#include "test_http_server.h"
+#include "timeline_test_data.h"
+
+namespace fp8dash::ui::test {
+namespace {
+
+using fp8dash::test::TestHttpServer;
+
+class TimelineSourceDialogTest : public GuiTest {
+protected:
+    void SetUp() override {
+        GuiTest::SetUp();
+        // The form falls back to these; the tests type their credentials instead.
+        for (const char* name : {"FP8DASH_PROMETHEUS_TOKEN", "FP8DASH_PROMETHEUS_USER", "FP8DASH_PROMETHEUS_PASSWORD",
+                                 "FP8DASH_PROMETHEUS_HEADERS", "LANGFUSE_PUBLIC_KEY", "LANGFUSE_SECRET_KEY"}) {
+            qunsetenv(name);
+        }
+    }
+    void TearDown() override {
+        // No worker may outlive the test (and its server).
+        EXPECT_TRUE(QThreadPool::globalInstance()->waitForDone(30000));
+    }
+};
+
+constexpr const char* kToken = "s3cret-token-42";
+constexpr const char* kTenant = "tenant-blue";
+constexpr double kFrom = kDayStart;
+constexpr double kTo = kDayStart + 6 * 3600;
+constexpr double kSwitch = kDayStart + 3 * 3600;  // the fake Prometheus turns FP8 on here
+
+// A Prometheus that answers the range queries fetchTimeline sends: throughput 1000 tok/s stepping to 1500 at
+// kSwitch, and vllm:cache_config_info with cache_dtype auto, then fp8 from kSwitch.
+TestHttpServer::Reply fakePrometheus(const TestHttpServer::Request& r) {
+    if (r.path == "/api/v1/status/buildinfo") {
+        return TestHttpServer::Reply::json(
+            200, R"({"status":"success","data":{"version":"2.53.1","revision":"f8d1","branch":"HEAD",)"
+                 R"("buildUser":"ci","buildDate":"20260101-00:00:00","goVersion":"go1.22.5"}})");
+    }
+    if (r.path != "/api/v1/query_range") return TestHttpServer::Reply::json(404, R"({"status":"error"})");
+    const double start = std::stod(r.queryValue("start").value_or("0"));
+    const double end = std::stod(r.queryValue("end").value_or("0"));
+    const double step = std::stod(r.queryValue("step").value_or("60"));
+    const std::string query = r.queryValue("query").value_or("");
+    auto values = [&](double from, double to, auto value) {
+        std::string out;
+        for (double t = from; t <= to + 1e-9; t += step) {
+            if (!out.empty()) out += ",";
+            out += "[" + std::to_string(static_cast<long long>(t)) + ",\"" + value(t) + "\"]";
+        }
+        return "[" + out + "]";
+    };
+    std::string result;
+    if (query == "vllm:cache_config_info") {
+        result = R"({"metric":{"__name__":"vllm:cache_config_info","cache_dtype":"auto"},"values":)" +
+                 values(start, std::min(end, kSwitch - step), [](double) { return std::string("1"); }) + "}," +
+                 R"({"metric":{"__name__":"vllm:cache_config_info","cache_dtype":"fp8"},"values":)" +
+                 values(std::max(start, kSwitch), end, [](double) { return std::string("1"); }) + "}";
+    } else {
+        result = R"({"metric":{},"values":)" +
+                 values(start, end, [](double t) { return std::string(t < kSwitch ? "1000" : "1500"); }) + "}";
+    }
+    return TestHttpServer::Reply::json(
+        200, R"({"status":"success","data":{"resultType":"matrix","result":[)" + result + "]}}");
+}
+
+TimelineSettings throughputOnly(const std::string& url) {
+    TimelineSettings s;
+    s.prometheusUrl = url;
+    s.fetchThroughput = true;
+    s.qualitySource = QualitySource::None;
+    s.from = kFrom;
+    s.to = kTo;
+    s.step = 60;
+    return s;
+}
+
+TimelineCredentials typedCredentials() {
+    TimelineCredentials c;
+    c.prometheusAuth.kind = HttpAuth::Kind::Bearer;
+    c.prometheusAuth.token = kToken;
+    c.prometheusHeaders = {{"X-Scope-OrgID", kTenant}};
+    return c;
+}
+
+TEST_F(TimelineSourceDialogTest, TestConnectionShowsTheBuildInfoAndSendsTheCredentials) {
+    TestHttpServer server(fakePrometheus);
+    TimelineSourceDialog dialog;
+    dialog.setSettings(throughputOnly(server.baseUrl()));
+    dialog.setCredentials(typedCredentials());
+    dialog.show();
+    QSignalSpy tested(&dialog, &TimelineSourceDialog::connectionTested);
+    QTest::mouseClick(dialog.testButton(), Qt::LeftButton);
+    EXPECT_TRUE(dialog.isTesting());  // off the GUI thread: the click returned before the answer
+    ASSERT_TRUE(tested.wait(20000));
+    EXPECT_TRUE(tested.at(0).at(0).toBool());
+    EXPECT_TRUE(dialog.connectionText().contains(QStringLiteral("2.53.1"))) << dialog.connectionText().toStdString();
+    const auto requests = server.requests();
+    ASSERT_EQ(requests.size(), 1u);
+    EXPECT_EQ(requests[0].path, "/api/v1/status/buildinfo");
+    EXPECT_EQ(requests[0].header("authorization"), std::string("Bearer ") + kToken);
+    EXPECT_EQ(requests[0].header("x-scope-orgid"), kTenant);
+}
+
+TEST_F(TimelineSourceDialogTest, TestConnectionShowsTheExactError) {
+    const std::string url = "http://127.0.0.1:" + std::to_string(fp8dash::test::closedPort());
+    TimelineSourceDialog dialog;
+    dialog.setSettings(throughputOnly(url));
+    dialog.show();
+    QSignalSpy tested(&dialog, &TimelineSourceDialog::connectionTested);
+    dialog.testConnection();
+    ASSERT_TRUE(tested.wait(30000));
+    EXPECT_FALSE(tested.at(0).at(0).toBool());
+    EXPECT_TRUE(dialog.connectionText().contains(QString::fromStdString(url))) << dialog.connectionText().toStdString();
+}
+
+TEST_F(TimelineSourceDialogTest, FetchedTimelineJoinsTheDocumentAndTheSavedFileHoldsNoSecret) {
+    TestHttpServer server(fakePrometheus);
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    MainWindow window;
+    window.show();
+    window.openDemo();
+    TimelineSourceDialog* dialog = window.connectTimeline();
+    ASSERT_NE(dialog, nullptr);
+    dialog->setSettings(throughputOnly(server.baseUrl()));
+    dialog->setCredentials(typedCredentials());
+    QSignalSpy applied(&window, &MainWindow::timelineApplied);
+    QTest::mouseClick(dialog->fetchButton(), Qt::LeftButton);
+    EXPECT_TRUE(dialog->isFetching());
+    EXPECT_FALSE(dialog->fetchButton()->isEnabled());
+    ASSERT_TRUE(applied.wait(30000)) << dialog->errorText().toStdString();
+
+    // The document now holds the timeline; the window says it is not saved.
+    ASSERT_NE(window.current(), nullptr);
+    const auto& timeline = window.current()->document.timeline;
+    ASSERT_TRUE(timeline.has_value());
+    ASSERT_TRUE(timeline->throughput.has_value());
+    EXPECT_EQ(timeline->throughput->samples.size(), 361u);  // 6 h at 60 s, both ends
+    ASSERT_TRUE(timeline->detectedChange.has_value());
+    EXPECT_DOUBLE_EQ(timeline->detectedChange->at, kSwitch);
+    EXPECT_EQ(timeline->settings.prometheusAuth, "bearer");
+    EXPECT_TRUE(window.isModified());
+    EXPECT_TRUE(window.windowTitle().contains(QLatin1Char('*')));
+    TimelineView* view = window.comparisonView()->timelineView();
+    EXPECT_EQ(window.comparisonView()->tabs()->currentWidget(), view);
+    ASSERT_NE(view->throughputSeries(), nullptr);
+    EXPECT_EQ(view->throughputSeries()->count(), 361);
+    EXPECT_EQ(view->qualitySeries(), nullptr);
+    EXPECT_FALSE(view->suggestionText().isEmpty());  // vLLM's switch, on offer
+    // No quality series: the timeline gives no verdict, so the evals' INVESTIGATE stands.
+    EXPECT_EQ(window.comparisonView()->verdictBanner()->verdictText(), QStringLiteral("INVESTIGATE"));
+    for (const auto& r : server.requests()) {
+        EXPECT_EQ(r.header("authorization"), std::string("Bearer ") + kToken) << r.target;
+        EXPECT_EQ(r.header("x-scope-orgid"), kTenant) << r.target;
+    }
+
+    // Saved: the settings and series go into the file, the token and the header's value never do.
+    const QString path = dir.filePath(QStringLiteral("with-timeline.fp8cmp"));
+    ASSERT_TRUE(window.saveTo(path).ok());
+    EXPECT_FALSE(window.isModified());
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QByteArray bytes = file.readAll();
+    EXPECT_FALSE(bytes.contains(kToken));
+    EXPECT_FALSE(bytes.contains(kTenant));
+    EXPECT_TRUE(bytes.contains("X-Scope-OrgID"));  // the header's name, so the next fetch asks for its value
+    EXPECT_TRUE(bytes.contains("sum(rate(vllm:generation_tokens_total[5m]))"));
+    // Nor do the settings of this session.
+    EXPECT_FALSE(QSettings().allKeys().join(QLatin1Char(' ')).contains(QString::fromLatin1(kToken)));
+    for (const QString& key : QSettings().allKeys()) {
+        EXPECT_FALSE(QSettings().value(key).toString().contains(QString::fromLatin1(kToken))) << key.toStdString();
+    }
+
+    // Refresh fetches again at once, with the credentials typed earlier in this session.
+    server.clearRequests();
+    TimelineSourceDialog* again = window.refreshTimeline(kFrom, kTo);
+    ASSERT_NE(again, nullptr);
+    EXPECT_TRUE(again->isFetching());
+    ASSERT_TRUE(applied.wait(30000)) << again->errorText().toStdString();
+    ASSERT_GE(server.requestCount(), 1u);
+    EXPECT_EQ(server.requests()[0].header("authorization"), std::string("Bearer ") + kToken);
+}
+
+TEST_F(TimelineSourceDialogTest, CancelDuringAFetchThatNeverGetsAnAnswerReturnsPromptly) {
+    TestHttpServer server([](const TestHttpServer::Request&) {
+        TestHttpServer::Reply reply;
+        reply.neverAnswer = true;
+        return reply;
+    });
+    MainWindow window;
+    window.show();
+    window.openDemo();
+    const QString titleBefore = window.windowTitle();
+    TimelineSourceDialog* dialog = window.connectTimeline();
+    ASSERT_NE(dialog, nullptr);
+    dialog->setSettings(throughputOnly(server.baseUrl()));
+    QSignalSpy cancelled(dialog, &TimelineSourceDialog::fetchCancelled);
+    QSignalSpy failed(dialog, &TimelineSourceDialog::fetchFailed);
+    QTest::mouseClick(dialog->fetchButton(), Qt::LeftButton);
+    ASSERT_TRUE(dialog->isFetching());
+    QTRY_VERIFY_WITH_TIMEOUT(server.requestCount() >= 1, 10000);  // the request is out, the server silent
+    QTest::qWait(100);
+    EXPECT_TRUE(dialog->isFetching());  // still waiting: nothing answered
+
+    QElapsedTimer clock;
+    clock.start();
+    QTest::mouseClick(dialog->cancelButton(), Qt::LeftButton);
+    EXPECT_LT(clock.elapsed(), 500);  // the GUI thread never waits for the worker
+    EXPECT_EQ(cancelled.count(), 1);
+    EXPECT_FALSE(dialog->isFetching());
+    EXPECT_TRUE(dialog->fetchButton()->isEnabled());
+    EXPECT_TRUE(dialog->isVisible());  // Cancel stops the fetch; a second Cancel closes
+    EXPECT_TRUE(dialog->statusText().contains(QStringLiteral("Cancelled"))) << dialog->statusText().toStdString();
+
+    // The worker sees the flag and ends soon, without the server ever answering.
+    clock.restart();
+    EXPECT_TRUE(QThreadPool::globalInstance()->waitForDone(10000));
+    EXPECT_LT(clock.elapsed(), 5000);
+    QTest::qWait(50);
+    EXPECT_EQ(failed.count(), 0);  // its "cancelled" result is dropped, not shown as an error
+    EXPECT_TRUE(dialog->errorText().isEmpty());
+
+    // The window is untouched and usable: the dialog closes, the document is as it was, a new dialog opens.
+    dialog->reject();
+    QTRY_VERIFY_WITH_TIMEOUT(window.sourceDialog() == nullptr, 5000);
+    EXPECT_FALSE(window.isModified());
+    EXPECT_EQ(window.windowTitle(), titleBefore);
+    ASSERT_NE(window.current(), nullptr);
+    EXPECT_FALSE(window.current()->document.timeline.has_value());
+    EXPECT_FALSE(window.comparisonView()->timelineView()->hasTimeline());
+    TimelineSourceDialog* next = window.connectTimeline();
+    ASSERT_NE(next, nullptr);
+    EXPECT_FALSE(next->isFetching());
+    next->reject();
+}
+
+TEST_F(TimelineSourceDialogTest, AFetchErrorIsShownInTheDialogNamingTheUrl) {
+    const std::string url = "http://127.0.0.1:" + std::to_string(fp8dash::test::closedPort());
+    MainWindow window;
+    window.show();
+    window.openDemo();
+    TimelineSourceDialog* dialog = window.connectTimeline();
+    ASSERT_NE(dialog, nullptr);
+    dialog->setSettings(throughputOnly(url));
+    QSignalSpy failed(dialog, &TimelineSourceDialog::fetchFailed);
+    QTest::mouseClick(dialog->fetchButton(), Qt::LeftButton);
+    ASSERT_TRUE(failed.wait(60000));
+    const QString message = failed.at(0).at(0).toString();
+    EXPECT_TRUE(message.contains(QString::fromStdString(url))) << message.toStdString();
+    EXPECT_EQ(dialog->errorText(), message);
+    EXPECT_FALSE(dialog->isFetching());
+    EXPECT_TRUE(dialog->fetchButton()->isEnabled());
+    EXPECT_TRUE(dialog->isVisible());
+    EXPECT_FALSE(window.isModified());
+    EXPECT_FALSE(window.comparisonView()->timelineView()->hasTimeline());
+    dialog->reject();
+}
+
+TEST_F(TimelineSourceDialogTest, AnIncompleteFormNamesTheFieldWithoutFetching) {
+    TimelineSourceDialog dialog;
+    TimelineSettings settings = throughputOnly("http://prometheus.test:9090");
+    settings.prometheusAuth = "bearer";  // as a saved file says; the token itself was never saved
+    dialog.setSettings(settings);
+    QSignalSpy failed(&dialog, &TimelineSourceDialog::fetchFailed);
+    dialog.startFetch();
+    EXPECT_FALSE(dialog.isFetching());
+    ASSERT_EQ(failed.count(), 1);
+    EXPECT_TRUE(dialog.errorText().contains(QStringLiteral("Token"))) << dialog.errorText().toStdString();
+
+    settings.prometheusAuth = "none";
+    settings.prometheusUrl = "prometheus:9090";  // no scheme
+    dialog.setSettings(settings);
+    dialog.startFetch();
+    EXPECT_TRUE(dialog.errorText().contains(QStringLiteral("Prometheus URL"))) << dialog.errorText().toStdString();
+
+    settings.prometheusUrl = "http://prometheus.test:9090";
+    settings.qualitySource = QualitySource::Langfuse;
+    settings.langfuseUrl = "https://langfuse.test";
+    dialog.setSettings(settings);
+    dialog.startFetch();
+    EXPECT_TRUE(dialog.errorText().contains(QStringLiteral("Langfuse keys"))) << dialog.errorText().toStdString();
+    EXPECT_FALSE(dialog.isFetching());
+}
+
+}  // namespace
+}  // namespace fp8dash::ui::test

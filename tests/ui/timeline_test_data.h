@@ -1,0 +1,48 @@
+#pragma once
+// Production timelines with known figures for the ui tests, built in the test (no server): a day at 15 s for
+// throughput (1000 tok/s stepping to 1500 tok/s at the change, a 5-minute ramp between), Langfuse judge scores every
+// 2 minutes (4.2 before, a 40-minute dip to 3.5 in the morning, 3.3 for the hour after the change, then 3.7), each
+// value alternating ±0.1 / ±20 around its level so the means are easy to compute independently.
+
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+#include "fp8dash/core/comparison_file.h"
+#include "fp8dash/core/timeline.h"
+
+namespace fp8dash::ui::test {
+
+inline constexpr double kDayStart = 1795824000;  // 2026-11-28 00:00:00 UTC
+inline constexpr double kDayEnd = kDayStart + 24 * 3600;
+inline constexpr double kChangeAt = kDayStart + 12 * 3600;  // FP8 on at noon
+inline constexpr double kDetectedChangeAt = kChangeAt + 40;
+
+// Throughput, quality (Langfuse source, local alert via recomputeDerived), change time and a detected switch.
+TimelineData dayTimeline();
+
+// A document: the demo's eval runs with the given thresholds (goBelow, investigateAbove) plus the timeline, or a
+// timeline-only document when withEvals is false.
+ComparisonDocument documentWith(const TimelineData& timeline, bool withEvals, double goBelow = 0.5,
+                                double investigateAbove = 1.5);
+
+// Figures computed here, independently of core: before = t < change, after = t >= change + 300 s, within [from, to].
+struct Means {
+    double before = 0;
+    double after = 0;
+};
+Means meansAround(const std::vector<Sample>& samples, double from, double to, double change);
+
+// The shaded spans the alerts imply (pending until fired/resolved/end; firing until resolved/end), in order.
+struct Span {
+    double from = 0;
+    double to = 0;
+    bool firing = false;
+};
+std::vector<Span> expectedSpans(const std::vector<AlertEpisode>& alerts, double rangeEnd);
+
+// The sample nearest to t (ties go to the earlier one).
+Sample nearest(const std::vector<Sample>& samples, double t);
+
+}  // namespace fp8dash::ui::test

@@ -1,0 +1,783 @@
+#include "fp8dash/ui/timeline_view.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QDateTime>
+#include <QDateTimeAxis>
+#include <QFrame>
+#include <QGraphicsLayout>
+#include <QGraphicsLineItem>
+#include <QGraphicsSimpleTextItem>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QPen>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QStackedWidget>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+#include "fp8dash/ui/loaded_comparison.h"
+#include "fp8dash/ui/time_range_picker.h"
+#include "fp8dash/ui/timeline_chart_view.h"
+#include "fp8dash/ui/timeline_summary_card.h"
+#include "ui_style.h"
+
+namespace fp8dash::ui {
+
+namespace {
+
+const QColor kThroughputColor(0x1a, 0x73, 0xe8);
+const QColor kQualityColor(0x8e, 0x24, 0xaa);
+const QColor kMarkerColor(0x20, 0x21, 0x24);
+const QColor kPendingFill(0xf9, 0xa8, 0x25, 70);  // amber, light: the condition holds, not yet for long enough
+const QColor kFiringFill(0xc6, 0x28, 0x28, 90);   // red, darker: the alert fired
+constexpr double kMinVisibleSpanS = 60;
+constexpr int kMinDrawnPoints = 10;  // LTTB needs a few buckets to keep the shape
+
+qreal msOf(double unixSeconds) {
+    return unixSeconds * 1000.0;
+}
+
+QDateTime utcTime(double unixSeconds) {
+    return QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(std::llround(unixSeconds * 1000.0)), Qt::UTC);
+}
+
+QString timeOfDay(double unixSeconds) {
+    return utcTime(unixSeconds).toString(QStringLiteral("HH:mm:ss"));
+}
+
+QString fixed(double v, int decimals) {
+    return QString::number(v, 'f', decimals);
+}
+
+QString signedFixed(double v, int decimals) {
+    return (v >= 0 ? QStringLiteral("+") : QString()) + QString::number(v, 'f', decimals);
+}
+
+QString numberText(double v) {
+    return QString::number(v, 'g', 6);
+}
+
+// "30m", "1d", "2h", "90s": how alerting rules spell durations.
+QString durationText(double seconds) {
+    if (seconds > 0 && std::fmod(seconds, 86400) == 0) return numberText(seconds / 86400) + QLatin1Char('d');
+    if (seconds > 0 && std::fmod(seconds, 3600) == 0) return numberText(seconds / 3600) + QLatin1Char('h');
+    if (seconds > 0 && std::fmod(seconds, 60) == 0) return numberText(seconds / 60) + QLatin1Char('m');
+    return numberText(seconds) + QLatin1Char('s');
+}
+
+std::vector<Sample> finiteSamples(const std::optional<Series>& series) {
+    std::vector<Sample> out;
+    if (!series) return out;
+    out.reserve(series->samples.size());
+    // NaN and infinities cannot be drawn or read out; the figures (core) skip them the same way.
+    for (const Sample& s : series->samples) {
+        if (std::isfinite(s.v)) out.push_back(s);
+    }
+    return out;
+}
+
+// The samples to draw for [from, to]: those inside plus one neighbour on each side, so the line runs on to the edges
+// of the plot instead of stopping at the last sample inside.
+std::vector<Sample> visibleSlice(const std::vector<Sample>& all, double from, double to) {
+    auto lo = std::lower_bound(all.begin(), all.end(), from, [](const Sample& s, double t) { return s.t < t; });
+    auto hi = std::upper_bound(all.begin(), all.end(), to, [](double t, const Sample& s) { return t < s.t; });
+    if (lo != all.begin()) --lo;
+    if (hi != all.end()) ++hi;
+    return {lo, hi};
+}
+
+QList<QPointF> pointsOf(const std::vector<Sample>& samples) {
+    QList<QPointF> points;
+    points.reserve(static_cast<qsizetype>(samples.size()));
+    for (const Sample& s : samples) points.append(QPointF(msOf(s.t), s.v));
+    return points;
+}
+
+const Sample* nearestSample(const std::vector<Sample>& samples, double t) {
+    if (samples.empty()) return nullptr;
+    auto it = std::lower_bound(samples.begin(), samples.end(), t, [](const Sample& s, double x) { return s.t < x; });
+    if (it == samples.end()) return &samples.back();
+    if (it == samples.begin()) return &*it;
+    const auto before = std::prev(it);
+    return (t - before->t) <= (it->t - t) ? &*before : &*it;
+}
+
+void hideLegendEntry(QChart* chart, QAbstractSeries* series) {
+    for (QLegendMarker* marker : chart->legend()->markers(series)) marker->setVisible(false);
+}
+
+QString timeAxisTitle(double at) {
+    // Qt Charts labels a date-time axis in local time; say which, so the labels agree with the UTC read-outs.
+    const int offset = utcTime(at).toLocalTime().offsetFromUtc();
+    if (offset == 0) return TimelineView::tr("Time (UTC)");
+    const int minutes = std::abs(offset) / 60;
+    return TimelineView::tr("Time (local, UTC%1%2:%3)")
+        .arg(offset < 0 ? QStringLiteral("−") : QStringLiteral("+"))
+        .arg(minutes / 60, 2, 10, QLatin1Char('0'))
+        .arg(minutes % 60, 2, 10, QLatin1Char('0'));
+}
+
+}  // namespace
+
+std::vector<TimelineView::AlertSpan> TimelineView::alertSpansOf(const TimelineData& data) {
+    std::vector<AlertSpan> spans;
+    const double end = data.settings.to;
+    for (const AlertEpisode& a : data.alerts) {
+        // Pending lasts until the alert fires, or until it resolves without firing, or to the end of the range.
+        const double pendingEnd = a.firingAt ? *a.firingAt : a.resolvedAt.value_or(std::max(end, a.pendingAt));
+        if (pendingEnd > a.pendingAt) spans.push_back({a.pendingAt, pendingEnd, false});
+        if (a.firingAt) spans.push_back({*a.firingAt, a.resolvedAt.value_or(std::max(end, *a.firingAt)), true});
+    }
+    return spans;
+}
+
+TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("timelineView"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 8, 8, 4);
+    layout->setSpacing(8);
+
+    auto* bar = new QHBoxLayout;
+    bar->setSpacing(6);
+    bar->addWidget(new QLabel(tr("Range:"), this));
+    m_rangePicker = new TimeRangePicker(this);
+    bar->addWidget(m_rangePicker);
+    m_fetchButton = new QPushButton(tr("Fetch"), this);
+    m_fetchButton->setObjectName(QStringLiteral("fetchButton"));
+    m_fetchButton->setToolTip(tr("Fetch the series again for this range (Timeline › Refresh)"));
+    bar->addWidget(m_fetchButton);
+    bar->addStretch(1);
+    m_resetZoomButton = new QPushButton(tr("Reset Zoom"), this);
+    m_resetZoomButton->setObjectName(QStringLiteral("resetZoomButton"));
+    m_resetZoomButton->setToolTip(tr("Show the whole fetched range (Home, or double-click the chart)"));
+    bar->addWidget(m_resetZoomButton);
+    m_sourceButton = new QPushButton(tr("Data Source…"), this);
+    m_sourceButton->setObjectName(QStringLiteral("sourceButton"));
+    m_sourceButton->setToolTip(tr("Prometheus and Langfuse: URLs, queries, authentication (Timeline › Connect…)"));
+    bar->addWidget(m_sourceButton);
+    layout->addLayout(bar);
+
+    m_stack = new QStackedWidget(this);
+    m_emptyPage = buildEmptyPage();
+    m_contentPage = buildContentPage();
+    m_stack->addWidget(m_emptyPage);
+    m_stack->addWidget(m_contentPage);
+    layout->addWidget(m_stack, 1);
+
+    connect(m_fetchButton, &QPushButton::clicked, this, [this] {
+        const auto [from, to] = m_rangePicker->range();
+        emit refreshRequested(from, to);
+    });
+    connect(m_sourceButton, &QPushButton::clicked, this, &TimelineView::connectRequested);
+    connect(m_connectButton, &QPushButton::clicked, this, &TimelineView::connectRequested);
+    connect(m_resetZoomButton, &QPushButton::clicked, this, &TimelineView::resetZoom);
+    connect(m_useChangeButton, &QPushButton::clicked, this, [this] {
+        if (m_data && m_data->detectedChange) emit changeTimeChosen(m_data->detectedChange->at);
+    });
+
+    connect(m_chartView, &TimelineChartView::hovered, this, [this](double t) { showReadout(t); });
+    connect(m_chartView, &TimelineChartView::hoverLeft, this, [this] { showReadout(std::nullopt); });
+    connect(m_chartView, &TimelineChartView::zoomToRequested, this, &TimelineView::zoomTo);
+    connect(m_chartView, &TimelineChartView::zoomRequested, this, &TimelineView::zoomBy);
+    connect(m_chartView, &TimelineChartView::panRequested, this, &TimelineView::panBy);
+    connect(m_chartView, &TimelineChartView::resetRequested, this, &TimelineView::resetZoom);
+    connect(m_chartView, &TimelineChartView::changeTimeRequested, this, &TimelineView::changeTimeChosen);
+    connect(m_chart, &QChart::plotAreaChanged, this, &TimelineView::updateOverlays);
+    connect(m_timeAxis, &QDateTimeAxis::rangeChanged, this, [this](const QDateTime& min, const QDateTime& max) {
+        if (m_applyingView || !m_data) return;
+        // A range set from elsewhere (Qt Charts itself): follow it and draw the data for it.
+        m_viewFrom = min.toMSecsSinceEpoch() / 1000.0;
+        m_viewTo = max.toMSecsSinceEpoch() / 1000.0;
+        redrawSeries();
+        updateOverlays();
+    });
+
+    setTimeline(nullptr, nullptr);
+}
+
+TimelineView::~TimelineView() = default;
+
+QWidget* TimelineView::buildEmptyPage() {
+    auto* page = new QWidget(this);
+    page->setObjectName(QStringLiteral("timelineEmptyPage"));
+    auto* outer = new QVBoxLayout(page);
+    outer->addStretch(1);
+    auto* title = style::sectionTitle(tr("No production timeline yet"), page);
+    title->setAlignment(Qt::AlignCenter);
+    outer->addWidget(title);
+    auto* text = style::caption(
+        tr("Plot serving throughput from Prometheus and judge quality from Langfuse (or a score metric in "
+           "Prometheus) on one time axis around the moment FP8 went on, and evaluate the quality alert exactly as "
+           "Prometheus would. Expected on Hopper: throughput +40–60%, quality within ±0.1 points."),
+        page);
+    text->setAlignment(Qt::AlignCenter);
+    // A fixed width and the matching height: the stacked page does not pass height-for-width down to the label.
+    text->setFixedWidth(560);
+    text->setMinimumHeight(text->heightForWidth(560));
+    outer->addWidget(text, 0, Qt::AlignHCenter);
+    m_connectButton = new QPushButton(tr("Connect to Prometheus / Langfuse…"), page);
+    m_connectButton->setObjectName(QStringLiteral("connectButton"));
+    m_connectButton->setDefault(true);
+    outer->addSpacing(8);
+    outer->addWidget(m_connectButton, 0, Qt::AlignHCenter);
+    outer->addStretch(2);
+    return page;
+}
+
+QWidget* TimelineView::buildContentPage() {
+    auto* page = new QWidget(this);
+    page->setObjectName(QStringLiteral("timelineContentPage"));
+    auto* v = new QVBoxLayout(page);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->setSpacing(6);
+
+    m_sourceLabel = style::caption(QString(), page);
+    m_sourceLabel->setObjectName(QStringLiteral("timelineSource"));
+    m_sourceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    v->addWidget(m_sourceLabel);
+
+    m_warningsLabel = new QLabel(page);
+    m_warningsLabel->setObjectName(QStringLiteral("timelineWarnings"));
+    m_warningsLabel->setWordWrap(true);
+    m_warningsLabel->setTextFormat(Qt::PlainText);
+    m_warningsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_warningsLabel->setStyleSheet(QStringLiteral("QLabel { color: #7a4500; }"));
+    v->addWidget(m_warningsLabel);
+
+    m_suggestionBar = new QFrame(page);
+    m_suggestionBar->setObjectName(QStringLiteral("changeSuggestion"));
+    m_suggestionBar->setStyleSheet(QStringLiteral(
+        "QFrame#changeSuggestion { background: #e8f0fe; border: 1px solid #aecbfa; border-radius: 6px; }"
+        " QFrame#changeSuggestion QLabel { color: #174ea6; background: transparent; border: none; }"));
+    auto* suggestion = new QHBoxLayout(m_suggestionBar);
+    suggestion->setContentsMargins(10, 6, 8, 6);
+    m_suggestionLabel = new QLabel(m_suggestionBar);
+    m_suggestionLabel->setWordWrap(true);
+    m_suggestionLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    suggestion->addWidget(m_suggestionLabel, 1);
+    m_useChangeButton = new QPushButton(tr("Use This Change Time"), m_suggestionBar);
+    m_useChangeButton->setObjectName(QStringLiteral("useDetectedChange"));
+    suggestion->addWidget(m_useChangeButton);
+    v->addWidget(m_suggestionBar);
+
+    auto* body = new QHBoxLayout;
+    body->setSpacing(10);
+    auto* left = new QVBoxLayout;
+    left->setSpacing(2);
+    m_readout = new QLabel(page);
+    m_readout->setObjectName(QStringLiteral("hoverReadout"));
+    m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_readout->setMinimumWidth(100);  // long read-outs are elided by the layout rather than widening the window
+    left->addWidget(m_readout);
+
+    m_chart = new QChart;
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->setBackgroundRoundness(0);
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    m_chart->layout()->setContentsMargins(0, 0, 0, 0);
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+
+    m_timeAxis = new QDateTimeAxis(m_chart);
+    m_timeAxis->setTickCount(7);
+    m_throughputAxis = new QValueAxis(m_chart);
+    m_throughputAxis->setTitleText(tr("Throughput (tokens/s)"));
+    m_throughputAxis->setLabelFormat(QStringLiteral("%.0f"));
+    m_throughputAxis->setTitleBrush(kThroughputColor);
+    m_throughputAxis->setLabelsColor(kThroughputColor.darker(130));
+    m_qualityAxis = new QValueAxis(m_chart);
+    m_qualityAxis->setTitleText(tr("Quality (judge points)"));
+    m_qualityAxis->setLabelFormat(QStringLiteral("%.1f"));
+    m_qualityAxis->setTitleBrush(kQualityColor);
+    m_qualityAxis->setLabelsColor(kQualityColor.darker(120));
+    m_qualityAxis->setGridLineVisible(false);  // one grid (throughput's) is enough
+    m_overlayAxis = new QValueAxis(m_chart);
+    m_overlayAxis->setRange(0, 1);
+    m_overlayAxis->setVisible(false);
+    m_chart->addAxis(m_timeAxis, Qt::AlignBottom);
+    m_chart->addAxis(m_throughputAxis, Qt::AlignLeft);
+    m_chart->addAxis(m_qualityAxis, Qt::AlignRight);
+    m_chart->addAxis(m_overlayAxis, Qt::AlignRight);
+
+    m_chartView = new TimelineChartView(m_chart, page);
+    m_chartView->setMinimumHeight(260);
+
+    m_markerLabel = new QGraphicsSimpleTextItem(tr("FP8 on"), m_chart);
+    QFont markerFont = m_markerLabel->font();
+    markerFont.setBold(true);
+    m_markerLabel->setFont(markerFont);
+    m_markerLabel->setBrush(kMarkerColor);
+    m_markerLabel->setZValue(100);
+    m_markerLabel->hide();
+    m_hoverLine = new QGraphicsLineItem(m_chart);
+    QPen hoverPen(QColor(0x5f, 0x63, 0x68));
+    hoverPen.setStyle(Qt::DotLine);
+    hoverPen.setCosmetic(true);
+    m_hoverLine->setPen(hoverPen);
+    m_hoverLine->setZValue(100);
+    m_hoverLine->hide();
+
+    left->addWidget(m_chartView, 1);
+    body->addLayout(left, 1);
+
+    // The cards scroll rather than clip when the window is short.
+    auto* cardsScroll = new QScrollArea(page);
+    cardsScroll->setObjectName(QStringLiteral("timelineCards"));
+    cardsScroll->setWidgetResizable(true);
+    cardsScroll->setFrameShape(QFrame::NoFrame);
+    cardsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* cardsPage = new QWidget(cardsScroll);
+    auto* cards = new QVBoxLayout(cardsPage);
+    cards->setContentsMargins(0, 0, 0, 0);
+    cards->setSpacing(8);
+    m_throughputCard = new TimelineSummaryCard(tr("Throughput (tokens/s)"), cardsPage);
+    m_throughputCard->setObjectName(QStringLiteral("throughputCard"));
+    m_qualityCard = new TimelineSummaryCard(tr("Quality (judge points)"), cardsPage);
+    m_qualityCard->setObjectName(QStringLiteral("qualityCard"));
+    m_alertCard = new TimelineSummaryCard(tr("Quality alert"), cardsPage);
+    m_alertCard->setObjectName(QStringLiteral("alertCard"));
+    for (TimelineSummaryCard* card : {m_throughputCard, m_qualityCard, m_alertCard}) cards->addWidget(card);
+    cards->addStretch(1);
+    cardsScroll->setWidget(cardsPage);
+    cardsScroll->setFixedWidth(290);
+    body->addWidget(cardsScroll, 0);
+    v->addLayout(body, 1);
+    return page;
+}
+
+void TimelineView::setTimeline(const TimelineData* data, const TimelineReport* report) {
+    if (!data) {
+        m_data.reset();
+        m_report.reset();
+        m_throughputSamples.clear();
+        m_qualitySamples.clear();
+        m_spans.clear();
+        m_chart->removeAllSeries();
+        m_throughputSeries = m_qualitySeries = m_markerSeries = nullptr;
+        m_alertSeries.clear();
+        m_markerLabel->hide();
+        m_hoverLine->hide();
+        m_stack->setCurrentWidget(m_emptyPage);
+        m_resetZoomButton->setEnabled(false);
+        m_fetchButton->setToolTip(tr("Choose a data source first"));
+        return;
+    }
+    const bool sameRange =
+        m_data && m_data->settings.from == data->settings.from && m_data->settings.to == data->settings.to;
+    const std::pair<double, double> keptView{m_viewFrom, m_viewTo};
+
+    m_data = *data;
+    m_report = report ? *report : evaluateTimeline(*data);
+    m_throughputSamples = finiteSamples(m_data->throughput);
+    m_qualitySamples = finiteSamples(m_data->quality);
+    m_spans = alertSpansOf(*m_data);
+    const TimelineSettings& st = m_data->settings;
+
+    // Value axes from the full data inside the range, so zooming and panning never rescale them.
+    double throughputMax = 0;
+    for (const Sample& s : m_throughputSamples) {
+        if (s.t >= st.from && s.t <= st.to) throughputMax = std::max(throughputMax, s.v);
+    }
+    m_throughputAxis->setRange(0, throughputMax > 0 ? throughputMax * 1.08 : 1.0);
+    m_throughputAxis->applyNiceNumbers();
+    double qualityMin = 1, qualityMax = 5;  // judge points are 1-5; widen only for scores outside that scale
+    for (const Sample& s : m_qualitySamples) {
+        qualityMin = std::min(qualityMin, std::floor(s.v));
+        qualityMax = std::max(qualityMax, std::ceil(s.v));
+    }
+    m_qualityAxis->setRange(qualityMin, qualityMax);
+    m_qualityAxis->setTickCount(qualityMax - qualityMin <= 10 ? static_cast<int>(qualityMax - qualityMin) + 1 : 5);
+    m_timeAxis->setTitleText(timeAxisTitle(st.from));
+
+    rebuildSeries();
+    if (sameRange) {
+        m_viewFrom = keptView.first;
+        m_viewTo = keptView.second;
+    } else {
+        m_viewFrom = st.from;
+        m_viewTo = st.to;
+    }
+    // A preset that just fetched this data (same span, ending now) stays a preset, so Fetch gets the latest hours;
+    // anything else (a file from last week) shows its own times.
+    const auto preset = m_rangePicker->preset();
+    const double now = static_cast<double>(QDateTime::currentSecsSinceEpoch());
+    const bool fetchedWithPreset = preset != TimeRangePicker::Custom &&
+                                   std::abs((st.to - st.from) - TimeRangePicker::presetSeconds(preset)) <= 90 &&
+                                   std::abs(now - st.to) <= 15 * 60;
+    if (!fetchedWithPreset) m_rangePicker->setRange(st.from, st.to);
+    m_fetchButton->setToolTip(tr("Fetch the series again for this range (Timeline › Refresh)"));
+    m_stack->setCurrentWidget(m_contentPage);
+    updateHeader();
+    updateCards();
+    applyView();
+    // Qt Charts keeps an axis' size from its first layout when its range changes while the chart is hidden (a tab
+    // not in front), which truncates the labels to "2…"; a visibility change makes it measure the labels again.
+    for (QAbstractAxis* axis : {static_cast<QAbstractAxis*>(m_timeAxis), static_cast<QAbstractAxis*>(m_throughputAxis),
+                                static_cast<QAbstractAxis*>(m_qualityAxis)}) {
+        axis->setVisible(false);
+    }
+    m_timeAxis->setVisible(true);
+    m_throughputAxis->setVisible(m_data->throughput.has_value());
+    m_qualityAxis->setVisible(m_data->quality.has_value());
+    showReadout(std::nullopt);
+}
+
+void TimelineView::rebuildSeries() {
+    m_chart->removeAllSeries();  // deletes them; each area's boundary lines are its children
+    m_throughputSeries = m_qualitySeries = m_markerSeries = nullptr;
+    m_alertSeries.clear();
+    if (!m_data) return;
+
+    // Series added later are drawn on top: the shaded spans first, the lines last.
+    bool pendingInLegend = false;
+    bool firingInLegend = false;
+    for (const AlertSpan& span : m_spans) {
+        auto* upper = new QLineSeries;
+        upper->append(msOf(span.from), 1);
+        upper->append(msOf(span.to), 1);
+        auto* lower = new QLineSeries;
+        lower->append(msOf(span.from), 0);
+        lower->append(msOf(span.to), 0);
+        auto* area = new QAreaSeries(upper, lower);
+        area->setName(span.firing ? tr("Alert firing") : tr("Alert pending"));
+        area->setBrush(span.firing ? kFiringFill : kPendingFill);
+        area->setPen(Qt::NoPen);
+        m_chart->addSeries(area);
+        upper->setParent(area);  // QAreaSeries does not own its boundaries
+        lower->setParent(area);
+        area->attachAxis(m_timeAxis);
+        area->attachAxis(m_overlayAxis);
+        bool& shown = span.firing ? firingInLegend : pendingInLegend;
+        if (shown) hideLegendEntry(m_chart, area);
+        shown = true;
+        m_alertSeries.append(area);
+    }
+
+    if (const auto change = m_data->settings.changeAt) {
+        m_markerSeries = new QLineSeries;
+        m_markerSeries->setName(tr("FP8 on"));
+        m_markerSeries->append(msOf(*change), 0);
+        m_markerSeries->append(msOf(*change), 1);
+        QPen pen(kMarkerColor);
+        pen.setWidthF(1.6);
+        pen.setStyle(Qt::DashLine);
+        m_markerSeries->setPen(pen);
+        m_chart->addSeries(m_markerSeries);
+        m_markerSeries->attachAxis(m_timeAxis);
+        m_markerSeries->attachAxis(m_overlayAxis);
+    }
+
+    if (m_data->quality) {
+        m_qualitySeries = new QLineSeries;
+        m_qualitySeries->setName(m_data->settings.qualitySource == QualitySource::Langfuse
+                                     ? tr("Quality: judge scores (Langfuse)")
+                                     : tr("Quality: judge points"));
+        QPen pen(kQualityColor);
+        pen.setWidthF(1.4);
+        m_qualitySeries->setPen(pen);
+        m_chart->addSeries(m_qualitySeries);
+        m_qualitySeries->attachAxis(m_timeAxis);
+        m_qualitySeries->attachAxis(m_qualityAxis);
+    }
+    if (m_data->throughput) {
+        m_throughputSeries = new QLineSeries;
+        m_throughputSeries->setName(tr("Throughput (tokens/s)"));
+        QPen pen(kThroughputColor);
+        pen.setWidthF(1.8);
+        m_throughputSeries->setPen(pen);
+        m_chart->addSeries(m_throughputSeries);
+        m_throughputSeries->attachAxis(m_timeAxis);
+        m_throughputSeries->attachAxis(m_throughputAxis);
+    }
+}
+
+void TimelineView::setMaxDrawnPoints(int points) {
+    m_maxDrawnPoints = std::max(points, kMinDrawnPoints);
+    redrawSeries();
+}
+
+std::pair<double, double> TimelineView::fullRange() const {
+    if (!m_data) return {0, 0};
+    return {m_data->settings.from, m_data->settings.to};
+}
+
+bool TimelineView::isZoomed() const {
+    const auto [from, to] = fullRange();
+    return m_data && (m_viewFrom > from || m_viewTo < to);
+}
+
+void TimelineView::zoomTo(double from, double to) {
+    if (!m_data) return;
+    const auto [fullFrom, fullTo] = fullRange();
+    const double fullSpan = fullTo - fullFrom;
+    const double span = std::max(to - from, std::min(kMinVisibleSpanS, fullSpan));
+    if (!(span < fullSpan)) {
+        m_viewFrom = fullFrom;
+        m_viewTo = fullTo;
+    } else {
+        // Keep the span; slide it back inside the fetched range.
+        from = std::clamp(from, fullFrom, fullTo - span);
+        m_viewFrom = from;
+        m_viewTo = from + span;
+    }
+    applyView();
+}
+
+void TimelineView::zoomBy(double factor, double centre) {
+    if (!m_data || !(factor > 0)) return;
+    const double span = m_viewTo - m_viewFrom;
+    const double newSpan = span * factor;
+    const double f = span > 0 ? (centre - m_viewFrom) / span : 0.5;  // the time under the cursor stays put
+    const double from = centre - f * newSpan;
+    zoomTo(from, from + newSpan);
+}
+
+void TimelineView::panBy(double fraction) {
+    const double delta = fraction * (m_viewTo - m_viewFrom);
+    zoomTo(m_viewFrom + delta, m_viewTo + delta);
+}
+
+void TimelineView::resetZoom() {
+    if (!m_data) return;
+    zoomTo(m_data->settings.from, m_data->settings.to);
+}
+
+void TimelineView::applyView() {
+    if (!m_data) return;
+    m_applyingView = true;
+    m_timeAxis->setRange(utcTime(m_viewFrom), utcTime(m_viewTo));
+    const double span = m_viewTo - m_viewFrom;
+    m_timeAxis->setFormat(span <= 2 * 3600 ? QStringLiteral("MM-dd HH:mm:ss")
+                          : span <= 10 * 86400 ? QStringLiteral("MM-dd HH:mm")
+                                               : QStringLiteral("yyyy-MM-dd"));
+    m_applyingView = false;
+    redrawSeries();
+    updateOverlays();
+    m_resetZoomButton->setEnabled(isZoomed());
+}
+
+void TimelineView::redrawSeries() {
+    // Only the visible range is downsampled, from the full data: zooming in shows every sample again.
+    const auto draw = [this](QLineSeries* series, const std::vector<Sample>& samples) {
+        if (!series) return;
+        const auto slice = visibleSlice(samples, m_viewFrom, m_viewTo);
+        series->replace(pointsOf(downsampleLttb(slice, static_cast<std::size_t>(m_maxDrawnPoints))));
+    };
+    draw(m_throughputSeries, m_throughputSamples);
+    draw(m_qualitySeries, m_qualitySamples);
+}
+
+void TimelineView::updateOverlays() {
+    const QRectF plot = m_chart->plotArea();
+    const double span = m_viewTo - m_viewFrom;
+    auto xOf = [&](double t) { return plot.left() + (t - m_viewFrom) / span * plot.width(); };
+    const auto change = m_data ? m_data->settings.changeAt : std::nullopt;
+    if (change && span > 0 && *change >= m_viewFrom && *change <= m_viewTo && plot.width() > 0) {
+        const double x = xOf(*change);
+        const double w = m_markerLabel->boundingRect().width();
+        // Right of the line, or left of it where it would run past the plot's right edge.
+        const double labelX = x + 5 + w <= plot.right() ? x + 5 : x - 5 - w;
+        m_markerLabel->setPos(labelX, plot.top() + 3);
+        m_markerLabel->show();
+    } else {
+        m_markerLabel->hide();
+    }
+    if (m_hoverTime && span > 0 && *m_hoverTime >= m_viewFrom && *m_hoverTime <= m_viewTo) {
+        const double x = xOf(*m_hoverTime);
+        m_hoverLine->setLine(x, plot.top(), x, plot.bottom());
+        m_hoverLine->show();
+    } else {
+        m_hoverLine->hide();
+    }
+}
+
+QString TimelineView::changeMarkerLabel() const {
+    return m_markerSeries ? m_markerLabel->text() : QString();
+}
+
+QString TimelineView::readoutAt(double t) const {
+    QStringList parts{toQString(formatTimeUtc(t))};
+    if (m_data && m_data->throughput) {
+        if (const Sample* s = nearestSample(m_throughputSamples, t)) {
+            parts << tr("throughput %1 tokens/s (%2)").arg(fixed(s->v, 1), timeOfDay(s->t));
+        } else {
+            parts << tr("throughput: no samples");
+        }
+    }
+    if (m_data && m_data->quality) {
+        if (const Sample* s = nearestSample(m_qualitySamples, t)) {
+            parts << tr("quality %1 (%2)").arg(fixed(s->v, 2), timeOfDay(s->t));
+        } else {
+            parts << tr("quality: no samples");
+        }
+    }
+    return parts.join(QStringLiteral("   ·   "));
+}
+
+QString TimelineView::readoutText() const {
+    return m_readout->text();
+}
+
+void TimelineView::showReadout(std::optional<double> t) {
+    m_hoverTime = t;
+    m_readout->setText(t ? readoutAt(*t)
+                         : tr("Hover over the chart to read both series · drag to zoom · Shift+drag or arrow keys to "
+                              "pan · double-click to reset"));
+    updateOverlays();
+}
+
+QString TimelineView::sourceText() const {
+    return m_sourceLabel->text();
+}
+
+QString TimelineView::suggestionText() const {
+    return m_suggestionBar->isHidden() ? QString() : m_suggestionLabel->text();
+}
+
+void TimelineView::updateHeader() {
+    const TimelineSettings& st = m_data->settings;
+    // One line of sources (the queries in the tooltip), one of range and evaluation.
+    QStringList sources;
+    QStringList queries;
+    if (m_data->throughput) {
+        sources << tr("Throughput: Prometheus %1").arg(toQString(st.prometheusUrl));
+        queries << tr("Throughput query: %1").arg(toQString(st.throughputQuery));
+    } else {
+        sources << tr("Throughput: not fetched");
+    }
+    switch (st.qualitySource) {
+        case QualitySource::Prometheus:
+            sources << tr("Quality: Prometheus %1").arg(toQString(st.prometheusUrl));
+            queries << tr("Quality query: %1").arg(toQString(st.qualityQuery));
+            break;
+        case QualitySource::Langfuse: {
+            QStringList tags;
+            for (const std::string& tag : st.traceTags) tags << toQString(tag);
+            QString text = tr("Quality: Langfuse %1 (score %2").arg(toQString(st.langfuseUrl), toQString(st.scoreName));
+            if (!tags.isEmpty()) text += tr(", tags %1").arg(tags.join(QStringLiteral(", ")));
+            sources << text + QLatin1Char(')');
+            break;
+        }
+        case QualitySource::None:
+            sources << tr("Quality: not fetched");
+            break;
+    }
+    m_sourceLabel->setToolTip(queries.join(QLatin1Char('\n')));
+    QString line2 = tr("%1 → %2 · step %3 s")
+                        .arg(toQString(formatTimeUtc(st.from)), toQString(formatTimeUtc(st.to)), numberText(st.step));
+    if (st.changeAt) line2 += tr(" · FP8 on at %1").arg(toQString(formatTimeUtc(*st.changeAt)));
+    if (m_data->quality) {
+        line2 += m_data->alertsEvaluatedBy == "prometheus" ? tr(" · alert evaluated by Prometheus")
+                                                           : tr(" · alert evaluated locally, as Prometheus would");
+    }
+    m_sourceLabel->setText(sources.join(QStringLiteral("   ·   ")) + QLatin1Char('\n') + line2);
+
+    QStringList warnings;
+    for (const std::string& w : m_data->warnings) warnings << QStringLiteral("⚠ ") + toQString(w);
+    m_warningsLabel->setText(warnings.join(QLatin1Char('\n')));
+    m_warningsLabel->setVisible(!warnings.isEmpty());
+
+    const auto& detected = m_data->detectedChange;
+    const bool offer = detected && (!st.changeAt || std::abs(*st.changeAt - detected->at) >= 0.5);
+    if (offer) {
+        QString text = tr("vLLM reports the KV-cache dtype switching %1 → %2 at %3 (vllm:cache_config_info).")
+                           .arg(toQString(detected->from), toQString(detected->to),
+                                toQString(formatTimeUtc(detected->at)));
+        text += QLatin1Char(' ') + (st.changeAt ? tr("The change time in use is %1.")
+                                                      .arg(toQString(formatTimeUtc(*st.changeAt)))
+                                                : tr("No change time is set yet."));
+        m_suggestionLabel->setText(text);
+    }
+    m_suggestionBar->setVisible(offer);
+}
+
+void TimelineView::updateCards() {
+    const TimelineSettings& st = m_data->settings;
+    const TimelineBands& b = st.bands;
+    const TimelineReport& r = *m_report;
+
+    if (!m_data->throughput) {
+        m_throughputCard->setContent(QStringLiteral("—"), QString(), tr("No throughput series was fetched."),
+                                     std::nullopt);
+    } else if (!st.changeAt) {
+        m_throughputCard->setContent(QStringLiteral("—"), QString(),
+                                     tr("Set the time FP8 went on to compare before and after."), std::nullopt);
+    } else if (const auto d = r.throughput.deltaPct()) {
+        const std::optional<Verdict> level = *d >= b.throughputLowPct ? Verdict::Go : Verdict::Monitor;
+        m_throughputCard->setContent(
+            tr("%1 → %2").arg(fixed(*r.throughput.beforeMean, 1), fixed(*r.throughput.afterMean, 1)),
+            tr("%1% · expected +%2–%3%").arg(signedFixed(*d, 1), numberText(b.throughputLowPct),
+                                             numberText(b.throughputHighPct)),
+            tr("%1 samples before · %2 after (5 min settle)").arg(r.throughput.beforeCount).arg(r.throughput.afterCount),
+            level);
+        m_throughputCard->setToolTip(tr("Before: samples before the change. After: samples from 5 minutes after it "
+                                        "(the rate window), to the end of the range."));
+    } else {
+        m_throughputCard->setContent(QStringLiteral("—"), QString(), toQString(r.throughputAssessment), std::nullopt);
+    }
+
+    if (!m_data->quality) {
+        m_qualityCard->setContent(QStringLiteral("—"), QString(), tr("No quality series was fetched."), std::nullopt);
+    } else if (!st.changeAt) {
+        m_qualityCard->setContent(QStringLiteral("—"), QString(),
+                                  tr("Set the time FP8 went on to compare before and after."), std::nullopt);
+    } else if (const auto d = r.quality.deltaPoints()) {
+        // The bands of DESIGN.md "Production signals": within ±0.1 holds, a drop beyond 0.3 is a real problem.
+        const Verdict level = *d < -b.qualityProblem     ? Verdict::Investigate
+                              : *d < -b.qualityTolerance ? Verdict::Monitor
+                                                         : Verdict::Go;
+        m_qualityCard->setContent(
+            tr("%1 → %2").arg(fixed(*r.quality.beforeMean, 2), fixed(*r.quality.afterMean, 2)),
+            tr("%1 points · expected ±%2, problem below −%3")
+                .arg(signedFixed(*d, 2), numberText(b.qualityTolerance), numberText(b.qualityProblem)),
+            tr("%1 scores before · %2 after").arg(r.quality.beforeCount).arg(r.quality.afterCount), level);
+    } else {
+        m_qualityCard->setContent(QStringLiteral("—"), QString(), toQString(r.qualityAssessment), std::nullopt);
+    }
+
+    if (!m_data->quality) {
+        m_alertCard->setContent(QStringLiteral("—"), QString(), tr("The alert needs a quality series."), std::nullopt);
+    } else {
+        int fired = 0;
+        int firedAfter = 0;
+        for (const AlertEpisode& a : m_data->alerts) {
+            if (!a.firingAt) continue;
+            ++fired;
+            if (st.changeAt && *a.firingAt >= *st.changeAt) ++firedAfter;
+        }
+        const int episodes = static_cast<int>(m_data->alerts.size());
+        QString figure;
+        Verdict level = Verdict::Go;
+        if (firedAfter > 0) {
+            figure = tr("Fired after the change");
+            level = Verdict::Investigate;
+        } else if (fired > 0) {
+            figure = st.changeAt ? tr("Fired before the change") : tr("Fired");
+            level = Verdict::Monitor;
+        } else if (episodes > 0) {
+            figure = tr("Pending, never fired");
+        } else {
+            figure = tr("Never pending");
+        }
+        const QString by = m_data->alertsEvaluatedBy == "prometheus" ? tr("evaluated by Prometheus")
+                                                                       : tr("evaluated locally");
+        const QString count = episodes == 1 ? tr("1 episode") : tr("%1 episodes").arg(episodes);
+        const AlertRule& rule = st.rule;
+        m_alertCard->setContent(figure, tr("%1 · %2").arg(count, by),
+                                tr("%1 mean < %2 mean (%3 ago) − %4, held %5")
+                                    .arg(durationText(rule.shortWindowS), durationText(rule.longWindowS),
+                                         durationText(rule.offsetS), numberText(rule.margin),
+                                         durationText(rule.holdForS)),
+                                level);
+        m_alertCard->setToolTip(toQString(rule.promql("quality")) + tr("  for: %1").arg(durationText(rule.holdForS)));
+    }
+}
+
+}  // namespace fp8dash::ui
