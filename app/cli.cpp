@@ -1,6 +1,8 @@
 #include "cli.h"
+#include "cli_capacity.h"
 
 #include <algorithm>
+#include <unistd.h>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -290,12 +292,16 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
         throw UsageError{"timeline needs --prometheus URL (or --no-throughput with --langfuse)"};
     if (st.prometheusUrl.empty()) st.fetchThroughput = false;
 
+    // Progress on a terminal only; scripts reading stderr get just the messages that matter.
     Progress progress;
-    progress.report = [&err, last = -1](double f, const std::string&) mutable {
-        const int pct = static_cast<int>(f * 100);
-        if (pct / 10 != last / 10) err << "fp8dash: fetching… " << pct << "%\n";
-        last = pct;
-    };
+    int lastTenth = -1;
+    if (::isatty(STDERR_FILENO))
+        progress.report = [&err, &lastTenth](double f, const std::string&) {
+            const int tenth = static_cast<int>(f * 10);
+            if (tenth == lastTenth) return;
+            lastTenth = tenth;
+            err << "\rfp8dash: fetching… " << tenth * 10 << "%" << (tenth >= 10 ? "\n" : "") << std::flush;
+        };
     auto data = fetchTimeline(st, cred, progress);
     if (!data) {
         err << "fp8dash: " << data.error().message << "\n";
@@ -404,7 +410,8 @@ std::string usage() {
            "  fp8dash report FILE.fp8cmp [--format text|json|markdown] [--fail-on ...]\n"
            "                                 re-derive the verdict from a saved comparison file alone\n"
            "  fp8dash demo [--format ...]    the report of the bundled demo comparison\n"
-           "  fp8dash device [--format text|json]   the local GPU and its FP8 support\n"
+           "  fp8dash device [--format text|json]   the local GPU and its FP8 support\n" +
+           capacityUsage() +
            "  fp8dash --help | --version\n"
            "\n"
            "Verdict per task from the degradation d in the metric's good direction: d < 0.5% go,\n"
@@ -416,7 +423,7 @@ bool isCliInvocation(const std::vector<std::string>& args) {
     if (args.empty()) return false;
     const std::string& first = args.front();
     return first == "compare" || first == "report" || first == "demo" || first == "device" || first == "timeline" ||
-           first == "help" ||
+           first == "capacity" || first == "plan" || first == "help" ||
            first == "--help" || first == "-h" || first == "--version" || first == "-V";
 }
 
@@ -440,6 +447,8 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
         if (argv[0] == "demo") return cmdReport(a, true, out, err);
         if (argv[0] == "device") return cmdDevice(a, out);
         if (argv[0] == "timeline") return cmdTimeline(a, out, err);
+        if (argv[0] == "capacity") return runCapacity({argv.begin() + 1, argv.end()}, out, err);
+        if (argv[0] == "plan") return runPlan({argv.begin() + 1, argv.end()}, out, err);
         throw UsageError{"unknown command " + argv[0]};
     } catch (const UsageError& e) {
         err << "fp8dash: " << e.message << "\nRun 'fp8dash --help' for usage.\n";
