@@ -1,0 +1,251 @@
+#include "cli_capacity.h"
+
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+#include <ostream>
+
+#include "cli.h"
+#include "fp8dash/core/capacity.h"
+#include "fp8dash/core/local_device.h"
+#include "fp8dash/core/run_plan.h"
+
+namespace fp8dash::cli {
+namespace {
+
+struct BadInput {
+    std::string message;
+};
+
+// --name VALUE and --name=VALUE; flags; nothing positional.
+class Options {
+public:
+    Options(const std::vector<std::string>& args, std::string command) : m_args(args), m_command(std::move(command)) {}
+
+    bool done() const { return m_pos >= m_args.size(); }
+    bool option(const std::string& name, std::string& value) {
+        const std::string& a = m_args[m_pos];
+        if (a == name) {
+            if (m_pos + 1 >= m_args.size()) throw BadInput{name + " needs a value"};
+            value = m_args[m_pos + 1];
+            m_pos += 2;
+            return true;
+        }
+        if (a.rfind(name + "=", 0) == 0) {
+            value = a.substr(name.size() + 1);
+            ++m_pos;
+            return true;
+        }
+        return false;
+    }
+    bool flag(const std::string& name) {
+        if (m_args[m_pos] != name) return false;
+        ++m_pos;
+        return true;
+    }
+    [[noreturn]] void unknown() const { throw BadInput{m_command + ": unknown argument " + m_args[m_pos]}; }
+
+private:
+    const std::vector<std::string>& m_args;
+    std::string m_command;
+    std::size_t m_pos = 0;
+};
+
+long long parseCount(const std::string& option, const std::string& text, long long min) {
+    errno = 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || v < min || v > INT_MAX)
+        throw BadInput{option + " \"" + text + "\": expected a whole number of at least " + std::to_string(min)};
+    return v;
+}
+
+double parseNumber(const std::string& option, const std::string& text, const char* expected) {
+    errno = 0;
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v) || v < 0 ||
+        v > kMaxGiB)
+        throw BadInput{option + " \"" + text + "\": expected " + expected};
+    return v;
+}
+
+double parseUtilisation(const std::string& text) {
+    const double v = parseNumber("--gpu-util", text, "a fraction in (0, 1], such as 0.92");
+    if (v <= 0 || v > 1) throw BadInput{"--gpu-util \"" + text + "\": expected a fraction in (0, 1], such as 0.92"};
+    return v;
+}
+
+StorageDtype parseDtype(const std::string& option, const std::string& text) {
+    auto d = parseStorageDtype(text);
+    if (!d) throw BadInput{option + " \"" + text + "\": expected bf16 or fp8"};
+    return *d;
+}
+
+bool parseJsonFormat(const std::string& text) {
+    if (text == "json") return true;
+    if (text == "text") return false;
+    throw BadInput{"--format \"" + text + "\": expected text or json"};
+}
+
+ModelArchitecture modelFrom(const std::string& text) {
+    if (text.empty()) throw BadInput{"--model needs a preset (" + modelPresetNamesText() + ") or a config.json path"};
+    auto m = resolveModel(text);
+    if (!m) throw BadInput{m.error().message};
+    return std::move(m).value();
+}
+
+// A preset or CUDA device name, or "local": this machine's GPUs (their free memory).
+GpuSpec gpuFrom(const std::string& text, int gpus, std::optional<double> memoryGiB) {
+    GpuSpec g;
+    if (text == "local") {
+        auto local = gpuFromLocalDevices(queryLocalDevices(), gpus);
+        if (!local) throw BadInput{"--gpu local: " + local.error().message};
+        g = std::move(local).value();
+    } else if (auto preset = findGpuPreset(text)) {
+        g = *preset;
+    } else if (text.empty()) {
+        throw BadInput{"--gpu needs a GPU: " + gpuPresetNamesText() + ", or local (this machine's GPU)"};
+    } else {
+        throw BadInput{"unknown GPU \"" + text + "\": expected one of " + gpuPresetNamesText() +
+                       ", a device name as CUDA reports it (\"NVIDIA H100 80GB HBM3\"), or local (this machine's GPU)"};
+    }
+    if (memoryGiB) g.memoryBytes = static_cast<std::uint64_t>(std::llround(*memoryGiB * 1073741824.0));
+    return g;
+}
+
+int reportBadInput(const std::string& message, std::ostream& err) {
+    err << "fp8dash: " << message << "\nRun 'fp8dash --help' for usage.\n";
+    return kExitBadInput;
+}
+
+std::vector<std::string> splitTasks(const std::string& text) {
+    std::vector<std::string> tasks;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = text.find(',', start);
+        const std::string t = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (!t.empty()) tasks.push_back(t);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return tasks;
+}
+
+}  // namespace
+
+int runCapacity(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    try {
+        Options o(args, "capacity");
+        std::string model, gpu, value;
+        std::optional<double> memoryGiB;
+        bool json = false;
+        CapacityInputs in;
+        while (!o.done()) {
+            if (o.option("--model", value)) model = value;
+            else if (o.option("--gpu", value)) gpu = value;
+            else if (o.option("--gpus", value)) in.gpus = static_cast<int>(parseCount("--gpus", value, 1));
+            else if (o.option("--weights", value)) in.weights = parseDtype("--weights", value);
+            else if (o.option("--kv", value)) in.kv = parseDtype("--kv", value);
+            else if (o.option("--gpu-util", value)) in.gpuUtilization = parseUtilisation(value);
+            else if (o.option("--context", value)) in.contextTokens = parseCount("--context", value, 1);
+            else if (o.option("--overhead-gib", value))
+                in.overheadGiB = parseNumber("--overhead-gib", value, "GiB per GPU, such as 2");
+            else if (o.option("--memory-gib", value))
+                memoryGiB = parseNumber("--memory-gib", value, "GiB per GPU, such as 79.6");
+            else if (o.option("--batch", value)) in.decodeBatch = static_cast<int>(parseCount("--batch", value, 1));
+            else if (o.option("--format", value)) json = parseJsonFormat(value);
+            else o.unknown();
+        }
+        if (model.empty()) throw BadInput{"capacity needs --model (" + modelPresetNamesText() + ", or a config.json)"};
+        if (gpu.empty()) throw BadInput{"capacity needs --gpu (" + gpuPresetNamesText() + ", or local)"};
+        in.model = modelFrom(model);
+        in.gpu = gpuFrom(gpu, in.gpus, memoryGiB);
+        auto result = planCapacity(in);
+        if (!result) throw BadInput{result.error().message};
+        if (json) out << capacityToJson(*result).dump(2) << "\n";
+        else out << capacityToText(*result);
+        return kExitOk;
+    } catch (const BadInput& e) {
+        return reportBadInput(e.message, err);
+    } catch (const std::exception& e) {
+        err << "fp8dash: internal error: " << e.what() << "\n";
+        return kExitInternal;
+    }
+}
+
+int runPlan(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    try {
+        Options o(args, "plan");
+        std::string model, gpu, value;
+        std::optional<double> memoryGiB;
+        bool json = false;
+        PlanInputs in;
+        while (!o.done()) {
+            if (o.option("--model", value)) model = value;
+            else if (o.option("--gpu", value)) gpu = value;
+            else if (o.option("--gpus", value)) in.gpus = static_cast<int>(parseCount("--gpus", value, 1));
+            else if (o.option("--tp", value)) in.tensorParallel = static_cast<int>(parseCount("--tp", value, 1));
+            else if (o.option("--context", value)) in.contextTokens = parseCount("--context", value, 1);
+            else if (o.option("--tasks", value)) in.tasks = splitTasks(value);
+            else if (o.option("--num-fewshot", value))
+                in.numFewshot = static_cast<int>(parseCount("--num-fewshot", value, 0));
+            else if (o.option("--out-dir", value)) in.outDir = value;
+            else if (o.option("--hf-model", value)) in.bf16Model = value;
+            else if (o.option("--fp8-model", value)) in.fp8Model = value;
+            else if (o.flag("--no-kv-scales")) in.kvScales = false;
+            else if (o.option("--gpu-util", value)) in.gpuUtilization = parseUtilisation(value);
+            else if (o.option("--overhead-gib", value))
+                in.overheadGiB = parseNumber("--overhead-gib", value, "GiB per GPU, such as 2");
+            else if (o.option("--memory-gib", value))
+                memoryGiB = parseNumber("--memory-gib", value, "GiB per GPU, such as 79.6");
+            else if (o.option("--format", value)) json = parseJsonFormat(value);
+            else o.unknown();
+        }
+        if (model.empty()) throw BadInput{"plan needs --model (" + modelPresetNamesText() + ", or a config.json)"};
+        if (gpu.empty()) throw BadInput{"plan needs --gpu (" + gpuPresetNamesText() + ", or local)"};
+        in.model = modelFrom(model);
+        in.gpu = gpuFrom(gpu, in.gpus, memoryGiB);
+        auto plan = makeRunPlan(in);
+        if (!plan) throw BadInput{plan.error().message};
+        if (json) out << runPlanToJson(*plan).dump(2) << "\n";
+        else out << runPlanToText(*plan);
+        return kExitOk;
+    } catch (const BadInput& e) {
+        return reportBadInput(e.message, err);
+    } catch (const std::exception& e) {
+        err << "fp8dash: internal error: " << e.what() << "\n";
+        return kExitInternal;
+    }
+}
+
+std::string capacityUsage() {
+    return std::string(
+               "  fp8dash capacity --model NAME|config.json --gpu NAME|local [options]\n"
+               "                                 KV-cache room beside the weights, and a decode-speed bound\n"
+               "      --gpus N                   GPUs of one tensor-parallel group (default 1)\n"
+               "      --weights bf16|fp8, --kv bf16|fp8   how weights and KV cache are stored (default bf16)\n"
+               "      --gpu-util F               fraction of GPU memory vLLM may use (default 0.92)\n"
+               "      --context N                tokens per sequence (default 8192)\n"
+               "      --overhead-gib X           runtime overhead per GPU (default 2)\n"
+               "      --memory-gib X             per-GPU memory instead of the datasheet's (as nvidia-smi shows)\n"
+               "      --batch N                  sequences per decode step, for the decode estimate (default 32)\n"
+               "      --format text|json\n"
+               "      models: ") +
+           modelPresetNamesText() + "\n      GPUs: " + gpuPresetNamesText() +
+           ", local (this machine's free memory)\n"
+           "  fp8dash plan --model NAME|config.json --gpu NAME|local [--gpus N] [--tp N] [options]\n"
+           "                                 the experiment's commands: vllm serve, lm_eval (BF16, FP8), compare\n"
+           "      --context N                max-model-len (default: from the capacity, at most 32768)\n"
+           "      --tasks a,b,c              lm-eval tasks (default mmlu,hellaswag,gsm8k)\n"
+           "      --num-fewshot N            few-shot examples (default 5)\n"
+           "      --out-dir DIR              where lm_eval writes its results (default results)\n"
+           "      --hf-model ID              the checkpoint vLLM loads (default: the preset's repository)\n"
+           "      --fp8-model ID             a pre-quantised FP8 checkpoint (default: vLLM quantises at load)\n"
+           "      --no-kv-scales             leave out --calculate-kv-scales\n"
+           "      --gpu-util F, --overhead-gib X, --memory-gib X, --format text|json\n";
+}
+
+}  // namespace fp8dash::cli

@@ -1,0 +1,213 @@
+// `fp8dash capacity` and `fp8dash plan` as a user runs them: the JSON figures (computed here by hand), exit codes, and
+// bad input that must give a clear message naming what is wrong and what is known.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "process.h"
+#include "test_paths.h"
+
+namespace fp8dash {
+namespace {
+
+using test::ProcessResult;
+using test::TempDir;
+
+ProcessResult fp8dashCli(std::vector<std::string> args) {
+    args.insert(args.begin(), FP8DASH_EXE);
+    return test::runProcess(args, {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"});
+}
+
+nlohmann::json parseJson(const ProcessResult& r) {
+    try {
+        return nlohmann::json::parse(r.out);
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << "stdout is not JSON: " << e.what() << "\n" << r.out << "\nstderr: " << r.err;
+        return {};
+    }
+}
+
+TEST(CliCapacity, JsonFiguresAndInputs) {
+    auto r =
+        fp8dashCli({"capacity", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--kv", "fp8", "--format", "json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(r.err.empty()) << r.err;
+    const auto j = parseJson(r);
+    // 2 x 32 layers x 8 KV heads x 128 x 1 byte.
+    EXPECT_EQ(j["kv_bytes_per_token"], 65536);
+    EXPECT_EQ(j["weights_bytes"], 16060522496ull);  // 2 x 8,030,261,248 parameters
+    // 80e9 x 0.92 - 16,060,522,496 - 2 GiB = 55,391,993,856; / 65,536 = 845,214 tokens; / 8,192 = 103.
+    EXPECT_EQ(j["kv_cache_bytes"], 55391993856ull);
+    EXPECT_EQ(j["max_tokens"], 845214);
+    EXPECT_EQ(j["max_sequences"], 103);
+    EXPECT_EQ(j["fits"], true);
+    EXPECT_EQ(j["model"], "llama-3.1-8b");
+    EXPECT_EQ(j["gpu"], "h100-sxm");
+    EXPECT_EQ(j["gpus"], 1);
+    EXPECT_EQ(j["weights"], "bf16");
+    EXPECT_EQ(j["kv"], "fp8");
+    EXPECT_EQ(j["gpu_util"], 0.92);
+    EXPECT_EQ(j["context"], 8192);
+    EXPECT_EQ(j["overhead_gib"], 2.0);
+    EXPECT_TRUE(j["decode_estimate"].is_object());
+}
+
+TEST(CliCapacity, OptionsChangeTheFigures) {
+    // 70B, all FP8, on 4 x H100 with the seed article's arithmetic (all memory, no overhead): 320e9 - 72,656,371,712 =
+    // 247,343,628,288 bytes; / 163,840 = 1,509,665 tokens; / 16,384 = 92 sequences.
+    auto r = fp8dashCli({"capacity", "--model=llama-3.1-70b", "--gpu", "NVIDIA H100 80GB HBM3", "--gpus", "4",
+                         "--weights", "fp8", "--kv", "fp8", "--gpu-util", "1", "--overhead-gib", "0", "--context",
+                         "16384", "--format", "json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = parseJson(r);
+    EXPECT_EQ(j["gpu"], "h100-sxm");
+    EXPECT_EQ(j["weights_bytes"], 72656371712ull);
+    EXPECT_EQ(j["kv_cache_bytes"], 247343628288ull);
+    EXPECT_EQ(j["max_tokens"], 1509665);
+    EXPECT_EQ(j["max_sequences"], 92);
+    // --memory-gib replaces the datasheet figure: 79.6 x 2^30 = 85,469,849,190 bytes (rounded).
+    auto m = fp8dashCli({"capacity", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--memory-gib", "79.6", "--format",
+                         "json"});
+    ASSERT_EQ(m.exitCode, 0) << m.err;
+    EXPECT_EQ(parseJson(m)["gpu_spec"]["memory_bytes"], 85469849190ull);
+}
+
+TEST(CliCapacity, DoesNotFitStillRuns) {
+    auto r = fp8dashCli({"capacity", "--model", "llama-3.1-70b", "--gpu", "rtx-4090", "--format", "json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = parseJson(r);
+    EXPECT_EQ(j["fits"], false);
+    EXPECT_EQ(j["max_tokens"], 0);
+    EXPECT_GT(j["shortfall_bytes"].get<double>(), 0);
+    auto text = fp8dashCli({"capacity", "--model", "llama-3.1-70b", "--gpu", "rtx-4090"});
+    EXPECT_EQ(text.exitCode, 0);
+    EXPECT_NE(text.out.find("DOES NOT FIT"), std::string::npos) << text.out;
+}
+
+TEST(CliCapacity, ReadsAConfigJson) {
+    TempDir dir;
+    const auto config = dir.write("my-model/config.json", R"({"architectures": ["MistralForCausalLM"],
+        "model_type": "mistral", "hidden_size": 4096, "intermediate_size": 14336, "num_attention_heads": 32,
+        "num_hidden_layers": 32, "num_key_value_heads": 8, "vocab_size": 32768, "tie_word_embeddings": false})");
+    auto r = fp8dashCli({"capacity", "--model", config.string(), "--gpu", "l40s", "--format", "json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = parseJson(r);
+    EXPECT_EQ(j["model_architecture"]["parameters"], 7248023552ull);  // the mistral-7b preset's count
+    EXPECT_EQ(j["model_architecture"]["source"], "config");
+    EXPECT_EQ(j["kv_bytes_per_token"], 131072);
+    // The plan loads the folder.
+    auto p = fp8dashCli({"plan", "--model", config.parent_path().string(), "--gpu", "l40s", "--format", "json"});
+    ASSERT_EQ(p.exitCode, 0) << p.err;
+    EXPECT_EQ(parseJson(p)["argv"]["serve_bf16"][2], config.parent_path().string());
+}
+
+TEST(CliCapacity, BadInputIsExitTwoWithAMessage) {
+    TempDir dir;
+    const auto broken =
+        dir.write("config.json", R"({"model_type": "llama", "num_hidden_layers": 32, "hidden_size": "big"})");
+    struct Case {
+        std::vector<std::string> args;
+        std::vector<std::string> expected;
+    };
+    const std::vector<Case> cases = {
+        {{"capacity", "--model", "gpt-5", "--gpu", "h100-sxm"},
+         {"unknown model \"gpt-5\"", "llama-3.1-8b", "qwen2.5-14b", "mistral-7b"}},
+        {{"capacity", "--model", "llama-3.1-8b", "--gpu", "a100"},
+         {"unknown GPU \"a100\"", "h100-sxm", "h100-pcie", "h200", "l40s", "rtx-4090", "rtx-6000-ada", "b200",
+          "local"}},
+        {{"capacity", "--model", "llama-3.1-8b"}, {"capacity needs --gpu"}},
+        {{"capacity", "--gpu", "h200"}, {"capacity needs --model", "llama-3.1-8b"}},
+        {{"capacity", "--model", "llama-3.1-8b", "--gpu", "h200", "--gpu-util", "1.5"}, {"--gpu-util \"1.5\""}},
+        {{"capacity", "--model", "llama-3.1-8b", "--gpu", "h200", "--gpu-util", "0"}, {"--gpu-util \"0\""}},
+        {{"capacity", "--model", "llama-3.1-8b", "--gpu", "h200", "--weights", "int4"},
+         {"--weights \"int4\": expected bf16 or fp8"}},
+        {{"capacity", "--model", "llama-3.1-8b", "--gpu", "h200", "--kv", "fp16"}, {"--kv \"fp16\""}},
+        {{"capacity", "--model", "llama-3.1-8b", "--gpu", "h200", "--context", "0"}, {"--context \"0\""}},
+        {{"capacity", "--model", "llama-3.1-8b", "--gpu", "h200", "--gpus", "two"}, {"--gpus \"two\""}},
+        {{"capacity", "--model", "llama-3.1-8b", "--gpu", "h200", "--overhead-gib", "-1"}, {"--overhead-gib \"-1\""}},
+        {{"capacity", "--model", "llama-3.1-8b", "--gpu", "h200", "--format", "xml"}, {"expected text or json"}},
+        {{"capacity", "--model", "llama-3.1-8b", "--gpu", "h200", "--bogus"}, {"capacity: unknown argument --bogus"}},
+        {{"capacity", "--model"}, {"--model needs a value"}},
+        {{"capacity", "--model", "llama-3.1-8b", "--gpu", "h200", "--memory-gib", "1e300"}, {"--memory-gib \"1e300\""}},
+        {{"capacity", "--model", "llama-3.1-8b", "--gpu", "h200", "--context", "99999999"},
+         {"the context must be 1 to 16777216 tokens"}},
+        {{"capacity", "--model", broken.string(), "--gpu", "h200"},
+         {broken.string(), "field \"hidden_size\" must be a positive integer"}},
+        {{"plan", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--gpus", "8", "--tp", "3"},
+         {"--gpus 8 is not a multiple of --tp 3"}},
+        {{"plan", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--tasks", ","}, {"--tasks names no task"}},
+        {{"plan", "--model", "llama-3.1-8b"}, {"plan needs --gpu"}},
+        {{"plan", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--nope"}, {"plan: unknown argument --nope"}},
+    };
+    for (const auto& c : cases) {
+        auto r = fp8dashCli(c.args);
+        EXPECT_EQ(r.signal, 0);
+        EXPECT_EQ(r.exitCode, 2) << c.expected.front() << "\n" << r.err;
+        for (const auto& e : c.expected) EXPECT_NE(r.err.find(e), std::string::npos) << e << " in: " << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+}
+
+TEST(CliCapacity, LocalGpuOrAClearReason) {
+    const auto device = parseJson(fp8dashCli({"device", "--format", "json"}));
+    auto r = fp8dashCli({"capacity", "--model", "llama-3.1-8b", "--gpu", "local", "--format", "json"});
+    if (device["available"].get<bool>()) {
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        const auto j = parseJson(r);
+        EXPECT_EQ(j["gpu_spec"]["source"], "local");
+        EXPECT_EQ(j["gpu_spec"]["memory_bytes"], device["gpus"][0]["memory_free_bytes"]);
+    } else {
+        EXPECT_EQ(r.exitCode, 2);
+        EXPECT_NE(r.err.find("--gpu local: no usable GPU on this machine"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find(device["reason"].get<std::string>()), std::string::npos) << r.err;
+    }
+}
+
+TEST(CliPlan, JsonCommandsWarningsAndCapacity) {
+    auto r = fp8dashCli({"plan", "--model", "llama-3.1-70b", "--gpu", "h100-sxm", "--gpus", "4", "--context", "16384",
+                         "--out-dir", "runs", "--format", "json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = parseJson(r);
+    EXPECT_EQ(j["commands"]["serve_fp8"],
+              "vllm serve meta-llama/Llama-3.1-70B --dtype bfloat16 --quantization fp8 --kv-cache-dtype fp8 "
+              "--calculate-kv-scales --tensor-parallel-size 4 --gpu-memory-utilization 0.92 --max-model-len 16384");
+    EXPECT_EQ(j["commands"]["serve_bf16"],
+              "vllm serve meta-llama/Llama-3.1-70B --dtype bfloat16 --tensor-parallel-size 4 "
+              "--gpu-memory-utilization 0.92 --max-model-len 16384");
+    EXPECT_EQ(j["commands"]["eval_bf16"],
+              "lm_eval --model vllm --model_args pretrained=meta-llama/Llama-3.1-70B,dtype=bfloat16,"
+              "tensor_parallel_size=4,gpu_memory_utilization=0.92,max_model_len=16384 --tasks mmlu,hellaswag,gsm8k "
+              "--num_fewshot 5 --batch_size auto --log_samples --output_path runs/bf16");
+    EXPECT_NE(j["commands"]["eval_fp8"].get<std::string>().find(
+                  "quantization=fp8,kv_cache_dtype=fp8,calculate_kv_scales=true"),
+              std::string::npos);
+    EXPECT_EQ(j["commands"]["compare"], "fp8dash compare runs/bf16 runs/fp8 --save runs/fp8-vs-bf16.fp8cmp");
+    EXPECT_TRUE(j["warnings"].empty()) << j["warnings"];
+    EXPECT_EQ(j["capacity"]["bf16"]["context"], 16384);
+    EXPECT_EQ(j["capacity"]["bf16"]["max_tokens"], 441597);  // (294.4e9 - 141,107,412,992 - 8 GiB) / 327,680
+    EXPECT_EQ(j["max_model_len"], 16384);
+}
+
+TEST(CliPlan, WarningsAndText) {
+    auto r = fp8dashCli({"plan", "--model", "llama-3.1-8b", "--gpu", "h200", "--context", "65536", "--no-kv-scales",
+                         "--format", "json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = parseJson(r);
+    ASSERT_EQ(j["warnings"].size(), 1u) << j["warnings"];
+    EXPECT_EQ(j["warnings"][0]["kind"], "long_context_without_kv_scales");
+    EXPECT_EQ(j["commands"]["serve_fp8"].get<std::string>().find("--calculate-kv-scales"), std::string::npos);
+
+    auto text = fp8dashCli({"plan", "--model", "llama-3.1-70b", "--gpu", "h100-sxm"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("[weights_do_not_fit]"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("vllm serve meta-llama/Llama-3.1-70B \\\n    --dtype bfloat16"), std::string::npos);
+    EXPECT_NE(text.out.find("fp8dash compare results/bf16 results/fp8"), std::string::npos);
+
+    auto help = fp8dashCli({"--help"});
+    for (const char* word : {"fp8dash capacity", "fp8dash plan", "--overhead-gib", "--no-kv-scales", "rtx-6000-ada",
+                             "qwen2.5-72b"})
+        EXPECT_NE(help.out.find(word), std::string::npos) << word;
+}
+
+}  // namespace
+}  // namespace fp8dash
