@@ -9,6 +9,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config     # toolchain (CMake 3.25 in bookworm)
   qt6-base-dev qt6-charts-dev libgl-dev            # Qt 6 Widgets, Charts, Network, Concurrent, Test
+  qtkeychain-qt6-dev                               # QtKeychain: remembered credentials in the system keychain
   nlohmann-json3-dev libcurl4-openssl-dev          # JSON, HTTP
   libgtest-dev libgmock-dev                        # GoogleTest
   fonts-dejavu-core                                # a font for offscreen rendering and minimal desktops

@@ -19,6 +19,9 @@ void GuiTest::SetUpTestSuite() {
     if (QApplication::instance()) return;
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QStandardPaths::setTestModeEnabled(true);  // QSettings go to a test location, never the user's
+    // The source dialogs talk to the system keychain (QtKeychain over D-Bus). Point them at a bus that does not exist,
+    // so the tests never read or prompt for the user's keychain and always see the "not available" case (as in CI).
+    qputenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/fp8dash-ui-tests/bus");
     static int argc = 1;
     static char name[] = "fp8dash_ui_tests";
     static char* argv[] = {name, nullptr};

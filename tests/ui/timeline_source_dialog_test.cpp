@@ -1,9 +1,16 @@
 // TimelineSourceDialog driven like a user against real HTTP servers on loopback (tests/support/test_http_server.h):
 // Test Connection, a fetch that joins the document (and a saved file that holds no secret), Refresh with the
-// session's credentials, Cancel during a fetch that never gets an answer, and a fetch error naming the URL.
+// session's credentials, Cancel during a fetch that never gets an answer, and a fetch error naming the URL. Then the
+// keychain: credentials remembered (in a MemoryCredentialStore) fill the form again for the same URL only, Forget
+// removes them, typed beats stored beats the environment, nothing remembered reaches a file or QSettings, and with
+// the real QtKeychain store and no secret service the dialog says so and fetches all the same.
+#include <QCheckBox>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QLineEdit>
 #include <QLineSeries>
+#include <QPlainTextEdit>
 #include <QSettings>
 #include <QTabWidget>
 #include <QPushButton>
@@ -17,11 +24,13 @@
 
 #include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/main_window.h"
+#include "fp8dash/ui/memory_credential_store.h"
 #include "fp8dash/ui/timeline_source_dialog.h"
 #include "fp8dash/ui/timeline_summary_card.h"
 #include "fp8dash/ui/timeline_view.h"
 #include "fp8dash/ui/verdict_banner.h"
 #include "gui_test_support.h"
+#include "langfuse_test_server.h"
 #include "test_http_server.h"
 #include "timeline_test_data.h"
 
@@ -304,6 +313,334 @@ TEST_F(TimelineSourceDialogTest, AnIncompleteFormNamesTheFieldWithoutFetching) {
     dialog.startFetch();
     EXPECT_TRUE(dialog.errorText().contains(QStringLiteral("Langfuse keys"))) << dialog.errorText().toStdString();
     EXPECT_FALSE(dialog.isFetching());
+}
+
+// The keychain -------------------------------------------------------------------------------------------------------
+
+QString fieldText(const TimelineSourceDialog& dialog, const char* objectName) {
+    if (auto* line = dialog.findChild<QLineEdit*>(QString::fromLatin1(objectName))) return line->text();
+    if (auto* plain = dialog.findChild<QPlainTextEdit*>(QString::fromLatin1(objectName))) return plain->toPlainText();
+    ADD_FAILURE() << "no field " << objectName;
+    return {};
+}
+
+void setField(TimelineSourceDialog& dialog, const char* objectName, const QString& text) {
+    auto* line = dialog.findChild<QLineEdit*>(QString::fromLatin1(objectName));
+    ASSERT_NE(line, nullptr) << objectName;
+    line->setText(text);
+}
+
+// Waits until the dialog's keychain lookup (started when it opens or a URL changes) has answered.
+void waitForLookup(TimelineSourceDialog& dialog) {
+    QSignalSpy looked(&dialog, &TimelineSourceDialog::keychainLookedUp);
+    if (dialog.isLookingUpKeychain()) {
+        ASSERT_TRUE(looked.wait(20000));
+    }
+    EXPECT_FALSE(dialog.isLookingUpKeychain());
+}
+
+// Remembers typedCredentials() for the server's URL the way a user does: tick the box, Test Connection.
+void rememberThroughTestConnection(const std::shared_ptr<MemoryCredentialStore>& store, const std::string& url) {
+    TimelineSourceDialog dialog(nullptr, store);
+    dialog.setSettings(throughputOnly(url));
+    dialog.setCredentials(typedCredentials());
+    dialog.show();
+    waitForLookup(dialog);
+    EXPECT_FALSE(dialog.rememberCheck()->isChecked());  // off by default
+    QTest::mouseClick(dialog.rememberCheck(), Qt::LeftButton);
+    ASSERT_TRUE(dialog.rememberCheck()->isChecked());
+    QSignalSpy stored(&dialog, &TimelineSourceDialog::keychainStored);
+    QTest::mouseClick(dialog.testButton(), Qt::LeftButton);
+    ASSERT_TRUE(stored.wait(20000)) << dialog.connectionText().toStdString();
+    EXPECT_TRUE(stored.at(0).at(0).toBool());
+    EXPECT_TRUE(dialog.keychainText().contains(QStringLiteral("Saved"))) << dialog.keychainText().toStdString();
+}
+
+TEST_F(TimelineSourceDialogTest, RememberedCredentialsFillTheFormForTheSameUrlOnly) {
+    TestHttpServer server(fakePrometheus);
+    auto store = std::make_shared<MemoryCredentialStore>();
+    rememberThroughTestConnection(store, server.baseUrl());
+    const QString key = CredentialStore::prometheusKey(QString::fromStdString(server.baseUrl()));
+    EXPECT_EQ(key, QStringLiteral("prometheus ") + QString::fromStdString(server.baseUrl()));
+    ASSERT_TRUE(store->contains(key)) << store->keys().join(QLatin1Char(',')).toStdString();
+    EXPECT_EQ(store->keys().size(), 1);
+
+    // Reopened (a new session: nothing typed, the file says "none"): filled in from the keychain and marked so.
+    TimelineSourceDialog reopened(nullptr, store);
+    TimelineSettings settings = throughputOnly(server.baseUrl());
+    reopened.setSettings(settings);
+    reopened.show();
+    waitForLookup(reopened);
+    EXPECT_EQ(reopened.findChild<QComboBox*>(QStringLiteral("authMethod"))->currentIndex(), 2);  // bearer
+    EXPECT_EQ(fieldText(reopened, "bearerToken"), QString::fromLatin1(kToken));
+    EXPECT_EQ(fieldText(reopened, "extraHeaders"), QStringLiteral("X-Scope-OrgID: ") + QString::fromLatin1(kTenant));
+    EXPECT_TRUE(reopened.keychainText().contains(QStringLiteral("from the system keychain")))
+        << reopened.keychainText().toStdString();
+    EXPECT_TRUE(reopened.rememberCheck()->isChecked());
+    auto request = reopened.request();
+    ASSERT_TRUE(request.ok()) << request.error().message;
+    EXPECT_EQ(request->credentials.prometheusAuth.token, kToken);
+    // ... and they reach the server.
+    server.clearRequests();
+    QSignalSpy tested(&reopened, &TimelineSourceDialog::connectionTested);
+    reopened.testConnection();
+    ASSERT_TRUE(tested.wait(20000));
+    ASSERT_EQ(server.requestCount(), 1u);
+    EXPECT_EQ(server.requests()[0].header("authorization"), std::string("Bearer ") + kToken);
+    EXPECT_EQ(server.requests()[0].header("x-scope-orgid"), kTenant);
+
+    // Another URL: the stored values leave the form; back to the first URL: they return.
+    const QString other = QStringLiteral("http://127.0.0.1:") + QString::number(fp8dash::test::closedPort());
+    setField(reopened, "prometheusUrl", other);
+    waitForLookup(reopened);
+    EXPECT_TRUE(fieldText(reopened, "bearerToken").isEmpty());
+    EXPECT_TRUE(fieldText(reopened, "extraHeaders").isEmpty());
+    setField(reopened, "prometheusUrl", QString::fromStdString(server.baseUrl()));
+    waitForLookup(reopened);
+    EXPECT_EQ(fieldText(reopened, "bearerToken"), QString::fromLatin1(kToken));
+
+    // A dialog for another URL gets nothing.
+    TimelineSourceDialog elsewhere(nullptr, store);
+    elsewhere.setSettings(throughputOnly(other.toStdString()));
+    elsewhere.show();
+    waitForLookup(elsewhere);
+    EXPECT_TRUE(fieldText(elsewhere, "bearerToken").isEmpty());
+    EXPECT_TRUE(fieldText(elsewhere, "extraHeaders").isEmpty());
+    EXPECT_FALSE(elsewhere.rememberCheck()->isChecked());
+}
+
+TEST_F(TimelineSourceDialogTest, LangfuseKeysAreRememberedAfterASuccessfulFetch) {
+    std::vector<fp8dash::test::LangfuseSeedScore> scores;
+    for (int i = 0; i < 12; ++i) {
+        fp8dash::test::LangfuseSeedScore score;
+        score.id = "s" + std::to_string(i);
+        score.traceId = "t" + std::to_string(i);
+        score.timestamp = kFrom + 600.0 * (i + 1);
+        score.value = 4.0 + 0.05 * i;
+        scores.push_back(score);
+    }
+    fp8dash::test::LangfuseTestServer langfuse(scores);
+    auto store = std::make_shared<MemoryCredentialStore>();
+    TimelineSettings settings;
+    settings.fetchThroughput = false;
+    settings.qualitySource = QualitySource::Langfuse;
+    settings.langfuseUrl = langfuse.baseUrl();
+    settings.from = kFrom;
+    settings.to = kTo;
+    settings.step = 60;
+    TimelineCredentials keys;
+    keys.langfusePublicKey = langfuse.options().publicKey;
+    keys.langfuseSecretKey = langfuse.options().secretKey;
+    {
+        TimelineSourceDialog dialog(nullptr, store);
+        dialog.setSettings(settings);
+        dialog.setCredentials(keys);
+        dialog.show();
+        waitForLookup(dialog);
+        dialog.rememberCheck()->setChecked(true);
+        QSignalSpy accepted(&dialog, &QDialog::accepted);
+        QSignalSpy stored(&dialog, &TimelineSourceDialog::keychainStored);
+        dialog.startFetch();
+        ASSERT_TRUE(accepted.wait(30000)) << dialog.errorText().toStdString();
+        ASSERT_NE(dialog.result(), nullptr);
+        ASSERT_TRUE(stored.wait(5000));
+        EXPECT_TRUE(stored.at(0).at(0).toBool());
+    }
+    const QString key = CredentialStore::langfuseKey(QString::fromStdString(langfuse.baseUrl()));
+    ASSERT_TRUE(store->contains(key)) << store->keys().join(QLatin1Char(',')).toStdString();
+    EXPECT_EQ(store->keys().size(), 1);  // Prometheus was not used: nothing stored for it
+
+    TimelineSourceDialog reopened(nullptr, store);
+    reopened.setSettings(settings);
+    reopened.show();
+    waitForLookup(reopened);
+    EXPECT_EQ(fieldText(reopened, "langfusePublicKey"), QString::fromStdString(keys.langfusePublicKey));
+    EXPECT_EQ(fieldText(reopened, "langfuseSecretKey"), QString::fromStdString(keys.langfuseSecretKey));
+    auto request = reopened.request();
+    ASSERT_TRUE(request.ok()) << request.error().message;
+    EXPECT_EQ(request->credentials.langfuseSecretKey, keys.langfuseSecretKey);
+
+    TimelineSettings elsewhere = settings;
+    elsewhere.langfuseUrl = "https://langfuse.elsewhere.test";
+    TimelineSourceDialog other(nullptr, store);
+    other.setSettings(elsewhere);
+    other.show();
+    waitForLookup(other);
+    EXPECT_TRUE(fieldText(other, "langfusePublicKey").isEmpty());
+    EXPECT_TRUE(fieldText(other, "langfuseSecretKey").isEmpty());
+    EXPECT_FALSE(other.request().ok());  // no keys typed, stored or in the environment
+}
+
+TEST_F(TimelineSourceDialogTest, ForgetRemovesTheRememberedCredentials) {
+    TestHttpServer server(fakePrometheus);
+    auto store = std::make_shared<MemoryCredentialStore>();
+    rememberThroughTestConnection(store, server.baseUrl());
+    const QString key = CredentialStore::prometheusKey(QString::fromStdString(server.baseUrl()));
+    ASSERT_TRUE(store->contains(key));
+
+    TimelineSourceDialog dialog(nullptr, store);
+    dialog.setSettings(throughputOnly(server.baseUrl()));
+    dialog.show();
+    waitForLookup(dialog);
+    ASSERT_EQ(fieldText(dialog, "bearerToken"), QString::fromLatin1(kToken));
+    QSignalSpy forgotten(&dialog, &TimelineSourceDialog::keychainForgotten);
+    QTest::mouseClick(dialog.forgetButton(), Qt::LeftButton);
+    ASSERT_TRUE(forgotten.wait(5000));
+    EXPECT_TRUE(forgotten.at(0).at(0).toBool());
+    EXPECT_FALSE(store->contains(key));
+    EXPECT_TRUE(store->keys().isEmpty());
+    EXPECT_TRUE(fieldText(dialog, "bearerToken").isEmpty());  // what the keychain filled in goes too
+    EXPECT_FALSE(dialog.rememberCheck()->isChecked());
+    EXPECT_TRUE(dialog.keychainText().contains(QStringLiteral("Forgotten"))) << dialog.keychainText().toStdString();
+
+    TimelineSourceDialog reopened(nullptr, store);
+    reopened.setSettings(throughputOnly(server.baseUrl()));
+    reopened.show();
+    waitForLookup(reopened);
+    EXPECT_TRUE(fieldText(reopened, "bearerToken").isEmpty());
+}
+
+TEST_F(TimelineSourceDialogTest, TypedBeatsTheKeychainWhichBeatsTheEnvironment) {
+    TestHttpServer server(fakePrometheus);
+    auto store = std::make_shared<MemoryCredentialStore>();
+    rememberThroughTestConnection(store, server.baseUrl());  // stores kToken and the tenant header
+    qputenv("FP8DASH_PROMETHEUS_TOKEN", "env-token");
+    qputenv("FP8DASH_PROMETHEUS_HEADERS", "X-Scope-OrgID: env-tenant");
+    const QString typedToken = QStringLiteral("typed-token");
+
+    // Typed: kept, even though the keychain answers afterwards.
+    TimelineSourceDialog typed(nullptr, store);
+    typed.setSettings(throughputOnly(server.baseUrl()));
+    setField(typed, "bearerToken", typedToken);
+    typed.show();
+    waitForLookup(typed);
+    EXPECT_EQ(fieldText(typed, "bearerToken"), typedToken);
+    auto r1 = typed.request();
+    ASSERT_TRUE(r1.ok()) << r1.error().message;
+    EXPECT_EQ(r1->credentials.prometheusAuth.token, typedToken.toStdString());
+    // The header was not typed: it comes from the keychain, not the environment.
+    ASSERT_EQ(r1->credentials.prometheusHeaders.size(), 1u);
+    EXPECT_EQ(r1->credentials.prometheusHeaders[0].second, kTenant);
+
+    // Nothing typed: the keychain, not the environment.
+    TimelineSourceDialog stored(nullptr, store);
+    stored.setSettings(throughputOnly(server.baseUrl()));
+    stored.show();
+    waitForLookup(stored);
+    auto r2 = stored.request();
+    ASSERT_TRUE(r2.ok()) << r2.error().message;
+    EXPECT_EQ(r2->credentials.prometheusAuth.token, kToken);
+    server.clearRequests();
+    QSignalSpy tested(&stored, &TimelineSourceDialog::connectionTested);
+    stored.testConnection();
+    ASSERT_TRUE(tested.wait(20000));
+    ASSERT_EQ(server.requestCount(), 1u);
+    EXPECT_EQ(server.requests()[0].header("authorization"), std::string("Bearer ") + kToken);
+    EXPECT_EQ(server.requests()[0].header("x-scope-orgid"), kTenant);
+
+    // Nothing typed, nothing stored for this URL: the environment.
+    TimelineSourceDialog environment(nullptr, store);
+    TimelineSettings elsewhere = throughputOnly("http://prometheus.elsewhere.test:9090");
+    elsewhere.prometheusAuth = "bearer";  // as the saved file says
+    environment.setSettings(elsewhere);
+    environment.show();
+    waitForLookup(environment);
+    auto r3 = environment.request();
+    ASSERT_TRUE(r3.ok()) << r3.error().message;
+    EXPECT_EQ(r3->credentials.prometheusAuth.kind, HttpAuth::Kind::Bearer);
+    EXPECT_EQ(r3->credentials.prometheusAuth.token, "env-token");
+    ASSERT_EQ(r3->credentials.prometheusHeaders.size(), 1u);
+    EXPECT_EQ(r3->credentials.prometheusHeaders[0].second, "env-tenant");
+    // The environment's values are not written into the keychain by a success.
+    EXPECT_EQ(store->keys().size(), 1);
+}
+
+TEST_F(TimelineSourceDialogTest, RememberedSecretsReachNeitherTheFileNorTheSettingsAndRefreshFindsThem) {
+    TestHttpServer server(fakePrometheus);
+    auto store = std::make_shared<MemoryCredentialStore>();
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("remembered.fp8cmp"));
+    {
+        MainWindow window;
+        window.setCredentialStore(store);
+        window.show();
+        window.openDemo();
+        TimelineSourceDialog* dialog = window.connectTimeline();
+        ASSERT_NE(dialog, nullptr);
+        dialog->setSettings(throughputOnly(server.baseUrl()));
+        dialog->setCredentials(typedCredentials());
+        waitForLookup(*dialog);
+        dialog->rememberCheck()->setChecked(true);
+        QSignalSpy applied(&window, &MainWindow::timelineApplied);
+        QTest::mouseClick(dialog->fetchButton(), Qt::LeftButton);
+        ASSERT_TRUE(applied.wait(30000)) << dialog->errorText().toStdString();
+        ASSERT_TRUE(store->contains(CredentialStore::prometheusKey(QString::fromStdString(server.baseUrl()))));
+        ASSERT_TRUE(window.saveTo(path).ok());
+    }
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QByteArray bytes = file.readAll();
+    EXPECT_FALSE(bytes.contains(kToken));
+    EXPECT_FALSE(bytes.contains(kTenant));
+    QSettings settings;
+    for (const QString& key : settings.allKeys()) {
+        EXPECT_FALSE(key.contains(QString::fromLatin1(kToken))) << key.toStdString();
+        const QByteArray value = settings.value(key).toByteArray();
+        EXPECT_FALSE(value.contains(kToken)) << key.toStdString();
+        EXPECT_FALSE(value.contains(kTenant)) << key.toStdString();
+    }
+
+    // A new session: the saved file, nothing typed. Refresh waits for the keychain and fetches with its credentials.
+    MainWindow window;
+    window.setCredentialStore(store);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::documentShown);
+    window.openFileAsync(path);
+    ASSERT_TRUE(shown.wait(20000));
+    server.clearRequests();
+    QSignalSpy applied(&window, &MainWindow::timelineApplied);
+    TimelineSourceDialog* again = window.refreshTimeline(kFrom, kTo);
+    ASSERT_NE(again, nullptr);
+    ASSERT_TRUE(applied.wait(30000)) << again->errorText().toStdString();
+    ASSERT_GE(server.requestCount(), 1u);
+    for (const auto& r : server.requests()) {
+        EXPECT_EQ(r.header("authorization"), std::string("Bearer ") + kToken) << r.target;
+        EXPECT_EQ(r.header("x-scope-orgid"), kTenant) << r.target;
+    }
+}
+
+TEST_F(TimelineSourceDialogTest, WithoutASecretServiceTheDialogSaysSoAndStillFetches) {
+    // The real QtKeychain store. The fixture points D-Bus at nothing, as on a CI runner or a minimal desktop.
+    TestHttpServer server(fakePrometheus);
+    QElapsedTimer clock;
+    clock.start();
+    TimelineSourceDialog dialog;
+    dialog.setSettings(throughputOnly(server.baseUrl()));
+    dialog.setCredentials(typedCredentials());
+    dialog.show();
+    waitForLookup(dialog);
+    EXPECT_LT(clock.elapsed(), 20000);  // bounded: the store's own timeout is 15 s
+    EXPECT_FALSE(dialog.isKeychainAvailable());
+    EXPECT_TRUE(dialog.keychainText().startsWith(QStringLiteral("The system keychain is not available: ")))
+        << dialog.keychainText().toStdString();
+    EXPECT_TRUE(dialog.keychainText().contains(QStringLiteral("credentials stay in memory for this session")));
+    EXPECT_FALSE(dialog.keychainText().contains(QString::fromLatin1(kToken)));
+    EXPECT_FALSE(dialog.rememberCheck()->isEnabled());
+    EXPECT_FALSE(dialog.forgetButton()->isEnabled());
+    EXPECT_TRUE(dialog.errorText().isEmpty());  // a note, not an error
+
+    // Everything else works: the fetch goes out with the typed credentials.
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    QTest::mouseClick(dialog.fetchButton(), Qt::LeftButton);
+    EXPECT_TRUE(dialog.isFetching());
+    ASSERT_TRUE(accepted.wait(30000)) << dialog.errorText().toStdString();
+    ASSERT_NE(dialog.result(), nullptr);
+    ASSERT_TRUE(dialog.result()->throughput.has_value());
+    EXPECT_EQ(dialog.result()->throughput->samples.size(), 361u);
+    EXPECT_FALSE(dialog.rememberCheck()->isEnabled());  // the end of the fetch does not re-enable it
+    ASSERT_GE(server.requestCount(), 1u);
+    EXPECT_EQ(server.requests()[0].header("authorization"), std::string("Bearer ") + kToken);
 }
 
 }  // namespace

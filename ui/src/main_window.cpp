@@ -33,6 +33,7 @@
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/version.h"
 #include "fp8dash/ui/comparison_view.h"
+#include "fp8dash/ui/keychain_credential_store.h"
 #include "fp8dash/ui/new_comparison_dialog.h"
 #include "fp8dash/ui/task_table_view.h"
 #include "fp8dash/ui/time_range_picker.h"
@@ -70,7 +71,8 @@ ComparisonDocument timelineOnlyDocument() {
 
 }  // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_credentialStore(std::make_shared<KeychainCredentialStore>()) {
     initUiResources();
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(QStringLiteral("fp8dash"));
@@ -445,7 +447,7 @@ TimelineSourceDialog* MainWindow::openSourceDialog(const TimelineSettings& setti
         m_sourceDialog->activateWindow();
         return m_sourceDialog;
     }
-    auto* dialog = new TimelineSourceDialog(this);
+    auto* dialog = new TimelineSourceDialog(this, m_credentialStore);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setSettings(settings);
     if (m_sessionCredentials) dialog->setCredentials(*m_sessionCredentials);
@@ -467,8 +469,13 @@ TimelineSourceDialog* MainWindow::openSourceDialog(const TimelineSettings& setti
     });
     m_sourceDialog = dialog;
     dialog->open();
-    if (fetchNow) dialog->startFetch();
+    // Refresh in a new session: the credentials may still be on their way from the keychain.
+    if (fetchNow) dialog->startFetchAfterKeychain();
     return dialog;
+}
+
+void MainWindow::setCredentialStore(std::shared_ptr<CredentialStore> store) {
+    m_credentialStore = store ? std::move(store) : std::make_shared<KeychainCredentialStore>();
 }
 
 TimelineSourceDialog* MainWindow::sourceDialog() const {

@@ -10,6 +10,9 @@
 #include <QFutureWatcher>
 #include <QGridLayout>
 #include <QGroupBox>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -19,14 +22,18 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStackedWidget>
+#include <QTimer>
 #include <QUrl>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 
 #include "fp8dash/core/prometheus_client.h"
+#include "fp8dash/ui/credential_store.h"
+#include "fp8dash/ui/keychain_credential_store.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/time_range_picker.h"
 #include "ui_style.h"
@@ -39,10 +46,13 @@ constexpr int kProgressSteps = 1000;
 enum AuthIndex { AuthNone = 0, AuthBasic = 1, AuthBearer = 2 };
 enum QualityIndex { QualityNone = 0, QualityPrometheus = 1, QualityLangfuse = 2 };
 
+constexpr int kLookupDelayMs = 250;
+
 QString sessionOnlyTip() {
     return TimelineSourceDialog::tr(
-        "Kept in memory for this session only: never written to the comparison file or the settings. Storing it in "
-        "the system keychain is not available yet; the environment variable named in the field works too.");
+        "Kept in memory for this session, and in the system keychain when “Remember in the system keychain” is "
+        "ticked; never written to the comparison file or the settings. Empty: the system keychain, then the "
+        "environment variable named in the field.");
 }
 
 // A caption on one line: word-wrapped labels make a QFormLayout compute its height for a width, which in Qt 6.4
@@ -120,7 +130,8 @@ QDateTime utcTime(double unixSeconds) {
 
 }  // namespace
 
-TimelineSourceDialog::TimelineSourceDialog(QWidget* parent) : QDialog(parent) {
+TimelineSourceDialog::TimelineSourceDialog(QWidget* parent, std::shared_ptr<CredentialStore> store)
+    : QDialog(parent), m_store(store ? std::move(store) : std::make_shared<KeychainCredentialStore>()) {
     setObjectName(QStringLiteral("timelineSourceDialog"));
     setWindowTitle(tr("Production Timeline: Data Source"));
     setMinimumWidth(1000);
@@ -333,6 +344,25 @@ TimelineSourceDialog::TimelineSourceDialog(QWidget* parent) : QDialog(parent) {
     grid->setColumnStretch(1, 1);
     layout->addLayout(grid);
 
+    // The keychain
+    auto* keychainRow = new QHBoxLayout;
+    m_rememberCheck = new QCheckBox(tr("Remember in the system &keychain"), this);
+    m_rememberCheck->setObjectName(QStringLiteral("rememberInKeychain"));
+    m_rememberCheck->setToolTip(tr("After a successful fetch or Test Connection, store the credentials typed here in "
+                                   "the system keychain, for these URLs; they fill in the next time"));
+    m_forgetButton = new QPushButton(tr("Forget"), this);
+    m_forgetButton->setObjectName(QStringLiteral("forgetCredentials"));
+    m_forgetButton->setToolTip(tr("Remove the credentials the system keychain holds for these URLs"));
+    m_keychainLabel = new QLabel(this);
+    m_keychainLabel->setObjectName(QStringLiteral("keychainNote"));
+    m_keychainLabel->setWordWrap(true);
+    m_keychainLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    keychainRow->addWidget(m_rememberCheck, 0, Qt::AlignTop);
+    keychainRow->addWidget(m_forgetButton, 0, Qt::AlignTop);
+    keychainRow->addWidget(m_keychainLabel, 1);
+    layout->addLayout(keychainRow);
+    m_inputs << m_rememberCheck << m_forgetButton;
+
     // Feedback
     m_errorLabel = new QLabel(this);
     m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
@@ -372,6 +402,15 @@ TimelineSourceDialog::TimelineSourceDialog(QWidget* parent) : QDialog(parent) {
     connect(m_testButton, &QPushButton::clicked, this, &TimelineSourceDialog::testConnection);
     connect(m_rangePicker, &TimeRangePicker::rangeChanged, this, &TimelineSourceDialog::updatePointEstimate);
     connect(m_stepSpin, &QSpinBox::valueChanged, this, &TimelineSourceDialog::updatePointEstimate);
+    connect(m_forgetButton, &QPushButton::clicked, this, &TimelineSourceDialog::forgetCredentials);
+    // Looked up when the dialog opens (the timer's first run) and whenever a URL changes; keys follow the URLs.
+    m_lookupTimer = new QTimer(this);
+    m_lookupTimer->setSingleShot(true);
+    m_lookupTimer->setInterval(kLookupDelayMs);
+    connect(m_lookupTimer, &QTimer::timeout, this, &TimelineSourceDialog::lookUpKeychain);
+    connect(m_urlEdit, &QLineEdit::textChanged, m_lookupTimer, qOverload<>(&QTimer::start));
+    connect(m_langfuseUrl, &QLineEdit::textChanged, m_lookupTimer, qOverload<>(&QTimer::start));
+    m_lookupTimer->start();
 
     // Authentication the environment provides is the natural default.
     const TimelineCredentials env = credentialsFromEnvironment();
@@ -597,6 +636,7 @@ void TimelineSourceDialog::testConnection() {
     ps.http.totalTimeoutS = 20;
     ps.http.maxRetries = 1;  // a test answers quickly or says why
 
+    const Remembered remembered = rememberedFor(true, false);
     const quint64 generation = ++m_testGeneration;
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     if (m_testCancel) m_testCancel->store(true);
@@ -607,7 +647,7 @@ void TimelineSourceDialog::testConnection() {
     m_connectionLabel->setText(tr("Asking %1 for its build info…").arg(url));
 
     auto* watcher = new QFutureWatcher<Result<std::string>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, remembered] {
         watcher->deleteLater();
         if (generation != m_testGeneration) return;
         m_testing = false;
@@ -616,6 +656,7 @@ void TimelineSourceDialog::testConnection() {
         if (info) {
             m_connectionLabel->setStyleSheet(QStringLiteral("QLabel { color: #145a23; }"));
             m_connectionLabel->setText(tr("✓ Connected: %1").arg(toQString(*info)));
+            storeInKeychain(remembered);
         } else {
             m_connectionLabel->setStyleSheet(QStringLiteral("QLabel { color: #9b1c1c; }"));
             m_connectionLabel->setText(tr("✗ %1").arg(toQString(info.error().message)));
@@ -656,7 +697,10 @@ void TimelineSourceDialog::startFetch() {
         return;
     }
     m_errorLabel->hide();
+    m_fetchAfterLookup = false;
     Request req = std::move(r).value();
+    const bool usesPrometheus = req.settings.fetchThroughput || req.settings.qualitySource == QualitySource::Prometheus;
+    m_fetchRemember = rememberedFor(usesPrometheus, req.settings.qualitySource == QualitySource::Langfuse);
     const quint64 generation = ++m_fetchGeneration;
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     m_fetchCancel = cancel;
@@ -693,6 +737,21 @@ void TimelineSourceDialog::startFetch() {
     }));
 }
 
+void TimelineSourceDialog::startFetchAfterKeychain() {
+    if (m_fetching) return;
+    if (!request() && isLookingUpKeychain()) {
+        // The credentials may be on their way from the keychain; lookUpKeychain() starts the fetch once it answers.
+        m_fetchAfterLookup = true;
+        m_statusLabel->setText(tr("Looking up the credentials in the system keychain…"));
+        if (m_lookupTimer->isActive()) {
+            m_lookupTimer->stop();
+            lookUpKeychain();
+        }
+        return;
+    }
+    startFetch();
+}
+
 void TimelineSourceDialog::finishFetch(Result<TimelineData> outcome, TimelineCredentials credentials) {
     setFetching(false);
     if (!outcome) {
@@ -702,6 +761,8 @@ void TimelineSourceDialog::finishFetch(Result<TimelineData> outcome, TimelineCre
     }
     m_result = std::move(outcome).value();
     m_resultCredentials = std::move(credentials);
+    // The write outlives the dialog (which closes now): the keychain job runs on and only its answer is dropped.
+    storeInKeychain(std::exchange(m_fetchRemember, {}));
     QDialog::accept();
 }
 
@@ -750,6 +811,256 @@ QString TimelineSourceDialog::connectionText() const {
 
 int TimelineSourceDialog::progressPermille() const {
     return std::max(0, m_progress->value());
+}
+
+// The keychain. Blobs: {"auth": "basic"|"bearer", "user", "password", "token", "headers": [[name, value], ...]} for
+// Prometheus, {"publicKey", "secretKey"} for Langfuse; only fields that hold something.
+
+bool TimelineSourceDialog::isLookingUpKeychain() const {
+    return !m_keychainUnavailable && (m_lookupTimer->isActive() || m_lookupsPending > 0);
+}
+
+QString TimelineSourceDialog::keychainText() const {
+    return m_keychainLabel->text();
+}
+
+void TimelineSourceDialog::lookUpKeychain() {
+    m_lookupTimer->stop();
+    const QString keys[2] = {CredentialStore::prometheusKey(m_urlEdit->text()),
+                             CredentialStore::langfuseKey(m_langfuseUrl->text())};
+    // What the keychain filled in belongs to the URL it was stored for.
+    for (int i = 0; i < 2; ++i) {
+        if (!m_keychainKey[i].isEmpty() && m_keychainKey[i] != keys[i]) clearKeychainFilled(static_cast<Source>(i));
+    }
+    const quint64 generation = ++m_lookupGeneration;
+    m_lookupsPending = 0;
+    auto roundDone = [this] {
+        emit keychainLookedUp();
+        if (std::exchange(m_fetchAfterLookup, false)) startFetch();
+    };
+    if (!m_keychainUnavailable) {
+        for (int i = 0; i < 2; ++i) {
+            if (keys[i].isEmpty() || keys[i] == m_keychainKey[i]) continue;
+            ++m_lookupsPending;
+            const auto source = static_cast<Source>(i);
+            auto answered = [this, generation, source, key = keys[i], roundDone](const CredentialStore::Reply& reply) {
+                if (generation != m_lookupGeneration) return;  // the URLs changed since: a newer round counts
+                switch (reply.outcome) {
+                    case CredentialStore::Outcome::Done:
+                        fillFromKeychain(source, key, reply.data);
+                        break;
+                    case CredentialStore::Outcome::NotFound:
+                        break;
+                    case CredentialStore::Outcome::Unavailable:
+                        keychainUnavailable(reply.error);
+                        break;
+                    case CredentialStore::Outcome::Failed:
+                        showKeychainNote(tr("The system keychain refused the lookup: %1").arg(reply.error), true);
+                        break;
+                }
+                if (--m_lookupsPending == 0) roundDone();
+            };
+            m_store->read(keys[i], this, std::move(answered));
+        }
+    }
+    if (m_lookupsPending == 0) roundDone();
+}
+
+bool TimelineSourceDialog::fillIfEmpty(QLineEdit* edit, const QString& value, Source source) {
+    if (value.isEmpty() || !edit->text().isEmpty()) return false;  // typed beats stored
+    edit->setText(value);
+    m_keychainFilled[static_cast<int>(source)].insert(edit, value);
+    return true;
+}
+
+void TimelineSourceDialog::fillFromKeychain(Source source, const QString& key, const QByteArray& blob) {
+    const QJsonObject o = QJsonDocument::fromJson(blob).object();
+    const auto text = [&o](const char* name) { return o.value(QLatin1String(name)).toString(); };
+    bool filled = false;
+    if (source == Source::Prometheus) {
+        const QString auth = text("auth");
+        const int kind = auth == QStringLiteral("basic")    ? AuthBasic
+                         : auth == QStringLiteral("bearer") ? AuthBearer
+                                                            : AuthNone;
+        // The stored method wins over a default (the environment's, the file's) but not over typed credentials.
+        const int current = m_authCombo->currentIndex();
+        const bool typedBasic = !m_userEdit->text().isEmpty() || !m_passwordEdit->text().isEmpty();
+        const bool typedForCurrent = current == AuthBasic    ? typedBasic
+                                     : current == AuthBearer ? !m_tokenEdit->text().isEmpty()
+                                                             : false;
+        if (kind != AuthNone && kind != current && !typedForCurrent) m_authCombo->setCurrentIndex(kind);
+        if (kind == AuthBasic) {
+            filled |= fillIfEmpty(m_userEdit, text("user"), source);
+            filled |= fillIfEmpty(m_passwordEdit, text("password"), source);
+        } else if (kind == AuthBearer) {
+            filled |= fillIfEmpty(m_tokenEdit, text("token"), source);
+        }
+        QStringList lines;
+        for (const QJsonValue& h : o.value(QLatin1String("headers")).toArray()) {
+            const QJsonArray pair = h.toArray();
+            if (pair.size() == 2) lines << pair[0].toString() + QStringLiteral(": ") + pair[1].toString();
+        }
+        if (!lines.isEmpty() && m_headersEdit->toPlainText().trimmed().isEmpty()) {
+            const QString headers = lines.join(QLatin1Char('\n'));
+            m_headersEdit->setPlainText(headers);
+            m_keychainFilled[static_cast<int>(source)].insert(m_headersEdit, headers);
+            filled = true;
+        }
+    } else {
+        filled |= fillIfEmpty(m_publicKey, text("publicKey"), source);
+        filled |= fillIfEmpty(m_secretKey, text("secretKey"), source);
+    }
+    m_keychainKey[static_cast<int>(source)] = key;
+    m_rememberCheck->setChecked(true);  // remembered already: a later success keeps the entry up to date
+    const QString url = key.section(QLatin1Char(' '), 1);
+    showKeychainNote(filled ? tr("Filled in from the system keychain: the credentials for %1.").arg(url)
+                            : tr("The system keychain holds credentials for %1; the typed ones are used.").arg(url));
+}
+
+void TimelineSourceDialog::clearKeychainFilled(Source source) {
+    auto& filled = m_keychainFilled[static_cast<int>(source)];
+    for (auto it = filled.cbegin(); it != filled.cend(); ++it) {
+        // Only what still holds the stored value: an edited field is the user's now.
+        if (auto* line = qobject_cast<QLineEdit*>(it.key()); line && line->text() == it.value()) line->clear();
+        if (auto* plain = qobject_cast<QPlainTextEdit*>(it.key()); plain && plain->toPlainText() == it.value()) {
+            plain->clear();
+        }
+    }
+    filled.clear();
+    m_keychainKey[static_cast<int>(source)].clear();
+}
+
+TimelineSourceDialog::Remembered TimelineSourceDialog::rememberedFor(bool prometheus, bool langfuse) const {
+    Remembered out;
+    if (!m_rememberCheck->isChecked() || m_keychainUnavailable) return out;
+    const auto put = [&out](const QString& key, const QJsonObject& o) {
+        if (!key.isEmpty() && !o.isEmpty()) out.entries.insert(key, QJsonDocument(o).toJson(QJsonDocument::Compact));
+    };
+    if (prometheus) {
+        // Only what is typed (or came from the keychain): the environment's values stay in the environment.
+        QJsonObject o;
+        const auto add = [&o](const char* name, const QString& value) {
+            if (!value.trimmed().isEmpty()) o.insert(QLatin1String(name), value.trimmed());
+        };
+        if (m_authCombo->currentIndex() == AuthBasic) {
+            add("user", m_userEdit->text());
+            add("password", m_passwordEdit->text());
+        } else if (m_authCombo->currentIndex() == AuthBearer) {
+            add("token", m_tokenEdit->text());
+        }
+        QJsonArray headers;
+        if (auto parsed = parseHeaders(m_headersEdit->toPlainText())) {
+            for (const auto& [name, value] : *parsed) headers.append(QJsonArray{toQString(name), toQString(value)});
+        }
+        if (!headers.isEmpty()) o.insert(QStringLiteral("headers"), headers);
+        if (!o.isEmpty()) {
+            o.insert(QStringLiteral("auth"), m_authCombo->currentIndex() == AuthBasic    ? QStringLiteral("basic")
+                                             : m_authCombo->currentIndex() == AuthBearer ? QStringLiteral("bearer")
+                                                                                         : QStringLiteral("none"));
+        }
+        put(CredentialStore::prometheusKey(m_urlEdit->text()), o);
+    }
+    if (langfuse) {
+        QJsonObject o;
+        const QString publicKey = m_publicKey->text().trimmed();
+        const QString secretKey = m_secretKey->text().trimmed();
+        if (!publicKey.isEmpty()) o.insert(QStringLiteral("publicKey"), publicKey);
+        if (!secretKey.isEmpty()) o.insert(QStringLiteral("secretKey"), secretKey);
+        put(CredentialStore::langfuseKey(m_langfuseUrl->text()), o);
+    }
+    return out;
+}
+
+namespace {
+// One answer for several keychain calls.
+struct KeychainBatch {
+    int pending = 0;
+    bool ok = true;
+    QString error;
+    QStringList urls;
+};
+}  // namespace
+
+void TimelineSourceDialog::storeInKeychain(const Remembered& remembered) {
+    if (remembered.entries.isEmpty()) return;
+    auto batch = std::make_shared<KeychainBatch>();
+    batch->pending = static_cast<int>(remembered.entries.size());
+    for (auto it = remembered.entries.cbegin(); it != remembered.entries.cend(); ++it) {
+        batch->urls << it.key().section(QLatin1Char(' '), 1);
+        m_store->write(it.key(), it.value(), this, [this, batch](const CredentialStore::Reply& reply) {
+            if (reply.outcome == CredentialStore::Outcome::Unavailable) keychainUnavailable(reply.error);
+            if (reply.outcome != CredentialStore::Outcome::Done && batch->ok) {
+                batch->ok = false;
+                batch->error = reply.error;
+            }
+            if (--batch->pending > 0) return;
+            if (batch->ok) {
+                const QString urls = batch->urls.join(QStringLiteral(", "));
+                showKeychainNote(tr("Saved in the system keychain for %1.").arg(urls));
+            } else if (!m_keychainUnavailable) {
+                showKeychainNote(tr("The system keychain did not store the credentials: %1").arg(batch->error), true);
+            }
+            emit keychainStored(batch->ok);
+        });
+    }
+}
+
+void TimelineSourceDialog::forgetCredentials() {
+    clearKeychainFilled(Source::Prometheus);
+    clearKeychainFilled(Source::Langfuse);
+    m_rememberCheck->setChecked(false);
+    QStringList keys;
+    for (const QString& key : {CredentialStore::prometheusKey(m_urlEdit->text()),
+                               CredentialStore::langfuseKey(m_langfuseUrl->text())}) {
+        if (!key.isEmpty()) keys << key;
+    }
+    if (keys.isEmpty()) {
+        showKeychainNote(tr("No URL given: nothing to forget."));
+        emit keychainForgotten(true);
+        return;
+    }
+    auto batch = std::make_shared<KeychainBatch>();
+    batch->pending = static_cast<int>(keys.size());
+    for (const QString& key : std::as_const(keys)) {
+        batch->urls << key.section(QLatin1Char(' '), 1);
+        m_store->remove(key, this, [this, batch](const CredentialStore::Reply& reply) {
+            if (reply.outcome == CredentialStore::Outcome::Unavailable) keychainUnavailable(reply.error);
+            const bool ok = reply.outcome == CredentialStore::Outcome::Done ||
+                            reply.outcome == CredentialStore::Outcome::NotFound;
+            if (!ok && batch->ok) {
+                batch->ok = false;
+                batch->error = reply.error;
+            }
+            if (--batch->pending > 0) return;
+            if (batch->ok) {
+                showKeychainNote(tr("Forgotten: the system keychain holds no credentials for %1.")
+                                     .arg(batch->urls.join(QStringLiteral(", "))));
+            } else if (!m_keychainUnavailable) {
+                showKeychainNote(tr("The system keychain did not remove the credentials: %1").arg(batch->error), true);
+            }
+            emit keychainForgotten(batch->ok);
+        });
+    }
+}
+
+void TimelineSourceDialog::keychainUnavailable(const QString& error) {
+    if (m_keychainUnavailable) return;
+    m_keychainUnavailable = true;
+    // Nothing to remember into and nothing to forget; the dialog works on with typed and environment credentials.
+    m_inputs.removeAll(m_rememberCheck);
+    m_inputs.removeAll(m_forgetButton);
+    m_rememberCheck->setChecked(false);
+    m_rememberCheck->setEnabled(false);
+    m_forgetButton->setEnabled(false);
+    showKeychainNote(tr("The system keychain is not available: %1; credentials stay in memory for this session.")
+                         .arg(error.isEmpty() ? tr("no reason given") : error),
+                     true);
+}
+
+void TimelineSourceDialog::showKeychainNote(const QString& text, bool problem) {
+    m_keychainLabel->setStyleSheet(problem ? QStringLiteral("QLabel { color: #8a5a00; }") : QString());
+    m_keychainLabel->setText(text);
+    growToFit();
 }
 
 }  // namespace fp8dash::ui

@@ -4,8 +4,10 @@
 // Demo, Timeline › Connect… / Refresh, drag-and-drop of *.fp8cmp files and window geometry kept in QSettings. GUI
 // thread only. Files load on a QtConcurrent worker; a newer load makes older ones stale and their results are
 // dropped. Timelines are fetched by TimelineSourceDialog (off the GUI thread); a fetched timeline or a newly chosen
-// change time marks the document modified until it is saved. Credentials typed for a fetch stay in memory for this
-// window's session and are never saved. Owns its child widgets through Qt parenting.
+// change time marks the document modified until it is saved. Credentials used for a fetch stay in memory for this
+// window's session (for Refresh) and are never saved to a file or QSettings; the dialogs remember them in the
+// CredentialStore (the system keychain by default) when the user asks them to. Owns its child widgets through Qt
+// parenting.
 
 #include <QMainWindow>
 #include <QString>
@@ -31,6 +33,7 @@ class QUrl;
 namespace fp8dash::ui {
 
 class ComparisonView;
+class CredentialStore;
 class TimelineSourceDialog;
 
 class MainWindow : public QMainWindow {
@@ -58,6 +61,9 @@ public:
     // The user confirmed when FP8 went on: re-evaluates the timeline and the overall verdict; marks it modified.
     void setTimelineChangeTime(double unixSeconds);
     TimelineSourceDialog* sourceDialog() const;  // the open one, or nullptr
+    // Where the source dialogs remember credentials; the system keychain unless replaced (tests use memory).
+    void setCredentialStore(std::shared_ptr<CredentialStore> store);
+    std::shared_ptr<CredentialStore> credentialStore() const { return m_credentialStore; }
 
     bool isModified() const { return m_modified; }
     // Writes the document to path (atomically); clears the modified mark. An error is shown and returned.
@@ -128,7 +134,8 @@ private:
     QString m_displayName;
     std::optional<QString> m_loadingPath;
     bool m_modified = false;
-    std::optional<TimelineCredentials> m_sessionCredentials;  // typed in the source dialog; memory only
+    std::optional<TimelineCredentials> m_sessionCredentials;  // used by the last fetch; memory only
+    std::shared_ptr<CredentialStore> m_credentialStore;       // shared with the source dialogs
     QPointer<TimelineSourceDialog> m_sourceDialog;
     quint64 m_loadGeneration = 0;  // bumped by each openFileAsync; a finished load with an older number is stale
 };

@@ -6,10 +6,15 @@
 // worker thread and shows it, or the exact error. "Fetch" runs fetchTimeline() on a QtConcurrent worker with a
 // progress bar fed from core's Progress (through the future's queued progress signals); Cancel sets the atomic flag
 // core polls and the dialog is usable again at once; errors show in the dialog, naming the URL. Accepted means
-// fetched: result() then holds the timeline. Credentials typed here live in memory for this session only: they never
-// reach the comparison file (TimelineSettings holds none) or QSettings. GUI thread only.
+// fetched: result() then holds the timeline. Credentials never reach the comparison file (TimelineSettings holds
+// none), QSettings or a log. They are taken, field by field, from what is typed, else from the system keychain,
+// else from the environment. With "Remember in the system keychain" ticked, a successful fetch or Test Connection
+// stores the typed ones in the CredentialStore under the source's URL; opening the dialog or changing a URL looks
+// them up (asynchronously) and fills the empty fields; "Forget" removes them. Without a keychain a note says so and
+// credentials stay in memory for this session. GUI thread only.
 
 #include <QDialog>
+#include <QHash>
 #include <QString>
 
 #include <atomic>
@@ -29,9 +34,11 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QStackedWidget;
+class QTimer;
 
 namespace fp8dash::ui {
 
+class CredentialStore;
 class TimeRangePicker;
 
 class TimelineSourceDialog : public QDialog {
@@ -42,7 +49,8 @@ public:
         TimelineCredentials credentials;
     };
 
-    explicit TimelineSourceDialog(QWidget* parent = nullptr);
+    // store: where remembered credentials live; nullptr: the system keychain (KeychainCredentialStore).
+    explicit TimelineSourceDialog(QWidget* parent = nullptr, std::shared_ptr<CredentialStore> store = nullptr);
     ~TimelineSourceDialog() override;  // cancels a fetch or test still running
 
     // Fills the form: sources, queries, range, step, change time. Rule and bands are kept as they are.
@@ -50,13 +58,16 @@ public:
     // The credentials typed earlier in this session (fills the secret fields, never shown in clear).
     void setCredentials(const TimelineCredentials& credentials);
 
-    // The form as a fetch request, validated; the error names the field. Empty secret fields fall back to the
-    // environment (FP8DASH_PROMETHEUS_TOKEN, FP8DASH_PROMETHEUS_USER/_PASSWORD, FP8DASH_PROMETHEUS_HEADERS,
-    // LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY).
+    // The form as a fetch request, validated; the error names the field. Empty secret fields (not typed, not filled
+    // from the keychain) fall back to the environment (FP8DASH_PROMETHEUS_TOKEN, FP8DASH_PROMETHEUS_USER/_PASSWORD,
+    // FP8DASH_PROMETHEUS_HEADERS, LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY).
     Result<Request> request() const;
 
     void testConnection();  // Prometheus build info, off the GUI thread
     void startFetch();      // what the Fetch button does; the dialog closes once the timeline is fetched
+    // What Refresh does: like startFetch, but when the form lacks credentials while a keychain lookup is under way,
+    // fetches once the lookup has filled them in (or failed).
+    void startFetchAfterKeychain();
 
     bool isFetching() const { return m_fetching; }
     bool isTesting() const { return m_testing; }
@@ -64,11 +75,16 @@ public:
     QString statusText() const;      // progress text, "Cancelled.", ...
     QString connectionText() const;  // the last Test Connection result
     int progressPermille() const;    // 0..1000 while fetching
+    QString keychainText() const;    // the keychain note: filled in, saved, forgotten, or not available (and why)
+    bool isKeychainAvailable() const { return !m_keychainUnavailable; }  // false once the keychain failed to answer
+    bool isLookingUpKeychain() const;  // a lookup is scheduled or waiting for the keychain
 
     QPushButton* fetchButton() const { return m_fetchButton; }
     QPushButton* cancelButton() const { return m_cancelButton; }
     QPushButton* testButton() const { return m_testButton; }
     TimeRangePicker* rangePicker() const { return m_rangePicker; }
+    QCheckBox* rememberCheck() const { return m_rememberCheck; }
+    QPushButton* forgetButton() const { return m_forgetButton; }
 
     const TimelineData* result() const { return m_result ? &*m_result : nullptr; }
     const TimelineCredentials& resultCredentials() const { return m_resultCredentials; }
@@ -80,6 +96,9 @@ signals:
     void fetchFailed(const QString& message);
     void fetchCancelled();
     void connectionTested(bool ok, const QString& text);
+    void keychainLookedUp();          // every lookup of a round has answered (found, not found or failed)
+    void keychainStored(bool ok);     // a remember after success has answered
+    void keychainForgotten(bool ok);  // Forget has answered
 
 private:
     void updateVisibility();
@@ -90,6 +109,21 @@ private:
     void showError(const QString& message);
     void growToFit();
     Headers typedHeaders() const;
+
+    // The keychain (CredentialStore); blobs are JSON objects of the typed secret fields.
+    enum class Source { Prometheus, Langfuse };
+    struct Remembered {  // what a success stores: key -> blob, captured when the fetch or test starts
+        QHash<QString, QByteArray> entries;
+    };
+    void lookUpKeychain();
+    void fillFromKeychain(Source source, const QString& key, const QByteArray& blob);
+    void clearKeychainFilled(Source source);
+    Remembered rememberedFor(bool prometheus, bool langfuse) const;
+    void storeInKeychain(const Remembered& remembered);
+    void forgetCredentials();
+    void keychainUnavailable(const QString& error);
+    void showKeychainNote(const QString& text, bool problem = false);
+    bool fillIfEmpty(QLineEdit* edit, const QString& value, Source source);
 
     TimelineSettings m_base;  // the rule and bands (and anything else the form does not show) come from here
 
@@ -133,7 +167,19 @@ private:
     QPushButton* m_fetchButton = nullptr;
     QPushButton* m_cancelButton = nullptr;
     QList<QWidget*> m_inputs;  // disabled while fetching
+    QCheckBox* m_rememberCheck = nullptr;
+    QPushButton* m_forgetButton = nullptr;
+    QLabel* m_keychainLabel = nullptr;
 
+    std::shared_ptr<CredentialStore> m_store;
+    QTimer* m_lookupTimer = nullptr;  // a URL being typed is looked up once typing pauses
+    int m_lookupsPending = 0;
+    quint64 m_lookupGeneration = 0;  // bumped by each lookup round; answers of older rounds only count down
+    QString m_keychainKey[2];        // per Source: the key whose entry filled the fields, empty when none
+    QHash<QObject*, QString> m_keychainFilled[2];  // per Source: field -> the value the keychain put there
+    bool m_keychainUnavailable = false;
+    bool m_fetchAfterLookup = false;
+    Remembered m_fetchRemember;  // stored when the running fetch succeeds
     bool m_fetching = false;
     bool m_testing = false;
     quint64 m_fetchGeneration = 0;  // bumped by each fetch and by Cancel; an older finished fetch is dropped
