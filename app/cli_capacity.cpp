@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "cli.h"
+#include "cli_args.h"
 #include "fp8dash/core/capacity.h"
 #include "fp8dash/core/local_device.h"
 #include "fp8dash/core/run_plan.h"
@@ -15,50 +16,15 @@
 namespace fp8dash::cli {
 namespace {
 
-struct BadInput {
-    std::string message;
-};
 
 // --name VALUE and --name=VALUE; flags; nothing positional.
-class Options {
-public:
-    Options(const std::vector<std::string>& args, std::string command) : m_args(args), m_command(std::move(command)) {}
-
-    bool done() const { return m_pos >= m_args.size(); }
-    bool option(const std::string& name, std::string& value) {
-        const std::string& a = m_args[m_pos];
-        if (a == name) {
-            if (m_pos + 1 >= m_args.size()) throw BadInput{name + " needs a value"};
-            value = m_args[m_pos + 1];
-            m_pos += 2;
-            return true;
-        }
-        if (a.rfind(name + "=", 0) == 0) {
-            value = a.substr(name.size() + 1);
-            ++m_pos;
-            return true;
-        }
-        return false;
-    }
-    bool flag(const std::string& name) {
-        if (m_args[m_pos] != name) return false;
-        ++m_pos;
-        return true;
-    }
-    [[noreturn]] void unknown() const { throw BadInput{m_command + ": unknown argument " + m_args[m_pos]}; }
-
-private:
-    const std::vector<std::string>& m_args;
-    std::string m_command;
-    std::size_t m_pos = 0;
-};
 
 long long parseCount(const std::string& option, const std::string& text, long long min) {
     errno = 0;
     char* end = nullptr;
     const long long v = std::strtoll(text.c_str(), &end, 10);
     if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || v < min || v > INT_MAX)
-        throw BadInput{option + " \"" + text + "\": expected a whole number of at least " + std::to_string(min)};
+        throw UsageError{option + " \"" + text + "\": expected a whole number of at least " + std::to_string(min)};
     return v;
 }
 
@@ -68,32 +34,32 @@ double parseNumber(const std::string& option, const std::string& text, const cha
     const double v = std::strtod(text.c_str(), &end);
     if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v) || v < 0 ||
         v > kMaxGiB)
-        throw BadInput{option + " \"" + text + "\": expected " + expected};
+        throw UsageError{option + " \"" + text + "\": expected " + expected};
     return v;
 }
 
 double parseUtilisation(const std::string& text) {
     const double v = parseNumber("--gpu-util", text, "a fraction in (0, 1], such as 0.92");
-    if (v <= 0 || v > 1) throw BadInput{"--gpu-util \"" + text + "\": expected a fraction in (0, 1], such as 0.92"};
+    if (v <= 0 || v > 1) throw UsageError{"--gpu-util \"" + text + "\": expected a fraction in (0, 1], such as 0.92"};
     return v;
 }
 
 StorageDtype parseDtype(const std::string& option, const std::string& text) {
     auto d = parseStorageDtype(text);
-    if (!d) throw BadInput{option + " \"" + text + "\": expected bf16 or fp8"};
+    if (!d) throw UsageError{option + " \"" + text + "\": expected bf16 or fp8"};
     return *d;
 }
 
 bool parseJsonFormat(const std::string& text) {
     if (text == "json") return true;
     if (text == "text") return false;
-    throw BadInput{"--format \"" + text + "\": expected text or json"};
+    throw UsageError{"--format \"" + text + "\": expected text or json"};
 }
 
 ModelArchitecture modelFrom(const std::string& text) {
-    if (text.empty()) throw BadInput{"--model needs a preset (" + modelPresetNamesText() + ") or a config.json path"};
+    if (text.empty()) throw UsageError{"--model needs a preset (" + modelPresetNamesText() + ") or a config.json path"};
     auto m = resolveModel(text);
-    if (!m) throw BadInput{m.error().message};
+    if (!m) throw UsageError{m.error().message};
     return std::move(m).value();
 }
 
@@ -102,21 +68,21 @@ GpuSpec gpuFrom(const std::string& text, int gpus, std::optional<double> memoryG
     GpuSpec g;
     if (text == "local") {
         auto local = gpuFromLocalDevices(queryLocalDevices(), gpus);
-        if (!local) throw BadInput{"--gpu local: " + local.error().message};
+        if (!local) throw UsageError{"--gpu local: " + local.error().message};
         g = std::move(local).value();
     } else if (auto preset = findGpuPreset(text)) {
         g = *preset;
     } else if (text.empty()) {
-        throw BadInput{"--gpu needs a GPU: " + gpuPresetNamesText() + ", or local (this machine's GPU)"};
+        throw UsageError{"--gpu needs a GPU: " + gpuPresetNamesText() + ", or local (this machine's GPU)"};
     } else {
-        throw BadInput{"unknown GPU \"" + text + "\": expected one of " + gpuPresetNamesText() +
+        throw UsageError{"unknown GPU \"" + text + "\": expected one of " + gpuPresetNamesText() +
                        ", a device name as CUDA reports it (\"NVIDIA H100 80GB HBM3\"), or local (this machine's GPU)"};
     }
     if (memoryGiB) g.memoryBytes = static_cast<std::uint64_t>(std::llround(*memoryGiB * 1073741824.0));
     return g;
 }
 
-int reportBadInput(const std::string& message, std::ostream& err) {
+int reportUsageError(const std::string& message, std::ostream& err) {
     err << "fp8dash: " << message << "\nRun 'fp8dash --help' for usage.\n";
     return kExitBadInput;
 }
@@ -138,7 +104,8 @@ std::vector<std::string> splitTasks(const std::string& text) {
 
 int runCapacity(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     try {
-        Options o(args, "capacity");
+        Args o(args);
+        const char* const command = "capacity";
         std::string model, gpu, value;
         std::optional<double> memoryGiB;
         bool json = false;
@@ -157,19 +124,19 @@ int runCapacity(const std::vector<std::string>& args, std::ostream& out, std::os
                 memoryGiB = parseNumber("--memory-gib", value, "GiB per GPU, such as 79.6");
             else if (o.option("--batch", value)) in.decodeBatch = static_cast<int>(parseCount("--batch", value, 1));
             else if (o.option("--format", value)) json = parseJsonFormat(value);
-            else o.unknown();
+            else o.unknown(command);
         }
-        if (model.empty()) throw BadInput{"capacity needs --model (" + modelPresetNamesText() + ", or a config.json)"};
-        if (gpu.empty()) throw BadInput{"capacity needs --gpu (" + gpuPresetNamesText() + ", or local)"};
+        if (model.empty()) throw UsageError{"capacity needs --model (" + modelPresetNamesText() + ", or a config.json)"};
+        if (gpu.empty()) throw UsageError{"capacity needs --gpu (" + gpuPresetNamesText() + ", or local)"};
         in.model = modelFrom(model);
         in.gpu = gpuFrom(gpu, in.gpus, memoryGiB);
         auto result = planCapacity(in);
-        if (!result) throw BadInput{result.error().message};
+        if (!result) throw UsageError{result.error().message};
         if (json) out << capacityToJson(*result).dump(2) << "\n";
         else out << capacityToText(*result);
         return kExitOk;
-    } catch (const BadInput& e) {
-        return reportBadInput(e.message, err);
+    } catch (const UsageError& e) {
+        return reportUsageError(e.message, err);
     } catch (const std::exception& e) {
         err << "fp8dash: internal error: " << e.what() << "\n";
         return kExitInternal;
@@ -178,7 +145,8 @@ int runCapacity(const std::vector<std::string>& args, std::ostream& out, std::os
 
 int runPlan(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     try {
-        Options o(args, "plan");
+        Args o(args);
+        const char* const command = "plan";
         std::string model, gpu, value;
         std::optional<double> memoryGiB;
         bool json = false;
@@ -202,19 +170,19 @@ int runPlan(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             else if (o.option("--memory-gib", value))
                 memoryGiB = parseNumber("--memory-gib", value, "GiB per GPU, such as 79.6");
             else if (o.option("--format", value)) json = parseJsonFormat(value);
-            else o.unknown();
+            else o.unknown(command);
         }
-        if (model.empty()) throw BadInput{"plan needs --model (" + modelPresetNamesText() + ", or a config.json)"};
-        if (gpu.empty()) throw BadInput{"plan needs --gpu (" + gpuPresetNamesText() + ", or local)"};
+        if (model.empty()) throw UsageError{"plan needs --model (" + modelPresetNamesText() + ", or a config.json)"};
+        if (gpu.empty()) throw UsageError{"plan needs --gpu (" + gpuPresetNamesText() + ", or local)"};
         in.model = modelFrom(model);
         in.gpu = gpuFrom(gpu, in.gpus, memoryGiB);
         auto plan = makeRunPlan(in);
-        if (!plan) throw BadInput{plan.error().message};
+        if (!plan) throw UsageError{plan.error().message};
         if (json) out << runPlanToJson(*plan).dump(2) << "\n";
         else out << runPlanToText(*plan);
         return kExitOk;
-    } catch (const BadInput& e) {
-        return reportBadInput(e.message, err);
+    } catch (const UsageError& e) {
+        return reportUsageError(e.message, err);
     } catch (const std::exception& e) {
         err << "fp8dash: internal error: " << e.what() << "\n";
         return kExitInternal;
