@@ -18,32 +18,6 @@ namespace {
 using Reply = TestHttpServer::Reply;
 using json = nlohmann::json;
 
-std::string base64(const std::string& in) {
-    static const char* table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    std::size_t i = 0;
-    for (; i + 2 < in.size(); i += 3) {
-        const unsigned v = (static_cast<unsigned char>(in[i]) << 16) | (static_cast<unsigned char>(in[i + 1]) << 8) |
-                           static_cast<unsigned char>(in[i + 2]);
-        out += table[(v >> 18) & 63];
-        out += table[(v >> 12) & 63];
-        out += table[(v >> 6) & 63];
-        out += table[v & 63];
-    }
-    if (i + 1 == in.size()) {
-        const unsigned v = static_cast<unsigned char>(in[i]) << 16;
-        out += table[(v >> 18) & 63];
-        out += table[(v >> 12) & 63];
-        out += "==";
-    } else if (i + 2 == in.size()) {
-        const unsigned v = (static_cast<unsigned char>(in[i]) << 16) | (static_cast<unsigned char>(in[i + 1]) << 8);
-        out += table[(v >> 18) & 63];
-        out += table[(v >> 12) & 63];
-        out += table[(v >> 6) & 63];
-        out += '=';
-    }
-    return out;
-}
 
 // The server's own ISO 8601 reader (kept apart from the client's parser under test): date, 'T', time, optional
 // fraction, then 'Z' or +-HH:MM.
@@ -168,7 +142,7 @@ TestHttpServer::Reply LangfuseTestServer::handle(const TestHttpServer::Request& 
 
     const auto auth = request.header("authorization");
     if (!auth) return Reply::json(401, json{{"message", "No authorization header"}}.dump());
-    if (*auth != "Basic " + base64(m_options.publicKey + ":" + m_options.secretKey))
+    if (*auth != "Basic " + base64Encode(m_options.publicKey + ":" + m_options.secretKey))
         return Reply::json(
             401, json{{"message", "Invalid credentials. Confirm that you've configured the correct host."}}.dump());
 

@@ -1,4 +1,5 @@
 #include "prometheus_server.h"
+#include "test_http_server.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -45,32 +46,6 @@ int freeLoopbackPort() {
     return port;
 }
 
-std::string base64(const std::string& in) {
-    static const char* table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    std::size_t i = 0;
-    for (; i + 2 < in.size(); i += 3) {
-        const unsigned v = (static_cast<unsigned char>(in[i]) << 16) | (static_cast<unsigned char>(in[i + 1]) << 8) |
-                           static_cast<unsigned char>(in[i + 2]);
-        out += table[(v >> 18) & 63];
-        out += table[(v >> 12) & 63];
-        out += table[(v >> 6) & 63];
-        out += table[v & 63];
-    }
-    if (i + 1 == in.size()) {
-        const unsigned v = static_cast<unsigned char>(in[i]) << 16;
-        out += table[(v >> 18) & 63];
-        out += table[(v >> 12) & 63];
-        out += "==";
-    } else if (i + 2 == in.size()) {
-        const unsigned v = (static_cast<unsigned char>(in[i]) << 16) | (static_cast<unsigned char>(in[i + 1]) << 8);
-        out += table[(v >> 18) & 63];
-        out += table[(v >> 12) & 63];
-        out += table[(v >> 6) & 63];
-        out += '=';
-    }
-    return out;
-}
 
 // A one-shot HTTP/1.0 GET on loopback, independent of the client under test. Returns the status code, or 0 when
 // nothing answered within timeoutMs.
@@ -188,7 +163,7 @@ bool PrometheusServer::start(const PrometheusServerOptions& options) {
     if (!options.basicAuthUser.empty()) {
         writeFile(m_dir / "web.yml",
                   "basic_auth_users:\n  " + options.basicAuthUser + ": '" + options.basicAuthBcrypt + "'\n");
-        authorization = "Basic " + base64(options.basicAuthUser + ":" + options.basicAuthPassword);
+        authorization = "Basic " + base64Encode(options.basicAuthUser + ":" + options.basicAuthPassword);
     }
     const std::string prometheus = findExecutable("prometheus");
     const auto logPath = m_dir / "prometheus.log";

@@ -102,6 +102,9 @@ private:
 // A loopback port that nothing listens on (bound, read back, closed): connecting to it is refused.
 int closedPort();
 
+// Standard base64 (RFC 4648, with padding), for building Basic auth headers in tests.
+std::string base64Encode(const std::string& in);
+
 // Percent-decoding for query strings ('+' is a space).
 std::string percentDecode(const std::string& text);
 
