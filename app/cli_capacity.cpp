@@ -100,39 +100,64 @@ std::vector<std::string> splitTasks(const std::string& text) {
     return tasks;
 }
 
+// The options `capacity` and `plan` share: the model, the GPUs and how much of their memory vLLM may use.
+struct SharedOptions {
+    std::string model, gpu;
+    int gpus = 1;
+    std::optional<double> memoryGiB;
+    double gpuUtilization = kDefaultGpuUtilization;
+    double overheadGiB = kDefaultOverheadGiB;
+    bool json = false;
+
+    // Consumes the next argument when it is one of these options.
+    bool read(Args& o) {
+        std::string value;
+        if (o.option("--model", value)) model = value;
+        else if (o.option("--gpu", value)) gpu = value;
+        else if (o.option("--gpus", value)) gpus = static_cast<int>(parseCount("--gpus", value, 1));
+        else if (o.option("--gpu-util", value)) gpuUtilization = parseUtilisation(value);
+        else if (o.option("--overhead-gib", value))
+            overheadGiB = parseNumber("--overhead-gib", value, "GiB per GPU, such as 2");
+        else if (o.option("--memory-gib", value))
+            memoryGiB = parseNumber("--memory-gib", value, "GiB per GPU, such as 79.6");
+        else if (o.option("--format", value)) json = parseJsonFormat(value);
+        else return false;
+        return true;
+    }
+
+    // Fills the inputs both planners take; the messages name the command.
+    template <class Inputs>
+    void applyTo(Inputs& in, const std::string& command) const {
+        if (model.empty()) throw UsageError{command + " needs --model (" + modelPresetNamesText() + ", or a config.json)"};
+        if (gpu.empty()) throw UsageError{command + " needs --gpu (" + gpuPresetNamesText() + ", or local)"};
+        in.gpus = gpus;
+        in.gpuUtilization = gpuUtilization;
+        in.overheadGiB = overheadGiB;
+        in.model = modelFrom(model);
+        in.gpu = gpuFrom(gpu, gpus, memoryGiB);
+    }
+};
+
 }  // namespace
 
 int runCapacity(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     try {
         Args o(args);
-        const char* const command = "capacity";
-        std::string model, gpu, value;
-        std::optional<double> memoryGiB;
-        bool json = false;
+        SharedOptions shared;
         CapacityInputs in;
+        std::string value;
         while (!o.done()) {
-            if (o.option("--model", value)) model = value;
-            else if (o.option("--gpu", value)) gpu = value;
-            else if (o.option("--gpus", value)) in.gpus = static_cast<int>(parseCount("--gpus", value, 1));
-            else if (o.option("--weights", value)) in.weights = parseDtype("--weights", value);
+            if (shared.read(o)) continue;
+            if (o.option("--weights", value)) in.weights = parseDtype("--weights", value);
             else if (o.option("--kv", value)) in.kv = parseDtype("--kv", value);
-            else if (o.option("--gpu-util", value)) in.gpuUtilization = parseUtilisation(value);
             else if (o.option("--context", value)) in.contextTokens = parseCount("--context", value, 1);
-            else if (o.option("--overhead-gib", value))
-                in.overheadGiB = parseNumber("--overhead-gib", value, "GiB per GPU, such as 2");
-            else if (o.option("--memory-gib", value))
-                memoryGiB = parseNumber("--memory-gib", value, "GiB per GPU, such as 79.6");
             else if (o.option("--batch", value)) in.decodeBatch = static_cast<int>(parseCount("--batch", value, 1));
-            else if (o.option("--format", value)) json = parseJsonFormat(value);
-            else o.unknown(command);
+            else o.unknown("capacity");
         }
-        if (model.empty()) throw UsageError{"capacity needs --model (" + modelPresetNamesText() + ", or a config.json)"};
-        if (gpu.empty()) throw UsageError{"capacity needs --gpu (" + gpuPresetNamesText() + ", or local)"};
-        in.model = modelFrom(model);
-        in.gpu = gpuFrom(gpu, in.gpus, memoryGiB);
+        shared.applyTo(in, "capacity");
         auto result = planCapacity(in);
         if (!result) throw UsageError{result.error().message};
-        if (json) out << capacityToJson(*result).dump(2) << "\n";
+        if (shared.json) out << capacityToJson(*result).dump(2) << "\n";
         else out << capacityToText(*result);
         return kExitOk;
     } catch (const UsageError& e) {
@@ -146,16 +171,12 @@ int runCapacity(const std::vector<std::string>& args, std::ostream& out, std::os
 int runPlan(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     try {
         Args o(args);
-        const char* const command = "plan";
-        std::string model, gpu, value;
-        std::optional<double> memoryGiB;
-        bool json = false;
+        SharedOptions shared;
         PlanInputs in;
+        std::string value;
         while (!o.done()) {
-            if (o.option("--model", value)) model = value;
-            else if (o.option("--gpu", value)) gpu = value;
-            else if (o.option("--gpus", value)) in.gpus = static_cast<int>(parseCount("--gpus", value, 1));
-            else if (o.option("--tp", value)) in.tensorParallel = static_cast<int>(parseCount("--tp", value, 1));
+            if (shared.read(o)) continue;
+            if (o.option("--tp", value)) in.tensorParallel = static_cast<int>(parseCount("--tp", value, 1));
             else if (o.option("--context", value)) in.contextTokens = parseCount("--context", value, 1);
             else if (o.option("--tasks", value)) in.tasks = splitTasks(value);
             else if (o.option("--num-fewshot", value))
@@ -164,21 +185,12 @@ int runPlan(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             else if (o.option("--hf-model", value)) in.bf16Model = value;
             else if (o.option("--fp8-model", value)) in.fp8Model = value;
             else if (o.flag("--no-kv-scales")) in.kvScales = false;
-            else if (o.option("--gpu-util", value)) in.gpuUtilization = parseUtilisation(value);
-            else if (o.option("--overhead-gib", value))
-                in.overheadGiB = parseNumber("--overhead-gib", value, "GiB per GPU, such as 2");
-            else if (o.option("--memory-gib", value))
-                memoryGiB = parseNumber("--memory-gib", value, "GiB per GPU, such as 79.6");
-            else if (o.option("--format", value)) json = parseJsonFormat(value);
-            else o.unknown(command);
+            else o.unknown("plan");
         }
-        if (model.empty()) throw UsageError{"plan needs --model (" + modelPresetNamesText() + ", or a config.json)"};
-        if (gpu.empty()) throw UsageError{"plan needs --gpu (" + gpuPresetNamesText() + ", or local)"};
-        in.model = modelFrom(model);
-        in.gpu = gpuFrom(gpu, in.gpus, memoryGiB);
+        shared.applyTo(in, "plan");
         auto plan = makeRunPlan(in);
         if (!plan) throw UsageError{plan.error().message};
-        if (json) out << runPlanToJson(*plan).dump(2) << "\n";
+        if (shared.json) out << runPlanToJson(*plan).dump(2) << "\n";
         else out << runPlanToText(*plan);
         return kExitOk;
     } catch (const UsageError& e) {

@@ -4,28 +4,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_runner.h"
 #include "process.h"
 #include "test_paths.h"
 
 namespace fp8dash {
 namespace {
 
+using test::fp8dashCli;
+using test::parseJson;
 using test::ProcessResult;
 using test::TempDir;
-
-ProcessResult fp8dashCli(std::vector<std::string> args) {
-    args.insert(args.begin(), FP8DASH_EXE);
-    return test::runProcess(args, {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"});
-}
-
-nlohmann::json parseJson(const ProcessResult& r) {
-    try {
-        return nlohmann::json::parse(r.out);
-    } catch (const std::exception& e) {
-        ADD_FAILURE() << "stdout is not JSON: " << e.what() << "\n" << r.out << "\nstderr: " << r.err;
-        return {};
-    }
-}
 
 TEST(CliCapacity, JsonFiguresAndInputs) {
     auto r =

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fp8dash/core/comparison_file.h"
+#include "cli_runner.h"
 #include "process.h"
 #include "test_http_server.h"
 #include "test_paths.h"
@@ -13,24 +14,12 @@
 namespace fp8dash {
 namespace {
 
+using test::fp8dashCli;
+using test::parseJson;
 using test::ProcessResult;
 using test::TempDir;
 
-ProcessResult fp8dashCli(std::vector<std::string> args) {
-    args.insert(args.begin(), FP8DASH_EXE);
-    return test::runProcess(args, {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"});
-}
-
 std::string seed(const char* side) { return (test::testData() / "lm-eval/seed-pair" / side).string(); }
-
-nlohmann::json parseJson(const ProcessResult& r) {
-    try {
-        return nlohmann::json::parse(r.out);
-    } catch (const std::exception& e) {
-        ADD_FAILURE() << "stdout is not JSON: " << e.what() << "\n" << r.out << "\nstderr: " << r.err;
-        return {};
-    }
-}
 
 TEST(CliCompare, JsonOnTheSeedPair) {
     auto r = fp8dashCli({"compare", seed("bf16"), seed("fp8"), "--format", "json"});

@@ -1,6 +1,8 @@
 #include "gui_test_support.h"
 
 #include <QAbstractItemModel>
+#include <QAction>
+#include <QWidget>
 #include <QApplication>
 #include <QSettings>
 #include <QStandardPaths>
@@ -56,6 +58,17 @@ ComparisonDocument documentFromRuns(const std::string& baselinePath, const std::
     EXPECT_TRUE(candidate.ok()) << (candidate.ok() ? "" : candidate.error().message);
     return makeComparisonDocument(RunRecord{baselineLabel, baselinePath, baseline.value()},
                                   RunRecord{candidateLabel, candidatePath, candidate.value()}, ComparisonOptions{});
+}
+
+QStringList actionShortcuts(const QWidget* root) {
+    QStringList found;
+    for (QAction* action : root->findChildren<QAction*>()) {
+        if (!action->shortcut().isEmpty()) {
+            found << action->text().remove(QLatin1Char('&')) + QStringLiteral("=") +
+                         action->shortcut().toString(QKeySequence::PortableText);
+        }
+    }
+    return found;
 }
 
 QModelIndex findTaskRow(const QAbstractItemModel* model, const QString& name, const QModelIndex& parent) {

@@ -42,6 +42,9 @@ ComparisonDocument documentFromRuns(const std::string& baselinePath, const std::
                                     const std::string& candidateLabel = "FP8");
 
 // The row under parent whose Task column shows name, or an invalid index.
+// Every action of a widget tree with a shortcut, as "Text=Ctrl+X" (mnemonic ampersands removed).
+QStringList actionShortcuts(const QWidget* root);
+
 QModelIndex findTaskRow(const QAbstractItemModel* model, const QString& name, const QModelIndex& parent = {});
 QString cellText(const QAbstractItemModel* model, const QModelIndex& row, int column);
 

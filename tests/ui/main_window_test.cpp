@@ -219,13 +219,7 @@ TEST_F(MainWindowTest, DroppingAComparisonFileOpensIt) {
 
 TEST_F(MainWindowTest, FileMenuHasTheExpectedShortcuts) {
     MainWindow window;
-    QStringList found;
-    for (QAction* action : window.findChildren<QAction*>()) {
-        if (!action->shortcut().isEmpty()) {
-            found << action->text().remove(QLatin1Char('&')) + QStringLiteral("=") +
-                         action->shortcut().toString(QKeySequence::PortableText);
-        }
-    }
+    const QStringList found = actionShortcuts(&window);
     EXPECT_TRUE(found.contains(QStringLiteral("New Comparison…=Ctrl+N"))) << found.join(QLatin1Char(' ')).toStdString();
     EXPECT_TRUE(found.contains(QStringLiteral("Open…=Ctrl+O")));
     EXPECT_TRUE(found.contains(QStringLiteral("Save As…=Ctrl+Shift+S")));

@@ -459,13 +459,7 @@ TEST_F(TimelineViewTest, ADocumentWithoutTimelineInvitesToConnect) {
 
 TEST_F(TimelineViewTest, TimelineMenuHasConnectAndRefresh) {
     MainWindow window;
-    QStringList found;
-    for (QAction* action : window.findChildren<QAction*>()) {
-        if (!action->shortcut().isEmpty()) {
-            found << action->text().remove(QLatin1Char('&')) + QStringLiteral("=") +
-                         action->shortcut().toString(QKeySequence::PortableText);
-        }
-    }
+    const QStringList found = actionShortcuts(&window);
     EXPECT_TRUE(found.contains(QStringLiteral("Connect…=Ctrl+T"))) << found.join(QLatin1Char(' ')).toStdString();
     EXPECT_TRUE(found.contains(QStringLiteral("Refresh=Ctrl+R")));
 }
