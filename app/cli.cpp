@@ -1,5 +1,7 @@
 #include "cli.h"
+#include "cli_bench.h"
 #include "cli_capacity.h"
+#include "cli_judge.h"
 
 #include <algorithm>
 #include <unistd.h>
@@ -13,8 +15,10 @@
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/demo.h"
 #include "fp8dash/core/eval_comparison.h"
+#include "fp8dash/core/judge_scores.h"
 #include "fp8dash/core/lm_eval_results.h"
 #include "fp8dash/core/local_device.h"
+#include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/timeline.h"
 #include "fp8dash/core/version.h"
@@ -46,18 +50,6 @@ Verdict parseFailOn(const std::string& text) {
     return *v;
 }
 
-void print(const ComparisonReport& report, Format format, const std::string& heading, std::ostream& out) {
-    switch (format) {
-    case Format::Json: out << reportToJson(report).dump(2) << "\n"; break;
-    case Format::Markdown: out << "# " << heading << "\n\n" << reportToMarkdown(report); break;
-    case Format::Text: out << heading << "\n\n" << reportToText(report); break;
-    }
-}
-
-int exitFor(const ComparisonReport& report, std::optional<Verdict> failOn) {
-    return failOn && report.verdict >= *failOn ? kExitFailOn : kExitOk;
-}
-
 std::string headingFor(const ComparisonDocument& doc) {
     return doc.title.empty() ? doc.baseline.label + " vs " + doc.candidate.label : doc.title;
 }
@@ -73,12 +65,82 @@ void printNotes(const ComparisonDocument& doc, Format format, std::ostream& out)
     }
 }
 
+// --judge-scale MIN-MAX, e.g. "1-5" or "0-10" (the separator is the first '-' after the first character, so a
+// negative minimum reads too: "-1-1").
+JudgeScale parseJudgeScale(const std::string& text) {
+    const auto bad = [&] { return UsageError{"--judge-scale \"" + text + "\": expected MIN-MAX such as 1-5"}; };
+    const auto dash = text.find('-', 1);
+    if (text.empty() || dash == std::string::npos) throw bad();
+    JudgeScale scale;
+    for (auto [part, out] : {std::pair{text.substr(0, dash), &scale.min}, std::pair{text.substr(dash + 1), &scale.max}}) {
+        errno = 0;
+        char* end = nullptr;
+        *out = std::strtod(part.c_str(), &end);
+        if (part.empty() || end != part.c_str() + part.size() || errno == ERANGE) throw bad();
+    }
+    if (auto ok = scale.validate(); !ok) throw UsageError{"--judge-scale \"" + text + "\": " + ok.error().message};
+    return scale;
+}
+
+// Prints the decision over everything a document holds in the chosen format.
+void printDecision(const Decision& d, const ComparisonDocument& doc, Format format, const std::string& heading,
+                   std::ostream& out) {
+    switch (format) {
+    case Format::Json: out << decisionToJson(d).dump(2) << "\n"; break;
+    case Format::Markdown: out << decisionToMarkdown(d, doc, heading); break;
+    case Format::Text: out << decisionToText(d, doc, heading); break;
+    }
+}
+
+int exitFor(const Decision& d, std::optional<Verdict> failOn) {
+    return failOn && d.verdict && *d.verdict >= *failOn ? kExitFailOn : kExitOk;
+}
+
+// The paired tests from the sample logs beside both results files (issue #5), into the document. The note line
+// says how many tasks were paired, or why none; it goes to stderr in text and Markdown (JSON shows "paired").
+Status addPairedResults(ComparisonDocument& doc, const std::string& baselinePath, const std::string& candidatePath,
+                        bool note, std::ostream& err) {
+    auto report = doc.evaluate();
+    if (!report) return report.error();
+    SampleProgressFn progress;
+    int lastTenth = -1;
+    if (::isatty(STDERR_FILENO))
+        progress = [&err, &lastTenth](std::uint64_t done, std::uint64_t total) {
+            const int tenth = total ? static_cast<int>(10 * done / total) : 10;
+            if (tenth != lastTenth && total > (64u << 20)) {  // only when reading takes a while
+                lastTenth = tenth;
+                err << "\rfp8dash: reading sample logs… " << tenth * 10 << "%" << (tenth >= 10 ? "\n" : "")
+                    << std::flush;
+            }
+            return true;
+        };
+    auto paired = computePairedResults(*report, baselinePath, candidatePath, {}, progress);
+    if (!paired) return paired.error();
+    doc.paired = std::move(paired->results);
+    if (note) {
+        const std::size_t n = doc.paired.size(), total = report->tasks.size();
+        if (n == 0) {
+            err << "fp8dash: sample logs: no task paired";
+            err << (paired->notes.empty() ? std::string() : " (" + paired->notes.front() + ")");
+            err << "; the confidence comes from lm-eval's standard errors\n";
+        } else {
+            err << "fp8dash: sample logs: " << n << " of " << total << " task" << (total == 1 ? "" : "s")
+                << " paired\n";
+            for (const auto& line : paired->notes) err << "fp8dash:   " << line << "\n";
+        }
+    }
+    return success();
+}
+
 int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
     std::vector<std::string> positional;
     ComparisonOptions options;
     Format format = Format::Text;
     std::optional<Verdict> failOn;
     std::string savePath, baselineLabel = "BF16", candidateLabel = "FP8", value;
+    std::string judgeBaselinePath, judgeCandidatePath, controlPath;
+    JudgeScale scale;
+    bool sampleLogs = true;
     while (!a.done()) {
         if (a.option("--metric", value)) {
             auto o = MetricOverride::parse(value);
@@ -98,33 +160,102 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
             baselineLabel = value;
         } else if (a.option("--candidate-label", value)) {
             candidateLabel = value;
+        } else if (a.option("--judge-baseline", value)) {
+            judgeBaselinePath = value;
+        } else if (a.option("--judge-candidate", value)) {
+            judgeCandidatePath = value;
+        } else if (a.option("--judge-scale", value)) {
+            scale = parseJudgeScale(value);
+        } else if (a.option("--control", value)) {
+            controlPath = value;
+        } else if (a.flag("--cautious")) {
+            options.cautious = true;
+        } else if (a.flag("--no-sample-logs")) {
+            sampleLogs = false;
         } else if (a.peek().size() > 1 && a.peek()[0] == '-') {
             throw UsageError{"compare: unknown option " + a.peek()};
         } else {
             positional.push_back(a.next());
         }
     }
-    if (positional.size() != 2)
+    const bool judge = !judgeBaselinePath.empty() || !judgeCandidatePath.empty();
+    if (judge && judgeCandidatePath.empty()) throw UsageError{"compare: --judge-baseline needs --judge-candidate"};
+    if (judge && judgeBaselinePath.empty()) throw UsageError{"compare: --judge-candidate needs --judge-baseline"};
+    if (positional.empty() && !judge)
+        throw UsageError{"compare needs BASELINE CANDIDATE (two lm-eval results), --judge-baseline F "
+                         "--judge-candidate F (two judge score files), or both"};
+    if (!positional.empty() && positional.size() != 2)
         throw UsageError{"compare needs exactly two paths, BASELINE and CANDIDATE (got " +
                          std::to_string(positional.size()) + ")"};
+    if (!controlPath.empty() && positional.empty())
+        throw UsageError{"compare: --control needs BASELINE and CANDIDATE (it is the noise floor of the lm-eval runs)"};
     if (auto ok = options.thresholds.validate(); !ok) throw UsageError{ok.error().message};
 
-    auto baseline = readLmEvalPath(positional[0]);
-    if (!baseline) {
-        err << "fp8dash: baseline: " << baseline.error().message << "\n";
-        return kExitBadInput;
+    ComparisonDocument doc;
+    std::string heading;
+    if (!positional.empty()) {
+        auto baseline = readLmEvalPath(positional[0]);
+        if (!baseline) {
+            err << "fp8dash: baseline: " << baseline.error().message << "\n";
+            return kExitBadInput;
+        }
+        auto candidate = readLmEvalPath(positional[1]);
+        if (!candidate) {
+            err << "fp8dash: candidate: " << candidate.error().message << "\n";
+            return kExitBadInput;
+        }
+        const std::string baselineSource = baseline->sourcePath, candidateSource = candidate->sourcePath;
+        doc = makeComparisonDocument({baselineLabel, baselineSource, std::move(baseline).value()},
+                                     {candidateLabel, candidateSource, std::move(candidate).value()}, options);
+        heading = baselineLabel + " = " + baselineSource + "\n" + candidateLabel + " = " + candidateSource;
+        if (!controlPath.empty()) {
+            auto control = readLmEvalPath(controlPath);
+            if (!control) {
+                err << "fp8dash: control: " << control.error().message << "\n";
+                return kExitBadInput;
+            }
+            const std::string source = control->sourcePath;
+            doc.control = RunRecord{baselineLabel + " control", source, std::move(control).value()};
+            heading += "\n" + doc.control->label + " = " + source;
+        }
+        if (auto ok = doc.evaluate(); !ok) {
+            err << "fp8dash: " << ok.error().message << "\n";
+            return kExitBadInput;
+        }
+        if (sampleLogs) {
+            if (auto ok = addPairedResults(doc, positional[0], positional[1], format != Format::Json, err); !ok) {
+                err << "fp8dash: sample logs: " << ok.error().message << "\n";
+                return kExitBadInput;
+            }
+        }
+    } else {
+        doc = makeComparisonDocument({baselineLabel, "", {}}, {candidateLabel, "", {}}, options);
+        doc.hasEvals = false;
+        doc.title = baselineLabel + " vs " + candidateLabel + ": domain judge";
     }
-    auto candidate = readLmEvalPath(positional[1]);
-    if (!candidate) {
-        err << "fp8dash: candidate: " << candidate.error().message << "\n";
-        return kExitBadInput;
+    if (judge) {
+        JudgeSection section;
+        section.options.scale = scale;
+        section.options.cautious = options.cautious;
+        auto b = loadJudgeScores(judgeBaselinePath, scale);
+        if (!b) {
+            err << "fp8dash: judge baseline: " << b.error().message << "\n";
+            return kExitBadInput;
+        }
+        auto c = loadJudgeScores(judgeCandidatePath, scale);
+        if (!c) {
+            err << "fp8dash: judge candidate: " << c.error().message << "\n";
+            return kExitBadInput;
+        }
+        section.baseline = std::move(b).value();
+        section.candidate = std::move(c).value();
+        doc.judge = std::move(section);
+        heading += std::string(heading.empty() ? "" : "\n") + "judge " + baselineLabel + " = " + judgeBaselinePath +
+                   "\njudge " + candidateLabel + " = " + judgeCandidatePath;
     }
-    const std::string baselineSource = baseline->sourcePath, candidateSource = candidate->sourcePath;
-    auto doc = makeComparisonDocument({baselineLabel, baselineSource, std::move(baseline).value()},
-                                      {candidateLabel, candidateSource, std::move(candidate).value()}, options);
-    auto report = doc.evaluate();
-    if (!report) {
-        err << "fp8dash: " << report.error().message << "\n";
+    auto decision = decide(doc);
+    if (!decision) {
+        err << "fp8dash: " << decision.error().message << "\n";
         return kExitBadInput;
     }
     if (!savePath.empty()) {
@@ -134,9 +265,8 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
         }
         err << "fp8dash: saved the comparison to " << savePath << "\n";
     }
-    print(*report, format, baselineLabel + " = " + baselineSource + "\n" + candidateLabel + " = " + candidateSource,
-          out);
-    return exitFor(*report, failOn);
+    printDecision(*decision, doc, format, heading, out);
+    return exitFor(*decision, failOn);
 }
 
 int reportDocument(const ComparisonDocument& doc, Format format, std::optional<Verdict> failOn, std::ostream& out,
@@ -146,27 +276,9 @@ int reportDocument(const ComparisonDocument& doc, Format format, std::optional<V
         err << "fp8dash: " << source << ": " << decision.error().message << "\n";
         return kExitBadInput;
     }
-    const Decision& d = *decision;
-    if (format == Format::Json) {
-        Json j = d.evals ? reportToJson(*d.evals) : Json::object();
-        if (d.timeline) {
-            j["timeline"] = timelineReportToJson(*d.timeline);
-            j["verdict"] = d.verdict ? Json(verdictName(*d.verdict)) : Json(nullptr);
-            j["reasons"] = d.reasons;
-        }
-        out << j.dump(2) << "\n";
-    } else {
-        if (d.evals) print(*d.evals, format, headingFor(doc), out);
-        else out << (format == Format::Markdown ? "# " : "") << headingFor(doc) << "\n";
-        if (d.timeline) {
-            out << "\n" << timelineReportToText(*d.timeline, *doc.timeline);
-            if (d.evals)
-                out << "\nOverall verdict (evals and production): "
-                    << (d.verdict ? std::string(verdictTitle(*d.verdict)) : std::string("none")) << "\n";
-        }
-        printNotes(doc, format, out);
-    }
-    return failOn && d.verdict && *d.verdict >= *failOn ? kExitFailOn : kExitOk;
+    printDecision(*decision, doc, format, headingFor(doc), out);
+    printNotes(doc, format, out);
+    return exitFor(*decision, failOn);
 }
 
 int cmdReport(Args& a, bool demo, std::ostream& out, std::ostream& err) {
@@ -346,8 +458,9 @@ std::string usage() {
            "Usage:\n"
            "  fp8dash [FILE.fp8cmp ...]      open the desktop app (the bundled demo when no file is given);\n"
            "                                 with no display, print the verdict report instead\n"
-           "  fp8dash compare BASELINE CANDIDATE [options]\n"
-           "                                 compare two lm-eval results (a results JSON file or an output folder)\n"
+           "  fp8dash compare [BASELINE CANDIDATE] [--judge-baseline F --judge-candidate F] [options]\n"
+           "                                 compare two lm-eval results (a results JSON file or an output folder),\n"
+           "                                 two LLM-as-judge score files (JSONL, CSV or JSON), or both\n"
            "      --metric TASK=METRIC[,FILTER]  use this metric for TASK (repeatable)\n"
            "      --go-below PCT             degradation below this is go (default 0.5)\n"
            "      --investigate-above PCT    degradation above this is investigate (default 1.5)\n"
@@ -355,6 +468,12 @@ std::string usage() {
            "      --format text|json|markdown\n"
            "      --save FILE.fp8cmp         save the comparison file\n"
            "      --fail-on monitor|investigate   exit 3 when the verdict is at least this\n"
+           "      --judge-scale MIN-MAX      the judge's score range (default 1-5)\n"
+           "      --control BASELINE2        a second BF16 run: its spread is shown as each task's noise floor\n"
+           "      --cautious                 a task (or judge) whose 95% interval straddles a band edge takes the\n"
+           "                                 worse band\n"
+           "      --no-sample-logs           ignore lm-eval's samples_*.jsonl beside the results (used when found,\n"
+           "                                 for paired tests: McNemar, Wilcoxon, paired bootstrap)\n"
            "  fp8dash timeline --prometheus URL --from T --to T [--change-at T] [options]\n"
            "                                 throughput and quality around the FP8 switch, and the quality alert\n"
            "                                 (T: unix seconds or RFC 3339, e.g. 2026-11-20T10:00:00Z)\n"
@@ -372,11 +491,12 @@ std::string usage() {
            "                                 re-derive the verdict from a saved comparison file alone\n"
            "  fp8dash demo [--format ...]    the report of the bundled demo comparison\n"
            "  fp8dash device [--format text|json]   the local GPU and its FP8 support\n" +
-           capacityUsage() +
+           capacityUsage() + benchUsage() + judgeUsage() +
            "  fp8dash --help | --version\n"
            "\n"
            "Verdict per task from the degradation d in the metric's good direction: d < 0.5% go,\n"
-           "0.5% <= d <= 1.5% monitor, d > 1.5% investigate; the overall verdict is the worst task.\n"
+           "0.5% <= d <= 1.5% monitor, d > 1.5% investigate; the overall verdict is the worst of the tasks,\n"
+           "the judge and the production timeline.\n"
            "Exit codes: 0 ran, 3 the verdict reached --fail-on, 2 bad input or usage, 1 internal error.\n";
 }
 
@@ -384,7 +504,7 @@ bool isCliInvocation(const std::vector<std::string>& args) {
     if (args.empty()) return false;
     const std::string& first = args.front();
     return first == "compare" || first == "report" || first == "demo" || first == "device" || first == "timeline" ||
-           first == "capacity" || first == "plan" || first == "help" ||
+           first == "capacity" || first == "plan" || first == "bench" || first == "judge" || first == "help" ||
            first == "--help" || first == "-h" || first == "--version" || first == "-V";
 }
 
@@ -410,6 +530,8 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
         if (argv[0] == "timeline") return cmdTimeline(a, out, err);
         if (argv[0] == "capacity") return runCapacity({argv.begin() + 1, argv.end()}, out, err);
         if (argv[0] == "plan") return runPlan({argv.begin() + 1, argv.end()}, out, err);
+        if (argv[0] == "bench") return runBench({argv.begin() + 1, argv.end()}, out, err);
+        if (argv[0] == "judge") return runJudge({argv.begin() + 1, argv.end()}, out, err);
         throw UsageError{"unknown command " + argv[0]};
     } catch (const UsageError& e) {
         err << "fp8dash: " << e.message << "\nRun 'fp8dash --help' for usage.\n";

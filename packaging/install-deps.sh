@@ -11,6 +11,7 @@ packages=(
   qt6-base-dev qt6-charts-dev libgl-dev            # Qt 6 Widgets, Charts, Network, Concurrent, Test
   qtkeychain-qt6-dev                               # QtKeychain: remembered credentials in the system keychain
   nlohmann-json3-dev libcurl4-openssl-dev          # JSON, HTTP
+  libboost-dev                                     # Boost.Math distributions (header-only)
   libgtest-dev libgmock-dev                        # GoogleTest
   fonts-dejavu-core                                # a font for offscreen rendering and minimal desktops
 )

@@ -1,23 +1,27 @@
 // The *.fp8cmp comparison file: versioned JSON, validated on load, written atomically (comparison_file.h).
 #include "fp8dash/core/comparison_file.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <utility>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/version.h"
 
 namespace fp8dash {
 namespace {
 
 const char* const kKnownKeys[] = {"format", "version", "tool_version", "created", "title",
-                                  "settings", "runs", "notes", "timeline"};
+                                  "settings", "runs", "notes", "timeline", "benchmarks", "capacity",
+                                  "judge", "paired"};
 
 bool isKnownKey(const std::string& key) {
     for (const char* k : kKnownKeys)
@@ -50,7 +54,8 @@ Result<RunRecord> parseRun(const Json& runs, const char* which, const std::strin
     if (it == runs.end()) return Error{where + " is missing"};
     if (!it->is_object()) return Error{where + " must be an object, found " + it->type_name()};
     RunRecord run;
-    run.label = std::string(which) == "baseline" ? "BF16" : "FP8";
+    const std::string side = which;
+    run.label = side == "baseline" ? "BF16" : side == "control" ? "BF16 control" : "FP8";
     if (auto s = optionalString(*it, "label", run.label, src + ": field runs." + which); !s) return s.error();
     if (auto s = optionalString(*it, "source", run.sourcePath, src + ": field runs." + which); !s) return s.error();
     auto res = it->find("results");
@@ -95,32 +100,61 @@ ComparisonDocument makeComparisonDocument(RunRecord baseline, RunRecord candidat
 }
 
 Result<ComparisonReport> ComparisonDocument::evaluate() const {
-    if (!hasEvals) return Error{"this comparison holds no eval runs (a production timeline only)"};
-    return compareEvals(baseline.results, candidate.results, options, baseline.label, candidate.label);
+    if (!hasEvals) {
+        std::string held;
+        for (auto [present, what] : {std::pair{timeline.has_value(), "a production timeline"},
+                                     std::pair{judge.has_value(), "a judge comparison"},
+                                     std::pair{benchmarks.has_value(), "local benchmarks"},
+                                     std::pair{capacity.has_value(), "capacity inputs"}})
+            if (present) held += (held.empty() ? "" : ", ") + std::string(what);
+        return Error{"this comparison holds no eval runs (" + (held.empty() ? std::string("nothing else") : held) +
+                     " only)"};
+    }
+    auto report = compareEvals(baseline.results, candidate.results, options, baseline.label, candidate.label);
+    if (!report) return report;
+    // The notes of a mismatch (a saved result for a task no longer compared) are dropped: the file stays readable.
+    if (!paired.empty()) applyPairedResults(*report, paired);
+    if (control) applyControlRun(*report, control->results, control->label);
+    return report;
+}
+
+std::optional<Result<JudgeComparison>> ComparisonDocument::evaluateJudge() const {
+    if (!judge) return std::nullopt;
+    JudgeOptions o = judge->options;
+    o.thresholds = options.thresholds;
+    o.cautious = options.cautious;
+    return compareJudgeScores(judge->baseline, judge->candidate, o);
 }
 
 Result<Decision> decide(const ComparisonDocument& doc) {
     Decision d;
+    // Each signal's verdict (if it gives one) and its reasons; the worst signal's reasons come first.
+    std::vector<std::pair<std::optional<Verdict>, std::vector<std::string>>> signals;
     if (doc.hasEvals) {
         auto evals = doc.evaluate();
         if (!evals) return evals.error();
-        d.verdict = evals->verdict;
-        for (const auto& r : evals->reasons) d.reasons.push_back("offline evals: " + r);
+        std::vector<std::string> lines;
+        for (const auto& r : evals->reasons) lines.push_back("offline evals: " + r);
+        signals.emplace_back(evals->verdict, std::move(lines));
         d.evals = std::move(evals).value();
+    }
+    if (auto judge = doc.evaluateJudge()) {
+        if (!*judge) return Error{"judge: " + judge->error().message};
+        signals.emplace_back((*judge)->verdict, std::vector<std::string>{"domain judge: " + (*judge)->reason});
+        d.judge = std::move(*judge).value();
     }
     if (doc.timeline) {
         d.timeline = evaluateTimeline(*doc.timeline);
-        if (d.timeline->verdict) {
-            const Verdict tv = *d.timeline->verdict;
-            // The worse signal's reasons come first.
-            std::vector<std::string> lines;
-            for (const auto& r : d.timeline->reasons) lines.push_back("production: " + r);
-            if (!d.verdict || tv > *d.verdict) d.reasons.insert(d.reasons.begin(), lines.begin(), lines.end());
-            else d.reasons.insert(d.reasons.end(), lines.begin(), lines.end());
-            d.verdict = d.verdict ? worst(*d.verdict, tv) : tv;
-        } else {
-            for (const auto& r : d.timeline->reasons) d.reasons.push_back("production: " + r);
-        }
+        std::vector<std::string> lines;
+        for (const auto& r : d.timeline->reasons) lines.push_back("production: " + r);
+        signals.emplace_back(d.timeline->verdict, std::move(lines));
+    }
+    const auto rank = [](const std::optional<Verdict>& v) { return v ? 1 + static_cast<int>(*v) : 0; };
+    std::stable_sort(signals.begin(), signals.end(),
+                     [&](const auto& a, const auto& b) { return rank(a.first) > rank(b.first); });
+    for (const auto& [verdict, lines] : signals) {
+        if (verdict) d.verdict = d.verdict ? worst(*d.verdict, *verdict) : *verdict;
+        d.reasons.insert(d.reasons.end(), lines.begin(), lines.end());
     }
     return d;
 }
@@ -137,8 +171,22 @@ Json toJson(const ComparisonDocument& doc) {
     j["settings"] = {{"thresholds",
                       {{"go_below", doc.options.thresholds.goBelow},
                        {"investigate_above", doc.options.thresholds.investigateAbove}}},
-                     {"metric_overrides", overrides}};
-    if (doc.hasEvals) j["runs"] = {{"baseline", runToJson(doc.baseline)}, {"candidate", runToJson(doc.candidate)}};
+                     {"metric_overrides", overrides},
+                     {"cautious", doc.options.cautious}};
+    if (doc.hasEvals) {
+        j["runs"] = {{"baseline", runToJson(doc.baseline)}, {"candidate", runToJson(doc.candidate)}};
+        if (doc.control) j["runs"]["control"] = runToJson(*doc.control);
+        if (!doc.paired.empty()) {
+            Json paired = Json::object();
+            for (const auto& [task, r] : doc.paired) paired[task] = pairedToJson(r);
+            j["paired"] = std::move(paired);
+        }
+    }
+    if (doc.judge) {
+        JudgeSection section = *doc.judge;
+        section.options.cautious = doc.options.cautious;  // one policy per comparison: the settings' one
+        j["judge"] = judgeSectionToJson(section);
+    }
     Json notes = Json::array();
     for (const auto& n : doc.notes) {
         Json nj = {{"text", n.text}};
@@ -149,6 +197,9 @@ Json toJson(const ComparisonDocument& doc) {
     }
     j["notes"] = std::move(notes);
     if (doc.timeline) j["timeline"] = timelineToJson(*doc.timeline);
+    // The benchmarks are kept as gpu/ wrote them (plus "created"): raw is the section, the fields are its reading.
+    if (doc.benchmarks && doc.benchmarks->raw.is_object()) j["benchmarks"] = doc.benchmarks->raw;
+    if (doc.capacity) j["capacity"] = capacitySettingsToJson(*doc.capacity);
     for (const auto& [key, value] : doc.otherSections.items())
         if (!isKnownKey(key)) j[key] = value;
     return j;
@@ -199,6 +250,10 @@ Result<ComparisonDocument> parseComparisonText(std::string_view text, const std:
                 doc.options.overrides.push_back(std::move(mo).value());
             }
         }
+        if (auto c = settings->find("cautious"); c != settings->end() && !c->is_null()) {
+            if (!c->is_boolean()) return Error{src + ": field settings.cautious must be true or false"};
+            doc.options.cautious = c->get<bool>();
+        }
     }
 
     if (auto tl = j.find("timeline"); tl != j.end() && !tl->is_null()) {
@@ -206,19 +261,53 @@ Result<ComparisonDocument> parseComparisonText(std::string_view text, const std:
         if (!timeline) return timeline.error();
         doc.timeline = std::move(timeline).value();
     }
+    // Evidence beside the verdict: neither section changes it (decide() reads evals and the timeline only).
+    if (auto bench = j.find("benchmarks"); bench != j.end() && !bench->is_null()) {
+        auto results = parseBenchResults(*bench, src + ": field benchmarks");
+        if (!results) return results.error();
+        doc.benchmarks = std::move(results).value();
+    }
+    if (auto capacity = j.find("capacity"); capacity != j.end() && !capacity->is_null()) {
+        auto settings = parseCapacitySettings(*capacity, src + ": field capacity");
+        if (!settings) return settings.error();
+        doc.capacity = std::move(settings).value();
+    }
+    if (auto judge = j.find("judge"); judge != j.end() && !judge->is_null()) {
+        auto section = parseJudgeSection(*judge, src + ": field judge");
+        if (!section) return section.error();
+        doc.judge = std::move(section).value();
+    }
     auto runs = j.find("runs");
-    if (runs == j.end() && doc.timeline) {
+    // Without runs, a file must hold some other evidence (a timeline, a judge comparison, local benchmarks or
+    // capacity inputs); an empty document is an error.
+    if (runs == j.end() && (doc.timeline || doc.judge || doc.benchmarks || doc.capacity)) {
         doc.hasEvals = false;
     } else {
         if (runs == j.end() || !runs->is_object())
             return Error{src + ": field runs is missing or not an object (a comparison holds eval runs, a timeline, "
-                               "or both)"};
+                               "a judge comparison, benchmarks, or several)"};
         auto baseline = parseRun(*runs, "baseline", src);
         if (!baseline) return baseline.error();
         auto candidate = parseRun(*runs, "candidate", src);
         if (!candidate) return candidate.error();
         doc.baseline = std::move(baseline).value();
         doc.candidate = std::move(candidate).value();
+        if (auto control = runs->find("control"); control != runs->end() && !control->is_null()) {
+            auto run = parseRun(*runs, "control", src);
+            if (!run) return run.error();
+            doc.control = std::move(run).value();
+        }
+        if (auto paired = j.find("paired"); paired != j.end() && !paired->is_null()) {
+            if (!paired->is_object()) return Error{src + ": field paired must be an object of tasks"};
+            for (const auto& [task, value] : paired->items()) {
+                auto r = parsePairedJson(value, src + ": field paired." + task);
+                if (!r) return r.error();
+                if (r->task != task)
+                    return Error{src + ": field paired." + task + ".task is \"" + r->task + "\", not \"" + task +
+                                 "\""};
+                doc.paired.emplace(task, std::move(r).value());
+            }
+        }
     }
 
     if (auto notes = j.find("notes"); notes != j.end() && !notes->is_null()) {

@@ -117,7 +117,7 @@ std::string verdictReason(const TaskComparison& r, const Thresholds& t) {
     const std::string change = num(r.baseline) + " → " + num(r.candidate);
     std::string text;
     if (!r.deltaPct) {
-        text = r.verdict == Verdict::Go ? "baseline is 0, candidate is not worse (" + change + ")"
+        text = r.pointVerdict == Verdict::Go ? "baseline is 0, candidate is not worse (" + change + ")"
                                         : "baseline is 0, so the relative change is undefined, and the candidate is "
                                           "worse (" + change + ")";
     } else if (*r.degradationPct == 0) {
@@ -125,7 +125,7 @@ std::string verdictReason(const TaskComparison& r, const Thresholds& t) {
     } else {
         text = "degraded " + pct(*r.degradationPct) + " (" + change +
                (r.higherIsBetter ? "" : ", lower is better") + "), ";
-        switch (r.verdict) {
+        switch (r.pointVerdict) {
         case Verdict::Go: text += "below the " + threshold(t.goBelow) + " go threshold"; break;
         case Verdict::Monitor: text += "between " + threshold(t.goBelow) + " and " + threshold(t.investigateAbove); break;
         case Verdict::Investigate: text += "above the " + threshold(t.investigateAbove) + " investigate threshold"; break;
@@ -142,7 +142,47 @@ std::string verdictReason(const TaskComparison& r, const Thresholds& t) {
     } else {
         text += "; no standard error to judge the noise";
     }
+    if (r.verdict != r.pointVerdict && r.confidence)
+        text += "; cautious policy: the 95% interval of the degradation (" + pct(r.confidence->lowPct) + " to " +
+                pct(r.confidence->highPct) + ") reaches the " + std::string(verdictName(r.verdict)) +
+                " band, so it counts as " + std::string(verdictName(r.verdict)) + " (the estimate alone says " +
+                std::string(verdictName(r.pointVerdict)) + ")";
     return text;
+}
+
+// Issue #5: the confidence answer and the equivalence check of one row, then its verdict under the policy. From
+// the paired interval when the sample logs were paired, else from lm-eval's two standard errors (unpaired).
+void deriveStatistics(TaskComparison& r, const Thresholds& t, bool cautious) {
+    r.confidence.reset();
+    r.equivalence.reset();
+    const double sign = r.higherIsBetter ? -1.0 : 1.0;  // degradation = -delta when higher is better
+    if (r.paired && r.paired->deltaPct && r.paired->deltaPctCi) {
+        const double a = sign * r.paired->deltaPctCi->low, b = sign * r.paired->deltaPctCi->high;
+        ConfidenceAnswer ans = confidenceAnswer(sign * *r.paired->deltaPct, std::min(a, b), std::max(a, b),
+                                                r.paired->n, t.goBelow, t.investigateAbove);
+        ans.explanation = "From the paired test on " + std::to_string(r.paired->n) + " documents (bootstrap of the "
+                          "per-document differences): " + ans.explanation;
+        r.confidence = std::move(ans);
+        r.equivalence = r.paired->equivalence;
+    } else if (r.deltaPct && r.baselineStderr && r.candidateStderr && r.baseline != 0) {
+        const double se = std::sqrt(*r.baselineStderr * *r.baselineStderr + *r.candidateStderr * *r.candidateStderr);
+        const double sePct = se / std::fabs(r.baseline) * 100.0;
+        if (std::isfinite(sePct)) {
+            const double degradation = sign * *r.deltaPct;  // not clamped: it must sit inside its interval
+            const double half = 1.96 * sePct;
+            ConfidenceAnswer ans = confidenceAnswer(degradation, degradation - half, degradation + half,
+                                                    r.nSamples.value_or(0), t.goBelow, t.investigateAbove);
+            ans.explanation = "From lm-eval's standard errors (unpaired: degradation ± 1.96·√(se_b² + se_c²); no "
+                              "sample logs): " + ans.explanation;
+            r.confidence = std::move(ans);
+            r.equivalence = equivalenceCheck(*r.deltaPct, sePct, t.goBelow);
+        }
+    }
+    r.verdict = r.pointVerdict;
+    if (cautious && r.confidence && r.confidence->confidence == Confidence::Inconclusive)
+        r.verdict = worst(r.pointVerdict, verdictForDegradation(std::max(0.0, r.confidence->highPct), t));
+    r.reason = verdictReason(r, t);
+    for (auto& sub : r.subtasks) deriveStatistics(sub, t, cautious);
 }
 
 std::optional<TaskComparison> compareTask(const Sides& s, const TaskResult& b, const TaskResult& c, std::string& why,
@@ -187,17 +227,18 @@ std::optional<TaskComparison> compareTask(const Sides& s, const TaskResult& b, c
         r.deltaPct = diff / r.baseline * 100.0;
         // Degradation is the loss in the good direction, relative to the baseline's magnitude, 0 for a gain.
         r.degradationPct = worse ? std::fabs(diff) / std::fabs(r.baseline) * 100.0 : 0.0;
-        r.verdict = verdictForDegradation(*r.degradationPct, s.options.thresholds);
+        r.pointVerdict = verdictForDegradation(*r.degradationPct, s.options.thresholds);
     } else {
         // A zero baseline is reported, not divided: any loss from it cannot be bounded, so it is investigated.
-        r.verdict = worse ? Verdict::Investigate : Verdict::Go;
+        r.pointVerdict = worse ? Verdict::Investigate : Verdict::Go;
     }
+    r.verdict = r.pointVerdict;
+    if (b.nSamplesEffective && c.nSamplesEffective && *b.nSamplesEffective > 0 && *c.nSamplesEffective > 0)
+        r.nSamples = static_cast<std::uint64_t>(std::min(*b.nSamplesEffective, *c.nSamplesEffective));
     if (r.baselineStderr && r.candidateStderr) {
         const double se = std::sqrt(*r.baselineStderr * *r.baselineStderr + *r.candidateStderr * *r.candidateStderr);
         if (se > 0 && std::isfinite(se)) r.sigmas = diff / se;
     }
-    r.reason = verdictReason(r, s.options.thresholds);
-
     if (path.size() < 16) {
         path.insert(r.task);
         addSubtasks(s, r, path);
@@ -263,6 +304,7 @@ void addRisks(ComparisonReport& r, const LmEvalResults& baseline, const LmEvalRe
 }
 
 void addReasons(ComparisonReport& r) {
+    r.reasons.clear();
     int counts[3] = {0, 0, 0};
     for (const auto& t : r.tasks) ++counts[static_cast<int>(t.verdict)];
     if (r.verdict != Verdict::Go) {
@@ -280,10 +322,31 @@ void addReasons(ComparisonReport& r) {
         if (worstTask && worstDeg > 0) line += "; the largest loss is " + worstTask->task + " (" + pct(worstDeg) + ")";
         r.reasons.push_back(line);
     }
+    std::string inconclusive;
+    std::size_t nInconclusive = 0;
+    for (const auto& t : r.tasks)
+        if (t.confidence && t.confidence->confidence == Confidence::Inconclusive) {
+            inconclusive += (nInconclusive++ ? ", " : "") + t.task;
+            if (t.confidence->samplesNeeded)
+                inconclusive += " (about " + std::to_string(*t.confidence->samplesNeeded) + " samples would decide)";
+        }
+    if (nInconclusive)
+        r.reasons.push_back(std::to_string(nInconclusive) + " task" + (nInconclusive == 1 ? " is" : "s are") +
+                            " inconclusive, the 95% interval straddling a band edge: " + inconclusive +
+                            (r.cautious ? "; the cautious policy counts each at the worst band it reaches"
+                                        : "; the verdict follows the estimate (--cautious counts the worse band)"));
     r.reasons.push_back(std::to_string(r.tasks.size()) + " task" + (r.tasks.size() == 1 ? "" : "s") +
                         " compared: " + std::to_string(counts[0]) + " go, " + std::to_string(counts[1]) +
                         " monitor, " + std::to_string(counts[2]) + " investigate" +
                         (r.missing.empty() ? "" : "; " + std::to_string(r.missing.size()) + " not compared"));
+}
+
+// Re-derives the statistics, verdicts and reasons of every row from what the report holds.
+void finish(ComparisonReport& r) {
+    for (auto& t : r.tasks) deriveStatistics(t, r.thresholds, r.cautious);
+    r.verdict = Verdict::Go;
+    for (const auto& t : r.tasks) r.verdict = worst(r.verdict, t.verdict);
+    addReasons(r);
 }
 
 }  // namespace
@@ -380,11 +443,54 @@ Result<ComparisonReport> compareEvals(const LmEvalResults& baseline, const LmEva
                      (candidate.sourcePath.empty() ? candidateLabel : candidate.sourcePath) +
                      (detail.empty() ? " (neither has any task)" : ":" + detail)};
     }
-    r.verdict = Verdict::Go;
-    for (const auto& t : r.tasks) r.verdict = worst(r.verdict, t.verdict);
+    r.cautious = options.cautious;
     addRisks(r, baseline, candidate);
-    addReasons(r);
+    finish(r);
     return r;
+}
+
+std::vector<std::string> applyPairedResults(ComparisonReport& report,
+                                            const std::map<std::string, PairedTaskResult>& paired) {
+    std::vector<std::string> notes;
+    for (const auto& [task, result] : paired) {
+        auto row = std::find_if(report.tasks.begin(), report.tasks.end(),
+                                [&](const TaskComparison& t) { return t.task == task; });
+        if (row == report.tasks.end()) {
+            notes.push_back("paired results for " + task + " left out: it is not a compared task");
+            continue;
+        }
+        if (result.metric != row->metricName || result.filter != row->filter) {
+            notes.push_back("paired results for " + task + " left out: they test " + result.metric + "," +
+                            result.filter + ", the comparison uses " + row->metricName + "," + row->filter);
+            continue;
+        }
+        row->paired = result;
+    }
+    finish(report);
+    return notes;
+}
+
+std::vector<std::string> applyControlRun(ComparisonReport& report, const LmEvalResults& control,
+                                         const std::string& controlLabel) {
+    std::vector<std::string> notes;
+    report.controlLabel = controlLabel;
+    for (auto& t : report.tasks) {
+        t.noiseFloorPct.reset();
+        const TaskResult* ct = control.task(t.task);
+        const MetricValue* m = ct ? ct->find(t.metricName, t.filter) : nullptr;
+        if (!m || !std::isfinite(m->value)) {
+            notes.push_back("the control run (" + controlLabel + ") has no " + (ct ? t.metric + " for " : "") +
+                            t.task + (ct && m ? " that is a finite number" : "") + ": no noise floor for it");
+            continue;
+        }
+        if (t.baseline == 0) {
+            notes.push_back(t.task + ": the baseline is 0, so the control's spread has no relative size");
+            continue;
+        }
+        // The spread of two BF16 runs of the same setup: the change that means nothing (vllm PR #54705).
+        t.noiseFloorPct = std::fabs(m->value - t.baseline) / std::fabs(t.baseline) * 100.0;
+    }
+    return notes;
 }
 
 }  // namespace fp8dash

@@ -5,6 +5,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "fp8dash/core/paired_tasks.h"
+#include "fp8dash/core/timeline.h"
+
 namespace fp8dash {
 namespace {
 
@@ -41,6 +44,19 @@ Json taskToJson(const TaskComparison& t) {
                 {"sigmas", optionalNumber(t.sigmas)},
                 {"verdict", verdictName(t.verdict)},
                 {"reason", t.reason},
+                {"point_verdict", verdictName(t.pointVerdict)},
+                {"n_samples", t.nSamples ? Json(*t.nSamples) : Json(nullptr)},
+                {"paired", t.paired ? pairedToJson(*t.paired) : Json(nullptr)},
+                {"confidence", t.confidence ? Json(confidenceName(t.confidence->confidence)) : Json(nullptr)},
+                {"samples_needed",
+                 t.confidence && t.confidence->samplesNeeded ? Json(*t.confidence->samplesNeeded) : Json(nullptr)},
+                {"degradation_ci95_pct",
+                 t.confidence ? Json::array({t.confidence->lowPct, t.confidence->highPct}) : Json(nullptr)},
+                {"confidence_explanation", t.confidence ? Json(t.confidence->explanation) : Json(nullptr)},
+                {"equivalent", t.equivalence ? Json(t.equivalence->equivalent) : Json(nullptr)},
+                {"equivalence_ci90_pct",
+                 t.equivalence ? Json::array({t.equivalence->lowPct, t.equivalence->highPct}) : Json(nullptr)},
+                {"noise_floor_pct", optionalNumber(t.noiseFloorPct)},
                 {"subtasks", std::move(subtasks)},
                 {"subtasks_not_compared", t.subtasksNotCompared}};
 }
@@ -66,11 +82,85 @@ struct Row {
     std::vector<std::string> cells;
 };
 
-void flatten(const TaskComparison& t, int depth, std::vector<Row>& rows) {
-    rows.push_back({{std::string(static_cast<std::size_t>(depth) * 2, ' ') + (depth ? "- " : "") + t.task, t.metric,
-                     fixed(t.baseline, 4), fixed(t.candidate, 4), formatPercent(t.deltaPct, 3), formatSigmas(t.sigmas),
-                     std::string(verdictTitle(t.verdict))}});
-    for (const auto& s : t.subtasks) flatten(s, depth + 1, rows);
+std::string general(double v);
+
+// Which optional columns a report needs: a confidence column when any row has an answer, paired results and the
+// noise floor when any task has them.
+struct Columns {
+    bool confidence = false;
+    bool paired = false;
+    bool noise = false;
+    explicit Columns(const ComparisonReport& r) {
+        for (const auto& t : r.tasks) {
+            confidence |= t.confidence.has_value();
+            paired |= t.paired.has_value();
+            noise |= t.noiseFloorPct.has_value();
+        }
+    }
+};
+
+std::string confidenceCell(const TaskComparison& t) {
+    if (!t.confidence) return "n/a";
+    if (t.confidence->confidence == Confidence::Clear) return "clear";
+    return t.confidence->samplesNeeded ? "inconclusive (n≈" + std::to_string(*t.confidence->samplesNeeded) + ")"
+                                       : "inconclusive";
+}
+
+std::string pValue(double p) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, p < 0.001 ? "%.1e" : "%.3g", p);
+    return buf;
+}
+
+std::string pairedCell(const TaskComparison& t) {
+    if (!t.paired) return "";
+    const PairedTaskResult& p = *t.paired;
+    if (p.test == "none") return "no pairs";
+    std::string s = "p=" + pValue(p.pValue);
+    if (p.binary) s += " (" + std::to_string(p.b10) + " lost, " + std::to_string(p.b01) + " won)";
+    else s += " (Wilcoxon)";
+    return s;
+}
+
+void flatten(const TaskComparison& t, int depth, const Columns& cols, std::vector<Row>& rows) {
+    Row row{{std::string(static_cast<std::size_t>(depth) * 2, ' ') + (depth ? "- " : "") + t.task, t.metric,
+             fixed(t.baseline, 4), fixed(t.candidate, 4), formatPercent(t.deltaPct, 3), formatSigmas(t.sigmas)}};
+    if (cols.confidence) row.cells.push_back(depth ? "" : confidenceCell(t));
+    if (cols.paired) row.cells.push_back(pairedCell(t));
+    if (cols.noise) row.cells.push_back(t.noiseFloorPct ? fixed(*t.noiseFloorPct, 3) + "%" : "");
+    row.cells.push_back(std::string(verdictTitle(t.verdict)));
+    rows.push_back(std::move(row));
+    for (const auto& s : t.subtasks) flatten(s, depth + 1, cols, rows);
+}
+
+std::vector<std::string> headerCells(const ComparisonReport& r, const Columns& cols) {
+    std::vector<std::string> h{"Task", "Metric", r.baselineLabel, r.candidateLabel, "Δ%", "±σ"};
+    if (cols.confidence) h.push_back("95% confidence");
+    if (cols.paired) h.push_back("Paired test");
+    if (cols.noise) h.push_back("Noise floor");
+    h.push_back("Verdict");
+    return h;
+}
+
+// One line per task on the statistics behind its confidence answer: the explanation, the equivalence check, the
+// paired test's summary and warnings.
+std::vector<std::string> statisticsLines(const TaskComparison& t) {
+    std::vector<std::string> out;
+    if (t.confidence) out.push_back(t.task + ": " + t.confidence->explanation);
+    if (t.equivalence) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "(90%% interval of Δ %+.3f%% to %+.3f%%, margin ±%g%%)", t.equivalence->lowPct,
+                      t.equivalence->highPct, t.equivalence->marginPct);
+        out.push_back(t.task + ": equivalence " +
+                      (t.equivalence->equivalent ? std::string("shown: \"go\" is demonstrated ")
+                                                 : std::string("not shown: only \"no significant drop\" ")) +
+                      buf);
+    }
+    if (t.paired) {
+        out.push_back(t.task + ": " + t.paired->summary);
+        for (const auto& w : t.paired->warnings) out.push_back(t.task + ": ⚠ " + w);
+    }
+    return out;
 }
 
 std::string layerWord(bool on) { return on ? "FP8" : "not FP8"; }
@@ -147,6 +237,8 @@ Json reportToJson(const ComparisonReport& r) {
     return Json{{"verdict", verdictName(r.verdict)},
                 {"advice", verdictAdvice(r.verdict)},
                 {"reasons", r.reasons},
+                {"cautious", r.cautious},
+                {"control", r.controlLabel.empty() ? Json(nullptr) : Json(r.controlLabel)},
                 {"thresholds", {{"go_below", r.thresholds.goBelow}, {"investigate_above", r.thresholds.investigateAbove}}},
                 {"tasks", std::move(tasks)},
                 {"missing", std::move(missing)},
@@ -169,10 +261,11 @@ std::string reportToText(const ComparisonReport& r) {
         out += "  " + pad("", lw) + "  " + fp8LayersSummary(*side) + "\n";
     }
 
-    out += "\nTasks (" + thresholdsLine(r.thresholds) + ")\n";
+    out += "\nTasks (" + thresholdsLine(r.thresholds) + (r.cautious ? "; cautious policy" : "") + ")\n";
+    const Columns cols(r);
     std::vector<Row> rows;
-    rows.push_back({{"Task", "Metric", r.baselineLabel, r.candidateLabel, "Δ%", "±σ", "Verdict"}});
-    for (const auto& t : r.tasks) flatten(t, 0, rows);
+    rows.push_back({headerCells(r, cols)});
+    for (const auto& t : r.tasks) flatten(t, 0, cols, rows);
     std::vector<std::size_t> widths(rows.front().cells.size(), 0);
     for (const auto& row : rows)
         for (std::size_t i = 0; i < row.cells.size(); ++i) widths[i] = std::max(widths[i], width(row.cells[i]));
@@ -183,6 +276,18 @@ std::string reportToText(const ComparisonReport& r) {
             line += pad(row.cells[i], widths[i], i >= 2 && i <= 5);
         }
         out += line.substr(0, line.find_last_not_of(' ') + 1) + "\n";
+    }
+    if (cols.noise)
+        out += wrapText("Noise floor: |" + r.controlLabel + " − " + r.baselineLabel + "| / " + r.baselineLabel +
+                            ", the spread of two runs of the same BF16 setup; a delta inside it is noise.",
+                        110, "  ");
+
+    std::vector<std::string> stats;
+    for (const auto& t : r.tasks)
+        for (auto& line : statisticsLines(t)) stats.push_back(std::move(line));
+    if (!stats.empty()) {
+        out += "\nStatistics\n";
+        for (const auto& line : stats) out += wrapText(line, 110, "  ");
     }
 
     if (!r.missing.empty()) {
@@ -218,11 +323,18 @@ std::string reportToMarkdown(const ComparisonReport& r) {
                               : std::string("not FP8")) +
                " | " + layerWord(side->activations) + " |\n";
     }
-    out += "\n### Tasks\n\nThresholds: " + thresholdsLine(r.thresholds) + ".\n\n";
-    out += "| Task | Metric | " + esc(r.baselineLabel) + " | " + esc(r.candidateLabel) +
-           " | Δ% | ±σ | Verdict |\n|---|---|---:|---:|---:|---:|---|\n";
+    out += "\n### Tasks\n\nThresholds: " + thresholdsLine(r.thresholds) + (r.cautious ? "; cautious policy" : "") +
+           ".\n\n";
+    const Columns cols(r);
+    const auto header = headerCells(r, cols);
+    std::string head = "|", rule = "|";
+    for (std::size_t i = 0; i < header.size(); ++i) {
+        head += " " + esc(header[i]) + " |";
+        rule += i >= 2 && i <= 5 ? "---:|" : "---|";
+    }
+    out += head + "\n" + rule + "\n";
     std::vector<Row> rows;
-    for (const auto& t : r.tasks) flatten(t, 0, rows);
+    for (const auto& t : r.tasks) flatten(t, 0, cols, rows);
     for (const auto& row : rows) {
         std::string line = "|";
         for (std::size_t i = 0; i < row.cells.size(); ++i) {
@@ -240,6 +352,16 @@ std::string reportToMarkdown(const ComparisonReport& r) {
         }
         out += line + "\n";
     }
+    if (cols.noise)
+        out += "\nNoise floor: |" + esc(r.controlLabel) + " − " + esc(r.baselineLabel) + "| / " + esc(r.baselineLabel) +
+               ", the spread of two runs of the same BF16 setup; a delta inside it is noise.\n";
+    std::vector<std::string> stats;
+    for (const auto& t : r.tasks)
+        for (auto& line : statisticsLines(t)) stats.push_back(std::move(line));
+    if (!stats.empty()) {
+        out += "\n### Statistics\n\n";
+        for (const auto& line : stats) out += "- " + esc(line) + "\n";
+    }
     if (!r.missing.empty()) {
         out += "\n### Not compared\n\n";
         for (const auto& m : r.missing) out += "- `" + m.task + "`: " + esc(m.reason) + "\n";
@@ -249,6 +371,226 @@ std::string reportToMarkdown(const ComparisonReport& r) {
         for (const auto& f : r.risks) out += "- ⚠ " + esc(f.message) + "\n";
     }
     return out;
+}
+
+namespace {
+
+std::string mdEscape(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '|') out += "\\|";
+        else if (c == '\n') out += ' ';
+        else out += c;
+    }
+    return out;
+}
+
+// A histogram as one line of block characters, scaled to the larger side's tallest bin so both lines compare.
+std::string sparkline(const std::vector<std::uint64_t>& bins, std::uint64_t tallest) {
+    static const char* const kBlocks[] = {"·", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+    std::string out;
+    for (auto b : bins) {
+        const int level = tallest == 0 || b == 0 ? 0
+                          : std::max(1, static_cast<int>(std::lround(8.0 * static_cast<double>(b) /
+                                                                     static_cast<double>(tallest))));
+        out += kBlocks[level];
+    }
+    return out;
+}
+
+std::string countsLine(const std::vector<std::uint64_t>& bins) {
+    std::string out;
+    for (auto b : bins) out += (out.empty() ? "" : " ") + std::to_string(b);
+    return out;
+}
+
+std::string signedPct(double v, int decimals = 2) { return formatPercent(v, decimals); }
+
+std::string plainPct(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2f%%", v + 0.0);
+    return buf;
+}
+
+// A kept field of a drop, shortened for one line: the prompt, else the question.
+std::string dropExcerpt(const JudgeDrop& d) {
+    for (const char* key : {"prompt", "question", "input"}) {
+        auto it = d.baselineFields.find(key);
+        if (it == d.baselineFields.end() || !it->is_string()) continue;
+        std::string text = it->get<std::string>();
+        for (char& c : text)
+            if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+        if (width(text) > 60) {
+            std::size_t cut = 0, cols = 0;
+            while (cut < text.size() && cols < 57) {
+                ++cut;
+                while (cut < text.size() && (text[cut] & 0xC0) == 0x80) ++cut;
+                ++cols;
+            }
+            text = text.substr(0, cut) + "...";
+        }
+        return text;
+    }
+    return "";
+}
+
+struct JudgeLines {
+    std::vector<std::pair<std::string, std::string>> facts;  // label, value
+    std::vector<std::string> distribution;                    // header, baseline, candidate
+    std::vector<std::string> drops;
+};
+
+JudgeLines judgeLines(const JudgeComparison& c, const std::string& bl, const std::string& cl) {
+    JudgeLines out;
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%s %.3f (n=%llu), %s %.3f (n=%llu)", bl.c_str(), c.baselineMean,
+                  static_cast<unsigned long long>(c.nBaseline), cl.c_str(), c.candidateMean,
+                  static_cast<unsigned long long>(c.nCandidate));
+    out.facts.emplace_back("Mean score", buf);
+    out.facts.emplace_back("Samples", c.paired ? std::to_string(c.nPairs) + " paired by id" +
+                                                     (c.onlyInBaseline.empty() && c.onlyInCandidate.empty()
+                                                          ? ""
+                                                          : " (" + std::to_string(c.onlyInBaseline.size()) +
+                                                                " only in " + bl + ", " +
+                                                                std::to_string(c.onlyInCandidate.size()) +
+                                                                " only in " + cl + ")")
+                                               : std::string("unpaired (no ids): two independent samples"));
+    out.facts.emplace_back("Degradation", plainPct(c.degradationPct) + " (Δ " + signedPct(c.deltaPct) +
+                                              "); 95% interval " + plainPct(c.confidence.lowPct) + " to " +
+                                              plainPct(c.confidence.highPct));
+    std::snprintf(buf, sizeof buf, "%+.3f points, 95%% interval %+.3f to %+.3f (seeded bootstrap)", c.meanDiff,
+                  c.meanDiffCi.low, c.meanDiffCi.high);
+    out.facts.emplace_back("Mean difference", buf);
+    out.facts.emplace_back("Test", std::string(c.testName == "wilcoxon" ? "Wilcoxon signed-rank" : "Mann-Whitney U") +
+                                       (c.test.exact ? " (exact)" : " (normal approximation)") + ", p = " +
+                                       pValue(c.test.pValue));
+    out.facts.emplace_back("Confidence", std::string(confidenceName(c.confidence.confidence)) +
+                                             (c.confidence.samplesNeeded
+                                                  ? " (about " + std::to_string(*c.confidence.samplesNeeded) +
+                                                        " samples would decide)"
+                                                  : std::string()));
+    std::snprintf(buf, sizeof buf, " (90%% interval of Δ %+.2f%% to %+.2f%%, margin ±%g%%)", c.equivalence.lowPct,
+                  c.equivalence.highPct, c.equivalence.marginPct);
+    out.facts.emplace_back("Equivalence", std::string(c.equivalence.equivalent ? "shown: \"go\" is demonstrated"
+                                                                               : "not shown: only \"no significant "
+                                                                                 "drop\"") +
+                                              buf);
+    out.facts.emplace_back("Verdict", std::string(verdictTitle(c.verdict)) + " — " + c.reason);
+
+    if (!c.baselineDistribution.empty()) {
+        const std::uint64_t tallest =
+            std::max(*std::max_element(c.baselineDistribution.begin(), c.baselineDistribution.end()),
+                     *std::max_element(c.candidateDistribution.begin(), c.candidateDistribution.end()));
+        out.distribution.push_back("scores " + std::to_string(c.distributionFrom) + ".." +
+                                   std::to_string(c.distributionFrom +
+                                                  static_cast<int>(c.baselineDistribution.size()) - 1));
+        const std::size_t lw = std::max(width(bl), width(cl)) + 1;
+        out.distribution.push_back(pad(bl + ":", lw) + " " + sparkline(c.baselineDistribution, tallest) + "  " +
+                                   countsLine(c.baselineDistribution));
+        out.distribution.push_back(pad(cl + ":", lw) + " " + sparkline(c.candidateDistribution, tallest) + "  " +
+                                   countsLine(c.candidateDistribution));
+    }
+    for (std::size_t i = 0; i < c.biggestDrops.size() && i < 5; ++i) {
+        const JudgeDrop& d = c.biggestDrops[i];
+        std::string line = d.id + ": " + general(d.baseline) + " → " + general(d.candidate);
+        if (const std::string ex = dropExcerpt(d); !ex.empty()) line += "  \"" + ex + "\"";
+        out.drops.push_back(std::move(line));
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string judgeToText(const JudgeComparison& c, const std::string& bl, const std::string& cl) {
+    const JudgeLines l = judgeLines(c, bl, cl);
+    std::string out = "Domain judge (LLM-as-judge, scale " + general(c.scale.min) + "–" + general(c.scale.max) + ")\n";
+    std::size_t lw = 0;
+    for (const auto& [label, value] : l.facts) lw = std::max(lw, width(label));
+    for (const auto& [label, value] : l.facts) {
+        const std::string lead = "  " + pad(label, lw) + "  ";
+        const std::string wrapped = wrapText(value, 110, std::string(width(lead), ' '));
+        out += lead + wrapped.substr(width(lead));
+    }
+    if (!l.distribution.empty()) {
+        out += "  Distribution (" + l.distribution[0] + ")\n";
+        for (std::size_t i = 1; i < l.distribution.size(); ++i) out += "    " + l.distribution[i] + "\n";
+    }
+    if (!l.drops.empty()) {
+        out += "  Biggest drops\n";
+        for (const auto& d : l.drops) out += "    " + d + "\n";
+    }
+    return out;
+}
+
+std::string judgeToMarkdown(const JudgeComparison& c, const std::string& bl, const std::string& cl) {
+    const JudgeLines l = judgeLines(c, bl, cl);
+    std::string out = "### Domain judge\n\nLLM-as-judge scores, scale " + general(c.scale.min) + "–" +
+                      general(c.scale.max) + ".\n\n| | |\n|---|---|\n";
+    for (const auto& [label, value] : l.facts) out += "| " + label + " | " + mdEscape(value) + " |\n";
+    if (!l.distribution.empty()) {
+        out += "\nDistribution (" + l.distribution[0] + "):\n\n```\n";
+        for (std::size_t i = 1; i < l.distribution.size(); ++i) out += l.distribution[i] + "\n";
+        out += "```\n";
+    }
+    if (!l.drops.empty()) {
+        out += "\nBiggest drops:\n\n";
+        for (const auto& d : l.drops) out += "- " + mdEscape(d) + "\n";
+    }
+    return out;
+}
+
+Json decisionToJson(const Decision& d) {
+    Json j = d.evals ? reportToJson(*d.evals) : Json::object();
+    if (d.judge) j["judge"] = judgeComparisonToJson(*d.judge)["judge"];
+    if (d.timeline) j["timeline"] = timelineReportToJson(*d.timeline);
+    if (d.judge || d.timeline || !d.evals) {
+        if (d.evals) j["evals_verdict"] = verdictName(d.evals->verdict);
+        j["verdict"] = d.verdict ? Json(verdictName(*d.verdict)) : Json(nullptr);
+        j["advice"] = d.verdict ? Json(verdictAdvice(*d.verdict)) : Json(nullptr);
+        j["reasons"] = d.reasons;
+    }
+    return j;
+}
+
+namespace {
+
+std::string decisionRender(const Decision& d, const ComparisonDocument& doc, const std::string& heading, bool md) {
+    const std::string bl = doc.hasEvals ? doc.baseline.label : "BF16";
+    const std::string cl = doc.hasEvals ? doc.candidate.label : "FP8";
+    std::string out = (md ? "# " : "") + heading + "\n\n";
+    if (d.evals && !d.judge && !d.timeline) return out + (md ? reportToMarkdown(*d.evals) : reportToText(*d.evals));
+    const std::string title = d.verdict ? std::string(verdictTitle(*d.verdict)) : std::string("none");
+    if (md) {
+        out += "## Overall verdict: **" + title + "**\n\n";
+        if (d.verdict) out += std::string(verdictAdvice(*d.verdict)) + "\n\n";
+        for (const auto& r : d.reasons) out += "- " + mdEscape(r) + "\n";
+    } else {
+        out += "Overall verdict: " + title + (d.verdict ? " — " + std::string(verdictAdvice(*d.verdict)) : "") + "\n";
+        for (const auto& r : d.reasons) out += wrapText("• " + r, 110, "  ");
+    }
+    if (d.evals) {
+        std::string evals = md ? reportToMarkdown(*d.evals) : reportToText(*d.evals);
+        // The evals' own verdict line is kept, named as theirs: the overall one is above.
+        if (md) evals.replace(0, std::string("## Verdict:").size(), "## Offline evals verdict:");
+        else evals.replace(0, std::string("Verdict:").size(), "Offline evals verdict:");
+        out += "\n" + evals;
+    }
+    if (d.judge) out += "\n" + (md ? judgeToMarkdown(*d.judge, bl, cl) : judgeToText(*d.judge, bl, cl));
+    if (d.timeline && doc.timeline) {
+        const std::string tl = timelineReportToText(*d.timeline, *doc.timeline);
+        out += md ? "\n### Production\n\n```\n" + tl + "```\n" : "\n" + tl;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string decisionToText(const Decision& d, const ComparisonDocument& doc, const std::string& heading) {
+    return decisionRender(d, doc, heading, false);
+}
+
+std::string decisionToMarkdown(const Decision& d, const ComparisonDocument& doc, const std::string& heading) {
+    return decisionRender(d, doc, heading, true);
 }
 
 }  // namespace fp8dash

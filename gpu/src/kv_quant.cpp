@@ -433,25 +433,46 @@ KvSweepResult runKvQuantSweep(const KvSweepConfig& config, const KvProgress& pro
             KvShape contextShape = shape;
             contextShape.tokens = context;
             QuantizedKv quantized;
-            quantized.shape = contextShape;
-            quantized.scales = scales;
-            quantized.keys.resize(contextShape.elementsPerTensor());
-            quantized.values.resize(contextShape.elementsPerTensor());
-
-            const auto start = std::chrono::steady_clock::now();
-            quantizeInto(cache, scales, context, quantized.keys.data(), quantized.values.data());
-            const auto stop = std::chrono::steady_clock::now();
+            std::chrono::steady_clock::duration elapsed{};
+            if (config.quantizer) {
+                // Another backend's quantiser (the CUDA kernel) owns its buffers; its call is what is timed.
+                const auto start = std::chrono::steady_clock::now();
+                quantized = config.quantizer(cache, scales, context);
+                elapsed = std::chrono::steady_clock::now() - start;
+                if (quantized.shape.layers != contextShape.layers || quantized.shape.kvHeads != contextShape.kvHeads ||
+                    quantized.shape.headDim != contextShape.headDim || quantized.shape.tokens != context ||
+                    quantized.keys.size() != contextShape.elementsPerTensor() ||
+                    quantized.values.size() != contextShape.elementsPerTensor())
+                    throw std::invalid_argument("kv_quant: the quantizer returned codes of the wrong shape");
+                checkScales(contextShape, quantized.scales);
+            } else {
+                quantized.shape = contextShape;
+                quantized.scales = scales;
+                quantized.keys.resize(contextShape.elementsPerTensor());
+                quantized.values.resize(contextShape.elementsPerTensor());
+                // Allocation stays outside the timed region: only x / scale and the encode are measured.
+                const auto start = std::chrono::steady_clock::now();
+                quantizeInto(cache, scales, context, quantized.keys.data(), quantized.values.data());
+                elapsed = std::chrono::steady_clock::now() - start;
+            }
 
             const KvCache restored = dequantizeKv(quantized);
             const std::size_t n = blockElements(shape, context);
             ErrorAccumulator keyError;
             ErrorAccumulator valueError;
+            ErrorAccumulator combinedError;  // K and V as one tensor: what the cache as a whole loses
             for (int layer = 0; layer < shape.layers; ++layer) {
                 for (int head = 0; head < shape.kvHeads; ++head) {
                     const std::size_t offset = shape.offset(layer, head, 0);
                     const std::size_t restoredOffset = contextShape.offset(layer, head, 0);
-                    keyError.add({cache.keys.data() + offset, n}, {restored.keys.data() + restoredOffset, n});
-                    valueError.add({cache.values.data() + offset, n}, {restored.values.data() + restoredOffset, n});
+                    const std::span<const float> keyRef{cache.keys.data() + offset, n};
+                    const std::span<const float> keyOut{restored.keys.data() + restoredOffset, n};
+                    const std::span<const float> valueRef{cache.values.data() + offset, n};
+                    const std::span<const float> valueOut{restored.values.data() + restoredOffset, n};
+                    keyError.add(keyRef, keyOut);
+                    valueError.add(valueRef, valueOut);
+                    combinedError.add(keyRef, keyOut);
+                    combinedError.add(valueRef, valueOut);
                 }
             }
 
@@ -473,9 +494,10 @@ KvSweepResult runKvQuantSweep(const KvSweepConfig& config, const KvProgress& pro
             result.context = context;
             result.key = keyError.result();
             result.value = valueError.result();
+            result.combined = combinedError.result();
             result.attnRelError = attnSum / static_cast<double>(queries.size());
             result.elements = 2 * contextShape.elementsPerTensor();
-            result.seconds = std::chrono::duration<double>(stop - start).count();
+            result.seconds = std::chrono::duration<double>(elapsed).count();
             sweep.results.push_back(result);
             if (!report()) {
                 sweep.cancelled = true;

@@ -58,11 +58,116 @@ TEST(ComparisonFile, RoundTripReDerivesTheSameReport) {
 TEST(ComparisonFile, UnknownSectionsOfLaterFeaturesAreKept) {
     TempDir dir;
     auto j = toJson(seedDocument());
-    j["benchmarks"] = {{"series", Json::array({1, 2, 3})}};  // a section a later version adds
-    const auto path = dir.write("with-benchmarks.fp8cmp", j.dump());
+    j["later_feature"] = {{"series", Json::array({1, 2, 3})}};  // a section a later version adds
+    const auto path = dir.write("with-later-feature.fp8cmp", j.dump());
     auto loaded = loadComparisonFile(path);
     ASSERT_TRUE(loaded.ok()) << loaded.error().message;
-    EXPECT_EQ(toJson(*loaded)["benchmarks"], j["benchmarks"]);
+    EXPECT_EQ(toJson(*loaded)["later_feature"], j["later_feature"]);
+}
+
+// The "benchmarks" and "capacity" sections: kept as written, read back, validated with the file's name, and never
+// part of the verdict.
+Json benchmarksSection() {
+    return Json::parse(R"({"created": "2026-11-29T10:00:00Z", "backend": "cpu", "model": "llama-3.1-8b",
+        "device": {"available": false, "name": "", "compute_capability": "", "memory_bytes": 0,
+                   "reason": "no NVIDIA driver is loaded", "backend": "cpu", "peak": null},
+        "gemm": [], "gemm_skipped": "no usable GPU: no NVIDIA driver is loaded",
+        "bandwidth": [], "bandwidth_skipped": "no usable GPU: no NVIDIA driver is loaded",
+        "kv": [{"scaling": "per_tensor", "context": 1024, "rel_rmse": 0.0281, "max_abs_error": 0.75,
+                "cosine": 0.99961, "key": {"rel_rmse": 0.029, "max_abs_error": 0.75, "cosine": 0.9996},
+                "value": {"rel_rmse": 0.027, "max_abs_error": 0.001, "cosine": 0.9996},
+                "attn_rel_error": 0.12, "elements": 2097152, "seconds": 0.02, "elements_per_s": 104857600}],
+        "kv_backend": "cpu", "kv_kernel": [], "kv_skipped": "", "warnings": [], "cancelled": false})");
+}
+
+TEST(ComparisonFile, BenchmarksAndCapacityRoundTripWithoutChangingTheVerdict) {
+    TempDir dir;
+    auto doc = seedDocument();
+    const auto plainPath = dir.path() / "plain.fp8cmp";
+    ASSERT_TRUE(saveComparisonFile(doc, plainPath).ok());
+
+    auto bench = parseBenchResults(benchmarksSection(), "section");
+    ASSERT_TRUE(bench.ok()) << bench.error().message;
+    doc.benchmarks = *bench;
+    CapacitySettings capacity;
+    capacity.model = "llama-3.1-70b";
+    capacity.gpu = "h100-sxm";
+    capacity.gpus = 2;
+    capacity.weights = "fp8";
+    capacity.kv = "bf16";
+    capacity.gpuUtilization = 0.85;
+    capacity.contextTokens = 16384;
+    capacity.overheadGiB = 1.5;
+    doc.capacity = capacity;
+
+    const auto path = dir.path() / "with-sections.fp8cmp";
+    ASSERT_TRUE(saveComparisonFile(doc, path).ok());
+    auto loaded = loadComparisonFile(path);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+    ASSERT_TRUE(loaded->benchmarks.has_value());
+    EXPECT_EQ(loaded->benchmarks->raw, benchmarksSection());  // saved verbatim
+    EXPECT_EQ(loaded->benchmarks->created, "2026-11-29T10:00:00Z");
+    EXPECT_EQ(loaded->benchmarks->device.reason, "no NVIDIA driver is loaded");
+    ASSERT_EQ(loaded->benchmarks->kv.size(), 1u);
+    EXPECT_EQ(loaded->benchmarks->kv[0].relRmse, 0.0281);
+    ASSERT_TRUE(loaded->capacity.has_value());
+    EXPECT_EQ(*loaded->capacity, capacity);
+    EXPECT_FALSE(loaded->otherSections.contains("benchmarks"));
+
+    // Same bytes when saved again; the same decision as the file without the sections.
+    const auto again = dir.path() / "again.fp8cmp";
+    ASSERT_TRUE(saveComparisonFile(*loaded, again).ok());
+    EXPECT_EQ(readAll(path), readAll(again));
+    auto plain = loadComparisonFile(plainPath);
+    ASSERT_TRUE(plain.ok());
+    EXPECT_FALSE(plain->benchmarks.has_value());
+    EXPECT_FALSE(plain->capacity.has_value());
+    auto withSections = decide(*loaded), without = decide(*plain);
+    ASSERT_TRUE(withSections.ok() && without.ok());
+    EXPECT_EQ(withSections->verdict, without->verdict);
+    EXPECT_EQ(withSections->reasons, without->reasons);
+}
+
+TEST(ComparisonFile, FilesFromBeforeTheSectionsStillLoad) {
+    auto demo = loadDemoComparison();
+    ASSERT_TRUE(demo.ok()) << demo.error().message;
+    EXPECT_FALSE(demo->benchmarks.has_value());
+    EXPECT_FALSE(demo->capacity.has_value());
+    const Json j = toJson(*demo);
+    EXPECT_FALSE(j.contains("benchmarks"));
+    EXPECT_FALSE(j.contains("capacity"));
+}
+
+TEST(ComparisonFile, BadSectionsNameTheFileAndField) {
+    TempDir dir;
+    auto base = toJson(seedDocument());
+    const std::vector<std::pair<std::function<void(Json&)>, std::string>> cases = {
+        {[](Json& j) {
+             j["benchmarks"] = benchmarksSection();
+             j["benchmarks"]["kv"][0]["context"] = "1K";
+         },
+         "field benchmarks.kv[0].context must be a whole number"},
+        {[](Json& j) {
+             j["benchmarks"] = benchmarksSection();
+             j["benchmarks"].erase("device");
+         },
+         "field benchmarks.device is missing"},
+        {[](Json& j) { j["benchmarks"] = 7; }, "field benchmarks must be an object"},
+        {[](Json& j) {
+             j["capacity"] = capacitySettingsToJson({});
+             j["capacity"]["gpus"] = 0;
+         },
+         "field capacity.gpus must be at least 1"},
+    };
+    for (const auto& [edit, expected] : cases) {
+        Json j = base;
+        edit(j);
+        const auto path = dir.write("bad-section.fp8cmp", j.dump());
+        auto loaded = loadComparisonFile(path);
+        ASSERT_FALSE(loaded.ok()) << expected;
+        EXPECT_NE(loaded.error().message.find(path.string() + ": " + expected), std::string::npos)
+            << loaded.error().message;
+    }
 }
 
 TEST(ComparisonFile, NewerVersionIsRefused) {

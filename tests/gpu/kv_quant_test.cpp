@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 namespace fp8dash::gpu {
@@ -418,6 +419,94 @@ TEST(KvQuant, SweepRejectsBadContexts)
     config.contexts = {};
     EXPECT_THROW(runKvQuantSweep(config), std::invalid_argument);
     config.contexts = {128, 0};
+    EXPECT_THROW(runKvQuantSweep(config), std::invalid_argument);
+}
+
+// `combined` is K and V as one tensor. Recomputed here from the pieces the sweep is made of (the generated cache, the
+// scales, quantizeKv, dequantizeKv) with the sums written out in double, independent of ErrorAccumulator.
+TEST(KvQuant, CombinedErrorEqualsADirectComputationOverKAndV)
+{
+    KvSweepConfig config = smallConfig();
+    config.contexts = {256, 512};
+    const KvSweepResult sweep = runKvQuantSweep(config);
+    ASSERT_EQ(sweep.results.size(), 6u);
+
+    KvShape shape = config.shape;
+    shape.tokens = 512;
+    const KvCache cache = generateKvCache(shape, config.seed, config.generator);
+    for (const KvQuantResult& r : sweep.results) {
+        const KvScales scales = computeKvScales(cache, r.scaling, config.calibrationTokens);
+        const KvCache restored = dequantizeKv(quantizeKv(cache, scales, r.context));
+        double diff2 = 0, ref2 = 0, approx2 = 0, dot = 0, maxAbs = 0;
+        double keyDiff2 = 0, keyRef2 = 0;
+        for (int layer = 0; layer < shape.layers; ++layer)
+            for (int head = 0; head < shape.kvHeads; ++head)
+                for (int t = 0; t < r.context; ++t)
+                    for (int d = 0; d < shape.headDim; ++d) {
+                        const std::size_t in = shape.offset(layer, head, t) + static_cast<std::size_t>(d);
+                        const std::size_t out = restored.shape.offset(layer, head, t) + static_cast<std::size_t>(d);
+                        for (int which = 0; which < 2; ++which) {
+                            const double x = which == 0 ? cache.keys[in] : cache.values[in];
+                            const double q = which == 0 ? restored.keys[out] : restored.values[out];
+                            diff2 += (q - x) * (q - x);
+                            ref2 += x * x;
+                            approx2 += q * q;
+                            dot += q * x;
+                            maxAbs = std::max(maxAbs, std::fabs(q - x));
+                            if (which == 0) {
+                                keyDiff2 += (q - x) * (q - x);
+                                keyRef2 += x * x;
+                            }
+                        }
+                    }
+        SCOPED_TRACE(std::string(kvScalingName(r.scaling)) + " context " + std::to_string(r.context));
+        EXPECT_NEAR(r.combined.relRmse, std::sqrt(diff2 / ref2), 1e-12 * std::sqrt(diff2 / ref2));
+        EXPECT_EQ(r.combined.maxAbsError, maxAbs);
+        EXPECT_NEAR(r.combined.cosine, dot / (std::sqrt(ref2) * std::sqrt(approx2)), 1e-12);
+        EXPECT_NEAR(r.key.relRmse, std::sqrt(keyDiff2 / keyRef2), 1e-12 * std::sqrt(keyDiff2 / keyRef2));
+        // Together sits between the two parts.
+        EXPECT_LE(r.combined.relRmse, std::max(r.key.relRmse, r.value.relRmse) * (1 + 1e-12));
+        EXPECT_GE(r.combined.relRmse, std::min(r.key.relRmse, r.value.relRmse) * (1 - 1e-12));
+    }
+}
+
+TEST(KvQuant, SweepUsesTheGivenQuantizer)
+{
+    KvSweepConfig config = smallConfig();
+    config.contexts = {256};
+    config.scalings = {KvScaling::PerHead};
+    const KvSweepResult reference = runKvQuantSweep(config);
+
+    // Another backend that returns the same codes gives the same errors, and it is what gets called.
+    int calls = 0;
+    config.quantizer = [&calls](const KvCache& cache, const KvScales& scales, int tokens) {
+        ++calls;
+        return quantizeKv(cache, scales, tokens);
+    };
+    const KvSweepResult same = runKvQuantSweep(config);
+    EXPECT_EQ(calls, 1);
+    ASSERT_EQ(same.results.size(), 1u);
+    EXPECT_EQ(same.results[0].combined.relRmse, reference.results[0].combined.relRmse);
+    EXPECT_EQ(same.results[0].attnRelError, reference.results[0].attnRelError);
+
+    // One that stores zeros: every value is lost, so ||q - x|| / ||x|| is exactly 1 and the cosine 0.
+    config.quantizer = [](const KvCache& cache, const KvScales& scales, int tokens) {
+        QuantizedKv q = quantizeKv(cache, scales, tokens);
+        std::fill(q.keys.begin(), q.keys.end(), std::uint8_t{0});
+        std::fill(q.values.begin(), q.values.end(), std::uint8_t{0});
+        return q;
+    };
+    const KvSweepResult zeros = runKvQuantSweep(config);
+    ASSERT_EQ(zeros.results.size(), 1u);
+    EXPECT_DOUBLE_EQ(zeros.results[0].combined.relRmse, 1.0);
+    EXPECT_EQ(zeros.results[0].combined.cosine, 0.0);
+
+    // Codes of the wrong shape are refused, not read past their end.
+    config.quantizer = [](const KvCache& cache, const KvScales& scales, int tokens) {
+        QuantizedKv q = quantizeKv(cache, scales, tokens);
+        q.keys.pop_back();
+        return q;
+    };
     EXPECT_THROW(runKvQuantSweep(config), std::invalid_argument);
 }
 

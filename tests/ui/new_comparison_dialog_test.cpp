@@ -1,4 +1,5 @@
 // NewComparisonDialog driven like a user, without native dialogs: form -> worker -> save -> the file loads back.
+#include <QCheckBox>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -10,6 +11,7 @@
 #include <QtTest>
 
 #include "fp8dash/ui/comparison_view.h"
+#include "fp8dash/ui/judge_view.h"
 #include "fp8dash/ui/main_window.h"
 #include "fp8dash/ui/new_comparison_dialog.h"
 #include "fp8dash/ui/task_table_model.h"
@@ -159,6 +161,123 @@ TEST_F(NewComparisonDialogTest, CancelWhileBusyAbandonsTheResult) {
     QTest::mouseClick(dialog.cancelButton(), Qt::LeftButton);  // idle: Cancel closes
     EXPECT_EQ(rejected.count(), 1);
     EXPECT_FALSE(dialog.isVisible());
+}
+
+// Writes a JSON Lines score file and returns its path.
+QString writeScores(const QTemporaryDir& dir, const QString& name,
+                    const std::vector<std::pair<std::string, int>>& rows) {
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    EXPECT_TRUE(file.open(QIODevice::WriteOnly));
+    for (const auto& [id, score] : rows) {
+        file.write(QByteArray::fromStdString(Json{{"id", id}, {"score", score}}.dump() + "\n"));
+    }
+    return path;
+}
+
+TEST_F(NewComparisonDialogTest, JudgeFilesAloneBuildAJudgeOnlyComparison) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    // Means 4.5 and 4.25 over the four common ids: a 5.56 % degradation, INVESTIGATE.
+    const QString baseline =
+        writeScores(dir, QStringLiteral("baseline.jsonl"), {{"a", 5}, {"b", 4}, {"c", 5}, {"d", 4}});
+    const QString candidate =
+        writeScores(dir, QStringLiteral("candidate.jsonl"), {{"a", 5}, {"b", 4}, {"c", 4}, {"d", 4}});
+    const QString savePath = dir.filePath(QStringLiteral("judge.fp8cmp"));
+    NewComparisonDialog dialog;
+    dialog.setJudgePaths(baseline, candidate);
+    dialog.setCautious(true);
+    EXPECT_FALSE(dialog.cautiousCheck()->toolTip().isEmpty());
+    dialog.setPresetSavePath(savePath);
+    dialog.show();
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    QTest::mouseClick(dialog.compareButton(), Qt::LeftButton);
+    ASSERT_TRUE(accepted.wait(60000)) << dialog.errorText().toStdString();
+    ASSERT_NE(dialog.result(), nullptr);
+    EXPECT_FALSE(dialog.result()->document.hasEvals);
+    ASSERT_TRUE(dialog.result()->decision.judge.has_value());
+    EXPECT_DOUBLE_EQ(dialog.result()->decision.judge->baselineMean, 4.5);
+    EXPECT_DOUBLE_EQ(dialog.result()->decision.judge->candidateMean, 4.25);
+
+    auto loaded = loadComparisonFile(savePath.toStdString());
+    ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+    EXPECT_FALSE(loaded->hasEvals);
+    EXPECT_TRUE(loaded->options.cautious);
+    ASSERT_TRUE(loaded->judge.has_value());
+    EXPECT_EQ(loaded->judge->baseline.samples.size(), 4u);
+
+    MainWindow window;
+    QSignalSpy shown(&window, &MainWindow::documentShown);
+    window.openFileAsync(savePath);
+    ASSERT_TRUE(shown.wait(20000));
+    EXPECT_EQ(window.comparisonView()->verdictBanner()->verdictText(), QStringLiteral("INVESTIGATE"));
+    JudgeView* judge = window.comparisonView()->judgeView();
+    EXPECT_FALSE(judge->isEmptyState());
+    EXPECT_TRUE(judge->meansText().contains(QStringLiteral("4.500"))) << judge->meansText().toStdString();
+    EXPECT_TRUE(judge->meansText().contains(QStringLiteral("4.250"))) << judge->meansText().toStdString();
+}
+
+TEST_F(NewComparisonDialogTest, NeitherPairOrAHalfPairIsRefusedWithAClearMessage) {
+    NewComparisonDialog dialog;
+    dialog.show();
+    QTest::mouseClick(dialog.compareButton(), Qt::LeftButton);
+    EXPECT_TRUE(dialog.errorText().contains(QStringLiteral("judge score files"))) << dialog.errorText().toStdString();
+    EXPECT_TRUE(dialog.errorText().contains(QStringLiteral("lm-eval runs")));
+
+    dialog.setJudgePaths(QStringLiteral("/tmp/baseline.jsonl"), QString());
+    QTest::mouseClick(dialog.compareButton(), Qt::LeftButton);
+    EXPECT_TRUE(dialog.errorText().contains(QStringLiteral("candidate's judge score file")))
+        << dialog.errorText().toStdString();
+
+    dialog.setJudgePaths(QStringLiteral("/tmp/baseline.jsonl"), QStringLiteral("/tmp/candidate.jsonl"));
+    dialog.setControlPath(QStringLiteral("/tmp/control.json"));
+    QTest::mouseClick(dialog.compareButton(), Qt::LeftButton);
+    EXPECT_TRUE(dialog.errorText().contains(QStringLiteral("control run"))) << dialog.errorText().toStdString();
+    EXPECT_FALSE(dialog.isBusy());
+}
+
+TEST_F(NewComparisonDialogTest, UnreadableJudgeFileIsReportedNamingIt) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString baseline = writeScores(dir, QStringLiteral("baseline.jsonl"), {{"a", 5}});
+    const QString bad = dir.filePath(QStringLiteral("candidate.jsonl"));
+    {
+        QFile file(bad);
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write("{\"id\": \"a\", \"score\": 9}\n");  // outside the 1-5 scale
+    }
+    NewComparisonDialog dialog;
+    dialog.setJudgePaths(baseline, bad);
+    dialog.setPresetSavePath(dir.filePath(QStringLiteral("never.fp8cmp")));
+    dialog.show();
+    QSignalSpy failed(&dialog, &NewComparisonDialog::comparisonFailed);
+    dialog.accept();
+    ASSERT_TRUE(failed.wait(60000));
+    EXPECT_TRUE(dialog.errorText().startsWith(QStringLiteral("Candidate judge scores")))
+        << dialog.errorText().toStdString();
+    EXPECT_TRUE(dialog.errorText().contains(QStringLiteral("candidate.jsonl")));
+    EXPECT_FALSE(QFileInfo::exists(dir.filePath(QStringLiteral("never.fp8cmp"))));
+}
+
+TEST_F(NewComparisonDialogTest, RunsWithSampleLogsArePairedAutomatically) {
+    const QString root = QStringLiteral(FP8DASH_TEST_DATA "/lm-eval-samples/new-layout");
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    NewComparisonDialog dialog;
+    dialog.setBaselinePath(root + QStringLiteral("/bf16"));
+    dialog.setCandidatePath(root + QStringLiteral("/fp8"));
+    dialog.setPresetSavePath(dir.filePath(QStringLiteral("paired.fp8cmp")));
+    dialog.show();
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    dialog.accept();
+    ASSERT_TRUE(accepted.wait(60000)) << dialog.errorText().toStdString();
+    ASSERT_NE(dialog.result(), nullptr);
+    // make_samples.py writes logs for gsm8k, arc_challenge and drop: all three are paired, and saved.
+    EXPECT_EQ(dialog.result()->document.paired.size(), 3u);
+    auto loaded = loadComparisonFile(dir.filePath(QStringLiteral("paired.fp8cmp")).toStdString());
+    ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+    ASSERT_EQ(loaded->paired.count("gsm8k"), 1u);
+    EXPECT_EQ(loaded->paired.at("gsm8k").b10, 4u);
 }
 
 }  // namespace

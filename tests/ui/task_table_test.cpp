@@ -5,6 +5,8 @@
 #include <QTreeView>
 #include <QtTest>
 
+#include <QTemporaryDir>
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -12,6 +14,7 @@
 
 #include "fp8dash/core/demo.h"
 #include "fp8dash/ui/comparison_view.h"
+#include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/main_window.h"
 #include "fp8dash/ui/task_table_model.h"
 #include "fp8dash/ui/task_table_view.h"
@@ -225,6 +228,167 @@ TEST_F(TaskTableTest, FilterKeepsGroupsOfMatchingSubtasks) {
     ASSERT_EQ(model->rowCount(humanities), 1);
     EXPECT_EQ(model->index(0, 0, humanities).data().toString(), QStringLiteral("mmlu_formal_logic"));
     EXPECT_TRUE(table->treeView()->isExpanded(humanities));
+}
+
+// The 95 % interval of the degradation from lm-eval's two standard errors, and its band answer, computed here:
+// degradation +- 1.96 sqrt(se_b^2 + se_c^2) / |b| * 100 against the edges 0.5 and 1.5 (negative counts as go).
+struct ExpectedConfidence {
+    bool clear;
+    QString pointBand;
+    QString worstBand;  // the band the interval's upper end reaches
+};
+QString band(double degradation) {
+    const double d = std::max(0.0, degradation);
+    if (d < 0.5) return QStringLiteral("GO");
+    if (d <= 1.5) return QStringLiteral("MONITOR");
+    return QStringLiteral("INVESTIGATE");
+}
+ExpectedConfidence expectedConfidence(double b, double c, double seB, double seC) {
+    const double degradation = -(c - b) / b * 100.0;
+    const double half = 1.96 * std::sqrt(seB * seB + seC * seC) / std::abs(b) * 100.0;
+    const QString low = band(degradation - half), high = band(degradation + half);
+    return {low == high, band(degradation), high};
+}
+
+std::pair<double, double> demoStderrs(const Json& demo, const char* task) {
+    double se[2] = {0, 0};
+    const char* sides[2] = {"baseline", "candidate"};
+    for (int s = 0; s < 2; ++s) {
+        for (const auto& [key, value] : demo["runs"][sides[s]]["results"]["results"][task].items()) {
+            if (key.find("_stderr,") != std::string::npos) se[s] = value.get<double>();
+        }
+    }
+    return {se[0], se[1]};
+}
+
+TEST_F(TaskTableTest, DemoShowsTheConfidenceButNoPairedOrNoiseColumns) {
+    MainWindow window;
+    window.openDemo();
+    const QTreeView* tree = window.comparisonView()->taskTable()->treeView();
+    const QAbstractItemModel* model = tree->model();
+    // No sample logs and no control run in the demo: those columns stay out of sight, as before issue #5.
+    EXPECT_TRUE(tree->isColumnHidden(TaskTableModel::PairedPColumn));
+    EXPECT_TRUE(tree->isColumnHidden(TaskTableModel::NoiseFloorColumn));
+    // lm-eval's standard errors give every task a confidence answer.
+    EXPECT_FALSE(tree->isColumnHidden(TaskTableModel::ConfidenceColumn));
+    EXPECT_EQ(model->headerData(TaskTableModel::ConfidenceColumn, Qt::Horizontal).toString(),
+              QStringLiteral("Confidence"));
+    // The verdict stays the last column on screen.
+    EXPECT_EQ(tree->header()->visualIndex(TaskTableModel::VerdictColumn), TaskTableModel::ColumnCount - 1);
+
+    const Json demo = demoJson();
+    for (int i = 0; i < 6; ++i) {
+        const DemoRow& row = kDemo[i];
+        SCOPED_TRACE(row.task);
+        const auto [seB, seC] = demoStderrs(demo, row.task);
+        const ExpectedConfidence expected = expectedConfidence(row.baseline, row.candidate, seB, seC);
+        const QModelIndex index = model->index(i, 0);
+        const QString cell = cellText(model, index, TaskTableModel::ConfidenceColumn);
+        if (expected.clear) {
+            EXPECT_EQ(cell, QStringLiteral("clear"));
+        } else {
+            EXPECT_TRUE(cell.startsWith(QStringLiteral("inconclusive"))) << cell.toStdString();
+        }
+        // The tooltip is the one-sentence explanation, naming the interval.
+        const QString tip = model->index(i, TaskTableModel::ConfidenceColumn).data(Qt::ToolTipRole).toString();
+        EXPECT_TRUE(tip.contains(QStringLiteral("The 95 % interval of the degradation"))) << tip.toStdString();
+        EXPECT_EQ(tip.contains(QStringLiteral("across a band edge")), !expected.clear) << tip.toStdString();
+        // Without the cautious policy the verdict is the point estimate's band, unmarked.
+        EXPECT_EQ(cellText(model, index, TaskTableModel::VerdictColumn), expected.pointBand);
+    }
+}
+
+TEST_F(TaskTableTest, CautiousPolicyMarksTheVerdictsItMoved) {
+    auto demo = loadDemoComparison();
+    ASSERT_TRUE(demo.ok()) << demo.error().message;
+    ComparisonDocument doc = std::move(demo).value();
+    doc.options.cautious = true;
+    MainWindow window;
+    window.showDocument(doc, {}, QStringLiteral("cautious demo"));
+    const QAbstractItemModel* model = window.comparisonView()->taskTable()->treeView()->model();
+    const Json json = demoJson();
+    int moved = 0;
+    for (int i = 0; i < 6; ++i) {
+        const DemoRow& row = kDemo[i];
+        SCOPED_TRACE(row.task);
+        const auto [seB, seC] = demoStderrs(json, row.task);
+        const ExpectedConfidence expected = expectedConfidence(row.baseline, row.candidate, seB, seC);
+        // Inconclusive: the worst band the interval reaches; a move is marked in the cell.
+        const QString verdict = expected.clear ? expected.pointBand : expected.worstBand;
+        const QString cell = cellText(model, model->index(i, 0), TaskTableModel::VerdictColumn);
+        if (verdict == expected.pointBand) {
+            EXPECT_EQ(cell, verdict);
+        } else {
+            ++moved;
+            EXPECT_EQ(cell, verdict + QStringLiteral(" (cautious)"));
+            const QString tip = model->index(i, TaskTableModel::VerdictColumn).data(Qt::ToolTipRole).toString();
+            EXPECT_TRUE(tip.contains(QStringLiteral("Cautious policy"))) << tip.toStdString();
+        }
+    }
+    EXPECT_GT(moved, 0);  // the demo's standard errors are wide enough to move some
+}
+
+TEST_F(TaskTableTest, SampleLogsAndAControlRunFillThePairedAndNoiseColumns) {
+    const std::filesystem::path root = std::filesystem::path(FP8DASH_TEST_DATA) / "lm-eval-samples";
+    const std::filesystem::path bf16 = root / "new-layout" / "bf16";
+    const std::filesystem::path fp8 = root / "new-layout" / "fp8";
+    std::ifstream expectedIn(root / "expected.json");
+    ASSERT_TRUE(expectedIn.good());
+    const Json expected = Json::parse(expectedIn);
+
+    // A control run: the BF16 results with gsm8k's strict-match score moved to 0.68.
+    const std::filesystem::path bf16Results =
+        bf16 / "meta-llama__Llama-3.1-8B-Instruct" / "results_2026-08-21T10-15-30.123456.json";
+    Json control = Json::parse(std::ifstream(bf16Results));
+    const double baselineGsm8k = control["results"]["gsm8k"]["exact_match,strict-match"].get<double>();
+    control["results"]["gsm8k"]["exact_match,strict-match"] = 0.68;
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString controlPath = dir.filePath(QStringLiteral("results_2026-08-22T08-00-00.000001.json"));
+    {
+        std::ofstream out(controlPath.toStdString());
+        out << control.dump(2);
+    }
+
+    NewComparisonRequest request;
+    request.baselinePath = QString::fromStdString(bf16.string());
+    request.candidatePath = QString::fromStdString(fp8.string());
+    request.controlPath = controlPath;
+    auto built = buildNewComparison(request);
+    ASSERT_TRUE(built.ok()) << built.error().message;
+    ASSERT_FALSE(built->document.paired.empty());
+    ASSERT_FALSE(built->buildNotes.isEmpty());
+
+    MainWindow window;
+    window.showDocument(built->document, {}, QStringLiteral("paired"));
+    const QTreeView* tree = window.comparisonView()->taskTable()->treeView();
+    const QAbstractItemModel* model = tree->model();
+    EXPECT_FALSE(tree->isColumnHidden(TaskTableModel::PairedPColumn));
+    EXPECT_FALSE(tree->isColumnHidden(TaskTableModel::NoiseFloorColumn));
+    EXPECT_FALSE(tree->isColumnHidden(TaskTableModel::ConfidenceColumn));
+    EXPECT_EQ(model->headerData(TaskTableModel::PairedPColumn, Qt::Horizontal).toString(), QStringLiteral("Paired p"));
+
+    // gsm8k is compared on exact_match (strict-match): the exact McNemar test of make_samples.py.
+    const QModelIndex gsm8k = findTaskRow(model, QStringLiteral("gsm8k"));
+    ASSERT_TRUE(gsm8k.isValid());
+    const Json& strict = expected["new_gsm8k_strict"];
+    EXPECT_EQ(cellText(model, gsm8k, TaskTableModel::PairedPColumn),
+              QString::number(strict["p_value"].get<double>(), 'g', 3));
+    const QString tip = model->index(gsm8k.row(), TaskTableModel::PairedPColumn).data(Qt::ToolTipRole).toString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("b01 = %1").arg(strict["b01"].get<int>()))) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("b10 = %1").arg(strict["b10"].get<int>()))) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("%1 paired samples").arg(strict["n"].get<int>()))) << tip.toStdString();
+
+    const QModelIndex arc = findTaskRow(model, QStringLiteral("arc_challenge"));
+    ASSERT_TRUE(arc.isValid());
+    EXPECT_EQ(cellText(model, arc, TaskTableModel::PairedPColumn),
+              QString::number(expected["new_arc_acc"]["p_value"].get<double>(), 'g', 3));
+
+    // Noise floor: |0.68 - b| / b * 100 for gsm8k; arc_challenge's control equals its baseline.
+    const double noise = std::abs(0.68 - baselineGsm8k) / baselineGsm8k * 100.0;
+    EXPECT_EQ(cellText(model, gsm8k, TaskTableModel::NoiseFloorColumn),
+              QStringLiteral("± %1 %").arg(QString::number(noise, 'f', 2)));
+    EXPECT_EQ(cellText(model, arc, TaskTableModel::NoiseFloorColumn), QStringLiteral("± 0.00 %"));
 }
 
 }  // namespace

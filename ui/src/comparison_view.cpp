@@ -7,7 +7,10 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include "fp8dash/ui/bench_view.h"
+#include "fp8dash/ui/capacity_view.h"
 #include "fp8dash/ui/fp8_layers_panel.h"
+#include "fp8dash/ui/judge_view.h"
 #include "fp8dash/ui/missing_tasks_panel.h"
 #include "fp8dash/ui/notes_panel.h"
 #include "fp8dash/ui/risk_flags_panel.h"
@@ -85,7 +88,13 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
 
     m_timeline = new TimelineView(m_tabs);
     m_tabs->addTab(evalsPage, tr("Offline evals"));
+    m_judge = new JudgeView(m_tabs);
+    m_tabs->addTab(m_judge, tr("Domain judge"));
     m_tabs->addTab(m_timeline, tr("Production timeline"));
+    m_bench = new BenchView(m_tabs);
+    m_tabs->addTab(m_bench, tr("Local benchmarks"));
+    m_capacity = new CapacityView(m_tabs);
+    m_tabs->addTab(m_capacity, tr("Capacity"));
     layout->addWidget(m_tabs, 1);
 }
 
@@ -101,8 +110,22 @@ void ComparisonView::setComparison(const LoadedComparison& loaded) {
     m_title->setText(toQString(doc.title));
     m_title->setVisible(!doc.title.empty());
 
+    // Hiding the current tab moves Qt to its neighbour (the judge tab): decide from where it was before.
+    const bool wasOnEvals = m_tabs->currentIndex() == EvalsTab;
     m_tabs->setTabVisible(EvalsTab, doc.hasEvals);
-    if (!doc.hasEvals) m_tabs->setCurrentIndex(TimelineTab);
+    if (!doc.hasEvals && wasOnEvals) {
+        m_tabs->setCurrentIndex(doc.judge && !doc.timeline ? JudgeTab : TimelineTab);
+    }
+    const QString baselineLabel = toQString(doc.baseline.label), candidateLabel = toQString(doc.candidate.label);
+    m_judge->setJudge(doc.judge ? &*doc.judge : nullptr, loaded.decision.judge ? &*loaded.decision.judge : nullptr,
+                      baselineLabel, candidateLabel);
+    // Like the timeline's: the tab says at a glance what the judge found.
+    m_tabs->setTabText(JudgeTab,
+                       loaded.decision.judge
+                           ? tr("Domain judge · %1").arg(toQString(verdictTitle(loaded.decision.judge->verdict)))
+                           : tr("Domain judge"));
+    m_bench->setResults(doc.benchmarks ? &*doc.benchmarks : nullptr);
+    m_capacity->setSettings(doc.capacity ? &*doc.capacity : nullptr);
     const TimelineReport* timelineReport = loaded.decision.timeline ? &*loaded.decision.timeline : nullptr;
     m_timeline->setTimeline(doc.timeline ? &*doc.timeline : nullptr, timelineReport);
     // The tab says at a glance whether production agrees.

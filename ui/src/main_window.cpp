@@ -32,6 +32,8 @@
 #include "fp8dash/core/demo.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/version.h"
+#include "fp8dash/ui/bench_view.h"
+#include "fp8dash/ui/capacity_view.h"
 #include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/keychain_credential_store.h"
 #include "fp8dash/ui/new_comparison_dialog.h"
@@ -69,6 +71,16 @@ ComparisonDocument timelineOnlyDocument() {
     return doc;
 }
 
+// A new document for what this workstation measures and plans (benchmarks, capacity), without eval runs.
+ComparisonDocument localEvidenceDocument() {
+    ComparisonDocument doc;
+    doc.hasEvals = false;
+    doc.created = nowIso8601Utc();
+    doc.toolVersion = FP8DASH_VERSION;
+    doc.title = MainWindow::tr("Local FP8 evidence").toStdString();
+    return doc;
+}
+
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -90,6 +102,23 @@ MainWindow::MainWindow(QWidget* parent)
     connect(timeline, &TimelineView::refreshRequested, this,
             [this](double from, double to) { refreshTimeline(from, to); });
     connect(timeline, &TimelineView::changeTimeChosen, this, &MainWindow::setTimelineChangeTime);
+
+    BenchView* bench = m_view->benchView();
+    connect(bench, &BenchView::runStarted, this, [this] {
+        m_benchSerial = m_documentSerial;
+        m_cancelBenchAction->setEnabled(true);
+    });
+    connect(bench, &BenchView::runFinished, this, &MainWindow::benchRunFinished);
+    connect(bench, &BenchView::runFailed, this, [this](const QString& message) {
+        m_cancelBenchAction->setEnabled(false);
+        statusBar()->showMessage(tr("The benchmark run failed: %1").arg(message), 10000);
+    });
+    connect(m_view->capacityView(), &CapacityView::settingsEdited, this, [this](const CapacitySettings& settings) {
+        if (!m_current) return;
+        // The verdict does not depend on the capacity inputs: no re-evaluation, just keep them in the document.
+        m_current->document.capacity = settings;
+        setModified(true);
+    });
 
     buildMenus();
     buildStatusBar();
@@ -134,6 +163,9 @@ QWidget* MainWindow::buildEmptyPage() {
     auto* openButton = new QPushButton(tr("Open…"), page);
     auto* demoButton = new QPushButton(tr("Open Demo"), page);
     auto* timelineButton = new QPushButton(tr("Production Timeline…"), page);
+    auto* benchButton = new QPushButton(tr("Local Benchmarks"), page);
+    benchButton->setToolTip(tr("Measure what FP8 buys on this machine's GPU, and plan KV-cache capacity"));
+    connect(benchButton, &QPushButton::clicked, this, &MainWindow::showBenchmarks);
     timelineButton->setToolTip(tr("Connect to Prometheus / Langfuse and plot throughput and quality around the FP8 "
                                   "switch"));
     connect(newButton, &QPushButton::clicked, this, &MainWindow::newComparison);
@@ -144,6 +176,7 @@ QWidget* MainWindow::buildEmptyPage() {
     buttons->addWidget(openButton);
     buttons->addWidget(demoButton);
     buttons->addWidget(timelineButton);
+    buttons->addWidget(benchButton);
     buttons->addStretch(1);
     outer->addSpacing(8);
     outer->addLayout(buttons);
@@ -197,6 +230,21 @@ void MainWindow::buildMenus() {
         ->setShortcut(QKeySequence(QStringLiteral("Ctrl+2")));
     timeline->addAction(tr("Show Offline &Evals"), this, [this] { m_view->showTab(ComparisonView::EvalsTab); })
         ->setShortcut(QKeySequence(QStringLiteral("Ctrl+1")));
+    timeline->addAction(tr("Show Domain &Judge"), this, [this] { m_view->showTab(ComparisonView::JudgeTab); })
+        ->setShortcut(QKeySequence(QStringLiteral("Ctrl+J")));
+
+    QMenu* bench = menuBar()->addMenu(tr("&Bench"));
+    bench->addAction(tr("Show &Local Benchmarks"), this, &MainWindow::showBenchmarks)
+        ->setShortcut(QKeySequence(QStringLiteral("Ctrl+3")));
+    QAction* run = bench->addAction(tr("&Run Benchmarks"), this, &MainWindow::runBenchmarks);
+    run->setShortcut(QKeySequence(QStringLiteral("Ctrl+B")));
+    run->setStatusTip(tr("GEMM BF16 vs FP8, memory bandwidth and the KV-cache FP8 error on this machine"));
+    m_cancelBenchAction = bench->addAction(tr("&Cancel Benchmark Run"), this,
+                                           [this] { m_view->benchView()->cancelRun(); });
+    m_cancelBenchAction->setEnabled(false);
+    bench->addSeparator();
+    bench->addAction(tr("Show &Capacity"), this, &MainWindow::showCapacity)
+        ->setShortcut(QKeySequence(QStringLiteral("Ctrl+4")));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About fp8dash"), this, &MainWindow::showAbout)->setMenuRole(QAction::AboutRole);
@@ -280,7 +328,8 @@ void MainWindow::openDemo() {
     showDocument(std::move(demo).value(), {}, toQString(kDemoName));
 }
 
-void MainWindow::display(LoadedComparison loaded, const QString& path, const QString& displayName) {
+void MainWindow::display(LoadedComparison loaded, const QString& path, const QString& displayName, bool derived) {
+    if (!derived) ++m_documentSerial;
     m_current = std::move(loaded);
     m_path = path;
     if (!displayName.isEmpty()) {
@@ -337,7 +386,9 @@ void MainWindow::newComparison() {
             ++m_loadGeneration;
             clearLoading();
             display(*result, dialog->savedPath(), {});
-            statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(dialog->savedPath())), 5000);
+            QString message = tr("Saved %1").arg(QDir::toNativeSeparators(dialog->savedPath()));
+            if (!result->buildNotes.isEmpty()) message += QStringLiteral(" · ") + result->buildNotes.first();
+            statusBar()->showMessage(message, 8000);
         }
     });
     dialog->open();
@@ -417,7 +468,7 @@ bool MainWindow::showDerived(ComparisonDocument doc) {
     // Not a new load: any file still loading must not replace it.
     ++m_loadGeneration;
     clearLoading();
-    display(std::move(loaded).value(), path, name);
+    display(std::move(loaded).value(), path, name, m_current.has_value());
     return true;
 }
 
@@ -439,6 +490,48 @@ void MainWindow::setTimelineChangeTime(double unixSeconds) {
     setModified(true);
     m_view->showTab(ComparisonView::TimelineTab);
     statusBar()->showMessage(tr("FP8 change time set to %1").arg(toQString(formatTimeUtc(unixSeconds))), 8000);
+}
+
+void MainWindow::ensureDocument() {
+    if (!m_current) showDocument(localEvidenceDocument(), {}, {});
+}
+
+void MainWindow::showBenchmarks() {
+    ensureDocument();
+    if (m_current) m_view->showTab(ComparisonView::BenchTab);
+}
+
+void MainWindow::showCapacity() {
+    ensureDocument();
+    if (m_current) m_view->showTab(ComparisonView::CapacityTab);
+}
+
+void MainWindow::runBenchmarks() {
+    showBenchmarks();
+    if (m_current) m_view->benchView()->startRun();
+}
+
+void MainWindow::benchRunFinished(const BenchResults& results) {
+    m_cancelBenchAction->setEnabled(false);
+    if (!m_current || m_benchSerial != m_documentSerial) {
+        // Measured for a document that is no longer shown: it must not land in another one.
+        statusBar()->showMessage(tr("Benchmark results dropped: another comparison was opened during the run"), 10000);
+        return;
+    }
+    applyBenchmarks(results);
+}
+
+void MainWindow::applyBenchmarks(BenchResults results) {
+    ComparisonDocument doc = m_current ? m_current->document : localEvidenceDocument();
+    const bool cancelled = results.cancelled;
+    doc.benchmarks = std::move(results);
+    if (!showDerived(std::move(doc))) return;
+    setModified(true);
+    m_view->showTab(ComparisonView::BenchTab);
+    statusBar()->showMessage(cancelled ? tr("Benchmarks cancelled; the partial results are in the comparison")
+                                       : tr("Benchmarks finished; save the comparison to keep them"),
+                             8000);
+    emit benchmarksApplied();
 }
 
 TimelineSourceDialog* MainWindow::openSourceDialog(const TimelineSettings& settings, bool fetchNow) {
@@ -655,10 +748,12 @@ void MainWindow::dropEvent(QDropEvent* event) {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (m_modified && m_current) {
-        // A fetched timeline exists nowhere else: offer to keep it.
+        // A fetched timeline or a benchmark run exists nowhere else: offer to keep it.
         const auto answer = QMessageBox::question(
-            this, tr("Unsaved timeline"),
-            tr("“%1” has a production timeline or change time that is not saved. Save it first?").arg(m_displayName),
+            this, tr("Unsaved changes"),
+            tr("“%1” has changes that are not saved (a production timeline or change time, benchmark results or "
+               "capacity inputs). Save it first?")
+                .arg(m_displayName),
             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
         if (answer == QMessageBox::Cancel) {
             event->ignore();

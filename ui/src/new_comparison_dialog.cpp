@@ -1,5 +1,6 @@
 #include "fp8dash/ui/new_comparison_dialog.h"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -15,12 +16,23 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
 
 #include "ui_style.h"
 
 namespace fp8dash::ui {
+
+struct NewComparisonDialog::BuildProgress {
+    std::atomic<std::uint64_t> done{0};
+    std::atomic<std::uint64_t> total{0};
+    std::atomic<bool> cancelled{false};
+};
 
 namespace {
 
@@ -45,16 +57,16 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setSpacing(12);
     layout->addWidget(style::caption(
-        tr("Choose the lm-evaluation-harness results of the BF16 baseline and of the FP8 candidate: a results JSON "
-           "file, or an lm-eval output folder (its newest results file is used)."),
+        tr("Compare the BF16 baseline with the FP8 candidate on their lm-evaluation-harness results, on their "
+           "domain judge scores, or on both (one decision over everything). Per-sample logs "
+           "(--log_samples) beside the results are paired automatically."),
         this));
 
-    // Runs
-    auto* runsBox = new QGroupBox(tr("Runs"), this);
-    auto* runsForm = new QFormLayout(runsBox);
-    runsForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    auto pathRow = [&](QLineEdit*& edit, const QString& objectName, const QString& placeholder) {
-        auto* row = new QWidget(runsBox);
+    // One path field with its browse buttons: lm-eval runs take a file or a folder, judge scores a file.
+    enum class Browse { Run, Scores };
+    auto pathRow = [&](QWidget* box, QLineEdit*& edit, const QString& objectName, const QString& placeholder,
+                       Browse kind) {
+        auto* row = new QWidget(box);
         auto* h = new QHBoxLayout(row);
         h->setContentsMargins(0, 0, 0, 0);
         edit = new QLineEdit(row);
@@ -62,21 +74,38 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
         edit->setPlaceholderText(placeholder);
         edit->setClearButtonEnabled(true);
         connect(edit, &QLineEdit::textChanged, edit, [edit](const QString& text) { edit->setToolTip(text); });
-        auto* fileButton = new QPushButton(tr("File…"), row);
-        auto* folderButton = new QPushButton(tr("Folder…"), row);
+        h->addWidget(edit, 1);
+        m_inputs << edit;
         QLineEdit* target = edit;
+        auto* fileButton = new QPushButton(tr("File…"), row);
+        h->addWidget(fileButton);
+        m_inputs << fileButton;
+        if (kind == Browse::Scores) {
+            connect(fileButton, &QPushButton::clicked, this, [this, target] { browseScores(target); });
+            return row;
+        }
+        auto* folderButton = new QPushButton(tr("Folder…"), row);
         connect(fileButton, &QPushButton::clicked, this, [this, target] { browse(target, false); });
         connect(folderButton, &QPushButton::clicked, this, [this, target] { browse(target, true); });
-        h->addWidget(edit, 1);
-        h->addWidget(fileButton);
         h->addWidget(folderButton);
-        m_inputs << edit << fileButton << folderButton;
+        m_inputs << folderButton;
         return row;
     };
-    runsForm->addRow(tr("&Baseline:"), pathRow(m_baselineEdit, QStringLiteral("baselinePath"),
-                                               tr("results_….json or an lm-eval output folder")));
-    runsForm->addRow(tr("&Candidate:"), pathRow(m_candidateEdit, QStringLiteral("candidatePath"),
-                                                tr("results_….json or an lm-eval output folder")));
+
+    // Runs
+    auto* runsBox = new QGroupBox(tr("lm-eval runs"), this);
+    auto* runsForm = new QFormLayout(runsBox);
+    runsForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    runsForm->addRow(tr("&Baseline:"), pathRow(runsBox, m_baselineEdit, QStringLiteral("baselinePath"),
+                                               tr("results_….json or an lm-eval output folder"), Browse::Run));
+    runsForm->addRow(tr("&Candidate:"), pathRow(runsBox, m_candidateEdit, QStringLiteral("candidatePath"),
+                                                tr("results_….json or an lm-eval output folder"), Browse::Run));
+    QWidget* controlRow = pathRow(runsBox, m_controlEdit, QStringLiteral("controlPath"),
+                                  tr("optional: a second BF16 run of the same setup"), Browse::Run);
+    controlRow->setToolTip(
+        tr("A BF16-vs-BF16 rerun: how far two runs of the same setup differ. Each task shows it "
+           "as its noise floor; the verdicts do not change."));
+    runsForm->addRow(tr("C&ontrol run:"), controlRow);
 
     auto* labelsRow = new QWidget(runsBox);
     auto* labelsLayout = new QHBoxLayout(labelsRow);
@@ -97,6 +126,21 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
     runsForm->addRow(tr("&Title:"), m_titleEdit);
     m_inputs << m_baselineLabelEdit << m_candidateLabelEdit << m_titleEdit;
     layout->addWidget(runsBox);
+
+    // Judge
+    auto* judgeBox = new QGroupBox(tr("Domain judge scores"), this);
+    auto* judgeForm = new QFormLayout(judgeBox);
+    judgeForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    judgeForm->addRow(tr("Baseline &scores:"),
+                      pathRow(judgeBox, m_judgeBaselineEdit, QStringLiteral("judgeBaselinePath"),
+                              tr("optional: baseline.jsonl, .csv or .json"), Browse::Scores));
+    judgeForm->addRow(tr("Candidate sc&ores:"),
+                      pathRow(judgeBox, m_judgeCandidateEdit, QStringLiteral("judgeCandidatePath"),
+                              tr("optional: candidate.jsonl, .csv or .json"), Browse::Scores));
+    judgeForm->addRow(QString(), style::caption(tr("One score (1–5) per sample, with an id to pair the two sides; "
+                                                   "fp8dash judge writes such files."),
+                                                judgeBox));
+    layout->addWidget(judgeBox);
 
     // Rules
     auto* rulesBox = new QGroupBox(tr("Verdict rules"), this);
@@ -126,8 +170,15 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
     m_overridesEdit->setTabChangesFocus(true);
     const int lineHeight = m_overridesEdit->fontMetrics().lineSpacing();
     m_overridesEdit->setFixedHeight(lineHeight * 4 + 16);
+    m_cautiousCheck =
+        new QCheckBox(tr("C&autious policy: an uncertain result takes the worst band it may be in"), rulesBox);
+    m_cautiousCheck->setObjectName(QStringLiteral("cautiousPolicy"));
+    m_cautiousCheck->setToolTip(
+        tr("When a task's (or the judge's) 95 % interval straddles a band edge, take the worst "
+           "band the interval reaches instead of the band of the point estimate."));
+    rulesForm->addRow(tr("Policy:"), m_cautiousCheck);
     rulesForm->addRow(tr("&Metric overrides:"), m_overridesEdit);
-    m_inputs << m_goBelowSpin << m_investigateAboveSpin << m_overridesEdit;
+    m_inputs << m_goBelowSpin << m_investigateAboveSpin << m_overridesEdit << m_cautiousCheck;
     layout->addWidget(rulesBox);
 
     // Feedback
@@ -143,6 +194,7 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
 
     auto* statusRow = new QHBoxLayout;
     m_busyBar = new QProgressBar(this);
+    m_busyBar->setObjectName(QStringLiteral("busyBar"));
     m_busyBar->setRange(0, 0);
     m_busyBar->setTextVisible(false);
     m_busyBar->setMaximumWidth(160);
@@ -162,9 +214,35 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
     connect(m_buttons, &QDialogButtonBox::accepted, this, &NewComparisonDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &NewComparisonDialog::reject);
     layout->addWidget(m_buttons);
+
+    m_progressTimer = new QTimer(this);
+    m_progressTimer->setInterval(100);
+    connect(m_progressTimer, &QTimer::timeout, this, &NewComparisonDialog::pollProgress);
 }
 
-NewComparisonDialog::~NewComparisonDialog() = default;
+NewComparisonDialog::~NewComparisonDialog() {
+    if (m_progress) m_progress->cancelled = true;  // a running job stops reading sample logs
+}
+
+void NewComparisonDialog::showEvent(QShowEvent* event) {
+    QDialog::showEvent(event);
+    // A window's first size ignores height-for-width: the wrapped captions would squeeze the form. Grow to fit.
+    if (layout() && layout()->hasHeightForWidth()) {
+        const int needed = layout()->totalHeightForWidth(width());
+        if (needed > height()) resize(width(), needed);
+    }
+}
+
+void NewComparisonDialog::setControlPath(const QString& path) {
+    m_controlEdit->setText(path);
+}
+void NewComparisonDialog::setJudgePaths(const QString& baseline, const QString& candidate) {
+    m_judgeBaselineEdit->setText(baseline);
+    m_judgeCandidateEdit->setText(candidate);
+}
+void NewComparisonDialog::setCautious(bool on) {
+    m_cautiousCheck->setChecked(on);
+}
 
 void NewComparisonDialog::setBaselinePath(const QString& path) {
     m_baselineEdit->setText(path);
@@ -195,10 +273,10 @@ Result<NewComparisonRequest> NewComparisonDialog::request() const {
     NewComparisonRequest r;
     r.baselinePath = m_baselineEdit->text().trimmed();
     r.candidatePath = m_candidateEdit->text().trimmed();
-    if (r.baselinePath.isEmpty()) return Error{tr("Choose the baseline run: a results file or folder.").toStdString()};
-    if (r.candidatePath.isEmpty()) {
-        return Error{tr("Choose the candidate run: a results file or folder.").toStdString()};
-    }
+    r.controlPath = m_controlEdit->text().trimmed();
+    r.judgeBaselinePath = m_judgeBaselineEdit->text().trimmed();
+    r.judgeCandidatePath = m_judgeCandidateEdit->text().trimmed();
+    if (const Status valid = r.validate(); !valid) return valid.error();
     r.baselineLabel = m_baselineLabelEdit->text().trimmed();
     r.candidateLabel = m_candidateLabelEdit->text().trimmed();
     if (r.baselineLabel.isEmpty() || r.candidateLabel.isEmpty()) {
@@ -207,6 +285,7 @@ Result<NewComparisonRequest> NewComparisonDialog::request() const {
     r.title = m_titleEdit->text().trimmed();
     r.options.thresholds.goBelow = m_goBelowSpin->value();
     r.options.thresholds.investigateAbove = m_investigateAboveSpin->value();
+    r.options.cautious = m_cautiousCheck->isChecked();
     if (const Status valid = r.options.thresholds.validate(); !valid) return valid.error();
 
     const QStringList lines = m_overridesEdit->toPlainText().split(QLatin1Char('\n'));
@@ -238,6 +317,17 @@ void NewComparisonDialog::browse(QLineEdit* edit, bool directory) {
     m_startDirectory = directory ? chosen : QFileInfo(chosen).absolutePath();
 }
 
+void NewComparisonDialog::browseScores(QLineEdit* edit) {
+    QString start = edit->text().trimmed();
+    if (start.isEmpty()) start = m_startDirectory;
+    const QString chosen =
+        QFileDialog::getOpenFileName(this, tr("Choose a Judge Score File"), start,
+                                     tr("Judge scores (*.jsonl *.ndjson *.csv *.json);;All files (*)"));
+    if (chosen.isEmpty()) return;
+    edit->setText(QDir::toNativeSeparators(chosen));
+    m_startDirectory = QFileInfo(chosen).absolutePath();
+}
+
 void NewComparisonDialog::accept() {
     if (m_busy) return;
     auto r = request();
@@ -250,7 +340,8 @@ void NewComparisonDialog::accept() {
 
 void NewComparisonDialog::reject() {
     if (m_busy) {
-        ++m_generation;  // the worker cannot be interrupted; its result will be dropped
+        ++m_generation;  // its result will be dropped; reading sample logs stops at the next progress report
+        if (m_progress) m_progress->cancelled = true;
         setBusy(false, tr("Cancelled. The comparison was abandoned."));
         return;
     }
@@ -260,7 +351,10 @@ void NewComparisonDialog::reject() {
 void NewComparisonDialog::start(NewComparisonRequest request) {
     const quint64 generation = ++m_generation;
     m_errorLabel->hide();
-    setBusy(true, tr("Reading both runs and comparing…"));
+    setBusy(true, request.hasEvals() ? tr("Reading the runs and comparing…") : tr("Reading the judge scores…"));
+    auto progress = std::make_shared<BuildProgress>();
+    m_progress = progress;
+    m_progressTimer->start();
     using Outcome = Result<LoadedComparison>;
     auto* watcher = new QFutureWatcher<Outcome>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
@@ -268,7 +362,25 @@ void NewComparisonDialog::start(NewComparisonRequest request) {
         if (generation != m_generation) return;  // cancelled, or superseded
         finish(watcher->future().takeResult());
     });
-    watcher->setFuture(QtConcurrent::run([request = std::move(request)] { return buildNewComparison(request); }));
+    // The worker only touches the shared progress: no call into the dialog, which may be gone when it reports.
+    watcher->setFuture(QtConcurrent::run([request = std::move(request), progress] {
+        return buildNewComparison(request, [progress](std::uint64_t done, std::uint64_t total) {
+            progress->done = done;
+            progress->total = total;
+            return !progress->cancelled.load();
+        });
+    }));
+}
+
+void NewComparisonDialog::pollProgress() {
+    if (!m_busy || !m_progress) return;
+    const std::uint64_t total = m_progress->total.load();
+    if (total == 0) return;
+    const std::uint64_t done = std::min(m_progress->done.load(), total);
+    const int permille = static_cast<int>(done * 1000 / total);
+    m_busyBar->setRange(0, 1000);
+    m_busyBar->setValue(permille);
+    showStatus(tr("Reading the sample logs… %1 %").arg(permille / 10));
 }
 
 void NewComparisonDialog::finish(Result<LoadedComparison> outcome) {
@@ -322,6 +434,10 @@ QString NewComparisonDialog::suggestedFileName(const LoadedComparison& loaded) c
 
 void NewComparisonDialog::setBusy(bool busy, const QString& status) {
     m_busy = busy;
+    if (!busy) {
+        m_progressTimer->stop();
+        m_busyBar->setRange(0, 0);  // indeterminate until the next job reports bytes
+    }
     for (QWidget* w : std::as_const(m_inputs)) w->setEnabled(!busy);
     m_okButton->setEnabled(!busy);
     m_busyBar->setVisible(busy);

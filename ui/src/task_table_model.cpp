@@ -43,6 +43,45 @@ QString stderrText(std::optional<double> se) {
     return se ? QStringLiteral("± %1").arg(fixed(*se, 4)) : QStringLiteral("n/a");
 }
 
+// As the reports print it: three significant digits, scientific below 0.001.
+QString pValueText(double p) {
+    if (!std::isfinite(p)) return QStringLiteral("—");
+    return p < 0.001 ? QString::number(p, 'e', 1) : QString::number(p, 'g', 3);
+}
+
+QString confidenceText(const ConfidenceAnswer& c) {
+    if (c.confidence == Confidence::Clear) return TaskTableModel::tr("clear");
+    return c.samplesNeeded ? TaskTableModel::tr("inconclusive (n≈%1)").arg(*c.samplesNeeded)
+                           : TaskTableModel::tr("inconclusive");
+}
+
+QString pairedText(const PairedTaskResult& p) {
+    if (p.test == "none") return TaskTableModel::tr("no pairs");
+    return pValueText(p.pValue);
+}
+
+QString pairedToolTip(const PairedTaskResult& p, const QString& baselineLabel, const QString& candidateLabel) {
+    QStringList lines;
+    if (p.test == "mcnemar_exact") {
+        lines
+            << TaskTableModel::tr("Exact McNemar test on %1 paired samples: p = %2").arg(p.n).arg(pValueText(p.pValue));
+        lines << TaskTableModel::tr("Discordant pairs: b01 = %1 (right only in %2), b10 = %3 (right only in %4)")
+                     .arg(p.b01)
+                     .arg(style::escaped(candidateLabel))
+                     .arg(p.b10)
+                     .arg(style::escaped(baselineLabel));
+    } else if (p.test == "wilcoxon_signed_rank") {
+        lines << TaskTableModel::tr("Wilcoxon signed-rank test on %1 paired samples: p = %2")
+                     .arg(p.n)
+                     .arg(pValueText(p.pValue));
+    } else {
+        lines << TaskTableModel::tr("No pair was left to test.");
+    }
+    if (!p.summary.empty()) lines << style::escaped(p.summary);
+    for (const std::string& w : p.warnings) lines << QStringLiteral("⚠ ") + style::escaped(w);
+    return lines.join(QStringLiteral("<br>"));
+}
+
 }  // namespace
 
 TaskTableModel::TaskTableModel(QObject* parent) : QAbstractItemModel(parent) {}
@@ -52,6 +91,12 @@ void TaskTableModel::setReport(const ComparisonReport& report) {
     beginResetModel();
     m_report = report;
     buildNodes();
+    m_hasConfidence = m_hasPaired = m_hasNoiseFloor = false;
+    for (const TaskComparison& t : m_report.tasks) {
+        m_hasConfidence |= t.confidence.has_value();
+        m_hasPaired |= t.paired.has_value();
+        m_hasNoiseFloor |= t.noiseFloorPct.has_value();
+    }
     endResetModel();
     emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }
@@ -60,7 +105,21 @@ void TaskTableModel::clear() {
     beginResetModel();
     m_roots.clear();
     m_report = ComparisonReport{};
+    m_hasConfidence = m_hasPaired = m_hasNoiseFloor = false;
     endResetModel();
+}
+
+bool TaskTableModel::columnHasData(int column) const {
+    switch (column) {
+        case ConfidenceColumn:
+            return m_hasConfidence;
+        case PairedPColumn:
+            return m_hasPaired;
+        case NoiseFloorColumn:
+            return m_hasNoiseFloor;
+        default:
+            return column >= 0 && column < ColumnCount;
+    }
 }
 
 void TaskTableModel::addNodes(std::vector<std::unique_ptr<Node>>& into, const std::vector<TaskComparison>& tasks,
@@ -143,7 +202,15 @@ QVariant TaskTableModel::displayText(const TaskComparison& t, int column) const 
         case SigmaColumn:
             return toQString(formatSigmas(t.sigmas));
         case VerdictColumn:
+            // The cautious policy moved it: the point estimate alone gives another band.
+            if (t.verdict != t.pointVerdict) return tr("%1 (cautious)").arg(toQString(verdictTitle(t.verdict)));
             return toQString(verdictTitle(t.verdict));
+        case ConfidenceColumn:
+            return t.confidence ? confidenceText(*t.confidence) : QString();
+        case PairedPColumn:
+            return t.paired ? pairedText(*t.paired) : QString();
+        case NoiseFloorColumn:
+            return t.noiseFloorPct ? QStringLiteral("± %1 %").arg(fixed(*t.noiseFloorPct, 2)) : QString();
         default:
             return {};
     }
@@ -165,6 +232,17 @@ QVariant TaskTableModel::sortValue(const TaskComparison& t, int column) const {
             return numberOrLowest(t.sigmas);
         case VerdictColumn:
             return static_cast<int>(t.verdict);
+        case ConfidenceColumn: {
+            // Missing first, then clear, then inconclusive by how many samples would decide.
+            if (!t.confidence) return -std::numeric_limits<double>::infinity();
+            if (t.confidence->confidence == Confidence::Clear) return 0.0;
+            return 1.0 + static_cast<double>(t.confidence->samplesNeeded.value_or(0));
+        }
+        case PairedPColumn:
+            return numberOrLowest(t.paired && t.paired->test != "none" ? std::optional<double>(t.paired->pValue)
+                                                                       : std::nullopt);
+        case NoiseFloorColumn:
+            return numberOrLowest(t.noiseFloorPct);
         default:
             return {};
     }
@@ -173,6 +251,17 @@ QVariant TaskTableModel::sortValue(const TaskComparison& t, int column) const {
 QString TaskTableModel::toolTip(const TaskComparison& t, int column) const {
     const QString baselineLabel = toQString(m_report.baselineLabel);
     const QString candidateLabel = toQString(m_report.candidateLabel);
+    // The statistics columns explain themselves in a sentence or two rather than repeating the row.
+    if (column == ConfidenceColumn) {
+        return t.confidence ? style::escaped(t.confidence->explanation) : QString();
+    }
+    if (column == PairedPColumn) return t.paired ? pairedToolTip(*t.paired, baselineLabel, candidateLabel) : QString();
+    if (column == NoiseFloorColumn) {
+        if (!t.noiseFloorPct) return {};
+        return tr("|%1 − %2| / %2 = %3 %: two runs of the same BF16 setup differ this much; a Δ inside it is noise.")
+            .arg(style::escaped(m_report.controlLabel.empty() ? tr("control") : toQString(m_report.controlLabel)),
+                 style::escaped(baselineLabel), fixed(*t.noiseFloorPct, 3));
+    }
     QStringList lines;
     lines << QStringLiteral("<b>%1</b>").arg(style::escaped(t.task));
     if (!t.alias.empty() && QString::fromStdString(t.alias).trimmed() != toQString(t.task)) {
@@ -189,6 +278,18 @@ QString TaskTableModel::toolTip(const TaskComparison& t, int column) const {
                                    : tr("no standard errors to judge noise"));
     }
     if (!t.reason.empty()) lines << style::escaped(t.reason);
+    if (column == VerdictColumn && t.verdict != t.pointVerdict) {
+        lines << tr("Cautious policy: the point estimate alone gives %1; the 95 % interval reaches %2, which sets the "
+                    "verdict.")
+                     .arg(toQString(verdictTitle(t.pointVerdict)), toQString(verdictTitle(t.verdict)));
+    }
+    if ((column == VerdictColumn || column == TaskColumn) && t.equivalence) {
+        const EquivalenceResult& e = *t.equivalence;
+        lines << (e.equivalent ? tr("Equivalence shown: the 90 % interval of Δ (%1 % to %2 %) lies within ±%3 %.")
+                               : tr("Equivalence not shown: the 90 % interval of Δ (%1 % to %2 %) reaches beyond "
+                                    "±%3 %."))
+                     .arg(fixed(e.lowPct, 2), fixed(e.highPct, 2), QString::number(e.marginPct, 'g', 3));
+    }
     if (!t.subtasks.empty()) {
         lines << tr("%1 subtasks below (expand the row); they do not count toward the verdict.").arg(t.subtasks.size());
     }
@@ -220,8 +321,9 @@ QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
         case Qt::ToolTipRole:
             return toolTip(t, column);
         case Qt::TextAlignmentRole:
-            if (column == VerdictColumn) return QVariant::fromValue(Qt::AlignCenter);
-            if (column >= BaselineColumn && column <= SigmaColumn) {
+            if (column == VerdictColumn || column == ConfidenceColumn) return QVariant::fromValue(Qt::AlignCenter);
+            if ((column >= BaselineColumn && column <= SigmaColumn) || column == PairedPColumn ||
+                column == NoiseFloorColumn) {
                 return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
             }
             return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
@@ -234,6 +336,9 @@ QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
             return {};
         case Qt::ForegroundRole:
             if (column == VerdictColumn) return QBrush(style::verdictTextColor(t.verdict));
+            if (column == ConfidenceColumn && t.confidence && t.confidence->confidence == Confidence::Inconclusive) {
+                return QBrush(style::verdictTextColor(Verdict::Monitor));  // amber: the noise could flip it
+            }
             if (subtask) return QBrush(style::secondaryTextColor());
             return {};
         case Qt::FontRole: {
@@ -278,6 +383,12 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
                 return tr("±σ");
             case VerdictColumn:
                 return tr("Verdict");
+            case ConfidenceColumn:
+                return tr("Confidence");
+            case PairedPColumn:
+                return tr("Paired p");
+            case NoiseFloorColumn:
+                return tr("Noise floor");
             default:
                 return {};
         }
@@ -298,16 +409,32 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
                 return tr("The change in combined standard errors: (%1 − %2) / √(se²₁ + se²₂)")
                     .arg(candidateLabel, baselineLabel);
             case VerdictColumn:
-                return tr("GO / MONITOR / INVESTIGATE by the degradation thresholds");
+                return m_report.cautious
+                           ? tr("GO / MONITOR / INVESTIGATE by the degradation thresholds, under the cautious policy "
+                                "(an interval across a band edge takes the worst band it reaches)")
+                           : tr("GO / MONITOR / INVESTIGATE by the degradation thresholds");
+            case ConfidenceColumn:
+                return tr(
+                    "Clear when the 95 % interval of the degradation stays in one verdict band; inconclusive "
+                    "when it crosses an edge (n≈ the samples that would decide)");
+            case PairedPColumn:
+                return tr(
+                    "Paired test on the per-sample logs of both runs: exact McNemar for 0/1 metrics, Wilcoxon "
+                    "signed-rank otherwise (two-sided p)");
+            case NoiseFloorColumn:
+                return tr("|control − %1| / %1: how far two runs of the same BF16 setup differ; a Δ inside it is "
+                          "noise")
+                    .arg(baselineLabel);
             default:
                 return {};
         }
     }
     if (role == Qt::TextAlignmentRole) {
-        if (section >= BaselineColumn && section <= SigmaColumn) {
+        if ((section >= BaselineColumn && section <= SigmaColumn) || section == PairedPColumn ||
+            section == NoiseFloorColumn) {
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         }
-        if (section == VerdictColumn) return QVariant::fromValue(Qt::AlignCenter);
+        if (section == VerdictColumn || section == ConfidenceColumn) return QVariant::fromValue(Qt::AlignCenter);
         return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
     }
     return {};

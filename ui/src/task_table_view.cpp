@@ -73,6 +73,15 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
 
 void TaskTableView::setReport(const ComparisonReport& report) {
     m_model->setReport(report);
+    // The statistics columns come after the verdict in the model (so the seed's column numbers stay); on screen
+    // they sit beside Δ% and ±σ, and the verdict stays last. A model reset may restore the logical order.
+    QHeaderView* header = m_tree->header();
+    const int verdictAt = header->visualIndex(TaskTableModel::VerdictColumn);
+    if (verdictAt >= 0 && verdictAt != header->count() - 1) header->moveSection(verdictAt, header->count() - 1);
+    // Documents without the statistics look as they did before them.
+    for (int c : {TaskTableModel::ConfidenceColumn, TaskTableModel::PairedPColumn, TaskTableModel::NoiseFloorColumn}) {
+        m_tree->setColumnHidden(c, !m_model->columnHasData(c));
+    }
     resizeColumns();
 }
 

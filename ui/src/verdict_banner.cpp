@@ -5,6 +5,8 @@
 #include <QTextDocumentFragment>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
 
@@ -74,7 +76,7 @@ QColor VerdictBanner::colorFor(Verdict v) {
     return style::verdictColor(v);
 }
 
-void VerdictBanner::showVerdict(std::optional<Verdict> v) {
+void VerdictBanner::showVerdict(std::optional<Verdict> v, const QString& noVerdictAdvice) {
     m_verdict = v;
     // Grey when nothing gives a verdict yet (a timeline without quality series or change time).
     const QColor colour = v ? colorFor(*v) : QColor(0x5f, 0x63, 0x68);
@@ -84,8 +86,10 @@ void VerdictBanner::showVerdict(std::optional<Verdict> v) {
     m_verdictLabel->setText(v ? toQString(verdictTitle(*v)) : tr("NO VERDICT"));
     m_verdictLabel->setAccessibleName(tr("Verdict: %1").arg(m_verdictLabel->text()));
     m_adviceLabel->setText(v ? toQString(verdictAdvice(*v))
-                             : tr("Nothing gives a verdict yet: the production timeline needs a quality series and "
-                                  "the time FP8 went on."));
+                           : !noVerdictAdvice.isEmpty()
+                               ? noVerdictAdvice
+                               : tr("Nothing gives a verdict yet: the production timeline needs a quality series "
+                                    "and the time FP8 went on."));
 }
 
 void VerdictBanner::showReasons(const std::vector<std::string>& reasons) {
@@ -122,8 +126,9 @@ QString thresholdsLine(const Thresholds& t) {
 }
 
 QString bandsLine(const TimelineBands& b) {
-    return VerdictBanner::tr("Production: throughput expected +%1–%2% · quality within ±%3 points (MONITOR beyond, "
-                             "INVESTIGATE below −%4 or when the quality alert fires after the change)")
+    return VerdictBanner::tr(
+               "Production: throughput expected +%1–%2% · quality within ±%3 points (MONITOR beyond, "
+               "INVESTIGATE below −%4 or when the quality alert fires after the change)")
         .arg(number(b.throughputLowPct), number(b.throughputHighPct), number(b.qualityTolerance),
              number(b.qualityProblem));
 }
@@ -131,16 +136,32 @@ QString bandsLine(const TimelineBands& b) {
 }  // namespace
 
 void VerdictBanner::setReport(const ComparisonReport& report) {
-    showVerdict(report.verdict);
+    showVerdict(report.verdict, {});
     m_countsLabel->setText(taskCounts(report));
     showReasons(report.reasons);
     m_thresholdsLabel->setText(thresholdsLine(report.thresholds));
 }
 
 void VerdictBanner::setDecision(const Decision& decision, const ComparisonDocument& doc) {
-    showVerdict(decision.verdict);
+    // Without a verdict, say what is missing: a timeline that cannot give one yet, or a document whose evidence
+    // (local benchmarks, capacity) informs the decision without deciding it.
+    QString noVerdictAdvice;
+    if (!decision.verdict && !doc.timeline) {
+        noVerdictAdvice =
+            tr("No verdict: local benchmarks and the capacity plan inform the decision but do not "
+               "decide it. A verdict comes from offline evals (two lm-eval runs), domain judge scores "
+               "(File › New Comparison…) or a production timeline (Timeline › Connect…).");
+    }
+    showVerdict(decision.verdict, noVerdictAdvice);
     QStringList counts;
     if (decision.evals) counts << taskCounts(*decision.evals);
+    if (decision.judge) {
+        const JudgeComparison& j = *decision.judge;
+        counts << tr("domain judge: %1 (%2 %3)")
+                      .arg(toQString(verdictTitle(j.verdict)))
+                      .arg(j.paired ? j.nPairs : std::min(j.nBaseline, j.nCandidate))
+                      .arg(j.paired ? tr("pairs") : tr("samples"));
+    }
     if (decision.timeline) {
         const TimelineReport& t = *decision.timeline;
         counts << (t.verdict ? tr("production: %1").arg(toQString(verdictTitle(*t.verdict)))
@@ -148,9 +169,16 @@ void VerdictBanner::setDecision(const Decision& decision, const ComparisonDocume
     }
     m_countsLabel->setText(counts.join(QLatin1Char('\n')));
     // With evals alone, their own reasons read best (no "offline evals:" prefix on every line).
-    showReasons(!doc.timeline && decision.evals ? decision.evals->reasons : decision.reasons);
+    showReasons(!doc.timeline && !decision.judge && decision.evals ? decision.evals->reasons : decision.reasons);
     QStringList lines;
-    if (decision.evals) lines << thresholdsLine(decision.evals->thresholds);
+    if (decision.evals) {
+        lines << thresholdsLine(decision.evals->thresholds);
+    } else if (decision.judge) {
+        lines << thresholdsLine(doc.options.thresholds);
+    }
+    if ((decision.evals || decision.judge) && doc.options.cautious) {
+        lines << tr("Cautious policy: an interval that straddles a band edge takes the worst band it reaches.");
+    }
     if (doc.timeline) lines << bandsLine(doc.timeline->settings.bands);
     m_thresholdsLabel->setText(lines.join(QLatin1Char('\n')));
 }

@@ -3,22 +3,32 @@
 // Layout (version 1):
 //   { "format": "fp8dash-comparison", "version": 1, "tool_version": "0.1.0", "created": "<ISO-8601 UTC>",
 //     "title": "...", "settings": { "thresholds": {"go_below": 0.5, "investigate_above": 1.5},
-//                                   "metric_overrides": ["gsm8k=exact_match,flexible-extract"] },
+//                                   "metric_overrides": ["gsm8k=exact_match,flexible-extract"],
+//                                   "cautious": false },
 //     "runs": { "baseline": {"label": "BF16", "source": "<path>", "results": <lm-eval results object>},
-//               "candidate": {...} },
+//               "candidate": {...}, "control": {...} (optional: a BF16-vs-BF16 rerun, the noise floor) },
+//     "paired": { "<task>": <pairedToJson> } (optional: the paired tests of the sample logs; the logs stay out),
+//     "judge": { judgeSectionToJson: both score lists, scale, bootstrap } (optional; judge_scores.h),
 //     "notes": [ {"text": "...", "author": "...", "created": "...", "task": "gsm8k" (optional)} ],
 //     "timeline": { settings, throughput/quality series at full resolution, alerts } (optional; timeline.h),
-//     <later sections, e.g. "judge", "benchmarks">: kept verbatim when this build does not know them }
-// "runs" may be absent when the file holds only a production timeline.
+//     "benchmarks": { gpu/ bench JSON + "created" } (optional; local_bench.h),
+//     "capacity": { model, gpu, gpus, weights, kv, gpu_utilization, context_tokens, overhead_gib } (optional),
+//     <later sections>: kept verbatim when this build does not know them }
+// "runs" may be absent when the file holds other evidence: a production timeline, a judge comparison, benchmarks or
+// capacity inputs.
 // Files from a newer format version are refused. Never holds secrets. Functions are thread-safe.
 
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "fp8dash/core/eval_comparison.h"
+#include "fp8dash/core/judge_scores.h"
 #include "fp8dash/core/lm_eval_results.h"
+#include "fp8dash/core/local_bench.h"
 #include "fp8dash/core/result.h"
 #include "fp8dash/core/timeline.h"
 
@@ -46,22 +56,32 @@ struct ComparisonDocument {
     std::string toolVersion;
     std::string created;
     std::string title;
-    bool hasEvals = true;  // false for a timeline-only comparison (no "runs")
+    bool hasEvals = true;  // false for a comparison without "runs" (a timeline, judge, benchmarks or capacity only)
     RunRecord baseline;
     RunRecord candidate;
+    std::optional<RunRecord> control;  // "runs.control": a BF16-vs-BF16 rerun, shown as each task's noise floor
     ComparisonOptions options;
+    std::map<std::string, PairedTaskResult> paired;  // "paired": per task, from the sample logs (evals only)
+    std::optional<JudgeSection> judge;  // "judge": both sides' scores; thresholds and cautious come from options
     std::vector<Note> notes;
     std::optional<TimelineData> timeline;
+    std::optional<BenchResults> benchmarks;      // "benchmarks": the last local benchmark run (local_bench.h)
+    std::optional<CapacitySettings> capacity;    // "capacity": the Capacity view's inputs
     Json otherSections = Json::object();  // sections of later versions' features, kept verbatim
 
-    Result<ComparisonReport> evaluate() const;  // the offline evals; an Error when !hasEvals
+    // The offline evals with the paired results and the control run applied; an Error when !hasEvals.
+    Result<ComparisonReport> evaluate() const;
+    // The judge comparison under the document's thresholds and policy; nullopt without a judge section.
+    std::optional<Result<JudgeComparison>> evaluateJudge() const;
 };
 
-// The decision over everything a comparison holds (DESIGN.md: the worst of the evals and the production check).
+// The decision over everything a comparison holds (DESIGN.md: the worst of the evals, the judge comparison and the
+// production check). Reasons are prefixed "offline evals: ", "domain judge: ", "production: ", worst signal first.
 struct Decision {
     std::optional<Verdict> verdict;           // absent when nothing gives one
     std::vector<std::string> reasons;         // the overall verdict in words, most important first
     std::optional<ComparisonReport> evals;
+    std::optional<JudgeComparison> judge;
     std::optional<TimelineReport> timeline;
 };
 Result<Decision> decide(const ComparisonDocument& doc);

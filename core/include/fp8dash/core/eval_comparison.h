@@ -1,7 +1,11 @@
 #pragma once
 // Task-by-task comparison of a baseline and a candidate lm-eval run, and the verdict (DESIGN.md; issue #2 "The
-// comparison rules" are implemented exactly here). Pure functions over values; thread-safe.
+// comparison rules" are implemented exactly here), with the statistics of issue #5 beside each verdict: a confidence
+// answer, the equivalence check, paired tests from sample logs and a control run's noise floor. Pure functions over
+// values; thread-safe.
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -9,7 +13,9 @@
 
 #include "fp8dash/core/fp8_config.h"
 #include "fp8dash/core/lm_eval_results.h"
+#include "fp8dash/core/paired_task_result.h"
 #include "fp8dash/core/result.h"
+#include "fp8dash/core/statistics.h"
 #include "fp8dash/core/verdict.h"
 
 namespace fp8dash {
@@ -28,6 +34,9 @@ struct MetricOverride {
 struct ComparisonOptions {
     Thresholds thresholds;
     std::vector<MetricOverride> overrides;
+    // The cautious policy (issue #5): a task whose 95 % interval straddles a band edge takes the worst band the
+    // interval reaches. Off: the verdict is the band of the point estimate (the seed's thresholds).
+    bool cautious = false;
     bool operator==(const ComparisonOptions&) const = default;
 };
 
@@ -45,8 +54,19 @@ struct TaskComparison {
     std::optional<double> baselineStderr;
     std::optional<double> candidateStderr;
     std::optional<double> sigmas;  // (candidate - baseline) / sqrt(se_b^2 + se_c^2), when both errors are known
-    Verdict verdict = Verdict::Go;
+    std::optional<std::uint64_t> nSamples;  // the smaller side's effective sample count, when the files say
+    Verdict pointVerdict = Verdict::Go;  // the band of degradationPct
+    Verdict verdict = Verdict::Go;       // pointVerdict, or under the cautious policy the worst band reached
     std::string reason;            // the verdict in words
+    // Statistics (issue #5), top-level tasks only. `paired` when both runs' sample logs were paired (see
+    // applyPairedResults); `confidence` from the paired interval when present, else from lm-eval's two standard
+    // errors (degradation +- 1.96 sqrt(se_b^2 + se_c^2) / |baseline| * 100), absent with neither; `equivalence`
+    // the TOST at the go edge, likewise; `noiseFloorPct` = |control - baseline| / |baseline| * 100 for the same
+    // metric and filter when a BF16-vs-BF16 control run is given (applyControlRun).
+    std::optional<PairedTaskResult> paired;
+    std::optional<ConfidenceAnswer> confidence;
+    std::optional<EquivalenceResult> equivalence;
+    std::optional<double> noiseFloorPct;
     std::vector<TaskComparison> subtasks;  // drill-down rows (groups); they do not count toward the verdict
     std::vector<std::string> subtasksNotCompared;  // subtasks one side lacks, with why
 };
@@ -73,6 +93,8 @@ struct ComparisonReport {
     std::string candidateLabel;
     Fp8Config baselineConfig;
     Fp8Config candidateConfig;
+    bool cautious = false;       // the policy the verdicts were drawn under
+    std::string controlLabel;    // the control run's label when applyControlRun was applied, else ""
 };
 
 // Fails when the options are invalid, an override names a task or metric neither run has, or no task can be
@@ -80,6 +102,16 @@ struct ComparisonReport {
 Result<ComparisonReport> compareEvals(const LmEvalResults& baseline, const LmEvalResults& candidate,
                                       const ComparisonOptions& options, const std::string& baselineLabel = "BF16",
                                       const std::string& candidateLabel = "FP8");
+
+// Attaches paired results (keyed by task name) to the compared tasks whose metric and filter they tested, then
+// re-derives each task's confidence, equivalence and verdict and the overall verdict and reasons. Results for other
+// tasks, or for another metric or filter, are left out (named in the returned notes, one sentence each).
+std::vector<std::string> applyPairedResults(ComparisonReport& report, const std::map<std::string, PairedTaskResult>& paired);
+
+// Sets each compared task's noise floor from a BF16-vs-BF16 control run (the same task, metric and filter), and
+// names the tasks the control lacks in the returned notes. Verdicts are unchanged: the floor is shown, not applied.
+std::vector<std::string> applyControlRun(ComparisonReport& report, const LmEvalResults& control,
+                                         const std::string& controlLabel = "BF16 control");
 
 // Whether a task is known to be FP8-sensitive (math, formal reasoning, code).
 bool isFp8SensitiveTask(std::string_view task);

@@ -1,11 +1,13 @@
 #pragma once
-// Renderings of a ComparisonReport: the stable JSON of the CLI, plain text for the terminal, Markdown.
-// Pure functions; thread-safe.
+// Renderings of a ComparisonReport and of a whole comparison's Decision (evals, domain judge, production timeline):
+// the stable JSON of the CLI, plain text for the terminal, Markdown. Pure functions; thread-safe.
 
 #include <cstddef>
 #include <string>
 
+#include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/eval_comparison.h"
+#include "fp8dash/core/judge_scores.h"
 #include "fp8dash/core/lm_eval_results.h"
 
 namespace fp8dash {
@@ -13,6 +15,22 @@ namespace fp8dash {
 Json reportToJson(const ComparisonReport& report);  // numbers at full precision; see README "JSON output"
 std::string reportToText(const ComparisonReport& report);
 std::string reportToMarkdown(const ComparisonReport& report);
+
+// The "Domain judge" block: means, degradation, interval, test and p-value, confidence, equivalence, the score
+// distribution of each side as a histogram line, the biggest drops (top 5) with their ids.
+std::string judgeToText(const JudgeComparison& judge, const std::string& baselineLabel = "BF16",
+                        const std::string& candidateLabel = "FP8");
+std::string judgeToMarkdown(const JudgeComparison& judge, const std::string& baselineLabel = "BF16",
+                            const std::string& candidateLabel = "FP8");
+
+// A whole comparison (decide()). JSON: the evals report's keys when there are evals, "judge" (judgeComparisonToJson)
+// and "timeline" when present; with a judge or a timeline, "verdict", "advice" and "reasons" are the overall ones and
+// "evals_verdict" keeps the evals' own. Text and Markdown: the evals report alone when that is all there is; else
+// the overall verdict first, then each part. `doc` supplies the timeline's data and the run labels; `heading` is
+// the title line (Markdown makes it a "#" heading).
+Json decisionToJson(const Decision& decision);
+std::string decisionToText(const Decision& decision, const ComparisonDocument& doc, const std::string& heading);
+std::string decisionToMarkdown(const Decision& decision, const ComparisonDocument& doc, const std::string& heading);
 
 // Shared wording used by every rendering and the GUI.
 std::string fp8LayersSummary(const Fp8Config& config);  // "weights FP8 · KV cache BF16 · activations ..."

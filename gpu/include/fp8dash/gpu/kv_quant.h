@@ -152,11 +152,16 @@ struct KvQuantResult {
     int context = 0;             // tokens
     TensorError key;             // over all layers and heads, the first `context` tokens
     TensorError value;
+    TensorError combined;        // K and V together
     double attnRelError = 0;     // attention-output relative error, mean over kv heads and the sampled layers
     std::size_t elements = 0;    // K + V elements quantised for this point
     double seconds = 0;          // wall time of the quantise step alone (x / scale and encode), K and V
     double elementsPerSecond() const { return seconds > 0 ? static_cast<double>(elements) / seconds : 0; }
 };
+
+// Quantises the first `tokens` tokens of a cache with the given scales; the CPU's quantizeKv by default, the CUDA
+// runner's kernel on a GPU (it must return the same codes, bit for bit).
+using KvQuantizer = std::function<QuantizedKv(const KvCache& cache, const KvScales& scales, int tokens)>;
 
 struct KvSweepConfig {
     KvShape shape;                                  // tokens is ignored: the cache holds max(contexts) tokens
@@ -167,6 +172,7 @@ struct KvSweepConfig {
     int attentionLayers = 4;       // layers sampled for the attention error, evenly spaced (all when fewer)
     double logitStd = 3.0;         // each query is scaled so its BF16 attention logits have this standard deviation
     KvGeneratorOptions generator;
+    KvQuantizer quantizer;         // empty: quantizeKv on the CPU
 };
 
 struct KvSweepResult {

@@ -1,8 +1,10 @@
 #pragma once
 // ComparisonView: the document page of the main window. The overall verdict banner (evals and production timeline)
-// on top, the title, then two tabs: "Offline evals" (the runs, a splitter with the task table and a scrollable side
-// panel: FP8 layers, risk flags, tasks not compared, notes) and "Production timeline" (TimelineView). A timeline-only
-// document shows just the timeline. GUI thread only; owns its children through Qt parenting.
+// on top, the title, then the tabs: "Offline evals" (the runs, a splitter with the task table and a scrollable side
+// panel: FP8 layers, risk flags, tasks not compared, notes), "Domain judge" (JudgeView), "Production timeline"
+// (TimelineView), "Local benchmarks" (BenchView) and "Capacity" (CapacityView). A document without evals hides the
+// evals tab. GUI thread only; owns its
+// children through Qt parenting.
 
 #include <QWidget>
 
@@ -22,15 +24,19 @@ class RiskFlagsPanel;
 class MissingTasksPanel;
 class NotesPanel;
 class TimelineView;
+class BenchView;
+class CapacityView;
+class JudgeView;
 
 class ComparisonView : public QWidget {
     Q_OBJECT
 public:
     explicit ComparisonView(QWidget* parent = nullptr);
 
-    enum Tab { EvalsTab = 0, TimelineTab = 1 };
+    enum Tab { EvalsTab = 0, JudgeTab = 1, TimelineTab = 2, BenchTab = 3, CapacityTab = 4 };
 
-    // Shows a document. The tab in front is kept where both still exist; a timeline-only document shows its timeline.
+    // Shows a document. The tab in front is kept where both still exist; a document without evals that was showing
+    // the evals shows its judge comparison when it has one, else its timeline.
     void setComparison(const LoadedComparison& loaded);
     void showTab(Tab tab);
 
@@ -44,6 +50,9 @@ public:
     QSplitter* splitter() const { return m_splitter; }
     QTabWidget* tabs() const { return m_tabs; }
     TimelineView* timelineView() const { return m_timeline; }
+    BenchView* benchView() const { return m_bench; }
+    CapacityView* capacityView() const { return m_capacity; }
+    JudgeView* judgeView() const { return m_judge; }
 
 private:
     VerdictBanner* m_banner = nullptr;
@@ -58,6 +67,9 @@ private:
     MissingTasksPanel* m_missing = nullptr;
     NotesPanel* m_notes = nullptr;
     TimelineView* m_timeline = nullptr;
+    BenchView* m_bench = nullptr;
+    CapacityView* m_capacity = nullptr;
+    JudgeView* m_judge = nullptr;
 };
 
 }  // namespace fp8dash::ui

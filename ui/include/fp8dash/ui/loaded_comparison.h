@@ -1,7 +1,8 @@
 #pragma once
 // A comparison document together with its evaluated report, and the background jobs that produce one: loading a
-// *.fp8cmp file, and building a new comparison from two lm-eval runs. The jobs are synchronous, pure functions over
-// values, meant to run on a QtConcurrent worker; they return errors as values naming the file.
+// *.fp8cmp file, and building a new comparison from two lm-eval runs and/or two judge score files (with the paired
+// tests of the runs' sample logs and an optional control run). The jobs are synchronous, pure functions over values,
+// meant to run on a QtConcurrent worker; they return errors as values naming the file.
 
 #include <filesystem>
 #include <string>
@@ -9,17 +10,22 @@
 
 #include <QMetaType>
 #include <QString>
+#include <QStringList>
 
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/eval_comparison.h"
 #include "fp8dash/core/result.h"
+#include "fp8dash/core/sample_logs.h"
 
 namespace fp8dash::ui {
 
 struct LoadedComparison {
     ComparisonDocument document;
     ComparisonReport report;  // the offline evals; empty (no tasks) for a timeline-only document
-    Decision decision;        // the overall verdict over the evals and the production timeline
+    Decision decision;        // the overall verdict over the evals, the judge and the production timeline
+    // What building it could not use, one sentence each (tasks whose sample logs were missing or unreadable); the
+    // first line sums up the pairing. Empty for a loaded file.
+    QStringList buildNotes;
 };
 
 // Loads and evaluates a comparison file. Thread-safe.
@@ -29,17 +35,29 @@ Result<LoadedComparison> loadComparisonForDisplay(const QString& path);
 // fetched). Fast enough for the GUI thread: the evals and the timeline's figures are linear in the data. Thread-safe.
 Result<LoadedComparison> evaluateForDisplay(ComparisonDocument document, const QString& sourceName);
 
+// Either pair of inputs (the lm-eval runs, the judge score files) or both; at least one complete pair.
 struct NewComparisonRequest {
-    QString baselinePath;  // an lm-eval results file or output directory
+    QString baselinePath;  // an lm-eval results file or output directory; empty with candidatePath: no evals
     QString candidatePath;
+    QString controlPath;        // optional: a BF16-vs-BF16 rerun (results file or folder), the noise floor; needs evals
+    QString judgeBaselinePath;  // optional: judge score files (.jsonl, .csv, .json), both or neither
+    QString judgeCandidatePath;
     QString baselineLabel = QStringLiteral("BF16");
     QString candidateLabel = QStringLiteral("FP8");
-    QString title;  // empty: "<model>: <baseline label> vs <candidate label>"
-    ComparisonOptions options;
+    QString title;               // empty: "<model>: <baseline label> vs <candidate label>"
+    ComparisonOptions options;   // thresholds, overrides, the cautious policy (the judge follows it too)
+    bool readSampleLogs = true;  // pair the runs' --log_samples files when they are beside the results
+
+    bool hasEvals() const { return !baselinePath.isEmpty() || !candidatePath.isEmpty(); }
+    bool hasJudge() const { return !judgeBaselinePath.isEmpty() || !judgeCandidatePath.isEmpty(); }
+    // Which pair is incomplete, a control without runs, or neither pair: the message says what to choose.
+    Status validate() const;
 };
 
-// Reads both runs and compares them. Errors say which side failed and name the file. Thread-safe.
-Result<LoadedComparison> buildNewComparison(const NewComparisonRequest& request);
+// Reads the inputs and compares them. Errors say which input failed and name the file. Sample logs that are missing
+// or unreadable become buildNotes, never errors. `progress` (bytes of sample logs read, their total) may return
+// false to cancel: the result is then an error. Thread-safe.
+Result<LoadedComparison> buildNewComparison(const NewComparisonRequest& request, const SampleProgressFn& progress = {});
 
 // UTF-8 conversions between Qt and the std/filesystem types of core.
 std::filesystem::path toFsPath(const QString& path);

@@ -1,10 +1,10 @@
 #pragma once
 // MainWindow: one comparison document on screen (overall verdict banner, the offline evals: task table, FP8 layers,
 // risks, missing tasks, notes; the production timeline), with File › New Comparison / Open / Save / Save As / Open
-// Demo, Timeline › Connect… / Refresh, drag-and-drop of *.fp8cmp files and window geometry kept in QSettings. GUI
+// Demo, Timeline › Connect… / Refresh, Bench › Show Local Benchmarks / Run Benchmarks / Show Capacity, drag-and-drop of *.fp8cmp files and window geometry kept in QSettings. GUI
 // thread only. Files load on a QtConcurrent worker; a newer load makes older ones stale and their results are
 // dropped. Timelines are fetched by TimelineSourceDialog (off the GUI thread); a fetched timeline or a newly chosen
-// change time marks the document modified until it is saved. Credentials used for a fetch stay in memory for this
+// change time marks the document modified until it is saved; so do benchmark results and capacity inputs. Credentials used for a fetch stay in memory for this
 // window's session (for Refresh) and are never saved to a file or QSettings; the dialogs remember them in the
 // CredentialStore (the system keychain by default) when the user asks them to. Owns its child widgets through Qt
 // parenting.
@@ -61,6 +61,15 @@ public:
     // The user confirmed when FP8 went on: re-evaluates the timeline and the overall verdict; marks it modified.
     void setTimelineChangeTime(double unixSeconds);
     TimelineSourceDialog* sourceDialog() const;  // the open one, or nullptr
+
+    // Bench › Show Local Benchmarks / Show Capacity: the tab in front; without a document, a new one for local
+    // evidence (no evals) first. Bench › Run Benchmarks: the same, then a run with the tab's settings.
+    void showBenchmarks();
+    void showCapacity();
+    void runBenchmarks();
+    // Puts benchmark results into the document (replacing earlier ones) and marks it modified. A run that finishes
+    // after another document was opened is dropped, not applied to it.
+    void applyBenchmarks(fp8dash::BenchResults results);
     // Where the source dialogs remember credentials; the system keychain unless replaced (tests use memory).
     void setCredentialStore(std::shared_ptr<CredentialStore> store);
     std::shared_ptr<CredentialStore> credentialStore() const { return m_credentialStore; }
@@ -83,6 +92,7 @@ signals:
     void documentShown(const QString& path);
     void loadFailed(const QString& path, const QString& message);
     void timelineApplied();
+    void benchmarksApplied();
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -94,7 +104,10 @@ private:
     void buildMenus();
     void buildStatusBar();
     QWidget* buildEmptyPage();
-    void display(LoadedComparison loaded, const QString& path, const QString& displayName);
+    // derived: the same document with new content (keeps runs started for it valid); otherwise a new document.
+    void display(LoadedComparison loaded, const QString& path, const QString& displayName, bool derived = false);
+    void ensureDocument();  // a new local-evidence document when none is shown
+    void benchRunFinished(const fp8dash::BenchResults& results);
     void showError(const QString& title, const QString& text, const QString& details);
     void setLoading(const QString& path);
     void clearLoading();
@@ -127,6 +140,7 @@ private:
     QAction* m_exportAction = nullptr;
     QAction* m_expandAllAction = nullptr;
     QAction* m_collapseAllAction = nullptr;
+    QAction* m_cancelBenchAction = nullptr;
     QMenu* m_recentMenu = nullptr;
 
     std::optional<LoadedComparison> m_current;
@@ -138,6 +152,8 @@ private:
     std::shared_ptr<CredentialStore> m_credentialStore;       // shared with the source dialogs
     QPointer<TimelineSourceDialog> m_sourceDialog;
     quint64 m_loadGeneration = 0;  // bumped by each openFileAsync; a finished load with an older number is stale
+    quint64 m_documentSerial = 0;  // bumped by each new document shown (not by derived ones)
+    quint64 m_benchSerial = 0;     // the document a benchmark run was started for
 };
 
 }  // namespace fp8dash::ui

@@ -1,16 +1,20 @@
 #pragma once
-// NewComparisonDialog: builds a comparison from two lm-eval runs (each a results file or an output directory):
-// labels, thresholds and optional metric overrides; OK reads and compares both runs on a QtConcurrent worker
-// (busy state; Cancel abandons the result), shows errors inline naming the file, then asks where to save and
-// writes the *.fp8cmp file. Accepted means saved: result() and savedPath() then hold it. GUI thread only.
+// NewComparisonDialog: builds a comparison from two lm-eval runs (each a results file or an output directory)
+// and/or two judge score files (either pair is enough), an optional BF16 control rerun, labels, thresholds, the
+// cautious policy and optional metric overrides; OK reads and compares everything on a QtConcurrent worker, pairing
+// the runs' sample logs when they are beside the results (busy state with the logs' progress; Cancel stops reading
+// and abandons the result), shows errors inline naming the file, then asks where to save and writes the *.fp8cmp
+// file. Accepted means saved: result() and savedPath() then hold it. GUI thread only.
 
 #include <QDialog>
 #include <QString>
 
+#include <memory>
 #include <optional>
 
 #include "fp8dash/ui/loaded_comparison.h"
 
+class QCheckBox;
 class QDialogButtonBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -18,6 +22,7 @@ class QLineEdit;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
+class QTimer;
 
 namespace fp8dash::ui {
 
@@ -30,6 +35,9 @@ public:
     // Test and automation hooks: fill the form without native dialogs.
     void setBaselinePath(const QString& path);
     void setCandidatePath(const QString& path);
+    void setControlPath(const QString& path);
+    void setJudgePaths(const QString& baseline, const QString& candidate);
+    void setCautious(bool on);
     void setLabels(const QString& baseline, const QString& candidate);
     void setThresholds(double goBelow, double investigateAbove);
     void setOverridesText(const QString& text);  // one TASK=METRIC[,FILTER] per line
@@ -45,6 +53,7 @@ public:
     QString errorText() const;  // the inline error, empty when none
     QPushButton* compareButton() const { return m_okButton; }
     QPushButton* cancelButton() const { return m_cancelButton; }
+    QCheckBox* cautiousCheck() const { return m_cautiousCheck; }
 
     const LoadedComparison* result() const { return m_result ? &*m_result : nullptr; }
     QString savedPath() const { return m_savedPath; }
@@ -56,11 +65,16 @@ signals:
     void comparisonFailed(const QString& message);  // for tests and logging; the dialog shows it too
 
 protected:
+    void showEvent(QShowEvent* event) override;
     // Where to save; an empty string means the user declined. Default: the preset path, else a QFileDialog.
     virtual QString chooseSavePath(const QString& suggestedName);
 
 private:
+    struct BuildProgress;  // shared with the worker: sample-log bytes read, and the cancel flag
+
     void browse(QLineEdit* edit, bool directory);
+    void browseScores(QLineEdit* edit);
+    void pollProgress();
     void start(NewComparisonRequest request);
     void finish(Result<LoadedComparison> outcome);
     void setBusy(bool busy, const QString& status = {});
@@ -70,6 +84,11 @@ private:
 
     QLineEdit* m_baselineEdit = nullptr;
     QLineEdit* m_candidateEdit = nullptr;
+    QLineEdit* m_controlEdit = nullptr;
+    QLineEdit* m_judgeBaselineEdit = nullptr;
+    QLineEdit* m_judgeCandidateEdit = nullptr;
+    QCheckBox* m_cautiousCheck = nullptr;
+    QTimer* m_progressTimer = nullptr;
     QLineEdit* m_baselineLabelEdit = nullptr;
     QLineEdit* m_candidateLabelEdit = nullptr;
     QLineEdit* m_titleEdit = nullptr;
@@ -85,7 +104,8 @@ private:
     QList<QWidget*> m_inputs;  // disabled while busy
 
     bool m_busy = false;
-    quint64 m_generation = 0;  // bumped by each start and by Cancel; an older finished job is dropped
+    quint64 m_generation = 0;                   // bumped by each start and by Cancel; an older finished job is dropped
+    std::shared_ptr<BuildProgress> m_progress;  // the running job's
     QString m_presetSavePath;
     QString m_startDirectory;
     std::optional<LoadedComparison> m_result;

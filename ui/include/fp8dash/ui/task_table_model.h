@@ -1,8 +1,11 @@
 #pragma once
 // TaskTableModel: the compared tasks of a ComparisonReport as a tree (groups have their subtasks as children).
-// Columns: Task, Metric, baseline value, candidate value (headers are the run labels), Δ%, ±σ, Verdict. Display
-// text is rounded (values 4 decimals, Δ% signed 2 decimals, σ 1 decimal); SortRole carries the exact number so a
-// QSortFilterProxyModel sorts numerically. Holds its own copy of the report. GUI thread only.
+// Columns: Task, Metric, baseline value, candidate value (headers are the run labels), Δ%, ±σ, Verdict, then the
+// statistics of issue #5: Confidence (clear / inconclusive (n≈N)), Paired p (the paired test on the sample logs) and
+// Noise floor (from a control run); a view hides those three when columnHasData() says no row has them, so a
+// document without them looks as before. Display text is rounded (values 4 decimals, Δ% signed 2 decimals, σ 1
+// decimal); SortRole carries the exact number so a QSortFilterProxyModel sorts numerically. Holds its own copy of
+// the report. GUI thread only.
 
 #include <QAbstractItemModel>
 
@@ -24,6 +27,9 @@ public:
         DeltaColumn,
         SigmaColumn,
         VerdictColumn,
+        ConfidenceColumn,
+        PairedPColumn,
+        NoiseFloorColumn,
         ColumnCount
     };
     enum Role {
@@ -42,6 +48,8 @@ public:
 
     // The comparison behind an index of this model (not of a proxy); nullptr for an invalid index.
     const TaskComparison* comparisonAt(const QModelIndex& index) const;
+    // Whether any top-level row has something to show in a column (always true for the columns of the seed).
+    bool columnHasData(int column) const;
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;
@@ -63,6 +71,9 @@ private:
 
     ComparisonReport m_report;
     std::vector<std::unique_ptr<Node>> m_roots;
+    bool m_hasConfidence = false;
+    bool m_hasPaired = false;
+    bool m_hasNoiseFloor = false;
 };
 
 }  // namespace fp8dash::ui

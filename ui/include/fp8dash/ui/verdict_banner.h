@@ -1,7 +1,8 @@
 #pragma once
 // VerdictBanner: the overall verdict in large white letters on its colour (GO green, MONITOR amber, INVESTIGATE
 // red; grey when nothing gives a verdict yet), with the advice, every reason and the thresholds in use. The overall
-// verdict is the worst of the offline evals and the production timeline (core's decide()). GUI thread only.
+// verdict is the worst of the offline evals, the domain judge and the production timeline (core's decide()); local
+// benchmarks and capacity inform but give none. GUI thread only.
 
 #include <QFrame>
 #include <QString>
@@ -22,7 +23,7 @@ public:
 
     // The offline evals alone.
     void setReport(const ComparisonReport& report);
-    // Everything the document holds: evals (when doc.hasEvals) and the production timeline (when present).
+    // Everything the document holds: evals (when doc.hasEvals), the judge comparison and the production timeline.
     void setDecision(const Decision& decision, const ComparisonDocument& doc);
 
     // What the banner shows, read back from its labels (plain text).
@@ -37,7 +38,8 @@ public:
     static QColor colorFor(Verdict v);  // the banner colour of a verdict
 
 private:
-    void showVerdict(std::optional<Verdict> v);
+    // noVerdictAdvice: the advice line when v is nullopt (empty: the timeline's default).
+    void showVerdict(std::optional<Verdict> v, const QString& noVerdictAdvice);
     void showReasons(const std::vector<std::string>& reasons);
 
     std::optional<Verdict> m_verdict = Verdict::Go;

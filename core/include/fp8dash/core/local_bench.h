@@ -1,0 +1,154 @@
+#pragma once
+// Benchmark orchestration over gpu/ (DESIGN.md): builds the benchmark request from a model preset, runs it on the
+// GPU worker thread (or the CPU twin), and turns the gpu/ report into core types the UI shows and the comparison file
+// keeps (ui never includes gpu/ headers). The JSON written by gpu/ (gpu::benchReportToJson) is the one format: it is
+// what `fp8dash bench --format json` prints, what the Qt-free GPU runner writes, and what the comparison file's
+// "benchmarks" section holds (plus "created"); core parses it back with parseBenchResults.
+// runLocalBench is synchronous and takes a progress/cancel callback; every function is thread-safe.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fp8dash/core/lm_eval_results.h"
+#include "fp8dash/core/result.h"
+
+namespace fp8dash {
+
+struct BenchSampleSummary {
+    int samples = 0;
+    int throttledSamples = 0;
+    double medianSeconds = 0;
+    double relStdDev = 0;  // the noise: sample standard deviation / mean
+    bool converged = false;
+};
+
+struct BenchGemmPoint {
+    std::string layer;      // "qkv", "o", "gate_up", "down", "square"
+    int m = 0, n = 0, k = 0;
+    std::string precision;  // "bf16", "fp8_e4m3"
+    bool fastAccum = false;
+    std::string skipped;    // empty when measured
+    BenchSampleSummary stats;
+    int algorithmsTried = 0;
+    double tflops = 0;
+    double bytesPerSecond = 0;
+    std::optional<double> roofTflops;  // attainable for this shape; nullopt without a peak-table entry
+    std::string bound;      // "compute", "memory", "" without a roof
+    double percentOfRoof = 0;
+    double speedupVsBf16 = 0;  // FP8 rows; 0 when not measured
+    double arithmeticIntensity() const;  // FLOP per byte moved at least once (A, B in the precision, D in BF16)
+};
+
+struct BenchBandwidthPoint {
+    std::string kernel;  // "read", "copy"
+    std::uint64_t bytes = 0;
+    std::string skipped;
+    BenchSampleSummary stats;
+    double bytesPerSecond = 0;
+    double percentOfPeak = 0;
+};
+
+struct BenchKvPoint {
+    std::string scaling;  // "none", "per_tensor", "per_head"
+    int context = 0;      // tokens
+    double relRmse = 0;   // K and V together
+    double maxAbsError = 0;
+    double cosine = 1;
+    double keyRelRmse = 0;
+    double valueRelRmse = 0;
+    double attnRelError = 0;  // relative error of the attention output vs the BF16 cache
+    std::uint64_t elements = 0;
+    double elementsPerSecond = 0;  // quantise throughput of whoever ran it (kvBackend)
+};
+
+struct BenchKvKernelPoint {
+    std::string scaling;
+    std::uint64_t elements = 0;
+    std::string skipped;
+    BenchSampleSummary stats;
+    double bytesPerSecond = 0;
+    double percentOfPeak = 0;
+    bool matchesCpu = false;
+};
+
+struct BenchPeak {
+    std::string name;  // datasheet display name
+    double fp8DenseTflops = 0;
+    double bf16DenseTflops = 0;
+    double memoryBandwidthGBps = 0;
+};
+
+struct BenchDevice {
+    bool available = false;  // a usable GPU ran (or could run) the GPU parts
+    std::string backend;     // "cuda" or "cpu"
+    std::string name;
+    std::string computeCapability;  // "9.0"; "" without a GPU
+    std::uint64_t memoryBytes = 0;
+    int multiprocessors = 0;
+    std::string reason;      // why there is no GPU, in words
+    std::optional<BenchPeak> peak;
+};
+
+struct BenchResults {
+    std::string created;  // ISO-8601 UTC, when it was run
+    std::string backend;  // "cuda" or "cpu"
+    std::string model;    // the preset (or config.json) whose shapes were used
+    BenchDevice device;
+    std::vector<BenchGemmPoint> gemm;
+    std::string gemmSkipped;
+    std::vector<BenchBandwidthPoint> bandwidth;
+    std::string bandwidthSkipped;
+    std::vector<BenchKvPoint> kv;
+    std::string kvBackend;
+    std::vector<BenchKvKernelPoint> kvKernel;
+    std::string kvSkipped;
+    std::vector<std::string> warnings;
+    bool cancelled = false;
+    Json raw;  // the section as written (gpu/ JSON plus "created"): printed and saved verbatim
+};
+
+// Validates and reads a "benchmarks" object; errors name `where` and the field.
+Result<BenchResults> parseBenchResults(const Json& j, const std::string& where);
+
+struct LocalBenchOptions {
+    bool gemm = true;
+    bool bandwidth = true;
+    bool kv = true;
+    bool cpuOnly = false;               // "--cpu": the CPU implementation even with a GPU
+    std::string model = "llama-3.1-8b";  // a preset name, a config.json or a model folder
+    std::vector<int> gemmTokens;        // M values; empty = the default 1, 8, 32, 128, 512, 2048, 8192
+    bool square = true;                 // add the square 8192^3 case
+    bool fp8FastAccum = false;
+    std::vector<int> kvContexts;        // tokens; empty = 1K..128K on a GPU, 1K, 4K, 16K on the CPU
+    int kvLayers = 4;                   // layers of the synthetic K/V cache (the model's kv_heads x head_dim)
+};
+
+// fraction in [0, 1], the step in words; return false to cancel (the results so far come back, cancelled = true).
+using BenchProgressFn = std::function<bool(double fraction, const std::string& step)>;
+
+// Errors: unknown model, bad option values. "No GPU" is not an error: the CPU parts run and device.reason says why.
+Result<BenchResults> runLocalBench(const LocalBenchOptions& options, const BenchProgressFn& progress = {});
+
+// The text of `fp8dash bench` (device, GEMM table with speedups and % of roof, bandwidth, KV error table).
+std::string benchResultsToText(const BenchResults& r);
+
+// What the Capacity view last showed, kept in the comparison file's "capacity" section so a reviewer sees the same
+// table: the inputs of planCapacity (capacity.h) by name.
+struct CapacitySettings {
+    std::string model = "llama-3.1-8b";  // preset name or config.json path
+    std::string gpu = "h100-sxm";        // preset key, or "local"
+    int gpus = 1;
+    std::string weights = "fp8";         // "bf16" | "fp8"
+    std::string kv = "fp8";
+    double gpuUtilization = 0.92;
+    long long contextTokens = 8192;
+    double overheadGiB = 2.0;
+    bool operator==(const CapacitySettings&) const = default;
+};
+Json capacitySettingsToJson(const CapacitySettings& s);
+Result<CapacitySettings> parseCapacitySettings(const Json& j, const std::string& where);
+
+}  // namespace fp8dash

@@ -1,0 +1,54 @@
+#pragma once
+// The result of the paired tests of one compared task (paired_tasks.h computes it; issue #5). Its own header so that
+// a TaskComparison (eval_comparison.h) can hold one while paired_tasks.h builds on eval_comparison.h. Plain data.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fp8dash/core/statistics.h"
+
+namespace fp8dash {
+
+struct PairedTaskResult {
+    std::string task;
+    std::string metric;
+    std::string filter;
+    std::string test;      // "mcnemar_exact", "wilcoxon_signed_rank", or "none" when no pair is left
+    bool binary = false;   // every paired value is 0 or 1
+    std::uint64_t n = 0;   // pairs tested
+    std::uint64_t b01 = 0; // right only in the candidate (binary only)
+    std::uint64_t b10 = 0; // right only in the baseline
+    double pValue = 1;     // two-sided
+    double baselineMean = 0;   // over the tested pairs
+    double candidateMean = 0;
+    double delta = 0;          // candidateMean - baselineMean, in the metric's units
+    ConfidenceInterval deltaCi;  // 95 % paired bootstrap of the per-doc differences, metric units
+    // Points (x100) when every value lies in [0, 1], as accuracies do; absent otherwise.
+    std::optional<double> deltaPoints;
+    std::optional<ConfidenceInterval> deltaPointsCi;
+    // % of |baselineMean|; absent when the baseline mean is 0. The interval divides the bootstrap interval of the
+    // difference by the observed baseline mean (the baseline's own sampling error is not propagated).
+    std::optional<double> deltaPct;
+    std::optional<ConfidenceInterval> deltaPctCi;
+    std::optional<ConfidenceAnswer> confidence;    // on the degradation interval in %, when deltaPctCi is known
+    std::optional<EquivalenceResult> equivalence;  // against +-equivalenceMarginPct, when n >= 2
+
+    // Excluded from the test.
+    std::uint64_t hashMismatches = 0;  // pairs whose doc_hash or prompt_hash differ
+    std::uint64_t docHashMismatches = 0;
+    std::uint64_t promptHashMismatches = 0;
+    std::vector<long long> mismatchDocIds;  // the first few, ascending
+    std::uint64_t onlyInBaseline = 0;
+    std::uint64_t onlyInCandidate = 0;
+    std::vector<long long> onlyInBaselineDocIds;  // the first few
+    std::vector<long long> onlyInCandidateDocIds;
+    std::uint64_t missingValues = 0;  // pairs where a side has no finite value of the metric
+    std::uint64_t uncheckedHashes = 0;  // pairs tested although a side had no doc_hash/prompt_hash
+
+    std::vector<std::string> warnings;  // each a sentence
+    std::string summary;                // one line for a table cell or a tooltip
+};
+
+}  // namespace fp8dash

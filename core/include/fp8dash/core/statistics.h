@@ -1,0 +1,93 @@
+#pragma once
+// The statistics of comparing two runs (issue #5, ../shared/notes/statistics-and-samples.md): paired and unpaired
+// tests, seeded bootstrap intervals, the equivalence check against the "go" margin, and how many samples would
+// decide. Distributions come from Boost.Math (Debian's libboost-dev), not hand-written special functions.
+// Plain data and pure functions; every function is thread-safe and deterministic (the bootstrap takes its seed).
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace fp8dash {
+
+// Exact two-sided McNemar test on the discordant pairs: b01 = right only in the candidate (FP8), b10 = right only
+// in the baseline. p = min(1, 2 * P[X <= min(b01, b10)]) for X ~ Binomial(b01 + b10, 1/2); 1 when both are 0.
+double mcnemarExactPValue(std::uint64_t b01, std::uint64_t b10);
+
+struct ConfidenceInterval {
+    double low = 0;
+    double high = 0;
+    double level = 0.95;
+};
+
+// Percentile bootstrap of the mean of `values` (e.g. paired differences candidate - baseline): `iterations`
+// resamples with replacement drawn from std::mt19937_64(seed); the (1-level)/2 and (1+level)/2 quantiles of the
+// resampled means (linear interpolation between order statistics). Empty input: {0, 0}; a non-finite value: NaN.
+// Reproducible across standard libraries: an index is the raw generator output modulo n (outputs below 2^64 mod n
+// rejected, so unbiased), never std::uniform_int_distribution, whose algorithm each standard library picks.
+ConfidenceInterval bootstrapMeanCi(std::span<const double> values, std::uint64_t seed, int iterations = 10000,
+                                   double level = 0.95);
+// Unpaired: the difference of means (candidate - baseline), each side resampled independently from one generator.
+ConfidenceInterval bootstrapMeanDifferenceCi(std::span<const double> baseline, std::span<const double> candidate,
+                                             std::uint64_t seed, int iterations = 10000, double level = 0.95);
+// Student t interval of the mean (for comparison with the bootstrap on normal data). n < 2: {mean, mean}.
+ConfidenceInterval tMeanCi(std::span<const double> values, double level = 0.95);
+
+struct RankTest {
+    double statistic = 0;  // W+ (Wilcoxon) or U of the candidate (Mann-Whitney)
+    double z = 0;          // the normal approximation's z (tie- and continuity-corrected); 0 when exact
+    double pValue = 1;     // two-sided
+    std::uint64_t n = 0;   // pairs with a non-zero difference (Wilcoxon) or n1 + n2 (Mann-Whitney)
+    bool exact = false;    // exact distribution (small n, no ties) rather than the normal approximation
+};
+// Exact distributions: Wilcoxon for n <= 50 non-zero differences without tied magnitudes, Mann-Whitney for
+// n1 * n2 <= 2500 without ties; otherwise the normal approximation with the tie correction of the variance and a
+// continuity correction of 0.5. Non-finite values are left out.
+// Wilcoxon signed-rank test on paired differences (zeros dropped, Pratt not used; average ranks for ties).
+RankTest wilcoxonSignedRank(std::span<const double> differences);
+// Mann-Whitney U test (two-sided, average ranks for ties).
+RankTest mannWhitneyU(std::span<const double> baseline, std::span<const double> candidate);
+
+// Bands of the degradation (DESIGN.md): go < 0.5 %, monitor 0.5-1.5 %, investigate > 1.5 % (edges from the
+// thresholds in use). A degradation interval [lowPct, highPct] is "clear" when both ends fall in the same band,
+// "inconclusive" when it straddles an edge.
+enum class Confidence { Clear, Inconclusive };
+const char* confidenceName(Confidence c);  // "clear", "inconclusive"
+
+struct ConfidenceAnswer {
+    Confidence confidence = Confidence::Clear;
+    double lowPct = 0;   // the degradation interval, % of the baseline (degradation = -delta; may be negative)
+    double highPct = 0;
+    // When inconclusive: the samples (per side, or pairs) that would shrink the interval's half-width to the
+    // distance from the point estimate to the nearest band edge, at the observed variance; nullopt when the point
+    // sits on an edge or the variance is 0.
+    std::optional<std::uint64_t> samplesNeeded;
+    std::string explanation;  // one sentence for a tooltip
+};
+// degradationPct: the point estimate, -delta % (not clamped at 0, so that it sits inside [lowPct, highPct]);
+// n: the samples (pairs, or per side) the interval came from. Bands as verdictForDegradation draws them, negative
+// degradation counting as "go". samplesNeeded: for each edge the interval crosses, the interval's half-width on the
+// side facing that edge (the half-width of a symmetric interval) scales as 1/sqrt(n); the n at which it equals the
+// point's distance d from the edge is ceil(n * (h/d)^2), at least n + 1; the largest over the crossed edges.
+ConfidenceAnswer confidenceAnswer(double degradationPct, double lowPct, double highPct, std::uint64_t n,
+                                  double goBelowPct, double investigateAbovePct);
+
+// Two one-sided tests against +-marginPct (the "go" band, 0.5 %) on the relative delta: equivalence is shown when
+// the (1 - 2 alpha) interval of the delta, in % of the baseline, lies strictly inside (-margin, +margin). The
+// interval is delta +- z(1 - alpha) * standardErrorPct (normal, i.e. large-sample).
+struct EquivalenceResult {
+    bool equivalent = false;  // "go" is shown, not just "no significant drop"
+    double lowPct = 0;        // the 90 % interval of the delta in %
+    double highPct = 0;
+    double marginPct = 0.5;
+};
+EquivalenceResult equivalenceCheck(double deltaPct, double standardErrorPct, double marginPct = 0.5,
+                                   double alpha = 0.05);
+
+// Normal quantile and the binomial CDF through Boost.Math, for callers that need them.
+double normalQuantile(double p);
+double binomialCdf(std::uint64_t k, std::uint64_t n, double p);
+
+}  // namespace fp8dash

@@ -1,0 +1,380 @@
+// benchReportToJson (bench.h): the one JSON of a benchmark run. Hand-written rather than nlohmann because gpu/ is a
+// leaf that must also build alone on the GPU machine, where no package registry can be reached; the writer is small
+// and its output is checked by parsing it with nlohmann in the tests. Field names are a stable format: core parses
+// them back (local_bench.cpp) and comparison files keep them.
+#include "fp8dash/gpu/bench.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace fp8dash::gpu {
+namespace {
+
+// A streaming writer with optional pretty-printing. Callers pair begin/end correctly (this file only).
+class JsonWriter {
+public:
+    explicit JsonWriter(int indent) : m_indent(indent < 0 ? 0 : indent) {}
+
+    void beginObject() { open('{'); }
+    void endObject() { close('}'); }
+    void beginArray() { open('['); }
+    void endArray() { close(']'); }
+
+    // The key of the next value inside an object.
+    void key(std::string_view name)
+    {
+        separate();
+        writeString(name);
+        m_out += m_indent > 0 ? ": " : ":";
+        m_afterKey = true;
+    }
+
+    void value(std::string_view s)
+    {
+        separate();
+        writeString(s);
+    }
+    void value(const char* s) { value(std::string_view(s ? s : "")); }
+    void value(const std::string& s) { value(std::string_view(s)); }
+    void value(bool b)
+    {
+        separate();
+        m_out += b ? "true" : "false";
+    }
+    void value(int v) { integer(static_cast<long long>(v)); }
+    void value(long long v) { integer(v); }
+    void value(std::uint64_t v)
+    {
+        separate();
+        char buffer[32];
+        const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
+        m_out.append(buffer, end);
+    }
+    // Shortest text that reads back as the same double; JSON has no NaN or infinity, so those are null.
+    void value(double v)
+    {
+        separate();
+        if (!std::isfinite(v)) {
+            m_out += "null";
+            return;
+        }
+        char buffer[64];
+        const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
+        m_out.append(buffer, end);
+    }
+    void null()
+    {
+        separate();
+        m_out += "null";
+    }
+
+    template <class T>
+    void field(std::string_view name, const T& v)
+    {
+        key(name);
+        value(v);
+    }
+
+    std::string take() { return std::move(m_out); }
+
+private:
+    void integer(long long v)
+    {
+        separate();
+        char buffer[32];
+        const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
+        m_out.append(buffer, end);
+    }
+
+    void newline()
+    {
+        if (m_indent == 0)
+            return;
+        m_out += '\n';
+        m_out.append(static_cast<std::size_t>(m_depth * m_indent), ' ');
+    }
+
+    // Before any value or key: a comma after a sibling, and the line break of pretty output. A value right after
+    // its key goes on the key's line.
+    void separate()
+    {
+        if (m_afterKey) {
+            m_afterKey = false;
+            return;
+        }
+        if (m_depth == 0)
+            return;
+        if (!m_first)
+            m_out += ',';
+        m_first = false;
+        newline();
+    }
+
+    void open(char bracket)
+    {
+        separate();
+        m_out += bracket;
+        ++m_depth;
+        m_first = true;
+    }
+
+    void close(char bracket)
+    {
+        --m_depth;
+        if (!m_first)
+            newline();  // an empty container stays "{}" / "[]"
+        m_out += bracket;
+        m_first = false;
+    }
+
+    // Quotes, backslashes and control characters escaped; valid UTF-8 passed through as is; a byte that is not
+    // part of valid UTF-8 (a driver string in another encoding) becomes U+FFFD so the document always parses.
+    void writeString(std::string_view s)
+    {
+        static constexpr char kHex[] = "0123456789abcdef";
+        m_out += '"';
+        std::size_t i = 0;
+        while (i < s.size()) {
+            const auto c = static_cast<unsigned char>(s[i]);
+            if (c < 0x80) {
+                switch (c) {
+                case '"': m_out += "\\\""; break;
+                case '\\': m_out += "\\\\"; break;
+                case '\b': m_out += "\\b"; break;
+                case '\f': m_out += "\\f"; break;
+                case '\n': m_out += "\\n"; break;
+                case '\r': m_out += "\\r"; break;
+                case '\t': m_out += "\\t"; break;
+                default:
+                    if (c < 0x20) {
+                        m_out += "\\u00";
+                        m_out += kHex[c >> 4];
+                        m_out += kHex[c & 0xF];
+                    } else {
+                        m_out += static_cast<char>(c);
+                    }
+                }
+                ++i;
+                continue;
+            }
+            const std::size_t length = utf8SequenceLength(s, i);
+            if (length == 0) {
+                m_out += "\\ufffd";
+                ++i;
+            } else {
+                m_out.append(s.substr(i, length));
+                i += length;
+            }
+        }
+        m_out += '"';
+    }
+
+    // Length of the well-formed UTF-8 sequence starting at s[i] (RFC 3629: no overlongs, no surrogates, at most
+    // U+10FFFF), or 0 when it is not one.
+    static std::size_t utf8SequenceLength(std::string_view s, std::size_t i)
+    {
+        const auto byte = [&s](std::size_t at) { return static_cast<unsigned char>(s[at]); };
+        const unsigned char lead = byte(i);
+        std::size_t length = 0;
+        unsigned char low = 0x80;
+        unsigned char high = 0xBF;
+        if (lead >= 0xC2 && lead <= 0xDF) {
+            length = 2;
+        } else if (lead >= 0xE0 && lead <= 0xEF) {
+            length = 3;
+            if (lead == 0xE0)
+                low = 0xA0;  // overlong
+            if (lead == 0xED)
+                high = 0x9F;  // surrogates
+        } else if (lead >= 0xF0 && lead <= 0xF4) {
+            length = 4;
+            if (lead == 0xF0)
+                low = 0x90;  // overlong
+            if (lead == 0xF4)
+                high = 0x8F;  // past U+10FFFF
+        } else {
+            return 0;
+        }
+        if (i + length > s.size())
+            return 0;
+        if (byte(i + 1) < low || byte(i + 1) > high)
+            return 0;
+        for (std::size_t k = 2; k < length; ++k) {
+            if (byte(i + k) < 0x80 || byte(i + k) > 0xBF)
+                return 0;
+        }
+        return length;
+    }
+
+    std::string m_out;
+    int m_indent;
+    int m_depth = 0;
+    bool m_first = true;
+    bool m_afterKey = false;
+};
+
+// The fields every measured case shares.
+void writeStats(JsonWriter& w, const SampleStats& s)
+{
+    w.field("samples", s.samples);
+    w.field("throttled_samples", s.throttledSamples);
+    w.field("median_s", s.medianSeconds);
+    w.field("mean_s", s.meanSeconds);
+    w.field("min_s", s.minSeconds);
+    w.field("max_s", s.maxSeconds);
+    w.field("noise", s.relStdDev);
+    w.field("converged", s.converged);
+}
+
+void writeTensorError(JsonWriter& w, const TensorError& e)
+{
+    w.beginObject();
+    w.field("rel_rmse", e.relRmse);
+    w.field("max_abs_error", e.maxAbsError);
+    w.field("cosine", e.cosine);
+    w.endObject();
+}
+
+void writeDevice(JsonWriter& w, const BenchReport& r)
+{
+    const DeviceReport& d = r.device;
+    // The device that ran (runBench keeps only that one); the first when a runner left several.
+    const DeviceInfo* info = d.devices.empty() ? nullptr : &d.devices.front();
+    w.beginObject();
+    w.field("available", d.hasUsableDevice());
+    w.field("name", info ? info->name : std::string());
+    w.field("compute_capability", info ? std::to_string(info->computeMajor) + "." + std::to_string(info->computeMinor)
+                                       : std::string());
+    w.field("memory_bytes", info ? info->memoryTotalBytes : std::uint64_t{0});
+    w.field("reason", d.reason);
+    w.field("backend", d.backend);
+    w.field("driver_version", d.driverVersion);
+    w.field("runtime_version", d.runtimeVersion);
+    w.field("multiprocessors", info ? info->multiprocessors : 0);
+    w.field("fp8_supported", info ? info->fp8Supported : false);
+    w.key("peak");
+    if (r.peak) {
+        w.beginObject();
+        w.field("name", r.peak->displayName);
+        w.field("fp8_dense_tflops", r.peak->fp8DenseTflops);
+        w.field("bf16_dense_tflops", r.peak->bf16DenseTflops);
+        w.field("memory_bandwidth_gbps", r.peak->memoryBandwidthGBps);
+        w.endObject();
+    } else {
+        w.null();
+    }
+    w.endObject();
+}
+
+void writeGemm(JsonWriter& w, const GemmResult& g)
+{
+    w.beginObject();
+    w.field("layer", g.shape.layer);
+    w.field("m", g.shape.m);
+    w.field("n", g.shape.n);
+    w.field("k", g.shape.k);
+    w.field("precision", gemmPrecisionName(g.precision));
+    w.field("fast_accum", g.fastAccum);
+    w.field("skipped", g.skipped);
+    writeStats(w, g.stats);
+    w.field("algorithms_tried", g.algorithmsTried);
+    w.field("tflops", g.tflops);
+    w.field("bytes_per_s", g.bytesPerSecond);
+    w.key("roof_tflops");
+    if (g.roof)
+        w.value(g.roof->attainableTflops);
+    else
+        w.null();
+    w.field("bound", g.roof ? g.roof->bound : "");
+    w.field("percent_of_roof", g.percentOfRoof);
+    w.field("speedup_vs_bf16", g.speedupVsBf16);
+    w.key("max_rel_error");  // null when the case was not verified against a reference
+    if (g.maxRelError >= 0)
+        w.value(g.maxRelError);
+    else
+        w.null();
+    w.endObject();
+}
+
+void writeBandwidth(JsonWriter& w, const BandwidthResult& b)
+{
+    w.beginObject();
+    w.field("kernel", b.kernel);
+    w.field("bytes", b.bytes);
+    w.field("skipped", b.skipped);
+    writeStats(w, b.stats);
+    w.field("bytes_per_s", b.bytesPerSecond);
+    w.field("percent_of_peak", b.percentOfPeak);
+    w.endObject();
+}
+
+void writeKv(JsonWriter& w, const KvQuantResult& k)
+{
+    w.beginObject();
+    w.field("scaling", kvScalingName(k.scaling));
+    w.field("context", k.context);
+    w.field("rel_rmse", k.combined.relRmse);
+    w.field("max_abs_error", k.combined.maxAbsError);
+    w.field("cosine", k.combined.cosine);
+    w.key("key");
+    writeTensorError(w, k.key);
+    w.key("value");
+    writeTensorError(w, k.value);
+    w.field("attn_rel_error", k.attnRelError);
+    w.field("elements", static_cast<std::uint64_t>(k.elements));
+    w.field("seconds", k.seconds);
+    w.field("elements_per_s", k.elementsPerSecond());
+    w.endObject();
+}
+
+void writeKvKernel(JsonWriter& w, const KvKernelResult& k)
+{
+    w.beginObject();
+    w.field("scaling", kvScalingName(k.scaling));
+    w.field("elements", k.elements);
+    w.field("skipped", k.skipped);
+    writeStats(w, k.stats);
+    w.field("bytes_per_s", k.bytesPerSecond);
+    w.field("percent_of_peak", k.percentOfPeak);
+    w.field("matches_cpu", k.matchesCpu);
+    w.endObject();
+}
+
+template <class T, class Fn>
+void writeArray(JsonWriter& w, std::string_view name, const std::vector<T>& items, Fn writeOne)
+{
+    w.key(name);
+    w.beginArray();
+    for (const T& item : items)
+        writeOne(w, item);
+    w.endArray();
+}
+
+}  // namespace
+
+std::string benchReportToJson(const BenchReport& report, int indent)
+{
+    JsonWriter w(indent);
+    w.beginObject();
+    w.field("backend", report.backend);
+    w.field("model", report.model);
+    w.key("device");
+    writeDevice(w, report);
+    writeArray(w, "gemm", report.gemm, writeGemm);
+    w.field("gemm_skipped", report.gemmSkipped);
+    writeArray(w, "bandwidth", report.bandwidth, writeBandwidth);
+    w.field("bandwidth_skipped", report.bandwidthSkipped);
+    writeArray(w, "kv", report.kv, writeKv);
+    w.field("kv_backend", report.kvBackend);
+    writeArray(w, "kv_kernel", report.kvKernel, writeKvKernel);
+    w.field("kv_skipped", report.kvSkipped);
+    writeArray(w, "warnings", report.warnings, [](JsonWriter& writer, const std::string& s) { writer.value(s); });
+    w.field("cancelled", report.cancelled);
+    w.endObject();
+    return w.take();
+}
+
+}  // namespace fp8dash::gpu

@@ -1,0 +1,273 @@
+// The Capacity tab: its numbers are planCapacity's for the same inputs (what `fp8dash capacity --format json` prints),
+// one checked by hand; the BF16 column beside the chosen dtypes; this machine's GPU; a config.json model; bad inputs
+// shown as errors; the inputs saved into the document and restored from a file.
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileInfo>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "fp8dash/core/capacity.h"
+#include "fp8dash/ui/capacity_view.h"
+#include "fp8dash/ui/comparison_view.h"
+#include "fp8dash/ui/main_window.h"
+#include "gui_test_support.h"
+
+namespace fp8dash::ui::test {
+namespace {
+
+class CapacityViewTest : public GuiTest {};
+
+LocalDeviceStatus noGpu() {
+    LocalDeviceStatus s;
+    s.backend = "cpu";
+    s.unavailableCode = "no_driver";
+    s.reason = "no NVIDIA driver is loaded";
+    return s;
+}
+
+// planCapacity's inputs built here from the presets, the way the CLI does for the same options.
+CapacityResult plan(const std::string& model, const std::string& gpu, int gpus, StorageDtype weights, StorageDtype kv,
+                    double utilisation, long long context, double overhead) {
+    CapacityInputs in;
+    const ModelArchitecture* m = findModelPreset(model);
+    EXPECT_NE(m, nullptr) << model;
+    in.model = *m;
+    const auto g = findGpuPreset(gpu);
+    EXPECT_TRUE(g.has_value()) << gpu;
+    in.gpu = *g;
+    in.gpus = gpus;
+    in.weights = weights;
+    in.kv = kv;
+    in.gpuUtilization = utilisation;
+    in.contextTokens = context;
+    in.overheadGiB = overhead;
+    auto r = planCapacity(in);
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+    return std::move(r).value();
+}
+
+double value(const CapacityView& view, int row, int column) {
+    return view.tableModel()->index(row, column).data(Qt::UserRole).toDouble();
+}
+QString text(const CapacityView& view, int row, int column) {
+    return view.tableModel()->index(row, column).data(Qt::DisplayRole).toString();
+}
+
+TEST_F(CapacityViewTest, DefaultsMatchPlanCapacityAndTheHandComputedKvBytes) {
+    CapacityView view;
+    view.setLocalDevice(noGpu());
+    const CapacitySettings s = view.settings();
+    EXPECT_EQ(s, CapacitySettings{});  // capacity.h's defaults: llama-3.1-8b on one H100 SXM, FP8 weights and KV
+    ASSERT_NE(view.selectedResult(), nullptr) << view.errorText().toStdString();
+    ASSERT_NE(view.bf16Result(), nullptr);
+
+    const CapacityResult fp8 =
+        plan("llama-3.1-8b", "h100-sxm", 1, StorageDtype::Fp8, StorageDtype::Fp8, 0.92, 8192, 2.0);
+    const CapacityResult bf16 =
+        plan("llama-3.1-8b", "h100-sxm", 1, StorageDtype::Bf16, StorageDtype::Bf16, 0.92, 8192, 2.0);
+    EXPECT_EQ(capacityToJson(*view.selectedResult()), capacityToJson(fp8));
+    EXPECT_EQ(capacityToJson(*view.bf16Result()), capacityToJson(bf16));
+
+    // By hand: 2 (K and V) x 32 layers x 8 KV heads x 128 head dim x 2 bytes (BF16) = 131072; FP8 halves it.
+    EXPECT_EQ(value(view, CapacityView::KvPerTokenRow, CapacityView::Bf16Column), 131072.0);
+    EXPECT_EQ(value(view, CapacityView::KvPerTokenRow, CapacityView::SelectedColumn), 65536.0);
+    EXPECT_TRUE(text(view, CapacityView::KvPerTokenRow, CapacityView::Bf16Column).contains(QStringLiteral("131,072")));
+    EXPECT_EQ(text(view, CapacityView::KvPerTokenRow, CapacityView::RatioColumn), QStringLiteral("×0.50"));
+
+    // The table shows the plans' figures.
+    EXPECT_EQ(value(view, CapacityView::MaxTokensRow, CapacityView::SelectedColumn), double(fp8.maxTokens));
+    EXPECT_EQ(value(view, CapacityView::MaxTokensRow, CapacityView::Bf16Column), double(bf16.maxTokens));
+    EXPECT_EQ(value(view, CapacityView::MaxSequencesRow, CapacityView::SelectedColumn), double(fp8.maxSequences));
+    EXPECT_EQ(text(view, CapacityView::WeightsRow, CapacityView::SelectedColumn),
+              QString::fromStdString(formatBytes(fp8.weightsBytes)));
+    EXPECT_EQ(text(view, CapacityView::KvCacheRow, CapacityView::Bf16Column),
+              QString::fromStdString(formatBytes(bf16.kvCacheBytes)));
+    EXPECT_EQ(text(view, CapacityView::FitsRow, CapacityView::SelectedColumn), QStringLiteral("yes"));
+    ASSERT_TRUE(fp8.decode.has_value());
+    EXPECT_EQ(value(view, CapacityView::DecodeRow, CapacityView::SelectedColumn), fp8.decode->selected.tokensPerS);
+    EXPECT_EQ(value(view, CapacityView::DecodeRow, CapacityView::Bf16Column), bf16.decode->selected.tokensPerS);
+    EXPECT_TRUE(view.decodeText().contains(QStringLiteral("×") + QString::number(fp8.decode->fp8Speedup, 'f', 2)))
+        << view.decodeText().toStdString();
+    // The max tokens agree with the definition: KV cache bytes / bytes per token.
+    EXPECT_EQ(fp8.maxTokens, fp8.kvCacheBytes / fp8.kvBytesPerToken);
+}
+
+TEST_F(CapacityViewTest, EditedInputsFollowPlanCapacityLiveAndAreAnnounced) {
+    CapacityView view;
+    view.setLocalDevice(noGpu());
+    QSignalSpy edited(&view, &CapacityView::settingsEdited);
+    view.modelCombo()->setCurrentIndex(view.modelCombo()->findData(QStringLiteral("llama-3.1-70b")));
+    view.gpusSpin()->setValue(4);
+    view.weightsCombo()->setCurrentIndex(view.weightsCombo()->findData(QStringLiteral("bf16")));
+    view.contextSpin()->setValue(32768);
+    view.utilizationSpin()->setValue(0.9);
+    view.overheadSpin()->setValue(3.5);
+    EXPECT_EQ(edited.count(), 6);
+    const CapacitySettings last = edited.last().at(0).value<CapacitySettings>();
+    EXPECT_EQ(last, view.settings());
+    EXPECT_EQ(last.model, "llama-3.1-70b");
+    EXPECT_EQ(last.gpus, 4);
+    EXPECT_EQ(last.weights, "bf16");
+    EXPECT_EQ(last.kv, "fp8");
+    ASSERT_NE(view.selectedResult(), nullptr) << view.errorText().toStdString();
+    const CapacityResult expected =
+        plan("llama-3.1-70b", "h100-sxm", 4, StorageDtype::Bf16, StorageDtype::Fp8, 0.9, 32768, 3.5);
+    EXPECT_EQ(capacityToJson(*view.selectedResult()), capacityToJson(expected));
+    // 70B: 80 layers x 8 KV heads x 128 x 2 x 2 bytes.
+    EXPECT_EQ(value(view, CapacityView::KvPerTokenRow, CapacityView::Bf16Column), 2.0 * 80 * 8 * 128 * 2);
+
+    // A model that does not fit says so in the table.
+    view.gpusSpin()->setValue(1);
+    view.weightsCombo()->setCurrentIndex(view.weightsCombo()->findData(QStringLiteral("bf16")));
+    ASSERT_NE(view.selectedResult(), nullptr);
+    EXPECT_FALSE(view.selectedResult()->fits);
+    EXPECT_TRUE(text(view, CapacityView::FitsRow, CapacityView::SelectedColumn).startsWith(QStringLiteral("no: ")));
+}
+
+TEST_F(CapacityViewTest, ThisMachineIsOfferedWithAGpuAndExplainedWithout) {
+    LocalDeviceStatus local;
+    local.backend = "cuda";
+    local.available = true;
+    LocalGpu gpu;
+    gpu.name = "NVIDIA H100 80GB HBM3";
+    gpu.computeMajor = 9;
+    gpu.memoryTotalBytes = 85'520'809'984ull;
+    gpu.memoryFreeBytes = 84'000'000'000ull;
+    gpu.fp8Supported = true;
+    local.gpus = {gpu};
+
+    CapacityView view;
+    view.setLocalDevice(local);
+    const int index = view.gpuCombo()->findData(QStringLiteral("local"));
+    ASSERT_GE(index, 0);
+    EXPECT_TRUE(view.gpuCombo()->itemText(index).contains(QStringLiteral("NVIDIA H100 80GB HBM3")));
+    view.gpuCombo()->setCurrentIndex(index);
+    ASSERT_NE(view.selectedResult(), nullptr) << view.errorText().toStdString();
+    EXPECT_EQ(view.selectedResult()->inputs.gpu.source, "local");
+    EXPECT_EQ(view.selectedResult()->inputs.gpu.memoryBytes, gpu.memoryFreeBytes);
+    // As the CLI's --gpu local: core's gpuFromLocalDevices for the same status.
+    CapacitySettings s = view.settings();
+    auto inputs = CapacityView::inputsFor(s, &local);
+    ASSERT_TRUE(inputs.ok());
+    auto expected = planCapacity(*inputs);
+    ASSERT_TRUE(expected.ok());
+    EXPECT_EQ(capacityToJson(*view.selectedResult()), capacityToJson(*expected));
+
+    view.gpusSpin()->setValue(2);  // more GPUs than this machine has
+    EXPECT_EQ(view.selectedResult(), nullptr);
+    EXPECT_TRUE(view.errorText().contains(QStringLiteral("more GPUs than this machine has")))
+        << view.errorText().toStdString();
+
+    // A file saved with "local", opened where there is no GPU: the choice stays, and the reason is shown.
+    CapacityView other;
+    other.setLocalDevice(noGpu());
+    s.gpus = 1;
+    other.setSettings(&s);
+    EXPECT_EQ(other.settings(), s);
+    EXPECT_EQ(other.selectedResult(), nullptr);
+    EXPECT_TRUE(other.errorText().contains(QStringLiteral("no NVIDIA driver is loaded")))
+        << other.errorText().toStdString();
+}
+
+TEST_F(CapacityViewTest, AConfigJsonModelIsReadAndABadOneIsShown) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("config.json"));
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(R"({"model_type": "llama", "architectures": ["LlamaForCausalLM"], "num_hidden_layers": 16,
+                   "hidden_size": 2048, "num_attention_heads": 32, "num_key_value_heads": 8,
+                   "intermediate_size": 8192, "vocab_size": 128256, "tie_word_embeddings": true})");
+    file.close();
+
+    CapacityView view;
+    view.setLocalDevice(noGpu());
+    QSignalSpy edited(&view, &CapacityView::settingsEdited);
+    ASSERT_TRUE(view.loadConfigFile(path)) << view.errorText().toStdString();
+    EXPECT_EQ(edited.count(), 1);
+    EXPECT_EQ(QString::fromStdString(view.settings().model), QFileInfo(path).absoluteFilePath());
+    ASSERT_NE(view.bf16Result(), nullptr) << view.errorText().toStdString();
+    // head_dim = 2048 / 32 = 64: 2 x 16 x 8 x 64 x 2 bytes.
+    EXPECT_EQ(view.bf16Result()->kvBytesPerToken, 2u * 16 * 8 * 64 * 2);
+
+    const QString bad = dir.filePath(QStringLiteral("bad.json"));
+    QFile badFile(bad);
+    ASSERT_TRUE(badFile.open(QIODevice::WriteOnly));
+    badFile.write(R"({"model_type": "llama", "hidden_size": 2048})");
+    badFile.close();
+    EXPECT_FALSE(view.loadConfigFile(bad));
+    EXPECT_TRUE(view.errorText().contains(QStringLiteral("num_hidden_layers"))) << view.errorText().toStdString();
+    EXPECT_EQ(QString::fromStdString(view.settings().model), QFileInfo(path).absoluteFilePath());  // kept
+}
+
+TEST_F(CapacityViewTest, InputsAreSavedIntoTheDocumentAndRestoredFromTheFile) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("capacity.fp8cmp"));
+    CapacitySettings expected;
+    {
+        MainWindow window;
+        window.openDemo();
+        ASSERT_NE(window.current(), nullptr);
+        EXPECT_FALSE(window.current()->document.capacity.has_value());
+        window.showCapacity();
+        CapacityView* view = window.comparisonView()->capacityView();
+        EXPECT_EQ(window.comparisonView()->tabs()->currentWidget(), view);
+        view->setLocalDevice(noGpu());
+        EXPECT_FALSE(window.isModified());  // showing it changes nothing
+        view->gpuCombo()->setCurrentIndex(view->gpuCombo()->findData(QStringLiteral("h200")));
+        view->gpusSpin()->setValue(2);
+        view->kvCombo()->setCurrentIndex(view->kvCombo()->findData(QStringLiteral("bf16")));
+        view->contextSpin()->setValue(16384);
+        EXPECT_TRUE(window.isModified());
+        ASSERT_TRUE(window.current()->document.capacity.has_value());
+        expected = *window.current()->document.capacity;
+        EXPECT_EQ(expected, view->settings());
+        EXPECT_EQ(expected.gpu, "h200");
+        EXPECT_EQ(expected.gpus, 2);
+        EXPECT_EQ(expected.kv, "bf16");
+        EXPECT_EQ(expected.contextTokens, 16384);
+        ASSERT_TRUE(window.saveTo(path).ok());
+    }
+    // The file holds the section (read with core's loader)...
+    auto doc = loadComparisonFile(path.toStdString());
+    ASSERT_TRUE(doc.ok()) << doc.error().message;
+    ASSERT_TRUE(doc->capacity.has_value());
+    EXPECT_EQ(*doc->capacity, expected);
+    // ...and a window opening it shows those inputs, unmodified.
+    MainWindow window;
+    QSignalSpy shown(&window, &MainWindow::documentShown);
+    window.openFileAsync(path);
+    ASSERT_TRUE(shown.wait(20000));
+    CapacityView* view = window.comparisonView()->capacityView();
+    EXPECT_EQ(view->settings(), expected);
+    EXPECT_EQ(view->gpusSpin()->value(), 2);
+    EXPECT_FALSE(window.isModified());
+    ASSERT_NE(view->selectedResult(), nullptr);
+    EXPECT_EQ(capacityToJson(*view->selectedResult()),
+              capacityToJson(plan("llama-3.1-8b", "h200", 2, StorageDtype::Fp8, StorageDtype::Bf16, 0.92, 16384, 2.0)));
+
+    // Another document without the section shows the defaults again.
+    window.openDemo();
+    EXPECT_EQ(view->settings(), CapacitySettings{});
+}
+
+TEST_F(CapacityViewTest, InputsHaveAccessibleNames) {
+    CapacityView view;
+    for (QWidget* w : std::initializer_list<QWidget*>{
+             view.modelCombo(), view.configButton(), view.gpuCombo(), view.gpusSpin(), view.weightsCombo(),
+             view.kvCombo(), view.utilizationSpin(), view.contextSpin(), view.overheadSpin(), view.table()}) {
+        EXPECT_FALSE(w->accessibleName().isEmpty()) << w->objectName().toStdString();
+    }
+}
+
+}  // namespace
+}  // namespace fp8dash::ui::test

@@ -1,0 +1,191 @@
+#pragma once
+// BenchView: the "Local benchmarks" tab (issue #4): what FP8 buys on this workstation. A device card (this machine's
+// GPU or why there is none, and what the results shown were measured on), the run controls (model preset, parts to
+// run, CPU only, Run / Cancel with the step in progress), three charts (roofline: measured BF16 and FP8 GEMMs under
+// the device's compute and bandwidth roofs; FP8/BF16 speedup by tokens M per layer; KV-cache error vs context per
+// scaling mode) and sortable GEMM, bandwidth and KV tables.
+//
+// It shows the results the document holds (setResults). A run calls core's runLocalBench on a QtConcurrent worker;
+// progress reaches the GUI thread through queued calls, Cancel sets a flag the progress callback reads, and the
+// results (complete, or partial with cancelled = true) are handed out with runFinished for the owner to put into
+// the document. GUI thread only; owns its children through Qt parenting.
+
+#include <QElapsedTimer>
+#include <QMetaType>
+#include <QString>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "fp8dash/core/local_bench.h"
+#include "fp8dash/core/local_device.h"
+
+class QChart;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QScatterSeries;
+class QStandardItemModel;
+class QTabWidget;
+class QTableView;
+
+namespace fp8dash::ui {
+
+namespace bench {
+class ChartPanel;
+}
+
+class BenchView : public QWidget {
+    Q_OBJECT
+public:
+    explicit BenchView(QWidget* parent = nullptr);
+    ~BenchView() override;  // a run still going is cancelled and its results dropped
+
+    // The results to show (the document's); nullptr: none saved. The pointee is copied.
+    void setResults(const BenchResults* results);
+    const BenchResults* results() const { return m_results ? &*m_results : nullptr; }
+
+    // This machine's GPU: queried off the GUI thread at first show. Setting it (tests) replaces the query.
+    void setLocalDevice(const LocalDeviceStatus& status);
+    const LocalDeviceStatus* localDevice() const { return m_local ? &*m_local : nullptr; }
+
+    // What the next run does: the controls give the model, the parts and CPU only; the setters below give what the
+    // controls do not show (empty vectors: runLocalBench's defaults). Meant for tests and quick runs.
+    LocalBenchOptions runOptions() const;
+    void setKvContexts(std::vector<int> tokens) { m_kvContexts = std::move(tokens); }
+    void setKvLayers(int layers) { m_kvLayers = layers; }
+    void setGemmTokens(std::vector<int> tokens) { m_gemmTokens = std::move(tokens); }
+
+    bool isRunning() const { return m_run != nullptr; }
+    void startRun();   // nothing while a run is going
+    void cancelRun();  // the run stops at its next step; its partial results still come out
+
+    // For tests and accessibility: what is on screen.
+    QComboBox* modelCombo() const { return m_model; }
+    QCheckBox* gemmCheck() const { return m_gemm; }
+    QCheckBox* bandwidthCheck() const { return m_bandwidth; }
+    QCheckBox* kvCheck() const { return m_kv; }
+    QCheckBox* cpuOnlyCheck() const { return m_cpuOnly; }
+    QPushButton* runButton() const { return m_runButton; }
+    QPushButton* cancelButton() const { return m_cancelButton; }
+    QProgressBar* progressBar() const { return m_progress; }
+    QString stepText() const;
+    QString deviceText() const;    // this machine
+    QString measuredText() const;  // what the results were measured on
+    QString runNoteText() const;   // what Run would do here (e.g. "CPU only")
+    QString statusText() const;    // the last run's outcome or error
+    QChart* rooflineChart() const;
+    QChart* speedupChart() const;
+    QChart* kvChart() const;
+    // What a chart's place says instead of the chart (no data, or the section's skip reason); empty while the chart
+    // is shown.
+    QString rooflineMessage() const;
+    QString speedupMessage() const;
+    QString kvMessage() const;
+    QComboBox* kvMetricCombo() const { return m_kvMetric; }
+    QTableView* gemmTable() const { return m_gemmTable; }
+    QTableView* bandwidthTable() const { return m_bandwidthTable; }
+    QTableView* kvTable() const { return m_kvTable; }
+    QStandardItemModel* gemmModel() const { return m_gemmModel; }
+    QStandardItemModel* bandwidthModel() const { return m_bandwidthModel; }
+    QStandardItemModel* kvModel() const { return m_kvModel; }
+    QString hoverText() const;  // the read-out of the roofline point under the mouse
+
+    // Columns of the GEMM table.
+    enum GemmColumn {
+        GemmLayer,
+        GemmM,
+        GemmN,
+        GemmK,
+        GemmPrecision,
+        GemmTflops,
+        GemmPercentOfRoof,
+        GemmSpeedup,
+        GemmNoise,
+        GemmNote,
+        GemmColumnCount
+    };
+    enum KvColumn {
+        KvScaling,
+        KvContext,
+        KvAttnError,
+        KvRelRmse,
+        KvKeyRmse,
+        KvValueRmse,
+        KvMaxAbs,
+        KvCosine,
+        KvColumnCount
+    };
+
+signals:
+    void runStarted();
+    void runFinished(const fp8dash::BenchResults& results);  // complete or cancelled (results.cancelled)
+    void runFailed(const QString& message);
+    void localDeviceKnown();
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
+    struct RunState;
+    QWidget* buildControls();
+    QWidget* buildTables();
+    void queryDeviceOnce();
+    void updateDeviceCard();
+    void updateControls();
+    void rebuild();  // charts and tables from m_results
+    void rebuildRoofline();
+    void rebuildSpeedup();
+    void rebuildKvChart();
+    void rebuildTables();
+    void fillTables();  // the rows of m_results
+    void showProgress(double fraction, const QString& step);
+    void finishRun(const std::shared_ptr<RunState>& state, Result<BenchResults> outcome);
+    void roofPointHovered(QScatterSeries* series, const QPointF& point, bool state);
+
+    std::optional<BenchResults> m_results;
+    std::optional<LocalDeviceStatus> m_local;
+    bool m_deviceQueryStarted = false;
+    std::vector<int> m_kvContexts;
+    std::vector<int> m_gemmTokens;
+    int m_kvLayers = 0;  // 0: runLocalBench's default
+    std::shared_ptr<RunState> m_run;
+    QElapsedTimer m_runTimer;
+
+    QLabel* m_deviceLabel = nullptr;
+    QLabel* m_measuredLabel = nullptr;
+    QLabel* m_runNote = nullptr;
+    QLabel* m_warnings = nullptr;
+    QComboBox* m_model = nullptr;
+    QCheckBox* m_gemm = nullptr;
+    QCheckBox* m_bandwidth = nullptr;
+    QCheckBox* m_kv = nullptr;
+    QCheckBox* m_cpuOnly = nullptr;
+    QPushButton* m_runButton = nullptr;
+    QPushButton* m_cancelButton = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_step = nullptr;
+    QLabel* m_status = nullptr;
+    bench::ChartPanel* m_roofline = nullptr;
+    bench::ChartPanel* m_speedup = nullptr;
+    bench::ChartPanel* m_kvChart = nullptr;
+    QComboBox* m_kvMetric = nullptr;
+    QLabel* m_hover = nullptr;
+    QTabWidget* m_tableTabs = nullptr;
+    QTableView* m_gemmTable = nullptr;
+    QTableView* m_bandwidthTable = nullptr;
+    QTableView* m_kvTable = nullptr;
+    QStandardItemModel* m_gemmModel = nullptr;
+    QStandardItemModel* m_bandwidthModel = nullptr;
+    QStandardItemModel* m_kvModel = nullptr;
+    // Which GEMM row each roofline scatter point is, per series, in the series' point order.
+    std::vector<std::pair<QScatterSeries*, std::vector<std::size_t>>> m_roofPoints;
+};
+
+}  // namespace fp8dash::ui
+
+Q_DECLARE_METATYPE(fp8dash::BenchResults)

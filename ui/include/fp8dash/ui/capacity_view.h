@@ -1,0 +1,132 @@
+#pragma once
+// CapacityView: the "Capacity" tab (issue #4): how many tokens and sequences of KV cache fit beside the weights, and
+// what FP8 buys, for a model on a tensor-parallel group of GPUs. Inputs on the left (model preset or config.json, GPU
+// preset or this machine's GPU, GPUs, weights and KV dtypes, memory utilisation, context, overhead); on the right the
+// plan of core's planCapacity for the chosen dtypes beside the all-BF16 plan, and the bandwidth-bound decode estimate.
+// The numbers are the CLI's (`fp8dash capacity ... --format json`): the same inputs go to the same function. The table
+// follows every edit (planCapacity is instant); a user's edit is announced with settingsEdited so the owner keeps it
+// in the document. GUI thread only; owns its children through Qt parenting.
+
+#include <QMetaType>
+#include <QString>
+#include <QWidget>
+
+#include <optional>
+
+#include "fp8dash/core/capacity.h"
+#include "fp8dash/core/local_bench.h"
+#include "fp8dash/core/local_device.h"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+class QStandardItemModel;
+class QTableView;
+
+namespace fp8dash::ui {
+
+class CapacityView : public QWidget {
+    Q_OBJECT
+public:
+    explicit CapacityView(QWidget* parent = nullptr);
+    ~CapacityView() override;
+
+    // Shows these inputs (nullptr: capacity.h's defaults) without announcing an edit.
+    void setSettings(const CapacitySettings* settings);
+    CapacitySettings settings() const;  // what the inputs say now
+
+    // This machine's GPU ("This machine" in the GPU list when it has one): queried off the GUI thread at first show;
+    // setting it (tests) replaces the query.
+    void setLocalDevice(const LocalDeviceStatus& status);
+    const LocalDeviceStatus* localDevice() const { return m_local ? &*m_local : nullptr; }
+
+    // planCapacity's inputs for settings, as the CLI builds them from the same options; local is this machine's GPU
+    // for gpu == "local" (an error without one). Thread-safe.
+    static Result<CapacityInputs> inputsFor(const CapacitySettings& settings, const LocalDeviceStatus* local);
+
+    // The plans on screen: the chosen dtypes, and all BF16 beside them. nullptr when the inputs cannot be planned;
+    // errorText() then says why.
+    const CapacityResult* selectedResult() const { return m_selected ? &*m_selected : nullptr; }
+    const CapacityResult* bf16Result() const { return m_bf16 ? &*m_bf16 : nullptr; }
+    QString errorText() const;
+    QString decodeText() const;
+
+    // Reads a Hugging Face config.json and uses it as the model (what "config.json…" does after its file dialog);
+    // an unreadable file is shown as the error and the previous model stays.
+    bool loadConfigFile(const QString& path);
+
+    // Rows and columns of the table.
+    enum Row {
+        ParametersRow,
+        KvPerTokenRow,
+        WeightsRow,
+        UsableRow,
+        OverheadRow,
+        KvCacheRow,
+        MaxTokensRow,
+        MaxSequencesRow,
+        FitsRow,
+        DecodeRow,
+        DecodeStepRow,
+        RowCount
+    };
+    enum Column { Bf16Column, SelectedColumn, RatioColumn, ColumnCount };
+
+    QComboBox* modelCombo() const { return m_model; }
+    QPushButton* configButton() const { return m_configButton; }
+    QComboBox* gpuCombo() const { return m_gpu; }
+    QSpinBox* gpusSpin() const { return m_gpus; }
+    QComboBox* weightsCombo() const { return m_weights; }
+    QComboBox* kvCombo() const { return m_kv; }
+    QDoubleSpinBox* utilizationSpin() const { return m_utilization; }
+    QSpinBox* contextSpin() const { return m_context; }
+    QDoubleSpinBox* overheadSpin() const { return m_overhead; }
+    QTableView* table() const { return m_table; }
+    QStandardItemModel* tableModel() const { return m_tableModel; }
+
+signals:
+    void settingsEdited(const fp8dash::CapacitySettings& settings);  // by the user, not by setSettings
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void queryDeviceOnce();
+    void fillGpuCombo();
+    int modelIndexFor(const std::string& model);  // adds an entry for a config.json path
+    void inputsChanged();
+    void recompute();
+    void fillTable();
+    void chooseConfigFile();
+    void showError(const QString& message);  // empty: hides it
+
+    std::optional<LocalDeviceStatus> m_local;
+    bool m_deviceQueryStarted = false;
+    QString m_errorText;
+    bool m_applying = false;  // setSettings is filling the inputs: no edit to announce
+    std::optional<CapacityResult> m_selected;
+    std::optional<CapacityResult> m_bf16;
+
+    QComboBox* m_model = nullptr;
+    QPushButton* m_configButton = nullptr;
+    QLabel* m_modelInfo = nullptr;
+    QComboBox* m_gpu = nullptr;
+    QLabel* m_gpuInfo = nullptr;
+    QSpinBox* m_gpus = nullptr;
+    QComboBox* m_weights = nullptr;
+    QComboBox* m_kv = nullptr;
+    QDoubleSpinBox* m_utilization = nullptr;
+    QSpinBox* m_context = nullptr;
+    QDoubleSpinBox* m_overhead = nullptr;
+    QLabel* m_error = nullptr;
+    QLabel* m_decode = nullptr;
+    QLabel* m_summary = nullptr;
+    QTableView* m_table = nullptr;
+    QStandardItemModel* m_tableModel = nullptr;
+};
+
+}  // namespace fp8dash::ui
+
+Q_DECLARE_METATYPE(fp8dash::CapacitySettings)

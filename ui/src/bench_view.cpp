@@ -1,0 +1,994 @@
+#include "fp8dash/ui/bench_view.h"
+
+#include <QApplication>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QFrame>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLegend>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPen>
+#include <QPointer>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <map>
+#include <mutex>
+
+#include "bench_charts.h"
+#include "fp8dash/core/model_architecture.h"
+#include "fp8dash/ui/loaded_comparison.h"
+#include "ui_style.h"
+
+namespace fp8dash::ui {
+
+using bench::ChartPanel;
+using bench::fixed;
+using bench::groupedInteger;
+using bench::numberItem;
+using bench::significant;
+using bench::textItem;
+
+namespace {
+
+const QColor kBf16Color(0x1a, 0x73, 0xe8);
+const QColor kFp8Color(0xd9, 0x48, 0x1c);
+const QColor kFp8FastColor(0xf2, 0x9e, 0x2e);
+const QColor kBandwidthRoofColor(0x5f, 0x63, 0x68);
+const QColor kReferenceColor(0x80, 0x86, 0x8b);
+const QList<QColor> kLineColors = {QColor(0x1a, 0x73, 0xe8), QColor(0xd9, 0x48, 0x1c), QColor(0x1e, 0x8e, 0x3e),
+                                   QColor(0x8e, 0x24, 0xaa), QColor(0xf2, 0x9e, 0x2e), QColor(0x00, 0x89, 0x7b)};
+
+bool isFp8(const BenchGemmPoint& p) {
+    return p.precision.rfind("fp8", 0) == 0;
+}
+
+QString precisionLabel(const BenchGemmPoint& p) {
+    if (isFp8(p)) return p.fastAccum ? QStringLiteral("FP8 E4M3 (fast accum)") : QStringLiteral("FP8 E4M3");
+    if (p.precision == "bf16") return QStringLiteral("BF16");
+    return toQString(p.precision);
+}
+
+bool measured(const BenchGemmPoint& p) {
+    return p.skipped.empty() && p.tflops > 0 && p.arithmeticIntensity() > 0;
+}
+
+// "NVIDIA H200 (sm_90, 132 SMs, 139.8 GiB)"
+QString deviceDescription(const BenchDevice& d) {
+    QStringList details;
+    if (!d.computeCapability.empty()) details << bench::smText(d.computeCapability);
+    if (d.multiprocessors > 0) details << BenchView::tr("%1 SMs").arg(d.multiprocessors);
+    if (d.memoryBytes > 0) details << bench::bytesText(d.memoryBytes);
+    const QString name = d.name.empty() ? BenchView::tr("an unnamed GPU") : toQString(d.name);
+    return details.isEmpty() ? name : QStringLiteral("%1 (%2)").arg(name, details.join(QStringLiteral(", ")));
+}
+
+QLineSeries* lineSeries(const QString& name, const QColor& color, Qt::PenStyle style, qreal width = 1.6) {
+    auto* s = new QLineSeries;
+    s->setName(name);
+    QPen pen(color);
+    pen.setWidthF(width);
+    pen.setStyle(style);
+    s->setPen(pen);
+    return s;
+}
+
+QScatterSeries* scatterSeries(const QString& name, const QColor& color) {
+    auto* s = new QScatterSeries;
+    s->setName(name);
+    s->setColor(color);
+    s->setBorderColor(color.darker(130));
+    s->setMarkerSize(9);
+    return s;
+}
+
+void resetChart(QChart* chart) {
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+}
+
+void attach(QChart* chart, QAbstractSeries* series, QAbstractAxis* x, QAbstractAxis* y) {
+    chart->addSeries(series);
+    series->attachAxis(x);
+    series->attachAxis(y);
+}
+
+QLogValueAxis* logAxis(const QString& title, double base, const QString& format) {
+    auto* axis = new QLogValueAxis;
+    axis->setBase(base);
+    axis->setTitleText(title);
+    axis->setLabelFormat(format);
+    axis->setMinorTickCount(base == 10 ? 8 : 0);
+    QPen minor = axis->minorGridLinePen();
+    minor.setColor(QColor(0xee, 0xee, 0xee));
+    axis->setMinorGridLinePen(minor);
+    return axis;
+}
+
+void setHeaders(QStandardItemModel* model, const QStringList& headers) {
+    model->setColumnCount(static_cast<int>(headers.size()));
+    model->setHorizontalHeaderLabels(headers);
+}
+
+QTableView* makeTable(QStandardItemModel* model, const QString& accessibleName, QWidget* parent) {
+    auto* table = new QTableView(parent);
+    table->setModel(model);
+    table->setSortingEnabled(true);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setAlternatingRowColors(true);
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->horizontalHeader()->setSortIndicatorShown(true);
+    table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);  // run order until the user picks a column
+    table->setAccessibleName(accessibleName);
+    return table;
+}
+
+QString noiseText(const BenchSampleSummary& s) {
+    if (s.samples <= 0) return QStringLiteral("—");
+    return fixed(s.relStdDev * 100.0, 2) + QStringLiteral(" %");
+}
+
+QString noiseToolTip(const BenchSampleSummary& s) {
+    QString tip = BenchView::tr("%1 samples, median %2 ms").arg(s.samples).arg(fixed(s.medianSeconds * 1e3, 4));
+    if (s.throttledSamples > 0) tip += BenchView::tr(", %1 discarded (clock throttled)").arg(s.throttledSamples);
+    if (!s.converged) tip += BenchView::tr("; stopped at the time cap before the noise target");
+    return tip;
+}
+
+}  // namespace
+
+// The run in flight: shared by the GUI thread and the worker. cancel is read by the progress callback; the latest
+// progress waits under the mutex until the GUI thread picks it up (at most one queued call at a time).
+struct BenchView::RunState {
+    std::atomic<bool> cancel{false};
+    std::mutex mutex;
+    double fraction = 0;
+    std::string step;
+    bool posted = false;
+};
+
+BenchView::BenchView(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("benchView"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 8, 0, 0);
+    layout->setSpacing(6);
+
+    // The device card: this machine, and what the results on screen were measured on.
+    auto* card = new QFrame(this);
+    card->setObjectName(QStringLiteral("benchDeviceCard"));
+    card->setFrameShape(QFrame::StyledPanel);
+    auto* cardLayout = new QVBoxLayout(card);
+    cardLayout->setContentsMargins(10, 6, 10, 6);
+    cardLayout->setSpacing(2);
+    m_deviceLabel = new QLabel(card);
+    m_deviceLabel->setObjectName(QStringLiteral("benchDevice"));
+    m_deviceLabel->setWordWrap(true);
+    m_deviceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_measuredLabel = style::caption(QString(), card);
+    m_measuredLabel->setObjectName(QStringLiteral("benchMeasuredOn"));
+    m_measuredLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_runNote = style::caption(QString(), card);
+    m_runNote->setObjectName(QStringLiteral("benchRunNote"));
+    cardLayout->addWidget(m_deviceLabel);
+    cardLayout->addWidget(m_measuredLabel);
+    cardLayout->addWidget(m_runNote);
+    layout->addWidget(card);
+
+    layout->addWidget(buildControls());
+
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("benchStatus"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->hide();
+    layout->addWidget(m_status);
+    m_warnings = style::caption(QString(), this);
+    m_warnings->setObjectName(QStringLiteral("benchWarnings"));
+    m_warnings->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_warnings->hide();
+    layout->addWidget(m_warnings);
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->setObjectName(QStringLiteral("benchSplitter"));
+    splitter->setChildrenCollapsible(false);
+    auto* chartsPage = new QWidget(splitter);
+    auto* chartsLayout = new QVBoxLayout(chartsPage);
+    chartsLayout->setContentsMargins(0, 0, 0, 0);
+    chartsLayout->setSpacing(4);
+    auto* chartsRow = new QHBoxLayout;
+    chartsRow->setSpacing(6);
+    m_roofline = new ChartPanel(tr("Roofline: GEMM throughput"), chartsPage);
+    m_roofline->setObjectName(QStringLiteral("rooflineChart"));
+    m_speedup = new ChartPanel(tr("FP8 speedup over BF16 by tokens"), chartsPage);
+    m_speedup->setObjectName(QStringLiteral("speedupChart"));
+    m_kvChart = new ChartPanel(tr("KV-cache FP8 error vs context"), chartsPage);
+    m_kvChart->setObjectName(QStringLiteral("kvErrorChart"));
+    chartsRow->addWidget(m_roofline, 1);
+    chartsRow->addWidget(m_speedup, 1);
+    chartsRow->addWidget(m_kvChart, 1);
+    chartsLayout->addLayout(chartsRow, 1);
+    auto* belowCharts = new QHBoxLayout;
+    m_hover = style::caption(tr("Point at a roofline marker to read its layer, shape and throughput."), chartsPage);
+    m_hover->setObjectName(QStringLiteral("rooflineReadout"));
+    m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    belowCharts->addWidget(m_hover, 1);
+    auto* metricLabel = new QLabel(tr("KV chart shows:"), chartsPage);
+    m_kvMetric = new QComboBox(chartsPage);
+    m_kvMetric->setObjectName(QStringLiteral("kvMetric"));
+    m_kvMetric->addItem(tr("Attention output relative error"));
+    m_kvMetric->addItem(tr("K/V relative RMSE"));
+    m_kvMetric->setAccessibleName(tr("KV chart metric"));
+    metricLabel->setBuddy(m_kvMetric);
+    connect(m_kvMetric, &QComboBox::currentIndexChanged, this, [this] { rebuildKvChart(); });
+    belowCharts->addWidget(metricLabel);
+    belowCharts->addWidget(m_kvMetric);
+    chartsLayout->addLayout(belowCharts);
+    splitter->addWidget(chartsPage);
+    splitter->addWidget(buildTables());
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    // Charts and tables each keep a readable height; on a short window the page scrolls rather than squeezing them.
+    chartsPage->setMinimumHeight(300);
+    m_tableTabs->setMinimumHeight(180);
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("benchScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(splitter);
+    layout->addWidget(scroll, 1);
+
+    updateDeviceCard();
+    updateControls();
+    rebuild();
+}
+
+BenchView::~BenchView() {
+    // The worker keeps going until its next progress call; it then stops, and nobody waits for its results.
+    if (m_run) m_run->cancel = true;
+}
+
+QWidget* BenchView::buildControls() {
+    auto* row = new QWidget(this);
+    auto* layout = new QVBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
+    auto* controls = new QHBoxLayout;
+    controls->setSpacing(10);
+
+    auto* modelLabel = new QLabel(tr("Model shapes:"), row);
+    m_model = new QComboBox(row);
+    m_model->setObjectName(QStringLiteral("benchModel"));
+    m_model->setAccessibleName(tr("Model whose layer shapes the GEMM benchmark uses"));
+    m_model->setToolTip(tr("The GEMM shapes (qkv, o, gate_up, down) and the KV heads come from this model"));
+    for (const ModelArchitecture& m : modelPresets()) m_model->addItem(toQString(m.name), toQString(m.name));
+    modelLabel->setBuddy(m_model);
+    controls->addWidget(modelLabel);
+    controls->addWidget(m_model);
+
+    m_gemm = new QCheckBox(tr("GEMM"), row);
+    m_gemm->setObjectName(QStringLiteral("benchRunGemm"));
+    m_gemm->setAccessibleName(tr("Run the GEMM benchmark"));
+    m_gemm->setToolTip(tr("BF16 vs FP8 E4M3 matrix multiplications (cuBLASLt) for the model's layer shapes"));
+    m_bandwidth = new QCheckBox(tr("Memory bandwidth"), row);
+    m_bandwidth->setObjectName(QStringLiteral("benchRunBandwidth"));
+    m_bandwidth->setAccessibleName(tr("Run the memory bandwidth benchmark"));
+    m_kv = new QCheckBox(tr("KV cache"), row);
+    m_kv->setObjectName(QStringLiteral("benchRunKv"));
+    m_kv->setAccessibleName(tr("Run the KV-cache quantisation experiment"));
+    m_kv->setToolTip(tr("FP8 E4M3 quantisation error of a K/V cache by scaling mode and context length"));
+    m_cpuOnly = new QCheckBox(tr("CPU only"), row);
+    m_cpuOnly->setObjectName(QStringLiteral("benchCpuOnly"));
+    m_cpuOnly->setAccessibleName(tr("Run on the CPU only"));
+    m_cpuOnly->setToolTip(tr("Use the CPU implementation even with a GPU: only the KV-cache error sweep runs"));
+    for (QCheckBox* box : {m_gemm, m_bandwidth, m_kv}) {
+        box->setChecked(true);
+        connect(box, &QCheckBox::toggled, this, &BenchView::updateControls);
+        controls->addWidget(box);
+    }
+    connect(m_cpuOnly, &QCheckBox::toggled, this, &BenchView::updateControls);
+    controls->addWidget(m_cpuOnly);
+    controls->addStretch(1);
+
+    m_runButton = new QPushButton(tr("Run Benchmarks"), row);
+    m_runButton->setObjectName(QStringLiteral("benchRun"));
+    m_runButton->setAccessibleName(tr("Run the benchmarks"));
+    m_runButton->setDefault(true);
+    connect(m_runButton, &QPushButton::clicked, this, &BenchView::startRun);
+    m_cancelButton = new QPushButton(tr("Cancel"), row);
+    m_cancelButton->setObjectName(QStringLiteral("benchCancel"));
+    m_cancelButton->setAccessibleName(tr("Cancel the benchmark run"));
+    connect(m_cancelButton, &QPushButton::clicked, this, &BenchView::cancelRun);
+    controls->addWidget(m_runButton);
+    controls->addWidget(m_cancelButton);
+    layout->addLayout(controls);
+
+    auto* progressRow = new QHBoxLayout;
+    m_progress = new QProgressBar(row);
+    m_progress->setObjectName(QStringLiteral("benchProgress"));
+    m_progress->setAccessibleName(tr("Benchmark progress"));
+    m_progress->setRange(0, 1000);
+    m_progress->setFixedWidth(220);
+    m_progress->setTextVisible(false);
+    m_step = style::caption(QString(), row);
+    m_step->setObjectName(QStringLiteral("benchStep"));
+    m_step->setWordWrap(false);
+    progressRow->addWidget(m_progress);
+    progressRow->addWidget(m_step, 1);
+    layout->addLayout(progressRow);
+    return row;
+}
+
+QWidget* BenchView::buildTables() {
+    m_tableTabs = new QTabWidget(this);
+    m_tableTabs->setObjectName(QStringLiteral("benchTables"));
+    m_tableTabs->setDocumentMode(true);
+
+    m_gemmModel = new QStandardItemModel(this);
+    m_gemmModel->setSortRole(Qt::UserRole);
+    setHeaders(m_gemmModel, {tr("Layer"), tr("M"), tr("N"), tr("K"), tr("Precision"), tr("TFLOP/s"), tr("% of roof"),
+                             tr("Speedup vs BF16"), tr("Noise"), tr("Note")});
+    m_gemmTable = makeTable(m_gemmModel, tr("GEMM results"), m_tableTabs);
+    m_gemmTable->setObjectName(QStringLiteral("gemmTable"));
+
+    m_bandwidthModel = new QStandardItemModel(this);
+    m_bandwidthModel->setSortRole(Qt::UserRole);
+    setHeaders(m_bandwidthModel,
+               {tr("Kernel"), tr("Bytes per run"), tr("Bandwidth"), tr("% of peak"), tr("Noise"), tr("Note")});
+    m_bandwidthTable = makeTable(m_bandwidthModel, tr("Memory bandwidth results"), m_tableTabs);
+    m_bandwidthTable->setObjectName(QStringLiteral("bandwidthTable"));
+
+    m_kvModel = new QStandardItemModel(this);
+    m_kvModel->setSortRole(Qt::UserRole);
+    setHeaders(m_kvModel, {tr("Scaling"), tr("Context (tokens)"), tr("Attention rel. error"), tr("K/V rel. RMSE"),
+                           tr("K rel. RMSE"), tr("V rel. RMSE"), tr("Max abs error"), tr("Cosine")});
+    m_kvTable = makeTable(m_kvModel, tr("KV-cache error results"), m_tableTabs);
+    m_kvTable->setObjectName(QStringLiteral("kvTable"));
+
+    m_tableTabs->addTab(m_gemmTable, tr("GEMM"));
+    m_tableTabs->addTab(m_bandwidthTable, tr("Memory bandwidth"));
+    m_tableTabs->addTab(m_kvTable, tr("KV-cache error"));
+    return m_tableTabs;
+}
+
+void BenchView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    queryDeviceOnce();
+}
+
+void BenchView::queryDeviceOnce() {
+    if (m_deviceQueryStarted || m_local) return;
+    m_deviceQueryStarted = true;
+    auto* watcher = new QFutureWatcher<LocalDeviceStatus>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        if (m_local) return;  // set meanwhile (tests)
+        m_local = watcher->future().result();
+        updateDeviceCard();
+        updateControls();
+        emit localDeviceKnown();
+    });
+    watcher->setFuture(bench::localDeviceQuery());
+}
+
+void BenchView::setLocalDevice(const LocalDeviceStatus& status) {
+    m_local = status;
+    m_deviceQueryStarted = true;
+    updateDeviceCard();
+    updateControls();
+    emit localDeviceKnown();
+}
+
+void BenchView::setResults(const BenchResults* results) {
+    if (results) {
+        m_results = *results;
+        // The model the results were measured with is the natural next run.
+        const int index = m_model->findData(toQString(results->model));
+        if (index >= 0 && !isRunning()) m_model->setCurrentIndex(index);
+    } else {
+        m_results.reset();
+    }
+    if (!isRunning()) m_status->hide();  // the last run's outcome was about other results
+    updateDeviceCard();
+    rebuild();
+}
+
+void BenchView::updateDeviceCard() {
+    // This machine.
+    if (!m_local) {
+        m_deviceLabel->setText(tr("<b>This machine:</b> looking for a GPU…"));
+    } else {
+        m_deviceLabel->setText(tr("<b>This machine:</b> %1").arg(style::escaped(m_local->summary())));
+    }
+
+    // What the results on screen were measured on.
+    if (!m_results) {
+        m_measuredLabel->setText(tr("No benchmark results in this comparison yet."));
+    } else {
+        const BenchResults& r = *m_results;
+        QString on;
+        if (r.device.available && !r.device.name.empty()) {
+            on = tr("Measured on %1").arg(deviceDescription(r.device));
+        } else {
+            // The reason is worth its length only where it is news: not when this machine says the same.
+            const bool sameAsHere = m_local && !m_local->available && m_local->reason == r.device.reason;
+            on = tr("Measured on the CPU (%1)")
+                     .arg(r.device.reason.empty() ? tr("no GPU")
+                          : sameAsHere            ? tr("no GPU, as on this machine")
+                                                  : tr("no GPU: %1").arg(toQString(r.device.reason)));
+        }
+        if (!r.created.empty()) on += tr(" on %1").arg(bench::createdText(r.created));
+        QStringList details;
+        if (!r.backend.empty()) details << tr("backend %1").arg(toQString(r.backend));
+        if (!r.model.empty()) details << tr("shapes of %1").arg(toQString(r.model));
+        if (!details.isEmpty()) on += QStringLiteral(" · ") + details.join(QStringLiteral(" · "));
+        if (r.device.peak) {
+            const BenchPeak& p = *r.device.peak;
+            on += tr(" · roofs from the %1 datasheet: BF16 %2, FP8 %3 TFLOP/s, %4 GB/s")
+                      .arg(p.name.empty() ? tr("GPU's") : toQString(p.name), fixed(p.bf16DenseTflops, 0),
+                           fixed(p.fp8DenseTflops, 0), fixed(p.memoryBandwidthGBps, 0));
+        }
+        if (r.cancelled) on += tr(" · cancelled: partial results");
+        m_measuredLabel->setText(on);
+    }
+
+    // What Run would do here.
+    QString note;
+    if (m_local && !m_local->available) {
+        note = tr("Run would use the CPU only: the KV-cache error sweep runs; GEMM and memory bandwidth need a GPU.");
+    } else if (m_local && m_cpuOnly->isChecked()) {
+        note = tr("CPU only is on: the KV-cache error sweep runs; GEMM and memory bandwidth are skipped.");
+    } else if (m_local) {
+        note = tr("Run measures on this GPU (about a minute with every part on).");
+    }
+    m_runNote->setText(note);
+    m_runNote->setVisible(!note.isEmpty());
+}
+
+void BenchView::updateControls() {
+    const bool running = isRunning();
+    const bool gpuHere = m_local && m_local->available;
+    // Without a usable GPU the run is CPU-only whatever the box says; show it so.
+    if (m_local && !gpuHere) {
+        const QSignalBlocker block(m_cpuOnly);
+        m_cpuOnly->setChecked(true);
+    }
+    m_cpuOnly->setEnabled(!running && gpuHere);
+    m_model->setEnabled(!running);
+    for (QCheckBox* box : {m_gemm, m_bandwidth, m_kv}) box->setEnabled(!running);
+    const bool anyPart = m_gemm->isChecked() || m_bandwidth->isChecked() || m_kv->isChecked();
+    m_runButton->setEnabled(!running && anyPart);
+    m_runButton->setToolTip(anyPart ? QString() : tr("Choose at least one part to run"));
+    m_cancelButton->setVisible(running);
+    m_cancelButton->setEnabled(running && !m_run->cancel);
+    m_progress->setVisible(running);
+    m_step->setVisible(running);
+    if (m_local) updateDeviceCard();
+}
+
+LocalBenchOptions BenchView::runOptions() const {
+    LocalBenchOptions o;
+    o.gemm = m_gemm->isChecked();
+    o.bandwidth = m_bandwidth->isChecked();
+    o.kv = m_kv->isChecked();
+    o.cpuOnly = m_cpuOnly->isChecked();
+    const QString model = m_model->currentData().toString();
+    if (!model.isEmpty()) o.model = model.toStdString();
+    o.kvContexts = m_kvContexts;
+    o.gemmTokens = m_gemmTokens;
+    if (m_kvLayers > 0) o.kvLayers = m_kvLayers;
+    return o;
+}
+
+QString BenchView::stepText() const {
+    return m_step->text();
+}
+QString BenchView::deviceText() const {
+    return m_deviceLabel->text();
+}
+QString BenchView::measuredText() const {
+    return m_measuredLabel->text();
+}
+QString BenchView::runNoteText() const {
+    return m_runNote->isVisibleTo(const_cast<BenchView*>(this)) ? m_runNote->text() : QString();
+}
+QString BenchView::statusText() const {
+    return m_status->isHidden() ? QString() : m_status->text();
+}
+QChart* BenchView::rooflineChart() const {
+    return m_roofline->chart();
+}
+QChart* BenchView::speedupChart() const {
+    return m_speedup->chart();
+}
+QChart* BenchView::kvChart() const {
+    return m_kvChart->chart();
+}
+QString BenchView::rooflineMessage() const {
+    return m_roofline->emptyText();
+}
+QString BenchView::speedupMessage() const {
+    return m_speedup->emptyText();
+}
+QString BenchView::kvMessage() const {
+    return m_kvChart->emptyText();
+}
+QString BenchView::hoverText() const {
+    return m_hover->text();
+}
+
+void BenchView::startRun() {
+    if (isRunning()) return;
+    if (!(m_gemm->isChecked() || m_bandwidth->isChecked() || m_kv->isChecked())) return;
+    const LocalBenchOptions options = runOptions();
+    auto state = std::make_shared<RunState>();
+    m_run = state;
+
+    QPointer<BenchView> self(this);
+    // Runs on the worker (or gpu/'s own thread underneath): keeps the latest step and queues one GUI update at a time.
+    BenchProgressFn progress = [state, self](double fraction, const std::string& step) {
+        bool post = false;
+        {
+            std::lock_guard lock(state->mutex);
+            state->fraction = fraction;
+            state->step = step;
+            if (!state->posted) post = state->posted = true;
+        }
+        if (post) {
+            QMetaObject::invokeMethod(
+                qApp,
+                [state, self] {
+                    double f = 0;
+                    std::string s;
+                    {
+                        std::lock_guard lock(state->mutex);
+                        f = state->fraction;
+                        s = state->step;
+                        state->posted = false;
+                    }
+                    if (self && self->m_run == state) self->showProgress(f, toQString(s));
+                },
+                Qt::QueuedConnection);
+        }
+        return !state->cancel.load();
+    };
+
+    auto* watcher = new QFutureWatcher<Result<BenchResults>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, state] {
+        watcher->deleteLater();
+        finishRun(state, watcher->future().takeResult());
+    });
+    m_status->hide();
+    m_runTimer.start();
+    showProgress(0, tr("Starting…"));
+    updateControls();
+    emit runStarted();
+    watcher->setFuture(QtConcurrent::run([options, progress]() -> Result<BenchResults> {
+        try {
+            return runLocalBench(options, progress);
+        } catch (const std::exception& e) {
+            return Error{std::string("the benchmark run failed: ") + e.what()};
+        }
+    }));
+}
+
+void BenchView::cancelRun() {
+    if (!m_run) return;
+    m_run->cancel = true;
+    m_step->setText(tr("Cancelling… (the current step finishes first)"));
+    updateControls();
+}
+
+void BenchView::showProgress(double fraction, const QString& step) {
+    m_progress->setValue(static_cast<int>(std::lround(std::clamp(fraction, 0.0, 1.0) * 1000)));
+    if (m_run && m_run->cancel) return;  // keep saying "Cancelling…"
+    m_step->setText(step);
+}
+
+void BenchView::finishRun(const std::shared_ptr<RunState>& state, Result<BenchResults> outcome) {
+    if (m_run != state) return;
+    const bool cancelled = state->cancel.load();
+    const QString took = tr("%1 s").arg(fixed(static_cast<double>(m_runTimer.elapsed()) / 1000.0, 1));
+    m_run.reset();
+    updateControls();
+    // The outcome is said after the signal: the owner's setResults (the document's new results) comes first.
+    if (!outcome) {
+        const QString message = toQString(outcome.error().message);
+        emit runFailed(message);
+        m_status->setText(tr("<b>The benchmark run failed:</b> %1").arg(style::escaped(message)));
+        m_status->show();
+        return;
+    }
+    BenchResults results = std::move(outcome).value();
+    const bool partial = results.cancelled || cancelled;
+    emit runFinished(results);
+    m_status->setText(partial ? tr("<b>Cancelled</b> after %1: the parts finished before Cancel are kept (partial "
+                                   "results).")
+                                    .arg(took)
+                              : tr("<b>Finished</b> in %1.").arg(took));
+    m_status->show();
+}
+
+void BenchView::rebuild() {
+    m_warnings->setVisible(m_results && !m_results->warnings.empty());
+    if (m_results && !m_results->warnings.empty()) {
+        QStringList lines;
+        for (const std::string& w : m_results->warnings) lines << toQString(w);
+        m_warnings->setText(tr("Warnings: %1").arg(lines.join(QStringLiteral("; "))));
+    }
+    rebuildRoofline();
+    rebuildSpeedup();
+    rebuildKvChart();
+    rebuildTables();
+}
+
+namespace {
+
+// Why the GEMM charts have nothing to show, or an empty string when they have.
+QString gemmEmptyReason(const std::optional<BenchResults>& r) {
+    if (!r)
+        return BenchView::tr(
+            "No benchmark results yet: run them on this machine, or open a comparison that "
+            "holds them.");
+    if (!r->gemmSkipped.empty()) return BenchView::tr("GEMM not run: %1").arg(toQString(r->gemmSkipped));
+    if (r->gemm.empty()) return BenchView::tr("GEMM not run.");
+    for (const BenchGemmPoint& p : r->gemm) {
+        if (measured(p)) return {};
+    }
+    return BenchView::tr("No GEMM case was measured: %1").arg(toQString(r->gemm.front().skipped));
+}
+
+}  // namespace
+
+void BenchView::rebuildRoofline() {
+    QChart* chart = m_roofline->chart();
+    resetChart(chart);
+    m_roofPoints.clear();
+    const QString empty = gemmEmptyReason(m_results);
+    if (!empty.isEmpty()) {
+        m_roofline->showEmpty(empty);
+        return;
+    }
+    const BenchResults& r = *m_results;
+
+    auto* x = logAxis(tr("Arithmetic intensity (FLOP/byte)"), 10, QStringLiteral("%g"));
+    auto* y = logAxis(tr("TFLOP/s"), 10, QStringLiteral("%g"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+
+    double xLo = INFINITY, xHi = 0, yLo = INFINITY, yHi = 0;
+    auto widen = [&](double ai, double tflops) {
+        xLo = std::min(xLo, ai);
+        xHi = std::max(xHi, ai);
+        yLo = std::min(yLo, tflops);
+        yHi = std::max(yHi, tflops);
+    };
+    QScatterSeries* bf16 = scatterSeries(tr("BF16"), kBf16Color);
+    QScatterSeries* fp8 = scatterSeries(tr("FP8"), kFp8Color);
+    QScatterSeries* fp8Fast = scatterSeries(tr("FP8 fast acc."), kFp8FastColor);
+    std::vector<std::size_t> bf16Rows, fp8Rows, fastRows;
+    for (std::size_t i = 0; i < r.gemm.size(); ++i) {
+        const BenchGemmPoint& p = r.gemm[i];
+        if (!measured(p)) continue;
+        const double ai = p.arithmeticIntensity();
+        widen(ai, p.tflops);
+        if (!isFp8(p)) {
+            bf16->append(ai, p.tflops);
+            bf16Rows.push_back(i);
+        } else if (p.fastAccum) {
+            fp8Fast->append(ai, p.tflops);
+            fastRows.push_back(i);
+        } else {
+            fp8->append(ai, p.tflops);
+            fp8Rows.push_back(i);
+        }
+    }
+    // The roofs, when the device has a datasheet entry: compute ceilings from their ridge point on, and the bandwidth
+    // diagonal (TFLOP/s = GB/s x FLOP/byte / 1000) up to the higher ridge.
+    if (r.device.peak && r.device.peak->memoryBandwidthGBps > 0) {
+        const BenchPeak& peak = *r.device.peak;
+        const double bw = peak.memoryBandwidthGBps / 1000.0;  // TFLOP/s per FLOP/byte
+        const double topPeak = std::max(peak.bf16DenseTflops, peak.fp8DenseTflops);
+        const double diagStart = xLo / 4;
+        const double ridgeTop = topPeak / bw;
+        xLo = diagStart;
+        xHi = std::max(xHi, ridgeTop * 4);
+        yHi = std::max(yHi, topPeak);
+        yLo = std::min(yLo, diagStart * bw);
+        auto addRoof = [&](double tflops, const QString& name, const QColor& color) {
+            if (tflops <= 0) return;
+            QLineSeries* roof = lineSeries(name, color, Qt::DashLine);
+            roof->append(tflops / bw, tflops);
+            roof->append(xHi, tflops);
+            attach(chart, roof, x, y);
+        };
+        // Short legend names (three charts share the width); the figures are in the device card.
+        addRoof(peak.bf16DenseTflops, tr("BF16 roof"), kBf16Color);
+        addRoof(peak.fp8DenseTflops, tr("FP8 roof"), kFp8Color);
+        QLineSeries* diag = lineSeries(tr("Memory roof"), kBandwidthRoofColor, Qt::SolidLine);
+        diag->append(diagStart, diagStart * bw);
+        diag->append(ridgeTop, topPeak);
+        attach(chart, diag, x, y);
+    }
+    for (auto [series, rows] : {std::pair{bf16, &bf16Rows}, std::pair{fp8, &fp8Rows}, std::pair{fp8Fast, &fastRows}}) {
+        if (rows->empty()) {
+            delete series;
+            continue;
+        }
+        attach(chart, series, x, y);
+        m_roofPoints.emplace_back(series, *rows);
+        connect(series, &QScatterSeries::hovered, this,
+                [this, series](const QPointF& point, bool state) { roofPointHovered(series, point, state); });
+    }
+    bench::fitLogAxis(x, xLo, xHi);
+    bench::fitLogAxis(y, yLo / 1.2, yHi * 1.3);
+    m_roofline->showChart();
+}
+
+void BenchView::roofPointHovered(QScatterSeries* series, const QPointF& point, bool state) {
+    if (!m_results) return;
+    for (const auto& entry : m_roofPoints) {
+        entry.first->setPointLabelsVisible(false);
+        entry.first->clearPointsConfiguration(QXYSeries::PointConfiguration::LabelVisibility);
+    }
+    if (!state) {
+        QToolTip::hideText();
+        return;
+    }
+    for (const auto& [s, rows] : m_roofPoints) {
+        if (s != series) continue;
+        // The nearest point of the series (the hovered point is one of them, up to rounding).
+        int best = -1;
+        double bestDistance = INFINITY;
+        for (int i = 0; i < series->count(); ++i) {
+            const QPointF q = series->at(i);
+            const double d = std::abs(std::log(q.x() / point.x())) + std::abs(std::log(q.y() / point.y()));
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = i;
+            }
+        }
+        if (best < 0 || static_cast<std::size_t>(best) >= rows.size()) return;
+        const BenchGemmPoint& p = m_results->gemm[rows[static_cast<std::size_t>(best)]];
+        QString text = tr("%1 %2×%3×%4 %5: %6 TFLOP/s")
+                           .arg(toQString(p.layer))
+                           .arg(p.m)
+                           .arg(p.n)
+                           .arg(p.k)
+                           .arg(precisionLabel(p), fixed(p.tflops, 1));
+        if (p.roofTflops) {
+            text += tr(", %1 % of its %2-bound roof (%3 TFLOP/s)")
+                        .arg(fixed(p.percentOfRoof, 1), toQString(p.bound), fixed(*p.roofTflops, 1));
+        }
+        if (p.speedupVsBf16 > 0) text += tr(", %1× BF16").arg(fixed(p.speedupVsBf16, 2));
+        m_hover->setText(text);
+        // The hovered point's label in the chart itself: labels on for the series, off for every other point.
+        series->setPointLabelsFormat(QStringLiteral("%1 M=%2").arg(toQString(p.layer)).arg(p.m));
+        series->setPointLabelsClipping(false);
+        for (int i = 0; i < series->count(); ++i) {
+            series->setPointConfiguration(i, QXYSeries::PointConfiguration::LabelVisibility, i == best);
+        }
+        series->setPointLabelsVisible(true);
+        QToolTip::showText(QCursor::pos(), text, m_roofline->chartView());
+        return;
+    }
+}
+
+void BenchView::rebuildSpeedup() {
+    QChart* chart = m_speedup->chart();
+    resetChart(chart);
+    QString empty = gemmEmptyReason(m_results);
+    // Per layer: the FP8 rows that have a BF16 partner, by M.
+    std::map<std::string, std::vector<std::pair<int, double>>> byLayer;
+    std::vector<std::string> order;
+    if (empty.isEmpty()) {
+        for (const BenchGemmPoint& p : m_results->gemm) {
+            if (!isFp8(p) || p.fastAccum || p.speedupVsBf16 <= 0 || p.m <= 0 || p.layer == "square") continue;
+            if (!byLayer.count(p.layer)) order.push_back(p.layer);
+            byLayer[p.layer].emplace_back(p.m, p.speedupVsBf16);
+        }
+        if (byLayer.empty()) empty = tr("No FP8/BF16 pair of the model's layers was measured.");
+    }
+    if (!empty.isEmpty()) {
+        m_speedup->showEmpty(empty);
+        return;
+    }
+    std::vector<double> ms;
+    for (const auto& [layer, points] : byLayer) {
+        for (const auto& point : points) ms.push_back(point.first);
+    }
+    QCategoryAxis* x = bench::log2TokenAxis(tr("Tokens M (log₂ scale)"), ms);
+    auto* y = new QValueAxis;
+    y->setTitleText(tr("FP8 / BF16 (×)"));
+    y->setLabelFormat(QStringLiteral("%.1f"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    double sHi = 1.0;
+    int colour = 0;
+    for (const std::string& layer : order) {
+        auto& points = byLayer[layer];
+        std::sort(points.begin(), points.end());
+        QLineSeries* s = lineSeries(toQString(layer), kLineColors[colour++ % kLineColors.size()], Qt::SolidLine, 2.0);
+        s->setPointsVisible(true);
+        for (const auto& [m, speedup] : points) {
+            s->append(bench::log2Of(m), speedup);
+            sHi = std::max(sHi, speedup);
+        }
+        attach(chart, s, x, y);
+    }
+    QLineSeries* reference = lineSeries(tr("1.0× (no gain)"), kReferenceColor, Qt::DashLine, 1.2);
+    reference->append(x->min(), 1.0);
+    reference->append(x->max(), 1.0);
+    attach(chart, reference, x, y);
+    y->setRange(0, std::ceil(sHi * 1.1 * 2) / 2);
+    y->applyNiceNumbers();
+    m_speedup->showChart();
+}
+
+void BenchView::rebuildKvChart() {
+    QChart* chart = m_kvChart->chart();
+    resetChart(chart);
+    const bool attention = m_kvMetric->currentIndex() == 0;
+    QString empty;
+    if (!m_results) {
+        empty = tr("No benchmark results yet: run them on this machine, or open a comparison that holds them.");
+    } else if (!m_results->kvSkipped.empty()) {
+        empty = tr("KV-cache experiment not run: %1").arg(toQString(m_results->kvSkipped));
+    } else if (m_results->kv.empty()) {
+        empty = tr("KV-cache experiment not run.");
+    }
+    std::map<std::string, std::vector<std::pair<int, double>>> byScaling;
+    std::vector<std::string> order;
+    if (empty.isEmpty()) {
+        for (const BenchKvPoint& p : m_results->kv) {
+            const double v = attention ? p.attnRelError : p.relRmse;
+            if (!(v > 0) || !std::isfinite(v) || p.context <= 0) continue;
+            if (!byScaling.count(p.scaling)) order.push_back(p.scaling);
+            byScaling[p.scaling].emplace_back(p.context, v);
+        }
+        if (byScaling.empty()) empty = tr("Every KV-cache error is zero: nothing to draw on a log scale.");
+    }
+    if (!empty.isEmpty()) {
+        m_kvChart->showEmpty(empty);
+        return;
+    }
+    std::vector<double> contexts;
+    for (const auto& [scaling, points] : byScaling) {
+        for (const auto& point : points) contexts.push_back(point.first);
+    }
+    QCategoryAxis* x = bench::log2TokenAxis(tr("Context tokens (log₂ scale)"), contexts);
+    auto* y = logAxis(attention ? tr("Attention rel. error") : tr("K/V rel. RMSE"), 10, QStringLiteral("%g"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    double vLo = INFINITY, vHi = 0;
+    int colour = 0;
+    for (const std::string& scaling : order) {
+        auto& points = byScaling[scaling];
+        std::sort(points.begin(), points.end());
+        QLineSeries* s = lineSeries(toQString(scaling), kLineColors[colour++ % kLineColors.size()], Qt::SolidLine, 2.0);
+        s->setPointsVisible(true);
+        for (const auto& [context, v] : points) {
+            s->append(bench::log2Of(context), v);
+            vLo = std::min(vLo, v);
+            vHi = std::max(vHi, v);
+        }
+        attach(chart, s, x, y);
+    }
+    bench::fitLogAxis(y, vLo, vHi);
+    m_kvChart->showChart();
+}
+
+void BenchView::rebuildTables() {
+    // Sorting is re-applied after the rows change, so a user's chosen order stays.
+    m_gemmModel->removeRows(0, m_gemmModel->rowCount());
+    m_bandwidthModel->removeRows(0, m_bandwidthModel->rowCount());
+    m_kvModel->removeRows(0, m_kvModel->rowCount());
+    if (m_results) fillTables();
+    for (QTableView* table : {m_gemmTable, m_bandwidthTable, m_kvTable}) {
+        const int column = table->horizontalHeader()->sortIndicatorSection();
+        if (column >= 0 && column < table->model()->columnCount()) {
+            table->sortByColumn(column, table->horizontalHeader()->sortIndicatorOrder());
+        }
+        table->resizeColumnsToContents();
+    }
+}
+
+void BenchView::fillTables() {
+    const BenchResults& r = *m_results;
+
+    for (const BenchGemmPoint& p : r.gemm) {
+        const bool ok = p.skipped.empty();
+        QList<QStandardItem*> row;
+        row << textItem(toQString(p.layer)) << numberItem(p.m, groupedInteger(static_cast<std::uint64_t>(p.m)))
+            << numberItem(p.n, groupedInteger(static_cast<std::uint64_t>(p.n)))
+            << numberItem(p.k, groupedInteger(static_cast<std::uint64_t>(p.k))) << textItem(precisionLabel(p));
+        row << (ok ? numberItem(p.tflops, fixed(p.tflops, 1)) : numberItem(-1, QStringLiteral("—")));
+        row << (ok && p.roofTflops ? numberItem(p.percentOfRoof, fixed(p.percentOfRoof, 1) + QStringLiteral(" %"))
+                                   : numberItem(-1, QStringLiteral("—")));
+        row << (p.speedupVsBf16 > 0 ? numberItem(p.speedupVsBf16, fixed(p.speedupVsBf16, 2) + QStringLiteral("×"))
+                                    : numberItem(-1, QStringLiteral("—")));
+        row << (ok ? numberItem(p.stats.relStdDev, noiseText(p.stats)) : numberItem(-1, QStringLiteral("—")));
+        QString note;
+        if (!ok) {
+            note = tr("skipped: %1").arg(toQString(p.skipped));
+        } else if (p.roofTflops) {
+            note = tr("%1-bound, roof %2 TFLOP/s").arg(toQString(p.bound), fixed(*p.roofTflops, 1));
+        }
+        row << textItem(note);
+        if (ok) row[GemmNoise]->setToolTip(noiseToolTip(p.stats));
+        row[GemmNote]->setToolTip(note);
+        m_gemmModel->appendRow(row);
+    }
+    if (r.gemm.empty() && !r.gemmSkipped.empty()) {
+        QList<QStandardItem*> row;
+        row << textItem(tr("(not run)"));
+        for (int c = 1; c < GemmNote; ++c) row << textItem(QString());
+        row << textItem(toQString(r.gemmSkipped));
+        m_gemmModel->appendRow(row);
+    }
+
+    auto bandwidthRow = [this](const QString& kernel, std::uint64_t bytes, const std::string& skipped,
+                               const BenchSampleSummary& stats, double bytesPerSecond, double percentOfPeak,
+                               const QString& extra) {
+        const bool ok = skipped.empty();
+        QList<QStandardItem*> row;
+        row << textItem(kernel) << numberItem(double(bytes), bench::bytesText(bytes));
+        row << (ok ? numberItem(bytesPerSecond, bench::bytesPerSecondText(bytesPerSecond))
+                   : numberItem(-1, QStringLiteral("—")));
+        row << (ok && percentOfPeak > 0 ? numberItem(percentOfPeak, fixed(percentOfPeak, 1) + QStringLiteral(" %"))
+                                        : numberItem(-1, QStringLiteral("—")));
+        row << (ok ? numberItem(stats.relStdDev, noiseText(stats)) : numberItem(-1, QStringLiteral("—")));
+        row << textItem(ok ? extra : tr("skipped: %1").arg(toQString(skipped)));
+        if (ok) row[4]->setToolTip(noiseToolTip(stats));
+        m_bandwidthModel->appendRow(row);
+    };
+    for (const BenchBandwidthPoint& p : r.bandwidth) {
+        bandwidthRow(toQString(p.kernel), p.bytes, p.skipped, p.stats, p.bytesPerSecond, p.percentOfPeak, {});
+    }
+    for (const BenchKvKernelPoint& p : r.kvKernel) {
+        bandwidthRow(tr("KV quantise (%1)").arg(toQString(p.scaling)), p.elements * 3, p.skipped, p.stats,
+                     p.bytesPerSecond, p.percentOfPeak,
+                     p.matchesCpu ? tr("codes match the CPU codec") : tr("codes differ from the CPU codec"));
+    }
+    if (r.bandwidth.empty() && r.kvKernel.empty() && !r.bandwidthSkipped.empty()) {
+        bandwidthRow(tr("(not run)"), 0, r.bandwidthSkipped, {}, 0, 0, {});
+    }
+
+    for (const BenchKvPoint& p : r.kv) {
+        QList<QStandardItem*> row;
+        row << textItem(toQString(p.scaling))
+            << numberItem(p.context, groupedInteger(static_cast<std::uint64_t>(p.context)))
+            << numberItem(p.attnRelError, significant(p.attnRelError)) << numberItem(p.relRmse, significant(p.relRmse))
+            << numberItem(p.keyRelRmse, significant(p.keyRelRmse))
+            << numberItem(p.valueRelRmse, significant(p.valueRelRmse))
+            << numberItem(p.maxAbsError, significant(p.maxAbsError)) << numberItem(p.cosine, fixed(p.cosine, 6));
+        m_kvModel->appendRow(row);
+    }
+}
+
+}  // namespace fp8dash::ui

@@ -1,0 +1,519 @@
+#include "fp8dash/ui/capacity_view.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+#include "bench_charts.h"
+#include "fp8dash/core/model_architecture.h"
+#include "fp8dash/ui/loaded_comparison.h"
+#include "ui_style.h"
+
+namespace fp8dash::ui {
+
+using bench::fixed;
+using bench::groupedInteger;
+
+namespace {
+
+const QString kLocalGpu = QStringLiteral("local");
+
+QString dtypeTitle(StorageDtype d) {
+    return d == StorageDtype::Fp8 ? QStringLiteral("FP8") : QStringLiteral("BF16");
+}
+
+QStandardItem* cell(const QString& text, double value) {
+    auto* item = new QStandardItem(text);
+    item->setData(value, Qt::UserRole);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    item->setEditable(false);
+    return item;
+}
+
+QString tokensPerSecond(double v) {
+    return groupedInteger(static_cast<std::uint64_t>(std::llround(v))) + QStringLiteral(" tok/s");
+}
+
+}  // namespace
+
+CapacityView::CapacityView(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("capacityView"));
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 8, 0, 0);
+    layout->setSpacing(16);
+
+    // Inputs.
+    auto* inputs = new QWidget(this);
+    inputs->setObjectName(QStringLiteral("capacityInputs"));
+    auto* inputsLayout = new QVBoxLayout(inputs);
+    inputsLayout->setContentsMargins(0, 0, 0, 0);
+    inputsLayout->addWidget(style::sectionTitle(tr("Deployment"), inputs));
+    auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+
+    m_model = new QComboBox(inputs);
+    m_model->setObjectName(QStringLiteral("capacityModel"));
+    m_model->setAccessibleName(tr("Model"));
+    for (const ModelArchitecture& m : modelPresets()) m_model->addItem(toQString(m.name), toQString(m.name));
+    m_configButton = new QPushButton(tr("config.json…"), inputs);
+    m_configButton->setObjectName(QStringLiteral("capacityConfigButton"));
+    m_configButton->setAccessibleName(tr("Read the model from a Hugging Face config.json"));
+    m_configButton->setToolTip(tr("Read a model's architecture from its Hugging Face config.json"));
+    connect(m_configButton, &QPushButton::clicked, this, &CapacityView::chooseConfigFile);
+    auto* modelRow = new QHBoxLayout;
+    modelRow->addWidget(m_model, 1);
+    modelRow->addWidget(m_configButton);
+    auto* modelLabel = new QLabel(tr("&Model:"), inputs);
+    modelLabel->setBuddy(m_model);  // the field is a layout: QFormLayout cannot set the buddy itself
+    form->addRow(modelLabel, modelRow);
+    m_modelInfo = style::caption(QString(), inputs);
+    m_modelInfo->setObjectName(QStringLiteral("capacityModelInfo"));
+    form->addRow(QString(), m_modelInfo);
+
+    m_gpu = new QComboBox(inputs);
+    m_gpu->setObjectName(QStringLiteral("capacityGpu"));
+    m_gpu->setAccessibleName(tr("GPU"));
+    form->addRow(tr("&GPU:"), m_gpu);
+    m_gpuInfo = style::caption(QString(), inputs);
+    m_gpuInfo->setObjectName(QStringLiteral("capacityGpuInfo"));
+    form->addRow(QString(), m_gpuInfo);
+
+    m_gpus = new QSpinBox(inputs);
+    m_gpus->setObjectName(QStringLiteral("capacityGpus"));
+    m_gpus->setAccessibleName(tr("GPUs in the tensor-parallel group"));
+    m_gpus->setRange(1, 64);
+    m_gpus->setToolTip(tr("GPUs of one tensor-parallel group (one vLLM replica, --tensor-parallel-size)"));
+    form->addRow(tr("G&PUs (tensor parallel):"), m_gpus);
+
+    auto dtypeCombo = [inputs](const QString& objectName, const QString& accessible) {
+        auto* combo = new QComboBox(inputs);
+        combo->setObjectName(objectName);
+        combo->setAccessibleName(accessible);
+        combo->addItem(QStringLiteral("BF16"), QStringLiteral("bf16"));
+        combo->addItem(QStringLiteral("FP8 E4M3"), QStringLiteral("fp8"));
+        return combo;
+    };
+    m_weights = dtypeCombo(QStringLiteral("capacityWeights"), tr("Weights dtype"));
+    m_weights->setToolTip(tr("FP8: vLLM --quantization fp8 or an FP8 checkpoint (linear layers in 1 byte)"));
+    form->addRow(tr("&Weights:"), m_weights);
+    m_kv = dtypeCombo(QStringLiteral("capacityKv"), tr("KV cache dtype"));
+    m_kv->setToolTip(tr("FP8: vLLM --kv-cache-dtype fp8 (halves the bytes per token)"));
+    form->addRow(tr("&KV cache:"), m_kv);
+
+    m_utilization = new QDoubleSpinBox(inputs);
+    m_utilization->setObjectName(QStringLiteral("capacityUtilization"));
+    m_utilization->setAccessibleName(tr("GPU memory utilisation"));
+    m_utilization->setRange(0.01, 1.0);
+    m_utilization->setDecimals(3);
+    m_utilization->setSingleStep(0.01);
+    m_utilization->setToolTip(tr("vLLM --gpu-memory-utilization: the fraction of each GPU's memory vLLM may use"));
+    form->addRow(tr("Memory &utilisation:"), m_utilization);
+
+    m_context = new QSpinBox(inputs);
+    m_context->setObjectName(QStringLiteral("capacityContext"));
+    m_context->setAccessibleName(tr("Context tokens per sequence"));
+    m_context->setRange(1, static_cast<int>(kMaxContextTokens));
+    m_context->setSingleStep(1024);
+    m_context->setGroupSeparatorShown(true);
+    m_context->setSuffix(tr(" tokens"));
+    m_context->setToolTip(tr("One sequence's length (vLLM --max-model-len)"));
+    form->addRow(tr("&Context:"), m_context);
+
+    m_overhead = new QDoubleSpinBox(inputs);
+    m_overhead->setObjectName(QStringLiteral("capacityOverhead"));
+    m_overhead->setAccessibleName(tr("Runtime overhead per GPU in GiB"));
+    m_overhead->setRange(0, 1024);
+    m_overhead->setDecimals(2);
+    m_overhead->setSingleStep(0.5);
+    m_overhead->setSuffix(tr(" GiB"));
+    m_overhead->setToolTip(tr("Per GPU, beside weights and KV cache: CUDA context, activation peak, CUDA graphs"));
+    form->addRow(tr("&Overhead per GPU:"), m_overhead);
+    inputsLayout->addLayout(form);
+    inputsLayout->addStretch(1);
+    inputs->setMinimumWidth(340);
+    inputs->setMaximumWidth(440);
+    layout->addWidget(inputs);
+
+    // The plan.
+    auto* results = new QWidget(this);
+    auto* resultsLayout = new QVBoxLayout(results);
+    resultsLayout->setContentsMargins(0, 0, 0, 0);
+    resultsLayout->setSpacing(8);
+    resultsLayout->addWidget(style::sectionTitle(tr("KV-cache capacity: what FP8 buys"), results));
+    m_summary = new QLabel(results);
+    m_summary->setObjectName(QStringLiteral("capacitySummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    resultsLayout->addWidget(m_summary);
+    m_error = new QLabel(results);
+    m_error->setObjectName(QStringLiteral("capacityError"));
+    m_error->setWordWrap(true);
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    {
+        QPalette p = m_error->palette();
+        p.setColor(QPalette::WindowText, style::verdictTextColor(Verdict::Investigate));
+        m_error->setPalette(p);
+    }
+    m_error->hide();
+    resultsLayout->addWidget(m_error);
+
+    m_tableModel = new QStandardItemModel(RowCount, ColumnCount, this);
+    m_tableModel->setVerticalHeaderLabels({tr("Parameters"), tr("KV cache per token"), tr("Weights"),
+                                           tr("Usable memory"), tr("Runtime overhead"), tr("KV cache"),
+                                           tr("Max tokens in the KV cache"), tr("Max sequences at full context"),
+                                           tr("Fits"), tr("Decode, upper bound"), tr("Decode step time")});
+    m_table = new QTableView(results);
+    m_table->setObjectName(QStringLiteral("capacityTable"));
+    m_table->setAccessibleName(tr("Capacity plan: all BF16 beside the chosen dtypes"));
+    m_table->setModel(m_tableModel);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setAlternatingRowColors(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->setWordWrap(true);
+    m_table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);  // as tall as its rows, no blank below
+    m_tableModel->verticalHeaderItem(UsableRow)->setToolTip(tr("GPUs × memory per GPU × memory utilisation"));
+    m_tableModel->verticalHeaderItem(KvCacheRow)->setToolTip(tr("Usable memory − weights − runtime overhead"));
+    m_tableModel->verticalHeaderItem(DecodeRow)->setToolTip(
+        tr("Tokens per second of a bandwidth-bound decode at the batch and context below: an upper bound"));
+    resultsLayout->addWidget(m_table);
+    m_decode = style::caption(QString(), results);
+    m_decode->setObjectName(QStringLiteral("capacityDecode"));
+    m_decode->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    resultsLayout->addWidget(m_decode);
+    resultsLayout->addStretch(1);
+    layout->addWidget(results, 1);
+
+    fillGpuCombo();
+    setSettings(nullptr);
+
+    for (QComboBox* combo : {m_model, m_gpu, m_weights, m_kv}) {
+        connect(combo, &QComboBox::currentIndexChanged, this, &CapacityView::inputsChanged);
+    }
+    connect(m_gpus, &QSpinBox::valueChanged, this, &CapacityView::inputsChanged);
+    connect(m_context, &QSpinBox::valueChanged, this, &CapacityView::inputsChanged);
+    connect(m_utilization, &QDoubleSpinBox::valueChanged, this, &CapacityView::inputsChanged);
+    connect(m_overhead, &QDoubleSpinBox::valueChanged, this, &CapacityView::inputsChanged);
+}
+
+CapacityView::~CapacityView() = default;
+
+void CapacityView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    queryDeviceOnce();
+}
+
+void CapacityView::queryDeviceOnce() {
+    if (m_deviceQueryStarted || m_local) return;
+    m_deviceQueryStarted = true;
+    auto* watcher = new QFutureWatcher<LocalDeviceStatus>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        if (!m_local) setLocalDevice(watcher->future().result());
+    });
+    watcher->setFuture(bench::localDeviceQuery());
+}
+
+void CapacityView::setLocalDevice(const LocalDeviceStatus& status) {
+    m_local = status;
+    m_deviceQueryStarted = true;
+    const bool wasApplying = m_applying;
+    m_applying = true;  // the same settings, with "This machine" now known: not an edit
+    fillGpuCombo();
+    m_applying = wasApplying;
+    recompute();
+}
+
+void CapacityView::fillGpuCombo() {
+    const QString current = m_gpu->count() > 0 ? m_gpu->currentData().toString() : QString();
+    const QSignalBlocker block(m_gpu);
+    m_gpu->clear();
+    if (m_local && m_local->available && !m_local->gpus.empty()) {
+        m_gpu->addItem(tr("This machine: %1").arg(toQString(m_local->gpus.front().name)), kLocalGpu);
+    }
+    for (const std::string& name : gpuPresetNames()) {
+        const auto preset = findGpuPreset(name);
+        const QString display = preset ? toQString(preset->displayName) : toQString(name);
+        m_gpu->addItem(QStringLiteral("%1 (%2)").arg(display, toQString(name)), toQString(name));
+    }
+    int index = m_gpu->findData(current);
+    if (index < 0 && current == kLocalGpu) {
+        // Saved with this machine's GPU, opened where there is none: keep the choice and say why it cannot plan.
+        m_gpu->insertItem(0, tr("This machine (no usable GPU)"), kLocalGpu);
+        index = 0;
+    }
+    m_gpu->setCurrentIndex(std::max(index, 0));
+}
+
+int CapacityView::modelIndexFor(const std::string& model) {
+    const QString key = toQString(model);
+    int index = m_model->findData(key);
+    if (index >= 0) return index;
+    if (const ModelArchitecture* preset = findModelPreset(model)) return m_model->findData(toQString(preset->name));
+    const QSignalBlocker block(m_model);
+    m_model->addItem(tr("config: %1").arg(QFileInfo(key).fileName().isEmpty() ? key : QFileInfo(key).fileName()), key);
+    index = m_model->count() - 1;
+    m_model->setItemData(index, key, Qt::ToolTipRole);
+    return index;
+}
+
+void CapacityView::setSettings(const CapacitySettings* settings) {
+    const CapacitySettings s = settings ? *settings : CapacitySettings{};
+    m_applying = true;
+    {
+        const QSignalBlocker b1(m_model), b2(m_gpu), b3(m_gpus), b4(m_weights), b5(m_kv), b6(m_utilization),
+            b7(m_context), b8(m_overhead);
+        m_model->setCurrentIndex(modelIndexFor(s.model));
+        m_gpu->clear();  // drops a "This machine (no usable GPU)" kept for the previous settings
+        fillGpuCombo();
+        int gpu = m_gpu->findData(toQString(s.gpu));
+        if (gpu < 0 && s.gpu == kLocalGpu.toStdString()) {
+            m_gpu->insertItem(0, tr("This machine (no usable GPU)"), kLocalGpu);
+            gpu = 0;
+        }
+        if (gpu < 0) {
+            if (const auto preset = findGpuPreset(s.gpu)) gpu = m_gpu->findData(toQString(preset->name));
+        }
+        m_gpu->setCurrentIndex(std::max(gpu, 0));
+        m_gpus->setValue(s.gpus);
+        m_weights->setCurrentIndex(std::max(m_weights->findData(toQString(s.weights)), 0));
+        m_kv->setCurrentIndex(std::max(m_kv->findData(toQString(s.kv)), 0));
+        m_utilization->setValue(s.gpuUtilization);
+        m_context->setValue(static_cast<int>(std::clamp<long long>(s.contextTokens, 1, kMaxContextTokens)));
+        m_overhead->setValue(s.overheadGiB);
+    }
+    m_applying = false;
+    recompute();
+}
+
+CapacitySettings CapacityView::settings() const {
+    CapacitySettings s;
+    s.model = m_model->currentData().toString().toStdString();
+    s.gpu = m_gpu->currentData().toString().toStdString();
+    s.gpus = m_gpus->value();
+    s.weights = m_weights->currentData().toString().toStdString();
+    s.kv = m_kv->currentData().toString().toStdString();
+    s.gpuUtilization = m_utilization->value();
+    s.contextTokens = m_context->value();
+    s.overheadGiB = m_overhead->value();
+    return s;
+}
+
+Result<CapacityInputs> CapacityView::inputsFor(const CapacitySettings& s, const LocalDeviceStatus* local) {
+    CapacityInputs in;
+    auto model = resolveModel(s.model);
+    if (!model) return model.error();
+    in.model = std::move(model).value();
+    if (s.gpu == "local") {
+        if (!local) return Error{"GPU \"local\": this machine's GPU has not been queried yet"};
+        auto gpu = gpuFromLocalDevices(*local, s.gpus);
+        if (!gpu) return Error{"GPU \"local\" (this machine): " + gpu.error().message};
+        in.gpu = std::move(gpu).value();
+    } else if (auto preset = findGpuPreset(s.gpu)) {
+        in.gpu = *preset;
+    } else {
+        return Error{"unknown GPU \"" + s.gpu + "\": expected one of " + gpuPresetNamesText() + ", or local"};
+    }
+    const auto weights = parseStorageDtype(s.weights);
+    if (!weights) return Error{"weights \"" + s.weights + "\": expected bf16 or fp8"};
+    const auto kv = parseStorageDtype(s.kv);
+    if (!kv) return Error{"kv \"" + s.kv + "\": expected bf16 or fp8"};
+    in.gpus = s.gpus;
+    in.weights = *weights;
+    in.kv = *kv;
+    in.gpuUtilization = s.gpuUtilization;
+    in.contextTokens = s.contextTokens;
+    in.overheadGiB = s.overheadGiB;
+    return in;
+}
+
+QString CapacityView::errorText() const {
+    return m_errorText;
+}
+
+void CapacityView::showError(const QString& message) {
+    m_errorText = message;
+    m_error->setText(QStringLiteral("⚠ ") + message);
+    m_error->setVisible(!message.isEmpty());
+}
+
+QString CapacityView::decodeText() const {
+    return m_decode->text();
+}
+
+bool CapacityView::loadConfigFile(const QString& path) {
+    auto model = readHfConfig(toFsPath(path));
+    if (!model) {
+        showError(toQString(model.error().message));
+        return false;
+    }
+    const int index = modelIndexFor(QFileInfo(path).absoluteFilePath().toStdString());
+    if (index == m_model->currentIndex()) {
+        inputsChanged();  // the same file again (perhaps edited since): no index change announces it
+    } else {
+        m_model->setCurrentIndex(index);
+    }
+    return true;
+}
+
+void CapacityView::chooseConfigFile() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Read a model's config.json"), QString(),
+                                                      tr("Hugging Face config (config.json *.json);;All files (*)"));
+    if (!path.isEmpty()) loadConfigFile(path);
+}
+
+void CapacityView::inputsChanged() {
+    if (m_applying) return;
+    recompute();
+    emit settingsEdited(settings());
+}
+
+void CapacityView::recompute() {
+    m_selected.reset();
+    m_bf16.reset();
+    const CapacitySettings s = settings();
+    QString error;
+    auto inputs = inputsFor(s, localDevice());
+    if (!inputs) {
+        error = toQString(inputs.error().message);
+    } else {
+        auto selected = planCapacity(*inputs);
+        CapacityInputs bf16Inputs = *inputs;
+        bf16Inputs.weights = StorageDtype::Bf16;
+        bf16Inputs.kv = StorageDtype::Bf16;
+        auto bf16 = planCapacity(bf16Inputs);
+        if (!selected) {
+            error = toQString(selected.error().message);
+        } else if (!bf16) {
+            error = toQString(bf16.error().message);
+        } else {
+            m_selected = std::move(selected).value();
+            m_bf16 = std::move(bf16).value();
+        }
+        const ModelArchitecture& m = inputs->model;
+        m_modelInfo->setText(tr("%1 layers, %2 KV heads × %3, %4 B parameters")
+                                 .arg(m.layers)
+                                 .arg(m.kvHeads)
+                                 .arg(m.headDim)
+                                 .arg(fixed(static_cast<double>(m.parameterCount()) / 1e9, 2)));
+        const GpuSpec& g = inputs->gpu;
+        QString gpuText = tr("%1, %2 per GPU").arg(toQString(g.displayName), toQString(formatBytes(g.memoryBytes)));
+        if (g.source == "local") gpuText += tr(" free now");
+        if (g.bandwidthBytesPerS) gpuText += tr(", %1").arg(bench::bytesPerSecondText(*g.bandwidthBytesPerS));
+        m_gpuInfo->setText(gpuText);
+    }
+    if (!inputs) {
+        m_modelInfo->clear();
+        m_gpuInfo->clear();
+    }
+    showError(error);
+    fillTable();
+}
+
+void CapacityView::fillTable() {
+    for (int r = 0; r < RowCount; ++r) {
+        for (int c = 0; c < ColumnCount; ++c) m_tableModel->setItem(r, c, cell(QStringLiteral("—"), 0));
+    }
+    const CapacityResult* sel = selectedResult();
+    const CapacityResult* bf = bf16Result();
+    m_tableModel->setHorizontalHeaderItem(Bf16Column, new QStandardItem(tr("All BF16:\nBF16 weights, BF16 KV")));
+    m_tableModel->setHorizontalHeaderItem(
+        SelectedColumn,
+        new QStandardItem(
+            sel ? tr("Chosen:\n%1 weights, %2 KV").arg(dtypeTitle(sel->inputs.weights), dtypeTitle(sel->inputs.kv))
+                : tr("Chosen")));
+    m_tableModel->setHorizontalHeaderItem(RatioColumn, new QStandardItem(tr("Chosen ÷\nall BF16")));
+    if (!sel || !bf) {
+        m_summary->setText(tr("Choose inputs that can be planned."));
+        m_decode->clear();
+        return;
+    }
+
+    auto fill = [this](int column, const CapacityResult& r) {
+        m_tableModel->setItem(ParametersRow, column,
+                              cell(fixed(static_cast<double>(r.parameters) / 1e9, 2) + tr(" B"), double(r.parameters)));
+        m_tableModel->item(ParametersRow, column)->setToolTip(groupedInteger(r.parameters));
+        QString perToken = groupedInteger(r.kvBytesPerToken) + tr(" bytes");
+        if (r.kvReplication > 1) perToken += tr(" (×%1 replicated across the group)").arg(r.kvReplication);
+        m_tableModel->setItem(KvPerTokenRow, column, cell(perToken, double(r.kvBytesPerToken)));
+        m_tableModel->setItem(WeightsRow, column, cell(toQString(formatBytes(r.weightsBytes)), double(r.weightsBytes)));
+        m_tableModel->setItem(UsableRow, column, cell(toQString(formatBytes(r.usableBytes)), double(r.usableBytes)));
+        m_tableModel->setItem(OverheadRow, column,
+                              cell(toQString(formatBytes(r.overheadBytes)), double(r.overheadBytes)));
+        m_tableModel->setItem(KvCacheRow, column, cell(toQString(formatBytes(r.kvCacheBytes)), double(r.kvCacheBytes)));
+        m_tableModel->setItem(MaxTokensRow, column, cell(groupedInteger(r.maxTokens), double(r.maxTokens)));
+        m_tableModel->setItem(MaxSequencesRow, column, cell(groupedInteger(r.maxSequences), double(r.maxSequences)));
+        QStandardItem* fits = cell(r.fits ? tr("yes") : tr("no: %1").arg(toQString(r.reason)), r.fits ? 1 : 0);
+        fits->setToolTip(fits->text());
+        if (!r.fits) fits->setForeground(style::verdictTextColor(Verdict::Investigate));
+        m_tableModel->setItem(FitsRow, column, fits);
+        if (r.decode) {
+            const DecodeVariant& v = r.decode->selected;
+            QString text = tokensPerSecond(v.tokensPerS);
+            if (!v.batchFits) text += tr(" (a batch of %1 does not fit)").arg(r.decode->batch);
+            m_tableModel->setItem(DecodeRow, column, cell(text, v.tokensPerS));
+            m_tableModel->setItem(DecodeStepRow, column,
+                                  cell(fixed(v.stepSeconds * 1e3, 2) + tr(" ms"), v.stepSeconds));
+        }
+    };
+    fill(Bf16Column, *bf);
+    fill(SelectedColumn, *sel);
+    for (int row = 0; row < RowCount; ++row) {
+        if (row == FitsRow || row == ParametersRow) continue;
+        const double a = m_tableModel->item(row, Bf16Column)->data(Qt::UserRole).toDouble();
+        const double b = m_tableModel->item(row, SelectedColumn)->data(Qt::UserRole).toDouble();
+        if (a > 0) {
+            m_tableModel->setItem(row, RatioColumn, cell(QStringLiteral("×") + fixed(b / a, 2), b / a));
+        }
+    }
+
+    const CapacitySettings s = settings();
+    const QString context = groupedInteger(static_cast<std::uint64_t>(s.contextTokens));
+    QString summary;
+    if (sel->fits) {
+        summary = tr("<b>%1</b> on %2 × %3: %4 weights and %5 KV hold <b>%6 tokens</b> (%7 sequences of %8)")
+                      .arg(style::escaped(sel->inputs.model.name))
+                      .arg(s.gpus)
+                      .arg(style::escaped(sel->inputs.gpu.displayName), dtypeTitle(sel->inputs.weights),
+                           dtypeTitle(sel->inputs.kv), groupedInteger(sel->maxTokens),
+                           groupedInteger(sel->maxSequences), context);
+        if (bf->maxTokens > 0 && (sel->inputs.weights != StorageDtype::Bf16 || sel->inputs.kv != StorageDtype::Bf16)) {
+            summary +=
+                tr(", against %1 in BF16: <b>×%2</b>.")
+                    .arg(groupedInteger(bf->maxTokens), fixed(double(sel->maxTokens) / double(bf->maxTokens), 2));
+        } else {
+            summary += QLatin1Char('.');
+        }
+    } else {
+        summary = tr("<b>Does not fit</b> with the chosen dtypes: %1").arg(style::escaped(sel->reason));
+    }
+    m_summary->setText(summary);
+
+    if (sel->decode) {
+        const DecodeEstimate& d = *sel->decode;
+        m_decode->setText(
+            tr("Decode estimate, an upper bound from memory bandwidth (batch %1 at %2 tokens, %3 in all): "
+               "BF16 %4 · FP8 %5 · FP8 speedup ×%6. Real kernels reach a fraction of the bandwidth.")
+                .arg(d.batch)
+                .arg(groupedInteger(static_cast<std::uint64_t>(d.contextTokens)),
+                     bench::bytesPerSecondText(d.bandwidthBytesPerS), tokensPerSecond(d.bf16.tokensPerS),
+                     tokensPerSecond(d.fp8.tokensPerS), fixed(d.fp8Speedup, 2)));
+    } else {
+        m_decode->setText(tr("Decode estimate: this GPU's memory bandwidth is not in the datasheet table."));
+    }
+}
+
+}  // namespace fp8dash::ui
