@@ -53,84 +53,76 @@ BenchProgressFn terminalProgress(std::ostream& err) {
 }  // namespace
 
 int runBench(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    try {
-        Args a(args);
-        LocalBenchOptions options;
-        bool json = false;
-        std::string savePath, value;
-        bool partGiven = false;
-        while (!a.done()) {
-            if (a.option("--model", value)) {
-                if (value.empty()) throw UsageError{"--model needs a preset name or a config.json path"};
-                options.model = value;
-            } else if (a.flag("--cpu")) {
-                options.cpuOnly = true;
-            } else if (a.option("--contexts", value)) {
-                options.kvContexts = parseList("--contexts", value);
-            } else if (a.option("--tokens", value)) {
-                options.gemmTokens = parseList("--tokens", value);
-            } else if (a.option("--kv-layers", value)) {
-                const std::vector<int> layers = parseList("--kv-layers", value);
-                if (layers.size() != 1) throw UsageError{"--kv-layers \"" + value + "\": expected one whole number"};
-                options.kvLayers = layers.front();
-            } else if (a.flag("--fast-accum")) {
-                options.fp8FastAccum = true;
-            } else if (a.option("--format", value)) {
-                if (value != "text" && value != "json")
-                    throw UsageError{"--format \"" + value + "\": expected text or json"};
-                json = value == "json";
-            } else if (a.option("--save", value)) {
-                if (value.empty()) throw UsageError{"--save needs a comparison file (FILE.fp8cmp)"};
-                savePath = value;
-            } else if (!partGiven && (a.peek() == "gemm" || a.peek() == "bandwidth" || a.peek() == "kv" ||
-                                      a.peek() == "all")) {
-                const std::string part = a.next();
-                partGiven = true;
-                options.gemm = part == "gemm" || part == "all";
-                options.bandwidth = part == "bandwidth" || part == "all";
-                options.kv = part == "kv" || part == "all";
-            } else {
-                a.unknown("bench");
-            }
+    Args a(args);
+    LocalBenchOptions options;
+    bool json = false;
+    std::string savePath, value;
+    bool partGiven = false;
+    while (!a.done()) {
+        if (a.option("--model", value)) {
+            if (value.empty()) throw UsageError{"--model needs a preset name or a config.json path"};
+            options.model = value;
+        } else if (a.flag("--cpu")) {
+            options.cpuOnly = true;
+        } else if (a.option("--contexts", value)) {
+            options.kvContexts = parseList("--contexts", value);
+        } else if (a.option("--tokens", value)) {
+            options.gemmTokens = parseList("--tokens", value);
+        } else if (a.option("--kv-layers", value)) {
+            const std::vector<int> layers = parseList("--kv-layers", value);
+            if (layers.size() != 1) throw UsageError{"--kv-layers \"" + value + "\": expected one whole number"};
+            options.kvLayers = layers.front();
+        } else if (a.flag("--fast-accum")) {
+            options.fp8FastAccum = true;
+        } else if (a.option("--format", value)) {
+            if (value != "text" && value != "json")
+                throw UsageError{"--format \"" + value + "\": expected text or json"};
+            json = value == "json";
+        } else if (a.option("--save", value)) {
+            if (value.empty()) throw UsageError{"--save needs a comparison file (FILE.fp8cmp)"};
+            savePath = value;
+        } else if (!partGiven && (a.peek() == "gemm" || a.peek() == "bandwidth" || a.peek() == "kv" ||
+                                  a.peek() == "all")) {
+            const std::string part = a.next();
+            partGiven = true;
+            options.gemm = part == "gemm" || part == "all";
+            options.bandwidth = part == "bandwidth" || part == "all";
+            options.kv = part == "kv" || part == "all";
+        } else {
+            a.unknown("bench");
         }
-
-        // The file must be there and load before minutes of measuring, not after.
-        if (!savePath.empty()) {
-            if (!std::filesystem::exists(savePath))
-                throw UsageError{"--save " + savePath +
-                                 ": no such comparison file (bench adds its section to an existing one; create it "
-                                 "with compare --save or timeline --save)"};
-            if (auto doc = loadComparisonFile(savePath); !doc)
-                throw UsageError{"--save: cannot add the benchmarks: " + doc.error().message};
-        }
-
-        auto results = runLocalBench(options, terminalProgress(err));
-        if (!results) throw UsageError{results.error().message};
-
-        if (!savePath.empty()) {
-            // Read again: the file may have changed while the benchmarks ran; only "benchmarks" is replaced.
-            auto doc = loadComparisonFile(savePath);
-            if (!doc) {
-                err << "fp8dash: cannot add the benchmarks: " << doc.error().message << "\n";
-                return kExitBadInput;
-            }
-            doc->benchmarks = *results;
-            if (auto saved = saveComparisonFile(*doc, savePath); !saved) {
-                err << "fp8dash: cannot save: " << saved.error().message << "\n";
-                return kExitBadInput;
-            }
-            err << "fp8dash: saved the benchmarks to " << savePath << "\n";
-        }
-        if (json) out << results->raw.dump(2) << "\n";
-        else out << benchResultsToText(*results);
-        return kExitOk;
-    } catch (const UsageError& e) {
-        err << "fp8dash: " << e.message << "\nRun 'fp8dash --help' for usage.\n";
-        return kExitBadInput;
-    } catch (const std::exception& e) {
-        err << "fp8dash: internal error: " << e.what() << "\n";
-        return kExitInternal;
     }
+
+    // The file must be there and load before minutes of measuring, not after.
+    if (!savePath.empty()) {
+        if (!std::filesystem::exists(savePath))
+            throw UsageError{"--save " + savePath +
+                             ": no such comparison file (bench adds its section to an existing one; create it "
+                             "with compare --save or timeline --save)"};
+        if (auto doc = loadComparisonFile(savePath); !doc)
+            throw UsageError{"--save: cannot add the benchmarks: " + doc.error().message};
+    }
+
+    auto results = runLocalBench(options, terminalProgress(err));
+    if (!results) throw UsageError{results.error().message};
+
+    if (!savePath.empty()) {
+        // Read again: the file may have changed while the benchmarks ran; only "benchmarks" is replaced.
+        auto doc = loadComparisonFile(savePath);
+        if (!doc) {
+            err << "fp8dash: cannot add the benchmarks: " << doc.error().message << "\n";
+            return kExitBadInput;
+        }
+        doc->benchmarks = *results;
+        if (auto saved = saveComparisonFile(*doc, savePath); !saved) {
+            err << "fp8dash: cannot save: " << saved.error().message << "\n";
+            return kExitBadInput;
+        }
+        err << "fp8dash: saved the benchmarks to " << savePath << "\n";
+    }
+    if (json) out << results->raw.dump(2) << "\n";
+    else out << benchResultsToText(*results);
+    return kExitOk;
 }
 
 std::string benchUsage() {

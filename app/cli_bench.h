@@ -1,6 +1,7 @@
 #pragma once
 // The `bench` subcommand (README "Local benchmarks"): FP8 vs BF16 GEMMs, memory bandwidth and the KV-cache
-// quantisation error on this machine, the CPU parts only when there is no GPU. Runs without a display; never throws.
+// quantisation error on this machine, the CPU parts only when there is no GPU. Runs without a display. Throws
+// UsageError for bad input; cli::run turns it (and any other exception) into the exit code.
 
 #include <iosfwd>
 #include <string>

@@ -426,6 +426,13 @@ Result<JudgeScores> judgeScoresFromRecords(const std::vector<JudgeRecord>& recor
     return scores;
 }
 
+bool haveCommonIds(const JudgeScores& a, const JudgeScores& b) {
+    if (!a.hasIds || !b.hasIds) return false;
+    std::unordered_set<std::string_view> ids;
+    for (const auto& s : a.samples) ids.insert(s.id);
+    return std::any_of(b.samples.begin(), b.samples.end(), [&](const JudgeScore& s) { return ids.count(s.id) > 0; });
+}
+
 Result<JudgeComparison> compareJudgeScores(const JudgeScores& baseline, const JudgeScores& candidate,
                                            const JudgeOptions& options) {
     if (auto st = options.thresholds.validate(); !st) return st.error();
@@ -441,7 +448,7 @@ Result<JudgeComparison> compareJudgeScores(const JudgeScores& baseline, const Ju
     c.candidateSource = candidate.source;
     c.nBaseline = baseline.samples.size();
     c.nCandidate = candidate.samples.size();
-    c.paired = baseline.hasIds && candidate.hasIds;
+    c.paired = options.pairById && baseline.hasIds && candidate.hasIds;
 
     std::vector<double> b, k, diffs;
     std::vector<std::pair<const JudgeScore*, const JudgeScore*>> pairs;
@@ -596,12 +603,14 @@ Json judgeSectionToJson(const JudgeSection& section) {
         return Json{{"source", s.source}, {"format", judgeFileFormatName(s.format)}, {"samples", std::move(samples)}};
     };
     const JudgeOptions& o = section.options;
-    return Json{{"scale", {{"min", o.scale.min}, {"max", o.scale.max}}},
-                {"cautious", o.cautious},
-                {"bootstrap", {{"seed", o.seed}, {"iterations", o.bootstrapIterations}}},
-                {"top_drops", o.topDrops},
-                {"baseline", side(section.baseline)},
-                {"candidate", side(section.candidate)}};
+    Json j{{"scale", {{"min", o.scale.min}, {"max", o.scale.max}}},
+           {"cautious", o.cautious},
+           {"bootstrap", {{"seed", o.seed}, {"iterations", o.bootstrapIterations}}},
+           {"top_drops", o.topDrops},
+           {"baseline", side(section.baseline)},
+           {"candidate", side(section.candidate)}};
+    if (!o.pairById) j["pair_by_id"] = false;  // absent: paired by id whenever both sides have ids (older files)
+    return j;
 }
 
 Result<JudgeSection> parseJudgeSection(const Json& j, const std::string& where) {
@@ -641,6 +650,10 @@ Result<JudgeSection> parseJudgeSection(const Json& j, const std::string& where) 
         if (!it->is_number_integer() || it->get<std::int64_t>() < 0 || it->get<std::int64_t>() > 1000000)
             return Error{where + ".top_drops must be a non-negative integer"};
         o.topDrops = it->get<int>();
+    }
+    if (auto it = j.find("pair_by_id"); it != j.end() && !it->is_null()) {
+        if (!it->is_boolean()) return Error{where + ".pair_by_id must be true or false"};
+        o.pairById = it->get<bool>();
     }
     for (auto [key, out] :
          {std::pair<const char*, JudgeScores*>{"baseline", &s.baseline}, {"candidate", &s.candidate}}) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <ctime>
+#include <limits>
 #include <unordered_set>
 
 namespace fp8dash {
@@ -178,12 +179,13 @@ Result<std::vector<Score>> LangfuseClient::scores(const ScoreQuery& query, const
             const std::string type =
                 dataType != item.end() && dataType->is_string() ? dataType->get<std::string>() : "NUMERIC";
             // NUMERIC values are the judge's points; BOOLEAN is 1/0. CATEGORICAL's value is only a mapping index.
-            if (type != "NUMERIC" && type != "BOOLEAN") continue;
+            const bool numericType = type == "NUMERIC" || type == "BOOLEAN";
+            if (!numericType && !query.allDataTypes) continue;
             if (auto name = item.find("name"); !query.name.empty() && name != item.end() && name->is_string() &&
                                                name->get<std::string>() != query.name)
                 continue;  // a server that ignored the name filter
             const auto value = item.find("value");
-            if (value == item.end() || !value->is_number())
+            if (numericType && (value == item.end() || !value->is_number()))
                 return fail(where + ": " + field + ".value is not a number: " +
                             (value == item.end() ? "missing" : excerpt(value->dump(), 60)));
             const auto ts = item.find("timestamp");
@@ -208,7 +210,11 @@ Result<std::vector<Score>> LangfuseClient::scores(const ScoreQuery& query, const
             if (auto trace = item.find("traceId"); trace != item.end() && trace->is_string())
                 s.traceId = trace->get<std::string>();
             s.timestamp = *t;
-            s.value = value->get<double>();
+            s.value = value != item.end() && value->is_number() ? value->get<double>()
+                                                                : std::numeric_limits<double>::quiet_NaN();
+            s.dataType = type;
+            if (auto comment = item.find("comment"); comment != item.end() && comment->is_string())
+                s.comment = comment->get<std::string>();
             out.push_back(std::move(s));
         }
 

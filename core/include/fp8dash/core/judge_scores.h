@@ -45,10 +45,11 @@ struct JudgeScore {
 };
 
 struct JudgeScores {
-    std::string source;                        // the file name (or "langfuse:<score name>"), for messages
+    std::string source;                        // the file name (or "langfuse <url> score <name> ..."), for messages
     JudgeFileFormat format = JudgeFileFormat::Auto;  // what it was read as
     bool hasIds = false;                       // every sample has an id (a file has ids on all samples or none)
     std::vector<JudgeScore> samples;          // file order, never empty when read successfully
+    std::vector<std::string> warnings;         // what the reader resolved on its own (Langfuse: duplicates); not saved
     bool operator==(const JudgeScores&) const = default;
 };
 
@@ -76,6 +77,9 @@ struct JudgeOptions {
     std::uint64_t seed = 20260821;      // bootstrap seed: the same seed gives the same interval on every platform
     int bootstrapIterations = 10000;
     int topDrops = 10;                  // how many of the biggest drops to list
+    // false: compare unpaired even when both sides have ids, e.g. Langfuse trace ids of two deployments, which name
+    // different requests (see haveCommonIds). Saved in the judge section as "pair_by_id" when false.
+    bool pairById = true;
     bool operator==(const JudgeOptions&) const = default;
 };
 
@@ -89,7 +93,7 @@ struct JudgeDrop {
 };
 
 struct JudgeComparison {
-    bool paired = false;          // both sides have ids: samples matched by id
+    bool paired = false;          // both sides have ids (and pairById): samples matched by id
     std::uint64_t nPairs = 0;     // paired: the ids in both files (0 when unpaired)
     std::uint64_t nBaseline = 0;  // samples in each file
     std::uint64_t nCandidate = 0;
@@ -121,6 +125,9 @@ struct JudgeComparison {
     std::string candidateSource;
 };
 
+// Both sides have ids and at least one id is on both sides.
+bool haveCommonIds(const JudgeScores& a, const JudgeScores& b);
+
 // Fails on invalid options, an empty side, paired files without a common id, or a baseline mean of 0.
 Result<JudgeComparison> compareJudgeScores(const JudgeScores& baseline, const JudgeScores& candidate,
                                            const JudgeOptions& options = {});
@@ -136,7 +143,7 @@ Json judgeComparisonToJson(const JudgeComparison& c);
 // The comparison file's "judge" section: both score lists with their kept fields, the scale, the source names and
 // the bootstrap settings, so that the judge comparison re-derives offline to the same figures.
 //   {"scale": {"min": 1, "max": 5}, "cautious": false, "bootstrap": {"seed": ..., "iterations": ...},
-//    "top_drops": 10, "baseline": {"source": "...", "format": "jsonl", "samples": [{"id": ..., "score": ...,
+//    "top_drops": 10, ["pair_by_id": false,] "baseline": {"source": "...", "format": "jsonl", "samples": [{"id": ..., "score": ...,
 //    "fields": {...}}, ...]}, "candidate": {...}}
 // ("id" absent for samples without one). The thresholds stay in the comparison's settings.
 struct JudgeSection {

@@ -28,6 +28,8 @@ struct ScoreQuery {
     std::vector<std::string> environments;  // environment (repeated)
     int pageSize = 100;                     // Langfuse allows at most 100 (clamped to 1..100)
     int maxPages = 100000;                  // guard against a server whose pages never end: an error beyond this
+    bool allDataTypes = false;              // also return CATEGORICAL (and unknown) scores, value NaN unless numeric,
+                                            // so that a caller can refuse them by id rather than miss them
 };
 
 struct Score {
@@ -35,6 +37,8 @@ struct Score {
     std::string traceId;
     double timestamp = 0;  // unix seconds
     double value = 0;
+    std::string dataType = "NUMERIC";  // "NUMERIC", "BOOLEAN", "CATEGORICAL" (only with allDataTypes), ...
+    std::string comment;               // the score's comment (the judge's reasoning), empty when none
 };
 
 class LangfuseClient {
@@ -42,7 +46,8 @@ public:
     explicit LangfuseClient(LangfuseSettings settings);
 
     // Every page of scores matching the query, oldest first, each score once (by id: offset pages shift when scores
-    // arrive during the fetch). NUMERIC and BOOLEAN (1/0) scores are kept, CATEGORICAL and other types skipped.
+    // arrive during the fetch). NUMERIC and BOOLEAN (1/0) scores are kept, CATEGORICAL and other types skipped
+    // unless query.allDataTypes.
     // Honours 429 Retry-After (through HttpClient's retries); reports progress per page and stops on cancel; errors
     // name the URL and what went wrong (401: wrong keys; malformed body: which field) and never hold the secret key.
     Result<std::vector<Score>> scores(const ScoreQuery& query, const Progress& progress = {}) const;
