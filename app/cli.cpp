@@ -16,6 +16,7 @@
 #include "fp8dash/core/demo.h"
 #include "fp8dash/core/eval_comparison.h"
 #include "fp8dash/core/judge_scores.h"
+#include "fp8dash/core/langfuse_judge.h"
 #include "fp8dash/core/lm_eval_results.h"
 #include "fp8dash/core/local_device.h"
 #include "fp8dash/core/paired_tasks.h"
@@ -140,6 +141,8 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
     std::string savePath, baselineLabel = "BF16", candidateLabel = "FP8", value;
     std::string judgeBaselinePath, judgeCandidatePath, controlPath;
     JudgeScale scale;
+    std::string judgeLangfuseUrl;  // scores from Langfuse instead of files
+    LangfuseJudgeQuery judgeLfBaseline, judgeLfCandidate;
     bool sampleLogs = true;
     while (!a.done()) {
         if (a.option("--metric", value)) {
@@ -166,6 +169,18 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
             judgeCandidatePath = value;
         } else if (a.option("--judge-scale", value)) {
             scale = parseJudgeScale(value);
+        } else if (a.option("--judge-langfuse", value)) {
+            judgeLangfuseUrl = value;
+        } else if (a.option("--judge-score", value)) {
+            judgeLfBaseline.scoreName = judgeLfCandidate.scoreName = value;
+        } else if (a.option("--judge-baseline-tag", value)) {
+            judgeLfBaseline.traceTags.push_back(value);
+        } else if (a.option("--judge-candidate-tag", value)) {
+            judgeLfCandidate.traceTags.push_back(value);
+        } else if (a.option("--judge-baseline-env", value)) {
+            judgeLfBaseline.environments.push_back(value);
+        } else if (a.option("--judge-candidate-env", value)) {
+            judgeLfCandidate.environments.push_back(value);
         } else if (a.option("--control", value)) {
             controlPath = value;
         } else if (a.flag("--cautious")) {
@@ -178,12 +193,38 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
             positional.push_back(a.next());
         }
     }
-    const bool judge = !judgeBaselinePath.empty() || !judgeCandidatePath.empty();
-    if (judge && judgeCandidatePath.empty()) throw UsageError{"compare: --judge-baseline needs --judge-candidate"};
-    if (judge && judgeBaselinePath.empty()) throw UsageError{"compare: --judge-candidate needs --judge-baseline"};
+    const bool langfuseJudge = !judgeLangfuseUrl.empty();
+    const bool judgeSelectors = !judgeLfBaseline.traceTags.empty() || !judgeLfBaseline.environments.empty() ||
+                                !judgeLfCandidate.traceTags.empty() || !judgeLfCandidate.environments.empty();
+    if (judgeSelectors && !langfuseJudge)
+        throw UsageError{"compare: --judge-baseline-tag/-env and --judge-candidate-tag/-env need --judge-langfuse URL"};
+    if (langfuseJudge && (!judgeBaselinePath.empty() || !judgeCandidatePath.empty()))
+        throw UsageError{"compare: choose one judge source: score files (--judge-baseline, --judge-candidate) or "
+                         "--judge-langfuse"};
+    LangfuseSettings langfuse;
+    if (langfuseJudge) {
+        for (auto* q : {&judgeLfBaseline, &judgeLfCandidate})
+            if (q->traceTags.empty() && q->environments.empty())
+                throw UsageError{std::string("compare: --judge-langfuse needs --judge-") +
+                                 (q == &judgeLfBaseline ? "baseline" : "candidate") + "-tag or -env"};
+        if (judgeLfBaseline.traceTags == judgeLfCandidate.traceTags &&
+            judgeLfBaseline.environments == judgeLfCandidate.environments)
+            throw UsageError{"compare: the baseline and candidate select the same Langfuse scores (same tags and "
+                             "environments)"};
+        const TimelineCredentials cred = credentialsFromEnvironment();
+        std::string missing;
+        if (cred.langfusePublicKey.empty()) missing = "LANGFUSE_PUBLIC_KEY";
+        if (cred.langfuseSecretKey.empty())
+            missing += (missing.empty() ? "" : " and ") + std::string("LANGFUSE_SECRET_KEY");
+        if (!missing.empty()) throw UsageError{"compare: --judge-langfuse needs " + missing + " in the environment"};
+        langfuse = {judgeLangfuseUrl, cred.langfusePublicKey, cred.langfuseSecretKey, cred.httpTemplate};
+    }
+    const bool judge = langfuseJudge || !judgeBaselinePath.empty() || !judgeCandidatePath.empty();
+    if (judge && !langfuseJudge && judgeCandidatePath.empty()) throw UsageError{"compare: --judge-baseline needs --judge-candidate"};
+    if (judge && !langfuseJudge && judgeBaselinePath.empty()) throw UsageError{"compare: --judge-candidate needs --judge-baseline"};
     if (positional.empty() && !judge)
         throw UsageError{"compare needs BASELINE CANDIDATE (two lm-eval results), --judge-baseline F "
-                         "--judge-candidate F (two judge score files), or both"};
+                         "--judge-candidate F (two judge score files) or --judge-langfuse URL, or both"};
     if (!positional.empty() && positional.size() != 2)
         throw UsageError{"compare needs exactly two paths, BASELINE and CANDIDATE (got " +
                          std::to_string(positional.size()) + ")"};
@@ -237,18 +278,30 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
         JudgeSection section;
         section.options.scale = scale;
         section.options.cautious = options.cautious;
-        auto b = loadJudgeScores(judgeBaselinePath, scale);
+        auto b = langfuseJudge ? fetchJudgeScoresFromLangfuse(langfuse, judgeLfBaseline, scale)
+                               : loadJudgeScores(judgeBaselinePath, scale);
         if (!b) {
             err << "fp8dash: judge baseline: " << b.error().message << "\n";
             return kExitBadInput;
         }
-        auto c = loadJudgeScores(judgeCandidatePath, scale);
+        auto c = langfuseJudge ? fetchJudgeScoresFromLangfuse(langfuse, judgeLfCandidate, scale)
+                               : loadJudgeScores(judgeCandidatePath, scale);
         if (!c) {
             err << "fp8dash: judge candidate: " << c.error().message << "\n";
             return kExitBadInput;
         }
         section.baseline = std::move(b).value();
         section.candidate = std::move(c).value();
+        if (langfuseJudge) {
+            for (const auto* side : {&section.baseline, &section.candidate})
+                for (const auto& w : side->warnings) err << "fp8dash: judge: " << w << "\n";
+            // Two deployments' traces are different requests: pair by trace id only where the ids meet.
+            section.options.pairById = haveCommonIds(section.baseline, section.candidate);
+            if (!section.options.pairById)
+                err << "fp8dash: judge: no trace is scored on both sides; comparing the scores unpaired\n";
+            judgeBaselinePath = section.baseline.source;
+            judgeCandidatePath = section.candidate.source;
+        }
         doc.judge = std::move(section);
         heading += std::string(heading.empty() ? "" : "\n") + "judge " + baselineLabel + " = " + judgeBaselinePath +
                    "\njudge " + candidateLabel + " = " + judgeCandidatePath;
@@ -469,6 +522,10 @@ std::string usage() {
            "      --save FILE.fp8cmp         save the comparison file\n"
            "      --fail-on monitor|investigate   exit 3 when the verdict is at least this\n"
            "      --judge-scale MIN-MAX      the judge's score range (default 1-5)\n"
+           "      --judge-langfuse URL --judge-baseline-tag T --judge-candidate-tag T [--judge-score NAME]\n"
+           "                                 judge scores from Langfuse instead of files, one trace tag (or\n"
+           "                                 --judge-baseline-env E --judge-candidate-env E) per side; score name\n"
+           "                                 default llm_judge_domain; LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY\n"
            "      --control BASELINE2        a second BF16 run: its spread is shown as each task's noise floor\n"
            "      --cautious                 a task (or judge) whose 95% interval straddles a band edge takes the\n"
            "                                 worse band\n"

@@ -3,6 +3,7 @@
 #include "fp8dash/core/langfuse_judge.h"
 
 #include <cmath>
+#include <cstdio>
 #include <unordered_map>
 
 #include "fp8dash/core/time_series.h"

@@ -37,6 +37,7 @@
 #include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/keychain_credential_store.h"
 #include "fp8dash/ui/new_comparison_dialog.h"
+#include "fp8dash/ui/run_judge_dialog.h"
 #include "fp8dash/ui/task_table_view.h"
 #include "fp8dash/ui/time_range_picker.h"
 #include "fp8dash/ui/timeline_source_dialog.h"
@@ -232,6 +233,10 @@ void MainWindow::buildMenus() {
         ->setShortcut(QKeySequence(QStringLiteral("Ctrl+1")));
     timeline->addAction(tr("Show Domain &Judge"), this, [this] { m_view->showTab(ComparisonView::JudgeTab); })
         ->setShortcut(QKeySequence(QStringLiteral("Ctrl+J")));
+    QAction* runJudge = timeline->addAction(tr("Run &Domain Eval…"), this, [this] { runDomainEval(); });
+    runJudge->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+J")));
+    runJudge->setStatusTip(tr("Ask the BF16 and FP8 deployments your domain prompts and have a judge model score "
+                              "the answers"));
 
     QMenu* bench = menuBar()->addMenu(tr("&Bench"));
     bench->addAction(tr("Show &Local Benchmarks"), this, &MainWindow::showBenchmarks)
@@ -565,6 +570,54 @@ TimelineSourceDialog* MainWindow::openSourceDialog(const TimelineSettings& setti
     // Refresh in a new session: the credentials may still be on their way from the keychain.
     if (fetchNow) dialog->startFetchAfterKeychain();
     return dialog;
+}
+
+RunJudgeDialog* MainWindow::runDomainEval() {
+    if (m_judgeDialog && m_judgeDialog->isVisible()) {
+        m_judgeDialog->raise();
+        m_judgeDialog->activateWindow();
+        return m_judgeDialog;
+    }
+    auto* dialog = new RunJudgeDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &RunJudgeDialog::scoresReady, this, [this, dialog] {
+        const JudgeSection* scores = dialog->scores();
+        const JudgeRunSummary* summary = dialog->summary();
+        if (!scores || !summary) return;
+        applyJudge(*scores, toQString(summary->baseline.model), toQString(summary->candidate.model));
+    });
+    connect(dialog, &QDialog::finished, this, [this, dialog] {
+        if (m_judgeDialog == dialog) m_judgeDialog = nullptr;
+    });
+    m_judgeDialog = dialog;
+    dialog->open();
+    return dialog;
+}
+
+RunJudgeDialog* MainWindow::judgeDialog() const {
+    return m_judgeDialog.data();
+}
+
+void MainWindow::applyJudge(JudgeSection section, const QString& baselineLabel, const QString& candidateLabel) {
+    ComparisonDocument doc;
+    if (m_current) {
+        doc = m_current->document;
+    } else {
+        const std::string baseline = baselineLabel.isEmpty() ? "BF16" : baselineLabel.toStdString();
+        const std::string candidate = candidateLabel.isEmpty() ? "FP8" : candidateLabel.toStdString();
+        doc = makeComparisonDocument({baseline, "", {}}, {candidate, "", {}}, {});
+        doc.hasEvals = false;
+        doc.title = baseline + " vs " + candidate + ": domain judge";
+    }
+    // A new run replaces the scores, not how the document reads them (scale, policy, bootstrap).
+    section.options = doc.judge ? doc.judge->options : JudgeOptions{};
+    if (!doc.judge) section.options.cautious = doc.options.cautious;
+    doc.judge = std::move(section);
+    if (!showDerived(std::move(doc))) return;
+    setModified(true);
+    m_view->showTab(ComparisonView::JudgeTab);
+    statusBar()->showMessage(tr("Domain eval scores added; save the comparison to keep them"), 8000);
+    emit judgeApplied();
 }
 
 void MainWindow::setCredentialStore(std::shared_ptr<CredentialStore> store) {

@@ -38,7 +38,7 @@ struct Score {
     double timestamp = 0;  // unix seconds
     double value = 0;
     std::string dataType = "NUMERIC";  // "NUMERIC", "BOOLEAN", "CATEGORICAL" (only with allDataTypes), ...
-    std::string comment;               // the score's comment (the judge's reasoning), empty when none
+    std::string comment = {};          // the score's comment (the judge's reasoning), empty when none
 };
 
 class LangfuseClient {

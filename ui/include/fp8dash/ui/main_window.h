@@ -34,6 +34,7 @@ namespace fp8dash::ui {
 
 class ComparisonView;
 class CredentialStore;
+class RunJudgeDialog;
 class TimelineSourceDialog;
 
 class MainWindow : public QMainWindow {
@@ -70,6 +71,13 @@ public:
     // Puts benchmark results into the document (replacing earlier ones) and marks it modified. A run that finishes
     // after another document was opened is dropped, not applied to it.
     void applyBenchmarks(fp8dash::BenchResults results);
+    // Timeline › Run Domain Eval…: the dialog that runs the LLM-judge eval (window-modal). Its finished run's scores
+    // go into the current document's judge section (or a new judge-only document) via applyJudge.
+    RunJudgeDialog* runDomainEval();
+    RunJudgeDialog* judgeDialog() const;  // the open one, or nullptr
+    // Puts judge scores into the document (keeping an earlier section's options), marks it modified and shows the
+    // Domain judge tab. The labels name the sides of a new judge-only document.
+    void applyJudge(fp8dash::JudgeSection section, const QString& baselineLabel, const QString& candidateLabel);
     // Where the source dialogs remember credentials; the system keychain unless replaced (tests use memory).
     void setCredentialStore(std::shared_ptr<CredentialStore> store);
     std::shared_ptr<CredentialStore> credentialStore() const { return m_credentialStore; }
@@ -93,6 +101,7 @@ signals:
     void loadFailed(const QString& path, const QString& message);
     void timelineApplied();
     void benchmarksApplied();
+    void judgeApplied();
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -151,6 +160,7 @@ private:
     std::optional<TimelineCredentials> m_sessionCredentials;  // used by the last fetch; memory only
     std::shared_ptr<CredentialStore> m_credentialStore;       // shared with the source dialogs
     QPointer<TimelineSourceDialog> m_sourceDialog;
+    QPointer<RunJudgeDialog> m_judgeDialog;
     quint64 m_loadGeneration = 0;  // bumped by each openFileAsync; a finished load with an older number is stale
     quint64 m_documentSerial = 0;  // bumped by each new document shown (not by derived ones)
     quint64 m_benchSerial = 0;     // the document a benchmark run was started for
