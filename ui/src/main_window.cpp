@@ -62,23 +62,14 @@ QString withSuffix(QString path, const QString& suffix) {
     return path;
 }
 
-// A new document holding only a production timeline (no eval runs).
-ComparisonDocument timelineOnlyDocument() {
+// A new document without eval runs, for what is added to it next (a production timeline, local benchmarks and
+// capacity): created now by this build.
+ComparisonDocument documentWithoutRuns(const QString& title) {
     ComparisonDocument doc;
     doc.hasEvals = false;
     doc.created = nowIso8601Utc();
     doc.toolVersion = FP8DASH_VERSION;
-    doc.title = MainWindow::tr("Production timeline").toStdString();
-    return doc;
-}
-
-// A new document for what this workstation measures and plans (benchmarks, capacity), without eval runs.
-ComparisonDocument localEvidenceDocument() {
-    ComparisonDocument doc;
-    doc.hasEvals = false;
-    doc.created = nowIso8601Utc();
-    doc.toolVersion = FP8DASH_VERSION;
-    doc.title = MainWindow::tr("Local FP8 evidence").toStdString();
+    doc.title = title.toStdString();
     return doc;
 }
 
@@ -478,7 +469,7 @@ bool MainWindow::showDerived(ComparisonDocument doc) {
 }
 
 void MainWindow::applyTimeline(TimelineData data) {
-    ComparisonDocument doc = m_current ? m_current->document : timelineOnlyDocument();
+    ComparisonDocument doc = m_current ? m_current->document : documentWithoutRuns(tr("Production timeline"));
     doc.timeline = std::move(data);
     if (!showDerived(std::move(doc))) return;
     setModified(true);
@@ -498,7 +489,7 @@ void MainWindow::setTimelineChangeTime(double unixSeconds) {
 }
 
 void MainWindow::ensureDocument() {
-    if (!m_current) showDocument(localEvidenceDocument(), {}, {});
+    if (!m_current) showDocument(documentWithoutRuns(tr("Local FP8 evidence")), {}, {});
 }
 
 void MainWindow::showBenchmarks() {
@@ -527,7 +518,7 @@ void MainWindow::benchRunFinished(const BenchResults& results) {
 }
 
 void MainWindow::applyBenchmarks(BenchResults results) {
-    ComparisonDocument doc = m_current ? m_current->document : localEvidenceDocument();
+    ComparisonDocument doc = m_current ? m_current->document : documentWithoutRuns(tr("Local FP8 evidence"));
     const bool cancelled = results.cancelled;
     doc.benchmarks = std::move(results);
     if (!showDerived(std::move(doc))) return;
