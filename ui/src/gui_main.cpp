@@ -30,7 +30,7 @@ int runGui(int argc, char** argv, const std::vector<std::string>& filesToOpen) {
     QApplication::setApplicationName(QStringLiteral("fp8dash"));
     QApplication::setOrganizationName(QStringLiteral("fp8dash"));
     QApplication::setApplicationVersion(QStringLiteral(FP8DASH_VERSION));
-    QApplication::setDesktopFileName(QStringLiteral("fp8dash"));
+    QApplication::setDesktopFileName(QStringLiteral("io.github.fp8dash.Fp8dash"));  // the .desktop file's id (packaging/)
     QApplication::setWindowIcon(applicationIcon());
 
     // Without a desktop environment Qt falls back to 9 pt, which is small on today's screens.
