@@ -82,11 +82,6 @@ GpuSpec gpuFrom(const std::string& text, int gpus, std::optional<double> memoryG
     return g;
 }
 
-int reportUsageError(const std::string& message, std::ostream& err) {
-    err << "fp8dash: " << message << "\nRun 'fp8dash --help' for usage.\n";
-    return kExitBadInput;
-}
-
 std::vector<std::string> splitTasks(const std::string& text) {
     std::vector<std::string> tasks;
     std::size_t start = 0;
@@ -140,65 +135,51 @@ struct SharedOptions {
 
 }  // namespace
 
-int runCapacity(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    try {
-        Args o(args);
-        SharedOptions shared;
-        CapacityInputs in;
-        std::string value;
-        while (!o.done()) {
-            if (shared.read(o)) continue;
-            if (o.option("--weights", value)) in.weights = parseDtype("--weights", value);
-            else if (o.option("--kv", value)) in.kv = parseDtype("--kv", value);
-            else if (o.option("--context", value)) in.contextTokens = parseCount("--context", value, 1);
-            else if (o.option("--batch", value)) in.decodeBatch = static_cast<int>(parseCount("--batch", value, 1));
-            else o.unknown("capacity");
-        }
-        shared.applyTo(in, "capacity");
-        auto result = planCapacity(in);
-        if (!result) throw UsageError{result.error().message};
-        if (shared.json) out << capacityToJson(*result).dump(2) << "\n";
-        else out << capacityToText(*result);
-        return kExitOk;
-    } catch (const UsageError& e) {
-        return reportUsageError(e.message, err);
-    } catch (const std::exception& e) {
-        err << "fp8dash: internal error: " << e.what() << "\n";
-        return kExitInternal;
+int runCapacity(const std::vector<std::string>& args, std::ostream& out, std::ostream& /*err*/) {
+    Args o(args);
+    SharedOptions shared;
+    CapacityInputs in;
+    std::string value;
+    while (!o.done()) {
+        if (shared.read(o)) continue;
+        if (o.option("--weights", value)) in.weights = parseDtype("--weights", value);
+        else if (o.option("--kv", value)) in.kv = parseDtype("--kv", value);
+        else if (o.option("--context", value)) in.contextTokens = parseCount("--context", value, 1);
+        else if (o.option("--batch", value)) in.decodeBatch = static_cast<int>(parseCount("--batch", value, 1));
+        else o.unknown("capacity");
     }
+    shared.applyTo(in, "capacity");
+    auto result = planCapacity(in);
+    if (!result) throw UsageError{result.error().message};
+    if (shared.json) out << capacityToJson(*result).dump(2) << "\n";
+    else out << capacityToText(*result);
+    return kExitOk;
 }
 
-int runPlan(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    try {
-        Args o(args);
-        SharedOptions shared;
-        PlanInputs in;
-        std::string value;
-        while (!o.done()) {
-            if (shared.read(o)) continue;
-            if (o.option("--tp", value)) in.tensorParallel = static_cast<int>(parseCount("--tp", value, 1));
-            else if (o.option("--context", value)) in.contextTokens = parseCount("--context", value, 1);
-            else if (o.option("--tasks", value)) in.tasks = splitTasks(value);
-            else if (o.option("--num-fewshot", value))
-                in.numFewshot = static_cast<int>(parseCount("--num-fewshot", value, 0));
-            else if (o.option("--out-dir", value)) in.outDir = value;
-            else if (o.option("--hf-model", value)) in.bf16Model = value;
-            else if (o.option("--fp8-model", value)) in.fp8Model = value;
-            else if (o.flag("--no-kv-scales")) in.kvScales = false;
-            else o.unknown("plan");
-        }
-        shared.applyTo(in, "plan");
-        auto plan = makeRunPlan(in);
-        if (!plan) throw UsageError{plan.error().message};
-        if (shared.json) out << runPlanToJson(*plan).dump(2) << "\n";
-        else out << runPlanToText(*plan);
-        return kExitOk;
-    } catch (const UsageError& e) {
-        return reportUsageError(e.message, err);
-    } catch (const std::exception& e) {
-        err << "fp8dash: internal error: " << e.what() << "\n";
-        return kExitInternal;
+int runPlan(const std::vector<std::string>& args, std::ostream& out, std::ostream& /*err*/) {
+    Args o(args);
+    SharedOptions shared;
+    PlanInputs in;
+    std::string value;
+    while (!o.done()) {
+        if (shared.read(o)) continue;
+        if (o.option("--tp", value)) in.tensorParallel = static_cast<int>(parseCount("--tp", value, 1));
+        else if (o.option("--context", value)) in.contextTokens = parseCount("--context", value, 1);
+        else if (o.option("--tasks", value)) in.tasks = splitTasks(value);
+        else if (o.option("--num-fewshot", value))
+            in.numFewshot = static_cast<int>(parseCount("--num-fewshot", value, 0));
+        else if (o.option("--out-dir", value)) in.outDir = value;
+        else if (o.option("--hf-model", value)) in.bf16Model = value;
+        else if (o.option("--fp8-model", value)) in.fp8Model = value;
+        else if (o.flag("--no-kv-scales")) in.kvScales = false;
+        else o.unknown("plan");
     }
+    shared.applyTo(in, "plan");
+    auto plan = makeRunPlan(in);
+    if (!plan) throw UsageError{plan.error().message};
+    if (shared.json) out << runPlanToJson(*plan).dump(2) << "\n";
+    else out << runPlanToText(*plan);
+    return kExitOk;
 }
 
 std::string capacityUsage() {

@@ -1,5 +1,6 @@
 #pragma once
-// The `capacity` and `plan` subcommands (README "Capacity and the plan"). Run without a display; never throw.
+// The `capacity` and `plan` subcommands (README "Capacity and the plan"). Run without a display. Bad input throws
+// UsageError; cli::run turns it (and any other exception) into the exit code.
 
 #include <iosfwd>
 #include <string>
