@@ -8,7 +8,10 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config     # toolchain (CMake 3.25 in bookworm)
-  qt6-base-dev qt6-charts-dev libgl-dev            # Qt 6 Widgets, Charts, Network, Concurrent, Test
+  qt6-base-dev qt6-charts-dev libgl-dev            # Qt 6 Widgets, Charts, Network, Concurrent, DBus, Test
+  libqt6opengl6-dev                                # Qt6OpenGL's CMake package, which Qt6Charts needs (only a
+                                                   # Recommends of qt6-base-dev, so --no-install-recommends skips it)
+  qt6-svg-dev                                      # QSvgGenerator: charts exported as SVG
   qtkeychain-qt6-dev                               # QtKeychain: remembered credentials in the system keychain
   nlohmann-json3-dev libcurl4-openssl-dev          # JSON, HTTP
   libboost-dev                                     # Boost.Math distributions (header-only)
@@ -17,6 +20,7 @@ packages=(
 )
 if [ "${1:-}" = "--tests" ]; then
   packages+=(prometheus)                           # prometheus + promtool: the client's tests run a real server
+  packages+=(poppler-utils)                        # pdfinfo + pdftotext: the PDF report's test reads its pages
 elif [ $# -gt 0 ]; then
   echo "usage: $0 [--tests]" >&2
   exit 2

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fp8dash/core/comparison_migrations.h"
 #include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/version.h"
 
@@ -21,7 +22,7 @@ namespace {
 
 const char* const kKnownKeys[] = {"format", "version", "tool_version", "created", "title",
                                   "settings", "runs", "notes", "timeline", "benchmarks", "capacity",
-                                  "judge", "paired"};
+                                  "judge", "paired", "review"};
 
 bool isKnownKey(const std::string& key) {
     for (const char* k : kKnownKeys)
@@ -97,6 +98,24 @@ ComparisonDocument makeComparisonDocument(RunRecord baseline, RunRecord candidat
                                                                       : doc.candidate.results.modelName;
     doc.title = doc.baseline.label + " vs " + doc.candidate.label + (model.empty() ? "" : ": " + model);
     return doc;
+}
+
+std::string ComparisonDocument::newNoteId() const {
+    return fp8dash::newNoteId(notes);
+}
+
+std::string newNoteId(const std::vector<Note>& notes) {
+    // One past the largest "n<k>" in use; ids of another shape (a hand edit) are simply avoided.
+    unsigned long long next = 1;
+    for (const Note& n : notes) {
+        if (n.id.size() < 2 || n.id[0] != 'n') continue;
+        char* end = nullptr;
+        const unsigned long long k = std::strtoull(n.id.c_str() + 1, &end, 10);
+        if (end && *end == '\0' && k >= next) next = k + 1;
+    }
+    std::string id = "n" + std::to_string(next);
+    while (std::any_of(notes.begin(), notes.end(), [&](const Note& n) { return n.id == id; })) id += "x";
+    return id;
 }
 
 Result<ComparisonReport> ComparisonDocument::evaluate() const {
@@ -188,14 +207,24 @@ Json toJson(const ComparisonDocument& doc) {
         j["judge"] = judgeSectionToJson(section);
     }
     Json notes = Json::array();
-    for (const auto& n : doc.notes) {
-        Json nj = {{"text", n.text}};
+    // A note made by code that left the id empty still gets a unique one in the file.
+    std::vector<Note> withIds = doc.notes;
+    for (Note& n : withIds)
+        if (n.id.empty()) n.id = newNoteId(withIds);
+    for (const auto& n : withIds) {
+        Json nj = Json::object();
+        nj["id"] = n.id;
+        nj["text"] = n.text;
         if (!n.author.empty()) nj["author"] = n.author;
         if (!n.created.empty()) nj["created"] = n.created;
+        if (!n.edited.empty()) nj["edited"] = n.edited;
         if (!n.task.empty()) nj["task"] = n.task;
         notes.push_back(std::move(nj));
     }
     j["notes"] = std::move(notes);
+    Json decisions = Json::array();
+    for (const auto& d : doc.decisions) decisions.push_back(reviewDecisionToJson(d));
+    j["review"] = {{"decisions", std::move(decisions)}};
     if (doc.timeline) j["timeline"] = timelineToJson(*doc.timeline);
     // The benchmarks are kept as gpu/ wrote them (plus "created"): raw is the section, the fields are its reading.
     if (doc.benchmarks && doc.benchmarks->raw.is_object()) j["benchmarks"] = doc.benchmarks->raw;
@@ -208,7 +237,10 @@ Json toJson(const ComparisonDocument& doc) {
 Result<ComparisonDocument> parseComparisonText(std::string_view text, const std::string& src) {
     auto parsed = parseJsonText(text, src);
     if (!parsed) return parsed.error();
-    const Json& j = *parsed;
+    return parseComparisonJson(std::move(parsed).value(), src);
+}
+
+Result<ComparisonDocument> parseComparisonJson(Json j, const std::string& src) {
     if (!j.is_object()) return Error{src + ": not an fp8dash comparison file (expected a JSON object)"};
     auto fmt = j.find("format");
     if (fmt == j.end() || !fmt->is_string() || fmt->get<std::string>() != kComparisonFormat)
@@ -224,6 +256,9 @@ Result<ComparisonDocument> parseComparisonText(std::string_view text, const std:
 
     ComparisonDocument doc;
     doc.version = static_cast<int>(ver->get<long long>());
+    if (doc.version < kComparisonVersion) {
+        if (auto s = migrateComparisonJson(j, doc.version, src, &doc.migrations); !s) return s.error();
+    }
     const std::string where = src + ": field";
     if (auto s = optionalString(j, "tool_version", doc.toolVersion, where); !s) return s.error();
     if (auto s = optionalString(j, "created", doc.created, where); !s) return s.error();
@@ -320,10 +355,28 @@ Result<ComparisonDocument> parseComparisonText(std::string_view text, const std:
             auto noteText = n.find("text");
             if (noteText == n.end() || !noteText->is_string()) return Error{w + ".text must be a string"};
             note.text = noteText->get<std::string>();
+            auto id = n.find("id");
+            if (id == n.end() || !id->is_string() || id->get<std::string>().empty())
+                return Error{w + ".id must be a non-empty string"};
+            note.id = id->get<std::string>();
+            for (const Note& earlier : doc.notes)
+                if (earlier.id == note.id) return Error{w + ".id \"" + note.id + "\" is used by an earlier note too"};
             if (auto s = optionalString(n, "author", note.author, w); !s) return s.error();
             if (auto s = optionalString(n, "created", note.created, w); !s) return s.error();
+            if (auto s = optionalString(n, "edited", note.edited, w); !s) return s.error();
             if (auto s = optionalString(n, "task", note.task, w); !s) return s.error();
             doc.notes.push_back(std::move(note));
+        }
+    }
+    if (auto review = j.find("review"); review != j.end() && !review->is_null()) {
+        if (!review->is_object()) return Error{src + ": field review must be an object"};
+        if (auto list = review->find("decisions"); list != review->end() && !list->is_null()) {
+            if (!list->is_array()) return Error{src + ": field review.decisions must be a list"};
+            for (std::size_t i = 0; i < list->size(); ++i) {
+                auto d = parseReviewDecision((*list)[i], src + ": field review.decisions[" + std::to_string(i) + "]");
+                if (!d) return d.error();
+                doc.decisions.push_back(std::move(d).value());
+            }
         }
     }
     for (const auto& [key, value] : j.items())

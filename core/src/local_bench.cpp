@@ -231,7 +231,7 @@ BenchResults readResults(const Json& j, const std::string& where) {
 // ---------------------------------------------------------------------------------------------------------------
 // Options
 
-constexpr int kMaxContextTokens = 1 << 20;  // 1M tokens: past every preset's max_position_embeddings
+constexpr int kMaxBenchContextTokens = 1 << 20;  // 1M tokens: past every preset's max_position_embeddings
 constexpr int kMaxGemmTokens = 65536;
 const std::vector<int> kDefaultGemmTokens{1, 8, 32, 128, 512, 2048, 8192};
 const std::vector<int> kGpuContexts{1024, 4096, 16384, 65536, 131072};
@@ -308,7 +308,7 @@ Result<BenchResults> runLocalBench(const LocalBenchOptions& options, const Bench
 
     const std::vector<int>& tokens = options.gemmTokens.empty() ? kDefaultGemmTokens : options.gemmTokens;
     if (auto s = checkRange(tokens, 1, kMaxGemmTokens, "GEMM token count"); !s) return s.error();
-    if (auto s = checkRange(options.kvContexts, 1, kMaxContextTokens, "KV context length"); !s) return s.error();
+    if (auto s = checkRange(options.kvContexts, 1, kMaxBenchContextTokens, "KV context length"); !s) return s.error();
     if (options.kvLayers < 1 || options.kvLayers > arch.layers)
         return Error{"KV layers " + std::to_string(options.kvLayers) + " is out of range: " + arch.name + " has " +
                      std::to_string(arch.layers) + " layers"};
@@ -550,6 +550,47 @@ Result<CapacitySettings> parseCapacitySettings(const Json& j, const std::string&
     } catch (const FieldError& e) {
         return Error{e.message};
     }
+}
+
+Result<CapacityInputs> capacityInputsFromSettings(const CapacitySettings& s, const LocalDeviceStatus* local) {
+    CapacityInputs in;
+    auto model = resolveModel(s.model);
+    if (!model) return model.error();
+    in.model = std::move(model).value();
+    if (s.gpu == "local") {
+        if (!local) return Error{"GPU \"local\": this machine's GPU has not been queried yet"};
+        auto gpu = gpuFromLocalDevices(*local, s.gpus);
+        if (!gpu) return Error{"GPU \"local\" (this machine): " + gpu.error().message};
+        in.gpu = std::move(gpu).value();
+    } else if (auto preset = findGpuPreset(s.gpu)) {
+        in.gpu = *preset;
+    } else {
+        return Error{"unknown GPU \"" + s.gpu + "\": expected one of " + gpuPresetNamesText() + ", or local"};
+    }
+    const auto weights = parseStorageDtype(s.weights);
+    if (!weights) return Error{"weights \"" + s.weights + "\": expected bf16 or fp8"};
+    const auto kv = parseStorageDtype(s.kv);
+    if (!kv) return Error{"kv \"" + s.kv + "\": expected bf16 or fp8"};
+    in.gpus = s.gpus;
+    in.weights = *weights;
+    in.kv = *kv;
+    in.gpuUtilization = s.gpuUtilization;
+    in.contextTokens = s.contextTokens;
+    in.overheadGiB = s.overheadGiB;
+    return in;
+}
+
+Result<CapacityComparison> planCapacityComparison(const CapacitySettings& s, const LocalDeviceStatus* local) {
+    auto inputs = capacityInputsFromSettings(s, local);
+    if (!inputs) return inputs.error();
+    auto selected = planCapacity(*inputs);
+    if (!selected) return selected.error();
+    CapacityInputs bf16Inputs = *inputs;
+    bf16Inputs.weights = StorageDtype::Bf16;
+    bf16Inputs.kv = StorageDtype::Bf16;
+    auto bf16 = planCapacity(bf16Inputs);
+    if (!bf16) return bf16.error();
+    return CapacityComparison{std::move(bf16).value(), std::move(selected).value()};
 }
 
 }  // namespace fp8dash

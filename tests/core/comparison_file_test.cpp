@@ -25,7 +25,7 @@ ComparisonDocument seedDocument() {
     o.overrides.push_back(MetricOverride::parse("gsm8k=exact_match,flexible-extract").value());
     const std::string bs = b->sourcePath, cs = c->sourcePath;
     auto doc = makeComparisonDocument({"BF16", bs, std::move(b).value()}, {"FP8", cs, std::move(c).value()}, o);
-    doc.notes.push_back({"GSM8K drop is inside the noise?", "ana", "2026-11-29T10:00:00Z", "gsm8k"});
+    doc.notes.push_back({"n1", "GSM8K drop is inside the noise?", "ana", "2026-11-29T10:00:00Z", "", "gsm8k"});
     return doc;
 }
 

@@ -529,6 +529,15 @@ QChart* BenchView::speedupChart() const {
 QChart* BenchView::kvChart() const {
     return m_kvChart->chart();
 }
+QChartView* BenchView::rooflineView() const {
+    return m_roofline->chartView();
+}
+QChartView* BenchView::speedupView() const {
+    return m_speedup->chartView();
+}
+QChartView* BenchView::kvView() const {
+    return m_kvChart->chartView();
+}
 QString BenchView::rooflineMessage() const {
     return m_roofline->emptyText();
 }

@@ -313,31 +313,7 @@ CapacitySettings CapacityView::settings() const {
 }
 
 Result<CapacityInputs> CapacityView::inputsFor(const CapacitySettings& s, const LocalDeviceStatus* local) {
-    CapacityInputs in;
-    auto model = resolveModel(s.model);
-    if (!model) return model.error();
-    in.model = std::move(model).value();
-    if (s.gpu == "local") {
-        if (!local) return Error{"GPU \"local\": this machine's GPU has not been queried yet"};
-        auto gpu = gpuFromLocalDevices(*local, s.gpus);
-        if (!gpu) return Error{"GPU \"local\" (this machine): " + gpu.error().message};
-        in.gpu = std::move(gpu).value();
-    } else if (auto preset = findGpuPreset(s.gpu)) {
-        in.gpu = *preset;
-    } else {
-        return Error{"unknown GPU \"" + s.gpu + "\": expected one of " + gpuPresetNamesText() + ", or local"};
-    }
-    const auto weights = parseStorageDtype(s.weights);
-    if (!weights) return Error{"weights \"" + s.weights + "\": expected bf16 or fp8"};
-    const auto kv = parseStorageDtype(s.kv);
-    if (!kv) return Error{"kv \"" + s.kv + "\": expected bf16 or fp8"};
-    in.gpus = s.gpus;
-    in.weights = *weights;
-    in.kv = *kv;
-    in.gpuUtilization = s.gpuUtilization;
-    in.contextTokens = s.contextTokens;
-    in.overheadGiB = s.overheadGiB;
-    return in;
+    return capacityInputsFromSettings(s, local);
 }
 
 QString CapacityView::errorText() const {
@@ -390,18 +366,12 @@ void CapacityView::recompute() {
     if (!inputs) {
         error = toQString(inputs.error().message);
     } else {
-        auto selected = planCapacity(*inputs);
-        CapacityInputs bf16Inputs = *inputs;
-        bf16Inputs.weights = StorageDtype::Bf16;
-        bf16Inputs.kv = StorageDtype::Bf16;
-        auto bf16 = planCapacity(bf16Inputs);
-        if (!selected) {
-            error = toQString(selected.error().message);
-        } else if (!bf16) {
-            error = toQString(bf16.error().message);
+        auto plans = planCapacityComparison(s, localDevice());
+        if (!plans) {
+            error = toQString(plans.error().message);
         } else {
-            m_selected = std::move(selected).value();
-            m_bf16 = std::move(bf16).value();
+            m_selected = std::move(plans->selected);
+            m_bf16 = std::move(plans->bf16);
         }
         const ModelArchitecture& m = inputs->model;
         m_modelInfo->setText(tr("%1 layers, %2 KV heads × %3, %4 B parameters")

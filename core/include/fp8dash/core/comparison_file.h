@@ -1,7 +1,7 @@
 #pragma once
 // The comparison file (*.fp8cmp): versioned JSON holding everything needed to re-derive the verdict offline.
-// Layout (version 1):
-//   { "format": "fp8dash-comparison", "version": 1, "tool_version": "0.1.0", "created": "<ISO-8601 UTC>",
+// Layout (version 2; comparison_migrations.h reads version 1 and says what changed):
+//   { "format": "fp8dash-comparison", "version": 2, "tool_version": "0.2.0", "created": "<ISO-8601 UTC>",
 //     "title": "...", "settings": { "thresholds": {"go_below": 0.5, "investigate_above": 1.5},
 //                                   "metric_overrides": ["gsm8k=exact_match,flexible-extract"],
 //                                   "cautious": false },
@@ -9,7 +9,9 @@
 //               "candidate": {...}, "control": {...} (optional: a BF16-vs-BF16 rerun, the noise floor) },
 //     "paired": { "<task>": <pairedToJson> } (optional: the paired tests of the sample logs; the logs stay out),
 //     "judge": { judgeSectionToJson: both score lists, scale, bootstrap } (optional; judge_scores.h),
-//     "notes": [ {"text": "...", "author": "...", "created": "...", "task": "gsm8k" (optional)} ],
+//     "notes": [ {"id": "n1", "text": "...", "author": "...", "created": "...", "edited": "..." (optional),
+//                 "task": "gsm8k" (optional)} ],
+//     "review": { "decisions": [ reviewDecisionToJson, oldest first; the last is in force ] },
 //     "timeline": { settings, throughput/quality series at full resolution, alerts } (optional; timeline.h),
 //     "benchmarks": { gpu/ bench JSON + "created" } (optional; local_bench.h),
 //     "capacity": { model, gpu, gpus, weights, kv, gpu_utilization, context_tokens, overhead_gib } (optional),
@@ -30,20 +32,26 @@
 #include "fp8dash/core/lm_eval_results.h"
 #include "fp8dash/core/local_bench.h"
 #include "fp8dash/core/result.h"
+#include "fp8dash/core/review.h"
 #include "fp8dash/core/timeline.h"
 
 namespace fp8dash {
 
 inline constexpr std::string_view kComparisonFormat = "fp8dash-comparison";
-inline constexpr int kComparisonVersion = 1;
+inline constexpr int kComparisonVersion = 2;
 
 struct Note {
+    std::string id;       // unique in the document (newNoteId); edits and deletions name it
     std::string text;
     std::string author;
     std::string created;  // ISO-8601
+    std::string edited;   // ISO-8601 of the last edit; empty: never edited
     std::string task;     // empty: about the whole comparison
     bool operator==(const Note&) const = default;
 };
+
+// An id none of the notes has: "n<k>", one past the largest k in use.
+std::string newNoteId(const std::vector<Note>& notes);
 
 struct RunRecord {
     std::string label;       // "BF16", "FP8"
@@ -52,7 +60,8 @@ struct RunRecord {
 };
 
 struct ComparisonDocument {
-    int version = kComparisonVersion;
+    int version = kComparisonVersion;  // the format version the file was written in (older ones are migrated)
+    std::vector<std::string> migrations;  // the upgrade steps applied when it was read (empty: current format)
     std::string toolVersion;
     std::string created;
     std::string title;
@@ -64,10 +73,16 @@ struct ComparisonDocument {
     std::map<std::string, PairedTaskResult> paired;  // "paired": per task, from the sample logs (evals only)
     std::optional<JudgeSection> judge;  // "judge": both sides' scores; thresholds and cautious come from options
     std::vector<Note> notes;
+    std::vector<ReviewDecision> decisions;  // "review.decisions": oldest first; the last one is in force
     std::optional<TimelineData> timeline;
     std::optional<BenchResults> benchmarks;      // "benchmarks": the last local benchmark run (local_bench.h)
     std::optional<CapacitySettings> capacity;    // "capacity": the Capacity view's inputs
     Json otherSections = Json::object();  // sections of later versions' features, kept verbatim
+
+    // The decision in force, or nullptr when none was recorded.
+    const ReviewDecision* currentDecision() const { return decisions.empty() ? nullptr : &decisions.back(); }
+    // An id no note of this document has ("n<k>").
+    std::string newNoteId() const;
 
     // The offline evals with the paired results and the control run applied; an Error when !hasEvals.
     Result<ComparisonReport> evaluate() const;
@@ -91,6 +106,7 @@ ComparisonDocument makeComparisonDocument(RunRecord baseline, RunRecord candidat
 
 Json toJson(const ComparisonDocument& doc);
 Result<ComparisonDocument> parseComparisonText(std::string_view text, const std::string& sourceName);
+Result<ComparisonDocument> parseComparisonJson(Json j, const std::string& sourceName);  // j: the parsed file
 Result<ComparisonDocument> loadComparisonFile(const std::filesystem::path& path);
 
 // Atomic: writes a temporary file in the same folder, flushes it to disk, then renames it over the target.

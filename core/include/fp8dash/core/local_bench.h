@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "fp8dash/core/capacity.h"
 #include "fp8dash/core/lm_eval_results.h"
 #include "fp8dash/core/result.h"
 
@@ -150,5 +151,15 @@ struct CapacitySettings {
 };
 Json capacitySettingsToJson(const CapacitySettings& s);
 Result<CapacitySettings> parseCapacitySettings(const Json& j, const std::string& where);
+
+// The planner's inputs for saved settings: the model preset or config.json, the GPU preset or, for "local", this
+// machine's GPUs (`local`: their query; nullptr when it has not run, which is then an error). Errors name the input.
+Result<CapacityInputs> capacityInputsFromSettings(const CapacitySettings& settings, const LocalDeviceStatus* local);
+// What the Capacity view and the reports show: the settings' plan beside the same group with everything in BF16.
+struct CapacityComparison {
+    CapacityResult bf16;
+    CapacityResult selected;
+};
+Result<CapacityComparison> planCapacityComparison(const CapacitySettings& settings, const LocalDeviceStatus* local);
 
 }  // namespace fp8dash

@@ -23,6 +23,7 @@
 #include "fp8dash/core/local_device.h"
 
 class QChart;
+class QChartView;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -81,6 +82,9 @@ public:
     QChart* rooflineChart() const;
     QChart* speedupChart() const;
     QChart* kvChart() const;
+    QChartView* rooflineView() const;  // the widgets that draw them (chart export, report snapshots)
+    QChartView* speedupView() const;
+    QChartView* kvView() const;
     // What a chart's place says instead of the chart (no data, or the section's skip reason); empty while the chart
     // is shown.
     QString rooflineMessage() const;
