@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 
 #include <cmath>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include <sstream>
 
 #include "fp8dash/core/eval_comparison.h"
+#include "fp8dash/ui/recovery_store.h"
 #include "fp8dash/ui/task_table_model.h"
 
 namespace fp8dash::ui::test {
@@ -32,6 +34,9 @@ void GuiTest::SetUpTestSuite() {
     QApplication::setApplicationName(QStringLiteral("fp8dash-ui-tests"));
     QApplication::setOrganizationName(QStringLiteral("fp8dash-tests"));
     QApplication::setApplicationVersion(QStringLiteral("test"));
+    // Autosaved recovery files of this test program go to a folder of its own (ctest runs several at once).
+    static QTemporaryDir recovery;
+    RecoveryStore::setDefaultDirectory(recovery.path());
 }
 
 void GuiTest::SetUp() {

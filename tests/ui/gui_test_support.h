@@ -1,6 +1,7 @@
 #pragma once
 // Shared fixture of the ui tests: one QApplication for the whole test program (created on first use, offscreen),
-// settings isolated from the user's, no D-Bus session (so no system keychain), and helpers to read the task table
+// settings isolated from the user's, no D-Bus session (so no system keychain and no desktop portal), recovery
+// files in a temporary folder of the test program's own, and helpers to read the task table
 // and build comparisons from the fixtures.
 
 #include <gtest/gtest.h>

@@ -1,10 +1,13 @@
 #include "fp8dash/ui/comparison_view.h"
 
 #include <QFrame>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
+#include <QTextDocumentFragment>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include "fp8dash/ui/bench_view.h"
@@ -13,6 +16,7 @@
 #include "fp8dash/ui/judge_view.h"
 #include "fp8dash/ui/missing_tasks_panel.h"
 #include "fp8dash/ui/notes_panel.h"
+#include "fp8dash/ui/review_view.h"
 #include "fp8dash/ui/risk_flags_panel.h"
 #include "fp8dash/ui/task_table_view.h"
 #include "fp8dash/ui/timeline_view.h"
@@ -28,6 +32,32 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
 
     m_banner = new VerdictBanner(this);
     layout->addWidget(m_banner);
+
+    m_offline = new QFrame(this);
+    m_offline->setObjectName(QStringLiteral("offlineNotice"));
+    m_offline->setStyleSheet(QStringLiteral(
+        "QFrame#offlineNotice { background: #e8f0fe; border: 1px solid #aecbfa; border-radius: 6px; }"
+        " QFrame#offlineNotice QLabel { color: #174ea6; background: transparent; border: none; }"
+        " QFrame#offlineNotice QToolButton { color: #174ea6; border: none; font-weight: bold; }"));
+    auto* offlineLayout = new QHBoxLayout(m_offline);
+    offlineLayout->setContentsMargins(10, 6, 6, 6);
+    m_offlineLabel = new QLabel(m_offline);
+    m_offlineLabel->setObjectName(QStringLiteral("offlineNoticeText"));
+    m_offlineLabel->setWordWrap(true);
+    m_offlineLabel->setTextFormat(Qt::RichText);
+    m_offlineLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    offlineLayout->addWidget(m_offlineLabel, 1);
+    auto* dismiss = new QToolButton(m_offline);
+    dismiss->setText(QStringLiteral("✕"));
+    dismiss->setAccessibleName(tr("Dismiss the offline notice"));
+    dismiss->setToolTip(tr("Dismiss"));
+    connect(dismiss, &QToolButton::clicked, this, [this] {
+        m_dismissedNotice = m_offlineLabel->text();
+        m_offline->hide();
+    });
+    offlineLayout->addWidget(dismiss, 0, Qt::AlignTop);
+    m_offline->hide();
+    layout->addWidget(m_offline);
 
     auto* heading = new QVBoxLayout;
     heading->setSpacing(2);
@@ -95,7 +125,18 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     m_tabs->addTab(m_bench, tr("Local benchmarks"));
     m_capacity = new CapacityView(m_tabs);
     m_tabs->addTab(m_capacity, tr("Capacity"));
+    m_review = new ReviewView(m_tabs);
+    m_tabs->addTab(m_review, tr("Review"));
     layout->addWidget(m_tabs, 1);
+}
+
+void ComparisonView::setOfflineNotice(const QString& html) {
+    m_offlineLabel->setText(html);
+    m_offline->setVisible(!html.isEmpty() && html != m_dismissedNotice);
+}
+
+QString ComparisonView::offlineNoticeText() const {
+    return m_offline->isHidden() ? QString() : QTextDocumentFragment::fromHtml(m_offlineLabel->text()).toPlainText();
 }
 
 void ComparisonView::showTab(Tab tab) {
@@ -126,6 +167,15 @@ void ComparisonView::setComparison(const LoadedComparison& loaded) {
                            : tr("Domain judge"));
     m_bench->setResults(doc.benchmarks ? &*doc.benchmarks : nullptr);
     m_capacity->setSettings(doc.capacity ? &*doc.capacity : nullptr);
+    m_review->setComparison(loaded);
+    // The tab says whether someone signed off, and how many notes there are.
+    QString reviewTitle = tr("Review");
+    if (const ReviewDecision* d = doc.currentDecision()) {
+        reviewTitle += QStringLiteral(" · ") + toQString(reviewOutcomeTitle(d->outcome));
+    } else if (!doc.notes.empty()) {
+        reviewTitle += doc.notes.size() == 1 ? tr(" · 1 note") : tr(" · %1 notes").arg(doc.notes.size());
+    }
+    m_tabs->setTabText(ReviewTab, reviewTitle);
     const TimelineReport* timelineReport = loaded.decision.timeline ? &*loaded.decision.timeline : nullptr;
     m_timeline->setTimeline(doc.timeline ? &*doc.timeline : nullptr, timelineReport);
     // The tab says at a glance whether production agrees.

@@ -1,12 +1,18 @@
 #include "fp8dash/ui/gui_main.h"
 
 #include <QApplication>
+#include <QFileInfo>
 #include <QIcon>
 
 #include <clocale>
+#include <cstring>
+#include <iostream>
 
 #include "fp8dash/core/version.h"
 #include "fp8dash/ui/main_window.h"
+#include "fp8dash/ui/recovery_dialog.h"
+#include "fp8dash/ui/recovery_store.h"
+#include "fp8dash/ui/single_instance.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -16,7 +22,59 @@ namespace {
 QIcon applicationIcon() {
     QIcon icon;
     for (int size : {48, 128, 256}) icon.addFile(QStringLiteral(":/icons/fp8dash-%1.png").arg(size), QSize(size, size));
+    icon.addFile(QStringLiteral(":/icons/fp8dash.svg"));
     return icon;
+}
+
+bool hasFlag(int argc, char** argv, const char* flag) {
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], flag) == 0) return true;
+    return false;
+}
+
+MainWindow* showNewWindow() {
+    auto* window = new MainWindow;
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->show();
+    return window;
+}
+
+// Files another fp8dash start handed over: each in the window that shows it, else the front window when that loses
+// nothing, else a new one (MainWindow::openFile). No files: the front window comes forward.
+void openHandedOver(const QStringList& files) {
+    MainWindow* front = qobject_cast<MainWindow*>(QApplication::activeWindow());
+    if (!front && !MainWindow::windows().isEmpty()) front = MainWindow::windows().constLast();
+    if (!front) front = showNewWindow();
+    if (files.isEmpty()) {
+        front->show();
+        front->raise();
+        front->activateWindow();
+        return;
+    }
+    for (const QString& file : files) front = front->openFile(file);
+}
+
+// Comparisons an earlier run left unsaved: offered before anything else opens. Returns how many were recovered.
+int offerRecovery() {
+    RecoveryStore store;
+    const QList<RecoveryOrphan> orphans = store.orphans();
+    if (orphans.isEmpty()) return 0;
+    RecoveryDialog dialog(orphans);
+    dialog.exec();
+    int recovered = 0;
+    for (const RecoveryOrphan& orphan : dialog.ticked()) {
+        if (dialog.choice() == RecoveryDialog::Discard) {
+            store.discard(orphan.file);
+        } else if (dialog.choice() == RecoveryDialog::Recover && orphan.record) {
+            MainWindow* window = showNewWindow();
+            if (window->recover(orphan)) {
+                ++recovered;
+            } else {
+                window->close();
+            }
+        }
+    }
+    return recovered;
 }
 
 }  // namespace
@@ -40,17 +98,37 @@ int runGui(int argc, char** argv, const std::vector<std::string>& filesToOpen) {
         QApplication::setFont(font);
     }
 
-    if (filesToOpen.empty()) {
-        auto* window = new MainWindow;
-        window->setAttribute(Qt::WA_DeleteOnClose);
-        window->show();
-        window->openDemo();
+    QStringList files;
+    for (const std::string& file : filesToOpen) files << QFileInfo(QString::fromStdString(file)).absoluteFilePath();
+
+    // One fp8dash per session: a running one takes the files (a double-click in the file manager while it runs).
+    auto* instance = new SingleInstance(&app);
+    if (!hasFlag(argc, argv, "--new-instance")) {
+        const QString server = SingleInstance::defaultServerName();
+        if (const auto handed = SingleInstance::handOff(files, false, server)) {
+            std::cout << "fp8dash: the running fp8dash (pid " << handed->pid << ") opens "
+                      << (files.isEmpty() ? std::string("its window") : std::to_string(handed->files) + " file(s)")
+                      << "\n";
+            return 0;
+        }
+        if (!instance->listen(server)) {
+            std::cerr << "fp8dash: cannot listen on " << server.toStdString()
+                      << "; files opened from elsewhere start another fp8dash\n";
+        }
+    }
+    QObject::connect(instance, &SingleInstance::openRequested, instance,
+                     [](const QStringList& handed, bool) { openHandedOver(handed); });
+
+    const int recovered = offerRecovery();
+    if (files.isEmpty()) {
+        if (recovered == 0) showNewWindow()->openDemo();
     } else {
-        for (const std::string& file : filesToOpen) {
-            auto* window = new MainWindow;
-            window->setAttribute(Qt::WA_DeleteOnClose);
-            window->show();
-            window->openFileAsync(QString::fromStdString(file));
+        for (const QString& file : files) {
+            if (MainWindow* showing = MainWindow::windowShowing(file)) {
+                showing->raise();  // recovered just now
+                continue;
+            }
+            showNewWindow()->openFileAsync(file);
         }
     }
     return QApplication::exec();

@@ -278,6 +278,7 @@ JudgeView::JudgeView(QWidget* parent) : QWidget(parent) {
     m_dropsModel = new QStandardItemModel(this);
     m_dropsTable = new QTableView(dropsSplitter);
     m_dropsTable->setObjectName(QStringLiteral("judgeDrops"));
+    m_dropsTable->setAccessibleName(tr("Biggest drops"));
     m_dropsTable->setModel(m_dropsModel);
     m_dropsTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_dropsTable->setSelectionMode(QAbstractItemView::SingleSelection);

@@ -1,6 +1,7 @@
 #include "fp8dash/ui/main_window.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -16,6 +17,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -24,12 +26,17 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTimer>
 #include <QTreeView>
 #include <QUrl>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <unistd.h>
+
+#include "bench_charts.h"
 #include "fp8dash/core/demo.h"
+#include "fp8dash/core/live_sources.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/version.h"
 #include "fp8dash/ui/bench_view.h"
@@ -37,8 +44,13 @@
 #include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/keychain_credential_store.h"
 #include "fp8dash/ui/new_comparison_dialog.h"
+#include "fp8dash/ui/notes_panel.h"
+#include "fp8dash/ui/review_dialogs.h"
+#include "fp8dash/ui/review_view.h"
 #include "fp8dash/ui/run_judge_dialog.h"
 #include "fp8dash/ui/task_table_view.h"
+#include "fp8dash/ui/theme.h"
+#include "fp8dash/ui/verdict_banner.h"
 #include "fp8dash/ui/time_range_picker.h"
 #include "fp8dash/ui/timeline_source_dialog.h"
 #include "fp8dash/ui/timeline_view.h"
@@ -49,6 +61,12 @@ namespace fp8dash::ui {
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
+constexpr int kAutosaveDelayMs = 1500;  // after the last change: typing a note does not write on every key
+
+QList<MainWindow*>& allWindows() {
+    static QList<MainWindow*> list;
+    return list;
+}
 const QString kComparisonSuffix = QStringLiteral("fp8cmp");
 
 QString comparisonFilter() {
@@ -76,8 +94,20 @@ ComparisonDocument documentWithoutRuns(const QString& title) {
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), m_credentialStore(std::make_shared<KeychainCredentialStore>()) {
+    : QMainWindow(parent),
+      m_credentialStore(std::make_shared<KeychainCredentialStore>()),
+      m_recoveryStore(std::make_shared<RecoveryStore>()) {
     initUiResources();
+    allWindows().append(this);
+    Theme::instance();  // the saved theme is applied before the first window is drawn
+    m_autosaveTimer = new QTimer(this);
+    m_autosaveTimer->setSingleShot(true);
+    m_autosaveTimer->setInterval(kAutosaveDelayMs);
+    connect(m_autosaveTimer, &QTimer::timeout, this, [this] {
+        if (const Status s = autosaveNow(); !s) {
+            statusBar()->showMessage(tr("Autosave failed: %1").arg(toQString(s.error().message)), 10000);
+        }
+    });
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(QStringLiteral("fp8dash"));
     setAcceptDrops(true);
@@ -112,12 +142,36 @@ MainWindow::MainWindow(QWidget* parent)
         setModified(true);
     });
 
+    ReviewView* review = m_view->reviewView();
+    connect(review, &ReviewView::recordDecisionRequested, this, [this] { recordDecision(); });
+    connect(m_view->verdictBanner(), &VerdictBanner::recordDecisionRequested, this, [this] { recordDecision(); });
+    connect(review, &ReviewView::noteSubmitted, this, [this](const QString& text, const QString& task,
+                                                             const QString& author) {
+        addNote(text, task, author);
+        m_view->reviewView()->clearComposer();
+    });
+    connect(review, &ReviewView::editNoteRequested, this, [this](const QString& id) { openEditNoteDialog(id); });
+    connect(review, &ReviewView::deleteNoteRequested, this, &MainWindow::requestDeleteNote);
+    connect(review, &ReviewView::draftChanged, this, &MainWindow::scheduleAutosave);
+    connect(m_view->taskTable(), &TaskTableView::addNoteRequested, this, [this](const QString& task) {
+        m_view->showTab(ComparisonView::ReviewTab);
+        m_view->reviewView()->focusComposer(task);
+    });
+    connect(Theme::instance(), &Theme::changed, this, [this] {
+        if (m_current) m_view->setComparison(*m_current);  // the views' own colours follow the palette
+    });
+
     buildMenus();
     buildStatusBar();
     updateActions();
 
     QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray())) {
+    if (allWindows().size() > 1) {
+        // A further window: the size of the last one, a little down and right of it.
+        const MainWindow* previous = allWindows().at(allWindows().size() - 2);
+        resize(previous->size());
+        move(previous->pos() + QPoint(32, 32));
+    } else if (!restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray())) {
         QSize size(1280, 820);
         if (const QScreen* screen = QGuiApplication::primaryScreen()) {
             size = size.boundedTo(screen->availableGeometry().size() * 0.92);
@@ -127,7 +181,56 @@ MainWindow::MainWindow(QWidget* parent)
     m_view->splitter()->restoreState(settings.value(QStringLiteral("mainWindow/splitter")).toByteArray());
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    allWindows().removeAll(this);
+    // A window destroyed without being closed (the application torn down) keeps its recovery file: the slot's lock is
+    // released and the next start offers the file, as after a crash.
+}
+
+QList<MainWindow*> MainWindow::windows() {
+    return allWindows();
+}
+
+MainWindow* MainWindow::windowShowing(const QString& path) {
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    for (MainWindow* w : allWindows()) {
+        if ((!w->m_path.isEmpty() && w->m_path == absolute) || (w->m_loadingPath && *w->m_loadingPath == absolute))
+            return w;
+    }
+    return nullptr;
+}
+
+MainWindow* MainWindow::newWindow() {
+    auto* window = new MainWindow;
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->setCredentialStore(m_credentialStore);
+    window->setRecoveryStore(m_recoveryStore);
+    window->show();
+    return window;
+}
+
+bool MainWindow::canReplaceDocument() const {
+    return !m_modified && drafts().empty();  // a load still running is superseded, like any other
+}
+
+MainWindow* MainWindow::windowFor(const QString& path) {
+    if (MainWindow* showing = path.isEmpty() ? nullptr : windowShowing(path)) return showing;
+    return canReplaceDocument() ? this : newWindow();
+}
+
+MainWindow* MainWindow::openFile(const QString& path) {
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    MainWindow* target = windowFor(absolute);
+    if (target->m_path == absolute || (target->m_loadingPath && *target->m_loadingPath == absolute)) {
+        target->statusBar()->showMessage(tr("%1 is open in this window").arg(QFileInfo(absolute).fileName()), 5000);
+    } else {
+        target->openFileAsync(absolute);
+    }
+    target->show();
+    target->raise();
+    target->activateWindow();
+    return target;
+}
 
 QWidget* MainWindow::buildEmptyPage() {
     auto* page = new QWidget(this);
@@ -177,74 +280,107 @@ QWidget* MainWindow::buildEmptyPage() {
 }
 
 void MainWindow::buildMenus() {
+    // Every action has a shortcut (the recent files have their numbers as mnemonics); the ui tests check it.
+    const auto shortcut = [](QAction* action, const char* keys) {
+        action->setShortcut(QKeySequence(QString::fromLatin1(keys)));
+        return action;
+    };
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* newAction = file->addAction(tr("&New Comparison…"), this, &MainWindow::newComparison);
-    newAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+N")));
+    QAction* newAction = shortcut(file->addAction(tr("&New Comparison…"), this, &MainWindow::newComparison), "Ctrl+N");
     newAction->setStatusTip(tr("Compare two lm-eval runs and save the comparison"));
-    QAction* openAction = file->addAction(tr("&Open…"), this, &MainWindow::openWithDialog);
-    openAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+O")));
+    shortcut(file->addAction(tr("New &Window"), this, [this] { newWindow(); }), "Ctrl+Shift+N")
+        ->setStatusTip(tr("Another window, for a second comparison side by side"));
+    shortcut(file->addAction(tr("&Open…"), this, &MainWindow::openWithDialog), "Ctrl+O");
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     rebuildRecentMenu();
-    file->addAction(tr("Open &Demo"), this, &MainWindow::openDemo)
+    shortcut(file->addAction(tr("Open &Demo"), this, &MainWindow::openDemo), "Ctrl+Shift+O")
         ->setStatusTip(tr("The bundled Meta-Llama-3-8B-Instruct BF16 vs FP8 comparison"));
     file->addSeparator();
-    m_saveAction = file->addAction(tr("&Save"), this, &MainWindow::save);
-    m_saveAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+S")));
-    m_saveAsAction = file->addAction(tr("Save &As…"), this, &MainWindow::saveAs);
-    m_saveAsAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+S")));
-    m_exportAction = file->addAction(tr("&Export Report…"), this, &MainWindow::exportReport);
-    m_exportAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
+    m_saveAction = shortcut(file->addAction(tr("&Save"), this, &MainWindow::save), "Ctrl+S");
+    m_saveAsAction = shortcut(file->addAction(tr("Save &As…"), this, &MainWindow::saveAs), "Ctrl+Shift+S");
+    m_exportAction = shortcut(file->addAction(tr("&Export Report…"), this, &MainWindow::exportReport), "Ctrl+E");
     m_exportAction->setStatusTip(tr("Write the verdict and the task table as Markdown, text or JSON"));
     file->addSeparator();
-    QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
-    quit->setShortcut(QKeySequence(QStringLiteral("Ctrl+Q")));
+    shortcut(file->addAction(tr("&Close Window"), this, &QWidget::close), "Ctrl+W");
+    QAction* quit = shortcut(file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows), "Ctrl+Q");
     quit->setMenuRole(QAction::QuitRole);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    m_expandAllAction = view->addAction(tr("&Expand All Groups"), this, [this] { m_view->taskTable()->expandAll(); });
-    m_collapseAllAction =
-        view->addAction(tr("&Collapse All Groups"), this, [this] { m_view->taskTable()->collapseAll(); });
-    QAction* filter = view->addAction(tr("&Filter Tasks"), this,
-                                      [this] { m_view->taskTable()->filterEdit()->setFocus(Qt::ShortcutFocusReason); });
-    filter->setShortcut(QKeySequence(QStringLiteral("Ctrl+F")));
+    m_expandAllAction = shortcut(
+        view->addAction(tr("&Expand All Groups"), this, [this] { m_view->taskTable()->expandAll(); }), "Ctrl+Alt+E");
+    m_collapseAllAction = shortcut(
+        view->addAction(tr("&Collapse All Groups"), this, [this] { m_view->taskTable()->collapseAll(); }),
+        "Ctrl+Alt+C");
+    shortcut(view->addAction(tr("&Filter Tasks"), this,
+                             [this] { m_view->taskTable()->filterEdit()->setFocus(Qt::ShortcutFocusReason); }),
+             "Ctrl+F");
+    view->addSeparator();
+    QMenu* theme = view->addMenu(tr("&Theme"));
+    auto* themes = new QActionGroup(theme);
+    const std::pair<ThemeMode, const char*> modes[] = {
+        {ThemeMode::System, "Ctrl+Alt+1"}, {ThemeMode::Light, "Ctrl+Alt+2"}, {ThemeMode::Dark, "Ctrl+Alt+3"}};
+    for (const auto& [mode, keys] : modes) {
+        const QString text = mode == ThemeMode::System  ? tr("Follow the &System")
+                             : mode == ThemeMode::Light ? tr("&Light")
+                                                        : tr("&Dark");
+        QAction* action = shortcut(theme->addAction(text), keys);
+        action->setCheckable(true);
+        action->setChecked(Theme::instance()->mode() == mode);
+        action->setObjectName(QStringLiteral("theme-") + themeModeName(mode));
+        themes->addAction(action);
+        connect(action, &QAction::triggered, this, [m = mode] { Theme::instance()->setMode(m); });
+    }
+    // Another window (or a test) may change the theme: keep the check marks right.
+    connect(Theme::instance(), &Theme::changed, theme, [theme] {
+        for (QAction* a : theme->actions())
+            a->setChecked(a->objectName() == QStringLiteral("theme-") + themeModeName(Theme::instance()->mode()));
+    });
 
     QMenu* timeline = menuBar()->addMenu(tr("&Timeline"));
-    m_connectAction = timeline->addAction(tr("&Connect…"), this, &MainWindow::connectTimeline);
-    m_connectAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+T")));
+    m_connectAction = shortcut(timeline->addAction(tr("&Connect…"), this, &MainWindow::connectTimeline), "Ctrl+T");
     m_connectAction->setStatusTip(tr("Fetch serving throughput (Prometheus) and judge quality (Langfuse or Prometheus) "
                                      "around the FP8 switch"));
     m_refreshAction = timeline->addAction(tr("&Refresh"), this, [this] { refreshTimeline(); });
     m_refreshAction->setShortcuts({QKeySequence(QStringLiteral("Ctrl+R")), QKeySequence(QStringLiteral("F5"))});
     m_refreshAction->setStatusTip(tr("Fetch the timeline's series again for the range picked on the timeline tab"));
     timeline->addSeparator();
-    timeline->addAction(tr("Show &Timeline"), this, [this] { m_view->showTab(ComparisonView::TimelineTab); })
-        ->setShortcut(QKeySequence(QStringLiteral("Ctrl+2")));
-    timeline->addAction(tr("Show Offline &Evals"), this, [this] { m_view->showTab(ComparisonView::EvalsTab); })
-        ->setShortcut(QKeySequence(QStringLiteral("Ctrl+1")));
-    timeline->addAction(tr("Show Domain &Judge"), this, [this] { m_view->showTab(ComparisonView::JudgeTab); })
-        ->setShortcut(QKeySequence(QStringLiteral("Ctrl+J")));
-    QAction* runJudge = timeline->addAction(tr("Run &Domain Eval…"), this, [this] { runDomainEval(); });
-    runJudge->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+J")));
+    shortcut(timeline->addAction(tr("Show &Timeline"), this, [this] { m_view->showTab(ComparisonView::TimelineTab); }),
+             "Ctrl+2");
+    shortcut(timeline->addAction(tr("Show Offline &Evals"), this, [this] { m_view->showTab(ComparisonView::EvalsTab); }),
+             "Ctrl+1");
+    shortcut(timeline->addAction(tr("Show Domain &Judge"), this, [this] { m_view->showTab(ComparisonView::JudgeTab); }),
+             "Ctrl+J");
+    QAction* runJudge = shortcut(timeline->addAction(tr("Run &Domain Eval…"), this, [this] { runDomainEval(); }),
+                                 "Ctrl+Shift+J");
     runJudge->setStatusTip(tr("Ask the BF16 and FP8 deployments your domain prompts and have a judge model score "
                               "the answers"));
 
     QMenu* bench = menuBar()->addMenu(tr("&Bench"));
-    bench->addAction(tr("Show &Local Benchmarks"), this, &MainWindow::showBenchmarks)
-        ->setShortcut(QKeySequence(QStringLiteral("Ctrl+3")));
-    QAction* run = bench->addAction(tr("&Run Benchmarks"), this, &MainWindow::runBenchmarks);
-    run->setShortcut(QKeySequence(QStringLiteral("Ctrl+B")));
+    shortcut(bench->addAction(tr("Show &Local Benchmarks"), this, &MainWindow::showBenchmarks), "Ctrl+3");
+    QAction* run = shortcut(bench->addAction(tr("&Run Benchmarks"), this, &MainWindow::runBenchmarks), "Ctrl+B");
     run->setStatusTip(tr("GEMM BF16 vs FP8, memory bandwidth and the KV-cache FP8 error on this machine"));
-    m_cancelBenchAction = bench->addAction(tr("&Cancel Benchmark Run"), this,
-                                           [this] { m_view->benchView()->cancelRun(); });
+    m_cancelBenchAction = shortcut(
+        bench->addAction(tr("&Cancel Benchmark Run"), this, [this] { m_view->benchView()->cancelRun(); }),
+        "Ctrl+Shift+B");
     m_cancelBenchAction->setEnabled(false);
     bench->addSeparator();
-    bench->addAction(tr("Show &Capacity"), this, &MainWindow::showCapacity)
-        ->setShortcut(QKeySequence(QStringLiteral("Ctrl+4")));
+    shortcut(bench->addAction(tr("Show &Capacity"), this, &MainWindow::showCapacity), "Ctrl+4");
+
+    QMenu* review = menuBar()->addMenu(tr("&Review"));
+    shortcut(review->addAction(tr("Show &Review"), this, [this] { m_view->showTab(ComparisonView::ReviewTab); }),
+             "Ctrl+5");
+    m_addNoteAction = shortcut(review->addAction(tr("Add &Note…"), this, [this] { openNoteDialog(); }), "Ctrl+Shift+M");
+    m_addNoteAction->setStatusTip(tr("A note for whoever reviews this comparison, about it or one task"));
+    m_recordDecisionAction =
+        shortcut(review->addAction(tr("Record &Decision…"), this, [this] { recordDecision(); }), "Ctrl+Shift+D");
+    m_recordDecisionAction->setStatusTip(tr("Approve FP8 (go, or monitor with quality alerting) or reject it"));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About fp8dash"), this, &MainWindow::showAbout)->setMenuRole(QAction::AboutRole);
-    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt)->setMenuRole(QAction::AboutQtRole);
+    shortcut(help->addAction(tr("&About fp8dash"), this, &MainWindow::showAbout), "F1")
+        ->setMenuRole(QAction::AboutRole);
+    shortcut(help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt), "Shift+F1")
+        ->setMenuRole(QAction::AboutQtRole);
 }
 
 void MainWindow::buildStatusBar() {
@@ -272,6 +408,8 @@ void MainWindow::updateActions() {
     m_exportAction->setEnabled(haveDocument);
     m_expandAllAction->setEnabled(haveEvals);
     m_collapseAllAction->setEnabled(haveEvals);
+    m_addNoteAction->setEnabled(haveDocument);
+    m_recordDecisionAction->setEnabled(haveDocument);
 }
 
 void MainWindow::showDocument(ComparisonDocument doc, const QString& path, const QString& displayName) {
@@ -315,6 +453,10 @@ void MainWindow::openFileAsync(const QString& path) {
 }
 
 void MainWindow::openDemo() {
+    if (!canReplaceDocument()) {
+        newWindow()->openDemo();
+        return;
+    }
     auto demo = loadDemoComparison();
     if (!demo) {
         showError(tr("Could not open the demo"), tr("The bundled demo comparison could not be read."),
@@ -341,6 +483,10 @@ void MainWindow::display(LoadedComparison loaded, const QString& path, const QSt
     m_view->setComparison(*m_current);
     m_stack->setCurrentWidget(m_view);
     updateTitle();
+    if (!derived) {
+        scheduleAutosave();  // a new document: whatever the old one left in the recovery file goes
+        checkLiveSources();
+    }
     m_summaryLabel->setText(path.isEmpty() ? tr("Not saved to a file") : QDir::toNativeSeparators(path));
     if (!path.isEmpty()) {
         addRecentFile(path);
@@ -379,6 +525,11 @@ void MainWindow::newComparison() {
     dialog->setStartDirectory(lastDirectory());
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         if (const LoadedComparison* result = dialog->result()) {
+            if (!canReplaceDocument()) {
+                // The new comparison is saved already; what this window shows is not: it stays.
+                newWindow()->openFileAsync(dialog->savedPath());
+                return;
+            }
             ++m_loadGeneration;
             clearLoading();
             display(*result, dialog->savedPath(), {});
@@ -391,8 +542,9 @@ void MainWindow::newComparison() {
 }
 
 void MainWindow::openWithDialog() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Comparison"), lastDirectory(), comparisonFilter());
-    if (!path.isEmpty()) openFileAsync(path);
+    const QStringList paths =
+        QFileDialog::getOpenFileNames(this, tr("Open Comparison"), lastDirectory(), comparisonFilter());
+    for (const QString& path : paths) openFile(path);
 }
 
 void MainWindow::saveAs() {
@@ -431,6 +583,7 @@ Status MainWindow::saveTo(const QString& path) {
     m_displayName = QFileInfo(path).fileName();
     m_modified = false;
     updateTitle();
+    scheduleAutosave();  // nothing unsaved now: the recovery file goes (drafts still typed keep it)
     m_summaryLabel->setText(QDir::toNativeSeparators(m_path));
     addRecentFile(m_path);
     rememberDirectory(m_path);
@@ -445,6 +598,7 @@ void MainWindow::updateTitle() {
 void MainWindow::setModified(bool modified) {
     m_modified = modified;
     updateTitle();
+    scheduleAutosave();
     if (modified) {
         m_summaryLabel->setText(tr("%1 — modified, not saved")
                                     .arg(m_path.isEmpty() ? m_displayName : QDir::toNativeSeparators(m_path)));
@@ -720,7 +874,7 @@ void MainWindow::rebuildRecentMenu() {
     for (const QString& file : files) {
         ++n;
         QAction* action = m_recentMenu->addAction(QStringLiteral("&%1  %2").arg(n).arg(QFileInfo(file).fileName()),
-                                                  this, [this, file] { openFileAsync(file); });
+                                                  this, [this, file] { openFile(file); });
         action->setStatusTip(QDir::toNativeSeparators(file));
         action->setToolTip(QDir::toNativeSeparators(file));
     }
@@ -780,23 +934,24 @@ void MainWindow::dropEvent(QDropEvent* event) {
         return;
     }
     event->acceptProposedAction();
-    openFileAsync(files.first());
-    // Further files each get a window of their own, as on the command line.
+    // The first file here (unless that would replace unsaved changes), each further one in a window of its own.
+    MainWindow* first = openFile(files.first());
     for (qsizetype i = 1; i < files.size(); ++i) {
-        auto* window = new MainWindow;
-        window->setAttribute(Qt::WA_DeleteOnClose);
-        window->show();
-        window->openFileAsync(files[i]);
+        if (MainWindow* showing = windowShowing(files[i])) {
+            showing->raise();
+        } else {
+            first->newWindow()->openFileAsync(files[i]);
+        }
     }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (m_modified && m_current) {
-        // A fetched timeline or a benchmark run exists nowhere else: offer to keep it.
+        // A fetched timeline, a benchmark run or a note exists nowhere else: offer to keep it.
         const auto answer = QMessageBox::question(
             this, tr("Unsaved changes"),
-            tr("“%1” has changes that are not saved (a production timeline or change time, benchmark results or "
-               "capacity inputs). Save it first?")
+            tr("“%1” has changes that are not saved (notes or a decision, a production timeline or change time, "
+               "judge scores, benchmark results or capacity inputs). Save it first?")
                 .arg(m_displayName),
             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
         if (answer == QMessageBox::Cancel) {
@@ -814,7 +969,299 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings;
     settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("mainWindow/splitter"), m_view->splitter()->saveState());
+    // Saved or discarded on purpose: nothing to recover from this window.
+    m_autosaveTimer->stop();
+    discardRecovery();
+    m_recoverySlot.reset();
     event->accept();
+}
+
+// ---- review
+
+QStringList MainWindow::taskNames() const {
+    QStringList names;
+    if (m_current)
+        for (const TaskComparison& t : m_current->report.tasks) names << toQString(t.task);
+    return names;
+}
+
+bool MainWindow::applyReviewChange(ComparisonDocument doc, const QString& message) {
+    if (!showDerived(std::move(doc))) return false;
+    setModified(true);
+    statusBar()->showMessage(message, 6000);
+    emit reviewChanged();
+    return true;
+}
+
+NoteDialog* MainWindow::openNoteDialog(const QString& task) {
+    if (!m_current) return nullptr;
+    if (m_noteDialog && m_noteDialog->isVisible()) {
+        m_noteDialog->raise();
+        return m_noteDialog;
+    }
+    auto* dialog = new NoteDialog(taskNames(), task, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { addNote(dialog->text(), dialog->task(), dialog->author()); });
+    connect(dialog->textEdit(), &QPlainTextEdit::textChanged, this, &MainWindow::scheduleAutosave);
+    m_noteDialog = dialog;
+    dialog->open();
+    return dialog;
+}
+
+NoteDialog* MainWindow::openEditNoteDialog(const QString& noteId) {
+    if (!m_current) return nullptr;
+    const auto& notes = m_current->document.notes;
+    const auto it = std::find_if(notes.begin(), notes.end(), [&](const Note& n) { return toQString(n.id) == noteId; });
+    if (it == notes.end()) return nullptr;
+    auto* dialog = new NoteDialog(taskNames(), toQString(it->task), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setNote(*it);
+    dialog->authorEdit()->setReadOnly(true);  // a note keeps its author; the edit time says it changed
+    connect(dialog, &QDialog::accepted, this,
+            [this, dialog, noteId] { editNote(noteId, dialog->text(), dialog->task()); });
+    connect(dialog->textEdit(), &QPlainTextEdit::textChanged, this, &MainWindow::scheduleAutosave);
+    m_noteDialog = dialog;
+    dialog->open();
+    return dialog;
+}
+
+NoteDialog* MainWindow::noteDialog() const {
+    return m_noteDialog.data();
+}
+
+void MainWindow::addNote(const QString& text, const QString& task, const QString& author) {
+    if (!m_current || text.trimmed().isEmpty()) return;
+    ComparisonDocument doc = m_current->document;
+    Note note;
+    note.id = doc.newNoteId();
+    note.text = text.trimmed().toStdString();
+    note.author = author.trimmed().toStdString();
+    note.created = nowIso8601Utc();
+    note.task = task.toStdString();
+    doc.notes.push_back(std::move(note));
+    applyReviewChange(std::move(doc), task.isEmpty() ? tr("Note added; save the comparison to keep it")
+                                                     : tr("Note about %1 added; save the comparison to keep it").arg(task));
+}
+
+bool MainWindow::editNote(const QString& noteId, const QString& text, const QString& task) {
+    if (!m_current || text.trimmed().isEmpty()) return false;
+    ComparisonDocument doc = m_current->document;
+    auto it = std::find_if(doc.notes.begin(), doc.notes.end(), [&](const Note& n) { return toQString(n.id) == noteId; });
+    if (it == doc.notes.end()) return false;
+    if (toQString(it->text) == text.trimmed() && toQString(it->task) == task) return true;  // nothing changed
+    it->text = text.trimmed().toStdString();
+    it->task = task.toStdString();
+    it->edited = nowIso8601Utc();
+    return applyReviewChange(std::move(doc), tr("Note changed; save the comparison to keep it"));
+}
+
+bool MainWindow::deleteNote(const QString& noteId) {
+    if (!m_current) return false;
+    ComparisonDocument doc = m_current->document;
+    const auto before = doc.notes.size();
+    std::erase_if(doc.notes, [&](const Note& n) { return toQString(n.id) == noteId; });
+    if (doc.notes.size() == before) return false;
+    return applyReviewChange(std::move(doc), tr("Note deleted; save the comparison to make it final"));
+}
+
+void MainWindow::requestDeleteNote(const QString& noteId) {
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Delete Note"), tr("Delete this note from the comparison?"),
+                                QMessageBox::Yes | QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("deleteNoteBox"));
+    box->setInformativeText(tr("Until the comparison is saved, the file keeps the note."));
+    box->setDefaultButton(QMessageBox::Cancel);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, noteId](int result) {
+        if (result == QMessageBox::Yes) deleteNote(noteId);
+    });
+    box->open();
+}
+
+RecordDecisionDialog* MainWindow::recordDecision() {
+    if (!m_current) return nullptr;
+    if (m_decisionDialog && m_decisionDialog->isVisible()) {
+        m_decisionDialog->raise();
+        return m_decisionDialog;
+    }
+    auto* dialog = new RecordDecisionDialog(m_current->decision.verdict, m_current->document.currentDecision(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (!m_decisionDraft.isEmpty()) {
+        dialog->reasonEdit()->setPlainText(m_decisionDraft);
+        m_decisionDraft.clear();
+    }
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { applyDecision(dialog->decision()); });
+    connect(dialog, &RecordDecisionDialog::reasonEdited, this, &MainWindow::scheduleAutosave);
+    connect(dialog, &QDialog::finished, this, &MainWindow::scheduleAutosave);
+    m_decisionDialog = dialog;
+    dialog->open();
+    return dialog;
+}
+
+RecordDecisionDialog* MainWindow::decisionDialog() const {
+    return m_decisionDialog.data();
+}
+
+void MainWindow::applyDecision(ReviewDecision decision) {
+    if (!m_current || !decision.validate()) return;
+    ComparisonDocument doc = m_current->document;
+    const QString title = toQString(reviewOutcomeTitle(decision.outcome));
+    doc.decisions.push_back(std::move(decision));
+    if (applyReviewChange(std::move(doc), tr("Decision recorded: %1; save the comparison to keep it").arg(title)))
+        m_view->showTab(ComparisonView::ReviewTab);
+}
+
+// ---- autosave and crash recovery
+
+void MainWindow::setRecoveryStore(std::shared_ptr<RecoveryStore> store) {
+    if (!store) store = std::make_shared<RecoveryStore>();
+    if (m_recoverySlot) {
+        discardRecovery();
+        m_recoverySlot.reset();
+    }
+    m_recoveryStore = std::move(store);
+}
+
+std::map<std::string, std::string> MainWindow::drafts() const {
+    std::map<std::string, std::string> out;
+    const auto put = [&](const char* key, const QString& text) {
+        if (!text.trimmed().isEmpty()) out[key] = text.toStdString();
+    };
+    put("note", m_view->reviewView()->draft());
+    if (m_noteDialog) put("note_dialog", m_noteDialog->textEdit()->toPlainText());
+    if (m_decisionDialog) put("decision_why", m_decisionDialog->reasonEdit()->toPlainText());
+    else put("decision_why", m_decisionDraft);
+    return out;
+}
+
+void MainWindow::scheduleAutosave() {
+    m_autosaveTimer->start();
+}
+
+void MainWindow::discardRecovery() {
+    if (m_recoverySlot) m_recoverySlot->discard();
+}
+
+QString MainWindow::recoveryFile() const {
+    return m_recoverySlot ? m_recoverySlot->filePath() : QString();
+}
+
+Status MainWindow::autosaveNow() {
+    m_autosaveTimer->stop();
+    const auto typed = drafts();
+    if (!m_current || (!m_modified && typed.empty())) {
+        discardRecovery();
+        return success();
+    }
+    if (!m_recoverySlot) {
+        QString error;
+        m_recoverySlot = m_recoveryStore->claim(&error);
+        if (!m_recoverySlot) return Error{error.toStdString()};
+    }
+    RecoveryRecord record;
+    record.document = m_current->document;
+    record.originalPath = m_path.toStdString();
+    record.displayName = m_displayName.toStdString();
+    record.savedAt = nowIso8601Utc();
+    record.pid = static_cast<long long>(QCoreApplication::applicationPid());
+    record.drafts = typed;
+    const Status written = m_recoverySlot->write(record);
+    if (written) emit autosaved(m_recoverySlot->filePath());
+    return written;
+}
+
+bool MainWindow::recover(const RecoveryOrphan& orphan) {
+    if (!orphan.record) return false;
+    auto slot = m_recoveryStore->adopt(orphan.file);
+    if (!slot) return false;  // another fp8dash recovered it meanwhile
+    const RecoveryRecord& r = *orphan.record;
+    const QString path = toQString(r.originalPath);
+    const QString source = path.isEmpty() ? toQString(r.displayName) : path;
+    auto loaded = evaluateForDisplay(r.document, source);
+    if (!loaded) {
+        showError(tr("Could not recover"), tr("Could not show the recovered “%1”.").arg(toQString(r.displayName)),
+                  toQString(loaded.error().message));
+        return false;
+    }
+    ++m_loadGeneration;
+    clearLoading();
+    display(std::move(loaded).value(), path, path.isEmpty() ? toQString(r.displayName) : QString());
+    m_recoverySlot = std::move(slot);
+    // Typed text first: a note still being written goes back into the composer, a decision's reason into the next
+    // Record Decision dialog.
+    QString note = r.drafts.count("note") ? toQString(r.drafts.at("note")) : QString();
+    if (r.drafts.count("note_dialog")) {
+        const QString fromDialog = toQString(r.drafts.at("note_dialog"));
+        note = note.isEmpty() ? fromDialog : note + QStringLiteral("\n\n") + fromDialog;
+    }
+    if (!note.isEmpty()) m_view->reviewView()->setDraft(note);
+    if (r.drafts.count("decision_why")) m_decisionDraft = toQString(r.drafts.at("decision_why"));
+    setModified(true);
+    statusBar()->showMessage(tr("Recovered “%1” as it was at %2; save it to keep it")
+                                 .arg(m_displayName, toQString(readableTimestamp(r.savedAt))),
+                             15000);
+    if (!note.isEmpty() || !m_decisionDraft.isEmpty()) m_view->showTab(ComparisonView::ReviewTab);
+    return true;
+}
+
+// ---- the offline notice
+
+void MainWindow::checkLiveSources() {
+    const quint64 serial = ++m_liveCheckSerial;
+    m_liveChecks.clear();
+    updateOfflineNotice();
+    if (!m_current) return;
+    if (m_current->document.timeline) {
+        const TimelineSettings settings = m_current->document.timeline->settings;
+        auto* watcher = new QFutureWatcher<std::vector<LiveSourceCheck>>(this);
+        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, serial] {
+            watcher->deleteLater();
+            if (serial != m_liveCheckSerial) return;  // another document since
+            m_liveChecks = watcher->future().result();
+            updateOfflineNotice();
+            emit liveSourcesChecked();
+        });
+        watcher->setFuture(QtConcurrent::run([settings] { return checkTimelineSources(settings); }));
+    }
+    if (m_current->document.benchmarks && !m_gpuUnavailable) {
+        auto* watcher = new QFutureWatcher<LocalDeviceStatus>(this);
+        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+            watcher->deleteLater();
+            const LocalDeviceStatus status = watcher->future().result();
+            m_gpuUnavailable = status.available ? QString() : toQString(status.reason);
+            updateOfflineNotice();
+        });
+        watcher->setFuture(bench::localDeviceQuery());
+    }
+}
+
+void MainWindow::updateOfflineNotice() {
+    if (!m_current) {
+        m_view->setOfflineNotice({});
+        return;
+    }
+    QStringList items;
+    for (const LiveSourceCheck& c : m_liveChecks) {
+        if (c.reachable) continue;
+        items << tr("<b>Refresh the production timeline</b>: %1 at %2 cannot be reached from this machine (%3).")
+                     .arg(style::escaped(c.what), style::escaped(c.url), style::escaped(c.detail));
+    }
+    if (m_current->document.benchmarks && m_gpuUnavailable && !m_gpuUnavailable->isEmpty()) {
+        items << tr("<b>GPU benchmarks</b>: %1; Run Benchmarks measures the KV-cache error on the CPU only.")
+                     .arg(style::escaped(*m_gpuUnavailable));
+    }
+    if (items.isEmpty()) {
+        m_view->setOfflineNotice({});
+        return;
+    }
+    QString html = tr("Everything saved in this comparison is shown. Not available on this machine:");
+    html += QStringLiteral("<ul style=\"margin-top:2px; margin-bottom:0px; -qt-list-indent:1;\">");
+    for (const QString& item : items) html += QStringLiteral("<li>") + item + QStringLiteral("</li>");
+    html += QStringLiteral("</ul>");
+    m_view->setOfflineNotice(html);
+}
+
+QString MainWindow::offlineNoticeText() const {
+    return m_view->offlineNoticeText();
 }
 
 }  // namespace fp8dash::ui

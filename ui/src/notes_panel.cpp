@@ -1,8 +1,9 @@
 #include "fp8dash/ui/notes_panel.h"
 
-#include <QDateTime>
 #include <QFrame>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include "fp8dash/ui/loaded_comparison.h"
@@ -21,21 +22,14 @@ NotesPanel::NotesPanel(QWidget* parent) : QWidget(parent) {
     layout->addLayout(m_rows);
 }
 
-namespace {
-
-// "2024-05-09T17:28:31Z" -> "2024-05-09 17:28 UTC"; anything else is shown as written.
-QString readableDate(const std::string& iso) {
-    const QString text = toQString(iso);
-    const QDateTime dt = QDateTime::fromString(text, Qt::ISODate);
-    if (!dt.isValid()) return text;
-    return dt.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")) + QStringLiteral(" UTC");
+void NotesPanel::setEditable(bool editable) {
+    m_editable = editable;
 }
-
-}  // namespace
 
 void NotesPanel::setNotes(const std::vector<Note>& notes) {
     style::clearLayout(m_rows);
     m_texts.clear();
+    m_ids.clear();
     m_title->setText(notes.empty() ? tr("Notes") : tr("Notes (%1)").arg(notes.size()));
     if (notes.empty()) {
         m_rows->addWidget(style::caption(tr("No notes in this comparison."), this));
@@ -50,6 +44,7 @@ void NotesPanel::setNotes(const std::vector<Note>& notes) {
         layout->setSpacing(4);
         const QString text = toQString(note.text);
         m_texts << text;
+        m_ids << toQString(note.id);
         auto* body = new QLabel(text, card);
         body->setTextFormat(Qt::PlainText);
         body->setWordWrap(true);
@@ -57,9 +52,30 @@ void NotesPanel::setNotes(const std::vector<Note>& notes) {
         layout->addWidget(body);
         QStringList meta;
         if (!note.author.empty()) meta << toQString(note.author);
-        if (!note.created.empty()) meta << readableDate(note.created);
+        if (!note.created.empty()) meta << toQString(readableTimestamp(note.created));
         if (!note.task.empty()) meta << tr("about %1").arg(toQString(note.task));
-        if (!meta.isEmpty()) layout->addWidget(style::caption(meta.join(QStringLiteral(" · ")), card));
+        if (!note.edited.empty()) meta << tr("edited %1").arg(toQString(readableTimestamp(note.edited)));
+        auto* footer = new QHBoxLayout;
+        footer->setSpacing(6);
+        if (!meta.isEmpty()) footer->addWidget(style::caption(meta.join(QStringLiteral(" · ")), card), 1);
+        if (m_editable) {
+            const QString id = toQString(note.id);
+            const QString excerpt = text.left(40);
+            auto* edit = new QToolButton(card);
+            edit->setText(tr("Edit…"));
+            edit->setObjectName(QStringLiteral("editNote"));
+            edit->setAccessibleName(tr("Edit the note “%1”").arg(excerpt));
+            connect(edit, &QToolButton::clicked, this, [this, id] { emit editRequested(id); });
+            auto* remove = new QToolButton(card);
+            remove->setText(tr("Delete"));
+            remove->setObjectName(QStringLiteral("deleteNote"));
+            remove->setAccessibleName(tr("Delete the note “%1”").arg(excerpt));
+            connect(remove, &QToolButton::clicked, this, [this, id] { emit deleteRequested(id); });
+            if (meta.isEmpty()) footer->addStretch(1);
+            footer->addWidget(edit);
+            footer->addWidget(remove);
+        }
+        layout->addLayout(footer);
         m_rows->addWidget(card);
     }
 }

@@ -254,7 +254,7 @@ RunJudgeDialog::RunJudgeDialog(QWidget* parent) : QDialog(parent) {
     m_errorLabel->setAccessibleName(tr("Error"));
     m_errorLabel->setWordWrap(true);
     m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_errorLabel->setStyleSheet(QStringLiteral("QLabel { color: #b00020; }"));
+    m_errorLabel->setStyleSheet(style::colorRule(style::errorTextColor()));
     m_errorLabel->hide();
     layout->addWidget(m_errorLabel);
 
@@ -275,7 +275,7 @@ RunJudgeDialog::RunJudgeDialog(QWidget* parent) : QDialog(parent) {
     m_failuresLabel->setAccessibleName(tr("Failures"));
     m_failuresLabel->setWordWrap(true);
     m_failuresLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_failuresLabel->setStyleSheet(QStringLiteral("QLabel { color: #8a5a00; }"));
+    m_failuresLabel->setStyleSheet(style::colorRule(style::cautionTextColor()));
     m_failuresLabel->hide();
     layout->addWidget(m_failuresLabel);
 
@@ -394,7 +394,7 @@ void RunJudgeDialog::readSamples() {
     const auto samples = readJudgeSamples(toFsPath(path).string());
     if (!samples) {
         m_samplesLabel->setText(toQString(samples.error().message));
-        m_samplesLabel->setStyleSheet(QStringLiteral("QLabel { color: #b00020; }"));
+        m_samplesLabel->setStyleSheet(style::colorRule(style::errorTextColor()));
         return;
     }
     const qsizetype n = static_cast<qsizetype>(samples->size());

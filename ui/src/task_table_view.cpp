@@ -4,6 +4,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -22,6 +23,7 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
     top->setSpacing(12);
     m_filter = new QLineEdit(this);
     m_filter->setObjectName(QStringLiteral("taskFilter"));
+    m_filter->setAccessibleName(tr("Filter tasks"));
     m_filter->setPlaceholderText(tr("Filter tasks…"));
     m_filter->setClearButtonEnabled(true);
     m_filter->setMaximumWidth(320);
@@ -42,6 +44,7 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
 
     m_tree = new QTreeView(this);
     m_tree->setObjectName(QStringLiteral("taskTree"));
+    m_tree->setAccessibleName(tr("Tasks compared"));
     m_tree->setModel(m_proxy);
     m_tree->setUniformRowHeights(true);
     m_tree->setAlternatingRowColors(true);
@@ -65,6 +68,13 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
     m_tree->setSortingEnabled(true);
     layout->addWidget(m_tree, 1);
 
+    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_tree, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        QMenu* menu = createContextMenu(m_tree->indexAt(pos));
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(m_tree->viewport()->mapToGlobal(pos));
+    });
+
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
         m_proxy->setFilterFixedString(text.trimmed());
         if (!text.trimmed().isEmpty()) m_tree->expandAll();  // show the matching subtasks, not just their groups
@@ -83,6 +93,21 @@ void TaskTableView::setReport(const ComparisonReport& report) {
         m_tree->setColumnHidden(c, !m_model->columnHasData(c));
     }
     resizeColumns();
+}
+
+QString TaskTableView::taskAt(const QModelIndex& proxyIndex) const {
+    if (!proxyIndex.isValid()) return {};
+    return proxyIndex.siblingAtColumn(TaskTableModel::TaskColumn).data(Qt::DisplayRole).toString();
+}
+
+QMenu* TaskTableView::createContextMenu(const QModelIndex& proxyIndex) {
+    auto* menu = new QMenu(this);
+    const QString task = taskAt(proxyIndex);
+    if (!task.isEmpty()) {
+        menu->addAction(tr("Add Note About %1…").arg(task), this, [this, task] { emit addNoteRequested(task); });
+    }
+    menu->addAction(tr("Add Note About the Comparison…"), this, [this] { emit addNoteRequested(QString()); });
+    return menu;
 }
 
 void TaskTableView::expandAll() {

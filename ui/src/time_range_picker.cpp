@@ -51,8 +51,10 @@ TimeRangePicker::TimeRangePicker(QWidget* parent) : QWidget(parent) {
     m_preset->addItem(tr("Custom range"));
     m_from = utcEdit(this);
     m_from->setObjectName(QStringLiteral("rangeFrom"));
+    m_from->setAccessibleName(tr("From (UTC)"));
     m_to = utcEdit(this);
     m_to->setObjectName(QStringLiteral("rangeTo"));
+    m_to->setAccessibleName(tr("To (UTC)"));
 
     auto* fromLabel = new QLabel(tr("from"), this);
     auto* toLabel = new QLabel(tr("to"), this);

@@ -606,7 +606,7 @@ void TimelineSourceDialog::testConnection() {
     if (m_testing) return;
     const QString url = m_urlEdit->text().trimmed();
     if (auto ok = checkUrl(url, tr("Prometheus URL")); !ok) {
-        m_connectionLabel->setStyleSheet(QStringLiteral("QLabel { color: #9b1c1c; }"));
+        m_connectionLabel->setStyleSheet(style::colorRule(style::errorTextColor()));
         m_connectionLabel->setText(toQString(ok.error().message));
         growToFit();
         emit connectionTested(false, m_connectionLabel->text());
@@ -654,11 +654,11 @@ void TimelineSourceDialog::testConnection() {
         m_testButton->setEnabled(!m_fetching);
         const Result<std::string> info = watcher->future().takeResult();
         if (info) {
-            m_connectionLabel->setStyleSheet(QStringLiteral("QLabel { color: #145a23; }"));
+            m_connectionLabel->setStyleSheet(style::colorRule(style::successTextColor()));
             m_connectionLabel->setText(tr("✓ Connected: %1").arg(toQString(*info)));
             storeInKeychain(remembered);
         } else {
-            m_connectionLabel->setStyleSheet(QStringLiteral("QLabel { color: #9b1c1c; }"));
+            m_connectionLabel->setStyleSheet(style::colorRule(style::errorTextColor()));
             m_connectionLabel->setText(tr("✗ %1").arg(toQString(info.error().message)));
         }
         growToFit();
@@ -1058,7 +1058,7 @@ void TimelineSourceDialog::keychainUnavailable(const QString& error) {
 }
 
 void TimelineSourceDialog::showKeychainNote(const QString& text, bool problem) {
-    m_keychainLabel->setStyleSheet(problem ? QStringLiteral("QLabel { color: #8a5a00; }") : QString());
+    m_keychainLabel->setStyleSheet(problem ? style::colorRule(style::cautionTextColor()) : QString());
     m_keychainLabel->setText(text);
     growToFit();
 }

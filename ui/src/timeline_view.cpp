@@ -249,7 +249,7 @@ QWidget* TimelineView::buildContentPage() {
     m_warningsLabel->setWordWrap(true);
     m_warningsLabel->setTextFormat(Qt::PlainText);
     m_warningsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_warningsLabel->setStyleSheet(QStringLiteral("QLabel { color: #7a4500; }"));
+    m_warningsLabel->setStyleSheet(style::colorRule(style::cautionTextColor()));
     v->addWidget(m_warningsLabel);
 
     m_suggestionBar = new QFrame(page);

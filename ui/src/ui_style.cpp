@@ -35,7 +35,19 @@ QColor verdictColor(Verdict v) {
     return Qt::gray;
 }
 
+bool darkPalette() {
+    return QApplication::palette().color(QPalette::Window).lightness() < 128;
+}
+
 QColor verdictTint(Verdict v) {
+    if (darkPalette()) {
+        // Deep tints under light text: the colour still says the verdict, the text stays readable.
+        switch (v) {
+        case Verdict::Go: return QColor(0x1d, 0x3b, 0x24);
+        case Verdict::Monitor: return QColor(0x4a, 0x36, 0x10);
+        case Verdict::Investigate: return QColor(0x52, 0x20, 0x20);
+        }
+    }
     switch (v) {
         case Verdict::Go:
             return QColor(0xdf, 0xf1, 0xe1);
@@ -48,6 +60,13 @@ QColor verdictTint(Verdict v) {
 }
 
 QColor verdictTextColor(Verdict v) {
+    if (darkPalette()) {
+        switch (v) {
+        case Verdict::Go: return QColor(0xa8, 0xdb, 0xb0);
+        case Verdict::Monitor: return QColor(0xff, 0xd5, 0x80);
+        case Verdict::Investigate: return QColor(0xff, 0xb4, 0xab);
+        }
+    }
     switch (v) {
         case Verdict::Go:
             return QColor(0x14, 0x5a, 0x23);
@@ -67,6 +86,22 @@ QColor secondaryTextColor() {
     const QColor back = p.color(QPalette::Active, QPalette::Window);
     auto mix = [](int a, int b) { return (2 * a + b) / 3; };
     return QColor(mix(text.red(), back.red()), mix(text.green(), back.green()), mix(text.blue(), back.blue()));
+}
+
+QColor errorTextColor() {
+    return darkPalette() ? QColor(0xff, 0xb4, 0xab) : QColor(0x9b, 0x1c, 0x1c);
+}
+
+QColor cautionTextColor() {
+    return darkPalette() ? QColor(0xff, 0xd5, 0x80) : QColor(0x7a, 0x45, 0x00);
+}
+
+QColor successTextColor() {
+    return darkPalette() ? QColor(0xa8, 0xdb, 0xb0) : QColor(0x14, 0x5a, 0x23);
+}
+
+QString colorRule(const QColor& color, bool bold) {
+    return QStringLiteral("QLabel { color: %1;%2 }").arg(color.name(), bold ? QStringLiteral(" font-weight: bold;") : QString());
 }
 
 QLabel* sectionTitle(const QString& text, QWidget* parent) {
@@ -113,8 +148,10 @@ QLabel* badge(bool on, const QString& text, const QString& toolTip, QWidget* par
     label->setObjectName(on ? QStringLiteral("badgeOn") : QStringLiteral("badgeOff"));
     label->setStyleSheet(on ? QStringLiteral("QLabel { background: #1e7d32; color: white; font-weight: bold;"
                                              " border-radius: 4px; padding: 2px 8px; }")
-                            : QStringLiteral("QLabel { background: #e3e5e8; color: #3c4043;"
-                                             " border-radius: 4px; padding: 2px 8px; }"));
+                         : darkPalette() ? QStringLiteral("QLabel { background: #3a3d41; color: #c4c7cc;"
+                                                          " border-radius: 4px; padding: 2px 8px; }")
+                                         : QStringLiteral("QLabel { background: #e3e5e8; color: #3c4043;"
+                                                          " border-radius: 4px; padding: 2px 8px; }"));
     label->setToolTip(toolTip);
     label->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
     return label;

@@ -22,6 +22,12 @@ QColor verdictColor(Verdict v);      // strong colour: banner background (white 
 QColor verdictTint(Verdict v);       // light background for table cells
 QColor verdictTextColor(Verdict v);  // dark foreground on the tint
 QColor secondaryTextColor();         // subtask rows, captions
+bool darkPalette();                  // the application palette is dark (Theme's dark mode, or a dark desktop)
+// Text colours that read on the palette's window colour, light or dark.
+QColor errorTextColor();    // errors, warnings that need action
+QColor cautionTextColor();  // cautions
+QColor successTextColor();  // "it worked"
+QString colorRule(const QColor& color, bool bold = false);  // "QLabel { color: #...; }" for setStyleSheet
 
 QLabel* sectionTitle(const QString& text, QWidget* parent = nullptr);
 QLabel* caption(const QString& text, QWidget* parent = nullptr);  // secondary, wrapped

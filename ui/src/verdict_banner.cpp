@@ -2,6 +2,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QTextDocumentFragment>
 #include <QVBoxLayout>
 
@@ -29,9 +30,12 @@ VerdictBanner::VerdictBanner(QWidget* parent) : QFrame(parent) {
     setObjectName(QStringLiteral("verdictBanner"));
     setFrameShape(QFrame::NoFrame);
 
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(20, 14, 20, 14);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(20, 14, 20, 12);
+    outer->setSpacing(10);
+    auto* layout = new QHBoxLayout;
     layout->setSpacing(24);
+    outer->addLayout(layout);
 
     auto* left = new QVBoxLayout;
     left->setSpacing(4);
@@ -69,7 +73,46 @@ VerdictBanner::VerdictBanner(QWidget* parent) : QFrame(parent) {
     right->addWidget(m_thresholdsLabel);
     layout->addLayout(right, 1);
 
+    // The reviewer's decision, under the evidence's verdict: a strip of its own, so the two are never confused.
+    auto* strip = new QFrame(this);
+    strip->setObjectName(QStringLiteral("decisionStrip"));
+    auto* stripLayout = new QHBoxLayout(strip);
+    stripLayout->setContentsMargins(10, 6, 6, 6);
+    m_decisionLabel = new QLabel(strip);
+    m_decisionLabel->setObjectName(QStringLiteral("bannerDecision"));
+    m_decisionLabel->setWordWrap(true);
+    m_decisionLabel->setTextFormat(Qt::RichText);
+    m_decisionLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    stripLayout->addWidget(m_decisionLabel, 1);
+    m_recordButton = new QPushButton(tr("Record Decision…"), strip);
+    m_recordButton->setObjectName(QStringLiteral("bannerRecordDecision"));
+    m_recordButton->setCursor(Qt::PointingHandCursor);
+    connect(m_recordButton, &QPushButton::clicked, this, &VerdictBanner::recordDecisionRequested);
+    stripLayout->addWidget(m_recordButton, 0, Qt::AlignVCenter);
+    outer->addWidget(strip);
+    showReview(nullptr, std::nullopt);
+
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+}
+
+void VerdictBanner::showReview(const ReviewDecision* decision, std::optional<Verdict> current) {
+    if (!decision) {
+        m_decisionLabel->setText(tr("<b>Decision:</b> none recorded yet"));
+        m_recordButton->setText(tr("Record Decision…"));
+        return;
+    }
+    QString html = tr("<b>Decision: %1</b>").arg(style::escaped(std::string(reviewOutcomeTitle(decision->outcome))));
+    html += QStringLiteral(" — ") + tr("by %1, %2").arg(style::escaped(decision->by),
+                                                         style::escaped(readableTimestamp(decision->at)));
+    if (!decision->why.empty()) html += QStringLiteral("<br>“") + style::escaped(decision->why) + QStringLiteral("”");
+    for (const std::string& w : assessReview(*decision, current).warnings)
+        html += QStringLiteral("<br><b>⚠ ") + style::escaped(w) + QStringLiteral("</b>");
+    m_decisionLabel->setText(html);
+    m_recordButton->setText(tr("Revise…"));
+}
+
+QString VerdictBanner::decisionText() const {
+    return plainOf(m_decisionLabel);
 }
 
 QColor VerdictBanner::colorFor(Verdict v) {
@@ -81,7 +124,12 @@ void VerdictBanner::showVerdict(std::optional<Verdict> v, const QString& noVerdi
     // Grey when nothing gives a verdict yet (a timeline without quality series or change time).
     const QColor colour = v ? colorFor(*v) : QColor(0x5f, 0x63, 0x68);
     setStyleSheet(QStringLiteral("QFrame#verdictBanner { background-color: %1; border-radius: 8px; }"
-                                 " QFrame#verdictBanner QLabel { color: white; background: transparent; }")
+                                 " QFrame#verdictBanner QLabel { color: white; background: transparent; }"
+                                 " QFrame#decisionStrip { background-color: rgba(0, 0, 0, 56); border-radius: 6px; }"
+                                 " QFrame#decisionStrip QPushButton { color: white; background: transparent;"
+                                 " border: 1px solid rgba(255, 255, 255, 170); border-radius: 4px; padding: 3px 10px; }"
+                                 " QFrame#decisionStrip QPushButton:hover { background: rgba(255, 255, 255, 40); }"
+                                 " QFrame#decisionStrip QPushButton:focus { border: 2px solid white; }")
                       .arg(colour.name()));
     m_verdictLabel->setText(v ? toQString(verdictTitle(*v)) : tr("NO VERDICT"));
     m_verdictLabel->setAccessibleName(tr("Verdict: %1").arg(m_verdictLabel->text()));
@@ -181,6 +229,7 @@ void VerdictBanner::setDecision(const Decision& decision, const ComparisonDocume
     }
     if (doc.timeline) lines << bandsLine(doc.timeline->settings.bands);
     m_thresholdsLabel->setText(lines.join(QLatin1Char('\n')));
+    showReview(doc.currentDecision(), decision.verdict);
 }
 
 QString VerdictBanner::verdictText() const {

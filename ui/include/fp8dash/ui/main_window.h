@@ -1,26 +1,35 @@
 #pragma once
-// MainWindow: one comparison document on screen (overall verdict banner, the offline evals: task table, FP8 layers,
-// risks, missing tasks, notes; the production timeline), with File › New Comparison / Open / Save / Save As / Open
-// Demo, Timeline › Connect… / Refresh, Bench › Show Local Benchmarks / Run Benchmarks / Show Capacity, drag-and-drop of *.fp8cmp files and window geometry kept in QSettings. GUI
-// thread only. Files load on a QtConcurrent worker; a newer load makes older ones stale and their results are
-// dropped. Timelines are fetched by TimelineSourceDialog (off the GUI thread); a fetched timeline or a newly chosen
-// change time marks the document modified until it is saved; so do benchmark results and capacity inputs. Credentials used for a fetch stay in memory for this
-// window's session (for Refresh) and are never saved to a file or QSettings; the dialogs remember them in the
-// CredentialStore (the system keychain by default) when the user asks them to. Owns its child widgets through Qt
-// parenting.
+// MainWindow: one comparison document on screen (overall verdict banner with the recorded decision, the offline
+// evals, domain judge, production timeline, local benchmarks, capacity and the review: decision and notes). Menus:
+// File (New Comparison, New Window, Open, Open Recent, Open Demo, Save, Save As, Export Report, Close Window, Quit),
+// View (task table, theme), Timeline, Bench, Review (Add Note, Record Decision), Help; drag-and-drop of *.fp8cmp.
+// GUI thread only. Files load on a QtConcurrent worker; a newer load makes older ones stale and their results are
+// dropped. Opening a file the user asked for (menus, drop, another fp8dash start) raises the window that already
+// shows it, uses this window when nothing unsaved would be replaced, else opens a new window: nothing is lost.
+// Anything that changes the document (a fetched timeline, a change time, benchmark results, capacity inputs, judge
+// scores, a note, a decision) marks it modified until saved, and is autosaved with the text still being typed (the
+// note composer, an open note or decision dialog) to a crash-recovery file (RecoveryStore) a moment later; the
+// file goes when the changes are saved or discarded. Credentials used for a fetch stay in memory for this window's
+// session (for Refresh) and are never saved to a file, QSettings or a recovery file; the dialogs remember them in
+// the CredentialStore (the system keychain by default) when the user asks them to. Window geometry and recent files
+// are kept in QSettings. Owns its child widgets through Qt parenting.
 
 #include <QMainWindow>
 #include <QString>
 #include <QStringList>
 
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include <QPointer>
 
 #include "fp8dash/core/comparison_file.h"
+#include "fp8dash/core/live_sources.h"
 #include "fp8dash/core/timeline.h"
 #include "fp8dash/ui/loaded_comparison.h"
+#include "fp8dash/ui/recovery_store.h"
 
 class QAction;
 class QLabel;
@@ -28,12 +37,15 @@ class QMenu;
 class QMimeData;
 class QProgressBar;
 class QStackedWidget;
+class QTimer;
 class QUrl;
 
 namespace fp8dash::ui {
 
 class ComparisonView;
 class CredentialStore;
+class NoteDialog;
+class RecordDecisionDialog;
 class RunJudgeDialog;
 class TimelineSourceDialog;
 
@@ -46,9 +58,35 @@ public:
     // Shows a document; path is empty for the demo or an unsaved document, displayName then names it in the title
     // (defaults to the document's title). An error while evaluating it is shown, and the previous document stays.
     void showDocument(fp8dash::ComparisonDocument doc, const QString& path, const QString& displayName = {});
-    // Loads a *.fp8cmp file off the GUI thread; on failure a message box names the file, the current document stays.
+    // Loads a *.fp8cmp file into this window off the GUI thread; on failure a message box names the file, the
+    // current document stays.
     void openFileAsync(const QString& path);
-    void openDemo();
+    // What the user's "open" does (File › Open, Open Recent, a drop, a file handed over by another fp8dash start):
+    // the window already showing the file comes to the front; else this window loads it when that replaces nothing
+    // unsaved; else a new window does. Returns the window that shows (or loads) it.
+    MainWindow* openFile(const QString& path);
+    void openDemo();  // here, or in a new window when this one has unsaved changes
+
+    // Every main window of the application, oldest first; the one showing `path` (absolute), or nullptr.
+    static QList<MainWindow*> windows();
+    static MainWindow* windowShowing(const QString& path);
+    MainWindow* newWindow();  // File › New Window: an empty window, shown, deleted when closed
+    // True when showing something else here loses nothing: no document, or one without unsaved changes.
+    bool canReplaceDocument() const;
+
+    // Review › Add Note… (about `task`, "" = the whole comparison) and a note's Edit…: window-modal dialogs; an
+    // accepted one adds or changes the note. The functions below do it directly (tests, the Review tab's composer).
+    NoteDialog* openNoteDialog(const QString& task = {});
+    NoteDialog* openEditNoteDialog(const QString& noteId);
+    NoteDialog* noteDialog() const;  // the open one, or nullptr
+    void addNote(const QString& text, const QString& task, const QString& author);
+    bool editNote(const QString& noteId, const QString& text, const QString& task);
+    bool deleteNote(const QString& noteId);
+    void requestDeleteNote(const QString& noteId);  // asks first (window-modal)
+    // Review › Record Decision…: the dialog; an accepted one is recorded (the earlier decision stays on record).
+    RecordDecisionDialog* recordDecision();
+    RecordDecisionDialog* decisionDialog() const;  // the open one, or nullptr
+    void applyDecision(ReviewDecision decision);
 
     // Timeline › Connect…: the data-source dialog, filled from the current timeline (or defaults and the range
     // picked on the timeline tab). A fetched timeline joins the current document, or starts a timeline-only one.
@@ -86,6 +124,19 @@ public:
     // Writes the document to path (atomically); clears the modified mark. An error is shown and returned.
     Status saveTo(const QString& path);
 
+    // Crash recovery. The store defaults to RecoveryStore's default folder. autosaveNow() writes the recovery file
+    // at once (when there is something unsaved or a draft) or removes it (when there is nothing); the timer calls it
+    // a moment after each change. recover() shows an orphan's document here as it was, modified, with its drafts.
+    void setRecoveryStore(std::shared_ptr<RecoveryStore> store);
+    Status autosaveNow();
+    QString recoveryFile() const;  // the file this window autosaves to ("" until the first autosave)
+    bool recover(const RecoveryOrphan& orphan);
+    std::map<std::string, std::string> drafts() const;  // the text being typed: "note", "note_dialog", "decision_why"
+
+    // The live sources a saved timeline names, checked when a document is shown (off the GUI thread), and this
+    // machine's GPU: what the offline notice says is unavailable here. Empty while nothing is unavailable.
+    QString offlineNoticeText() const;
+
     const LoadedComparison* current() const { return m_current ? &*m_current : nullptr; }  // nullptr: none shown
     QString documentPath() const { return m_path; }  // empty for the demo or an unsaved document
     QString displayName() const { return m_displayName; }
@@ -102,6 +153,9 @@ signals:
     void timelineApplied();
     void benchmarksApplied();
     void judgeApplied();
+    void reviewChanged();  // a note or a decision was added, edited or deleted
+    void autosaved(const QString& recoveryFile);
+    void liveSourcesChecked();
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -132,6 +186,17 @@ private:
     TimelineSourceDialog* openSourceDialog(const TimelineSettings& settings, bool fetchNow);
     void exportReport();
     void showAbout();
+    // Review: a document derived from the current one with a change to its notes or decisions.
+    bool applyReviewChange(ComparisonDocument doc, const QString& message);
+    QStringList taskNames() const;
+    // Autosave.
+    void scheduleAutosave();
+    void discardRecovery();
+    // The offline notice: what cannot be done here, from the last checks.
+    void checkLiveSources();
+    void updateOfflineNotice();
+    // Opens `path` in a new window when this one cannot take it (see openFile).
+    MainWindow* windowFor(const QString& path);
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
     QString lastDirectory() const;
@@ -150,6 +215,8 @@ private:
     QAction* m_expandAllAction = nullptr;
     QAction* m_collapseAllAction = nullptr;
     QAction* m_cancelBenchAction = nullptr;
+    QAction* m_addNoteAction = nullptr;
+    QAction* m_recordDecisionAction = nullptr;
     QMenu* m_recentMenu = nullptr;
 
     std::optional<LoadedComparison> m_current;
@@ -161,6 +228,17 @@ private:
     std::shared_ptr<CredentialStore> m_credentialStore;       // shared with the source dialogs
     QPointer<TimelineSourceDialog> m_sourceDialog;
     QPointer<RunJudgeDialog> m_judgeDialog;
+    QPointer<NoteDialog> m_noteDialog;
+    QPointer<RecordDecisionDialog> m_decisionDialog;
+    QString m_decisionDraft;  // a recovered reason, offered by the next Record Decision…
+
+    std::shared_ptr<RecoveryStore> m_recoveryStore;
+    std::unique_ptr<RecoverySlot> m_recoverySlot;
+    QTimer* m_autosaveTimer = nullptr;
+
+    quint64 m_liveCheckSerial = 0;  // the document a live-source check was started for
+    std::vector<LiveSourceCheck> m_liveChecks;
+    std::optional<QString> m_gpuUnavailable;  // why GPU benchmarks cannot run here, once known
     quint64 m_loadGeneration = 0;  // bumped by each openFileAsync; a finished load with an older number is stale
     quint64 m_documentSerial = 0;  // bumped by each new document shown (not by derived ones)
     quint64 m_benchSerial = 0;     // the document a benchmark run was started for

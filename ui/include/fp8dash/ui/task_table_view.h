@@ -1,6 +1,7 @@
 #pragma once
 // TaskTableView: the task table widget: a filter field over a sortable tree (TaskTableModel behind a
-// QSortFilterProxyModel that sorts by TaskTableModel::SortRole and keeps a group's rows when a subtask matches).
+// QSortFilterProxyModel that sorts by TaskTableModel::SortRole and keeps a group's rows when a subtask matches), with
+// a right-click menu to write a note about a task.
 // GUI thread only; owns the model, the proxy and the tree through Qt parenting.
 
 #include <QWidget>
@@ -8,6 +9,8 @@
 #include "fp8dash/core/eval_comparison.h"
 
 class QLineEdit;
+class QMenu;
+class QModelIndex;
 class QLabel;
 class QSortFilterProxyModel;
 class QTreeView;
@@ -30,6 +33,14 @@ public:
 
     void expandAll();
     void collapseAll();
+
+    // The right-click menu for a row of the tree (an index of the proxy model; invalid: below the rows). The caller
+    // owns it. The task a row shows ("" for none).
+    QMenu* createContextMenu(const QModelIndex& proxyIndex);
+    QString taskAt(const QModelIndex& proxyIndex) const;
+
+signals:
+    void addNoteRequested(const QString& task);  // "" = about the whole comparison
 
 private:
     void resizeColumns();

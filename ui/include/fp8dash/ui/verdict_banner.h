@@ -2,7 +2,9 @@
 // VerdictBanner: the overall verdict in large white letters on its colour (GO green, MONITOR amber, INVESTIGATE
 // red; grey when nothing gives a verdict yet), with the advice, every reason and the thresholds in use. The overall
 // verdict is the worst of the offline evals, the domain judge and the production timeline (core's decide()); local
-// benchmarks and capacity inform but give none. GUI thread only.
+// benchmarks and capacity inform but give none. Under it, in a strip of its own, the reviewer's recorded decision
+// (with a warning when it overrides the verdict or the evidence changed since) and a button to record or revise
+// it. GUI thread only.
 
 #include <QFrame>
 #include <QString>
@@ -13,6 +15,7 @@
 #include "fp8dash/core/eval_comparison.h"
 
 class QLabel;
+class QPushButton;
 
 namespace fp8dash::ui {
 
@@ -32,15 +35,21 @@ public:
     QString reasonsText() const;  // one reason per line
     QString thresholdsText() const;
     QString countsText() const;
+    QString decisionText() const;  // the decision strip
+    QPushButton* recordButton() const { return m_recordButton; }
     Verdict verdict() const { return m_verdict.value_or(Verdict::Go); }
     std::optional<Verdict> overallVerdict() const { return m_verdict; }  // nullopt: "NO VERDICT" is shown
 
     static QColor colorFor(Verdict v);  // the banner colour of a verdict
 
+signals:
+    void recordDecisionRequested();
+
 private:
     // noVerdictAdvice: the advice line when v is nullopt (empty: the timeline's default).
     void showVerdict(std::optional<Verdict> v, const QString& noVerdictAdvice);
     void showReasons(const std::vector<std::string>& reasons);
+    void showReview(const ReviewDecision* decision, std::optional<Verdict> current);
 
     std::optional<Verdict> m_verdict = Verdict::Go;
     QLabel* m_verdictLabel = nullptr;
@@ -48,6 +57,8 @@ private:
     QLabel* m_adviceLabel = nullptr;
     QLabel* m_reasonsLabel = nullptr;
     QLabel* m_thresholdsLabel = nullptr;
+    QLabel* m_decisionLabel = nullptr;
+    QPushButton* m_recordButton = nullptr;
 };
 
 }  // namespace fp8dash::ui

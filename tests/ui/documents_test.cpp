@@ -1,0 +1,378 @@
+// Documents as a desktop tool keeps them: autosave and crash recovery, opening without losing anything, several
+// windows, the single running instance, the offline notice, themes, shortcuts and accessible names.
+#include <QAbstractButton>
+#include <QAbstractItemView>
+#include <QAbstractSpinBox>
+#include <QAccessible>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtTest>
+
+#include <thread>
+
+#include "fp8dash/core/demo.h"
+#include "fp8dash/ui/comparison_view.h"
+#include "fp8dash/ui/main_window.h"
+#include "fp8dash/ui/recovery_dialog.h"
+#include "fp8dash/ui/recovery_store.h"
+#include "fp8dash/ui/review_dialogs.h"
+#include "fp8dash/ui/review_view.h"
+#include "fp8dash/ui/single_instance.h"
+#include "fp8dash/ui/task_table_model.h"
+#include "fp8dash/ui/task_table_view.h"
+#include "fp8dash/ui/theme.h"
+#include "gui_test_support.h"
+#include "timeline_test_data.h"
+
+namespace fp8dash::ui::test {
+namespace {
+
+class DocumentsTest : public GuiTest {
+protected:
+    void SetUp() override {
+        GuiTest::SetUp();
+        ASSERT_TRUE(m_dir.isValid());
+        m_store = std::make_shared<RecoveryStore>(m_dir.filePath(QStringLiteral("recovery")));
+    }
+    QString writeDemo(const QString& name) {
+        const QString path = m_dir.filePath(name);
+        EXPECT_TRUE(saveComparisonFile(loadDemoComparison().value(), toFsPath(path)).ok());
+        return path;
+    }
+    QTemporaryDir m_dir;
+    std::shared_ptr<RecoveryStore> m_store;
+};
+
+Json readJson(const QString& path) {
+    QFile f(path);
+    EXPECT_TRUE(f.open(QIODevice::ReadOnly)) << path.toStdString();
+    return Json::parse(f.readAll().toStdString());
+}
+
+TEST_F(DocumentsTest, AnUnsavedNoteIsAutosavedAndRecoveredAfterACrash) {
+    const QString path = writeDemo(QStringLiteral("review.fp8cmp"));
+    QString recoveryFile;
+    {
+        auto window = std::make_unique<MainWindow>();
+        window->setRecoveryStore(m_store);
+        QSignalSpy shown(window.get(), &MainWindow::documentShown);
+        window->openFileAsync(path);
+        ASSERT_TRUE(shown.wait(20000));
+        ASSERT_TRUE(window->autosaveNow().ok());
+        EXPECT_TRUE(window->recoveryFile().isEmpty());  // nothing unsaved: nothing written
+
+        window->addNote(QStringLiteral("Checked the GSM8K samples by hand."), QStringLiteral("gsm8k"),
+                        QStringLiteral("Ana"));
+        window->comparisonView()->reviewView()->setDraft(QStringLiteral("Half a thought about MMLU"));
+        // The timer writes a moment after the change.
+        QSignalSpy autosaved(window.get(), &MainWindow::autosaved);
+        ASSERT_TRUE(autosaved.wait(10000));
+        recoveryFile = window->recoveryFile();
+        ASSERT_TRUE(QFileInfo::exists(recoveryFile));
+        EXPECT_TRUE(recoveryFile.startsWith(m_store->directory()));
+        // The file holds the document with the note, where it came from, and the draft (read as plain JSON).
+        const Json j = readJson(recoveryFile);
+        EXPECT_EQ(j["format"], "fp8dash-recovery");
+        EXPECT_EQ(j["original_path"], path.toStdString());
+        EXPECT_EQ(j["drafts"]["note"], "Half a thought about MMLU");
+        EXPECT_EQ(j["document"]["notes"].back()["text"], "Checked the GSM8K samples by hand.");
+        // While the window lives, its file is not an orphan.
+        EXPECT_TRUE(m_store->orphans().isEmpty());
+        // "Crash": the window goes without being closed (no prompt, no cleanup).
+    }
+    const QList<RecoveryOrphan> orphans = m_store->orphans();
+    ASSERT_EQ(orphans.size(), 1);
+    EXPECT_EQ(orphans[0].file, recoveryFile);
+    ASSERT_TRUE(orphans[0].record.has_value());
+
+    MainWindow recovered;
+    recovered.setRecoveryStore(m_store);
+    ASSERT_TRUE(recovered.recover(orphans[0]));
+    EXPECT_EQ(recovered.documentPath(), path);
+    EXPECT_TRUE(recovered.isModified());
+    EXPECT_TRUE(recovered.windowTitle().startsWith(QStringLiteral("review.fp8cmp*")));
+    EXPECT_EQ(recovered.current()->document.notes.back().text, "Checked the GSM8K samples by hand.");
+    EXPECT_EQ(recovered.comparisonView()->reviewView()->draft(), QStringLiteral("Half a thought about MMLU"));
+    EXPECT_EQ(recovered.recoveryFile(), recoveryFile);  // it goes on autosaving to the same file
+    EXPECT_TRUE(m_store->orphans().isEmpty());
+    // The file on disk was not touched by any of this: saving is the user's call.
+    EXPECT_EQ(readJson(path)["notes"].size(), demoJson()["notes"].size());
+
+    // Saved: nothing left to recover.
+    ASSERT_TRUE(recovered.saveTo(path).ok());
+    recovered.comparisonView()->reviewView()->setDraft({});
+    ASSERT_TRUE(recovered.autosaveNow().ok());
+    EXPECT_FALSE(QFileInfo::exists(recoveryFile));
+    EXPECT_EQ(readJson(path)["notes"].back()["text"], "Checked the GSM8K samples by hand.");
+}
+
+TEST_F(DocumentsTest, AnOpenDecisionDialogsReasonIsRecoveredIntoTheNextOne) {
+    QString recoveryFile;
+    {
+        MainWindow window;
+        window.setRecoveryStore(m_store);
+        window.openDemo();
+        RecordDecisionDialog* dialog = window.recordDecision();
+        ASSERT_NE(dialog, nullptr);
+        dialog->reasonEdit()->setPlainText(QStringLiteral("Because the judge scores hold"));
+        ASSERT_TRUE(window.autosaveNow().ok());
+        recoveryFile = window.recoveryFile();
+        EXPECT_EQ(readJson(recoveryFile)["drafts"]["decision_why"], "Because the judge scores hold");
+    }
+    const auto orphans = m_store->orphans();
+    ASSERT_EQ(orphans.size(), 1);
+    MainWindow recovered;
+    recovered.setRecoveryStore(m_store);
+    ASSERT_TRUE(recovered.recover(orphans[0]));
+    RecordDecisionDialog* again = recovered.recordDecision();
+    ASSERT_NE(again, nullptr);
+    EXPECT_EQ(again->reasonEdit()->toPlainText(), QStringLiteral("Because the judge scores hold"));
+}
+
+TEST_F(DocumentsTest, AClosedWindowWhoseChangesWereDiscardedLeavesNoRecoveryFile) {
+    auto* window = new MainWindow;
+    window->setRecoveryStore(m_store);
+    window->show();
+    window->openDemo();
+    window->addNote(QStringLiteral("to be discarded"), {}, QStringLiteral("Ana"));
+    ASSERT_TRUE(window->autosaveNow().ok());
+    const QString file = window->recoveryFile();
+    ASSERT_TRUE(QFileInfo::exists(file));
+    QPointer<MainWindow> alive(window);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    // The unsaved-changes question: Discard.
+    QTimer::singleShot(0, [] {
+        for (QWidget* w : QApplication::topLevelWidgets()) {
+            if (auto* box = qobject_cast<QMessageBox*>(w); box && box->isVisible()) {
+                box->button(QMessageBox::Discard)->click();
+            }
+        }
+    });
+    EXPECT_TRUE(window->close());
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    EXPECT_TRUE(alive.isNull());
+    EXPECT_FALSE(QFileInfo::exists(file));
+    EXPECT_TRUE(m_store->orphans().isEmpty());
+}
+
+TEST_F(DocumentsTest, TheRecoveryDialogListsOrphansAndDiscardsTheTickedOnes) {
+    for (int i = 0; i < 2; ++i) {
+        MainWindow window;
+        window.setRecoveryStore(m_store);
+        window.openDemo();
+        window.addNote(QStringLiteral("note %1").arg(i), {}, QStringLiteral("Ana"));
+        ASSERT_TRUE(window.autosaveNow().ok());
+    }
+    // And one that cannot be read.
+    QDir().mkpath(m_store->directory());
+    QFile broken(QDir(m_store->directory()).filePath(QStringLiteral("broken.fp8recovery")));
+    ASSERT_TRUE(broken.open(QIODevice::WriteOnly));
+    broken.write("{ not json");
+    broken.close();
+
+    const auto orphans = m_store->orphans();
+    ASSERT_EQ(orphans.size(), 3);
+    RecoveryDialog dialog(orphans);
+    EXPECT_EQ(dialog.list()->count(), 3);
+    int unreadable = 0;
+    for (const auto& o : orphans) unreadable += o.record ? 0 : 1;
+    EXPECT_EQ(unreadable, 1);
+    EXPECT_EQ(dialog.ticked().size(), 2);  // the readable ones are ticked, the broken one is not
+    EXPECT_TRUE(dialog.recoverButton()->isEnabled());
+    for (int row = 0; row < 3; ++row) dialog.setTicked(row, orphans[row].record.has_value() == false);
+    EXPECT_FALSE(dialog.recoverButton()->isEnabled());  // only the unreadable one ticked: nothing to recover
+    EXPECT_TRUE(dialog.discardButton()->isEnabled());
+    for (const RecoveryOrphan& o : dialog.ticked()) EXPECT_TRUE(m_store->discard(o.file));
+    EXPECT_EQ(m_store->orphans().size(), 2);
+}
+
+TEST_F(DocumentsTest, OpeningAFileNeverReplacesUnsavedChanges) {
+    const QString a = writeDemo(QStringLiteral("a.fp8cmp"));
+    const QString b = writeDemo(QStringLiteral("b.fp8cmp"));
+    auto* window = new MainWindow;
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->setRecoveryStore(m_store);
+    window->show();
+    QSignalSpy shown(window, &MainWindow::documentShown);
+    EXPECT_EQ(window->openFile(a), window);  // nothing here yet: this window takes it
+    ASSERT_TRUE(shown.wait(20000));
+    const int windowsBefore = static_cast<int>(MainWindow::windows().size());
+
+    // The same file again: the window that shows it, no second copy.
+    EXPECT_EQ(window->openFile(a), window);
+    EXPECT_EQ(MainWindow::windowShowing(a), window);
+
+    // With unsaved changes, another file opens in a new window and the note stays here.
+    window->addNote(QStringLiteral("unsaved"), {}, QStringLiteral("Ana"));
+    MainWindow* other = window->openFile(b);
+    ASSERT_NE(other, window);
+    EXPECT_EQ(static_cast<int>(MainWindow::windows().size()), windowsBefore + 1);
+    QSignalSpy otherShown(other, &MainWindow::documentShown);
+    ASSERT_TRUE(otherShown.wait(20000));
+    EXPECT_EQ(other->documentPath(), b);
+    EXPECT_EQ(window->documentPath(), a);
+    EXPECT_EQ(window->current()->document.notes.back().text, "unsaved");
+    EXPECT_EQ(MainWindow::windowShowing(b), other);
+    // The demo, asked for while there are unsaved changes, also goes to a new window.
+    window->openDemo();
+    EXPECT_EQ(window->documentPath(), a);
+    other->setAttribute(Qt::WA_DeleteOnClose);
+    for (MainWindow* w : MainWindow::windows())
+        if (w != window) w->deleteLater();
+    window->deleteLater();
+}
+
+TEST_F(DocumentsTest, ASecondStartHandsItsFilesToTheRunningInstance) {
+    const QString server = m_dir.filePath(QStringLiteral("instance-socket"));
+    SingleInstance instance;
+    ASSERT_TRUE(instance.listen(server));
+    QSignalSpy requested(&instance, &SingleInstance::openRequested);
+    const QString file = writeDemo(QStringLiteral("handed.fp8cmp"));
+
+    // The second start is blocking client code: it runs on its own thread while this one serves.
+    std::optional<SingleInstance::HandOff> handed;
+    std::thread client([&] { handed = SingleInstance::handOff({file}, false, server, 10000); });
+    ASSERT_TRUE(QTest::qWaitFor([&] { return requested.count() == 1; }, 15000));
+    client.join();
+    ASSERT_TRUE(handed.has_value());
+    EXPECT_EQ(handed->pid, QCoreApplication::applicationPid());
+    EXPECT_EQ(handed->files, 1);
+    EXPECT_EQ(requested.at(0).at(0).toStringList(), QStringList{file});
+
+    // No instance on a socket: nothing to hand to (the caller becomes the instance).
+    EXPECT_FALSE(SingleInstance::handOff({file}, false, m_dir.filePath(QStringLiteral("nobody")), 300).has_value());
+    // A stale socket file (an instance that crashed) does not stop the next one from listening.
+    const QString stale = m_dir.filePath(QStringLiteral("stale-socket"));
+    {
+        QFile f(stale);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    }
+    SingleInstance next;
+    EXPECT_TRUE(next.listen(stale));
+}
+
+TEST_F(DocumentsTest, TheOfflineNoticeSaysWhichLiveActionsAreUnavailableHere) {
+    // A saved timeline whose Prometheus is not reachable from here (nothing listens on port 9 of loopback).
+    TimelineData timeline = dayTimeline();
+    timeline.settings.prometheusUrl = "http://127.0.0.1:9";
+    timeline.settings.fetchThroughput = true;
+    MainWindow window;
+    window.show();
+    QSignalSpy checked(&window, &MainWindow::liveSourcesChecked);
+    window.showDocument(documentWith(timeline, true), {}, QStringLiteral("saved timeline"));
+    ASSERT_TRUE(checked.wait(20000));
+    const QString notice = window.offlineNoticeText();
+    EXPECT_TRUE(notice.startsWith(QStringLiteral("Everything saved in this comparison is shown. Not available on this "
+                                                 "machine:")))
+        << notice.toStdString();
+    EXPECT_TRUE(notice.contains(QStringLiteral("Refresh the production timeline: Prometheus at http://127.0.0.1:9 "
+                                               "cannot be reached from this machine")))
+        << notice.toStdString();
+    // Everything saved is still on screen: the timeline tab has its series.
+    EXPECT_TRUE(window.comparisonView()->tabs()->isTabEnabled(ComparisonView::TimelineTab));
+
+    // A document without live sources says nothing.
+    window.openDemo();
+    EXPECT_TRUE(window.offlineNoticeText().isEmpty());
+}
+
+TEST_F(DocumentsTest, DarkAndLightThemesApplyAndAreRemembered) {
+    Theme* theme = Theme::instance();
+    theme->setMode(ThemeMode::Dark);
+    EXPECT_TRUE(theme->isDark());
+    EXPECT_LT(QApplication::palette().color(QPalette::Window).lightness(), 128);
+    EXPECT_EQ(QSettings().value(QStringLiteral("view/theme")).toString(), QStringLiteral("dark"));
+    MainWindow window;
+    window.openDemo();
+    // A go cell of the task table is tinted for the dark palette.
+    const QModelIndex mmlu = findTaskRow(window.comparisonView()->taskTable()->model(), QStringLiteral("mmlu"));
+    const QColor darkCell = mmlu.siblingAtColumn(TaskTableModel::VerdictColumn).data(Qt::BackgroundRole).value<QColor>();
+    theme->setMode(ThemeMode::Light);
+    EXPECT_FALSE(theme->isDark());
+    EXPECT_GT(QApplication::palette().color(QPalette::Window).lightness(), 128);
+    const QColor lightCell = mmlu.siblingAtColumn(TaskTableModel::VerdictColumn).data(Qt::BackgroundRole).value<QColor>();
+    ASSERT_TRUE(darkCell.isValid() && lightCell.isValid());
+    EXPECT_LT(darkCell.lightness(), 100);
+    EXPECT_GT(lightCell.lightness(), 180);
+    EXPECT_EQ(parseThemeMode(QStringLiteral("DARK")), ThemeMode::Dark);
+    EXPECT_FALSE(parseThemeMode(QStringLiteral("blue")));
+    // "System" with no desktop portal reads GTK_THEME.
+    qputenv("GTK_THEME", "Adwaita:dark");
+    EXPECT_EQ(Theme::systemPrefersDark(), true);
+    qputenv("GTK_THEME", "Adwaita");
+    EXPECT_EQ(Theme::systemPrefersDark(), false);
+    qunsetenv("GTK_THEME");
+    EXPECT_FALSE(Theme::systemPrefersDark().has_value());
+    theme->setMode(ThemeMode::System);
+    EXPECT_FALSE(theme->isDark());
+}
+
+// Every action of the menus has a keyboard shortcut, and no two share one. The recent files are reached by their
+// numbers (mnemonics) in File › Open Recent, so they are not counted.
+TEST_F(DocumentsTest, EveryMenuActionHasItsOwnShortcut) {
+    MainWindow window;
+    window.openDemo();
+    QStringList missing, keys;
+    std::function<void(QMenu*)> walk = [&](QMenu* menu) {
+        if (menu->title().remove(QLatin1Char('&')) == QStringLiteral("Open Recent")) return;
+        emit menu->aboutToShow();
+        for (QAction* a : menu->actions()) {
+            if (a->isSeparator()) continue;
+            if (a->menu()) {
+                walk(a->menu());
+                continue;
+            }
+            if (a->shortcut().isEmpty()) missing << a->text().remove(QLatin1Char('&'));
+            for (const QKeySequence& k : a->shortcuts()) keys << k.toString(QKeySequence::PortableText);
+        }
+    };
+    for (QAction* top : window.menuBar()->actions()) walk(top->menu());
+    EXPECT_TRUE(missing.isEmpty()) << missing.join(QStringLiteral(", ")).toStdString();
+    QStringList unique = keys;
+    unique.removeDuplicates();
+    EXPECT_EQ(unique.size(), keys.size()) << keys.join(QLatin1Char(' ')).toStdString();
+    EXPECT_GE(keys.size(), 30);
+}
+
+// A screen reader can name every control a keyboard reaches: buttons and fields have a name from their text,
+// their label (buddy) or an accessible name.
+TEST_F(DocumentsTest, EveryFocusableControlHasAnAccessibleName) {
+    MainWindow window;
+    window.resize(1280, 820);
+    window.show();
+    window.openDemo();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QStringList unnamed;
+    for (QWidget* w : window.findChildren<QWidget*>()) {
+        const bool control = qobject_cast<QAbstractButton*>(w) || qobject_cast<QLineEdit*>(w) ||
+                             qobject_cast<QComboBox*>(w) || qobject_cast<QAbstractSpinBox*>(w) ||
+                             qobject_cast<QPlainTextEdit*>(w) || qobject_cast<QAbstractItemView*>(w);
+        if (!control || w->focusPolicy() == Qt::NoFocus) continue;
+        // Qt's own parts of a composite control (a spin box's line edit, a combo box's popup list) are named through
+        // the control they belong to.
+        if (w->objectName().startsWith(QStringLiteral("qt_")) || w->inherits("QComboBoxListView")) continue;
+        QAccessibleInterface* a = QAccessible::queryAccessibleInterface(w);
+        const QString name = a ? a->text(QAccessible::Name).trimmed() : QString();
+        if (name.isEmpty()) {
+            QString where = w->objectName();
+            for (QWidget* p = w->parentWidget(); p && where.size() < 120; p = p->parentWidget())
+                if (!p->objectName().isEmpty()) where += QStringLiteral(" < ") + p->objectName();
+            unnamed << QStringLiteral("%1 (%2)").arg(QString::fromLatin1(w->metaObject()->className()), where);
+        }
+    }
+    EXPECT_TRUE(unnamed.isEmpty()) << unnamed.join(QLatin1Char('\n')).toStdString();
+}
+
+}  // namespace
+}  // namespace fp8dash::ui::test
