@@ -103,12 +103,19 @@ TEST(CliDemo, HeadlessStartPrintsTheDemoVerdict) {
     auto r = fp8dashCli({});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.err.find("no display"), std::string::npos);
-    EXPECT_NE(r.out.find("Verdict: INVESTIGATE"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Overall verdict: INVESTIGATE"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("gsm8k"), std::string::npos);
     EXPECT_NE(r.out.find("-2.593%"), std::string::npos);  // (73.99 - 75.96) / 75.96
+    // The demo walks through every step: the judge and production have their parts too.
+    EXPECT_NE(r.out.find("Domain judge"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Production timeline"), std::string::npos) << r.out;
     auto j = fp8dashCli({"demo", "--format", "json"});
     ASSERT_EQ(j.exitCode, 0);
-    EXPECT_EQ(parseJson(j)["verdict"], "investigate");
+    const Json demo = parseJson(j);
+    EXPECT_EQ(demo["verdict"], "investigate");
+    EXPECT_EQ(demo["evals_verdict"], "investigate");
+    EXPECT_EQ(demo["judge"]["verdict"], "monitor");
+    EXPECT_EQ(demo["timeline"]["verdict"], "go");
 }
 
 TEST(CliMisc, HelpVersionDevice) {

@@ -129,7 +129,8 @@ TEST(ComparisonFile, BenchmarksAndCapacityRoundTripWithoutChangingTheVerdict) {
 }
 
 TEST(ComparisonFile, FilesFromBeforeTheSectionsStillLoad) {
-    auto demo = loadDemoComparison();
+    // The demo as fp8dash 0.1.0 shipped it: evals only.
+    auto demo = loadComparisonFile(test::testData() / "comparison-files/v1/demo-llama3-8b-instruct-fp8.fp8cmp");
     ASSERT_TRUE(demo.ok()) << demo.error().message;
     EXPECT_FALSE(demo->benchmarks.has_value());
     EXPECT_FALSE(demo->capacity.has_value());

@@ -271,7 +271,8 @@ TEST(ComparisonFilePaired, BadSectionNamesTheField) {
 }
 
 TEST(ComparisonFileOld, TheDemoStillLoadsWithTheSameVerdict) {
-    const fs::path demo = fs::path(FP8DASH_SOURCE_DIR) / "resources/demo/llama3-8b-instruct-fp8.fp8cmp";
+    // The demo as fp8dash 0.1.0 shipped it (before the judge, paired results and the control run existed).
+    const fs::path demo = fs::path(FP8DASH_TEST_DATA) / "comparison-files/v1/demo-llama3-8b-instruct-fp8.fp8cmp";
     auto doc = loadComparisonFile(demo);
     ASSERT_TRUE(doc.ok()) << doc.error().message;
     EXPECT_FALSE(doc->options.cautious);

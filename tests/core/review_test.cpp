@@ -8,7 +8,6 @@
 #include <set>
 
 #include "fp8dash/core/comparison_file.h"
-#include "fp8dash/core/demo.h"
 #include "fp8dash/core/recovery_file.h"
 #include "test_paths.h"
 
@@ -16,6 +15,11 @@ namespace fp8dash {
 namespace {
 
 using test::TempDir;
+
+// The demo as fp8dash 0.1.0 shipped it: evals and two notes, no decision.
+ComparisonDocument evalsDemo() {
+    return loadComparisonFile(test::testData() / "comparison-files/v1/demo-llama3-8b-instruct-fp8.fp8cmp").value();
+}
 
 ReviewDecision decision(ReviewOutcome o, std::optional<Verdict> at) {
     ReviewDecision d;
@@ -96,7 +100,7 @@ TEST(ReviewDecision, SummaryAndTimestamps) {
 
 TEST(ReviewInFile, DecisionsAndNoteIdsRoundTrip) {
     TempDir dir;
-    auto doc = loadDemoComparison().value();
+    auto doc = evalsDemo();
     doc.decisions.push_back(decision(ReviewOutcome::ApprovedMonitor, Verdict::Investigate));
     doc.decisions.push_back(decision(ReviewOutcome::Rejected, Verdict::Investigate));
     doc.decisions.back().by = "Lee Chen";
@@ -137,7 +141,7 @@ TEST(ReviewInFile, NewNoteIdsAreUnique) {
     notes.push_back({"n8", "c", "", "", "", ""});
     EXPECT_EQ(newNoteId(notes), "n9");
     // A note added by code without an id gets one in the file.
-    ComparisonDocument doc = loadDemoComparison().value();
+    ComparisonDocument doc = evalsDemo();
     doc.notes.push_back({"", "no id yet", "", "", "", ""});
     const Json j = toJson(doc);
     EXPECT_EQ(j["notes"].back()["id"], "n" + std::to_string(doc.notes.size()));
@@ -145,7 +149,7 @@ TEST(ReviewInFile, NewNoteIdsAreUnique) {
 
 TEST(ReviewInFile, BadReviewSectionsNameTheField) {
     TempDir dir;
-    auto doc = loadDemoComparison().value();
+    auto doc = evalsDemo();
     doc.decisions.push_back(decision(ReviewOutcome::ApprovedGo, Verdict::Investigate));
     const Json base = toJson(doc);
     const std::vector<std::pair<std::function<void(Json&)>, std::string>> cases = {
@@ -173,7 +177,7 @@ TEST(ReviewInFile, BadReviewSectionsNameTheField) {
 TEST(RecoveryFile, KeepsTheDocumentItsOriginAndTheDrafts) {
     TempDir dir;
     RecoveryRecord r;
-    r.document = loadDemoComparison().value();
+    r.document = evalsDemo();
     r.document.notes.push_back({"", "typed before the crash", "Ana", "2026-12-01T10:00:00Z", "", ""});
     r.document.decisions.push_back(decision(ReviewOutcome::Rejected, Verdict::Investigate));
     r.originalPath = "/home/ana/reviews/llama.fp8cmp";

@@ -497,7 +497,7 @@ TEST_F(BenchViewTest, ARunFinishingAfterAnotherDocumentOpenedIsDropped) {
     view->setKvLayers(1);
     QSignalSpy finished(view, &BenchView::runFinished);
     window.runBenchmarks();
-    window.openDemo();  // another document while the run goes on
+    showEvalsOnly(window);  // another document while the run goes on
     ASSERT_TRUE(finished.wait(20000));
     ASSERT_NE(window.current(), nullptr);
     EXPECT_TRUE(window.current()->document.hasEvals);

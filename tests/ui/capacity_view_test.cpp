@@ -215,7 +215,7 @@ TEST_F(CapacityViewTest, InputsAreSavedIntoTheDocumentAndRestoredFromTheFile) {
     CapacitySettings expected;
     {
         MainWindow window;
-        window.openDemo();
+        showEvalsOnly(window);
         ASSERT_NE(window.current(), nullptr);
         EXPECT_FALSE(window.current()->document.capacity.has_value());
         window.showCapacity();

@@ -283,7 +283,7 @@ TEST_F(DocumentsTest, TheOfflineNoticeSaysWhichLiveActionsAreUnavailableHere) {
     EXPECT_TRUE(window.comparisonView()->tabs()->isTabEnabled(ComparisonView::TimelineTab));
 
     // A document without live sources says nothing.
-    window.openDemo();
+    showEvalsOnly(window);
     EXPECT_TRUE(window.offlineNoticeText().isEmpty());
 }
 

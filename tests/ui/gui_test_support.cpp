@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "fp8dash/core/eval_comparison.h"
+#include "fp8dash/ui/main_window.h"
 #include "fp8dash/ui/recovery_store.h"
 #include "fp8dash/ui/task_table_model.h"
 
@@ -53,6 +54,17 @@ Json demoJson() {
     std::stringstream text;
     text << in.rdbuf();
     return Json::parse(text.str());
+}
+
+ComparisonDocument evalsOnlyDemo() {
+    auto doc = loadComparisonFile(std::filesystem::path(FP8DASH_TEST_DATA) /
+                                  "comparison-files/v1/demo-llama3-8b-instruct-fp8.fp8cmp");
+    EXPECT_TRUE(doc.ok()) << (doc.ok() ? "" : doc.error().message);
+    return std::move(doc).value();
+}
+
+void showEvalsOnly(MainWindow& window) {
+    window.showDocument(evalsOnlyDemo(), {}, QStringLiteral("evals only"));
 }
 
 ComparisonDocument documentFromRuns(const std::string& baselinePath, const std::string& candidatePath,

@@ -17,6 +17,10 @@
 
 class QAbstractItemModel;
 
+namespace fp8dash::ui {
+class MainWindow;
+}
+
 namespace fp8dash::ui::test {
 
 class GuiTest : public ::testing::Test {
@@ -36,6 +40,11 @@ std::string sharedFixture(const std::string& relative);
 
 // The demo comparison file as JSON, read from the source tree (independent of the UI and of core's loader).
 Json demoJson();
+
+// The demo as fp8dash 0.1.0 shipped it (tests/data/comparison-files/v1): the evals and two notes, nothing else. The
+// bundled demo also carries judge scores, a timeline, benchmarks, capacity inputs and a decision.
+ComparisonDocument evalsOnlyDemo();
+void showEvalsOnly(MainWindow& window);  // shows evalsOnlyDemo() as an unsaved document named "evals only"
 
 // A document comparing two lm-eval files, built with core's public API.
 ComparisonDocument documentFromRuns(const std::string& baselinePath, const std::string& candidatePath,

@@ -202,7 +202,7 @@ TEST_F(JudgeViewTest, UnpairedScoresAreComparedAsTwoGroupsWithoutDrops) {
 
 TEST_F(JudgeViewTest, DocumentWithoutJudgeScoresSaysHowToAddThem) {
     MainWindow window;
-    window.openDemo();
+    showEvalsOnly(window);
     JudgeView* judge = window.comparisonView()->judgeView();
     EXPECT_TRUE(judge->isEmptyState());
     EXPECT_EQ(judge->baselineSet(), nullptr);
@@ -211,7 +211,7 @@ TEST_F(JudgeViewTest, DocumentWithoutJudgeScoresSaysHowToAddThem) {
     EXPECT_TRUE(text.contains(QStringLiteral("fp8dash compare")));
     EXPECT_TRUE(text.contains(QStringLiteral("--judge-baseline")));
     EXPECT_TRUE(text.contains(QStringLiteral("fp8dash judge")));
-    // The demo's banner keeps its evals-only reasons (no prefixes).
+    // An evals-only banner keeps the evals' own reasons (no prefixes).
     EXPECT_FALSE(window.comparisonView()->verdictBanner()->reasonsText().contains(QStringLiteral("domain judge")));
 
     // The menu action on Ctrl+J brings the judge tab to the front.

@@ -66,8 +66,16 @@ TEST_F(MainWindowTest, DemoOpensWithInvestigateVerdictAndItsReasons) {
     EXPECT_TRUE(banner->reasonsText().contains(QStringLiteral("gsm8k"))) << banner->reasonsText().toStdString();
     EXPECT_TRUE(banner->thresholdsText().contains(QStringLiteral("0.5"))) << banner->thresholdsText().toStdString();
     EXPECT_TRUE(banner->thresholdsText().contains(QStringLiteral("1.5")));
-    // arc_challenge -1.23 % is MONITOR; hellaswag, mmlu, truthfulqa_mc2 and winogrande (a gain) are GO.
-    EXPECT_EQ(banner->countsText(), QStringLiteral("6 tasks compared\n1 investigate · 1 monitor · 4 go"));
+    // arc_challenge -1.23 % is MONITOR; hellaswag, mmlu, truthfulqa_mc2 and winogrande (a gain) are GO. The demo's
+    // illustrative judge scores (paired by id) and production timeline give their own lines.
+    const Json demo = demoJson();
+    const std::size_t pairs = demo["judge"]["baseline"]["samples"].size();
+    ASSERT_EQ(pairs, demo["judge"]["candidate"]["samples"].size());
+    const QString counts = banner->countsText();
+    EXPECT_TRUE(counts.startsWith(QStringLiteral("6 tasks compared\n1 investigate · 1 monitor · 4 go\n")))
+        << counts.toStdString();
+    EXPECT_TRUE(counts.contains(QStringLiteral("domain judge: MONITOR (%1 pairs)").arg(pairs))) << counts.toStdString();
+    EXPECT_TRUE(counts.endsWith(QStringLiteral("production: GO"))) << counts.toStdString();
     EXPECT_EQ(VerdictBanner::colorFor(Verdict::Investigate).name(), QStringLiteral("#c62828"));
 
     EXPECT_EQ(window.windowTitle(), demoTitle() + QStringLiteral(" — fp8dash"));

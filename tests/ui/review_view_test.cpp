@@ -27,10 +27,12 @@ namespace {
 
 class ReviewViewTest : public GuiTest {};
 
-// The demo file's notes, read without core's loader.
+// The notes of the evals-only demo, read without core's loader.
 std::vector<std::string> demoNoteTexts() {
     std::vector<std::string> texts;
-    const Json demo = demoJson();
+    QFile f(QStringLiteral(FP8DASH_TEST_DATA "/comparison-files/v1/demo-llama3-8b-instruct-fp8.fp8cmp"));
+    EXPECT_TRUE(f.open(QIODevice::ReadOnly));
+    const Json demo = Json::parse(f.readAll().toStdString());
     for (const auto& n : demo["notes"]) texts.push_back(n["text"].get<std::string>());
     return texts;
 }
@@ -47,7 +49,7 @@ TEST_F(ReviewViewTest, TheComposerAddsASignedNoteAboutATaskAndTheFileKeepsIt) {
     QTemporaryDir dir;
     MainWindow window;
     window.show();
-    window.openDemo();
+    showEvalsOnly(window);
     ReviewView* review = window.comparisonView()->reviewView();
     EXPECT_FALSE(review->addNoteButton()->isEnabled());  // nothing written yet
 
@@ -94,7 +96,7 @@ TEST_F(ReviewViewTest, TheComposerAddsASignedNoteAboutATaskAndTheFileKeepsIt) {
 TEST_F(ReviewViewTest, TheTaskTableOffersANoteAboutTheTaskUnderTheMouse) {
     MainWindow window;
     window.show();
-    window.openDemo();
+    showEvalsOnly(window);
     TaskTableView* table = window.comparisonView()->taskTable();
     const QModelIndex gsm8k = findTaskRow(table->proxyModel(), QStringLiteral("gsm8k"));
     ASSERT_TRUE(gsm8k.isValid());
@@ -110,7 +112,7 @@ TEST_F(ReviewViewTest, TheTaskTableOffersANoteAboutTheTaskUnderTheMouse) {
 
 TEST_F(ReviewViewTest, NotesAreEditedAndDeletedByIdAndTheEditIsDated) {
     MainWindow window;
-    window.openDemo();
+    showEvalsOnly(window);
     window.addNote(QStringLiteral("first draft"), {}, QStringLiteral("Lee"));
     const std::string id = window.current()->document.notes.back().id;
     const std::string created = window.current()->document.notes.back().created;
@@ -150,7 +152,7 @@ TEST_F(ReviewViewTest, NotesAreEditedAndDeletedByIdAndTheEditIsDated) {
 TEST_F(ReviewViewTest, TheDecisionDialogSuggestsTheEvidenceAndWarnsOfAnOverride) {
     MainWindow window;
     window.show();
-    window.openDemo();  // INVESTIGATE (gsm8k -2.6 %)
+    showEvalsOnly(window);  // INVESTIGATE (gsm8k -2.6 %)
     RecordDecisionDialog* dialog = window.recordDecision();
     ASSERT_NE(dialog, nullptr);
     EXPECT_EQ(dialog->outcome(), ReviewOutcome::Rejected);  // what INVESTIGATE suggests
@@ -198,7 +200,7 @@ TEST_F(ReviewViewTest, TheDecisionDialogSuggestsTheEvidenceAndWarnsOfAnOverride)
 TEST_F(ReviewViewTest, ARevisedDecisionKeepsTheEarlierOneOnRecord) {
     QTemporaryDir dir;
     MainWindow window;
-    window.openDemo();
+    showEvalsOnly(window);
     ReviewDecision first;
     first.outcome = ReviewOutcome::Rejected;
     first.by = "Ana";
@@ -241,7 +243,7 @@ TEST_F(ReviewViewTest, ARevisedDecisionKeepsTheEarlierOneOnRecord) {
 TEST_F(ReviewViewTest, WithoutADecisionTheBannerSaysSoAndItsButtonOpensTheDialog) {
     MainWindow window;
     window.show();
-    window.openDemo();
+    showEvalsOnly(window);
     const VerdictBanner* banner = window.comparisonView()->verdictBanner();
     EXPECT_EQ(banner->decisionText(), QStringLiteral("Decision: none recorded yet"));
     EXPECT_EQ(window.decisionDialog(), nullptr);

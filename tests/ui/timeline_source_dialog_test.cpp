@@ -222,7 +222,7 @@ TEST_F(TimelineSourceDialogTest, CancelDuringAFetchThatNeverGetsAnAnswerReturnsP
     });
     MainWindow window;
     window.show();
-    window.openDemo();
+    showEvalsOnly(window);
     const QString titleBefore = window.windowTitle();
     TimelineSourceDialog* dialog = window.connectTimeline();
     ASSERT_NE(dialog, nullptr);
@@ -271,7 +271,7 @@ TEST_F(TimelineSourceDialogTest, AFetchErrorIsShownInTheDialogNamingTheUrl) {
     const std::string url = "http://127.0.0.1:" + std::to_string(fp8dash::test::closedPort());
     MainWindow window;
     window.show();
-    window.openDemo();
+    showEvalsOnly(window);
     TimelineSourceDialog* dialog = window.connectTimeline();
     ASSERT_NE(dialog, nullptr);
     dialog->setSettings(throughputOnly(url));

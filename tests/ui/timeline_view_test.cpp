@@ -443,7 +443,7 @@ TEST_F(TimelineViewTest, UsingTheDetectedChangeTimeReevaluatesAndMarksTheDocumen
 TEST_F(TimelineViewTest, ADocumentWithoutTimelineInvitesToConnect) {
     MainWindow window;
     window.show();
-    window.openDemo();
+    showEvalsOnly(window);
     TimelineView* timeline = window.comparisonView()->timelineView();
     EXPECT_FALSE(timeline->hasTimeline());
     ASSERT_NE(timeline->connectButton(), nullptr);
