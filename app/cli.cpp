@@ -322,6 +322,41 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
     return exitFor(*decision, failOn);
 }
 
+// The review of a saved comparison: the decision in force with its warnings, then the earlier ones.
+void printReview(const ComparisonDocument& doc, std::optional<Verdict> verdict, Format format, std::ostream& out) {
+    const ReviewDecision* current = doc.currentDecision();
+    if (!current) return;
+    const bool md = format == Format::Markdown;
+    out << (md ? "\n### Review decision\n\n" : "\nReview decision\n");
+    const auto line = [&](const std::string& text) { out << (md ? "- " + text + "\n" : wrapText(text, 100, "  ")); };
+    line(reviewSummary(*current));
+    for (const auto& w : assessReview(*current, verdict).warnings) line("⚠ " + w);
+    for (std::size_t i = doc.decisions.size() - 1; i-- > 0;) line("earlier: " + reviewSummary(doc.decisions[i]));
+}
+
+// The stable JSON of `report` and `demo`: the decision's keys, plus the notes and the review.
+Json reportJson(const Decision& d, const ComparisonDocument& doc) {
+    Json j = decisionToJson(d);
+    Json notes = Json::array();
+    for (const Note& n : doc.notes)
+        notes.push_back({{"id", n.id}, {"text", n.text}, {"author", n.author}, {"created", n.created},
+                         {"edited", n.edited.empty() ? Json(nullptr) : Json(n.edited)},
+                         {"task", n.task.empty() ? Json(nullptr) : Json(n.task)}});
+    j["notes"] = std::move(notes);
+    Json decisions = Json::array();
+    for (const ReviewDecision& r : doc.decisions) decisions.push_back(reviewDecisionToJson(r));
+    Json review = {{"decisions", std::move(decisions)}, {"current", nullptr}};
+    if (const ReviewDecision* current = doc.currentDecision()) {
+        const ReviewAssessment a = assessReview(*current, d.verdict);
+        review["current"] = reviewDecisionToJson(*current);
+        review["overrides_verdict"] = a.overridesVerdict;
+        review["evidence_changed"] = a.evidenceChanged;
+        review["warnings"] = a.warnings;
+    }
+    j["review"] = std::move(review);
+    return j;
+}
+
 int reportDocument(const ComparisonDocument& doc, Format format, std::optional<Verdict> failOn, std::ostream& out,
                    std::ostream& err, const std::string& source) {
     auto decision = decide(doc);
@@ -329,8 +364,15 @@ int reportDocument(const ComparisonDocument& doc, Format format, std::optional<V
         err << "fp8dash: " << source << ": " << decision.error().message << "\n";
         return kExitBadInput;
     }
-    printDecision(*decision, doc, format, headingFor(doc), out);
-    printNotes(doc, format, out);
+    for (const std::string& step : doc.migrations)
+        err << "fp8dash: " << source << ": read from comparison format " << doc.version << " (" << step << ")\n";
+    if (format == Format::Json) {
+        out << reportJson(*decision, doc).dump(2) << "\n";
+    } else {
+        printDecision(*decision, doc, format, headingFor(doc), out);
+        printReview(doc, decision->verdict, format, out);
+        printNotes(doc, format, out);
+    }
     return exitFor(*decision, failOn);
 }
 

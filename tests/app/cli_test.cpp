@@ -2,6 +2,8 @@
 // clear message (never a crash or a hang). Expected figures are computed here from the input files.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -116,6 +118,36 @@ TEST(CliDemo, HeadlessStartPrintsTheDemoVerdict) {
     EXPECT_EQ(demo["evals_verdict"], "investigate");
     EXPECT_EQ(demo["judge"]["verdict"], "monitor");
     EXPECT_EQ(demo["timeline"]["verdict"], "go");
+}
+
+TEST(CliReport, TheReviewAndTheNotesOfASavedFile) {
+    // The bundled demo's file, read here as plain JSON for the expected values.
+    std::ifstream in(FP8DASH_SOURCE_DIR "/resources/demo/llama3-8b-instruct-fp8.fp8cmp");
+    const Json file = Json::parse(in);
+    auto j = fp8dashCli({"report", FP8DASH_SOURCE_DIR "/resources/demo/llama3-8b-instruct-fp8.fp8cmp", "--format",
+                         "json"});
+    ASSERT_EQ(j.exitCode, 0) << j.err;
+    const Json r = parseJson(j);
+    ASSERT_EQ(r["notes"].size(), file["notes"].size());
+    for (std::size_t i = 0; i < r["notes"].size(); ++i) {
+        EXPECT_EQ(r["notes"][i]["text"], file["notes"][i]["text"]);
+        EXPECT_EQ(r["notes"][i]["id"], file["notes"][i]["id"]);
+    }
+    const Json& last = file["review"]["decisions"].back();
+    EXPECT_EQ(r["review"]["current"]["outcome"], last["outcome"]);
+    EXPECT_EQ(r["review"]["current"]["by"], last["by"]);
+    EXPECT_EQ(r["review"]["overrides_verdict"], false);  // rejected never overrides
+    EXPECT_EQ(r["review"]["decisions"].size(), file["review"]["decisions"].size());
+
+    auto text = fp8dashCli({"report", FP8DASH_SOURCE_DIR "/resources/demo/llama3-8b-instruct-fp8.fp8cmp"});
+    EXPECT_NE(text.out.find("Review decision\n  Rejected — by " + last["by"].get<std::string>()), std::string::npos)
+        << text.out;
+
+    // A version-1 file: read (stderr says it was migrated), no decision yet.
+    auto old = fp8dashCli({"report", FP8DASH_TEST_DATA "/comparison-files/v1/judge-bench.fp8cmp", "--format", "json"});
+    ASSERT_EQ(old.exitCode, 0) << old.err;
+    EXPECT_NE(old.err.find("read from comparison format 1 (version 1 -> 2"), std::string::npos) << old.err;
+    EXPECT_TRUE(parseJson(old)["review"]["current"].is_null());
 }
 
 TEST(CliMisc, HelpVersionDevice) {

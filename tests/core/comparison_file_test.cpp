@@ -284,5 +284,40 @@ TEST(Demo, BundledDemoGivesInvestigateFromGsm8k) {
     EXPECT_NE(doc->notes[0].text.find("neuralmagic/Meta-Llama-3-8B-Instruct-FP8"), std::string::npos);
 }
 
+TEST(Demo, EveryStepOfTheDecisionIsInTheDemoAndConsistent) {
+    auto doc = loadDemoComparison();
+    ASSERT_TRUE(doc.ok()) << doc.error().message;
+    ASSERT_TRUE(doc->judge && doc->timeline && doc->benchmarks && doc->capacity);
+    // The stored alerts are what the rule gives on the stored series (evaluated again here, locally).
+    TimelineData again = *doc->timeline;
+    recomputeDerived(again);
+    EXPECT_EQ(again.alertsEvaluatedBy, "local");
+    ASSERT_EQ(again.alerts.size(), doc->timeline->alerts.size());
+    auto d = decide(*doc);
+    ASSERT_TRUE(d.ok()) << d.error().message;
+    EXPECT_EQ(d->verdict, Verdict::Investigate);  // gsm8k, as in 0.1.0's demo
+    ASSERT_TRUE(d->judge && d->timeline);
+    EXPECT_EQ(d->judge->verdict, Verdict::Monitor);
+    EXPECT_EQ(d->timeline->verdict, Verdict::Go);
+    // The judge's means, computed here from the stored scores.
+    double b = 0, c = 0;
+    for (const auto& s : doc->judge->baseline.samples) b += s.score;
+    for (const auto& s : doc->judge->candidate.samples) c += s.score;
+    b /= static_cast<double>(doc->judge->baseline.samples.size());
+    c /= static_cast<double>(doc->judge->candidate.samples.size());
+    EXPECT_NEAR(d->judge->baselineMean, b, 1e-12);
+    EXPECT_NEAR(d->judge->candidateMean, c, 1e-12);
+    EXPECT_NEAR(d->judge->degradationPct, (b - c) / b * 100, 1e-9);
+    // The benchmarks are a CPU run: the KV sweep measured, GEMM and bandwidth skipped with the reason.
+    EXPECT_FALSE(doc->benchmarks->kv.empty());
+    EXPECT_TRUE(doc->benchmarks->gemm.empty());
+    // A decision is on record, and the notes say which parts are illustrative.
+    ASSERT_NE(doc->currentDecision(), nullptr);
+    EXPECT_EQ(doc->currentDecision()->outcome, ReviewOutcome::Rejected);
+    bool illustrative = false;
+    for (const auto& n : doc->notes) illustrative = illustrative || n.text.find("illustrative") != std::string::npos;
+    EXPECT_TRUE(illustrative);
+}
+
 }  // namespace
 }  // namespace fp8dash
