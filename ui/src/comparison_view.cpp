@@ -184,6 +184,7 @@ void ComparisonView::setComparison(const LoadedComparison& loaded) {
         timelineTitle += QStringLiteral(" · ") + toQString(verdictTitle(*timelineReport->verdict));
     }
     m_tabs->setTabText(TimelineTab, timelineTitle);
+    style::adaptCharts(this);  // the charts were (re)built above: in the palette's colours
     if (!doc.hasEvals) {
         // The evals tab is hidden; clear it so nothing of a previous document lingers there.
         m_runs->clear();

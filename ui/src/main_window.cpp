@@ -1240,10 +1240,17 @@ void MainWindow::updateOfflineNotice() {
         return;
     }
     QStringList items;
+    // One line for the timeline's sources that cannot be reached (their errors in the tooltip); placeholders (the
+    // demo's .invalid addresses) are not real servers and are not mentioned.
+    QStringList unreachable, details;
     for (const LiveSourceCheck& c : m_liveChecks) {
-        if (c.reachable) continue;
-        items << tr("<b>Refresh the production timeline</b>: %1 at %2 cannot be reached from this machine (%3).")
-                     .arg(style::escaped(c.what), style::escaped(c.url), style::escaped(c.detail));
+        if (c.reachable || c.placeholder) continue;
+        unreachable << tr("%1 at %2").arg(style::escaped(c.what), style::escaped(c.url));
+        details << QStringLiteral("%1: %2").arg(toQString(c.what), toQString(c.detail));
+    }
+    if (!unreachable.isEmpty()) {
+        items << tr("<b>Refresh the production timeline</b>: %1 cannot be reached from this machine (%2).")
+                     .arg(unreachable.join(tr(" and ")), style::escaped(details.join(QStringLiteral("; "))));
     }
     if (m_current->document.benchmarks && m_gpuUnavailable && !m_gpuUnavailable->isEmpty()) {
         items << tr("<b>GPU benchmarks</b>: %1; Run Benchmarks measures the KV-cache error on the CPU only.")

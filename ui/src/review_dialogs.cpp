@@ -156,9 +156,11 @@ RecordDecisionDialog::RecordDecisionDialog(std::optional<Verdict> current, const
                               : tr("The evidence gives no verdict yet."));
     layout->addWidget(evidence);
     if (previous) {
-        layout->addWidget(style::caption(tr("In force now: %1. Recording a new decision keeps this one on record.")
-                                             .arg(toQString(reviewSummary(*previous))),
-                                         this));
+        auto* inForce = style::caption(tr("In force now: %1\nRecording a new decision keeps this one on record.")
+                                           .arg(toQString(reviewSummary(*previous))),
+                                       this);
+        inForce->setTextFormat(Qt::PlainText);
+        layout->addWidget(inForce);
     }
 
     m_outcomes = new QButtonGroup(this);

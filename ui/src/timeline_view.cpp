@@ -35,7 +35,10 @@ namespace {
 
 const QColor kThroughputColor(0x1a, 0x73, 0xe8);
 const QColor kQualityColor(0x8e, 0x24, 0xaa);
-const QColor kMarkerColor(0x20, 0x21, 0x24);
+// The change marker: near-black on a light chart, near-white on a dark one (ui_style's chart palette).
+QColor markerColor() {
+    return style::darkPalette() ? QColor(0xe8, 0xea, 0xed) : QColor(0x20, 0x21, 0x24);
+}
 const QColor kPendingFill(0xf9, 0xa8, 0x25, 70);  // amber, light: the condition holds, not yet for long enough
 const QColor kFiringFill(0xc6, 0x28, 0x28, 90);   // red, darker: the alert fired
 constexpr double kMinVisibleSpanS = 60;
@@ -313,7 +316,7 @@ QWidget* TimelineView::buildContentPage() {
     QFont markerFont = m_markerLabel->font();
     markerFont.setBold(true);
     m_markerLabel->setFont(markerFont);
-    m_markerLabel->setBrush(kMarkerColor);
+    m_markerLabel->setBrush(markerColor());
     m_markerLabel->setZValue(100);
     m_markerLabel->hide();
     m_hoverLine = new QGraphicsLineItem(m_chart);
@@ -465,7 +468,8 @@ void TimelineView::rebuildSeries() {
         m_markerSeries->setName(tr("FP8 on"));
         m_markerSeries->append(msOf(*change), 0);
         m_markerSeries->append(msOf(*change), 1);
-        QPen pen(kMarkerColor);
+        QPen pen(markerColor());
+        m_markerLabel->setBrush(markerColor());
         pen.setWidthF(1.6);
         pen.setStyle(Qt::DashLine);
         m_markerSeries->setPen(pen);

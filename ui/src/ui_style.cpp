@@ -1,7 +1,11 @@
 #include "ui_style.h"
 
+#include <QAbstractAxis>
 #include <QApplication>
+#include <QChart>
+#include <QChartView>
 #include <QLabel>
+#include <QLegend>
 #include <QLayout>
 #include <QWidget>
 
@@ -155,6 +159,41 @@ QLabel* badge(bool on, const QString& text, const QString& toolTip, QWidget* par
     label->setToolTip(toolTip);
     label->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
     return label;
+}
+
+void adaptChart(QChart* chart) {
+    const bool dark = darkPalette();
+    const QPalette p = QApplication::palette();
+    const QColor background = dark ? p.color(QPalette::Base) : QColor(Qt::white);
+    const QColor text = dark ? p.color(QPalette::Text) : QColor(0x40, 0x40, 0x40);
+    const QColor grid = dark ? QColor(0x3c, 0x40, 0x44) : QColor(0xe0, 0xe0, 0xe0);
+    chart->setBackgroundBrush(background);
+    chart->setTitleBrush(text);
+    chart->legend()->setLabelColor(text);
+    for (QAbstractAxis* axis : chart->axes()) {
+        // Axes coloured like their series keep their hue, brightened where it would not read on a dark background.
+        QColor labels = axis->labelsColor();
+        const bool neutral = labels.saturation() < 40;
+        if (neutral) {
+            labels = text;
+        } else if (dark && labels.lightness() < 140) {
+            labels = labels.lighter(170);
+        } else if (!dark && labels.lightness() > 160) {
+            labels = labels.darker(170);
+        }
+        axis->setLabelsColor(labels);
+        axis->setTitleBrush(labels);
+        axis->setGridLineColor(grid);
+        axis->setMinorGridLineColor(dark ? grid.darker(120) : QColor(0xee, 0xee, 0xee));
+        axis->setLinePenColor(dark ? QColor(0x5f, 0x63, 0x68) : QColor(0xbd, 0xbd, 0xbd));
+    }
+}
+
+void adaptCharts(QWidget* root) {
+    for (QChartView* view : root->findChildren<QChartView*>()) {
+        if (view->chart()) adaptChart(view->chart());
+        view->setBackgroundBrush(darkPalette() ? QApplication::palette().color(QPalette::Base) : QColor(Qt::white));
+    }
 }
 
 void clearLayout(QLayout* layout) {

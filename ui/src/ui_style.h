@@ -7,6 +7,7 @@
 
 #include "fp8dash/core/verdict.h"
 
+class QChart;
 class QLabel;
 class QLayout;
 class QWidget;
@@ -36,6 +37,11 @@ enum class RowIcon { Warning, Info };
 QLabel* iconRow(RowIcon icon, const QString& html, QWidget* parent = nullptr);
 // A pill: "✓ FP8" on green or "✗ ..." on grey.
 QLabel* badge(bool on, const QString& text, const QString& toolTip, QWidget* parent = nullptr);
+
+// Charts in the palette's colours (white on light, the base colour on dark), text and grid to match; axes coloured
+// like their series keep their hue. adaptCharts does it for every chart view under root.
+void adaptChart(QChart* chart);
+void adaptCharts(QWidget* root);
 
 void clearLayout(QLayout* layout);         // deletes the layout's widgets and nested layouts
 QString escaped(const std::string& utf8);  // HTML-escaped

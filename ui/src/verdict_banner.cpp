@@ -66,7 +66,10 @@ VerdictBanner::VerdictBanner(QWidget* parent) : QFrame(parent) {
     m_reasonsLabel = new QLabel(this);
     m_reasonsLabel->setTextFormat(Qt::RichText);
     m_reasonsLabel->setWordWrap(true);
-    m_reasonsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_reasonsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse |
+                                            Qt::LinksAccessibleByKeyboard);
+    m_reasonsLabel->setOpenExternalLinks(false);
+    connect(m_reasonsLabel, &QLabel::linkActivated, this, [this] { setReasonsExpanded(!m_reasonsExpanded); });
     right->addWidget(m_reasonsLabel);
     m_thresholdsLabel = new QLabel(this);
     m_thresholdsLabel->setWordWrap(true);
@@ -141,16 +144,54 @@ void VerdictBanner::showVerdict(std::optional<Verdict> v, const QString& noVerdi
 }
 
 void VerdictBanner::showReasons(const std::vector<std::string>& reasons) {
+    m_reasons = reasons;
+    // The worst signal's reasons come first; beyond the first few, the banner would push the tables off a laptop's
+    // screen, so the rest is one click away ("Show N more").
+    // Collapsed, each signal ("offline evals: ", "domain judge: ", "production: ") keeps its first, most important
+    // reason, then the list fills up in order.
+    std::vector<bool> show(reasons.size(), m_reasonsExpanded);
+    std::size_t shown = m_reasonsExpanded ? reasons.size() : 0;
+    if (!m_reasonsExpanded) {
+        std::vector<std::string> signalsSeen;
+        for (std::size_t i = 0; i < reasons.size() && shown < kReasonsShown; ++i) {
+            const auto colon = reasons[i].find(": ");
+            const std::string signal = colon == std::string::npos ? std::string() : reasons[i].substr(0, colon);
+            if (signal.empty() || std::find(signalsSeen.begin(), signalsSeen.end(), signal) != signalsSeen.end())
+                continue;
+            signalsSeen.push_back(signal);
+            show[i] = true;
+            ++shown;
+        }
+        for (std::size_t i = 0; i < reasons.size() && shown < kReasonsShown; ++i) {
+            if (!show[i]) {
+                show[i] = true;
+                ++shown;
+            }
+        }
+    }
     // A list keeps long reasons readable: wrapped lines stay indented under their bullet.
     QString html = QStringLiteral(
         "<ul style=\"margin-top:0px; margin-bottom:0px; margin-left:0px;"
         " -qt-list-indent:1;\">");
-    for (const std::string& reason : reasons) {
-        html += QStringLiteral("<li style=\"margin-bottom:2px;\">") + style::escaped(reason) + QStringLiteral("</li>");
+    for (std::size_t i = 0; i < reasons.size(); ++i) {
+        if (!show[i]) continue;
+        html += QStringLiteral("<li style=\"margin-bottom:2px;\">") + style::escaped(reasons[i]) + QStringLiteral("</li>");
     }
     html += QStringLiteral("</ul>");
+    if (reasons.size() > kReasonsShown) {
+        const QString link = m_reasonsExpanded ? tr("Show fewer reasons")
+                                               : reasons.size() - shown == 1
+                                                     ? tr("Show 1 more reason")
+                                                     : tr("Show %1 more reasons").arg(reasons.size() - shown);
+        html += QStringLiteral("<a href=\"toggle\" style=\"color:white;\">%1</a>").arg(link);
+    }
     m_reasonsLabel->setText(reasons.empty() ? QString() : html);
     m_reasonsLabel->setVisible(!reasons.empty());
+}
+
+void VerdictBanner::setReasonsExpanded(bool expanded) {
+    m_reasonsExpanded = expanded;
+    showReasons(std::vector<std::string>(m_reasons));
 }
 
 namespace {
@@ -239,7 +280,9 @@ QString VerdictBanner::adviceText() const {
     return m_adviceLabel->text();
 }
 QString VerdictBanner::reasonsText() const {
-    return plainOf(m_reasonsLabel);
+    QStringList lines;
+    for (const std::string& r : m_reasons) lines << toQString(r);
+    return lines.join(QLatin1Char('\n'));
 }
 QString VerdictBanner::thresholdsText() const {
     return m_thresholdsLabel->text();

@@ -15,7 +15,9 @@ struct LiveSourceCheck {
     std::string what;  // "Prometheus", "Langfuse"
     std::string url;   // as shown (no user info)
     bool reachable = false;
-    std::string detail;  // "HTTP 200" or the transport error, e.g. "Could not resolve host: prom.internal"
+    // A host under the reserved .invalid domain (RFC 2606), as in the bundled demo: never looked up, not reachable.
+    bool placeholder = false;
+    std::string detail;  // "HTTP 200" or the transport error, e.g. "cannot resolve the host name (...)"
 };
 
 // The servers a timeline's settings fetch from (Prometheus when it gives throughput or quality, Langfuse when it

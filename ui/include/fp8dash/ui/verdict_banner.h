@@ -10,6 +10,8 @@
 #include <QString>
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/eval_comparison.h"
@@ -32,7 +34,10 @@ public:
     // What the banner shows, read back from its labels (plain text).
     QString verdictText() const;
     QString adviceText() const;
-    QString reasonsText() const;  // one reason per line
+    QString reasonsText() const;  // every reason, one per line (the banner shows the first few until expanded)
+    bool reasonsExpanded() const { return m_reasonsExpanded; }
+    void setReasonsExpanded(bool expanded);
+    static constexpr std::size_t kReasonsShown = 3;
     QString thresholdsText() const;
     QString countsText() const;
     QString decisionText() const;  // the decision strip
@@ -58,6 +63,8 @@ private:
     QLabel* m_reasonsLabel = nullptr;
     QLabel* m_thresholdsLabel = nullptr;
     QLabel* m_decisionLabel = nullptr;
+    std::vector<std::string> m_reasons;
+    bool m_reasonsExpanded = false;
     QPushButton* m_recordButton = nullptr;
 };
 
