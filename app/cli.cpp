@@ -84,10 +84,12 @@ JudgeScale parseJudgeScale(const std::string& text) {
 }
 
 // Prints the decision over everything a document holds in the chosen format.
+Json reportJson(const Decision& d, const ComparisonDocument& doc);
+
 void printDecision(const Decision& d, const ComparisonDocument& doc, Format format, const std::string& heading,
                    std::ostream& out) {
     switch (format) {
-    case Format::Json: out << decisionToJson(d).dump(2) << "\n"; break;
+    case Format::Json: out << reportJson(d, doc).dump(2) << "\n"; break;
     case Format::Markdown: out << decisionToMarkdown(d, doc, heading); break;
     case Format::Text: out << decisionToText(d, doc, heading); break;
     }
@@ -325,7 +327,7 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
 // The review of a saved comparison: the decision in force with its warnings, then the earlier ones.
 void printReview(const ComparisonDocument& doc, std::optional<Verdict> verdict, Format format, std::ostream& out) {
     const ReviewDecision* current = doc.currentDecision();
-    if (!current) return;
+    if (!current || format == Format::Json) return;  // JSON has it under "review"
     const bool md = format == Format::Markdown;
     out << (md ? "\n### Review decision\n\n" : "\nReview decision\n");
     const auto line = [&](const std::string& text) { out << (md ? "- " + text + "\n" : wrapText(text, 100, "  ")); };
@@ -334,7 +336,8 @@ void printReview(const ComparisonDocument& doc, std::optional<Verdict> verdict, 
     for (std::size_t i = doc.decisions.size() - 1; i-- > 0;) line("earlier: " + reviewSummary(doc.decisions[i]));
 }
 
-// The stable JSON of `report` and `demo`: the decision's keys, plus the notes and the review.
+// The stable JSON of every report (compare, timeline, report, demo): the decision's keys, plus the document's notes
+// and review.
 Json reportJson(const Decision& d, const ComparisonDocument& doc) {
     Json j = decisionToJson(d);
     Json notes = Json::array();
@@ -366,13 +369,9 @@ int reportDocument(const ComparisonDocument& doc, Format format, std::optional<V
     }
     for (const std::string& step : doc.migrations)
         err << "fp8dash: " << source << ": read from comparison format " << doc.version << " (" << step << ")\n";
-    if (format == Format::Json) {
-        out << reportJson(*decision, doc).dump(2) << "\n";
-    } else {
-        printDecision(*decision, doc, format, headingFor(doc), out);
-        printReview(doc, decision->verdict, format, out);
-        printNotes(doc, format, out);
-    }
+    printDecision(*decision, doc, format, headingFor(doc), out);
+    printReview(doc, decision->verdict, format, out);
+    printNotes(doc, format, out);
     return exitFor(*decision, failOn);
 }
 

@@ -1,5 +1,7 @@
 #include "timeline_test_data.h"
 
+#include "gui_test_support.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -53,9 +55,7 @@ TimelineData dayTimeline() {
 ComparisonDocument documentWith(const TimelineData& timeline, bool withEvals, double goBelow, double investigateAbove) {
     ComparisonDocument doc;
     if (withEvals) {
-        auto demo = loadDemoComparison();
-        EXPECT_TRUE(demo.ok());
-        doc = demo.value();
+        doc = evalsOnlyDemo();  // the demo's eval runs and notes, without its own judge, timeline and benchmarks
         doc.options.thresholds = Thresholds{goBelow, investigateAbove};
     } else {
         doc.hasEvals = false;
