@@ -21,7 +21,32 @@ QIcon applicationIcon() {
 
 }  // namespace
 
-int runGui(int argc, char** argv, const std::vector<std::string>& filesToOpen) {
+MainWindow* openStartupWindows(const std::vector<std::string>& filesToOpen, bool present) {
+    MainWindow* first = nullptr;
+    const auto open = [&](const std::string* file) {
+        auto* window = new MainWindow;
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        if (!first) {
+            first = window;
+            // Into the presentation as soon as the document is on screen (a file loads off the GUI thread).
+            if (present)
+                QObject::connect(
+                    window, &MainWindow::documentShown, window, [window] { window->startPresentation(); },
+                    Qt::SingleShotConnection);
+        }
+        window->show();
+        if (file) {
+            window->openFileAsync(QString::fromStdString(*file));
+        } else {
+            window->openDemo();
+        }
+    };
+    if (filesToOpen.empty()) open(nullptr);
+    for (const std::string& file : filesToOpen) open(&file);
+    return first;
+}
+
+int runGui(int argc, char** argv, const std::vector<std::string>& filesToOpen, bool present) {
     initUiResources();
     QApplication app(argc, argv);
     // QApplication adopts the user's C locale; core formats and parses numbers with printf/strtod (PromQL, JSON
@@ -40,19 +65,7 @@ int runGui(int argc, char** argv, const std::vector<std::string>& filesToOpen) {
         QApplication::setFont(font);
     }
 
-    if (filesToOpen.empty()) {
-        auto* window = new MainWindow;
-        window->setAttribute(Qt::WA_DeleteOnClose);
-        window->show();
-        window->openDemo();
-    } else {
-        for (const std::string& file : filesToOpen) {
-            auto* window = new MainWindow;
-            window->setAttribute(Qt::WA_DeleteOnClose);
-            window->show();
-            window->openFileAsync(QString::fromStdString(file));
-        }
-    }
+    openStartupWindows(filesToOpen, present);
     return QApplication::exec();
 }
 

@@ -37,6 +37,7 @@
 #include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/keychain_credential_store.h"
 #include "fp8dash/ui/new_comparison_dialog.h"
+#include "fp8dash/ui/presentation_window.h"
 #include "fp8dash/ui/run_judge_dialog.h"
 #include "fp8dash/ui/task_table_view.h"
 #include "fp8dash/ui/time_range_picker.h"
@@ -208,6 +209,11 @@ void MainWindow::buildMenus() {
     QAction* filter = view->addAction(tr("&Filter Tasks"), this,
                                       [this] { m_view->taskTable()->filterEdit()->setFocus(Qt::ShortcutFocusReason); });
     filter->setShortcut(QKeySequence(QStringLiteral("Ctrl+F")));
+    view->addSeparator();
+    // F5 is Timeline › Refresh; F11 (full screen in most apps) and Ctrl+Shift+P are free.
+    m_presentAction = view->addAction(tr("&Presentation Mode"), this, [this] { startPresentation(); });
+    m_presentAction->setShortcuts({QKeySequence(QStringLiteral("F11")), QKeySequence(QStringLiteral("Ctrl+Shift+P"))});
+    m_presentAction->setToolTip(tr("Present this comparison full screen, one step per slide (Esc leaves)"));
 
     QMenu* timeline = menuBar()->addMenu(tr("&Timeline"));
     m_connectAction = timeline->addAction(tr("&Connect…"), this, &MainWindow::connectTimeline);
@@ -272,6 +278,29 @@ void MainWindow::updateActions() {
     m_exportAction->setEnabled(haveDocument);
     m_expandAllAction->setEnabled(haveEvals);
     m_collapseAllAction->setEnabled(haveEvals);
+    m_presentAction->setEnabled(haveDocument);
+}
+
+PresentationWindow* MainWindow::presentationWindow() const {
+    return m_presentation;
+}
+
+PresentationWindow* MainWindow::startPresentation() {
+    if (!m_current) return nullptr;
+    if (m_presentation) {
+        m_presentation->raise();
+        m_presentation->activateWindow();
+        return m_presentation;
+    }
+    // A copy of the document: edits or loads here while presenting do not pull slides from under the presenter.
+    m_presentation = new PresentationWindow(*m_current, this);
+    connect(m_presentation, &PresentationWindow::finished, this, [this] {
+        if (isMinimized()) showNormal();
+        raise();
+        activateWindow();
+    });
+    m_presentation->start(screen());
+    return m_presentation;
 }
 
 void MainWindow::showDocument(ComparisonDocument doc, const QString& path, const QString& displayName) {

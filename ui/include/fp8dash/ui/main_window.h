@@ -34,6 +34,7 @@ namespace fp8dash::ui {
 
 class ComparisonView;
 class CredentialStore;
+class PresentationWindow;
 class RunJudgeDialog;
 class TimelineSourceDialog;
 
@@ -81,6 +82,11 @@ public:
     // Where the source dialogs remember credentials; the system keychain unless replaced (tests use memory).
     void setCredentialStore(std::shared_ptr<CredentialStore> store);
     std::shared_ptr<CredentialStore> credentialStore() const { return m_credentialStore; }
+
+    // View › Presentation Mode (F11, Ctrl+Shift+P): the current document as full-screen slides; Esc comes back
+    // here. nullptr without a document. A second call brings the running presentation to the front.
+    PresentationWindow* startPresentation();
+    PresentationWindow* presentationWindow() const;  // the running one, or nullptr
 
     bool isModified() const { return m_modified; }
     // Writes the document to path (atomically); clears the modified mark. An error is shown and returned.
@@ -150,6 +156,7 @@ private:
     QAction* m_expandAllAction = nullptr;
     QAction* m_collapseAllAction = nullptr;
     QAction* m_cancelBenchAction = nullptr;
+    QAction* m_presentAction = nullptr;
     QMenu* m_recentMenu = nullptr;
 
     std::optional<LoadedComparison> m_current;
@@ -161,6 +168,7 @@ private:
     std::shared_ptr<CredentialStore> m_credentialStore;       // shared with the source dialogs
     QPointer<TimelineSourceDialog> m_sourceDialog;
     QPointer<RunJudgeDialog> m_judgeDialog;
+    QPointer<PresentationWindow> m_presentation;
     quint64 m_loadGeneration = 0;  // bumped by each openFileAsync; a finished load with an older number is stale
     quint64 m_documentSerial = 0;  // bumped by each new document shown (not by derived ones)
     quint64 m_benchSerial = 0;     // the document a benchmark run was started for
