@@ -53,6 +53,12 @@ std::string minuteUtc(double unixSeconds) {
     return t;
 }
 
+// "12:22 UTC" when `t` falls on the day of `reference`, else the full minuteUtc.
+std::string sameDayTime(double t, double reference) {
+    const std::string a = minuteUtc(t), b = minuteUtc(reference);
+    return a.size() > 11 && a.compare(0, 10, b, 0, 10) == 0 ? a.substr(11) : a;
+}
+
 std::string verdictWord(Verdict v) {
     return std::string(verdictName(v));
 }
@@ -231,7 +237,7 @@ std::optional<PresentationSlide> timelineSlide(const ComparisonDocument& doc, co
             s.figures.push_back({"Quality alert",
                                  fired.size() == 1 ? "fired" : "fired " + std::to_string(fired.size()) + "×",
                                  fixed(after, 0) + (std::lround(after) == 1 ? " minute" : " minutes") +
-                                     " after the switch (" + minuteUtc(*fired.front()->firingAt) + ")",
+                                     " after the switch, at " + sameDayTime(*fired.front()->firingAt, *report.changeAt),
                                  Verdict::Investigate});
         } else {
             s.figures.push_back({"Quality alert", report.changeAt ? "did not fire" : "not evaluated",
@@ -372,7 +378,11 @@ std::optional<PresentationSlide> capacitySlide(const ComparisonDocument& doc, co
     s.subtitle = model + " on " + std::to_string(sel.inputs.gpus) + " × " + sel.inputs.gpu.displayName + ", " +
                  context + "-token sequences";
     const auto figure = [&](const std::string& label, const CapacityResult& r) {
-        if (!r.fits) return SlideFigure{label, "does not fit", r.reason, Verdict::Investigate};
+        if (!r.fits) {
+            std::string why = r.reason;  // "does not fit: the KV cache holds ..." -> "the KV cache holds ..."
+            if (why.rfind("does not fit: ", 0) == 0) why.erase(0, 14);
+            return SlideFigure{label, "does not fit", why, Verdict::Investigate};
+        }
         return SlideFigure{label, groupedDigits(r.maxTokens),
                            "tokens · " + groupedDigits(r.maxSequences) +
                                (r.maxSequences == 1 ? " sequence" : " sequences") + " of " + context,
@@ -381,9 +391,11 @@ std::optional<PresentationSlide> capacitySlide(const ComparisonDocument& doc, co
     s.figures.push_back(figure("BF16", bf));
     const bool sameAsBf16 = sel.inputs.weights == StorageDtype::Bf16 && sel.inputs.kv == StorageDtype::Bf16;
     if (!sameAsBf16) s.figures.push_back(figure(chosen, sel));
-    if (bf.fits) s.bars.push_back({"BF16", static_cast<double>(bf.maxTokens), groupedDigits(bf.maxTokens) + " tokens"});
-    if (!sameAsBf16 && sel.fits)
-        s.bars.push_back({chosen, static_cast<double>(sel.maxTokens), groupedDigits(sel.maxTokens) + " tokens"});
+    s.bars.push_back({"BF16", bf.fits ? static_cast<double>(bf.maxTokens) : 0,
+                      bf.fits ? groupedDigits(bf.maxTokens) + " tokens" : "does not fit"});
+    if (!sameAsBf16)
+        s.bars.push_back({chosen, sel.fits ? static_cast<double>(sel.maxTokens) : 0,
+                          sel.fits ? groupedDigits(sel.maxTokens) + " tokens" : "does not fit"});
     std::string talk;
     if (sameAsBf16) {
         s.title = "BF16 holds " + groupedDigits(bf.maxTokens) + " tokens of KV cache";

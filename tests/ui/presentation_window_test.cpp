@@ -659,10 +659,16 @@ TEST_F(PresentationTest, TimelineSlideShowsThroughputQualityAndTheAlert) {
                 0.05);
     EXPECT_NEAR(number(figureValue(slide, QStringLiteral("Quality"))), q.after - q.before, 0.005);
     // Quality sits at 3.3 for the hour after the change, 0.9 under the day before: the alert fires after it.
-    bool firedAfter = false;
-    for (const AlertEpisode& a : data.alerts) firedAfter |= a.firingAt && *a.firingAt >= kChangeAt;
-    ASSERT_TRUE(firedAfter);
+    std::optional<double> firstFiring;
+    for (const AlertEpisode& a : data.alerts) {
+        if (a.firingAt && *a.firingAt >= kChangeAt && !firstFiring) firstFiring = *a.firingAt;
+    }
+    ASSERT_TRUE(firstFiring);
     EXPECT_TRUE(figureValue(slide, QStringLiteral("Quality alert")).startsWith(QStringLiteral("fired")));
+    const long minutes = std::lround((*firstFiring - kChangeAt) / 60);
+    EXPECT_TRUE(figureDetail(slide, QStringLiteral("Quality alert"))
+                    .startsWith(QStringLiteral("%1 minutes after the switch").arg(minutes)))
+        << figureDetail(slide, QStringLiteral("Quality alert")).toStdString();
     EXPECT_EQ(w.currentSlide()->chartKeys(), QStringList{QStringLiteral("timeline")});
 }
 
@@ -700,6 +706,11 @@ TEST_F(PresentationTest, BenchmarkAndCapacitySlidesShowWhatFp8Buys) {
 
 TEST_F(PresentationTest, NothingIsClippedAtEitherSize) {
     const QString shots = qEnvironmentVariable("FP8DASH_SLIDE_SHOTS");
+    if (!shots.isEmpty()) {
+        QDir().mkpath(shots);
+        // The same document as a file, to present it with `fp8dash --present` on a real screen.
+        EXPECT_TRUE(saveComparisonFile(fullDocument(), (shots + QStringLiteral("/full.fp8cmp")).toStdString()).ok());
+    }
     for (const QSize size : {QSize(1920, 1080), QSize(1280, 720)}) {
         PresentationWindow w(evaluated(fullDocument()));
         layOut(w, size);
@@ -783,8 +794,14 @@ TEST_F(PresentationTest, OddDocumentsPresentWithoutTrouble) {
         ASSERT_GE(w.slideCount(), 2) << what;
         EXPECT_EQ(w.deck().slides.front().step, S::Cover) << what;
         EXPECT_EQ(w.deck().slides.back().step, S::Verdict) << what;
+        const QString shots = qEnvironmentVariable("FP8DASH_SLIDE_SHOTS");
         for (int i = 0; i < w.slideCount(); ++i) {
             w.goTo(i);
+            if (!shots.isEmpty()) {
+                QString name = QString::fromStdString(what);
+                name.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+                w.grab().save(QStringLiteral("%1/odd-%2-%3.png").arg(shots, name).arg(i + 1));
+            }
             EXPECT_TRUE(clippedLabels(w.currentSlide()).isEmpty())
                 << what << ", slide " << i + 1 << ": " << clippedLabels(w.currentSlide()).join(u';').toStdString();
         }
@@ -828,6 +845,37 @@ TEST_F(PresentationTest, PresenterConsoleShowsTheSlideTheNextOneAndTheClock) {
         EXPECT_FALSE(b->accessibleName().isEmpty()) << b->text().toStdString();
         EXPECT_EQ(b->focusPolicy(), Qt::NoFocus);  // Space on a focused button would click it instead of "next"
     }
+}
+
+TEST_F(PresentationTest, TheConsoleWindowFollowsTheSlidesAndItsKeysAndButtonsNavigate) {
+    QPointer<PresentationWindow> w = new PresentationWindow(evaluated(fullDocument()));
+    w->setAttribute(Qt::WA_DontShowOnScreen);
+    w->start(nullptr, PresentationWindow::ConsoleMode::Always);  // two screens' console, on offscreen's one
+    QPointer<PresenterConsole> console = w->presenterConsole();
+    ASSERT_TRUE(console);
+    EXPECT_TRUE(console->isVisible());
+    EXPECT_EQ(console->form(), PresenterConsole::Form::Window);
+    EXPECT_EQ(console->positionText(), QStringLiteral("1 / 7 · Cover"));
+    // Keys pressed while the console has the focus drive the slides.
+    QTest::keyClick(console.data(), Qt::Key_PageDown);
+    EXPECT_EQ(w->currentIndex(), 1);
+    EXPECT_EQ(console->positionText(), QStringLiteral("2 / 7 · Offline evals"));
+    EXPECT_TRUE(console->nextText().startsWith(QStringLiteral("Next: Domain judge")));
+    if (const QString shots = qEnvironmentVariable("FP8DASH_SLIDE_SHOTS"); !shots.isEmpty()) {
+        console->resize(1280, 720);
+        console->setTextPixelSize(20);
+        console->grab().save(shots + QStringLiteral("/console-1280x720.png"));
+    }
+    console->nextButton()->click();
+    EXPECT_EQ(w->currentIndex(), 2);
+    console->previousButton()->click();
+    EXPECT_EQ(w->currentIndex(), 1);
+    QSignalSpy finished(w.data(), &PresentationWindow::finished);
+    console->endButton()->click();
+    EXPECT_EQ(finished.count(), 1);
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    EXPECT_FALSE(w);
+    EXPECT_FALSE(console);  // the console goes with the slides
 }
 
 // ---- fp8dash --present

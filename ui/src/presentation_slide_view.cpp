@@ -605,6 +605,7 @@ PresentationSlideView::PresentationSlideView(const PresentationDeck& deck, std::
                 reasons->addWidget(line, row++, 0);
             }
             l->addLayout(reasons);
+            if (!slide.points.empty()) l->addSpacing(m.px(8));
             for (const std::string& p : slide.points) {
                 auto* gains = new QHBoxLayout;
                 gains->setSpacing(m.px(16));

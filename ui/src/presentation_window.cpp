@@ -60,7 +60,7 @@ PresentationWindow::~PresentationWindow() {
     delete m_console.data();
 }
 
-void PresentationWindow::start(QScreen* presenterScreen) {
+void PresentationWindow::start(QScreen* presenterScreen, ConsoleMode console) {
     QScreen* presenter = presenterScreen ? presenterScreen : QGuiApplication::primaryScreen();
     QScreen* slides = presenter;
     for (QScreen* s : QGuiApplication::screens()) {
@@ -73,7 +73,8 @@ void PresentationWindow::start(QScreen* presenterScreen) {
         setScreen(slides);
         setGeometry(slides->geometry());
     }
-    if (slides && presenter && slides != presenter && !m_console) {
+    const bool ownScreen = slides && presenter && slides != presenter;
+    if ((ownScreen || console == ConsoleMode::Always) && presenter && !m_console) {
         m_console = new PresenterConsole(PresenterConsole::Form::Window);
         m_console->setWindowTitle(tr("fp8dash — presenter console"));
         m_console->installEventFilter(this);
@@ -81,10 +82,15 @@ void PresentationWindow::start(QScreen* presenterScreen) {
         connect(m_console, &PresenterConsole::nextRequested, this, &PresentationWindow::next);
         connect(m_console, &PresenterConsole::endRequested, this, &PresentationWindow::leave);
         m_console->setScreen(presenter);
-        m_console->setGeometry(presenter->geometry());
-        m_console->setTextPixelSize(std::max(16, presenter->geometry().height() / 40));
+        const QRect area = ownScreen ? presenter->geometry() : presenter->availableGeometry();
+        m_console->setGeometry(ownScreen ? area : QRect(area.topLeft(), area.size() * 2 / 3));
+        m_console->setTextPixelSize(std::max(16, area.height() / 40));
         m_console->setSlide(m_deck, static_cast<std::size_t>(m_index));
-        m_console->showFullScreen();
+        if (ownScreen) {
+            m_console->showFullScreen();
+        } else {
+            m_console->show();  // beside the slides on the same screen: a normal window the presenter can move
+        }
     }
     showFullScreen();
     raise();

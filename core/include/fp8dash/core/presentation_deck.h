@@ -50,7 +50,7 @@ struct SlideTaskRow {
 // A bar of the capacity slide: the KV-cache tokens one configuration holds.
 struct SlideBar {
     std::string label;      // "BF16", "FP8"
-    double value = 0;       // tokens
+    double value = 0;       // tokens; 0 when it does not fit
     std::string valueText;  // "1,234,567 tokens"
 };
 
