@@ -6,9 +6,11 @@
 // widgets through Qt parenting.
 //
 // Object names for tests and accessibility: slideTitle, slideSubtitle, slideKicker, slideVerdict (the step's verdict
-// pill, absent without one), slideFigure (one QFrame per figure, property "figureLabel"; children figureValue,
-// figureDetail), taskRow (property "task"; its cells are QLabels with property "column": task, baseline, candidate,
-// delta, verdict), slideChart (property "chartKey"), slidePoint, slideReview, slideFooterStep, slideFooterPage.
+// pill, absent without one), slideFigure (one QFrame per figure, property "figureLabel"; children figureLabel,
+// figureValue, figureDetail; on the verdict slide one row per step, its pill the figureValue), taskCell (evals: QLabels
+// with properties "task" and "column": task, baseline, candidate, delta, verdict; the verdict pill also has
+// "verdict", the verdict's name), moreTasks, slideChart (property "chartKey"), slidePoint, reviewText, reviewWarning,
+// slideFooterStep, slideFooterModel, slideFooterPage.
 
 #include <QSize>
 #include <QString>

@@ -42,9 +42,9 @@ public:
     explicit PresentationWindow(LoadedComparison loaded, QWidget* parent = nullptr);
     ~PresentationWindow() override;
 
-    // Where the presenter console goes: Auto, a window on the presenter's screen when the slides have a screen of
-    // their own (with one screen, the N panel instead); Always, that window even on one screen (a rehearsal on a
-    // second virtual desktop, and the tests, whose offscreen platform has one screen).
+    // The presenter console window: Auto, on the presenter's screen when the slides have a screen of their own (with
+    // one screen the N panel serves instead); Always, also with one screen, where it opens as a normal window under
+    // the full-screen slides (what the tests use: the offscreen platform has one screen).
     enum class ConsoleMode { Auto, Always };
     // Shows the slides full screen and starts the clock. presenterScreen: the screen the presenter looks at (the
     // main window's); nullptr: the primary screen. The slides go to another screen when there is one.
