@@ -1,5 +1,6 @@
 // fp8dash entry: CLI subcommands without a display; otherwise the desktop app (the bundled demo when no file is
-// given). With no display at all, the plain `fp8dash` prints the demo verdict report in the terminal instead.
+// given), or with --present straight into presentation mode. With no display at all, the plain `fp8dash` (and
+// `fp8dash --present`) prints the verdict report in the terminal instead.
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
@@ -44,6 +45,13 @@ int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     try {
         if (fp8dash::cli::isCliInvocation(args)) return fp8dash::cli::run(args, std::cout, std::cerr);
+        const bool present = std::find(args.begin(), args.end(), "--present") != args.end();
+        const std::vector<std::string> files = filesFromArguments(args);
+        if (present && files.size() > 1) {
+            std::cerr << "fp8dash: --present takes at most one comparison file (got " << files.size()
+                      << ")\nRun 'fp8dash --help' for usage.\n";
+            return fp8dash::cli::kExitBadInput;
+        }
 #ifdef FP8DASH_WITH_GUI
         const bool gui = haveDisplay();
 #else
@@ -51,11 +59,11 @@ int main(int argc, char** argv) {
 #endif
         if (!gui) {
             std::cerr << "fp8dash: no display (DISPLAY and WAYLAND_DISPLAY are unset); printing the verdict report "
-                         "instead of opening the window.\n\n";
-            return fp8dash::cli::printHeadless(filesFromArguments(args), std::cout, std::cerr);
+                      << (present ? "instead of presenting" : "instead of opening the window") << ".\n\n";
+            return fp8dash::cli::printHeadless(files, std::cout, std::cerr);
         }
 #ifdef FP8DASH_WITH_GUI
-        return fp8dash::ui::runGui(argc, argv, filesFromArguments(args));
+        return fp8dash::ui::runGui(argc, argv, files, present);
 #endif
     } catch (const std::exception& e) {
         std::cerr << "fp8dash: internal error: " << e.what() << "\n";

@@ -150,10 +150,38 @@ TEST(CliReport, TheReviewAndTheNotesOfASavedFile) {
     EXPECT_TRUE(parseJson(old)["review"]["current"].is_null());
 }
 
+// `fp8dash --present [FILE]`: --present is an option, not a file. Without a display it prints what it would present
+// (the same report as `fp8dash [FILE]`); more than one file is a usage error. (The presentation itself is tested
+// in tests/ui.)
+TEST(CliPresent, PresentIsNotAFileAndFallsBackToTheReportWithoutADisplay) {
+    const std::string file = (test::testData() / "comparison-files/v1/judge-bench.fp8cmp").string();
+    const auto report = fp8dashCli({"report", file});
+    ASSERT_EQ(report.exitCode, 0) << report.err;
+    for (const auto& args : {std::vector<std::string>{"--present", file}, std::vector<std::string>{file, "--present"}}) {
+        const auto r = fp8dashCli(args);
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        EXPECT_EQ(r.out, report.out + "\n") << args[0];  // that file's report, and nothing about a file "--present"
+        EXPECT_NE(r.err.find("instead of presenting"), std::string::npos) << r.err;
+    }
+    // No file: the bundled demo, as plain `fp8dash` prints it.
+    const auto demo = fp8dashCli({});
+    const auto present = fp8dashCli({"--present"});
+    EXPECT_EQ(present.exitCode, demo.exitCode);
+    EXPECT_EQ(present.out, demo.out);
+    EXPECT_FALSE(present.out.empty());
+    // A plain file still opens as before (headless: its report).
+    EXPECT_EQ(fp8dashCli({file}).out, report.out + "\n");
+
+    const auto two = fp8dashCli({"--present", file, file});
+    EXPECT_EQ(two.exitCode, 2);
+    EXPECT_NE(two.err.find("--present takes at most one comparison file"), std::string::npos) << two.err;
+    EXPECT_TRUE(two.out.empty());
+}
+
 TEST(CliMisc, HelpVersionDevice) {
     auto h = fp8dashCli({"--help"});
     EXPECT_EQ(h.exitCode, 0);
-    for (const char* word : {"compare", "report", "demo", "device", "--fail-on", "--metric"})
+    for (const char* word : {"compare", "report", "demo", "device", "--fail-on", "--metric", "--present"})
         EXPECT_NE(h.out.find(word), std::string::npos) << word;
     auto v = fp8dashCli({"--version"});
     EXPECT_EQ(v.exitCode, 0);

@@ -44,9 +44,11 @@ MainWindow* showNewWindow() {
     return window;
 }
 
+void presentWhenShown(MainWindow* window, const QString& path);
+
 // Files another fp8dash start handed over: each in the window that shows it, else the front window when that loses
 // nothing, else a new one (MainWindow::openFile). No files: the front window comes forward.
-void openHandedOver(const QStringList& files) {
+void openHandedOver(const QStringList& files, bool present) {
     MainWindow* front = qobject_cast<MainWindow*>(QApplication::activeWindow());
     if (!front && !MainWindow::windows().isEmpty()) front = MainWindow::windows().constLast();
     if (!front) front = showNewWindow();
@@ -54,9 +56,15 @@ void openHandedOver(const QStringList& files) {
         front->show();
         front->raise();
         front->activateWindow();
+        if (present) presentWhenShown(front, {});
         return;
     }
-    for (const QString& file : files) front = front->openFile(file);
+    MainWindow* first = nullptr;
+    for (const QString& file : files) {
+        front = front->openFile(file);
+        if (!first) first = front;
+    }
+    if (present) presentWhenShown(first, files.first());
 }
 
 // Comparisons an earlier run left unsaved: offered before anything else opens. Returns how many were recovered.
@@ -110,9 +118,57 @@ void quitOnTerminationSignals(QApplication& app) {
     ::sigaction(SIGINT, &action, nullptr);
 }
 
+// Presents `window`'s document once it is on screen (now, when it already is; a file loads off the GUI thread).
+void presentWhenShown(MainWindow* window, const QString& path) {
+    if (window->current() && !window->isLoading() && (path.isEmpty() || window->documentPath() == path)) {
+        window->startPresentation();
+        return;
+    }
+    QObject::connect(
+        window, &MainWindow::documentShown, window, [window] { window->startPresentation(); },
+        Qt::SingleShotConnection);
+}
+
 }  // namespace
 
-int runGui(int argc, char** argv, const std::vector<std::string>& filesToOpen) {
+MainWindow* openStartupWindows(const std::vector<std::string>& filesToOpen, bool present) {
+    MainWindow* first = nullptr;
+    const auto open = [&](const std::string* file) {
+        if (file) {
+            // Shown already (recovered just now): that window, not a second copy.
+            const QString absolute = QFileInfo(QString::fromStdString(*file)).absoluteFilePath();
+            if (MainWindow* showing = MainWindow::windowShowing(absolute)) {
+                showing->raise();
+                if (!first) {
+                    first = showing;
+                    if (present) presentWhenShown(showing, absolute);
+                }
+                return;
+            }
+        }
+        auto* window = new MainWindow;
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        if (!first) {
+            first = window;
+            // Into the presentation as soon as the document is on screen (a file loads off the GUI thread).
+            if (present)
+                QObject::connect(
+                    window, &MainWindow::documentShown, window, [window] { window->startPresentation(); },
+                    Qt::SingleShotConnection);
+        }
+        window->show();
+        if (file) {
+            window->openFileAsync(QString::fromStdString(*file));
+        } else {
+            window->openDemo();
+        }
+    };
+    if (filesToOpen.empty()) open(nullptr);
+    for (const std::string& file : filesToOpen) open(&file);
+    return first;
+}
+
+int runGui(int argc, char** argv, const std::vector<std::string>& filesToOpen, bool present) {
     initUiResources();
     QApplication app(argc, argv);
     // QApplication adopts the user's C locale; core formats and parses numbers with printf/strtod (PromQL, JSON
@@ -138,9 +194,11 @@ int runGui(int argc, char** argv, const std::vector<std::string>& filesToOpen) {
     auto* instance = new SingleInstance(&app);
     if (!hasFlag(argc, argv, "--new-instance")) {
         const QString server = SingleInstance::defaultServerName();
-        if (const auto handed = SingleInstance::handOff(files, false, server)) {
-            std::cout << "fp8dash: the running fp8dash (pid " << handed->pid << ") opens "
-                      << (files.isEmpty() ? std::string("its window") : std::to_string(handed->files) + " file(s)")
+        if (const auto handed = SingleInstance::handOff(files, present, server)) {
+            std::cout << "fp8dash: the running fp8dash (pid " << handed->pid << ") "
+                      << (present ? "presents " : "opens ")
+                      << (files.isEmpty() ? std::string(present ? "its comparison" : "its window")
+                                          : std::to_string(handed->files) + " file(s)")
                       << "\n";
             return 0;
         }
@@ -150,21 +208,12 @@ int runGui(int argc, char** argv, const std::vector<std::string>& filesToOpen) {
         }
     }
     QObject::connect(instance, &SingleInstance::openRequested, instance,
-                     [](const QStringList& handed, bool) { openHandedOver(handed); });
+                     [](const QStringList& handed, bool handedPresent) { openHandedOver(handed, handedPresent); });
     quitOnTerminationSignals(app);
 
     const int recovered = offerRecovery();
-    if (files.isEmpty()) {
-        if (recovered == 0) showNewWindow()->openDemo();
-    } else {
-        for (const QString& file : files) {
-            if (MainWindow* showing = MainWindow::windowShowing(file)) {
-                showing->raise();  // recovered just now
-                continue;
-            }
-            showNewWindow()->openFileAsync(file);
-        }
-    }
+    // With nothing asked for, the recovered windows are the start (the demo only when there are none).
+    if (!filesToOpen.empty() || recovered == 0 || present) openStartupWindows(filesToOpen, present);
     return QApplication::exec();
 }
 

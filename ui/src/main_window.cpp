@@ -47,6 +47,7 @@
 #include "fp8dash/ui/notes_panel.h"
 #include "fp8dash/ui/review_dialogs.h"
 #include "fp8dash/ui/review_view.h"
+#include "fp8dash/ui/presentation_window.h"
 #include "fp8dash/ui/run_judge_dialog.h"
 #include "fp8dash/ui/task_table_view.h"
 #include "fp8dash/ui/theme.h"
@@ -336,6 +337,11 @@ void MainWindow::buildMenus() {
         for (QAction* a : theme->actions())
             a->setChecked(a->objectName() == QStringLiteral("theme-") + themeModeName(Theme::instance()->mode()));
     });
+    view->addSeparator();
+    // F5 is Timeline › Refresh; F11 (full screen in most apps) and Ctrl+Shift+P are free.
+    m_presentAction = view->addAction(tr("&Presentation Mode"), this, [this] { startPresentation(); });
+    m_presentAction->setShortcuts({QKeySequence(QStringLiteral("F11")), QKeySequence(QStringLiteral("Ctrl+Shift+P"))});
+    m_presentAction->setToolTip(tr("Present this comparison full screen, one step per slide (Esc leaves)"));
 
     QMenu* timeline = menuBar()->addMenu(tr("&Timeline"));
     m_connectAction = shortcut(timeline->addAction(tr("&Connect…"), this, &MainWindow::connectTimeline), "Ctrl+T");
@@ -410,6 +416,29 @@ void MainWindow::updateActions() {
     m_collapseAllAction->setEnabled(haveEvals);
     m_addNoteAction->setEnabled(haveDocument);
     m_recordDecisionAction->setEnabled(haveDocument);
+    m_presentAction->setEnabled(haveDocument);
+}
+
+PresentationWindow* MainWindow::presentationWindow() const {
+    return m_presentation;
+}
+
+PresentationWindow* MainWindow::startPresentation() {
+    if (!m_current) return nullptr;
+    if (m_presentation) {
+        m_presentation->raise();
+        m_presentation->activateWindow();
+        return m_presentation;
+    }
+    // A copy of the document: edits or loads here while presenting do not pull slides from under the presenter.
+    m_presentation = new PresentationWindow(*m_current, this);
+    connect(m_presentation, &PresentationWindow::finished, this, [this] {
+        if (isMinimized()) showNormal();
+        raise();
+        activateWindow();
+    });
+    m_presentation->start(screen());
+    return m_presentation;
 }
 
 void MainWindow::showDocument(ComparisonDocument doc, const QString& path, const QString& displayName) {

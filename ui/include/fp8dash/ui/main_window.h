@@ -46,6 +46,7 @@ class ComparisonView;
 class CredentialStore;
 class NoteDialog;
 class RecordDecisionDialog;
+class PresentationWindow;
 class RunJudgeDialog;
 class TimelineSourceDialog;
 
@@ -119,6 +120,11 @@ public:
     // Where the source dialogs remember credentials; the system keychain unless replaced (tests use memory).
     void setCredentialStore(std::shared_ptr<CredentialStore> store);
     std::shared_ptr<CredentialStore> credentialStore() const { return m_credentialStore; }
+
+    // View › Presentation Mode (F11, Ctrl+Shift+P): the current document as full-screen slides; Esc comes back
+    // here. nullptr without a document. A second call brings the running presentation to the front.
+    PresentationWindow* startPresentation();
+    PresentationWindow* presentationWindow() const;  // the running one, or nullptr
 
     bool isModified() const { return m_modified; }
     // Writes the document to path (atomically); clears the modified mark. An error is shown and returned.
@@ -217,6 +223,7 @@ private:
     QAction* m_cancelBenchAction = nullptr;
     QAction* m_addNoteAction = nullptr;
     QAction* m_recordDecisionAction = nullptr;
+    QAction* m_presentAction = nullptr;
     QMenu* m_recentMenu = nullptr;
 
     std::optional<LoadedComparison> m_current;
@@ -239,6 +246,7 @@ private:
     quint64 m_liveCheckSerial = 0;  // the document a live-source check was started for
     std::vector<LiveSourceCheck> m_liveChecks;
     std::optional<QString> m_gpuUnavailable;  // why GPU benchmarks cannot run here, once known
+    QPointer<PresentationWindow> m_presentation;
     quint64 m_loadGeneration = 0;  // bumped by each openFileAsync; a finished load with an older number is stale
     quint64 m_documentSerial = 0;  // bumped by each new document shown (not by derived ones)
     quint64 m_benchSerial = 0;     // the document a benchmark run was started for

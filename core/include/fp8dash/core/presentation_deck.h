@@ -1,0 +1,102 @@
+#pragma once
+// The content of the presentation mode (issue #6 "Reviewers and stakeholders"): the steps of the decision a
+// comparison holds evidence for, in the order of the decision (DESIGN.md: offline evals, domain judge, production
+// timeline, local benchmarks, capacity, verdict) behind a cover slide, and for each step the few facts a stakeholder
+// needs, one line of talking points generated from those facts, and the comparison's notes that go with it:
+//   - a note about a task goes with the offline evals slide (with the cover when there is none);
+//   - every other note goes with the cover, where the presenter sets the scene (sources, how the runs were made);
+//   - the verdict slide carries the review decision in force, its warnings, and decide()'s reasons in full.
+// A step without data is left out; the cover and the verdict slide are always there. Pure functions over values;
+// thread-safe.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fp8dash/core/comparison_file.h"
+#include "fp8dash/core/local_device.h"
+#include "fp8dash/core/review.h"
+#include "fp8dash/core/verdict.h"
+
+namespace fp8dash {
+
+enum class PresentationStep { Cover, Evals, Judge, Timeline, Benchmarks, Capacity, Verdict };
+
+// "Cover", "Offline evals", "Domain judge", "Production timeline", "Local benchmarks", "KV-cache capacity", "Verdict"
+std::string_view presentationStepName(PresentationStep step);
+
+// One big figure of a slide.
+struct SlideFigure {
+    std::string label;             // "FP8 speedup"
+    std::string value;             // "×1.88"
+    std::string detail;            // "o projection at 1 token per batch"
+    std::optional<Verdict> level;  // the figure's colour; nullopt: neutral
+};
+
+// A row of the offline evals slide's table.
+struct SlideTaskRow {
+    std::string task;
+    std::string metric;  // bare metric name, e.g. "acc_norm"
+    double baseline = 0;
+    double candidate = 0;
+    std::optional<double> deltaPct;        // (candidate - baseline) / baseline * 100
+    std::optional<double> degradationPct;  // the loss in the metric's good direction, 0 for an improvement
+    Verdict verdict = Verdict::Go;
+    bool fp8Sensitive = false;  // math, formal reasoning or code (isFp8SensitiveTask)
+};
+
+// A bar of the capacity slide: the KV-cache tokens one configuration holds.
+struct SlideBar {
+    std::string label;      // "BF16", "FP8"
+    double value = 0;       // tokens; 0 when it does not fit
+    std::string valueText;  // "1,234,567 tokens"
+};
+
+struct PresentationSlide {
+    PresentationStep step = PresentationStep::Cover;
+    std::string title;     // the slide's message: "Should Meta-Llama-3-8B-Instruct run in FP8?", "gsm8k drops 2.59%"
+    std::string subtitle;  // one line under it
+    std::optional<Verdict> verdict;  // the step's verdict (the overall one on the verdict slide); nullopt: none
+    // The big figures. The verdict slide: one per step with a verdict (label: the step's name, value: its verdict,
+    // detail: its summary), worst first: the top reasons in stakeholder words.
+    std::vector<SlideFigure> figures;
+    std::vector<SlideTaskRow> tasks;  // offline evals: every compared task, largest degradation first
+    // cover: the runs compared; verdict: what FP8 buys (the steps' gains joined), when any step measured a gain.
+    std::vector<std::string> points;
+    std::vector<SlideBar> bars;       // capacity: BF16 first, then the chosen dtypes (when they differ)
+    std::vector<std::string> charts;  // chart snapshot keys (ui/chart_snapshots.h) shown, in display order
+    std::string talkingPoints;        // one line for the presenter, from the facts above
+    // A step with a verdict: the step's news in one clause, for the verdict slide ("gsm8k drops 2.59%").
+    std::string summary;
+    // What FP8 buys by this step's evidence, in a few words ("+50.0% throughput in production"); "" when none.
+    std::string gain;
+    std::vector<Note> notes;  // the comparison's notes that go with this slide, in document order
+    // The verdict slide: the review decision in force (reviewSummary; "" when none) and assessReview's warnings.
+    std::string review;
+    std::optional<ReviewOutcome> reviewOutcome;
+    std::vector<std::string> reviewWarnings;
+    std::vector<std::string> moreReasons;  // the verdict slide: decide()'s reasons in full (presenter only)
+};
+
+struct PresentationDeck {
+    std::string model;  // the model in question, without its organisation ("Meta-Llama-3-8B-Instruct"); "" unknown
+    std::string date;   // "2026-11-29": the day the comparison was made; "" when the document does not say
+    std::string baselineLabel = "BF16";  // the sides compared, as the runs name them
+    std::string candidateLabel = "FP8";
+    std::vector<PresentationSlide> slides;  // cover first, verdict last, the steps with data between
+
+    // The position of a step's slide, or nullopt when the deck leaves it out.
+    std::optional<std::size_t> indexOf(PresentationStep step) const;
+};
+
+// `decision` is decide(doc). `local` is this machine's GPU query for capacity settings on "local" GPUs (nullptr: such
+// settings cannot be planned and the capacity step is left out, as it is for settings that cannot be planned).
+PresentationDeck buildPresentationDeck(const ComparisonDocument& doc, const Decision& decision,
+                                       const LocalDeviceStatus* local = nullptr);
+
+// 1234567 -> "1,234,567" (the deck's big numbers).
+std::string groupedDigits(unsigned long long v);
+
+}  // namespace fp8dash

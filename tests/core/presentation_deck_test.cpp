@@ -1,0 +1,235 @@
+// The presentation deck (core, no widgets): which steps a document gets, which notes go where, the facts and the
+// talking points of each step against figures computed here, and documents that hold little or nothing.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "fp8dash/core/comparison_file.h"
+#include "fp8dash/core/presentation_deck.h"
+
+namespace fp8dash {
+namespace {
+
+using S = PresentationStep;
+
+std::string v1File(const std::string& name) {
+    return std::string(FP8DASH_TEST_DATA) + "/comparison-files/v1/" + name;
+}
+
+ComparisonDocument load(const std::string& name) {
+    auto doc = loadComparisonFile(v1File(name));
+    EXPECT_TRUE(doc.ok()) << (doc.ok() ? "" : doc.error().message);
+    return doc.ok() ? std::move(doc).value() : ComparisonDocument{};
+}
+
+PresentationDeck deckOf(const ComparisonDocument& doc, const LocalDeviceStatus* local = nullptr) {
+    auto decision = decide(doc);
+    EXPECT_TRUE(decision.ok()) << (decision.ok() ? "" : decision.error().message);
+    return buildPresentationDeck(doc, decision.ok() ? decision.value() : Decision{}, local);
+}
+
+std::vector<S> steps(const PresentationDeck& deck) {
+    std::vector<S> out;
+    for (const auto& s : deck.slides) out.push_back(s.step);
+    return out;
+}
+
+const SlideFigure* figure(const PresentationSlide& slide, const std::string& label) {
+    for (const auto& f : slide.figures)
+        if (f.label == label) return &f;
+    return nullptr;
+}
+
+Note note(const std::string& id, const std::string& text, const std::string& task = "") {
+    return Note{id, text, "Ana", "2026-11-30T09:00:00Z", "", task};
+}
+
+TEST(PresentationDeck, StepNamesAndGroupedDigits) {
+    EXPECT_EQ(presentationStepName(S::Evals), "Offline evals");
+    EXPECT_EQ(presentationStepName(S::Capacity), "KV-cache capacity");
+    EXPECT_EQ(groupedDigits(0), "0");
+    EXPECT_EQ(groupedDigits(999), "999");
+    EXPECT_EQ(groupedDigits(1000), "1,000");
+    EXPECT_EQ(groupedDigits(1234567), "1,234,567");
+}
+
+TEST(PresentationDeck, EvalsSlideIsWorstFirstWithTheWorstCalledOut) {
+    const ComparisonDocument doc = load("demo-llama3-8b-instruct-fp8.fp8cmp");
+    const PresentationDeck deck = deckOf(doc);
+    ASSERT_EQ(steps(deck), (std::vector<S>{S::Cover, S::Evals, S::Verdict}));
+    EXPECT_EQ(deck.model, "Meta-Llama-3-8B-Instruct");
+    EXPECT_EQ(deck.date, doc.created.substr(0, 10));
+    EXPECT_EQ(deck.slides[0].title, "Should Meta-Llama-3-8B-Instruct run in FP8?");
+    ASSERT_EQ(deck.slides[0].points.size(), 2u);  // the two runs
+    EXPECT_EQ(deck.slides[0].points[0].rfind("BF16: meta-llama/Meta-Llama-3-8B-Instruct", 0), 0u);
+
+    const PresentationSlide& evals = deck.slides[1];
+    ASSERT_EQ(evals.tasks.size(), 6u);
+    // gsm8k: (0.7399 - 0.7596) / 0.7596 (the demo's model-card figures), the one investigate.
+    EXPECT_EQ(evals.tasks[0].task, "gsm8k");
+    EXPECT_NEAR(*evals.tasks[0].deltaPct, (0.7399 - 0.7596) / 0.7596 * 100, 1e-9);
+    EXPECT_TRUE(evals.tasks[0].fp8Sensitive);
+    EXPECT_EQ(evals.tasks[1].task, "arc_challenge");  // the monitor next
+    for (std::size_t i = 1; i < evals.tasks.size(); ++i) {
+        EXPECT_GE(evals.tasks[i - 1].verdict, evals.tasks[i].verdict);
+        if (evals.tasks[i - 1].verdict == evals.tasks[i].verdict) {
+            EXPECT_GE(evals.tasks[i - 1].degradationPct.value_or(0), evals.tasks[i].degradationPct.value_or(0));
+        }
+    }
+    EXPECT_EQ(evals.title, "gsm8k drops 2.59%, the most of 6 tasks");
+    ASSERT_NE(figure(evals, "Worst task"), nullptr);
+    EXPECT_EQ(figure(evals, "Worst task")->value, "-2.59%");
+    EXPECT_EQ(figure(evals, "Worst task")->level, Verdict::Investigate);
+    EXPECT_EQ(figure(evals, "Within go")->value, "4 of 6");
+    // The talking points say the counts and why the worst task matters.
+    EXPECT_NE(evals.talkingPoints.find("4 go, 1 monitor, 1 investigate"), std::string::npos) << evals.talkingPoints;
+    EXPECT_NE(evals.talkingPoints.find("gsm8k at -2.59%"), std::string::npos);
+    EXPECT_NE(evals.talkingPoints.find("FP8-sensitive"), std::string::npos);
+}
+
+TEST(PresentationDeck, TaskNotesGoWithTheEvalsAndTheRestWithTheCover) {
+    ComparisonDocument doc = load("demo-llama3-8b-instruct-fp8.fp8cmp");
+    doc.notes = {note("n1", "general one"), note("n2", "about gsm8k", "gsm8k"), note("n3", "general two"),
+                 note("n4", "about a task not compared", "humaneval")};
+    PresentationDeck deck = deckOf(doc);
+    const auto texts = [](const PresentationSlide& s) {
+        std::vector<std::string> out;
+        for (const Note& n : s.notes) out.push_back(n.text);
+        return out;
+    };
+    EXPECT_EQ(texts(deck.slides[0]), (std::vector<std::string>{"general one", "general two"}));
+    EXPECT_EQ(texts(deck.slides[1]), (std::vector<std::string>{"about gsm8k", "about a task not compared"}));
+    EXPECT_TRUE(deck.slides[2].notes.empty());
+
+    // Without an evals slide, a task's note has nowhere better than the cover.
+    ComparisonDocument judgeOnly = load("judge-bench.fp8cmp");
+    judgeOnly.notes = {note("n1", "about gsm8k", "gsm8k"), note("n2", "general")};
+    deck = deckOf(judgeOnly);
+    EXPECT_EQ(texts(deck.slides[0]), (std::vector<std::string>{"about gsm8k", "general"}));
+}
+
+TEST(PresentationDeck, JudgeOnlyWithACpuBenchmarkRun) {
+    const ComparisonDocument doc = load("judge-bench.fp8cmp");
+    const PresentationDeck deck = deckOf(doc);
+    ASSERT_EQ(steps(deck), (std::vector<S>{S::Cover, S::Judge, S::Benchmarks, S::Verdict}));
+    // Means computed here from the saved scores (every id on both sides: paired on all of them).
+    double b = 0, c = 0;
+    for (const auto& s : doc.judge->baseline.samples) b += s.score;
+    for (const auto& s : doc.judge->candidate.samples) c += s.score;
+    b /= static_cast<double>(doc.judge->baseline.samples.size());
+    c /= static_cast<double>(doc.judge->candidate.samples.size());
+    const PresentationSlide& judge = deck.slides[1];
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", b);
+    EXPECT_EQ(figure(judge, "BF16 mean")->value, buf);
+    std::snprintf(buf, sizeof buf, "%.2f", c);
+    EXPECT_EQ(figure(judge, "FP8 mean")->value, buf);
+    std::snprintf(buf, sizeof buf, "%.2f%%", std::max(0.0, (b - c) / b * 100));
+    EXPECT_EQ(figure(judge, "Degradation")->value, buf);
+    EXPECT_EQ(judge.charts, (std::vector<std::string>{"judge-distribution"}));
+
+    // The CPU run: no GEMM (no GPU), the KV sweep at 1024 tokens.
+    const PresentationSlide& bench = deck.slides[2];
+    EXPECT_EQ(figure(bench, "FP8 GEMM speedup")->value, "not measured");
+    const BenchKvPoint* best = nullptr;
+    for (const auto& p : doc.benchmarks->kv)
+        if (!best || p.attnRelError < best->attnRelError) best = &p;
+    ASSERT_NE(best, nullptr);
+    std::snprintf(buf, sizeof buf, "%.1f%%", best->attnRelError * 100);
+    EXPECT_EQ(figure(bench, "FP8 KV-cache error")->value, buf);
+    EXPECT_NE(figure(bench, "FP8 KV-cache error")->detail.find(best->scaling), std::string::npos);
+    EXPECT_EQ(bench.charts, (std::vector<std::string>{"bench-kv"}));
+    EXPECT_NE(bench.subtitle.find("the CPU (no GPU)"), std::string::npos);
+
+    // Without eval runs the model comes from the benchmarks' shapes.
+    EXPECT_EQ(deck.model, "llama-3.1-8b");
+}
+
+TEST(PresentationDeck, CapacityNeedsSettingsThatCanBePlanned) {
+    ComparisonDocument doc;
+    doc.hasEvals = false;
+    doc.capacity = CapacitySettings{};  // llama-3.1-8b on one h100-sxm, FP8 weights and KV
+    PresentationDeck deck = deckOf(doc);
+    ASSERT_EQ(steps(deck), (std::vector<S>{S::Cover, S::Capacity, S::Verdict}));
+    const PresentationSlide& capacity = deck.slides[1];
+    ASSERT_EQ(capacity.bars.size(), 2u);
+    // BF16: (80e9 × 0.92 − 2 × 8,030,261,248 − 2 GiB) / (2 × 32 layers × 8 KV heads × 128 × 2 bytes).
+    const auto bf16 = static_cast<unsigned long long>((80e9 * 0.92 - 8030261248.0 * 2 - 2.0 * (1ull << 30)) / 131072);
+    EXPECT_EQ(capacity.bars[0].label, "BF16");
+    EXPECT_EQ(capacity.bars[0].value, static_cast<double>(bf16));
+    EXPECT_EQ(figure(capacity, "BF16")->value, groupedDigits(bf16));
+    EXPECT_EQ(capacity.bars[1].label, "FP8");
+    // FP8 weights and KV: more room and half the bytes per token, so more than twice the tokens.
+    EXPECT_GT(capacity.bars[1].value, 2 * capacity.bars[0].value);
+    char gain[32];
+    std::snprintf(gain, sizeof gain, "×%.2f", capacity.bars[1].value / capacity.bars[0].value);
+    EXPECT_EQ(figure(capacity, "Gain")->value, gain);
+    EXPECT_EQ(capacity.title, std::string("FP8 fits ") + gain + " as many tokens as BF16");
+
+    // "local" GPUs: left out without this machine's query, planned with it.
+    doc.capacity->gpu = "local";
+    EXPECT_EQ(steps(deckOf(doc)), (std::vector<S>{S::Cover, S::Verdict}));
+    LocalDeviceStatus local;
+    local.backend = "cuda";
+    local.available = true;
+    local.gpus.push_back(LocalGpu{"NVIDIA H100 80GB HBM3", 9, 0, 132, 85520809984ull, 80000000000ull, true});
+    EXPECT_EQ(steps(deckOf(doc, &local)), (std::vector<S>{S::Cover, S::Capacity, S::Verdict}));
+
+    // Llama-3.1-70B on two H100s: 141 GB of BF16 weights leave room for less than one 8K sequence; FP8 fits. Said,
+    // not divided by zero.
+    doc.capacity = CapacitySettings{};
+    doc.capacity->model = "llama-3.1-70b";
+    doc.capacity->gpus = 2;
+    deck = deckOf(doc);
+    ASSERT_EQ(deck.slides.size(), 3u);
+    EXPECT_EQ(figure(deck.slides[1], "BF16")->value, "does not fit");
+    EXPECT_EQ(deck.slides[1].title, "FP8 fits where BF16 does not");
+}
+
+TEST(PresentationDeck, TheVerdictSlideListsEachStepWorstFirstAndTheReview) {
+    ComparisonDocument doc = load("paired-judge-control.fp8cmp");
+    auto decision = decide(doc);
+    ASSERT_TRUE(decision.ok());
+    PresentationDeck deck = buildPresentationDeck(doc, *decision);
+    const PresentationSlide& verdict = deck.slides.back();
+    ASSERT_EQ(verdict.step, S::Verdict);
+    ASSERT_TRUE(decision->verdict);
+    EXPECT_EQ(verdict.verdict, decision->verdict);
+    EXPECT_EQ(verdict.title, verdictTitle(*decision->verdict));
+    EXPECT_EQ(verdict.subtitle, verdictAdvice(*decision->verdict));
+    ASSERT_EQ(verdict.figures.size(), 2u);  // the evals and the judge give verdicts
+    EXPECT_GE(*verdict.figures[0].level, *verdict.figures[1].level);
+    EXPECT_EQ(verdict.figures[0].level, decision->verdict);  // the worst step is the overall verdict
+    EXPECT_EQ(verdict.moreReasons, decision->reasons);       // decide()'s reasons in full, for the presenter
+    EXPECT_TRUE(verdict.review.empty());
+    EXPECT_NE(verdict.talkingPoints.find("No review decision is recorded yet"), std::string::npos);
+
+    ReviewDecision approved;
+    approved.outcome = ReviewOutcome::ApprovedGo;
+    approved.by = "Ana Ruiz";
+    approved.at = "2026-12-01T14:03:05Z";
+    approved.why = "fine for our traffic";
+    doc.decisions.push_back(approved);
+    deck = buildPresentationDeck(doc, *decision);
+    EXPECT_EQ(deck.slides.back().review, reviewSummary(approved));
+    EXPECT_EQ(deck.slides.back().reviewOutcome, ReviewOutcome::ApprovedGo);
+    // Approving go is an override unless the evidence says go.
+    EXPECT_EQ(deck.slides.back().reviewWarnings.empty(), *decision->verdict == Verdict::Go);
+}
+
+TEST(PresentationDeck, ADocumentWithNothingStillHasACoverAndAVerdict) {
+    ComparisonDocument doc;
+    doc.hasEvals = false;
+    const PresentationDeck deck = buildPresentationDeck(doc, Decision{});
+    ASSERT_EQ(steps(deck), (std::vector<S>{S::Cover, S::Verdict}));
+    EXPECT_EQ(deck.slides[0].title, "Should this deployment run in FP8?");
+    EXPECT_EQ(deck.slides[1].title, "NO VERDICT");
+    EXPECT_FALSE(deck.slides[1].verdict);
+    EXPECT_TRUE(deck.slides[1].figures.empty());
+    EXPECT_TRUE(deck.slides[1].points.empty());
+    EXPECT_TRUE(deck.date.empty());
+}
+
+}  // namespace
+}  // namespace fp8dash
