@@ -2,6 +2,7 @@
 #include "cli_bench.h"
 #include "cli_capacity.h"
 #include "cli_judge.h"
+#include "cli_report.h"
 
 #include <algorithm>
 #include <unistd.h>
@@ -20,6 +21,7 @@
 #include "fp8dash/core/lm_eval_results.h"
 #include "fp8dash/core/local_device.h"
 #include "fp8dash/core/paired_tasks.h"
+#include "fp8dash/core/report_document.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/timeline.h"
 #include "fp8dash/core/version.h"
@@ -49,21 +51,6 @@ Verdict parseFailOn(const std::string& text) {
     auto v = parseVerdict(text);
     if (!v || *v == Verdict::Go) throw UsageError{"--fail-on \"" + text + "\": expected monitor or investigate"};
     return *v;
-}
-
-std::string headingFor(const ComparisonDocument& doc) {
-    return doc.title.empty() ? doc.baseline.label + " vs " + doc.candidate.label : doc.title;
-}
-
-void printNotes(const ComparisonDocument& doc, Format format, std::ostream& out) {
-    if (doc.notes.empty() || format == Format::Json) return;
-    out << (format == Format::Markdown ? "\n### Notes\n\n" : "\nNotes\n");
-    for (const auto& n : doc.notes) {
-        std::string who = n.author + (n.created.empty() ? "" : (n.author.empty() ? "" : ", ") + n.created);
-        const std::string line = (n.task.empty() ? "" : "[" + n.task + "] ") + n.text + (who.empty() ? "" : " (" + who + ")");
-        if (format == Format::Markdown) out << "- " << line << "\n";
-        else out << wrapText(line, 100, "  ");
-    }
 }
 
 // --judge-scale MIN-MAX, e.g. "1-5" or "0-10" (the separator is the first '-' after the first character, so a
@@ -322,30 +309,49 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
     return exitFor(*decision, failOn);
 }
 
-int reportDocument(const ComparisonDocument& doc, Format format, std::optional<Verdict> failOn, std::ostream& out,
-                   std::ostream& err, const std::string& source) {
+// `report` and `demo`: the decision printed in the chosen format (the full Markdown report for markdown), and with
+// --out the report written to a file; with --out alone nothing is printed.
+int reportDocument(const ComparisonDocument& doc, Format format, bool print, const std::string& outPath,
+                   std::optional<Verdict> failOn, std::ostream& out, std::ostream& err, const std::string& source) {
     auto decision = decide(doc);
     if (!decision) {
         err << "fp8dash: " << source << ": " << decision.error().message << "\n";
         return kExitBadInput;
     }
-    printDecision(*decision, doc, format, headingFor(doc), out);
-    printNotes(doc, format, out);
+    if (!outPath.empty())
+        if (const int rc = writeReportOut(doc, *decision, outPath, source, err); rc != kExitOk) return rc;
+    if (print) {
+        switch (format) {
+            case Format::Json: out << decisionToJson(*decision).dump(2) << "\n"; break;
+            case Format::Markdown: {
+                ReportContext ctx;
+                ctx.source = source;
+                ctx.generatedAt = nowIso8601Utc();
+                ctx.toolVersion = FP8DASH_VERSION;
+                out << reportToMarkdownDocument(doc, *decision, ctx);
+                break;
+            }
+            case Format::Text: out << reportToPlainText(doc, *decision); break;
+        }
+    }
     return exitFor(*decision, failOn);
 }
 
 int cmdReport(Args& a, bool demo, std::ostream& out, std::ostream& err) {
     std::vector<std::string> positional;
     Format format = Format::Text;
+    bool formatGiven = false;
     std::optional<Verdict> failOn;
-    std::string value;
+    std::string value, outPath;
     while (!a.done()) {
-        if (a.option("--format", value)) format = parseFormat(value);
+        if (a.option("--format", value)) format = parseFormat(value), formatGiven = true;
+        else if (a.option("--out", value)) checkReportOutPath(value), outPath = value;
         else if (a.option("--fail-on", value)) failOn = parseFailOn(value);
         else if (a.peek().size() > 1 && a.peek()[0] == '-')
             throw UsageError{(demo ? "demo" : "report") + std::string(": unknown option ") + a.peek()};
         else positional.push_back(a.next());
     }
+    const bool print = outPath.empty() || formatGiven;
     if (demo) {
         if (!positional.empty()) throw UsageError{"demo takes no file"};
         auto doc = loadDemoComparison();
@@ -353,7 +359,7 @@ int cmdReport(Args& a, bool demo, std::ostream& out, std::ostream& err) {
             err << "fp8dash: the bundled demo is broken: " << doc.error().message << "\n";
             return kExitInternal;
         }
-        return reportDocument(*doc, format, failOn, out, err, std::string(kDemoName));
+        return reportDocument(*doc, format, print, outPath, failOn, out, err, std::string(kDemoName));
     }
     if (positional.size() != 1)
         throw UsageError{"report needs exactly one comparison file (got " + std::to_string(positional.size()) + ")"};
@@ -362,7 +368,7 @@ int cmdReport(Args& a, bool demo, std::ostream& out, std::ostream& err) {
         err << "fp8dash: " << doc.error().message << "\n";
         return kExitBadInput;
     }
-    return reportDocument(*doc, format, failOn, out, err, positional[0]);
+    return reportDocument(*doc, format, print, outPath, failOn, out, err, positional[0]);
 }
 
 double parseSeconds(const std::string& option, const std::string& text) {
@@ -544,9 +550,12 @@ std::string usage() {
            "      --format text|json, --save FILE.fp8cmp (adds to an existing file), --fail-on ...\n"
            "      Prometheus credentials: FP8DASH_PROMETHEUS_TOKEN (bearer), or FP8DASH_PROMETHEUS_USER and\n"
            "      FP8DASH_PROMETHEUS_PASSWORD (basic); extra headers: FP8DASH_PROMETHEUS_HEADERS=\"X-Scope-OrgID: t1\"\n"
-           "  fp8dash report FILE.fp8cmp [--format text|json|markdown] [--fail-on ...]\n"
+           "  fp8dash report FILE.fp8cmp [--format text|json|markdown] [--out REPORT] [--fail-on ...]\n"
            "                                 re-derive the verdict from a saved comparison file alone\n"
-           "  fp8dash demo [--format ...]    the report of the bundled demo comparison\n"
+           "      --out report.html|report.pdf|report.md|report.txt|report.json\n"
+           "                                 write the whole report to a file, the format from the extension (HTML\n"
+           "                                 and PDF with the charts); stdout then stays empty unless --format is given\n"
+           "  fp8dash demo [--format ...] [--out REPORT]   the report of the bundled demo comparison\n"
            "  fp8dash device [--format text|json]   the local GPU and its FP8 support\n" +
            capacityUsage() + benchUsage() + judgeUsage() +
            "  fp8dash --help | --version\n"
