@@ -8,6 +8,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include "fp8dash/ui/export_actions.h"
 #include "fp8dash/ui/task_table_model.h"
 #include "ui_style.h"
 
@@ -63,6 +64,7 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
     header->setSortIndicatorClearable(true);
     header->setSortIndicator(-1, Qt::AscendingOrder);
     m_tree->setSortingEnabled(true);
+    exporting::installTableExportMenu(m_tree, QStringLiteral("fp8dash-tasks"));
     layout->addWidget(m_tree, 1);
 
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {

@@ -1,7 +1,7 @@
 #pragma once
 // MainWindow: one comparison document on screen (overall verdict banner, the offline evals: task table, FP8 layers,
 // risks, missing tasks, notes; the production timeline), with File › New Comparison / Open / Save / Save As / Open
-// Demo, Timeline › Connect… / Refresh, Bench › Show Local Benchmarks / Run Benchmarks / Show Capacity, drag-and-drop of *.fp8cmp files and window geometry kept in QSettings. GUI
+// Demo / Export Report, Timeline › Connect… / Refresh, Bench › Show Local Benchmarks / Run Benchmarks / Show Capacity, drag-and-drop of *.fp8cmp files and window geometry kept in QSettings. GUI
 // thread only. Files load on a QtConcurrent worker; a newer load makes older ones stale and their results are
 // dropped. Timelines are fetched by TimelineSourceDialog (off the GUI thread); a fetched timeline or a newly chosen
 // change time marks the document modified until it is saved; so do benchmark results and capacity inputs. Credentials used for a fetch stay in memory for this
@@ -19,6 +19,7 @@
 #include <QPointer>
 
 #include "fp8dash/core/comparison_file.h"
+#include "fp8dash/core/report_document.h"
 #include "fp8dash/core/timeline.h"
 #include "fp8dash/ui/loaded_comparison.h"
 
@@ -85,6 +86,9 @@ public:
     bool isModified() const { return m_modified; }
     // Writes the document to path (atomically); clears the modified mark. An error is shown and returned.
     Status saveTo(const QString& path);
+    // File › Export Report… once the path is chosen: the whole report in that format (report_exporter.h), with a busy
+    // cursor; the status bar names the file, an error is shown (and returned).
+    Status exportReportTo(const QString& path, fp8dash::ReportFileFormat format);
 
     const LoadedComparison* current() const { return m_current ? &*m_current : nullptr; }  // nullptr: none shown
     QString documentPath() const { return m_path; }  // empty for the demo or an unsaved document
