@@ -64,6 +64,7 @@ struct Table {
     std::vector<Align> align;  // per column; Left when absent
     std::vector<std::vector<Cell>> rows;
     bool keyValue = false;  // a two-column fact sheet: the first column is a label
+    std::string cls;        // an extra class for the stylesheet ("evals": the wide task table)
 };
 
 enum class Only { Both, Html, Markdown };
@@ -308,12 +309,17 @@ void addRuns(Report& report, const ComparisonDocument& doc, const Decision& d) {
     report.sections.push_back(std::move(s));
 }
 
-void taskRows(const TaskComparison& t, int depth, bool paired, bool noise, Table& table) {
+// One row per task, its subtasks below it. The paired test and the noise floor, when the report has them, are a
+// second line under the confidence and the Δ (a table of eleven columns does not fit a page).
+void taskRows(const TaskComparison& t, int depth, Table& table) {
     std::vector<Cell> row;
     Cell name{code(t.task)};
     name.indent = depth;
     row.push_back(std::move(name));
-    row.push_back(Cell{code(t.metric)});
+    // The metric's name, its filter below ("exact_match" / "strict-match"); lm-eval's "none" filter says nothing.
+    Cell metric{code(t.metricName.empty() ? t.metric : t.metricName)};
+    if (!t.metricName.empty() && !t.filter.empty() && t.filter != "none") metric.sub = t.filter;
+    row.push_back(std::move(metric));
     const auto value = [](double v, const std::optional<double>& se) {
         Cell c = cell(fixed(v, 4));
         if (se) c.sub = "± " + fixed(*se, 4);
@@ -321,19 +327,21 @@ void taskRows(const TaskComparison& t, int depth, bool paired, bool noise, Table
     };
     row.push_back(value(t.baseline, t.baselineStderr));
     row.push_back(value(t.candidate, t.candidateStderr));
-    row.push_back(cell(formatPercent(t.deltaPct, 3)));
+    Cell delta = cell(formatPercent(t.deltaPct, 3));
+    if (t.noiseFloorPct) delta.sub = "noise ± " + fixed(*t.noiseFloorPct, 3) + "%";
+    row.push_back(std::move(delta));
     row.push_back(cell(t.degradationPct ? fixed(*t.degradationPct, 3) + "%" : std::string("n/a")));
     row.push_back(cell(formatSigmas(t.sigmas)));
-    row.push_back(cell(depth ? std::string() : confidenceSummary(t)));
-    if (paired) row.push_back(cell(pairedTestSummary(t)));
-    if (noise) row.push_back(cell(t.noiseFloorPct ? "± " + fixed(*t.noiseFloorPct, 3) + "%" : std::string()));
+    Cell confidence = cell(depth ? std::string() : confidenceSummary(t));
+    if (t.paired) confidence.sub = "paired " + pairedTestSummary(t);
+    row.push_back(std::move(confidence));
     std::string verdict(verdictTitle(t.verdict));
     if (t.verdict != t.pointVerdict) verdict += " (cautious)";
     Cell v{strong(verdict, depth ? Tone::Muted : toneOf(t.verdict))};
     if (!depth) v.fill = toneOf(t.verdict);
     row.push_back(std::move(v));
     table.rows.push_back(std::move(row));
-    for (const auto& sub : t.subtasks) taskRows(sub, depth + 1, paired, noise, table);
+    for (const auto& sub : t.subtasks) taskRows(sub, depth + 1, table);
 }
 
 void addEvals(Report& report, const Decision& d) {
@@ -356,20 +364,24 @@ void addEvals(Report& report, const Decision& d) {
         subtasks |= !t.subtasks.empty();
     }
     Table t;
+    t.cls = "evals";
     t.header = {"Task", "Metric", r.baselineLabel, r.candidateLabel, "Δ%", "Degradation", "σ", "Confidence"};
     t.align = {Align::Left, Align::Left, Align::Right, Align::Right, Align::Right, Align::Right, Align::Right,
                Align::Left};
-    if (paired) t.header.push_back("Paired test"), t.align.push_back(Align::Left);
-    if (noise) t.header.push_back("Noise floor"), t.align.push_back(Align::Right);
     t.header.push_back("Verdict");
     t.align.push_back(Align::Center);
-    for (const auto& task : r.tasks) taskRows(task, 0, paired, noise, t);
+    for (const auto& task : r.tasks) taskRows(task, 0, t);
     s.table(std::move(t));
     std::vector<Line> notes;
+    if (paired)
+        notes.push_back(toned("“paired” under the confidence: the test on lm-eval's sample logs (McNemar for 0/1 "
+                              "metrics, Wilcoxon otherwise), documents " + r.candidateLabel + " lost and won.",
+                              Tone::Muted));
     if (subtasks) notes.push_back(toned("Indented rows (↳) are a group's subtasks: shown, not counted toward the "
                                         "verdict.", Tone::Muted));
     if (noise)
-        notes.push_back(toned("Noise floor: |" + r.controlLabel + " − " + r.baselineLabel + "| / " + r.baselineLabel +
+        notes.push_back(toned("“noise” under Δ%: the noise floor |" + r.controlLabel + " − " + r.baselineLabel +
+                                  "| / " + r.baselineLabel +
                                   ", the spread of two runs of the same BF16 setup; a Δ inside it is noise.",
                               Tone::Muted));
     for (const Line& n : notes) s.paragraph(n);
@@ -821,11 +833,13 @@ h3 { font-size: 10pt; font-weight: bold; margin-top: 10px; margin-bottom: 2px; }
 p { margin-top: 3px; margin-bottom: 5px; }
 li { margin-top: 1px; margin-bottom: 1px; }
 table.grid { border-collapse: collapse; border-color: #c5ccd3; margin-top: 3px; margin-bottom: 8px; }
-table.grid th { background-color: #eef0f3; font-weight: bold; }
-table.kv td.label { color: #57606a; }
+table.grid th { background-color: #eef0f3; font-weight: bold; text-align: left; }
+table.evals { font-size: 7.5pt; }
+table.evals code { font-size: 7pt; }
+table.kv td.label { color: #57606a; padding-right: 10px; white-space: nowrap; }
 table.meta { color: #57606a; }
-td.r, th.r { text-align: right; }
-td.c, th.c { text-align: center; }
+td.r, th.r { text-align: right; white-space: nowrap; }
+td.c, th.c { text-align: center; white-space: nowrap; }
 table.banner td { color: #ffffff; }
 td.title { font-size: 18pt; font-weight: bold; }
 td.advice { font-size: 11pt; }
@@ -868,10 +882,22 @@ private:
             // Line breaks in free text (notes, reasons) stay line breaks.
             for (auto pos = text.find('\n'); pos != std::string::npos; pos = text.find('\n', pos + 4))
                 text.replace(pos, 1, "<br>");
+            if (s.code && m_rich) text = breakable(text);
             if (s.code) text = "<code>" + text + "</code>";
             if (s.strong) text = "<strong>" + text + "</strong>";
             if (s.tone != Tone::None) text = "<span" + style(s.tone, false) + ">" + text + "</span>";
             out += text;
+        }
+        return out;
+    }
+
+    // Qt's rich text breaks a long identifier anywhere when a column is narrow: offer a zero-width space after
+    // ',', '/' and '_' instead ("mmlu_high_school_physics", "org/model").
+    static std::string breakable(const std::string& text) {
+        std::string out;
+        for (char c : text) {
+            out += c;
+            if (c == ',' || c == '/' || c == '_') out += "\u200b";
         }
         return out;
     }
@@ -883,6 +909,7 @@ private:
 
     void table(const Table& t, const std::string& extraClass = "") {
         std::string cls = t.keyValue ? "kv" : "grid";
+        if (!t.cls.empty()) cls += " " + t.cls;
         if (!extraClass.empty()) cls += " " + extraClass;
         // Rich text draws borders from the attributes; a browser from the stylesheet.
         const bool border = m_rich && !t.keyValue;
@@ -1034,7 +1061,7 @@ std::string mdTable(const Table& t) {
             std::string text;
             for (int d = 0; d < c.indent; ++d) text += "↳ ";
             text += mdSpans(c.line, true);
-            if (!c.sub.empty()) text += " " + mdText(c.sub, true);
+            if (!c.sub.empty()) text += " (" + mdText(c.sub, true) + ")";
             if (t.keyValue && &c == &row.front()) text = text.empty() ? text : "**" + text + "**";
             out += " " + text + " |";
         }
@@ -1104,6 +1131,56 @@ std::string reportToHtml(const ComparisonDocument& doc, const Decision& decision
 std::string reportToMarkdownDocument(const ComparisonDocument& doc, const Decision& decision,
                                      const ReportContext& context) {
     return writeMarkdown(buildReport(doc, decision, context));
+}
+
+std::optional<ReportFileFormat> reportFormatForPath(std::string_view path) {
+    const auto slash = path.find_last_of('/');
+    const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+    const auto dot = name.find_last_of('.');
+    if (dot == std::string_view::npos || dot == 0) return std::nullopt;
+    const std::string ext = text::lower(name.substr(dot + 1));
+    if (ext == "html" || ext == "htm") return ReportFileFormat::Html;
+    if (ext == "pdf") return ReportFileFormat::Pdf;
+    if (ext == "md" || ext == "markdown") return ReportFileFormat::Markdown;
+    if (ext == "txt") return ReportFileFormat::Text;
+    if (ext == "json") return ReportFileFormat::Json;
+    return std::nullopt;
+}
+
+std::string_view reportFormatSuffix(ReportFileFormat f) {
+    switch (f) {
+        case ReportFileFormat::Html: return "html";
+        case ReportFileFormat::Pdf: return "pdf";
+        case ReportFileFormat::Markdown: return "md";
+        case ReportFileFormat::Text: return "txt";
+        case ReportFileFormat::Json: return "json";
+    }
+    return "";
+}
+
+std::string reportToPlainText(const ComparisonDocument& doc, const Decision& decision) {
+    std::string out = decisionToText(decision, doc, reportTitle(doc));
+    if (doc.notes.empty()) return out;
+    out += "\nNotes\n";
+    for (const auto& n : doc.notes) {
+        const std::string who = n.author + (n.created.empty() ? "" : (n.author.empty() ? "" : ", ") + n.created);
+        const std::string line =
+            (n.task.empty() ? "" : "[" + n.task + "] ") + n.text + (who.empty() ? "" : " (" + who + ")");
+        out += wrapText(line, 100, "  ");
+    }
+    return out;
+}
+
+Result<std::string> renderReport(const ComparisonDocument& doc, const Decision& decision, const ReportContext& context,
+                                 ReportFileFormat format) {
+    switch (format) {
+        case ReportFileFormat::Html: return reportToHtml(doc, decision, context);
+        case ReportFileFormat::Markdown: return reportToMarkdownDocument(doc, decision, context);
+        case ReportFileFormat::Text: return reportToPlainText(doc, decision);
+        case ReportFileFormat::Json: return decisionToJson(decision).dump(2) + "\n";
+        case ReportFileFormat::Pdf: break;
+    }
+    return Error{"a PDF report is drawn by the desktop app's libraries (fp8dash_ui), not by core"};
 }
 
 }  // namespace fp8dash

@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 
 #include <cmath>
+#include <regex>
 
 #include "fp8dash/ui/report_exporter.h"
 #include "gui_test_support.h"
@@ -127,6 +128,41 @@ TEST_F(ReportExporterTest, PdfPagesAndText) {
     for (int p = 1; p <= pages; ++p)
         numbered += t.find("Page " + std::to_string(p) + " of " + std::to_string(pages)) != std::string::npos;
     EXPECT_EQ(numbered, static_cast<std::size_t>(pages));
+}
+
+// A GPU run has GEMM rows: the roofline and speedup charts join the KV chart, and the GEMM table lists each FP8
+// shape beside its BF16 twin with the speedup.
+TEST_F(ReportExporterTest, GpuBenchmarksBringTheirChartsAndTables) {
+    ComparisonDocument doc = fp8dash::test::reportTestDocument();
+    doc.benchmarks = fp8dash::test::reportTestGpuBench();
+    auto loaded = evaluateForDisplay(doc, QStringLiteral("gpu.fp8cmp"));
+    ASSERT_TRUE(loaded.ok());
+    ReportContext ctx = fixedContext(*loaded);
+    QStringList keys;
+    for (const auto& c : ctx.charts) keys << toQString(c.key);
+    EXPECT_EQ(keys, (QStringList{QStringLiteral("judge-distribution"), QStringLiteral("timeline"),
+                                 QStringLiteral("bench-roofline"), QStringLiteral("bench-speedup"),
+                                 QStringLiteral("bench-kv")}));
+    int pages = 0;
+    auto pdf = reportPdf(*loaded, ctx, &pages);
+    ASSERT_TRUE(pdf.ok()) << pdf.error().message;
+    keep(*pdf, QStringLiteral("report-gpu.pdf"));
+    const std::string pdftotext = pdfTool("pdftotext");
+    if (pdftotext.empty()) GTEST_SKIP() << "pdftotext not found (Debian: poppler-utils)";
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("gpu.pdf"));
+    {
+        QFile f(path);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(*pdf);
+    }
+    const auto text = fp8dash::test::runProcess({pdftotext, "-layout", path.toStdString(), "-"});
+    ASSERT_EQ(text.exitCode, 0);
+    EXPECT_NE(text.out.find("NVIDIA H200"), std::string::npos);
+    // qkv at M = 128: BF16 512.34 -> "512.3", FP8 958.1, speedup 1.87x (the run's own figure).
+    const std::regex row("qkv\\s+128 × 6144 × 4096\\s+512\\.3\\s+958\\.1\\s+1\\.87×");
+    EXPECT_TRUE(std::regex_search(text.out, row)) << text.out;
+    EXPECT_NE(text.out.find("4.10 TB/s"), std::string::npos);  // read bandwidth 4.1e12 B/s
 }
 
 TEST_F(ReportExporterTest, WriteReportFileInEachFormat) {

@@ -13,10 +13,17 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QTextBlock>
+#include <QTextFrame>
+#include <QTextTable>
+#include <QTextLayout>
+#include <QTextCursor>
 #include <QTextDocument>
 #include <QUrl>
 
 #include <cmath>
+#include <functional>
+#include <limits>
 
 #include "fp8dash/core/version.h"
 #include "fp8dash/ui/chart_snapshots.h"
@@ -68,6 +75,76 @@ void drawPageFrame(QPainter& p, const QRectF& page, const QString& title, const 
     p.drawLine(QPointF(page.left(), page.bottom() - footer + gap / 2),
                QPointF(page.right(), page.bottom() - footer + gap / 2));
     p.restore();
+}
+
+// Whether a block must stay on the page of what follows it: a heading, or a chart (its caption follows).
+bool keepsWithNext(const QTextBlock& block) {
+    if (block.blockFormat().headingLevel() > 0) return true;
+    for (auto it = block.begin(); !it.atEnd(); ++it)
+        if (it.fragment().charFormat().isImageFormat()) return true;
+    return false;
+}
+
+// Where a block's first line is in the document: the layout moves lines that do not fit a page to the next one, so a
+// block that starts at the foot of a page may show its first line on the next.
+double firstLineTop(QAbstractTextDocumentLayout* layout, const QTextBlock& block) {
+    const QRectF rect = layout->blockBoundingRect(block);
+    const QTextLayout* lines = block.layout();
+    return lines && lines->lineCount() > 0 ? rect.top() + lines->lineAt(0).position().y() : rect.top();
+}
+
+// QTextDocument has neither "keep with next" nor "no break inside" (CSS page-break-after/-inside: avoid): a heading
+// can end a page whose next page starts with its table, and a short table can be cut in two, even inside a row. So,
+// the earliest such place gets a page break before it (a short table: one that fills less than 40 % of a page), and
+// the layout is checked again; each pass moves one thing forward, so it ends.
+void keepTogether(QTextDocument& doc, double pageHeight) {
+    QAbstractTextDocumentLayout* layout = doc.documentLayout();
+    const auto pageOf = [pageHeight](double y) { return static_cast<int>(std::floor(y / pageHeight)); };
+    const auto atPageTop = [&](double y) { return y - pageOf(y) * pageHeight < 1; };
+    for (int pass = 0; pass < 200; ++pass) {
+        (void)layout->documentSize();  // finishes the layout (it is incremental after a change)
+        int firstPosition = std::numeric_limits<int>::max();
+        std::function<void()> move;
+        for (QTextFrame* frame : doc.rootFrame()->childFrames()) {
+            auto* table = qobject_cast<QTextTable*>(frame);
+            if (!table) continue;
+            const QRectF rect = layout->frameBoundingRect(table);
+            if (rect.height() > 0.4 * pageHeight || atPageTop(rect.top()) ||
+                pageOf(rect.top()) == pageOf(rect.bottom() - 1))
+                continue;
+            // Tables are in document order: the first one found is the earliest. The layout ignores a table's own
+            // page break, so the break goes on the block before it: before that block when it is the table's heading
+            // (it moves along), after it otherwise.
+            const QTextBlock before = doc.findBlock(table->firstPosition() - 1);
+            if (!before.isValid()) continue;
+            firstPosition = before.position();
+            move = [before] {
+                QTextBlockFormat format = before.blockFormat();
+                format.setPageBreakPolicy(format.pageBreakPolicy() | (keepsWithNext(before)
+                                                                          ? QTextFormat::PageBreak_AlwaysBefore
+                                                                          : QTextFormat::PageBreak_AlwaysAfter));
+                QTextCursor(before).setBlockFormat(format);
+            };
+            break;
+        }
+        for (QTextBlock block = doc.begin(); block.isValid() && block.position() < firstPosition; block = block.next()) {
+            const QTextBlock next = block.next();
+            if (!next.isValid() || !keepsWithNext(block)) continue;
+            if (block.blockFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore) continue;
+            const double here = firstLineTop(layout, block);
+            // A line moved to the next page starts at its very top; a pixel's slack keeps rounding from hiding it.
+            const double there = firstLineTop(layout, next) + 1;
+            if (pageOf(there) <= pageOf(here) || atPageTop(here)) continue;  // together, or already at the top
+            move = [block] {
+                QTextBlockFormat format = block.blockFormat();
+                format.setPageBreakPolicy(format.pageBreakPolicy() | QTextFormat::PageBreak_AlwaysBefore);
+                QTextCursor(block).setBlockFormat(format);
+            };
+            break;
+        }
+        if (!move) return;
+        move();
+    }
 }
 
 }  // namespace
@@ -128,6 +205,7 @@ Result<QByteArray> reportPdf(const LoadedComparison& loaded, const ReportContext
         doc.setHtml(toQString(reportToHtml(loaded.document, loaded.decision, context, ReportHtmlFlavour::RichText,
                                            maxImageWidth)));
         doc.setPageSize(body.size());
+        keepTogether(doc, body.height());
         const int pages = doc.pageCount();
 
         QPainter painter;

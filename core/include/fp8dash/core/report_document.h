@@ -12,11 +12,13 @@
 // bytes drawn by the ui); everything else derives from the document and its Decision, and the time of writing is
 // an input too, so equal inputs give byte-equal output. All text is escaped. Pure functions; thread-safe.
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "fp8dash/core/comparison_file.h"
+#include "fp8dash/core/result.h"
 
 namespace fp8dash {
 
@@ -60,5 +62,19 @@ std::string reportToMarkdownDocument(const ComparisonDocument& doc, const Decisi
 
 // & < > " ' as character references.
 std::string htmlEscape(std::string_view text);
+
+// The report's file formats. Text and JSON are what `fp8dash report` prints (decisionToText with the notes;
+// decisionToJson, the stable JSON); PDF is drawn by the ui (report_exporter.h).
+enum class ReportFileFormat { Html, Pdf, Markdown, Text, Json };
+// By the file name's extension, case-insensitive: .html/.htm, .pdf, .md/.markdown, .txt, .json; nullopt otherwise.
+std::optional<ReportFileFormat> reportFormatForPath(std::string_view path);
+std::string_view reportFormatSuffix(ReportFileFormat f);  // "html", "pdf", "md", "txt", "json"
+
+// `fp8dash report`'s text: decisionToText under the report's title, then the notes ("[task] text (author, time)").
+std::string reportToPlainText(const ComparisonDocument& doc, const Decision& decision);
+// The report in a format core writes: HTML (browser flavour), Markdown, text, JSON (indented, newline-terminated).
+// PDF is an Error naming the ui.
+Result<std::string> renderReport(const ComparisonDocument& doc, const Decision& decision, const ReportContext& context,
+                                 ReportFileFormat format);
 
 }  // namespace fp8dash
