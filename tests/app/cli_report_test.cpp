@@ -87,7 +87,7 @@ TEST(CliReportOut, PdfHeadless) {
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("FP8DASH_BUILD_GUI=OFF"), std::string::npos) << r.err;
     EXPECT_FALSE(std::filesystem::exists(pdf));
-    GTEST_SKIP() << "a CLI-only build refuses PDF (checked)";
+    return;  // a CLI-only build refuses PDF, as checked
 #endif
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(readFile(pdf).rfind("%PDF-", 0), 0u);
