@@ -553,8 +553,8 @@ std::string usage() {
            "  fp8dash report FILE.fp8cmp [--format text|json|markdown] [--out REPORT] [--fail-on ...]\n"
            "                                 re-derive the verdict from a saved comparison file alone\n"
            "      --out report.html|report.pdf|report.md|report.txt|report.json\n"
-           "                                 write the whole report to a file, the format from the extension (HTML\n"
-           "                                 and PDF with the charts); stdout then stays empty unless --format is given\n"
+           "                                 write the whole report to a file, its format from the extension (HTML\n"
+           "                                 and PDF with the charts); nothing on stdout unless --format is given\n"
            "  fp8dash demo [--format ...] [--out REPORT]   the report of the bundled demo comparison\n"
            "  fp8dash device [--format text|json]   the local GPU and its FP8 support\n" +
            capacityUsage() + benchUsage() + judgeUsage() +

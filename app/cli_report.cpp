@@ -68,7 +68,8 @@ int writeReportOut(const ComparisonDocument& doc, const Decision& decision, cons
         ensureGuiApplication();
         auto loaded = ui::evaluateForDisplay(doc, QString::fromStdString(source));
         if (!loaded) return finish(loaded.error());
-        return finish(ui::writeReportFile(*loaded, QString::fromStdString(path), format, QString::fromStdString(source)));
+        return finish(
+            ui::writeReportFile(*loaded, QString::fromStdString(path), format, QString::fromStdString(source)));
     }
 #else
     if (format == ReportFileFormat::Pdf) {

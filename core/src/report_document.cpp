@@ -22,9 +22,12 @@ enum class Tone { None, Go, Monitor, Investigate, Muted, Warning };
 
 Tone toneOf(Verdict v) {
     switch (v) {
-        case Verdict::Go: return Tone::Go;
-        case Verdict::Monitor: return Tone::Monitor;
-        case Verdict::Investigate: return Tone::Investigate;
+        case Verdict::Go:
+            return Tone::Go;
+        case Verdict::Monitor:
+            return Tone::Monitor;
+        case Verdict::Investigate:
+            return Tone::Investigate;
     }
     return Tone::None;
 }
@@ -38,10 +41,18 @@ struct Span {
 };
 using Line = std::vector<Span>;
 
-Line plain(std::string text) { return {Span{std::move(text)}}; }
-Line strong(std::string text, Tone tone = Tone::None) { return {Span{std::move(text), true, false, tone}}; }
-Line code(std::string text) { return {Span{std::move(text), false, true}}; }
-Line toned(std::string text, Tone tone) { return {Span{std::move(text), false, false, tone}}; }
+Line plain(std::string text) {
+    return {Span{std::move(text)}};
+}
+Line strong(std::string text, Tone tone = Tone::None) {
+    return {Span{std::move(text), true, false, tone}};
+}
+Line code(std::string text) {
+    return {Span{std::move(text), false, true}};
+}
+Line toned(std::string text, Tone tone) {
+    return {Span{std::move(text), false, false, tone}};
+}
 Line operator+(Line a, const Line& b) {
     a.insert(a.end(), b.begin(), b.end());
     return a;
@@ -51,11 +62,13 @@ struct Cell {
     Cell() = default;
     explicit Cell(Line l) : line(std::move(l)) {}
     Line line;
-    std::string sub;  // a second, smaller line (a standard error); Markdown appends it
-    int indent = 0;   // subtask depth
+    std::string sub;         // a second, smaller line (a standard error); Markdown appends it
+    int indent = 0;          // subtask depth
     Tone fill = Tone::None;  // a tinted cell (verdicts)
 };
-Cell cell(std::string text) { return Cell{plain(std::move(text))}; }
+Cell cell(std::string text) {
+    return Cell{plain(std::move(text))};
+}
 
 enum class Align { Left, Right, Center };
 
@@ -140,7 +153,9 @@ std::string fixed(double v, int decimals) {
     std::snprintf(buf, sizeof buf, "%.*f", decimals, v + 0.0);  // + 0.0: no "-0.00"
     return buf;
 }
-std::string general(double v) { return format("%g", v); }
+std::string general(double v) {
+    return format("%g", v);
+}
 
 std::string grouped(std::uint64_t v) {
     std::string digits = std::to_string(v), out;
@@ -157,9 +172,13 @@ std::string bytesPerSecond(double v) {
     return fixed(v / 1e6, 0) + " MB/s";
 }
 
-std::string significant(double v) { return format("%.3g", v); }
+std::string significant(double v) {
+    return format("%.3g", v);
+}
 
-std::string readable(const std::string& iso) { return iso.empty() ? std::string("—") : readableTimestamp(iso); }
+std::string readable(const std::string& iso) {
+    return iso.empty() ? std::string("—") : readableTimestamp(iso);
+}
 
 std::string upper(std::string s) {
     for (char& c : s)
@@ -187,7 +206,9 @@ const ReportChart* findChart(const ReportContext& ctx, const std::string& key) {
 }
 
 // A chart's data table goes into Markdown always and into HTML only when the chart itself is not there.
-Only dataTableOnly(const ReportChart* chart) { return chart ? Only::Markdown : Only::Both; }
+Only dataTableOnly(const ReportChart* chart) {
+    return chart ? Only::Markdown : Only::Both;
+}
 
 Line chartLine(const ReportChart& chart) {
     return toned("Chart “" + chart.title + "” (drawn in the HTML and PDF reports): " + chart.caption, Tone::Muted);
@@ -208,16 +229,18 @@ void addVerdict(Report& report, const ComparisonDocument& doc, const Decision& d
     std::vector<Line> reasons;
     for (const auto& r : d.reasons) reasons.push_back(plain(r));
     s.bullets(std::move(reasons));
-    if (!doc.currentDecision())
-        s.paragraph(toned("No review decision is recorded in this comparison.", Tone::Muted));
+    if (!doc.currentDecision()) s.paragraph(toned("No review decision is recorded in this comparison.", Tone::Muted));
     report.sections.push_back(std::move(s));
 }
 
 Tone outcomeTone(ReviewOutcome o) {
     switch (o) {
-        case ReviewOutcome::ApprovedGo: return Tone::Go;
-        case ReviewOutcome::ApprovedMonitor: return Tone::Monitor;
-        case ReviewOutcome::Rejected: return Tone::Investigate;
+        case ReviewOutcome::ApprovedGo:
+            return Tone::Go;
+        case ReviewOutcome::ApprovedMonitor:
+            return Tone::Monitor;
+        case ReviewOutcome::Rejected:
+            return Tone::Investigate;
     }
     return Tone::None;
 }
@@ -233,7 +256,9 @@ void addReview(Report& report, const ComparisonDocument& doc, const Decision& d)
     Table t;
     t.keyValue = true;
     t.header = {"", ""};
-    const auto row = [&t](const std::string& label, Line value) { t.rows.push_back({cell(label), Cell{std::move(value)}}); };
+    const auto row = [&t](const std::string& label, Line value) {
+        t.rows.push_back({cell(label), Cell{std::move(value)}});
+    };
     row("Outcome", strong(std::string(reviewOutcomeTitle(current->outcome)), outcomeTone(current->outcome)));
     row("Decided by", plain(current->by.empty() ? "(unnamed)" : current->by));
     row("When", plain(readable(current->at)));
@@ -252,8 +277,8 @@ void addReview(Report& report, const ComparisonDocument& doc, const Decision& d)
         h.header = {"When", "Outcome", "By", "Verdict then", "Why"};
         for (std::size_t i = 0; i + 1 < doc.decisions.size(); ++i) {
             const ReviewDecision& e = doc.decisions[i];
-            h.rows.push_back({cell(readable(e.at)), Cell{toned(std::string(reviewOutcomeTitle(e.outcome)),
-                                                               outcomeTone(e.outcome))},
+            h.rows.push_back({cell(readable(e.at)),
+                              Cell{toned(std::string(reviewOutcomeTitle(e.outcome)), outcomeTone(e.outcome))},
                               cell(e.by), cell(verdictWord(e.verdictAtDecision)), cell(e.why)});
         }
         s.table(std::move(h));
@@ -304,7 +329,8 @@ void addRuns(Report& report, const ComparisonDocument& doc, const Decision& d) {
     s.bullets({strong(r.baselineLabel + ":") + plain(" " + fp8LayersSummary(b)),
                strong(r.candidateLabel + ":") + plain(" " + fp8LayersSummary(c))});
     if (doc.control)
-        s.paragraph(plain("Control run " + doc.control->label + (doc.control->sourcePath.empty() ? "" : " (" + doc.control->sourcePath + ")") +
+        s.paragraph(plain("Control run " + doc.control->label +
+                          (doc.control->sourcePath.empty() ? "" : " (" + doc.control->sourcePath + ")") +
                           ": a second BF16 run, whose spread is each task's noise floor."));
     report.sections.push_back(std::move(s));
 }
@@ -352,10 +378,11 @@ void addEvals(Report& report, const Decision& d) {
         s.paragraph(plain("The evals alone: ") + strong(std::string(verdictTitle(r.verdict)), toneOf(r.verdict)) +
                     plain("."));
     s.paragraph(plain("Degradation is the loss in the metric's good direction; Δ% = (" + r.candidateLabel + " − " +
-                      r.baselineLabel + ") / " + r.baselineLabel + " × 100. Thresholds: " +
-                      thresholdsSummary(r.thresholds) + (r.cautious ? "; cautious policy (an inconclusive task "
-                                                                       "takes the worst band its interval reaches)"
-                                                                     : "") +
+                      r.baselineLabel + ") / " + r.baselineLabel +
+                      " × 100. Thresholds: " + thresholdsSummary(r.thresholds) +
+                      (r.cautious ? "; cautious policy (an inconclusive task "
+                                    "takes the worst band its interval reaches)"
+                                  : "") +
                       ". ± under a value is lm-eval's standard error; σ is Δ in standard errors."));
     bool paired = false, noise = false, subtasks = false;
     for (const auto& t : r.tasks) {
@@ -366,19 +393,24 @@ void addEvals(Report& report, const Decision& d) {
     Table t;
     t.cls = "evals";
     t.header = {"Task", "Metric", r.baselineLabel, r.candidateLabel, "Δ%", "Degradation", "σ", "Confidence"};
-    t.align = {Align::Left, Align::Left, Align::Right, Align::Right, Align::Right, Align::Right, Align::Right,
-               Align::Left};
+    t.align = {Align::Left,  Align::Left,  Align::Right, Align::Right,
+               Align::Right, Align::Right, Align::Right, Align::Left};
     t.header.push_back("Verdict");
     t.align.push_back(Align::Center);
     for (const auto& task : r.tasks) taskRows(task, 0, t);
     s.table(std::move(t));
     std::vector<Line> notes;
     if (paired)
-        notes.push_back(toned("“paired” under the confidence: the test on lm-eval's sample logs (McNemar for 0/1 "
-                              "metrics, Wilcoxon otherwise), documents " + r.candidateLabel + " lost and won.",
-                              Tone::Muted));
-    if (subtasks) notes.push_back(toned("Indented rows (↳) are a group's subtasks: shown, not counted toward the "
-                                        "verdict.", Tone::Muted));
+        notes.push_back(
+            toned("“paired” under the confidence: the test on lm-eval's sample logs (McNemar for 0/1 "
+                  "metrics, Wilcoxon otherwise), documents " +
+                      r.candidateLabel + " lost and won.",
+                  Tone::Muted));
+    if (subtasks)
+        notes.push_back(
+            toned("Indented rows (↳) are a group's subtasks: shown, not counted toward the "
+                  "verdict.",
+                  Tone::Muted));
     if (noise)
         notes.push_back(toned("“noise” under Δ%: the noise floor |" + r.controlLabel + " − " + r.baselineLabel +
                                   "| / " + r.baselineLabel +
@@ -433,7 +465,8 @@ void addJudge(Report& report, const ComparisonDocument& doc, const Decision& d, 
     for (const auto& [label, value] : judgeFacts(c, bl, cl))
         if (label != "Verdict") facts.rows.push_back({cell(label), cell(value)});
     if (!c.baselineSource.empty() || !c.candidateSource.empty())
-        facts.rows.push_back({cell("Score files"), cell(bl + ": " + c.baselineSource + "; " + cl + ": " + c.candidateSource)});
+        facts.rows.push_back(
+            {cell("Score files"), cell(bl + ": " + c.baselineSource + "; " + cl + ": " + c.candidateSource)});
     s.table(std::move(facts));
 
     const ReportChart* chart = findChart(ctx, "judge-distribution");
@@ -474,11 +507,11 @@ void addTimeline(Report& report, const ComparisonDocument& doc, const Decision& 
     const TimelineData& data = *doc.timeline;
     const TimelineSettings& st = data.settings;
     Section s{"timeline", "Production timeline", {}};
-    s.paragraph(plain(formatTimeUtc(st.from) + " → " + formatTimeUtc(st.to) + ", step " + general(st.step) +
-                      " s. Verdict: ") +
-                (r.verdict ? strong(std::string(verdictTitle(*r.verdict)), toneOf(*r.verdict))
-                           : plain("none (it needs a quality series and the change time)")) +
-                plain("."));
+    s.paragraph(
+        plain(formatTimeUtc(st.from) + " → " + formatTimeUtc(st.to) + ", step " + general(st.step) + " s. Verdict: ") +
+        (r.verdict ? strong(std::string(verdictTitle(*r.verdict)), toneOf(*r.verdict))
+                   : plain("none (it needs a quality series and the change time)")) +
+        plain("."));
     std::vector<Line> reasons;
     for (const auto& reason : r.reasons) reasons.push_back(plain(reason));
     s.bullets(std::move(reasons));
@@ -493,7 +526,8 @@ void addTimeline(Report& report, const ComparisonDocument& doc, const Decision& 
         return v ? fixed(*v, decimals) + " (n=" + std::to_string(n) + ")" : std::string("—");
     };
     if (data.throughput)
-        t.rows.push_back({cell("Throughput (tokens/s)"), cell(mean(r.throughput.beforeMean, r.throughput.beforeCount, 1)),
+        t.rows.push_back({cell("Throughput (tokens/s)"),
+                          cell(mean(r.throughput.beforeMean, r.throughput.beforeCount, 1)),
                           cell(mean(r.throughput.afterMean, r.throughput.afterCount, 1)),
                           cell(formatPercent(r.throughput.deltaPct(), 1)), cell(r.throughputAssessment)});
     if (data.quality) {
@@ -532,10 +566,10 @@ void addTimeline(Report& report, const ComparisonDocument& doc, const Decision& 
             Table a;
             a.header = {"Pending", "Firing", "Resolved"};
             for (const auto& e : r.alerts)
-                a.rows.push_back({cell(formatTimeUtc(e.pendingAt)),
-                                  Cell{e.firingAt ? toned(formatTimeUtc(*e.firingAt), Tone::Investigate)
-                                                  : plain("never fired")},
-                                  cell(e.resolvedAt ? formatTimeUtc(*e.resolvedAt) : std::string("still active"))});
+                a.rows.push_back(
+                    {cell(formatTimeUtc(e.pendingAt)),
+                     Cell{e.firingAt ? toned(formatTimeUtc(*e.firingAt), Tone::Investigate) : plain("never fired")},
+                     cell(e.resolvedAt ? formatTimeUtc(*e.resolvedAt) : std::string("still active"))});
             s.table(std::move(a));
         }
     }
@@ -567,13 +601,14 @@ void addBenchmarks(Report& report, const ComparisonDocument& doc, const ReportCo
         if (!parts.empty()) line += ")";
         device.rows.push_back({cell("Device"), cell(line)});
         if (dev.peak)
-            device.rows.push_back({cell("Datasheet"), cell(dev.peak->name + ": FP8 " + general(dev.peak->fp8DenseTflops) +
-                                                           " / BF16 " + general(dev.peak->bf16DenseTflops) +
-                                                           " TFLOP/s dense, " +
-                                                           general(dev.peak->memoryBandwidthGBps) + " GB/s")});
+            device.rows.push_back(
+                {cell("Datasheet"), cell(dev.peak->name + ": FP8 " + general(dev.peak->fp8DenseTflops) + " / BF16 " +
+                                         general(dev.peak->bf16DenseTflops) + " TFLOP/s dense, " +
+                                         general(dev.peak->memoryBandwidthGBps) + " GB/s")});
     } else {
         device.rows.push_back(
-            {cell("Device"), cell("no usable GPU: " + (dev.reason.empty() ? std::string("no reason given") : dev.reason))});
+            {cell("Device"),
+             cell("no usable GPU: " + (dev.reason.empty() ? std::string("no reason given") : dev.reason))});
     }
     if (!b.kvBackend.empty()) device.rows.push_back({cell("KV error computed by"), cell(b.kvBackend)});
     s.table(std::move(device));
@@ -606,13 +641,12 @@ void addBenchmarks(Report& report, const ComparisonDocument& doc, const ReportCo
             return p->skipped.empty() ? fixed(p->tflops, 1) : "skipped: " + p->skipped;
         };
         for (const BenchGemmPoint* p : order) {
-            g.rows.push_back({Cell{code(p->layer)},
-                              cell(std::to_string(p->m) + " × " + std::to_string(p->n) + " × " + std::to_string(p->k)),
-                              cell(rate(bf16Of(*p))), cell(rate(p)),
-                              cell(p->skipped.empty() && p->speedupVsBf16 > 0 ? fixed(p->speedupVsBf16, 2) + "×"
-                                                                              : std::string("—")),
-                              cell(p->skipped.empty() && p->roofTflops ? fixed(p->percentOfRoof, 1) + "%"
-                                                                       : std::string("—"))});
+            g.rows.push_back(
+                {Cell{code(p->layer)},
+                 cell(std::to_string(p->m) + " × " + std::to_string(p->n) + " × " + std::to_string(p->k)),
+                 cell(rate(bf16Of(*p))), cell(rate(p)),
+                 cell(p->skipped.empty() && p->speedupVsBf16 > 0 ? fixed(p->speedupVsBf16, 2) + "×" : std::string("—")),
+                 cell(p->skipped.empty() && p->roofTflops ? fixed(p->percentOfRoof, 1) + "%" : std::string("—"))});
         }
         s.table(std::move(g));
     }
@@ -665,14 +699,15 @@ void addCapacity(Report& report, const ComparisonDocument& doc) {
     Section s{"capacity", "KV-cache capacity", {}};
     s.paragraph(plain("Model ") + code(st.model) +
                 plain(" on " + std::to_string(st.gpus) + " × " + st.gpu + ", GPU memory utilisation " +
-                      fixed(st.gpuUtilization, 2) + ", context " + grouped(static_cast<std::uint64_t>(st.contextTokens)) +
-                      " tokens, runtime overhead " + general(st.overheadGiB) + " GiB per GPU; chosen: " +
-                      dtypeLabel(st.weights, st.kv) + "."));
+                      fixed(st.gpuUtilization, 2) + ", context " +
+                      grouped(static_cast<std::uint64_t>(st.contextTokens)) + " tokens, runtime overhead " +
+                      general(st.overheadGiB) + " GiB per GPU; chosen: " + dtypeLabel(st.weights, st.kv) + "."));
     if (st.gpu == "local") {
-        s.paragraph(toned("Planned for the GPUs of the machine where it was made (“local”): the figures depend on "
-                          "their free memory at the time, so they cannot be recomputed offline. Open the comparison on "
-                          "that machine (Bench › Show Capacity) to see them.",
-                          Tone::Warning));
+        s.paragraph(
+            toned("Planned for the GPUs of the machine where it was made (“local”): the figures depend on "
+                  "their free memory at the time, so they cannot be recomputed offline. Open the comparison on "
+                  "that machine (Bench › Show Capacity) to see them.",
+                  Tone::Warning));
         report.sections.push_back(std::move(s));
         return;
     }
@@ -710,14 +745,16 @@ void addCapacity(Report& report, const ComparisonDocument& doc) {
         return grouped(static_cast<std::uint64_t>(std::llround(v.tokensPerS))) + " tokens/s" +
                (v.batchFits ? "" : " (the batch does not fit)");
     };
-    row("Decode estimate" + (sel.decode ? " (batch " + std::to_string(sel.decode->batch) + ", upper bound)" : std::string()),
+    row("Decode estimate" +
+            (sel.decode ? " (batch " + std::to_string(sel.decode->batch) + ", upper bound)" : std::string()),
         decode(bf), decode(sel));
     row("Fits", bf.fits ? "yes" : "no: " + bf.reason, sel.fits ? "yes" : "no: " + sel.reason);
     s.table(std::move(t));
     if (sel.decode)
-        s.paragraph(toned("The decode estimate is bandwidth-bound: each step reads the weights and the K/V of the "
-                          "batch at full context at the datasheet bandwidth; real kernels reach a fraction of it.",
-                          Tone::Muted));
+        s.paragraph(
+            toned("The decode estimate is bandwidth-bound: each step reads the weights and the K/V of the "
+                  "batch at full context at the datasheet bandwidth; real kernels reach a fraction of it.",
+                  Tone::Muted));
     report.sections.push_back(std::move(s));
 }
 
@@ -745,7 +782,8 @@ Report buildReport(const ComparisonDocument& doc, const Decision& d, const Repor
         r.meta.rows.push_back({cell(label), cell(value)});
     };
     meta("File", ctx.source.empty() ? std::string("not saved to a file") : ctx.source);
-    meta("Comparison created", readable(doc.created) + (doc.toolVersion.empty() ? "" : " by fp8dash " + doc.toolVersion));
+    meta("Comparison created",
+         readable(doc.created) + (doc.toolVersion.empty() ? "" : " by fp8dash " + doc.toolVersion));
     if (doc.version < kComparisonVersion)
         meta("File format", "version " + std::to_string(doc.version) + ", upgraded to version " +
                                 std::to_string(kComparisonVersion) + " when read");
@@ -774,12 +812,18 @@ struct Palette {
 // The app's verdict colours (ui_style.cpp), so the report looks like the window.
 Palette paletteOf(Tone t) {
     switch (t) {
-        case Tone::Go: return {"#1e7d32", "#dff1e1", "#145a23"};
-        case Tone::Monitor: return {"#b26a00", "#ffecc4", "#7a4500"};
-        case Tone::Investigate: return {"#c62828", "#fbdcdc", "#9b1c1c"};
-        case Tone::Warning: return {"#b26a00", "#ffecc4", "#7a4500"};
-        case Tone::Muted: return {"#5f6368", "#eceff1", "#57606a"};
-        case Tone::None: break;
+        case Tone::Go:
+            return {"#1e7d32", "#dff1e1", "#145a23"};
+        case Tone::Monitor:
+            return {"#b26a00", "#ffecc4", "#7a4500"};
+        case Tone::Investigate:
+            return {"#c62828", "#fbdcdc", "#9b1c1c"};
+        case Tone::Warning:
+            return {"#b26a00", "#ffecc4", "#7a4500"};
+        case Tone::Muted:
+            return {"#5f6368", "#eceff1", "#57606a"};
+        case Tone::None:
+            break;
     }
     return {"#5f6368", "#eceff1", "#1f2328"};
 }
@@ -851,7 +895,8 @@ p.footer { font-size: 7.5pt; color: #57606a; }
 
 class HtmlWriter {
 public:
-    HtmlWriter(ReportHtmlFlavour flavour, int maxImageWidth) : m_rich(flavour == ReportHtmlFlavour::RichText), m_maxWidth(maxImageWidth) {}
+    HtmlWriter(ReportHtmlFlavour flavour, int maxImageWidth)
+        : m_rich(flavour == ReportHtmlFlavour::RichText), m_maxWidth(maxImageWidth) {}
 
     std::string write(const Report& r) {
         m_out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
@@ -861,8 +906,10 @@ public:
         m_out += "<h1>" + htmlEscape(r.title) + "</h1>\n";
         table(r.meta, "meta");
         for (const auto& s : r.sections) section(s);
-        if (m_rich) m_out += "<p class=\"footer\">" + htmlEscape(r.footer) + "</p>\n";
-        else m_out += "<footer>" + htmlEscape(r.footer) + "</footer>\n";
+        if (m_rich)
+            m_out += "<p class=\"footer\">" + htmlEscape(r.footer) + "</p>\n";
+        else
+            m_out += "<footer>" + htmlEscape(r.footer) + "</footer>\n";
         m_out += "</body>\n</html>\n";
         return std::move(m_out);
     }
@@ -913,7 +960,8 @@ private:
         if (!extraClass.empty()) cls += " " + extraClass;
         // Rich text draws borders from the attributes; a browser from the stylesheet.
         const bool border = m_rich && !t.keyValue;
-        m_out += "<table class=\"" + cls + "\"" + (border ? " border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\"" : "") +
+        m_out += "<table class=\"" + cls + "\"" +
+                 (border ? " border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\"" : "") +
                  (m_rich && t.keyValue ? " cellspacing=\"0\" cellpadding=\"1\"" : "") + ">\n";
         if (!t.keyValue) {
             m_out += "<thead><tr>";
@@ -930,7 +978,8 @@ private:
                 const Cell& c = row[i];
                 std::string classes = t.keyValue && i == 0 ? "label" : alignClass(t, i);
                 if (c.indent > 0 && !m_rich)
-                    classes += (classes.empty() ? "" : " ") + std::string("indent") + std::to_string(std::min(c.indent, 3));
+                    classes +=
+                        (classes.empty() ? "" : " ") + std::string("indent") + std::to_string(std::min(c.indent, 3));
                 std::string attrs = classes.empty() ? "" : " class=\"" + classes + "\"";
                 if (c.fill != Tone::None) {
                     attrs += style(c.fill, true);
@@ -985,16 +1034,26 @@ private:
         for (const Block& b : s.blocks) {
             if (b.only == Only::Markdown) continue;
             switch (b.kind) {
-                case Block::Kind::Paragraph: m_out += "<p>" + spans(b.line) + "</p>\n"; break;
-                case Block::Kind::Heading: m_out += "<h3>" + spans(b.line) + "</h3>\n"; break;
+                case Block::Kind::Paragraph:
+                    m_out += "<p>" + spans(b.line) + "</p>\n";
+                    break;
+                case Block::Kind::Heading:
+                    m_out += "<h3>" + spans(b.line) + "</h3>\n";
+                    break;
                 case Block::Kind::Bullets:
                     m_out += "<ul>\n";
                     for (const Line& item : b.items) m_out += "<li>" + spans(item) + "</li>\n";
                     m_out += "</ul>\n";
                     break;
-                case Block::Kind::Table: table(b.table); break;
-                case Block::Kind::Figure: figure(*b.chart); break;
-                case Block::Kind::Banner: banner(b); break;
+                case Block::Kind::Table:
+                    table(b.table);
+                    break;
+                case Block::Kind::Figure:
+                    figure(*b.chart);
+                    break;
+                case Block::Kind::Banner:
+                    banner(b);
+                    break;
             }
         }
         m_out += m_rich ? "</div>\n" : "</section>\n";
@@ -1013,13 +1072,26 @@ std::string mdText(std::string_view s, bool inTable) {
     std::string out;
     for (char c : s) {
         switch (c) {
-            case '\\': case '`': case '*': case '_': case '[': case ']': case '<': case '>': case '|': case '#':
+            case '\\':
+            case '`':
+            case '*':
+            case '_':
+            case '[':
+            case ']':
+            case '<':
+            case '>':
+            case '|':
+            case '#':
                 out += '\\';
                 out += c;
                 break;
-            case '\r': break;
-            case '\n': out += inTable ? " " : "  \n"; break;
-            default: out += c;
+            case '\r':
+                break;
+            case '\n':
+                out += inTable ? " " : "  \n";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
@@ -1030,8 +1102,10 @@ std::string mdCode(std::string_view s, bool inTable) {
     if (s.find('`') != std::string_view::npos || s.find('\n') != std::string_view::npos) return mdText(s, inTable);
     std::string out = "`";
     for (char c : s) {
-        if (c == '|' && inTable) out += "\\|";
-        else out += c;
+        if (c == '|' && inTable)
+            out += "\\|";
+        else
+            out += c;
     }
     return out + "`";
 }
@@ -1079,14 +1153,21 @@ std::string writeMarkdown(const Report& r) {
         for (const Block& b : s.blocks) {
             if (b.only == Only::Html) continue;
             switch (b.kind) {
-                case Block::Kind::Paragraph: out += "\n" + mdSpans(b.line, false) + "\n"; break;
-                case Block::Kind::Heading: out += "\n### " + mdSpans(b.line, false) + "\n"; break;
+                case Block::Kind::Paragraph:
+                    out += "\n" + mdSpans(b.line, false) + "\n";
+                    break;
+                case Block::Kind::Heading:
+                    out += "\n### " + mdSpans(b.line, false) + "\n";
+                    break;
                 case Block::Kind::Bullets:
                     out += "\n";
                     for (const Line& item : b.items) out += "- " + mdSpans(item, false) + "\n";
                     break;
-                case Block::Kind::Table: out += "\n" + mdTable(b.table); break;
-                case Block::Kind::Figure: break;  // Markdown has the chart's line and data table instead
+                case Block::Kind::Table:
+                    out += "\n" + mdTable(b.table);
+                    break;
+                case Block::Kind::Figure:
+                    break;  // Markdown has the chart's line and data table instead
                 case Block::Kind::Banner:
                     out += "\n**" + mdText(b.bannerTitle, false) + "** — " + mdSpans(b.line, false) + "\n";
                     break;
@@ -1104,18 +1185,31 @@ std::string htmlEscape(std::string_view text) {
     out.reserve(text.size());
     for (char c : text) {
         switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            default: out += c;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&#39;";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
 }
 
-std::string chartResourceName(std::string_view key) { return "fp8dash-chart-" + std::string(key) + ".png"; }
+std::string chartResourceName(std::string_view key) {
+    return "fp8dash-chart-" + std::string(key) + ".png";
+}
 
 std::string reportTitle(const ComparisonDocument& doc) {
     if (!doc.title.empty()) return doc.title;
@@ -1149,11 +1243,16 @@ std::optional<ReportFileFormat> reportFormatForPath(std::string_view path) {
 
 std::string_view reportFormatSuffix(ReportFileFormat f) {
     switch (f) {
-        case ReportFileFormat::Html: return "html";
-        case ReportFileFormat::Pdf: return "pdf";
-        case ReportFileFormat::Markdown: return "md";
-        case ReportFileFormat::Text: return "txt";
-        case ReportFileFormat::Json: return "json";
+        case ReportFileFormat::Html:
+            return "html";
+        case ReportFileFormat::Pdf:
+            return "pdf";
+        case ReportFileFormat::Markdown:
+            return "md";
+        case ReportFileFormat::Text:
+            return "txt";
+        case ReportFileFormat::Json:
+            return "json";
     }
     return "";
 }
@@ -1174,11 +1273,16 @@ std::string reportToPlainText(const ComparisonDocument& doc, const Decision& dec
 Result<std::string> renderReport(const ComparisonDocument& doc, const Decision& decision, const ReportContext& context,
                                  ReportFileFormat format) {
     switch (format) {
-        case ReportFileFormat::Html: return reportToHtml(doc, decision, context);
-        case ReportFileFormat::Markdown: return reportToMarkdownDocument(doc, decision, context);
-        case ReportFileFormat::Text: return reportToPlainText(doc, decision);
-        case ReportFileFormat::Json: return decisionToJson(decision).dump(2) + "\n";
-        case ReportFileFormat::Pdf: break;
+        case ReportFileFormat::Html:
+            return reportToHtml(doc, decision, context);
+        case ReportFileFormat::Markdown:
+            return reportToMarkdownDocument(doc, decision, context);
+        case ReportFileFormat::Text:
+            return reportToPlainText(doc, decision);
+        case ReportFileFormat::Json:
+            return decisionToJson(decision).dump(2) + "\n";
+        case ReportFileFormat::Pdf:
+            break;
     }
     return Error{"a PDF report is drawn by the desktop app's libraries (fp8dash_ui), not by core"};
 }

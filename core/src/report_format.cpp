@@ -593,11 +593,21 @@ std::string decisionToMarkdown(const Decision& d, const ComparisonDocument& doc,
     return decisionRender(d, doc, heading, true);
 }
 
-std::string thresholdsSummary(const Thresholds& t) { return thresholdsLine(t); }
-std::string runModelSummary(const Fp8Config& c) { return modelLine(c); }
-std::string confidenceSummary(const TaskComparison& t) { return confidenceCell(t); }
-std::string pairedTestSummary(const TaskComparison& t) { return pairedCell(t); }
-std::vector<std::string> taskStatisticsLines(const TaskComparison& t) { return statisticsLines(t); }
+std::string thresholdsSummary(const Thresholds& t) {
+    return thresholdsLine(t);
+}
+std::string runModelSummary(const Fp8Config& c) {
+    return modelLine(c);
+}
+std::string confidenceSummary(const TaskComparison& t) {
+    return confidenceCell(t);
+}
+std::string pairedTestSummary(const TaskComparison& t) {
+    return pairedCell(t);
+}
+std::vector<std::string> taskStatisticsLines(const TaskComparison& t) {
+    return statisticsLines(t);
+}
 
 std::vector<std::pair<std::string, std::string>> judgeFacts(const JudgeComparison& judge,
                                                             const std::string& baselineLabel,

@@ -112,7 +112,8 @@ TEST(CliReportOut, FormatBesideOutPrintsTooAndFailOnStillCounts) {
     TempDir dir;
     const auto file = savedComparison(dir);
     const auto md = dir.path() / "r.md";
-    auto r = fp8dashCli({"report", file.string(), "--out", md.string(), "--format", "json", "--fail-on", "investigate"});
+    auto r =
+        fp8dashCli({"report", file.string(), "--out", md.string(), "--format", "json", "--fail-on", "investigate"});
     EXPECT_EQ(r.exitCode, 3) << r.err;  // the verdict reached --fail-on, and the report was written all the same
     EXPECT_TRUE(std::filesystem::exists(md));
     EXPECT_EQ(parseJson(r)["verdict"], "investigate");
@@ -161,7 +162,8 @@ TEST(CliReportOut, BadPathsNameTheFile) {
     EXPECT_NE(folder.err.find("taken.md"), std::string::npos) << folder.err;
     // --out without a value, and a comparison file that does not exist.
     EXPECT_EQ(fp8dashCli({"report", file.string(), "--out"}).exitCode, 2);
-    auto missing = fp8dashCli({"report", (dir.path() / "nope.fp8cmp").string(), "--out", (dir.path() / "r.md").string()});
+    auto missing =
+        fp8dashCli({"report", (dir.path() / "nope.fp8cmp").string(), "--out", (dir.path() / "r.md").string()});
     EXPECT_EQ(missing.exitCode, 2);
     EXPECT_NE(missing.err.find("nope.fp8cmp"), std::string::npos) << missing.err;
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "r.md"));

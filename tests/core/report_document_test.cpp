@@ -21,7 +21,9 @@ namespace {
 
 const char* kSource = "tests/data/comparison-files/v1/paired-judge-control.fp8cmp";
 
-std::string fakePng(const std::string& key) { return std::string("\x89PNG\r\n\x1a\n", 8) + "not really a PNG: " + key; }
+std::string fakePng(const std::string& key) {
+    return std::string("\x89PNG\r\n\x1a\n", 8) + "not really a PNG: " + key;
+}
 
 ReportContext fixedContext() {
     ReportContext ctx;
@@ -29,8 +31,8 @@ ReportContext fixedContext() {
     ctx.generatedAt = "2026-12-02T09:30:00Z";
     ctx.toolVersion = "0.0.0-test";
     ctx.charts = {
-        {"judge-distribution", "Domain judge: score distribution", "How many samples got each score.",
-         fakePng("judge"), 960, 480},
+        {"judge-distribution", "Domain judge: score distribution", "How many samples got each score.", fakePng("judge"),
+         960, 480},
         {"timeline", "Production timeline", "Throughput and quality around the FP8 change.", fakePng("timeline"), 960,
          480},
         {"bench-kv", "KV-cache FP8 error by context length", "The error of an FP8 KV cache.", fakePng("kv"), 960, 480},
@@ -112,9 +114,13 @@ std::string htmlTaskRow(const std::string& html, const std::string& task) {
     return html.substr(at, html.find("</tr>", at) - at);
 }
 
-TEST(ReportDocument, HtmlGolden) { checkGolden(withoutImageBytes(rendered().html), "comparison-report.html"); }
+TEST(ReportDocument, HtmlGolden) {
+    checkGolden(withoutImageBytes(rendered().html), "comparison-report.html");
+}
 
-TEST(ReportDocument, MarkdownGolden) { checkGolden(rendered().markdown, "comparison-report.md"); }
+TEST(ReportDocument, MarkdownGolden) {
+    checkGolden(rendered().markdown, "comparison-report.md");
+}
 
 TEST(ReportDocument, RichTextGolden) {
     checkGolden(withoutImageBytes(rendered().richText), "comparison-report.richtext.html");
@@ -168,10 +174,12 @@ TEST(ReportDocument, SubtasksIndentedBelowTheirGroup) {
     EXPECT_NE(html.find("subtasks: shown, not counted toward the verdict"), std::string::npos);
     // The subtask's Δ% from its values in the two results files (the newest of each folder), computed here.
     const std::string metric = d->evals->tasks.front().subtasks.front().metric;
-    const Json bf = Json::parse(readFile(test::testData() / "lm-eval/seed-pair/bf16/meta-llama__Meta-Llama-3.1-70B-Instruct/"
-                                                            "results_2026-11-20T10-00-00.000001.json"));
-    const Json fp = Json::parse(readFile(test::testData() / "lm-eval/seed-pair/fp8/neuralmagic__Meta-Llama-3.1-70B-Instruct-FP8/"
-                                                            "results_2026-11-21T09-30-00.000001.json"));
+    const Json bf =
+        Json::parse(readFile(test::testData() / "lm-eval/seed-pair/bf16/meta-llama__Meta-Llama-3.1-70B-Instruct/"
+                                                "results_2026-11-20T10-00-00.000001.json"));
+    const Json fp =
+        Json::parse(readFile(test::testData() / "lm-eval/seed-pair/fp8/neuralmagic__Meta-Llama-3.1-70B-Instruct-FP8/"
+                                                "results_2026-11-21T09-30-00.000001.json"));
     const double vb = bf["results"]["mmlu_humanities"][metric].get<double>();
     const double vc = fp["results"]["mmlu_humanities"][metric].get<double>();
     const std::string row = html.substr(sub, html.find("</tr>", sub) - sub);
@@ -186,7 +194,8 @@ TEST(ReportDocument, VerdictReviewAndWarnings) {
     EXPECT_NE(r.html.find("bgcolor=\"#c62828\""), std::string::npos);
     EXPECT_NE(r.html.find("<td class=\"title\">INVESTIGATE</td>"), std::string::npos);
     EXPECT_NE(r.html.find(htmlEscape(std::string(verdictAdvice(Verdict::Investigate)))), std::string::npos);
-    for (const auto& reason : r.decision.reasons) EXPECT_NE(r.html.find(htmlEscape(reason)), std::string::npos) << reason;
+    for (const auto& reason : r.decision.reasons)
+        EXPECT_NE(r.html.find(htmlEscape(reason)), std::string::npos) << reason;
     // The decision in force: Lee Chen's approval of "go", which overrides INVESTIGATE, recorded under MONITOR.
     EXPECT_NE(r.html.find("Approved: go"), std::string::npos);
     EXPECT_NE(r.html.find("Lee Chen"), std::string::npos);
@@ -211,8 +220,10 @@ TEST(ReportDocument, EveryNoteEscaped) {
     }
     // Markup in a note is text, never markup.
     EXPECT_EQ(r.html.find("<b>gsm8k</b>"), std::string::npos);
-    EXPECT_NE(r.html.find("Check &lt;b&gt;gsm8k&lt;/b&gt; &amp; the &quot;flexible&quot; | filter&#39;s *score*<br>second line"),
-              std::string::npos);
+    EXPECT_NE(
+        r.html.find(
+            "Check &lt;b&gt;gsm8k&lt;/b&gt; &amp; the &quot;flexible&quot; | filter&#39;s *score*<br>second line"),
+        std::string::npos);
     EXPECT_NE(r.html.find("Mia &lt;QA&gt;"), std::string::npos);
     EXPECT_NE(r.html.find("edited 2026-12-01 15:30 UTC"), std::string::npos);
     // Markdown: escaped so that it renders as typed, and the table keeps its columns.
@@ -242,8 +253,9 @@ TEST(ReportDocument, ChartsEmbeddedInTheirSections) {
     EXPECT_NE(r.html.find("alt=\"How many samples got each score.\""), std::string::npos);
     // Rich text names the images as resources instead, scaled to the width asked for.
     EXPECT_EQ(r.richText.find("data:image"), std::string::npos);
-    EXPECT_NE(r.richText.find("<img src=\"" + chartResourceName("judge-distribution") + "\" alt=\"How many samples "
-                                                                                           "got each score.\" width=\"640\" height=\"320\">"),
+    EXPECT_NE(r.richText.find("<img src=\"" + chartResourceName("judge-distribution") +
+                              "\" alt=\"How many samples "
+                              "got each score.\" width=\"640\" height=\"320\">"),
               std::string::npos);
     // Print rules for the browser flavour.
     EXPECT_NE(r.html.find("@media print"), std::string::npos);
@@ -259,8 +271,10 @@ TEST(ReportDocument, JudgeDistributionCountsFromTheScoreFile) {
     // Counted here from the file's samples: the number of baseline scores equal to each value.
     const Json file = Json::parse(readFile(test::reportTestDataFile("paired-judge-control.fp8cmp")));
     std::map<int, int> baseline, candidate;
-    for (const auto& s : file["judge"]["baseline"]["samples"]) ++baseline[static_cast<int>(std::lround(s["score"].get<double>()))];
-    for (const auto& s : file["judge"]["candidate"]["samples"]) ++candidate[static_cast<int>(std::lround(s["score"].get<double>()))];
+    for (const auto& s : file["judge"]["baseline"]["samples"])
+        ++baseline[static_cast<int>(std::lround(s["score"].get<double>()))];
+    for (const auto& s : file["judge"]["candidate"]["samples"])
+        ++candidate[static_cast<int>(std::lround(s["score"].get<double>()))];
     for (int score = 1; score <= 5; ++score) {
         const std::string row = "| " + std::to_string(score) + " | " + std::to_string(baseline[score]) + " | " +
                                 std::to_string(candidate[score]) + " |";
@@ -274,8 +288,10 @@ TEST(ReportDocument, TimelineFiguresComputedHere) {
     double before = 0, after = 0;
     int nb = 0, na = 0;
     for (const Sample& s : data.throughput->samples) {
-        if (s.t < test::kReportChangeAt) before += s.v, ++nb;
-        else if (s.t >= test::kReportChangeAt + 300) after += s.v, ++na;
+        if (s.t < test::kReportChangeAt)
+            before += s.v, ++nb;
+        else if (s.t >= test::kReportChangeAt + 300)
+            after += s.v, ++na;
     }
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.1f (n=%d)", before / nb, nb);

@@ -47,9 +47,12 @@ std::vector<std::vector<QString>> parseCsv(const QString& text) {
     for (qsizetype i = 0; i < text.size(); ++i) {
         const QChar c = text[i];
         if (quoted) {
-            if (c == QLatin1Char('"') && i + 1 < text.size() && text[i + 1] == QLatin1Char('"')) field += c, ++i;
-            else if (c == QLatin1Char('"')) quoted = false;
-            else field += c;
+            if (c == QLatin1Char('"') && i + 1 < text.size() && text[i + 1] == QLatin1Char('"'))
+                field += c, ++i;
+            else if (c == QLatin1Char('"'))
+                quoted = false;
+            else
+                field += c;
         } else if (c == QLatin1Char('"')) {
             quoted = true;
         } else if (c == QLatin1Char(',')) {
@@ -93,9 +96,10 @@ Json readJson(const std::string& path) {
 
 std::string seedFile(const char* side) {
     return std::string(FP8DASH_TEST_DATA) +
-           (std::string(side) == "bf16"
-                ? "/lm-eval/seed-pair/bf16/meta-llama__Meta-Llama-3.1-70B-Instruct/results_2026-11-20T10-00-00.000001.json"
-                : "/lm-eval/seed-pair/fp8/neuralmagic__Meta-Llama-3.1-70B-Instruct-FP8/results_2026-11-21T09-30-00.000001.json");
+           (std::string(side) == "bf16" ? "/lm-eval/seed-pair/bf16/meta-llama__Meta-Llama-3.1-70B-Instruct/"
+                                          "results_2026-11-20T10-00-00.000001.json"
+                                        : "/lm-eval/seed-pair/fp8/neuralmagic__Meta-Llama-3.1-70B-Instruct-FP8/"
+                                          "results_2026-11-21T09-30-00.000001.json");
 }
 
 QStringList actionTexts(const QMenu* menu) {
@@ -225,7 +229,8 @@ TEST_F(ExportActionsTest, BenchTablesWithUnitsAndEmptyCellsForMissingValues) {
         EXPECT_TRUE(found) << r[static_cast<std::size_t>(tflops)].toStdString();
         // BF16 rows have no speedup: an empty field, not the table's "—".
         if (r[static_cast<std::size_t>(precision)].contains(QStringLiteral("BF16"))) {
-            EXPECT_TRUE(r[static_cast<std::size_t>(speedup)].isEmpty()) << r[static_cast<std::size_t>(speedup)].toStdString();
+            EXPECT_TRUE(r[static_cast<std::size_t>(speedup)].isEmpty())
+                << r[static_cast<std::size_t>(speedup)].toStdString();
         }
     }
     const auto kv = parseCsv(tableCsv(view.kvTable()));
@@ -235,7 +240,8 @@ TEST_F(ExportActionsTest, BenchTablesWithUnitsAndEmptyCellsForMissingValues) {
     for (std::size_t i = 1; i < kv.size(); ++i) {
         bool found = false;
         for (const auto& p : results.kv)
-            found |= p.scaling == kv[i][0].toStdString() && kv[i][static_cast<std::size_t>(context)].toInt() == p.context &&
+            found |= p.scaling == kv[i][0].toStdString() &&
+                     kv[i][static_cast<std::size_t>(context)].toInt() == p.context &&
                      kv[i][static_cast<std::size_t>(attn)].toDouble() == p.attnRelError;
         EXPECT_TRUE(found) << kv[i][0].toStdString();
     }
@@ -254,7 +260,8 @@ TEST_F(ExportActionsTest, JudgeDropsTableAndChartMenus) {
     const JudgeComparison& c = *window.current()->decision.judge;
     ASSERT_EQ(drops.size(), 1 + c.biggestDrops.size());
     EXPECT_EQ(drops[0][0], QStringLiteral("ID"));
-    for (std::size_t i = 0; i < c.biggestDrops.size(); ++i) EXPECT_EQ(drops[i + 1][0].toStdString(), c.biggestDrops[i].id);
+    for (std::size_t i = 0; i < c.biggestDrops.size(); ++i)
+        EXPECT_EQ(drops[i + 1][0].toStdString(), c.biggestDrops[i].id);
 
     // Every chart and table offers its export in the context menu.
     EXPECT_EQ(judge->chartView()->contextMenuPolicy(), Qt::CustomContextMenu);
@@ -321,9 +328,10 @@ TEST_F(ExportActionsTest, TimelineMenuKeepsItsActionsAndOffersExport) {
     const QPoint inside = chart->plotAreaInViewport().center();
     std::unique_ptr<QMenu> menu(chart->createContextMenu(inside));
     const QStringList texts = actionTexts(menu.get());
-    for (const char* text : {"Set the FP8 Change Time Here", "Zoom In Here", "Reset Zoom", "Export Chart as PNG…",
-                             "Export Chart as SVG…"})
-        EXPECT_TRUE(texts.contains(QString::fromUtf8(text))) << text << " in " << texts.join(QStringLiteral(", ")).toStdString();
+    for (const char* text :
+         {"Set the FP8 Change Time Here", "Zoom In Here", "Reset Zoom", "Export Chart as PNG…", "Export Chart as SVG…"})
+        EXPECT_TRUE(texts.contains(QString::fromUtf8(text)))
+            << text << " in " << texts.join(QStringLiteral(", ")).toStdString();
     QTemporaryDir dir;
     const QString png = dir.filePath(QStringLiteral("timeline.png"));
     ASSERT_TRUE(exporting::writeChartPng(chart, png).ok());
@@ -339,7 +347,8 @@ TEST_F(ExportActionsTest, ExportReportFromTheWindow) {
     const QString pdf = dir.filePath(QStringLiteral("review.pdf"));
     ASSERT_TRUE(window.exportReportTo(pdf, ReportFileFormat::Pdf).ok());
     EXPECT_TRUE(readText(pdf).startsWith(QStringLiteral("%PDF-")));
-    EXPECT_TRUE(window.statusBar()->currentMessage().contains(pdf)) << window.statusBar()->currentMessage().toStdString();
+    EXPECT_TRUE(window.statusBar()->currentMessage().contains(pdf))
+        << window.statusBar()->currentMessage().toStdString();
     EXPECT_EQ(QApplication::overrideCursor(), nullptr);  // the busy cursor is gone
     const QString html = dir.filePath(QStringLiteral("review.html"));
     ASSERT_TRUE(window.exportReportTo(html, ReportFileFormat::Html).ok());
@@ -351,7 +360,8 @@ TEST_F(ExportActionsTest, ExportReportFromTheWindow) {
     QMessageBox* box = window.findChild<QMessageBox*>(QStringLiteral("errorBox"));
     ASSERT_NE(box, nullptr);
     EXPECT_TRUE(box->text().contains(QStringLiteral("review.pdf")));
-    EXPECT_TRUE(box->informativeText().contains(QStringLiteral("gone/review.pdf"))) << box->informativeText().toStdString();
+    EXPECT_TRUE(box->informativeText().contains(QStringLiteral("gone/review.pdf")))
+        << box->informativeText().toStdString();
     EXPECT_EQ(QApplication::overrideCursor(), nullptr);
 }
 

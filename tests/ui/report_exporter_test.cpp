@@ -44,7 +44,9 @@ void keep(const QByteArray& bytes, const QString& name) {
     if (f.open(QIODevice::WriteOnly)) f.write(bytes);
 }
 
-std::string pdfTool(const char* name) { return QStandardPaths::findExecutable(QString::fromLatin1(name)).toStdString(); }
+std::string pdfTool(const char* name) {
+    return QStandardPaths::findExecutable(QString::fromLatin1(name)).toStdString();
+}
 
 TEST_F(ReportExporterTest, ChartsForEverySectionThatHasOne) {
     const LoadedComparison loaded = fullComparison();
@@ -169,10 +171,11 @@ TEST_F(ReportExporterTest, WriteReportFileInEachFormat) {
     const LoadedComparison loaded = fullComparison();
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
-    for (auto [name, format, starts] :
-         {std::tuple{"r.html", ReportFileFormat::Html, "<!DOCTYPE html>"}, std::tuple{"r.pdf", ReportFileFormat::Pdf, "%PDF-"},
-          std::tuple{"r.md", ReportFileFormat::Markdown, "# BF16 vs FP8"},
-          std::tuple{"r.txt", ReportFileFormat::Text, "BF16 vs FP8"}, std::tuple{"r.json", ReportFileFormat::Json, "{"}}) {
+    for (auto [name, format, starts] : {std::tuple{"r.html", ReportFileFormat::Html, "<!DOCTYPE html>"},
+                                        std::tuple{"r.pdf", ReportFileFormat::Pdf, "%PDF-"},
+                                        std::tuple{"r.md", ReportFileFormat::Markdown, "# BF16 vs FP8"},
+                                        std::tuple{"r.txt", ReportFileFormat::Text, "BF16 vs FP8"},
+                                        std::tuple{"r.json", ReportFileFormat::Json, "{"}}) {
         const QString path = dir.filePath(QString::fromLatin1(name));
         const Status written = writeReportFile(loaded, path, format, QStringLiteral("report-test.fp8cmp"));
         ASSERT_TRUE(written.ok()) << written.error().message;

@@ -30,7 +30,8 @@ namespace {
 const QString kLastDirectoryKey = QStringLiteral("lastDirectory");  // shared with MainWindow's file dialogs
 
 Status writeBytes(const QString& path, const QByteArray& bytes) {
-    return writeFileAtomically(toFsPath(path), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    return writeFileAtomically(toFsPath(path),
+                               std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
 }
 
 Status chartOnScreen(const QChartView* view) {

@@ -196,8 +196,9 @@ void MainWindow::buildMenus() {
     m_saveAsAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+S")));
     m_exportAction = file->addAction(tr("&Export Report…"), this, &MainWindow::exportReport);
     m_exportAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
-    m_exportAction->setStatusTip(tr("Write the whole report (verdict, review, evals, judge, timeline, benchmarks, "
-                                    "capacity, notes) as PDF, HTML, Markdown, text or JSON"));
+    m_exportAction->setStatusTip(
+        tr("Write the whole report (verdict, review, evals, judge, timeline, benchmarks, "
+           "capacity, notes) as PDF, HTML, Markdown, text or JSON"));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence(QStringLiteral("Ctrl+Q")));
@@ -660,9 +661,9 @@ void MainWindow::exportReport() {
     QStringList names;
     for (const auto& f : filters) names << f.first;
     QString selected = names.front();
-    const QString base = m_path.isEmpty()
-                             ? QDir(lastDirectory()).filePath(QStringLiteral("fp8-report"))
-                             : QFileInfo(m_path).absolutePath() + QLatin1Char('/') + QFileInfo(m_path).completeBaseName();
+    const QString base =
+        m_path.isEmpty() ? QDir(lastDirectory()).filePath(QStringLiteral("fp8-report"))
+                         : QFileInfo(m_path).absolutePath() + QLatin1Char('/') + QFileInfo(m_path).completeBaseName();
     QString path = QFileDialog::getSaveFileName(this, tr("Export Report"), base + QStringLiteral(".pdf"),
                                                 names.join(QStringLiteral(";;")), &selected);
     if (path.isEmpty()) return;

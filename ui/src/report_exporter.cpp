@@ -14,11 +14,11 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QTextBlock>
-#include <QTextFrame>
-#include <QTextTable>
-#include <QTextLayout>
 #include <QTextCursor>
 #include <QTextDocument>
+#include <QTextFrame>
+#include <QTextLayout>
+#include <QTextTable>
 #include <QUrl>
 
 #include <cmath>
@@ -39,9 +39,13 @@ constexpr double kHeaderMm = 9;  // the header band inside the top margin's page
 constexpr double kFooterMm = 9;
 constexpr double kCssPixelsPerInch = 96;  // QTextDocument's px (and core's image sizes) are 1/96 inch
 
-double mmToPixels(double mm, int dpi) { return mm / 25.4 * dpi; }
+double mmToPixels(double mm, int dpi) {
+    return mm / 25.4 * dpi;
+}
 
-std::string utf8(const QString& s) { return s.toStdString(); }
+std::string utf8(const QString& s) {
+    return s.toStdString();
+}
 
 // Header: the title on the left, "fp8dash" on the right, a rule below. Footer: a rule, then what and when on the
 // left, "Page n of N" on the right. Both in a small grey sans.
@@ -66,12 +70,14 @@ void drawPageFrame(QPainter& p, const QRectF& page, const QString& title, const 
     const QString pageText = QCoreApplication::translate("ReportExporter", "Page %1 of %2").arg(pageNo).arg(pages);
     const double pageWidth = fm.horizontalAdvance(pageText) + gap;
     p.drawText(QRectF(bottom.left(), bottom.top(), bottom.width() - pageWidth, bottom.height()),
-               Qt::AlignLeft | Qt::AlignTop, fm.elidedText(footerLeft, Qt::ElideMiddle, bottom.width() - pageWidth - gap));
+               Qt::AlignLeft | Qt::AlignTop,
+               fm.elidedText(footerLeft, Qt::ElideMiddle, bottom.width() - pageWidth - gap));
     p.drawText(bottom, Qt::AlignRight | Qt::AlignTop, pageText);
     QPen rule(QColor(0xc5, 0xcc, 0xd3));
     rule.setWidthF(mmToPixels(0.2, dpi));
     p.setPen(rule);
-    p.drawLine(QPointF(page.left(), page.top() + header - gap / 2), QPointF(page.right(), page.top() + header - gap / 2));
+    p.drawLine(QPointF(page.left(), page.top() + header - gap / 2),
+               QPointF(page.right(), page.top() + header - gap / 2));
     p.drawLine(QPointF(page.left(), page.bottom() - footer + gap / 2),
                QPointF(page.right(), page.bottom() - footer + gap / 2));
     p.restore();
@@ -120,14 +126,15 @@ void keepTogether(QTextDocument& doc, double pageHeight) {
             firstPosition = before.position();
             move = [before] {
                 QTextBlockFormat format = before.blockFormat();
-                format.setPageBreakPolicy(format.pageBreakPolicy() | (keepsWithNext(before)
-                                                                          ? QTextFormat::PageBreak_AlwaysBefore
-                                                                          : QTextFormat::PageBreak_AlwaysAfter));
+                format.setPageBreakPolicy(
+                    format.pageBreakPolicy() |
+                    (keepsWithNext(before) ? QTextFormat::PageBreak_AlwaysBefore : QTextFormat::PageBreak_AlwaysAfter));
                 QTextCursor(before).setBlockFormat(format);
             };
             break;
         }
-        for (QTextBlock block = doc.begin(); block.isValid() && block.position() < firstPosition; block = block.next()) {
+        for (QTextBlock block = doc.begin(); block.isValid() && block.position() < firstPosition;
+             block = block.next()) {
             const QTextBlock next = block.next();
             if (!next.isValid() || !keepsWithNext(block)) continue;
             if (block.blockFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore) continue;
@@ -153,8 +160,8 @@ std::vector<ReportChart> reportCharts(const LoadedComparison& loaded) {
     std::vector<ReportChart> out;
     for (const ChartSnapshot& s : renderChartSnapshots(loaded, QSize(kReportChartWidth, kReportChartHeight), 2.0)) {
         const QByteArray png = pngBytes(s.image);
-        out.push_back({utf8(s.key), utf8(s.title), utf8(s.caption), png.toStdString(), kReportChartWidth,
-                       kReportChartHeight});
+        out.push_back(
+            {utf8(s.key), utf8(s.title), utf8(s.caption), png.toStdString(), kReportChartWidth, kReportChartHeight});
     }
     return out;
 }
@@ -177,10 +184,10 @@ Result<QByteArray> reportPdf(const LoadedComparison& loaded, const ReportContext
         writer.setResolution(kPdfResolution);
         writer.setTitle(title);
         writer.setCreator(QStringLiteral("fp8dash %1").arg(QStringLiteral(FP8DASH_VERSION)));
-        if (!writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
-                                              QMarginsF(kMarginSideMm, kMarginTopBottomMm, kMarginSideMm,
-                                                        kMarginTopBottomMm),
-                                              QPageLayout::Millimeter)))
+        if (!writer.setPageLayout(
+                QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
+                            QMarginsF(kMarginSideMm, kMarginTopBottomMm, kMarginSideMm, kMarginTopBottomMm),
+                            QPageLayout::Millimeter)))
             return Error{"the PDF writer refused the A4 page layout"};
         const int dpi = writer.resolution();
         const QRectF page(QPointF(0, 0), writer.pageLayout().paintRectPixels(dpi).size());
@@ -195,25 +202,25 @@ Result<QByteArray> reportPdf(const LoadedComparison& loaded, const ReportContext
         doc.setDefaultFont(base);
         for (const ReportChart& chart : context.charts) {
             QImage image;
-            if (!image.loadFromData(reinterpret_cast<const uchar*>(chart.png.data()), static_cast<int>(chart.png.size()),
-                                    "PNG"))
+            if (!image.loadFromData(reinterpret_cast<const uchar*>(chart.png.data()),
+                                    static_cast<int>(chart.png.size()), "PNG"))
                 return Error{"the chart \"" + chart.title + "\" is not a readable PNG"};
             doc.addResource(QTextDocument::ImageResource, QUrl(toQString(chartResourceName(chart.key))), image);
         }
         // Charts as wide as the text at most, in CSS pixels.
         const int maxImageWidth = static_cast<int>(std::floor(body.width() / dpi * kCssPixelsPerInch)) - 2;
-        doc.setHtml(toQString(reportToHtml(loaded.document, loaded.decision, context, ReportHtmlFlavour::RichText,
-                                           maxImageWidth)));
+        doc.setHtml(toQString(
+            reportToHtml(loaded.document, loaded.decision, context, ReportHtmlFlavour::RichText, maxImageWidth)));
         doc.setPageSize(body.size());
         keepTogether(doc, body.height());
         const int pages = doc.pageCount();
 
         QPainter painter;
         if (!painter.begin(&writer)) return Error{"the PDF writer could not start a page"};
-        const QString footer = QStringLiteral("fp8dash %1 · %2%3")
-                                   .arg(toQString(context.toolVersion), toQString(readableTimestamp(context.generatedAt)),
-                                        context.source.empty() ? QString()
-                                                               : QStringLiteral(" · ") + toQString(context.source));
+        const QString footer =
+            QStringLiteral("fp8dash %1 · %2%3")
+                .arg(toQString(context.toolVersion), toQString(readableTimestamp(context.generatedAt)),
+                     context.source.empty() ? QString() : QStringLiteral(" · ") + toQString(context.source));
         for (int i = 0; i < pages; ++i) {
             if (i > 0) writer.newPage();
             drawPageFrame(painter, page, title, footer, i + 1, pages, dpi);
@@ -245,7 +252,8 @@ Status writeReportFile(const LoadedComparison& loaded, const QString& path, Repo
     if (format == ReportFileFormat::Html || format == ReportFileFormat::Pdf) ctx.charts = reportCharts(loaded);
     auto bytes = reportBytes(loaded, format, ctx);
     if (!bytes) return Error{utf8(QFileInfo(path).filePath()) + ": " + bytes.error().message};
-    return writeFileAtomically(toFsPath(path), std::string_view(bytes->constData(), static_cast<std::size_t>(bytes->size())));
+    return writeFileAtomically(toFsPath(path),
+                               std::string_view(bytes->constData(), static_cast<std::size_t>(bytes->size())));
 }
 
 }  // namespace fp8dash::ui

@@ -42,8 +42,8 @@ std::string formatSigmas(std::optional<double> sigmas);                  // "-2.
 std::string wrapText(const std::string& text, std::size_t width, const std::string& indent);
 
 // Pieces of the renderings above, in the same words, for the full report (report_document.h).
-std::string thresholdsSummary(const Thresholds& t);  // "go < 0.5%, monitor 0.5–1.5%, investigate > 1.5%"
-std::string runModelSummary(const Fp8Config& c);      // "meta-llama/Llama-3.1-8B (vllm, dtype bfloat16)"
+std::string thresholdsSummary(const Thresholds& t);      // "go < 0.5%, monitor 0.5–1.5%, investigate > 1.5%"
+std::string runModelSummary(const Fp8Config& c);         // "meta-llama/Llama-3.1-8B (vllm, dtype bfloat16)"
 std::string confidenceSummary(const TaskComparison& t);  // "clear", "inconclusive (n≈1200)", "n/a"
 std::string pairedTestSummary(const TaskComparison& t);  // "p=0.031 (12 lost, 3 won)"; "" without a paired test
 // One line per fact behind a task's confidence answer: the explanation, the equivalence check, the paired test.

@@ -2,8 +2,9 @@
 // TimelineChartView: the chart widget of the production timeline and its interaction. Hovering reports the time under
 // the cursor; a left-button drag selects a time span to zoom into (rubber band); the wheel zooms around the cursor;
 // Shift+drag or a middle-button drag pans; the arrow keys pan, + and - zoom, Home or a double click resets; the
-// context menu offers the same, "Set the FP8 change time here" and "Export Chart as PNG…/SVG…". It reports what the user asked for and changes
-// nothing itself: TimelineView owns the visible range. Times are unix seconds. GUI thread only.
+// context menu offers the same, "Set the FP8 change time here" and "Export Chart as PNG…/SVG…". It reports what the
+// user asked for and changes nothing itself (export aside): TimelineView owns the visible range. Times are unix
+// seconds. GUI thread only.
 
 #include <QChartView>
 #include <QPoint>
