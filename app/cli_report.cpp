@@ -13,7 +13,6 @@
 #include <QString>
 
 #include <cstdio>
-#include <memory>
 
 #include "fp8dash/ui/report_exporter.h"
 #endif
@@ -29,7 +28,7 @@ void quietMessages(QtMsgType type, const QMessageLogContext&, const QString& mes
 }
 
 // The process's QApplication for drawing charts: none exists in a CLI run, so one is made on the offscreen platform
-// (unless QT_QPA_PLATFORM names another), kept until the process exits.
+// (unless QT_QPA_PLATFORM names another).
 void ensureGuiApplication() {
     if (QCoreApplication::instance()) return;
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -37,7 +36,9 @@ void ensureGuiApplication() {
     static int argc = 1;
     static char name[] = "fp8dash";
     static char* argv[] = {name, nullptr};
-    static std::unique_ptr<QApplication> app = std::make_unique<QApplication>(argc, argv);
+    // Never deleted: it lives until the process exits (a QApplication destroyed among the static objects at exit
+    // may outlive parts of Qt it needs).
+    new QApplication(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("fp8dash"));
     QCoreApplication::setApplicationVersion(QStringLiteral(FP8DASH_VERSION));
 }
