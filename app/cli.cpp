@@ -2,6 +2,7 @@
 #include "cli_bench.h"
 #include "cli_capacity.h"
 #include "cli_judge.h"
+#include "cli_report.h"
 
 #include <algorithm>
 #include <unistd.h>
@@ -20,6 +21,7 @@
 #include "fp8dash/core/lm_eval_results.h"
 #include "fp8dash/core/local_device.h"
 #include "fp8dash/core/paired_tasks.h"
+#include "fp8dash/core/report_document.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/timeline.h"
 #include "fp8dash/core/version.h"
@@ -51,21 +53,6 @@ Verdict parseFailOn(const std::string& text) {
     return *v;
 }
 
-std::string headingFor(const ComparisonDocument& doc) {
-    return doc.title.empty() ? doc.baseline.label + " vs " + doc.candidate.label : doc.title;
-}
-
-void printNotes(const ComparisonDocument& doc, Format format, std::ostream& out) {
-    if (doc.notes.empty() || format == Format::Json) return;
-    out << (format == Format::Markdown ? "\n### Notes\n\n" : "\nNotes\n");
-    for (const auto& n : doc.notes) {
-        std::string who = n.author + (n.created.empty() ? "" : (n.author.empty() ? "" : ", ") + n.created);
-        const std::string line = (n.task.empty() ? "" : "[" + n.task + "] ") + n.text + (who.empty() ? "" : " (" + who + ")");
-        if (format == Format::Markdown) out << "- " << line << "\n";
-        else out << wrapText(line, 100, "  ");
-    }
-}
-
 // --judge-scale MIN-MAX, e.g. "1-5" or "0-10" (the separator is the first '-' after the first character, so a
 // negative minimum reads too: "-1-1").
 JudgeScale parseJudgeScale(const std::string& text) {
@@ -84,12 +71,10 @@ JudgeScale parseJudgeScale(const std::string& text) {
 }
 
 // Prints the decision over everything a document holds in the chosen format.
-Json reportJson(const Decision& d, const ComparisonDocument& doc);
-
 void printDecision(const Decision& d, const ComparisonDocument& doc, Format format, const std::string& heading,
                    std::ostream& out) {
     switch (format) {
-    case Format::Json: out << reportJson(d, doc).dump(2) << "\n"; break;
+    case Format::Json: out << comparisonToJson(doc, d).dump(2) << "\n"; break;
     case Format::Markdown: out << decisionToMarkdown(d, doc, heading); break;
     case Format::Text: out << decisionToText(d, doc, heading); break;
     }
@@ -324,44 +309,10 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
     return exitFor(*decision, failOn);
 }
 
-// The review of a saved comparison: the decision in force with its warnings, then the earlier ones.
-void printReview(const ComparisonDocument& doc, std::optional<Verdict> verdict, Format format, std::ostream& out) {
-    const ReviewDecision* current = doc.currentDecision();
-    if (!current || format == Format::Json) return;  // JSON has it under "review"
-    const bool md = format == Format::Markdown;
-    out << (md ? "\n### Review decision\n\n" : "\nReview decision\n");
-    const auto line = [&](const std::string& text) { out << (md ? "- " + text + "\n" : wrapText(text, 100, "  ")); };
-    line(reviewSummary(*current));
-    for (const auto& w : assessReview(*current, verdict).warnings) line("⚠ " + w);
-    for (std::size_t i = doc.decisions.size() - 1; i-- > 0;) line("earlier: " + reviewSummary(doc.decisions[i]));
-}
-
-// The stable JSON of every report (compare, timeline, report, demo): the decision's keys, plus the document's notes
-// and review.
-Json reportJson(const Decision& d, const ComparisonDocument& doc) {
-    Json j = decisionToJson(d);
-    Json notes = Json::array();
-    for (const Note& n : doc.notes)
-        notes.push_back({{"id", n.id}, {"text", n.text}, {"author", n.author}, {"created", n.created},
-                         {"edited", n.edited.empty() ? Json(nullptr) : Json(n.edited)},
-                         {"task", n.task.empty() ? Json(nullptr) : Json(n.task)}});
-    j["notes"] = std::move(notes);
-    Json decisions = Json::array();
-    for (const ReviewDecision& r : doc.decisions) decisions.push_back(reviewDecisionToJson(r));
-    Json review = {{"decisions", std::move(decisions)}, {"current", nullptr}};
-    if (const ReviewDecision* current = doc.currentDecision()) {
-        const ReviewAssessment a = assessReview(*current, d.verdict);
-        review["current"] = reviewDecisionToJson(*current);
-        review["overrides_verdict"] = a.overridesVerdict;
-        review["evidence_changed"] = a.evidenceChanged;
-        review["warnings"] = a.warnings;
-    }
-    j["review"] = std::move(review);
-    return j;
-}
-
-int reportDocument(const ComparisonDocument& doc, Format format, std::optional<Verdict> failOn, std::ostream& out,
-                   std::ostream& err, const std::string& source) {
+// `report` and `demo`: the decision printed in the chosen format (the full Markdown report for markdown), and with
+// --out the report written to a file; with --out alone nothing is printed.
+int reportDocument(const ComparisonDocument& doc, Format format, bool print, const std::string& outPath,
+                   std::optional<Verdict> failOn, std::ostream& out, std::ostream& err, const std::string& source) {
     auto decision = decide(doc);
     if (!decision) {
         err << "fp8dash: " << source << ": " << decision.error().message << "\n";
@@ -369,24 +320,40 @@ int reportDocument(const ComparisonDocument& doc, Format format, std::optional<V
     }
     for (const std::string& step : doc.migrations)
         err << "fp8dash: " << source << ": read from comparison format " << doc.version << " (" << step << ")\n";
-    printDecision(*decision, doc, format, headingFor(doc), out);
-    printReview(doc, decision->verdict, format, out);
-    printNotes(doc, format, out);
+    if (!outPath.empty())
+        if (const int rc = writeReportOut(doc, *decision, outPath, source, err); rc != kExitOk) return rc;
+    if (print) {
+        switch (format) {
+            case Format::Json: out << comparisonToJson(doc, *decision).dump(2) << "\n"; break;
+            case Format::Markdown: {
+                ReportContext ctx;
+                ctx.source = source;
+                ctx.generatedAt = nowIso8601Utc();
+                ctx.toolVersion = FP8DASH_VERSION;
+                out << reportToMarkdownDocument(doc, *decision, ctx);
+                break;
+            }
+            case Format::Text: out << reportToPlainText(doc, *decision); break;
+        }
+    }
     return exitFor(*decision, failOn);
 }
 
 int cmdReport(Args& a, bool demo, std::ostream& out, std::ostream& err) {
     std::vector<std::string> positional;
     Format format = Format::Text;
+    bool formatGiven = false;
     std::optional<Verdict> failOn;
-    std::string value;
+    std::string value, outPath;
     while (!a.done()) {
-        if (a.option("--format", value)) format = parseFormat(value);
+        if (a.option("--format", value)) format = parseFormat(value), formatGiven = true;
+        else if (a.option("--out", value)) checkReportOutPath(value), outPath = value;
         else if (a.option("--fail-on", value)) failOn = parseFailOn(value);
         else if (a.peek().size() > 1 && a.peek()[0] == '-')
             throw UsageError{(demo ? "demo" : "report") + std::string(": unknown option ") + a.peek()};
         else positional.push_back(a.next());
     }
+    const bool print = outPath.empty() || formatGiven;
     if (demo) {
         if (!positional.empty()) throw UsageError{"demo takes no file"};
         auto doc = loadDemoComparison();
@@ -394,7 +361,7 @@ int cmdReport(Args& a, bool demo, std::ostream& out, std::ostream& err) {
             err << "fp8dash: the bundled demo is broken: " << doc.error().message << "\n";
             return kExitInternal;
         }
-        return reportDocument(*doc, format, failOn, out, err, std::string(kDemoName));
+        return reportDocument(*doc, format, print, outPath, failOn, out, err, std::string(kDemoName));
     }
     if (positional.size() != 1)
         throw UsageError{"report needs exactly one comparison file (got " + std::to_string(positional.size()) + ")"};
@@ -403,7 +370,7 @@ int cmdReport(Args& a, bool demo, std::ostream& out, std::ostream& err) {
         err << "fp8dash: " << doc.error().message << "\n";
         return kExitBadInput;
     }
-    return reportDocument(*doc, format, failOn, out, err, positional[0]);
+    return reportDocument(*doc, format, print, outPath, failOn, out, err, positional[0]);
 }
 
 double parseSeconds(const std::string& option, const std::string& text) {
@@ -589,9 +556,12 @@ std::string usage() {
            "      --format text|json, --save FILE.fp8cmp (adds to an existing file), --fail-on ...\n"
            "      Prometheus credentials: FP8DASH_PROMETHEUS_TOKEN (bearer), or FP8DASH_PROMETHEUS_USER and\n"
            "      FP8DASH_PROMETHEUS_PASSWORD (basic); extra headers: FP8DASH_PROMETHEUS_HEADERS=\"X-Scope-OrgID: t1\"\n"
-           "  fp8dash report FILE.fp8cmp [--format text|json|markdown] [--fail-on ...]\n"
+           "  fp8dash report FILE.fp8cmp [--format text|json|markdown] [--out REPORT] [--fail-on ...]\n"
            "                                 re-derive the verdict from a saved comparison file alone\n"
-           "  fp8dash demo [--format ...]    the report of the bundled demo comparison\n"
+           "      --out report.html|report.pdf|report.md|report.txt|report.json\n"
+           "                                 write the whole report to a file, its format from the extension (HTML\n"
+           "                                 and PDF with the charts); nothing on stdout unless --format is given\n"
+           "  fp8dash demo [--format ...] [--out REPORT]   the report of the bundled demo comparison\n"
            "  fp8dash device [--format text|json]   the local GPU and its FP8 support\n" +
            capacityUsage() + benchUsage() + judgeUsage() +
            "  fp8dash --help | --version\n"

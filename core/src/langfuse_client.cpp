@@ -11,30 +11,14 @@
 #include <limits>
 #include <unordered_set>
 
+#include "text_util.h"
+
 namespace fp8dash {
 namespace {
 
 using json = nlohmann::json;
 
 constexpr int kMaxPageSize = 100;  // Langfuse answers 400 above this
-
-std::string base64(const std::string& in) {
-    static const char* table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    unsigned bits = 0;
-    int count = 0;
-    for (unsigned char c : in) {
-        bits = (bits << 8) | c;
-        count += 8;
-        while (count >= 6) {
-            count -= 6;
-            out += table[(bits >> count) & 63];
-        }
-    }
-    if (count > 0) out += table[(bits << (6 - count)) & 63];
-    while (out.size() % 4) out += '=';
-    return out;
-}
 
 void replaceAll(std::string& text, const std::string& what, const std::string& with) {
     if (what.empty()) return;
@@ -92,7 +76,7 @@ Result<std::vector<Score>> LangfuseClient::scores(const ScoreQuery& query, const
     while (!base.empty() && base.back() == '/') base.pop_back();
     const std::string shownBase = HttpClient::displayUrl(base);
     // Whatever a server echoes back, the secret (plain or inside the Basic header) never reaches a message.
-    const std::string basicToken = base64(m_settings.publicKey + ":" + m_settings.secretKey);
+    const std::string basicToken = text::base64(m_settings.publicKey + ":" + m_settings.secretKey);
     auto fail = [&](std::string message) {
         replaceAll(message, m_settings.secretKey, "***");
         replaceAll(message, basicToken, "***");

@@ -593,4 +593,32 @@ std::string decisionToMarkdown(const Decision& d, const ComparisonDocument& doc,
     return decisionRender(d, doc, heading, true);
 }
 
+std::string thresholdsSummary(const Thresholds& t) {
+    return thresholdsLine(t);
+}
+std::string runModelSummary(const Fp8Config& c) {
+    return modelLine(c);
+}
+std::string confidenceSummary(const TaskComparison& t) {
+    return confidenceCell(t);
+}
+std::string pairedTestSummary(const TaskComparison& t) {
+    return pairedCell(t);
+}
+std::vector<std::string> taskStatisticsLines(const TaskComparison& t) {
+    return statisticsLines(t);
+}
+
+std::vector<std::pair<std::string, std::string>> judgeFacts(const JudgeComparison& judge,
+                                                            const std::string& baselineLabel,
+                                                            const std::string& candidateLabel) {
+    return judgeLines(judge, baselineLabel, candidateLabel).facts;
+}
+
+std::vector<std::string> judgeDropLines(const JudgeComparison& judge, std::size_t maxDrops) {
+    std::vector<std::string> lines = judgeLines(judge, "", "").drops;
+    if (lines.size() > maxDrops) lines.resize(maxDrops);
+    return lines;
+}
+
 }  // namespace fp8dash

@@ -22,4 +22,24 @@ inline std::string lower(std::string_view s) {
     return out;
 }
 
+// Standard base64 (RFC 4648, with padding): Basic auth headers, images embedded in HTML reports.
+inline std::string base64(std::string_view in) {
+    static constexpr char kTable[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((in.size() + 2) / 3 * 4);
+    unsigned bits = 0;
+    int count = 0;
+    for (unsigned char c : in) {
+        bits = (bits << 8) | c;
+        count += 8;
+        while (count >= 6) {
+            count -= 6;
+            out += kTable[(bits >> count) & 63];
+        }
+    }
+    if (count > 0) out += kTable[(bits << (6 - count)) & 63];
+    while (out.size() % 4) out += '=';
+    return out;
+}
+
 }  // namespace fp8dash::text

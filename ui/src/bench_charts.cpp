@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fp8dash/ui/export_actions.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
 
@@ -102,6 +103,7 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent) : QWidget(parent) 
     m_view = new QChartView(m_chart, m_stack);
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setAccessibleName(title);
+    ui::exporting::installChartExportMenu(m_view, title, {});
     m_view->setMinimumSize(280, 240);
     m_stack->addWidget(m_view);
 

@@ -38,6 +38,7 @@
 
 #include "bench_charts.h"
 #include "fp8dash/core/model_architecture.h"
+#include "fp8dash/ui/export_actions.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
 
@@ -145,6 +146,9 @@ QTableView* makeTable(QStandardItemModel* model, const QString& accessibleName, 
     table->horizontalHeader()->setSortIndicatorShown(true);
     table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);  // run order until the user picks a column
     table->setAccessibleName(accessibleName);
+    QString base = accessibleName.toLower();
+    base.replace(QLatin1Char(' '), QLatin1Char('-'));
+    exporting::installTableExportMenu(table, QStringLiteral("fp8dash-") + base);
     return table;
 }
 
@@ -353,6 +357,7 @@ QWidget* BenchView::buildTables() {
     m_gemmModel->setSortRole(Qt::UserRole);
     setHeaders(m_gemmModel, {tr("Layer"), tr("M"), tr("N"), tr("K"), tr("Precision"), tr("TFLOP/s"), tr("% of roof"),
                              tr("Speedup vs BF16"), tr("Noise"), tr("Note")});
+    m_gemmModel->setHeaderData(GemmNoise, Qt::Horizontal, QStringLiteral("fraction"), exporting::kCsvUnitRole);
     m_gemmTable = makeTable(m_gemmModel, tr("GEMM results"), m_tableTabs);
     m_gemmTable->setObjectName(QStringLiteral("gemmTable"));
 
@@ -360,6 +365,10 @@ QWidget* BenchView::buildTables() {
     m_bandwidthModel->setSortRole(Qt::UserRole);
     setHeaders(m_bandwidthModel,
                {tr("Kernel"), tr("Bytes per run"), tr("Bandwidth"), tr("% of peak"), tr("Noise"), tr("Note")});
+    // The CSV's exact values: bytes, bytes per second and the noise as a fraction (the table shows GiB, TB/s, %).
+    m_bandwidthModel->setHeaderData(1, Qt::Horizontal, QStringLiteral("B"), exporting::kCsvUnitRole);
+    m_bandwidthModel->setHeaderData(2, Qt::Horizontal, QStringLiteral("B/s"), exporting::kCsvUnitRole);
+    m_bandwidthModel->setHeaderData(4, Qt::Horizontal, QStringLiteral("fraction"), exporting::kCsvUnitRole);
     m_bandwidthTable = makeTable(m_bandwidthModel, tr("Memory bandwidth results"), m_tableTabs);
     m_bandwidthTable->setObjectName(QStringLiteral("bandwidthTable"));
 

@@ -28,6 +28,7 @@
 #include <set>
 #include <vector>
 
+#include "fp8dash/ui/export_actions.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
 
@@ -207,6 +208,8 @@ JudgeView::JudgeView(QWidget* parent) : QWidget(parent) {
     m_chartView->setObjectName(QStringLiteral("judgeChart"));
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setMinimumSize(360, 240);
+    exporting::installChartExportMenu(m_chartView, tr("Domain judge: score distribution"),
+                                      QStringLiteral("fp8dash-judge-distribution"));
     topLayout->addWidget(m_chartView, 3);
 
     // The card is as tall as its text; the space below it stays the page's colour.
@@ -290,6 +293,7 @@ JudgeView::JudgeView(QWidget* parent) : QWidget(parent) {
     m_dropsTable->horizontalHeader()->setStretchLastSection(true);
     m_dropsTable->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     m_dropsTable->setMinimumSize(420, 150);
+    exporting::installTableExportMenu(m_dropsTable, QStringLiteral("fp8dash-judge-drops"));
     m_detail = new QTextBrowser(dropsSplitter);
     m_detail->setObjectName(QStringLiteral("judgeDropDetail"));
     m_detail->setOpenLinks(false);

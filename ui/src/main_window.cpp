@@ -48,6 +48,7 @@
 #include "fp8dash/ui/review_dialogs.h"
 #include "fp8dash/ui/review_view.h"
 #include "fp8dash/ui/presentation_window.h"
+#include "fp8dash/ui/report_exporter.h"
 #include "fp8dash/ui/run_judge_dialog.h"
 #include "fp8dash/ui/task_table_view.h"
 #include "fp8dash/ui/theme.h"
@@ -301,7 +302,9 @@ void MainWindow::buildMenus() {
     m_saveAction = shortcut(file->addAction(tr("&Save"), this, &MainWindow::save), "Ctrl+S");
     m_saveAsAction = shortcut(file->addAction(tr("Save &As…"), this, &MainWindow::saveAs), "Ctrl+Shift+S");
     m_exportAction = shortcut(file->addAction(tr("&Export Report…"), this, &MainWindow::exportReport), "Ctrl+E");
-    m_exportAction->setStatusTip(tr("Write the verdict and the task table as Markdown, text or JSON"));
+    m_exportAction->setStatusTip(
+        tr("Write the whole report (verdict, review, evals, judge, timeline, benchmarks, "
+           "capacity, notes) as PDF, HTML, Markdown, text or JSON"));
     file->addSeparator();
     shortcut(file->addAction(tr("&Close Window"), this, &QWidget::close), "Ctrl+W");
     QAction* quit = shortcut(file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows), "Ctrl+Q");
@@ -831,49 +834,49 @@ TimelineSourceDialog* MainWindow::refreshTimeline(double from, double to) {
 
 void MainWindow::exportReport() {
     if (!m_current) return;
-    const QString markdown = tr("Markdown (*.md)");
-    const QString text = tr("Plain text (*.txt)");
-    const QString json = tr("JSON (*.json)");
-    QString selected = markdown;
-    QString base = m_path.isEmpty()
-                       ? QDir(lastDirectory()).filePath(QStringLiteral("fp8-report"))
-                       : QFileInfo(m_path).absolutePath() + QLatin1Char('/') + QFileInfo(m_path).completeBaseName();
-    QString path =
-        QFileDialog::getSaveFileName(this, tr("Export Report"), base + QStringLiteral(".md"),
-                                     markdown + QStringLiteral(";;") + text + QStringLiteral(";;") + json, &selected);
+    // Filter order: what a reviewer sends on first; the extension typed wins over the filter picked.
+    const std::vector<std::pair<QString, ReportFileFormat>> filters = {
+        {tr("PDF document (*.pdf)"), ReportFileFormat::Pdf},
+        {tr("HTML page, charts included (*.html *.htm)"), ReportFileFormat::Html},
+        {tr("Markdown (*.md)"), ReportFileFormat::Markdown},
+        {tr("Plain text (*.txt)"), ReportFileFormat::Text},
+        {tr("JSON, as fp8dash report --format json (*.json)"), ReportFileFormat::Json}};
+    QStringList names;
+    for (const auto& f : filters) names << f.first;
+    QString selected = names.front();
+    const QString base =
+        m_path.isEmpty() ? QDir(lastDirectory()).filePath(QStringLiteral("fp8-report"))
+                         : QFileInfo(m_path).absolutePath() + QLatin1Char('/') + QFileInfo(m_path).completeBaseName();
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Report"), base + QStringLiteral(".pdf"),
+                                                names.join(QStringLiteral(";;")), &selected);
     if (path.isEmpty()) return;
-    std::string bytes;
-    const ComparisonDocument& doc = m_current->document;
-    const Decision& decision = m_current->decision;
-    // The timeline's part, when there is one, follows the evals' (or stands alone in a timeline-only document).
-    const std::string timelineText = decision.timeline && doc.timeline
-                                         ? timelineReportToText(*decision.timeline, *doc.timeline)
-                                         : std::string();
-    if (selected == json || path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)) {
-        path = withSuffix(path, QStringLiteral("json"));
-        Json j = doc.hasEvals ? reportToJson(m_current->report) : Json::object();
-        if (decision.timeline) {
-            j["timeline"] = timelineReportToJson(*decision.timeline);
-            j["overall_verdict"] = decision.verdict ? Json(verdictName(*decision.verdict)) : Json(nullptr);
-            j["overall_reasons"] = decision.reasons;
-        }
-        bytes = j.dump(2) + "\n";
-    } else if (selected == text || path.endsWith(QStringLiteral(".txt"), Qt::CaseInsensitive)) {
-        path = withSuffix(path, QStringLiteral("txt"));
-        bytes = doc.hasEvals ? reportToText(m_current->report) : std::string();
-        if (!timelineText.empty()) bytes += (bytes.empty() ? "" : "\n") + timelineText;
-    } else {
-        path = withSuffix(path, QStringLiteral("md"));
-        bytes = doc.hasEvals ? reportToMarkdown(m_current->report) : std::string();
-        if (!timelineText.empty()) bytes += (bytes.empty() ? "" : "\n") + ("## Production timeline\n\n```\n" + timelineText + "```\n");
+    auto format = reportFormatForPath(path.toStdString());
+    if (!format) {
+        format = ReportFileFormat::Pdf;
+        for (const auto& f : filters)
+            if (f.first == selected) format = f.second;
+        path = withSuffix(path, toQString(reportFormatSuffix(*format)));
     }
-    const Status written = writeFileAtomically(toFsPath(path), bytes);
+    rememberDirectory(path);
+    (void)exportReportTo(path, *format);
+}
+
+Status MainWindow::exportReportTo(const QString& path, ReportFileFormat format) {
+    if (!m_current) return Error{"no comparison to export"};
+    const QString source = m_path.isEmpty() ? m_displayName : QDir::toNativeSeparators(m_path);
+    statusBar()->showMessage(tr("Writing the report to %1…").arg(QDir::toNativeSeparators(path)));
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    // On the GUI thread: the charts are drawn by widgets. A report takes well under a second.
+    const Status written = writeReportFile(*m_current, path, format, source);
+    QApplication::restoreOverrideCursor();
     if (!written) {
-        showError(tr("Could not export"), tr("Could not write “%1”.").arg(QFileInfo(path).fileName()),
+        statusBar()->clearMessage();
+        showError(tr("Could not export"), tr("Could not write the report “%1”.").arg(QFileInfo(path).fileName()),
                   toQString(written.error().message));
-        return;
+        return written;
     }
-    statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
+    statusBar()->showMessage(tr("Exported the report to %1").arg(QDir::toNativeSeparators(path)), 8000);
+    return written;
 }
 
 void MainWindow::showAbout() {

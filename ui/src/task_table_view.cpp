@@ -9,6 +9,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include "fp8dash/ui/export_actions.h"
 #include "fp8dash/ui/task_table_model.h"
 #include "ui_style.h"
 
@@ -66,6 +67,7 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
     header->setSortIndicatorClearable(true);
     header->setSortIndicator(-1, Qt::AscendingOrder);
     m_tree->setSortingEnabled(true);
+    exporting::installTableExportMenu(m_tree, QStringLiteral("fp8dash-tasks"));
     layout->addWidget(m_tree, 1);
 
     m_tree->setContextMenuPolicy(Qt::CustomContextMenu);

@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fp8dash/ui/export_actions.h"
+
 namespace fp8dash::ui {
 
 namespace {
@@ -188,16 +190,24 @@ void TimelineChartView::keyPressEvent(QKeyEvent* event) {
     event->accept();
 }
 
-void TimelineChartView::contextMenuEvent(QContextMenuEvent* event) {
-    const auto t = timeAt(event->pos());
-    QMenu menu(this);
+QMenu* TimelineChartView::createContextMenu(const QPoint& viewportPos) {
+    const auto t = timeAt(viewportPos);
+    auto* menu = new QMenu(this);
     if (t) {
-        menu.addAction(tr("Set the FP8 Change Time Here"), this, [this, at = *t] { emit changeTimeRequested(at); });
-        menu.addSeparator();
-        menu.addAction(tr("Zoom In Here"), this, [this, at = *t] { emit zoomRequested(kZoomStep * kZoomStep, at); });
+        menu->addAction(tr("Set the FP8 Change Time Here"), this, [this, at = *t] { emit changeTimeRequested(at); });
+        menu->addSeparator();
+        menu->addAction(tr("Zoom In Here"), this, [this, at = *t] { emit zoomRequested(kZoomStep * kZoomStep, at); });
     }
-    menu.addAction(tr("Reset Zoom"), this, &TimelineChartView::resetRequested);
-    menu.exec(event->globalPos());
+    menu->addAction(tr("Reset Zoom"), this, &TimelineChartView::resetRequested);
+    menu->addSeparator();
+    exporting::addChartExportActions(menu, this, tr("Production timeline"), QStringLiteral("fp8dash-timeline"));
+    return menu;
+}
+
+void TimelineChartView::contextMenuEvent(QContextMenuEvent* event) {
+    QMenu* menu = createContextMenu(event->pos());
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(event->globalPos());
 }
 
 void TimelineChartView::leaveEvent(QEvent* event) {

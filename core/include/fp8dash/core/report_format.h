@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/eval_comparison.h"
@@ -38,5 +40,19 @@ std::string formatPercent(std::optional<double> pct, int decimals = 2);  // "+1.
 std::string formatSigmas(std::optional<double> sigmas);                  // "-2.1σ", "n/a"
 // Greedy word wrap to `width` display columns, each line prefixed with `indent` (continuations too).
 std::string wrapText(const std::string& text, std::size_t width, const std::string& indent);
+
+// Pieces of the renderings above, in the same words, for the full report (report_document.h).
+std::string thresholdsSummary(const Thresholds& t);      // "go < 0.5%, monitor 0.5–1.5%, investigate > 1.5%"
+std::string runModelSummary(const Fp8Config& c);         // "meta-llama/Llama-3.1-8B (vllm, dtype bfloat16)"
+std::string confidenceSummary(const TaskComparison& t);  // "clear", "inconclusive (n≈1200)", "n/a"
+std::string pairedTestSummary(const TaskComparison& t);  // "p=0.031 (12 lost, 3 won)"; "" without a paired test
+// One line per fact behind a task's confidence answer: the explanation, the equivalence check, the paired test.
+std::vector<std::string> taskStatisticsLines(const TaskComparison& t);
+// The judge block's facts (label, value) and its biggest drops (the first `maxDrops`, 5 at most), as judgeToText
+// words them.
+std::vector<std::pair<std::string, std::string>> judgeFacts(const JudgeComparison& judge,
+                                                            const std::string& baselineLabel,
+                                                            const std::string& candidateLabel);
+std::vector<std::string> judgeDropLines(const JudgeComparison& judge, std::size_t maxDrops = 5);
 
 }  // namespace fp8dash

@@ -1,7 +1,8 @@
 #pragma once
 // MainWindow: one comparison document on screen (overall verdict banner with the recorded decision, the offline
 // evals, domain judge, production timeline, local benchmarks, capacity and the review: decision and notes). Menus:
-// File (New Comparison, New Window, Open, Open Recent, Open Demo, Save, Save As, Export Report, Close Window, Quit),
+// File (New Comparison, New Window, Open, Open Recent, Open Demo, Save, Save As, Export Report as PDF, HTML,
+// Markdown, text or JSON, Close Window, Quit),
 // View (task table, theme), Timeline, Bench, Review (Add Note, Record Decision), Help; drag-and-drop of *.fp8cmp.
 // GUI thread only. Files load on a QtConcurrent worker; a newer load makes older ones stale and their results are
 // dropped. Opening a file the user asked for (menus, drop, another fp8dash start) raises the window that already
@@ -27,6 +28,7 @@
 
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/live_sources.h"
+#include "fp8dash/core/report_document.h"
 #include "fp8dash/core/timeline.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/recovery_store.h"
@@ -129,6 +131,9 @@ public:
     bool isModified() const { return m_modified; }
     // Writes the document to path (atomically); clears the modified mark. An error is shown and returned.
     Status saveTo(const QString& path);
+    // File › Export Report… once the path is chosen: the whole report in that format (report_exporter.h), with a busy
+    // cursor; the status bar names the file, an error is shown (and returned).
+    Status exportReportTo(const QString& path, fp8dash::ReportFileFormat format);
 
     // Crash recovery. The store defaults to RecoveryStore's default folder. autosaveNow() writes the recovery file
     // at once (when there is something unsaved or a draft) or removes it (when there is nothing); the timer calls it

@@ -2,14 +2,16 @@
 // TimelineChartView: the chart widget of the production timeline and its interaction. Hovering reports the time under
 // the cursor; a left-button drag selects a time span to zoom into (rubber band); the wheel zooms around the cursor;
 // Shift+drag or a middle-button drag pans; the arrow keys pan, + and - zoom, Home or a double click resets; the
-// context menu offers the same and "Set the FP8 change time here". It reports what the user asked for and changes
-// nothing itself: TimelineView owns the visible range. Times are unix seconds. GUI thread only.
+// context menu offers the same, "Set the FP8 change time here" and "Export Chart as PNG…/SVG…". It reports what the
+// user asked for and changes nothing itself (export aside): TimelineView owns the visible range. Times are unix
+// seconds. GUI thread only.
 
 #include <QChartView>
 #include <QPoint>
 
 #include <optional>
 
+class QMenu;
 class QRubberBand;
 
 namespace fp8dash::ui {
@@ -24,6 +26,8 @@ public:
     // The viewport x coordinate of a time (may lie outside the plot area).
     double viewportXOf(double unixSeconds) const;
     QRect plotAreaInViewport() const;
+    // The context menu for a viewport position (the caller owns it; the view pops it up on a right click).
+    QMenu* createContextMenu(const QPoint& viewportPos);
 
 signals:
     void hovered(double t);
