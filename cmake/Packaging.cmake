@@ -69,7 +69,9 @@ benchmarks.
 
 It is a Qt desktop application and a command-line tool for CI gates; results
 are saved in comparison files (*.fp8cmp) that open offline.")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "shared-mime-info, desktop-file-utils, hicolor-icon-theme")
+# A font for reports and headless PDF export on minimal systems; the portal lets "follow the system" see dark mode.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
+  "shared-mime-info, desktop-file-utils, hicolor-icon-theme, fonts-dejavu-core, xdg-desktop-portal")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "gnome-keyring | kwalletmanager")
 find_program(FP8DASH_DPKG_SHLIBDEPS dpkg-shlibdeps)
 if(FP8DASH_DPKG_SHLIBDEPS)
@@ -80,7 +82,7 @@ else()
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, libstdc++6, libgcc-s1, libcurl4")
   if(FP8DASH_BUILD_GUI)
     string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libqt6core6, libqt6gui6, libqt6widgets6, libqt6charts6, "
-      "libqt6network6, libqt6concurrent6, libqt6keychain1")
+      "libqt6network6, libqt6concurrent6, libqt6keychain1, libqt6svg6, libqt6dbus6")
   endif()
 endif()
 include(CPack)

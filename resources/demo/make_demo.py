@@ -169,6 +169,8 @@ def main():
         with open(staged) as f:
             final = json.load(f)
     final["created"] = "2026-12-01T00:00:00Z"
+    version = subprocess.run([fp8dash, "--version"], check=True, capture_output=True, text=True).stdout.split()[-1]
+    final["tool_version"] = version  # written by this fp8dash, from the 0.1.0 demo
     with open(OUTPUT, "w") as f:
         json.dump(final, f, indent=1, ensure_ascii=False)
         f.write("\n")
