@@ -15,6 +15,7 @@
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/local_bench.h"
 #include "fp8dash/core/timeline.h"
+#include "bench_test_json.h"
 
 namespace fp8dash::test {
 
@@ -60,84 +61,10 @@ inline TimelineData reportTestTimeline() {
 // M = 1 and 128 in BF16 and FP8, read and copy bandwidth, three KV scalings at two contexts. For the GEMM table,
 // the roofline and speedup charts and the bandwidth table, which the CPU run of judge-bench.fp8cmp lacks.
 inline Json reportTestGpuBenchJson() {
-    const auto gemm = [](const std::string& layer, int m, int n, int k, const std::string& precision, double tflops,
-                         double roof, double percent, double speedup) {
-        return Json{{"layer", layer},
-                    {"m", m},
-                    {"n", n},
-                    {"k", k},
-                    {"precision", precision},
-                    {"fast_accum", false},
-                    {"skipped", ""},
-                    {"samples", 40},
-                    {"throttled_samples", 0},
-                    {"median_s", 1e-4},
-                    {"noise", 0.004},
-                    {"converged", true},
-                    {"algorithms_tried", 8},
-                    {"tflops", tflops},
-                    {"bytes_per_s", 1e12},
-                    {"roof_tflops", roof},
-                    {"bound", "compute"},
-                    {"percent_of_roof", percent},
-                    {"speedup_vs_bf16", speedup}};
-    };
-    const auto bandwidth = [](const std::string& kernel, std::uint64_t bytes, double rate, double percent) {
-        return Json{{"kernel", kernel}, {"bytes", bytes},    {"skipped", ""},       {"samples", 20},
-                    {"noise", 0.0025},  {"converged", true}, {"bytes_per_s", rate}, {"percent_of_peak", percent}};
-    };
-    const auto kv = [](const std::string& scaling, int context, double relRmse, double attn) {
-        return Json{{"scaling", scaling},
-                    {"context", context},
-                    {"rel_rmse", relRmse},
-                    {"max_abs_error", 0.5},
-                    {"cosine", 0.9995},
-                    {"key", {{"rel_rmse", relRmse * 1.1}, {"max_abs_error", 0.5}, {"cosine", 0.999}}},
-                    {"value", {{"rel_rmse", relRmse * 0.9}, {"max_abs_error", 0.25}, {"cosine", 0.999}}},
-                    {"attn_rel_error", attn},
-                    {"elements", 1048576},
-                    {"elements_per_s", 5e8}};
-    };
-    Json j;
-    j["created"] = "2026-11-29T14:03:05Z";
-    j["backend"] = "cuda";
-    j["model"] = "llama-3.1-8b";
-    j["device"] = {{"available", true},
-                   {"name", "NVIDIA H200"},
-                   {"compute_capability", "9.0"},
-                   {"memory_bytes", 150754820096ull},
-                   {"reason", ""},
-                   {"backend", "cuda"},
-                   {"driver_version", 13000},
-                   {"runtime_version", 13000},
-                   {"multiprocessors", 132},
-                   {"fp8_supported", true},
-                   {"peak",
-                    {{"name", "NVIDIA H200 SXM"},
-                     {"fp8_dense_tflops", 1979.0},
-                     {"bf16_dense_tflops", 989.0},
-                     {"memory_bandwidth_gbps", 4800.0}}}};
-    j["gemm"] = Json::array({gemm("qkv", 1, 6144, 4096, "bf16", 0.9, 4.7, 19.1, 0),
-                             gemm("qkv", 1, 6144, 4096, "fp8_e4m3", 1.6, 9.4, 17.0, 1.78),
-                             gemm("qkv", 128, 6144, 4096, "bf16", 512.34, 760.1, 67.4, 0),
-                             gemm("qkv", 128, 6144, 4096, "fp8_e4m3", 958.1, 1450.2, 66.1, 1.87),
-                             gemm("o", 1, 4096, 4096, "bf16", 0.8, 4.7, 17.0, 0),
-                             gemm("o", 1, 4096, 4096, "fp8_e4m3", 1.5, 9.3, 16.1, 1.88),
-                             gemm("o", 128, 4096, 4096, "bf16", 430.0, 740.0, 58.1, 0),
-                             gemm("o", 128, 4096, 4096, "fp8_e4m3", 700.0, 1400.0, 50.0, 1.63)});
-    j["gemm_skipped"] = "";
-    j["bandwidth"] =
-        Json::array({bandwidth("read", 1073741824ull, 4.1e12, 85.4), bandwidth("copy", 2147483648ull, 3.9e12, 81.25)});
-    j["bandwidth_skipped"] = "";
-    j["kv"] = Json::array({kv("none", 1024, 0.03, 0.12), kv("none", 4096, 0.031, 0.15),
-                           kv("per_tensor", 1024, 0.027, 0.10), kv("per_tensor", 4096, 0.027, 0.11),
-                           kv("per_head", 1024, 0.026, 0.09), kv("per_head", 4096, 0.026, 0.095)});
-    j["kv_backend"] = "cuda";
-    j["kv_kernel"] = Json::array();
-    j["kv_skipped"] = "";
-    j["warnings"] = Json::array({"clock throttled in 3 samples"});
-    j["cancelled"] = false;
-    return j;
+    const Json bandwidth = Json::array({benchBandwidthRow("read", 1073741824ull, 4.1e12, 85.4, 0.0025),
+                                        benchBandwidthRow("copy", 2147483648ull, 3.9e12, 81.25, 0.0025)});
+    return h200Run(h200QkvAndOGemmRows(), bandwidth, h200KvRows(), Json::array(),
+                   Json::array({"clock throttled in 3 samples"}));
 }
 
 inline BenchResults reportTestGpuBench() {

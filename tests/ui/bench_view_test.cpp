@@ -25,6 +25,7 @@
 #include "fp8dash/ui/bench_view.h"
 #include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/main_window.h"
+#include "bench_test_json.h"
 #include "gui_test_support.h"
 
 namespace fp8dash::ui::test {
@@ -32,110 +33,25 @@ namespace {
 
 class BenchViewTest : public GuiTest {};
 
-// One GEMM row of the gpu/ JSON.
-Json gemmRow(const std::string& layer, int m, int n, int k, const std::string& precision, double tflops, double roof,
-             double percent, double speedup, const std::string& skipped = "") {
-    return Json{{"layer", layer},
-                {"m", m},
-                {"n", n},
-                {"k", k},
-                {"precision", precision},
-                {"fast_accum", false},
-                {"skipped", skipped},
-                {"samples", skipped.empty() ? 40 : 0},
-                {"throttled_samples", 0},
-                {"median_s", 1e-4},
-                {"noise", 0.004},
-                {"converged", true},
-                {"algorithms_tried", 8},
-                {"tflops", tflops},
-                {"bytes_per_s", 1e12},
-                {"roof_tflops", skipped.empty() ? Json(roof) : Json(nullptr)},
-                {"bound", skipped.empty() ? "compute" : ""},
-                {"percent_of_roof", percent},
-                {"speedup_vs_bf16", speedup}};
-}
-
-Json kvRow(const std::string& scaling, int context, double relRmse, double attn) {
-    return Json{{"scaling", scaling},
-                {"context", context},
-                {"rel_rmse", relRmse},
-                {"max_abs_error", 0.5},
-                {"cosine", 0.9995},
-                {"key", {{"rel_rmse", relRmse * 1.1}, {"max_abs_error", 0.5}, {"cosine", 0.999}}},
-                {"value", {{"rel_rmse", relRmse * 0.9}, {"max_abs_error", 0.25}, {"cosine", 0.999}}},
-                {"attn_rel_error", attn},
-                {"elements", 1048576},
-                {"elements_per_s", 5e8}};
-}
-
 // A run on an H200 as the comparison file keeps it: qkv and o at M = 1 and 128 in BF16 and FP8, a square FP8 case
 // skipped for memory, read/copy bandwidth, one KV quantise kernel, three scalings x two contexts.
 Json h200Json() {
-    Json j;
-    j["created"] = "2026-11-29T14:03:05Z";
-    j["backend"] = "cuda";
-    j["model"] = "llama-3.1-8b";
-    j["device"] = {{"available", true},
-                   {"name", "NVIDIA H200"},
-                   {"compute_capability", "9.0"},
-                   {"memory_bytes", 150754820096ull},
-                   {"reason", ""},
-                   {"backend", "cuda"},
-                   {"driver_version", 13000},
-                   {"runtime_version", 13000},
-                   {"multiprocessors", 132},
-                   {"fp8_supported", true},
-                   {"peak",
-                    {{"name", "NVIDIA H200 SXM"},
-                     {"fp8_dense_tflops", 1979.0},
-                     {"bf16_dense_tflops", 989.0},
-                     {"memory_bandwidth_gbps", 4800.0}}}};
-    j["gemm"] = Json::array(
-        {gemmRow("qkv", 1, 6144, 4096, "bf16", 0.9, 4.7, 19.1, 0),
-         gemmRow("qkv", 1, 6144, 4096, "fp8_e4m3", 1.6, 9.4, 17.0, 1.78),
-         gemmRow("qkv", 128, 6144, 4096, "bf16", 512.34, 760.1, 67.4, 0),
-         gemmRow("qkv", 128, 6144, 4096, "fp8_e4m3", 958.1, 1450.2, 66.1, 1.87),
-         gemmRow("o", 1, 4096, 4096, "bf16", 0.8, 4.7, 17.0, 0),
-         gemmRow("o", 1, 4096, 4096, "fp8_e4m3", 1.5, 9.3, 16.1, 1.88),
-         gemmRow("o", 128, 4096, 4096, "bf16", 430.0, 740.0, 58.1, 0),
-         gemmRow("o", 128, 4096, 4096, "fp8_e4m3", 700.0, 1400.0, 50.0, 1.63),
-         gemmRow("square", 8192, 8192, 8192, "fp8_e4m3", 0, 0, 0, 0, "out of memory (cudaMalloc of 402653184 bytes)")});
-    j["gemm_skipped"] = "";
-    j["bandwidth"] = Json::array({Json{{"kernel", "read"},
-                                       {"bytes", 1073741824},
-                                       {"skipped", ""},
-                                       {"samples", 20},
-                                       {"noise", 0.002},
-                                       {"converged", true},
-                                       {"bytes_per_s", 4.1e12},
-                                       {"percent_of_peak", 85.4}},
-                                  Json{{"kernel", "copy"},
-                                       {"bytes", 2147483648ull},
-                                       {"skipped", ""},
-                                       {"samples", 20},
-                                       {"noise", 0.003},
-                                       {"converged", true},
-                                       {"bytes_per_s", 3.9e12},
-                                       {"percent_of_peak", 81.25}}});
-    j["bandwidth_skipped"] = "";
-    j["kv"] = Json::array({kvRow("none", 1024, 0.03, 0.12), kvRow("none", 4096, 0.031, 0.15),
-                           kvRow("per_tensor", 1024, 0.027, 0.10), kvRow("per_tensor", 4096, 0.027, 0.11),
-                           kvRow("per_head", 1024, 0.026, 0.09), kvRow("per_head", 4096, 0.026, 0.095)});
-    j["kv_backend"] = "cuda";
-    j["kv_kernel"] = Json::array({Json{{"scaling", "per_head"},
-                                       {"elements", 16777216},
-                                       {"skipped", ""},
-                                       {"samples", 30},
-                                       {"noise", 0.01},
-                                       {"converged", true},
-                                       {"bytes_per_s", 3.0e12},
-                                       {"percent_of_peak", 62.5},
-                                       {"matches_cpu", true}}});
-    j["kv_skipped"] = "";
-    j["warnings"] = Json::array({"clock throttled in 3 samples"});
-    j["cancelled"] = false;
-    return j;
+    Json gemm = fp8dash::test::h200QkvAndOGemmRows();
+    gemm.push_back(fp8dash::test::benchGemmRow("square", 8192, 8192, 8192, "fp8_e4m3", 0, 0, 0, 0, false,
+                                               "out of memory (cudaMalloc of 402653184 bytes)"));
+    const Json bandwidth = Json::array({fp8dash::test::benchBandwidthRow("read", 1073741824ull, 4.1e12, 85.4, 0.002),
+                                        fp8dash::test::benchBandwidthRow("copy", 2147483648ull, 3.9e12, 81.25, 0.003)});
+    const Json kernel = Json::array({Json{{"scaling", "per_head"},
+                                          {"elements", 16777216},
+                                          {"skipped", ""},
+                                          {"samples", 30},
+                                          {"noise", 0.01},
+                                          {"converged", true},
+                                          {"bytes_per_s", 3.0e12},
+                                          {"percent_of_peak", 62.5},
+                                          {"matches_cpu", true}}});
+    return fp8dash::test::h200Run(gemm, bandwidth, fp8dash::test::h200KvRows(), kernel,
+                                  Json::array({"clock throttled in 3 samples"}));
 }
 
 BenchResults parsed(const Json& j) {

@@ -26,6 +26,7 @@
 #include "fp8dash/ui/presentation_slide_view.h"
 #include "fp8dash/ui/presentation_window.h"
 #include "fp8dash/ui/presenter_console.h"
+#include "bench_test_json.h"
 #include "gui_test_support.h"
 #include "timeline_test_data.h"
 
@@ -59,64 +60,15 @@ LoadedComparison evaluated(ComparisonDocument doc) {
 
 // ---- a GPU benchmark run as the comparison file keeps it (gpu/ JSON), with figures chosen here
 
+// A measured GEMM row at 40 % of the H200's FP8 roof.
 Json gemmRow(const std::string& layer, int m, int n, int k, const std::string& precision, double tflops, double speedup,
-             bool fastAccum = false, const std::string& skipped = "") {
-    return Json{{"layer", layer},
-                {"m", m},
-                {"n", n},
-                {"k", k},
-                {"precision", precision},
-                {"fast_accum", fastAccum},
-                {"skipped", skipped},
-                {"samples", skipped.empty() ? 40 : 0},
-                {"throttled_samples", 0},
-                {"median_s", 1e-4},
-                {"noise", 0.004},
-                {"converged", true},
-                {"algorithms_tried", 8},
-                {"tflops", tflops},
-                {"bytes_per_s", 1e12},
-                {"roof_tflops", skipped.empty() ? Json(1979.0) : Json(nullptr)},
-                {"bound", skipped.empty() ? "compute" : ""},
-                {"percent_of_roof", 40.0},
-                {"speedup_vs_bf16", speedup}};
-}
-
-Json kvRow(const std::string& scaling, int context, double relRmse, double attn) {
-    return Json{{"scaling", scaling},
-                {"context", context},
-                {"rel_rmse", relRmse},
-                {"max_abs_error", 0.5},
-                {"cosine", 0.9995},
-                {"key", {{"rel_rmse", relRmse}, {"max_abs_error", 0.5}, {"cosine", 0.999}}},
-                {"value", {{"rel_rmse", relRmse}, {"max_abs_error", 0.25}, {"cosine", 0.999}}},
-                {"attn_rel_error", attn},
-                {"elements", 1048576},
-                {"elements_per_s", 5e8}};
+             bool fastAccum = false) {
+    return fp8dash::test::benchGemmRow(layer, m, n, k, precision, tflops, 1979.0, 40.0, speedup, fastAccum);
 }
 
 // The best FP8 speedup is o at M = 2048 (1.91); the square case (2.1) and a fast-accumulation row (2.3) must not
 // count. The longest context is 16K, where per_head has the smallest attention error (0.041).
 Json h200Bench() {
-    Json j;
-    j["created"] = "2026-11-29T14:03:05Z";
-    j["backend"] = "cuda";
-    j["model"] = "llama-3.1-8b";
-    j["device"] = {{"available", true},
-                   {"name", "NVIDIA H200"},
-                   {"compute_capability", "9.0"},
-                   {"memory_bytes", 150754820096ull},
-                   {"reason", ""},
-                   {"backend", "cuda"},
-                   {"driver_version", 13000},
-                   {"runtime_version", 13000},
-                   {"multiprocessors", 132},
-                   {"fp8_supported", true},
-                   {"peak",
-                    {{"name", "NVIDIA H200 SXM"},
-                     {"fp8_dense_tflops", 1979.0},
-                     {"bf16_dense_tflops", 989.0},
-                     {"memory_bandwidth_gbps", 4800.0}}}};
     Json gemm = Json::array();
     const std::vector<std::tuple<std::string, int, int>> layers = {
         {"qkv", 6144, 4096}, {"o", 4096, 4096}, {"gate_up", 28672, 4096}, {"down", 4096, 14336}};
@@ -134,19 +86,12 @@ Json h200Bench() {
     }
     gemm.push_back(gemmRow("o", 2048, 4096, 4096, "fp8_e4m3", 900, 2.3, /*fastAccum=*/true));
     gemm.push_back(gemmRow("square", 8192, 8192, 8192, "fp8_e4m3", 1500, 2.1));
-    j["gemm"] = gemm;
-    j["gemm_skipped"] = "";
-    j["bandwidth"] = Json::array();
-    j["bandwidth_skipped"] = "";
-    j["kv"] = Json::array({kvRow("none", 1024, 0.031, 0.052), kvRow("per_tensor", 1024, 0.027, 0.044),
-                           kvRow("per_head", 1024, 0.026, 0.040), kvRow("none", 16384, 0.033, 0.061),
-                           kvRow("per_tensor", 16384, 0.028, 0.047), kvRow("per_head", 16384, 0.027, 0.041)});
-    j["kv_backend"] = "cuda";
-    j["kv_kernel"] = Json::array();
-    j["kv_skipped"] = "";
-    j["warnings"] = Json::array();
-    j["cancelled"] = false;
-    return j;
+    using fp8dash::test::benchKvRow;
+    return fp8dash::test::h200Run(
+        gemm, Json::array(),
+        Json::array({benchKvRow("none", 1024, 0.031, 0.052), benchKvRow("per_tensor", 1024, 0.027, 0.044),
+                     benchKvRow("per_head", 1024, 0.026, 0.040), benchKvRow("none", 16384, 0.033, 0.061),
+                     benchKvRow("per_tensor", 16384, 0.028, 0.047), benchKvRow("per_head", 16384, 0.027, 0.041)}));
 }
 
 BenchResults benchFrom(const Json& j) {

@@ -1,0 +1,116 @@
+#pragma once
+// Benchmark runs as the comparison file keeps them (gpu/'s JSON, the "benchmarks" section), with figures the tests
+// choose: one row of each kind, an H200's device record, and a whole run around them. Header-only; needs
+// nlohmann-json (through core's Json).
+
+#include <cstdint>
+#include <string>
+
+#include "fp8dash/core/lm_eval_results.h"
+
+namespace fp8dash::test {
+
+// One GEMM row: measured unless `skipped` gives the reason.
+inline Json benchGemmRow(const std::string& layer, int m, int n, int k, const std::string& precision, double tflops,
+                         double roofTflops, double percentOfRoof, double speedup, bool fastAccum = false,
+                         const std::string& skipped = "") {
+    return Json{{"layer", layer},
+                {"m", m},
+                {"n", n},
+                {"k", k},
+                {"precision", precision},
+                {"fast_accum", fastAccum},
+                {"skipped", skipped},
+                {"samples", skipped.empty() ? 40 : 0},
+                {"throttled_samples", 0},
+                {"median_s", 1e-4},
+                {"noise", 0.004},
+                {"converged", true},
+                {"algorithms_tried", 8},
+                {"tflops", tflops},
+                {"bytes_per_s", 1e12},
+                {"roof_tflops", skipped.empty() ? Json(roofTflops) : Json(nullptr)},
+                {"bound", skipped.empty() ? "compute" : ""},
+                {"percent_of_roof", percentOfRoof},
+                {"speedup_vs_bf16", speedup}};
+}
+
+inline Json benchBandwidthRow(const std::string& kernel, std::uint64_t bytes, double bytesPerSecond,
+                              double percentOfPeak, double noise) {
+    return Json{{"kernel", kernel},   {"bytes", bytes},          {"skipped", ""},
+                {"samples", 20},      {"noise", noise},          {"converged", true},
+                {"bytes_per_s", bytesPerSecond}, {"percent_of_peak", percentOfPeak}};
+}
+
+// One point of the KV-cache error sweep; K's error is 1.1 and V's 0.9 times the combined one.
+inline Json benchKvRow(const std::string& scaling, int context, double relRmse, double attnRelError) {
+    return Json{{"scaling", scaling},
+                {"context", context},
+                {"rel_rmse", relRmse},
+                {"max_abs_error", 0.5},
+                {"cosine", 0.9995},
+                {"key", {{"rel_rmse", relRmse * 1.1}, {"max_abs_error", 0.5}, {"cosine", 0.999}}},
+                {"value", {{"rel_rmse", relRmse * 0.9}, {"max_abs_error", 0.25}, {"cosine", 0.999}}},
+                {"attn_rel_error", attnRelError},
+                {"elements", 1048576},
+                {"elements_per_s", 5e8}};
+}
+
+inline Json h200Device() {
+    return {{"available", true},
+            {"name", "NVIDIA H200"},
+            {"compute_capability", "9.0"},
+            {"memory_bytes", 150754820096ull},
+            {"reason", ""},
+            {"backend", "cuda"},
+            {"driver_version", 13000},
+            {"runtime_version", 13000},
+            {"multiprocessors", 132},
+            {"fp8_supported", true},
+            {"peak",
+             {{"name", "NVIDIA H200 SXM"},
+              {"fp8_dense_tflops", 1979.0},
+              {"bf16_dense_tflops", 989.0},
+              {"memory_bandwidth_gbps", 4800.0}}}};
+}
+
+// A whole run on the H200 of llama-3.1-8b's shapes, created 2026-11-29T14:03:05Z, with the given rows.
+inline Json h200Run(Json gemm, Json bandwidth, Json kv, Json kvKernel = Json::array(), Json warnings = Json::array()) {
+    Json j;
+    j["created"] = "2026-11-29T14:03:05Z";
+    j["backend"] = "cuda";
+    j["model"] = "llama-3.1-8b";
+    j["device"] = h200Device();
+    j["gemm"] = std::move(gemm);
+    j["gemm_skipped"] = "";
+    j["bandwidth"] = std::move(bandwidth);
+    j["bandwidth_skipped"] = "";
+    j["kv"] = std::move(kv);
+    j["kv_backend"] = "cuda";
+    j["kv_kernel"] = std::move(kvKernel);
+    j["kv_skipped"] = "";
+    j["warnings"] = std::move(warnings);
+    j["cancelled"] = false;
+    return j;
+}
+
+// The GEMM rows most tests use: qkv and o at M = 1 and 128, BF16 and FP8, with these figures.
+inline Json h200QkvAndOGemmRows() {
+    return Json::array({benchGemmRow("qkv", 1, 6144, 4096, "bf16", 0.9, 4.7, 19.1, 0),
+                        benchGemmRow("qkv", 1, 6144, 4096, "fp8_e4m3", 1.6, 9.4, 17.0, 1.78),
+                        benchGemmRow("qkv", 128, 6144, 4096, "bf16", 512.34, 760.1, 67.4, 0),
+                        benchGemmRow("qkv", 128, 6144, 4096, "fp8_e4m3", 958.1, 1450.2, 66.1, 1.87),
+                        benchGemmRow("o", 1, 4096, 4096, "bf16", 0.8, 4.7, 17.0, 0),
+                        benchGemmRow("o", 1, 4096, 4096, "fp8_e4m3", 1.5, 9.3, 16.1, 1.88),
+                        benchGemmRow("o", 128, 4096, 4096, "bf16", 430.0, 740.0, 58.1, 0),
+                        benchGemmRow("o", 128, 4096, 4096, "fp8_e4m3", 700.0, 1400.0, 50.0, 1.63)});
+}
+
+// Three scalings at 1K and 4K tokens.
+inline Json h200KvRows() {
+    return Json::array({benchKvRow("none", 1024, 0.03, 0.12), benchKvRow("none", 4096, 0.031, 0.15),
+                        benchKvRow("per_tensor", 1024, 0.027, 0.10), benchKvRow("per_tensor", 4096, 0.027, 0.11),
+                        benchKvRow("per_head", 1024, 0.026, 0.09), benchKvRow("per_head", 4096, 0.026, 0.095)});
+}
+
+}  // namespace fp8dash::test
