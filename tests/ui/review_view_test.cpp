@@ -104,6 +104,10 @@ TEST_F(ReviewViewTest, TheTaskTableOffersANoteAboutTheTaskUnderTheMouse) {
     ASSERT_FALSE(menu->actions().isEmpty());
     QAction* about = menu->actions().first();
     EXPECT_EQ(about->text(), QStringLiteral("Add Note About gsm8k…"));
+    // The same (one) right-click menu exports the table.
+    QStringList texts;
+    for (QAction* a : menu->actions()) texts << a->text().remove(QLatin1Char('&'));
+    EXPECT_TRUE(texts.contains(QStringLiteral("Export Table as CSV…"))) << texts.join(QLatin1Char('|')).toStdString();
     about->trigger();
     EXPECT_EQ(window.comparisonView()->tabs()->currentIndex(), ComparisonView::ReviewTab);
     EXPECT_EQ(window.comparisonView()->reviewView()->composerTask()->currentData().toString(),

@@ -341,9 +341,11 @@ void MainWindow::buildMenus() {
             a->setChecked(a->objectName() == QStringLiteral("theme-") + themeModeName(Theme::instance()->mode()));
     });
     view->addSeparator();
-    // F5 is Timeline › Refresh; F11 (full screen in most apps) and Ctrl+Shift+P are free.
+    // F5 starts the show, as in slide software and on presentation clickers ("start show"); F11 is full screen in
+    // most apps. Timeline › Refresh keeps Ctrl+R.
     m_presentAction = view->addAction(tr("&Presentation Mode"), this, [this] { startPresentation(); });
-    m_presentAction->setShortcuts({QKeySequence(QStringLiteral("F11")), QKeySequence(QStringLiteral("Ctrl+Shift+P"))});
+    m_presentAction->setShortcuts({QKeySequence(QStringLiteral("F11")), QKeySequence(QStringLiteral("F5")),
+                                   QKeySequence(QStringLiteral("Ctrl+Shift+P"))});
     m_presentAction->setToolTip(tr("Present this comparison full screen, one step per slide (Esc leaves)"));
 
     QMenu* timeline = menuBar()->addMenu(tr("&Timeline"));
@@ -351,7 +353,7 @@ void MainWindow::buildMenus() {
     m_connectAction->setStatusTip(tr("Fetch serving throughput (Prometheus) and judge quality (Langfuse or Prometheus) "
                                      "around the FP8 switch"));
     m_refreshAction = timeline->addAction(tr("&Refresh"), this, [this] { refreshTimeline(); });
-    m_refreshAction->setShortcuts({QKeySequence(QStringLiteral("Ctrl+R")), QKeySequence(QStringLiteral("F5"))});
+    m_refreshAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+R")));
     m_refreshAction->setStatusTip(tr("Fetch the timeline's series again for the range picked on the timeline tab"));
     timeline->addSeparator();
     shortcut(timeline->addAction(tr("Show &Timeline"), this, [this] { m_view->showTab(ComparisonView::TimelineTab); }),

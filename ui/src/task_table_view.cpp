@@ -67,9 +67,9 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
     header->setSortIndicatorClearable(true);
     header->setSortIndicator(-1, Qt::AscendingOrder);
     m_tree->setSortingEnabled(true);
-    exporting::installTableExportMenu(m_tree, QStringLiteral("fp8dash-tasks"));
     layout->addWidget(m_tree, 1);
 
+    // One right-click menu: the notes about the task under the mouse, then the CSV export of the table.
     m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_tree, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
         QMenu* menu = createContextMenu(m_tree->indexAt(pos));
@@ -109,6 +109,8 @@ QMenu* TaskTableView::createContextMenu(const QModelIndex& proxyIndex) {
         menu->addAction(tr("Add Note About %1…").arg(task), this, [this, task] { emit addNoteRequested(task); });
     }
     menu->addAction(tr("Add Note About the Comparison…"), this, [this] { emit addNoteRequested(QString()); });
+    menu->addSeparator();
+    exporting::addTableExportAction(menu, m_tree, QStringLiteral("fp8dash-tasks"));
     return menu;
 }
 
