@@ -347,16 +347,10 @@ TEST_F(DocumentsTest, EveryMenuActionHasItsOwnShortcut) {
     EXPECT_GE(keys.size(), 30);
 }
 
-// A screen reader can name every control a keyboard reaches: buttons and fields have a name from their text,
-// their label (buddy) or an accessible name.
-TEST_F(DocumentsTest, EveryFocusableControlHasAnAccessibleName) {
-    MainWindow window;
-    window.resize(1280, 820);
-    window.show();
-    window.openDemo();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+// The focusable controls under root that a screen reader cannot name (class and where they sit).
+QStringList unnamedControls(const QWidget* root) {
     QStringList unnamed;
-    for (QWidget* w : window.findChildren<QWidget*>()) {
+    for (QWidget* w : root->findChildren<QWidget*>()) {
         const bool control = qobject_cast<QAbstractButton*>(w) || qobject_cast<QLineEdit*>(w) ||
                              qobject_cast<QComboBox*>(w) || qobject_cast<QAbstractSpinBox*>(w) ||
                              qobject_cast<QPlainTextEdit*>(w) || qobject_cast<QAbstractItemView*>(w);
@@ -373,6 +367,24 @@ TEST_F(DocumentsTest, EveryFocusableControlHasAnAccessibleName) {
             unnamed << QStringLiteral("%1 (%2)").arg(QString::fromLatin1(w->metaObject()->className()), where);
         }
     }
+    return unnamed;
+}
+
+// A screen reader can name every control a keyboard reaches: buttons and fields have a name from their text,
+// their label (buddy) or an accessible name. The main window on every tab, and the review's dialogs.
+TEST_F(DocumentsTest, EveryFocusableControlHasAnAccessibleName) {
+    MainWindow window;
+    window.resize(1280, 820);
+    window.show();
+    window.openDemo();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QStringList unnamed = unnamedControls(&window);
+    NoteDialog note(QStringList{QStringLiteral("gsm8k")}, {});
+    unnamed << unnamedControls(&note);
+    RecordDecisionDialog decision(Verdict::Monitor, nullptr);
+    unnamed << unnamedControls(&decision);
+    RecoveryDialog recovery({});
+    unnamed << unnamedControls(&recovery);
     EXPECT_TRUE(unnamed.isEmpty()) << unnamed.join(QLatin1Char('\n')).toStdString();
 }
 

@@ -7,8 +7,10 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QThreadPool>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -32,6 +34,9 @@ void GuiTest::SetUpTestSuite() {
     static char* argv[] = {name, nullptr};
     // Lives until the process exits: widgets of every suite share it, and Qt allows only one.
     new QApplication(argc, argv);
+    // Background work a test left running (a live-source check, the GPU query) ends before the statics it uses are
+    // destroyed: the QApplication is never destroyed, so its own wait for the thread pool never happens.
+    std::atexit([] { QThreadPool::globalInstance()->waitForDone(); });
     QApplication::setApplicationName(QStringLiteral("fp8dash-ui-tests"));
     QApplication::setOrganizationName(QStringLiteral("fp8dash-tests"));
     QApplication::setApplicationVersion(QStringLiteral("test"));

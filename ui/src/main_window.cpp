@@ -32,8 +32,6 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include <unistd.h>
-
 #include "bench_charts.h"
 #include "fp8dash/core/demo.h"
 #include "fp8dash/core/live_sources.h"
