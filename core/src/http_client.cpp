@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <ctime>
 #include <mutex>
 #include <random>
@@ -50,8 +51,19 @@ size_t onHeader(char* data, size_t size, size_t count, void* user) {
     const size_t n = size * count;
     std::string line(data, n);
     if (line.rfind("HTTP/", 0) == 0) t->headers.clear();  // a new response (after a redirect or 100-continue)
-    if (auto colon = line.find(':'); colon != std::string::npos)
+    if (auto colon = line.find(':'); colon != std::string::npos) {
         t->headers.emplace_back(lower(trim(line.substr(0, colon))), trim(line.substr(colon + 1)));
+        // A response that announces more than the limit is refused before its body is read (a 1 GB answer costs
+        // nothing); one without a length is cut off once it passes the limit (onBody).
+        if (t->headers.back().first == "content-length") {
+            char* end = nullptr;
+            const unsigned long long length = std::strtoull(t->headers.back().second.c_str(), &end, 10);
+            if (end && *end == '\0' && length > t->limit) {
+                t->overLimit = true;
+                return 0;  // aborts the transfer with CURLE_WRITE_ERROR
+            }
+        }
+    }
     return n;
 }
 

@@ -375,6 +375,23 @@ void TestHttpServer::serve(int fd) {
         head += k + ": " + v + "\r\n";
     }
     if (!hasContentType) head += "Content-Type: application/json\r\n";
+    if (reply.streamBytes) {
+        if (reply.declareLength) head += "Content-Length: " + std::to_string(*reply.streamBytes) + "\r\n";
+        head += "Connection: close\r\n\r\n";
+        // Generated, never held in memory: a 1 GB answer costs this thread 64 KiB.
+        const std::string chunk(64 * 1024, '7');
+        std::uint64_t left = *reply.streamBytes;
+        bool ok = sendAll(fd, head.data(), head.size());
+        while (ok && left > 0 && !m_stopping) {
+            const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(left, chunk.size()));
+            ok = sendAll(fd, chunk.data(), n);
+            left -= n;
+        }
+        ::shutdown(fd, SHUT_WR);
+        waitForStopOrHangup(fd, 2000);
+        ::close(fd);
+        return;
+    }
     head += "Content-Length: " + std::to_string(reply.body.size()) + "\r\nConnection: close\r\n\r\n";
     const std::size_t bodyBytes =
         reply.closeAfterBytes ? std::min(*reply.closeAfterBytes, reply.body.size()) : reply.body.size();

@@ -57,44 +57,9 @@ protected:
 
 constexpr const char* kToken = "s3cret-token-42";
 constexpr const char* kTenant = "tenant-blue";
-constexpr double kFrom = kDayStart;
-constexpr double kTo = kDayStart + 6 * 3600;
-constexpr double kSwitch = kDayStart + 3 * 3600;  // the fake Prometheus turns FP8 on here
-
-// A Prometheus that answers the range queries fetchTimeline sends: throughput 1000 tok/s stepping to 1500 at
-// kSwitch, and vllm:cache_config_info with cache_dtype auto, then fp8 from kSwitch.
-TestHttpServer::Reply fakePrometheus(const TestHttpServer::Request& r) {
-    if (r.path == "/api/v1/status/buildinfo") {
-        return TestHttpServer::Reply::json(
-            200, R"({"status":"success","data":{"version":"2.53.1","revision":"f8d1","branch":"HEAD",)"
-                 R"("buildUser":"ci","buildDate":"20260101-00:00:00","goVersion":"go1.22.5"}})");
-    }
-    if (r.path != "/api/v1/query_range") return TestHttpServer::Reply::json(404, R"({"status":"error"})");
-    const double start = std::stod(r.queryValue("start").value_or("0"));
-    const double end = std::stod(r.queryValue("end").value_or("0"));
-    const double step = std::stod(r.queryValue("step").value_or("60"));
-    const std::string query = r.queryValue("query").value_or("");
-    auto values = [&](double from, double to, auto value) {
-        std::string out;
-        for (double t = from; t <= to + 1e-9; t += step) {
-            if (!out.empty()) out += ",";
-            out += "[" + std::to_string(static_cast<long long>(t)) + ",\"" + value(t) + "\"]";
-        }
-        return "[" + out + "]";
-    };
-    std::string result;
-    if (query == "vllm:cache_config_info") {
-        result = R"({"metric":{"__name__":"vllm:cache_config_info","cache_dtype":"auto"},"values":)" +
-                 values(start, std::min(end, kSwitch - step), [](double) { return std::string("1"); }) + "}," +
-                 R"({"metric":{"__name__":"vllm:cache_config_info","cache_dtype":"fp8"},"values":)" +
-                 values(std::max(start, kSwitch), end, [](double) { return std::string("1"); }) + "}";
-    } else {
-        result = R"({"metric":{},"values":)" +
-                 values(start, end, [](double t) { return std::string(t < kSwitch ? "1000" : "1500"); }) + "}";
-    }
-    return TestHttpServer::Reply::json(
-        200, R"({"status":"success","data":{"resultType":"matrix","result":[)" + result + "]}}");
-}
+constexpr double kFrom = kFakePrometheusFrom;
+constexpr double kTo = kFakePrometheusTo;
+constexpr double kSwitch = kFakePrometheusSwitch;  // the fake Prometheus turns FP8 on here
 
 TimelineSettings throughputOnly(const std::string& url) {
     TimelineSettings s;
@@ -116,7 +81,7 @@ TimelineCredentials typedCredentials() {
 }
 
 TEST_F(TimelineSourceDialogTest, TestConnectionShowsTheBuildInfoAndSendsTheCredentials) {
-    TestHttpServer server(fakePrometheus);
+    TestHttpServer server(fakePrometheusReply);
     TimelineSourceDialog dialog;
     dialog.setSettings(throughputOnly(server.baseUrl()));
     dialog.setCredentials(typedCredentials());
@@ -147,7 +112,7 @@ TEST_F(TimelineSourceDialogTest, TestConnectionShowsTheExactError) {
 }
 
 TEST_F(TimelineSourceDialogTest, FetchedTimelineJoinsTheDocumentAndTheSavedFileHoldsNoSecret) {
-    TestHttpServer server(fakePrometheus);
+    TestHttpServer server(fakePrometheusReply);
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     MainWindow window;
@@ -357,7 +322,7 @@ void rememberThroughTestConnection(const std::shared_ptr<MemoryCredentialStore>&
 }
 
 TEST_F(TimelineSourceDialogTest, RememberedCredentialsFillTheFormForTheSameUrlOnly) {
-    TestHttpServer server(fakePrometheus);
+    TestHttpServer server(fakePrometheusReply);
     auto store = std::make_shared<MemoryCredentialStore>();
     rememberThroughTestConnection(store, server.baseUrl());
     const QString key = CredentialStore::prometheusKey(QString::fromStdString(server.baseUrl()));
@@ -472,7 +437,7 @@ TEST_F(TimelineSourceDialogTest, LangfuseKeysAreRememberedAfterASuccessfulFetch)
 }
 
 TEST_F(TimelineSourceDialogTest, ForgetRemovesTheRememberedCredentials) {
-    TestHttpServer server(fakePrometheus);
+    TestHttpServer server(fakePrometheusReply);
     auto store = std::make_shared<MemoryCredentialStore>();
     rememberThroughTestConnection(store, server.baseUrl());
     const QString key = CredentialStore::prometheusKey(QString::fromStdString(server.baseUrl()));
@@ -501,7 +466,7 @@ TEST_F(TimelineSourceDialogTest, ForgetRemovesTheRememberedCredentials) {
 }
 
 TEST_F(TimelineSourceDialogTest, TypedBeatsTheKeychainWhichBeatsTheEnvironment) {
-    TestHttpServer server(fakePrometheus);
+    TestHttpServer server(fakePrometheusReply);
     auto store = std::make_shared<MemoryCredentialStore>();
     rememberThroughTestConnection(store, server.baseUrl());  // stores kToken and the tenant header
     qputenv("FP8DASH_PROMETHEUS_TOKEN", "env-token");
@@ -556,7 +521,7 @@ TEST_F(TimelineSourceDialogTest, TypedBeatsTheKeychainWhichBeatsTheEnvironment) 
 }
 
 TEST_F(TimelineSourceDialogTest, RememberedSecretsReachNeitherTheFileNorTheSettingsAndRefreshFindsThem) {
-    TestHttpServer server(fakePrometheus);
+    TestHttpServer server(fakePrometheusReply);
     auto store = std::make_shared<MemoryCredentialStore>();
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
@@ -612,7 +577,7 @@ TEST_F(TimelineSourceDialogTest, RememberedSecretsReachNeitherTheFileNorTheSetti
 
 TEST_F(TimelineSourceDialogTest, WithoutASecretServiceTheDialogSaysSoAndStillFetches) {
     // The real QtKeychain store. The fixture points D-Bus at nothing, as on a CI runner or a minimal desktop.
-    TestHttpServer server(fakePrometheus);
+    TestHttpServer server(fakePrometheusReply);
     QElapsedTimer clock;
     clock.start();
     TimelineSourceDialog dialog;

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "fp8dash/core/demo.h"
 
@@ -64,6 +66,43 @@ ComparisonDocument documentWith(const TimelineData& timeline, bool withEvals, do
     }
     doc.timeline = timeline;
     return doc;
+}
+
+// A Prometheus that answers the range queries fetchTimeline sends: throughput 1000 tok/s stepping to 1500 at
+// kSwitch, and vllm:cache_config_info with cache_dtype auto, then fp8 from kSwitch.
+fp8dash::test::TestHttpServer::Reply fakePrometheusReply(const fp8dash::test::TestHttpServer::Request& r) {
+    using fp8dash::test::TestHttpServer;
+    constexpr double kSwitch = kFakePrometheusSwitch;
+    if (r.path == "/api/v1/status/buildinfo") {
+        return TestHttpServer::Reply::json(
+            200, R"({"status":"success","data":{"version":"2.53.1","revision":"f8d1","branch":"HEAD",)"
+                 R"("buildUser":"ci","buildDate":"20260101-00:00:00","goVersion":"go1.22.5"}})");
+    }
+    if (r.path != "/api/v1/query_range") return TestHttpServer::Reply::json(404, R"({"status":"error"})");
+    const double start = std::stod(r.queryValue("start").value_or("0"));
+    const double end = std::stod(r.queryValue("end").value_or("0"));
+    const double step = std::stod(r.queryValue("step").value_or("60"));
+    const std::string query = r.queryValue("query").value_or("");
+    auto values = [&](double from, double to, auto value) {
+        std::string out;
+        for (double t = from; t <= to + 1e-9; t += step) {
+            if (!out.empty()) out += ",";
+            out += "[" + std::to_string(static_cast<long long>(t)) + ",\"" + value(t) + "\"]";
+        }
+        return "[" + out + "]";
+    };
+    std::string result;
+    if (query == "vllm:cache_config_info") {
+        result = R"({"metric":{"__name__":"vllm:cache_config_info","cache_dtype":"auto"},"values":)" +
+                 values(start, std::min(end, kSwitch - step), [](double) { return std::string("1"); }) + "}," +
+                 R"({"metric":{"__name__":"vllm:cache_config_info","cache_dtype":"fp8"},"values":)" +
+                 values(std::max(start, kSwitch), end, [](double) { return std::string("1"); }) + "}";
+    } else {
+        result = R"({"metric":{},"values":)" +
+                 values(start, end, [](double t) { return std::string(t < kSwitch ? "1000" : "1500"); }) + "}";
+    }
+    return TestHttpServer::Reply::json(
+        200, R"({"status":"success","data":{"resultType":"matrix","result":[)" + result + "]}}");
 }
 
 Means meansAround(const std::vector<Sample>& samples, double from, double to, double change) {

@@ -11,6 +11,7 @@
 
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/timeline.h"
+#include "test_http_server.h"
 
 namespace fp8dash::ui::test {
 
@@ -26,6 +27,14 @@ TimelineData dayTimeline();
 // timeline-only document when withEvals is false.
 ComparisonDocument documentWith(const TimelineData& timeline, bool withEvals, double goBelow = 0.5,
                                 double investigateAbove = 1.5);
+
+// A Prometheus for fetchTimeline (a TestHttpServer handler): /api/v1/status/buildinfo, and range queries answered
+// with throughput 1000 tok/s stepping to 1500 at kFakePrometheusSwitch and vllm:cache_config_info going from
+// cache_dtype auto to fp8 there; fetch [kFakePrometheusFrom, kFakePrometheusTo].
+inline constexpr double kFakePrometheusFrom = kDayStart;
+inline constexpr double kFakePrometheusTo = kDayStart + 6 * 3600;
+inline constexpr double kFakePrometheusSwitch = kDayStart + 3 * 3600;
+fp8dash::test::TestHttpServer::Reply fakePrometheusReply(const fp8dash::test::TestHttpServer::Request& r);
 
 // Figures computed here, independently of core: before = t < change, after = t >= change + 300 s, within [from, to].
 struct Means {
