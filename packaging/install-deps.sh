@@ -21,6 +21,7 @@ packages=(
 if [ "${1:-}" = "--tests" ]; then
   packages+=(prometheus)                           # prometheus + promtool: the client's tests run a real server
   packages+=(poppler-utils)                        # pdfinfo + pdftotext: the PDF report's test reads its pages
+  packages+=(openssl)                              # openssl req/s_server: a TLS peer whose certificate names another host
 elif [ $# -gt 0 ]; then
   echo "usage: $0 [--tests]" >&2
   exit 2

@@ -61,42 +61,8 @@ TEST(NetworkFaults, ANameThatDoesNotResolveIsAClearErrorWithoutRetries) {
     EXPECT_LT(elapsed, 10.0);
 }
 
-// A listener whose accept queue is full and never drained: the kernel drops further SYNs, so a connect() to it
-// neither succeeds nor is refused: it waits until the client's connect timeout.
-class FullListener {
-public:
-    FullListener() {
-        m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in addr{};
-        addr.sin_family = AF_INET;
-        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        ::bind(m_fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-        ::listen(m_fd, 0);
-        socklen_t len = sizeof addr;
-        ::getsockname(m_fd, reinterpret_cast<sockaddr*>(&addr), &len);
-        m_port = ntohs(addr.sin_port);
-        // Fill the queue: connections that complete and are never accepted.
-        for (int i = 0; i < 4; ++i) {
-            const int c = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
-            ::connect(c, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-            m_fillers.push_back(c);
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    ~FullListener() {
-        for (int c : m_fillers) ::close(c);
-        ::close(m_fd);
-    }
-    int port() const { return m_port; }
-
-private:
-    int m_fd = -1;
-    int m_port = 0;
-    std::vector<int> m_fillers;
-};
-
 TEST(NetworkFaults, AConnectThatNeverCompletesTimesOutAndIsRetriedABoundedNumberOfTimes) {
-    FullListener listener;
+    test::FullListener listener;
     const std::string url = "http://127.0.0.1:" + std::to_string(listener.port()) + "/api/v1/query";
     const auto start = Clock::now();
     auto r = HttpClient(options(0.5, 10, 2)).get(url);

@@ -107,6 +107,23 @@ private:
 // A loopback port that nothing listens on (bound, read back, closed): connecting to it is refused.
 int closedPort();
 
+// A loopback listener whose accept queue is full and never drained: the kernel drops further SYNs, so a connect()
+// to port() neither succeeds nor is refused; it waits until the client's connect timeout.
+class FullListener {
+public:
+    FullListener();
+    ~FullListener();
+    FullListener(const FullListener&) = delete;
+    FullListener& operator=(const FullListener&) = delete;
+    int port() const { return m_port; }
+    std::string url(const std::string& path) const;  // "http://127.0.0.1:PORT" + path
+
+private:
+    int m_fd = -1;
+    int m_port = 0;
+    std::vector<int> m_fillers;
+};
+
 // Standard base64 (RFC 4648, with padding), for building Basic auth headers in tests.
 std::string base64Encode(const std::string& in);
 

@@ -13,6 +13,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -20,6 +21,8 @@
 #include <QtTest>
 
 #include <thread>
+
+#include <signal.h>
 
 #include "fp8dash/core/demo.h"
 #include "fp8dash/ui/comparison_view.h"
@@ -115,6 +118,45 @@ TEST_F(DocumentsTest, AnUnsavedNoteIsAutosavedAndRecoveredAfterACrash) {
     ASSERT_TRUE(recovered.autosaveNow().ok());
     EXPECT_FALSE(QFileInfo::exists(recoveryFile));
     EXPECT_EQ(readJson(path)["notes"].back()["text"], "Checked the GSM8K samples by hand.");
+}
+
+TEST_F(DocumentsTest, AnAutosaveSurvivesKillDashNine) {
+    // Another process (the real MainWindow) opens a file, adds a note, types another and autosaves; it is then
+    // killed with SIGKILL while holding the recovery file's lock. Its lock is stale (its process is gone), so the
+    // file is an orphan here, and it recovers whole.
+    const QString path = writeDemo(QStringLiteral("killed.fp8cmp"));
+    QProcess helper;
+    helper.start(QStringLiteral(FP8DASH_AUTOSAVE_CRASH_HELPER),
+                 {m_store->directory(), path, QStringLiteral("Checked before the crash."),
+                  QStringLiteral("A sentence half")});
+    ASSERT_TRUE(helper.waitForStarted(10000));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return helper.canReadLine() || helper.state() == QProcess::NotRunning; },
+                                60000));
+    const QString ready = QString::fromLocal8Bit(helper.readLine()).trimmed();
+    ASSERT_TRUE(ready.startsWith(QStringLiteral("READY "))) << ready.toStdString()
+                                                            << helper.readAllStandardError().toStdString();
+    const QString recoveryFile = ready.mid(6);
+    EXPECT_TRUE(m_store->orphans().isEmpty());  // held by the live helper
+    const qint64 helperPid = helper.processId();
+    ::kill(static_cast<pid_t>(helperPid), SIGKILL);
+    ASSERT_TRUE(helper.waitForFinished(10000));
+    EXPECT_EQ(helper.exitStatus(), QProcess::CrashExit);
+
+    const auto orphans = m_store->orphans();
+    ASSERT_EQ(orphans.size(), 1);
+    EXPECT_EQ(orphans[0].file, recoveryFile);
+    ASSERT_TRUE(orphans[0].record.has_value()) << orphans[0].error.toStdString();
+    EXPECT_EQ(orphans[0].record->pid, helperPid);
+    MainWindow recovered;
+    recovered.setRecoveryStore(m_store);
+    ASSERT_TRUE(recovered.recover(orphans[0]));
+    EXPECT_EQ(recovered.documentPath(), path);
+    EXPECT_TRUE(recovered.isModified());
+    EXPECT_EQ(recovered.current()->document.notes.back().text, "Checked before the crash.");
+    EXPECT_EQ(recovered.current()->document.notes.back().task, "gsm8k");
+    EXPECT_EQ(recovered.comparisonView()->reviewView()->draft(), QStringLiteral("A sentence half"));
+    // The comparison file itself was never touched by the killed session.
+    EXPECT_EQ(readJson(path)["notes"].size(), loadDemoComparison().value().notes.size());
 }
 
 TEST_F(DocumentsTest, AnOpenDecisionDialogsReasonIsRecoveredIntoTheNextOne) {

@@ -16,6 +16,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QThreadPool>
 #include <QtTest>
 
@@ -230,6 +231,65 @@ TEST_F(TimelineSourceDialogTest, CancelDuringAFetchThatNeverGetsAnAnswerReturnsP
     ASSERT_NE(next, nullptr);
     EXPECT_FALSE(next->isFetching());
     next->reject();
+}
+
+// Network faults (issue #7) through the dialog: each ends in an error naming the URL, the window keeps handling
+// events while the fetch runs, and a connect that never completes is cancelled at once.
+TEST_F(TimelineSourceDialogTest, NetworkFaultsEndInAMessageWhileTheWindowStaysResponsive) {
+    TestHttpServer huge([](const TestHttpServer::Request&) {
+        TestHttpServer::Reply reply;
+        reply.streamBytes = std::uint64_t{1} << 30;
+        return reply;
+    });
+    TestHttpServer unavailable([](const TestHttpServer::Request&) {
+        return TestHttpServer::Reply(503, {{"Content-Type", "text/html"}}, "<html>maintenance</html>");
+    });
+    const std::vector<std::pair<std::string, std::string>> faults = {
+        {huge.baseUrl(), "larger than 512 MiB"},
+        {unavailable.baseUrl(), "503"},
+        {"http://prometheus.fp8dash-test.invalid:9090", "cannot resolve the host name"},
+    };
+    MainWindow window;
+    window.show();
+    showEvalsOnly(window);
+    for (const auto& [url, expected] : faults) {
+        TimelineSourceDialog* dialog = window.connectTimeline();
+        ASSERT_NE(dialog, nullptr);
+        dialog->setSettings(throughputOnly(url));
+        QSignalSpy failed(dialog, &TimelineSourceDialog::fetchFailed);
+        int ticks = 0;
+        QTimer ticker;
+        QObject::connect(&ticker, &QTimer::timeout, [&ticks] { ++ticks; });
+        ticker.start(10);
+        QTest::mouseClick(dialog->fetchButton(), Qt::LeftButton);
+        ASSERT_TRUE(failed.wait(60000)) << url;
+        ticker.stop();
+        const QString message = failed.at(0).at(0).toString();
+        EXPECT_TRUE(message.contains(QString::fromStdString(url))) << message.toStdString();
+        EXPECT_TRUE(message.contains(QString::fromStdString(expected))) << message.toStdString();
+        EXPECT_GT(ticks, 0) << "the event loop ran while " << url << " was fetched";
+        EXPECT_FALSE(window.isModified());
+        dialog->reject();
+        QTRY_VERIFY_WITH_TIMEOUT(window.sourceDialog() == nullptr, 5000);
+    }
+
+    // A connect that never completes: Cancel ends it without waiting for the connect timeout.
+    fp8dash::test::FullListener listener;
+    TimelineSourceDialog* dialog = window.connectTimeline();
+    ASSERT_NE(dialog, nullptr);
+    dialog->setSettings(throughputOnly(listener.url("")));
+    QSignalSpy cancelled(dialog, &TimelineSourceDialog::fetchCancelled);
+    QTest::mouseClick(dialog->fetchButton(), Qt::LeftButton);
+    QTest::qWait(300);
+    ASSERT_TRUE(dialog->isFetching());
+    QTest::mouseClick(dialog->cancelButton(), Qt::LeftButton);
+    EXPECT_EQ(cancelled.count(), 1);
+    EXPECT_FALSE(dialog->isFetching());
+    QElapsedTimer clock;
+    clock.start();
+    EXPECT_TRUE(QThreadPool::globalInstance()->waitForDone(10000));
+    EXPECT_LT(clock.elapsed(), 5000);  // well inside the 10 s connect timeout
+    dialog->reject();
 }
 
 TEST_F(TimelineSourceDialogTest, AFetchErrorIsShownInTheDialogNamingTheUrl) {
