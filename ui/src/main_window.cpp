@@ -103,9 +103,22 @@ MainWindow::MainWindow(QWidget* parent)
     m_autosaveTimer = new QTimer(this);
     m_autosaveTimer->setSingleShot(true);
     m_autosaveTimer->setInterval(kAutosaveDelayMs);
-    connect(m_autosaveTimer, &QTimer::timeout, this, [this] {
-        if (const Status s = autosaveNow(); !s) {
-            statusBar()->showMessage(tr("Autosave failed: %1").arg(toQString(s.error().message)), 10000);
+    connect(m_autosaveTimer, &QTimer::timeout, this, &MainWindow::autosaveInBackground);
+    m_autosaveWatcher = new QFutureWatcher<Status>(this);
+    connect(m_autosaveWatcher, &QFutureWatcherBase::finished, this, [this] {
+        const Status written = m_autosaveWatcher->future().result();
+        if (m_discardAfterWrite) {
+            // Saved or discarded while the write ran: what it wrote is not wanted any more.
+            m_discardAfterWrite = false;
+            if (m_recoverySlot) m_recoverySlot->discard();
+        } else if (!written) {
+            statusBar()->showMessage(tr("Autosave failed: %1").arg(toQString(written.error().message)), 10000);
+        } else if (m_recoverySlot) {
+            emit autosaved(m_recoverySlot->filePath());
+        }
+        if (m_autosaveAgain) {
+            m_autosaveAgain = false;
+            autosaveInBackground();
         }
     });
     setObjectName(QStringLiteral("mainWindow"));
@@ -183,6 +196,7 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow() {
     allWindows().removeAll(this);
+    m_autosaveWatcher->waitForFinished();  // a recovery file being written is finished, whole
     // A window destroyed without being closed (the application torn down) keeps its recovery file: the slot's lock is
     // released and the next start offers the file, as after a crash.
 }
@@ -1003,6 +1017,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings.setValue(QStringLiteral("mainWindow/splitter"), m_view->splitter()->saveState());
     // Saved or discarded on purpose: nothing to recover from this window.
     m_autosaveTimer->stop();
+    m_autosaveWatcher->waitForFinished();
     discardRecovery();
     m_recoverySlot.reset();
     event->accept();
@@ -1170,6 +1185,7 @@ void MainWindow::scheduleAutosave() {
 }
 
 void MainWindow::discardRecovery() {
+    if (m_autosaveWatcher->isRunning()) m_discardAfterWrite = true;  // and again once the write in flight ends
     if (m_recoverySlot) m_recoverySlot->discard();
 }
 
@@ -1177,28 +1193,56 @@ QString MainWindow::recoveryFile() const {
     return m_recoverySlot ? m_recoverySlot->filePath() : QString();
 }
 
-Status MainWindow::autosaveNow() {
-    m_autosaveTimer->stop();
+Result<bool> MainWindow::prepareAutosave(RecoveryRecord& record) {
     const auto typed = drafts();
     if (!m_current || (!m_modified && typed.empty())) {
         discardRecovery();
-        return success();
+        return false;
     }
     if (!m_recoverySlot) {
         QString error;
         m_recoverySlot = m_recoveryStore->claim(&error);
         if (!m_recoverySlot) return Error{error.toStdString()};
     }
-    RecoveryRecord record;
     record.document = m_current->document;
     record.originalPath = m_path.toStdString();
     record.displayName = m_displayName.toStdString();
     record.savedAt = nowIso8601Utc();
     record.pid = static_cast<long long>(QCoreApplication::applicationPid());
     record.drafts = typed;
+    return true;
+}
+
+Status MainWindow::autosaveNow() {
+    m_autosaveTimer->stop();
+    m_autosaveWatcher->waitForFinished();
+    RecoveryRecord record;
+    const auto needed = prepareAutosave(record);
+    if (!needed) return needed.error();
+    if (!*needed) return success();
     const Status written = m_recoverySlot->write(record);
     if (written) emit autosaved(m_recoverySlot->filePath());
     return written;
+}
+
+void MainWindow::autosaveInBackground() {
+    // One write at a time; a change during it is written right after.
+    if (m_autosaveWatcher->isRunning()) {
+        m_autosaveAgain = true;
+        return;
+    }
+    RecoveryRecord record;
+    const auto needed = prepareAutosave(record);
+    if (!needed) {
+        statusBar()->showMessage(tr("Autosave failed: %1").arg(toQString(needed.error().message)), 10000);
+        return;
+    }
+    if (!*needed) return;
+    // The document is copied here; serialising and writing it (seconds for a timeline of millions of points) runs
+    // on a worker, so typing is never held up by it.
+    const std::filesystem::path file = toFsPath(m_recoverySlot->filePath());
+    m_autosaveWatcher->setFuture(QtConcurrent::run(
+        [record = std::move(record), file]() { return saveRecoveryFile(record, file); }));
 }
 
 bool MainWindow::recover(const RecoveryOrphan& orphan) {

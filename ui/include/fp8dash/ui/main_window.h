@@ -40,6 +40,8 @@ class QMimeData;
 class QProgressBar;
 class QStackedWidget;
 class QTimer;
+template <typename T>
+class QFutureWatcher;
 class QUrl;
 
 namespace fp8dash::ui {
@@ -202,6 +204,9 @@ private:
     QStringList taskNames() const;
     // Autosave.
     void scheduleAutosave();
+    void autosaveInBackground();  // what the timer runs: the record prepared here, written on a worker
+    // The record to autosave now (true), or false when nothing is unsaved (the recovery file is then removed).
+    Result<bool> prepareAutosave(RecoveryRecord& record);
     void discardRecovery();
     // The offline notice: what cannot be done here, from the last checks.
     void checkLiveSources();
@@ -247,6 +252,9 @@ private:
     std::shared_ptr<RecoveryStore> m_recoveryStore;
     std::unique_ptr<RecoverySlot> m_recoverySlot;
     QTimer* m_autosaveTimer = nullptr;
+    QFutureWatcher<Status>* m_autosaveWatcher = nullptr;  // the background write in flight, if any
+    bool m_autosaveAgain = false;      // a change came during that write: write again after it
+    bool m_discardAfterWrite = false;  // saved or discarded during that write: remove what it wrote
 
     quint64 m_liveCheckSerial = 0;  // the document a live-source check was started for
     std::vector<LiveSourceCheck> m_liveChecks;
