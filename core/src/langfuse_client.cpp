@@ -75,6 +75,9 @@ Result<LangfuseScoresPage> parseLangfuseScoresPage(const std::string& body, cons
         if (auto tp = meta->find("totalPages"); tp != meta->end()) {
             if (!tp->is_number() || tp->get<double>() < 0)
                 return Error{where + ": meta.totalPages is not a number: " + excerpt(tp->dump(), 60)};
+            // Converting a double beyond long's range is undefined (UBSan found 1e300); no server has 2^31 pages.
+            if (tp->get<double>() > std::numeric_limits<int>::max())
+                return Error{where + ": meta.totalPages is not a page count: " + excerpt(tp->dump(), 60)};
             page.totalPages = static_cast<long>(tp->get<double>());
         }
     }
