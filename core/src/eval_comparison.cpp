@@ -453,8 +453,10 @@ std::vector<std::string> applyPairedResults(ComparisonReport& report,
                                             const std::map<std::string, PairedTaskResult>& paired) {
     std::vector<std::string> notes;
     for (const auto& [task, result] : paired) {
+        // A named reference: Clang before 16 cannot capture a structured binding in a lambda.
+        const std::string& name = task;
         auto row = std::find_if(report.tasks.begin(), report.tasks.end(),
-                                [&](const TaskComparison& t) { return t.task == task; });
+                                [&](const TaskComparison& t) { return t.task == name; });
         if (row == report.tasks.end()) {
             notes.push_back("paired results for " + task + " left out: it is not a compared task");
             continue;

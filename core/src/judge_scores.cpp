@@ -259,6 +259,17 @@ Result<std::vector<CsvRecord>> splitCsv(std::string_view text, const std::string
 }
 
 Result<JudgeScores> parseCsv(std::string_view text, const std::string& source, const JudgeScale& scale) {
+    // JSON formats are checked by the JSON parser; a CSV's bytes go into ids and fields as they are, and the
+    // comparison file and the JSON output can hold only UTF-8 (a spreadsheet's "CSV" export is often Windows-1252).
+    if (const auto bad = text::firstInvalidUtf8(text)) {
+        const std::size_t lineStart = text.rfind('\n', *bad == 0 ? 0 : *bad - 1);
+        const std::size_t column = lineStart == std::string_view::npos || *bad == 0 ? *bad + 1 : *bad - lineStart;
+        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(*bad), '\n');
+        char byte[8];
+        std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned>(static_cast<unsigned char>(text[*bad])));
+        return Error{source + " line " + std::to_string(line) + ": byte " + std::to_string(column) + " (" + byte +
+                     ") is not UTF-8 text; save the file as UTF-8 (a spreadsheet's \"CSV UTF-8\")"};
+    }
     auto split = splitCsv(text, source);
     if (!split) return split.error();
     std::vector<CsvRecord>& records = *split;

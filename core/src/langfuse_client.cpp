@@ -61,6 +61,82 @@ std::string serverMessage(const std::string& body) {
 
 }  // namespace
 
+Result<LangfuseScoresPage> parseLangfuseScoresPage(const std::string& body, const ScoreQuery& query,
+                                                   const std::string& where) {
+    LangfuseScoresPage page;
+    const json doc = json::parse(body, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object())
+        return Error{where + ": the response is not a JSON object: " + excerpt(body, 120)};
+    const auto data = doc.find("data");
+    if (data == doc.end() || !data->is_array()) return Error{where + ": the response has no \"data\" list"};
+
+    if (auto meta = doc.find("meta"); meta != doc.end() && !meta->is_null()) {
+        if (!meta->is_object()) return Error{where + ": \"meta\" is not an object"};
+        if (auto tp = meta->find("totalPages"); tp != meta->end()) {
+            if (!tp->is_number() || tp->get<double>() < 0)
+                return Error{where + ": meta.totalPages is not a number: " + excerpt(tp->dump(), 60)};
+            // Converting a double beyond long's range is undefined (UBSan found 1e300); no server has 2^31 pages.
+            if (tp->get<double>() > std::numeric_limits<int>::max())
+                return Error{where + ": meta.totalPages is not a page count: " + excerpt(tp->dump(), 60)};
+            page.totalPages = static_cast<long>(tp->get<double>());
+        }
+    }
+
+    for (std::size_t i = 0; i < data->size(); ++i) {
+        const json& item = (*data)[i];
+        const std::string field = "data[" + std::to_string(i) + "]";
+        if (!item.is_object()) return Error{where + ": " + field + " is not an object"};
+        const auto id = item.find("id");
+        if (id == item.end() || !id->is_string()) return Error{where + ": " + field + ".id is missing or not a string"};
+        const auto dataType = item.find("dataType");
+        const std::string type =
+            dataType != item.end() && dataType->is_string() ? dataType->get<std::string>() : "NUMERIC";
+        // NUMERIC values are the judge's points; BOOLEAN is 1/0. CATEGORICAL's value is only a mapping index.
+        const bool numericType = type == "NUMERIC" || type == "BOOLEAN";
+        if (!numericType && !query.allDataTypes) continue;
+        if (auto name = item.find("name");
+            !query.name.empty() && name != item.end() && name->is_string() && name->get<std::string>() != query.name)
+            continue;  // a server that ignored the name filter
+        const auto value = item.find("value");
+        if (numericType && (value == item.end() || !value->is_number()))
+            return Error{where + ": " + field +
+                         ".value is not a number: " + (value == item.end() ? "missing" : excerpt(value->dump(), 60))};
+        const auto ts = item.find("timestamp");
+        std::optional<double> t;
+        if (ts != item.end() && ts->is_string()) t = parseIso8601(ts->get<std::string>());
+        if (!t)
+            return Error{where + ": " + field + ".timestamp is not an ISO 8601 time: " +
+                         (ts == item.end() ? "missing" : excerpt(ts->dump(), 60))};
+        if (!query.environments.empty()) {
+            // The older list has no environment filter and ignores the parameter: filter here, or refuse.
+            const auto env = item.find("environment");
+            if (env == item.end() || !env->is_string())
+                return Error{where + ": this Langfuse server does not report score environments (" + field +
+                             ".environment is missing), so it cannot filter by environment; use trace tags"};
+            if (std::find(query.environments.begin(), query.environments.end(), env->get<std::string>()) ==
+                query.environments.end())
+                continue;
+        }
+        Score s;
+        s.id = id->get<std::string>();
+        if (auto trace = item.find("traceId"); trace != item.end() && trace->is_string())
+            s.traceId = trace->get<std::string>();
+        s.timestamp = *t;
+        s.value =
+            value != item.end() && value->is_number() ? value->get<double>() : std::numeric_limits<double>::quiet_NaN();
+        s.dataType = type;
+        if (auto comment = item.find("comment"); comment != item.end() && comment->is_string())
+            s.comment = comment->get<std::string>();
+        page.scores.push_back(std::move(s));
+    }
+    page.items = data->size();
+    return page;
+}
+
+std::string langfuseServerMessage(const std::string& body) {
+    return serverMessage(body);
+}
+
 LangfuseClient::LangfuseClient(LangfuseSettings settings)
     : m_settings(std::move(settings)), m_http([this] {
           HttpOptions o = m_settings.http;
@@ -136,77 +212,17 @@ Result<std::vector<Score>> LangfuseClient::scores(const ScoreQuery& query, const
         if (status != 200)
             return fail(where + ": HTTP " + std::to_string(status) + ": " + serverMessage(response->body));
 
-        const json doc = json::parse(response->body, nullptr, false);
-        if (doc.is_discarded() || !doc.is_object())
-            return fail(where + ": the response is not a JSON object: " + excerpt(response->body, 120));
-        const auto data = doc.find("data");
-        if (data == doc.end() || !data->is_array()) return fail(where + ": the response has no \"data\" list");
-
-        std::optional<long> totalPages;
-        if (auto meta = doc.find("meta"); meta != doc.end() && !meta->is_null()) {
-            if (!meta->is_object()) return fail(where + ": \"meta\" is not an object");
-            if (auto tp = meta->find("totalPages"); tp != meta->end()) {
-                if (!tp->is_number() || tp->get<double>() < 0)
-                    return fail(where + ": meta.totalPages is not a number: " + excerpt(tp->dump(), 60));
-                totalPages = static_cast<long>(tp->get<double>());
-            }
-        }
-
-        for (std::size_t i = 0; i < data->size(); ++i) {
-            const json& item = (*data)[i];
-            const std::string field = "data[" + std::to_string(i) + "]";
-            if (!item.is_object()) return fail(where + ": " + field + " is not an object");
-            const auto id = item.find("id");
-            if (id == item.end() || !id->is_string())
-                return fail(where + ": " + field + ".id is missing or not a string");
-            const auto dataType = item.find("dataType");
-            const std::string type =
-                dataType != item.end() && dataType->is_string() ? dataType->get<std::string>() : "NUMERIC";
-            // NUMERIC values are the judge's points; BOOLEAN is 1/0. CATEGORICAL's value is only a mapping index.
-            const bool numericType = type == "NUMERIC" || type == "BOOLEAN";
-            if (!numericType && !query.allDataTypes) continue;
-            if (auto name = item.find("name"); !query.name.empty() && name != item.end() && name->is_string() &&
-                                               name->get<std::string>() != query.name)
-                continue;  // a server that ignored the name filter
-            const auto value = item.find("value");
-            if (numericType && (value == item.end() || !value->is_number()))
-                return fail(where + ": " + field + ".value is not a number: " +
-                            (value == item.end() ? "missing" : excerpt(value->dump(), 60)));
-            const auto ts = item.find("timestamp");
-            std::optional<double> t;
-            if (ts != item.end() && ts->is_string()) t = parseIso8601(ts->get<std::string>());
-            if (!t)
-                return fail(where + ": " + field + ".timestamp is not an ISO 8601 time: " +
-                            (ts == item.end() ? "missing" : excerpt(ts->dump(), 60)));
-            if (!query.environments.empty()) {
-                // The older list has no environment filter and ignores the parameter: filter here, or refuse.
-                const auto env = item.find("environment");
-                if (env == item.end() || !env->is_string())
-                    return fail(where + ": this Langfuse server does not report score environments (" + field +
-                                ".environment is missing), so it cannot filter by environment; use trace tags");
-                if (std::find(query.environments.begin(), query.environments.end(), env->get<std::string>()) ==
-                    query.environments.end())
-                    continue;
-            }
-            if (!seen.insert(id->get<std::string>()).second) continue;
-            Score s;
-            s.id = id->get<std::string>();
-            if (auto trace = item.find("traceId"); trace != item.end() && trace->is_string())
-                s.traceId = trace->get<std::string>();
-            s.timestamp = *t;
-            s.value = value != item.end() && value->is_number() ? value->get<double>()
-                                                                : std::numeric_limits<double>::quiet_NaN();
-            s.dataType = type;
-            if (auto comment = item.find("comment"); comment != item.end() && comment->is_string())
-                s.comment = comment->get<std::string>();
-            out.push_back(std::move(s));
-        }
+        auto parsed = parseLangfuseScoresPage(response->body, query, where);
+        if (!parsed) return fail(parsed.error().message);
+        for (Score& s : parsed->scores)
+            if (seen.insert(s.id).second) out.push_back(std::move(s));
+        const std::optional<long> totalPages = parsed->totalPages;
 
         const double fraction = totalPages && *totalPages > 0 ? std::min(1.0, static_cast<double>(page) / *totalPages)
                                                               : 1.0 - 1.0 / (page + 1);
         progress(fraction, "Langfuse scores: page " + std::to_string(page) +
                                (totalPages ? " of " + std::to_string(*totalPages) : std::string()));
-        if (data->empty() || (totalPages && page >= *totalPages)) break;
+        if (parsed->items == 0 || (totalPages && page >= *totalPages)) break;
     }
     std::stable_sort(out.begin(), out.end(), [](const Score& a, const Score& b) {
         return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.id < b.id;

@@ -16,6 +16,24 @@ std::string num(double v, const char* fmt = "%.4g") {
     return buf;
 }
 
+constexpr double kMaxTimelineSeconds = 1e12;  // unix seconds (31,700 years), and the longest alert window or delay
+
+// The local alert is evaluated at every step of the range (recomputeDerived, one entry per time): a range of more
+// steps than a Prometheus fetch may ask for (PrometheusClient::kMaxTotalPoints) would take gigabytes, so it is refused
+// before any work, live (a Langfuse-only fetch has no Prometheus to refuse it) and in a file (the fuzzer found a file
+// whose "to" grew two digits: 1.5 billion evaluation times).
+Status checkEvaluationSteps(double from, double to, double step, const std::string& where) {
+    // Times become integer milliseconds (toMs): beyond ~9.2e15 s that overflows; no real range comes near 1e12 s.
+    if (std::fabs(from) > kMaxTimelineSeconds || std::fabs(to) > kMaxTimelineSeconds)
+        return Error{where + "from and to must be unix seconds within +-1e12 (got " + num(from, "%.17g") + " to " +
+                     num(to, "%.17g") + ")"};
+    const double steps = std::floor((to - from) / step) + 1;
+    if (steps <= static_cast<double>(PrometheusClient::kMaxTotalPoints)) return success();
+    return Error{where + "the range from " + num(from, "%.17g") + " to " + num(to, "%.17g") + " at a step of " +
+                 num(step, "%.17g") + " s has " + num(steps, "%.3g") + " evaluation times, more than " +
+                 std::to_string(PrometheusClient::kMaxTotalPoints) + "; raise the step"};
+}
+
 Json numberOrNull(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
 
 // Sample values as JSON: numbers, or the strings Prometheus uses for what JSON cannot hold.
@@ -237,6 +255,7 @@ void recomputeDerived(TimelineData& data) {
 Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCredentials& cred, const Progress& progress) {
     if (!(st.to > st.from)) return Error{"the time range is empty: --to must be after --from"};
     if (!(st.step > 0) || !std::isfinite(st.step)) return Error{"the step must be a positive number of seconds"};
+    if (auto r = checkEvaluationSteps(st.from, st.to, st.step, ""); !r) return r.error();
     if ((st.fetchThroughput || st.qualitySource == QualitySource::Prometheus) && st.prometheusUrl.empty())
         return Error{"a Prometheus URL is needed for the throughput or quality query"};
     if (st.qualitySource == QualitySource::Langfuse && st.langfuseUrl.empty())
@@ -424,9 +443,12 @@ Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where) 
     for (auto [key, out] : {std::pair<const char*, double*>{"from", &s.from}, {"to", &s.to}, {"step", &s.step}})
         if (auto r = numberAt(*st, w, key, *out, true); !r) return r.error();
     if (!(s.to > s.from) || !(s.step > 0)) return Error{w + ": from/to/step do not describe a time range"};
+    if (auto r = checkEvaluationSteps(s.from, s.to, s.step, w + ": "); !r) return r.error();
     double change = 0;
     if (auto it = st->find("change_at"); it != st->end() && !it->is_null()) {
         if (auto r = numberAt(*st, w, "change_at", change, true); !r) return r.error();
+        if (std::fabs(change) > kMaxTimelineSeconds)
+            return Error{w + ".change_at must be unix seconds within +-1e12 (got " + num(change, "%.17g") + ")"};
         s.changeAt = change;
     }
     if (auto rule = st->find("rule"); rule != st->end()) {
@@ -436,6 +458,14 @@ Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where) 
                                 {"long_window_s", &s.rule.longWindowS}, {"offset_s", &s.rule.offsetS},
                                 {"margin", &s.rule.margin}, {"hold_for_s", &s.rule.holdForS}})
             if (auto r = numberAt(*rule, rw, key, *out, false); !r) return r.error();
+        // Windows, offset and hold become milliseconds in the alert's arithmetic (toMs): a window of 1.8e58 s (the
+        // fuzzer's) overflowed it.
+        for (auto [key, value] : {std::pair<const char*, double>{"short_window_s", s.rule.shortWindowS},
+                                  {"long_window_s", s.rule.longWindowS}, {"offset_s", s.rule.offsetS},
+                                  {"hold_for_s", s.rule.holdForS}})
+            if (value < 0 || value > kMaxTimelineSeconds)
+                return Error{rw + "." + key + " must be a duration from 0 to 1e12 seconds (got " + num(value, "%.17g") +
+                             ")"};
     }
     if (auto bands = st->find("bands"); bands != st->end()) {
         if (!bands->is_object()) return Error{w + ".bands must be an object"};

@@ -3,6 +3,7 @@
 // back to /api/public/scores on servers older than v3.53; HTTP Basic auth with the public and secret keys.
 // See shared/notes/data-formats.md §4. Synchronous; thread-safe.
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,6 +57,21 @@ private:
     LangfuseSettings m_settings;
     HttpClient m_http;
 };
+
+// One page of the score list as the server sent it (HTTP 200), parsed and filtered as LangfuseClient::scores does
+// (data types, a name the server ignored, environments), without the de-duplication across pages. `where` is the
+// request as shown in messages ("GET https://host/api/public/v2/scores (page 2)"); errors name it and the field.
+// Pure; the client's only reading of a page, exposed for tests and the fuzzer.
+struct LangfuseScoresPage {
+    std::vector<Score> scores;       // kept scores, in page order
+    std::size_t items = 0;           // entries of "data" (kept or not): 0 ends the paging
+    std::optional<long> totalPages;  // meta.totalPages when the server sent it
+};
+Result<LangfuseScoresPage> parseLangfuseScoresPage(const std::string& body, const ScoreQuery& query,
+                                                   const std::string& where);
+
+// The readable part of a Langfuse error body ({"message", "error": [zod issues]}), else a one-line excerpt of it.
+std::string langfuseServerMessage(const std::string& body);
 
 // Scores as a time series (ascending, numeric values only).
 Series scoresToSeries(const std::vector<Score>& scores, const std::string& name);
