@@ -205,6 +205,16 @@ Prescan prescan(std::string_view in, detail::TimelineArrays* arrays) {
     for (std::size_t i = 0; i < in.size(); ++i) {
         const char c = in[i];
         if (inString) {
+            if (c != '\\' && c != '"') {
+                // Most of a text is inside strings: jump to the next quote or backslash.
+                const char* from = in.data() + i;
+                const std::size_t left = in.size() - i;
+                const void* quote = std::memchr(from, '"', left);
+                const std::size_t quoteAt = quote ? static_cast<std::size_t>(static_cast<const char*>(quote) - from) : left;
+                const void* escape = std::memchr(from, '\\', quoteAt);
+                i += (escape ? static_cast<std::size_t>(static_cast<const char*>(escape) - from) : quoteAt) - 1;
+                continue;
+            }
             if (c == '\\') {
                 // \uD800-\uDFFF: simdjson and nlohmann differ on lone surrogates; nlohmann decides.
                 if (i + 3 < in.size() && in[i + 1] == 'u' && (in[i + 2] == 'd' || in[i + 2] == 'D') &&
@@ -262,6 +272,7 @@ Prescan prescan(std::string_view in, detail::TimelineArrays* arrays) {
                 if (!stack.empty()) stack.pop_back();
                 break;
             default: {
+                if (c != 'N' && c != 'I' && c != '-') break;  // the only first letters of what is looked for
                 std::string_view token;
                 if (startsWith(in, i, "NaN"))
                     token = "NaN";
