@@ -15,6 +15,8 @@ packages=(
   qt6-svg-dev                                      # QSvgGenerator: charts exported as SVG
   qtkeychain-qt6-dev                               # QtKeychain: remembered credentials in the system keychain
   nlohmann-json3-dev libcurl4-openssl-dev          # JSON, HTTP
+  libsimdjson-dev                                  # simdjson: core's fast JSON parsing
+  libbenchmark-dev                                 # Google Benchmark: tests/benchmarks/speed (built with the rest)
   libboost-dev                                     # Boost.Math distributions (header-only)
   libgtest-dev libgmock-dev                        # GoogleTest
   fonts-dejavu-core                                # a font for offscreen rendering and minimal desktops

@@ -16,6 +16,7 @@
 #include "fp8dash/core/comparison_migrations.h"
 #include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/version.h"
+#include "timeline_arrays.h"
 
 namespace fp8dash {
 namespace {
@@ -178,7 +179,10 @@ Result<Decision> decide(const ComparisonDocument& doc) {
     return d;
 }
 
-Json toJson(const ComparisonDocument& doc) {
+namespace {
+
+// timelineSamples false: "timeline" is null, in its place among the keys, for saveComparisonFile to write itself.
+Json documentJson(const ComparisonDocument& doc, bool timeline) {
     Json j = Json::object();
     j["format"] = kComparisonFormat;
     j["version"] = kComparisonVersion;
@@ -225,7 +229,7 @@ Json toJson(const ComparisonDocument& doc) {
     Json decisions = Json::array();
     for (const auto& d : doc.decisions) decisions.push_back(reviewDecisionToJson(d));
     j["review"] = {{"decisions", std::move(decisions)}};
-    if (doc.timeline) j["timeline"] = timelineToJson(*doc.timeline);
+    if (doc.timeline) j["timeline"] = timeline ? timelineToJson(*doc.timeline) : Json(nullptr);
     // The benchmarks are kept as gpu/ wrote them (plus "created"): raw is the section, the fields are its reading.
     if (doc.benchmarks && doc.benchmarks->raw.is_object()) j["benchmarks"] = doc.benchmarks->raw;
     if (doc.capacity) j["capacity"] = capacitySettingsToJson(*doc.capacity);
@@ -234,13 +238,47 @@ Json toJson(const ComparisonDocument& doc) {
     return j;
 }
 
+// The file's text: toJson(doc).dump(2) + "\n", byte for byte, except that the timeline's sample lists are written
+// on one line each (detail::timelineJsonText), straight from the samples rather than through a JSON tree of them.
+std::string comparisonFileText(const ComparisonDocument& doc) {
+    const Json j = documentJson(doc, false);
+    std::string out = "{\n";
+    std::size_t k = 0;
+    for (const auto& [key, value] : j.items()) {
+        out += "  " + Json(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + ": ";
+        if (key == "timeline" && doc.timeline) {
+            out += detail::timelineJsonText(*doc.timeline, 2);
+        } else {
+            const std::string text = value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+            for (const char c : text) {
+                out += c;
+                if (c == '\n') out += "  ";
+            }
+        }
+        out += ++k < j.size() ? ",\n" : "\n";
+    }
+    out += "}\n";
+    return out;
+}
+
+}  // namespace
+
+Json toJson(const ComparisonDocument& doc) {
+    return documentJson(doc, true);
+}
+
 Result<ComparisonDocument> parseComparisonText(std::string_view text, const std::string& src) {
-    auto parsed = parseJsonText(text, src);
+    detail::TimelineArrays arrays;
+    auto parsed = detail::parseJsonTextLiftingTimelineArrays(text, src, arrays);
     if (!parsed) return parsed.error();
-    return parseComparisonJson(std::move(parsed).value(), src);
+    return detail::parseComparisonJson(std::move(parsed).value(), src, &arrays);
 }
 
 Result<ComparisonDocument> parseComparisonJson(Json j, const std::string& src) {
+    return detail::parseComparisonJson(std::move(j), src, nullptr);
+}
+
+Result<ComparisonDocument> detail::parseComparisonJson(Json j, const std::string& src, TimelineArrays* arrays) {
     if (!j.is_object()) return Error{src + ": not an fp8dash comparison file (expected a JSON object)"};
     auto fmt = j.find("format");
     if (fmt == j.end() || !fmt->is_string() || fmt->get<std::string>() != kComparisonFormat)
@@ -292,7 +330,7 @@ Result<ComparisonDocument> parseComparisonJson(Json j, const std::string& src) {
     }
 
     if (auto tl = j.find("timeline"); tl != j.end() && !tl->is_null()) {
-        auto timeline = parseTimelineJson(*tl, src + ": field timeline");
+        auto timeline = detail::parseTimelineJson(*tl, src + ": field timeline", arrays);
         if (!timeline) return timeline.error();
         doc.timeline = std::move(timeline).value();
     }
@@ -387,7 +425,12 @@ Result<ComparisonDocument> parseComparisonJson(Json j, const std::string& src) {
 Result<ComparisonDocument> loadComparisonFile(const std::filesystem::path& path) {
     auto text = readTextFile(path);
     if (!text) return text.error();
-    return parseComparisonText(*text, path.string());
+    detail::TimelineArrays arrays;
+    auto parsed = detail::parseJsonTextLiftingTimelineArrays(*text, path.string(), arrays);
+    // The sample lists are in `arrays` now: the text goes before the samples are built from them (peak memory).
+    std::string().swap(*text);
+    if (!parsed) return parsed.error();
+    return detail::parseComparisonJson(std::move(parsed).value(), path.string(), &arrays);
 }
 
 Status writeFileAtomically(const std::filesystem::path& path, std::string_view bytes) {
@@ -440,7 +483,7 @@ Status writeFileAtomically(const std::filesystem::path& path, std::string_view b
 Status saveComparisonFile(const ComparisonDocument& doc, const std::filesystem::path& path) {
     std::string bytes;
     try {
-        bytes = toJson(doc).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+        bytes = comparisonFileText(doc);
     } catch (const std::exception& e) {
         return Error{path.string() + ": cannot serialise the comparison: " + e.what()};
     }

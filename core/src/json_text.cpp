@@ -1,79 +1,396 @@
 // Strict JSON reading with clear errors, plus the two allowances of lm_eval_results.h (Python's NaN/Infinity).
+//
+// Speed (issue #7): documents are parsed by simdjson (Debian's libsimdjson) and converted to nlohmann's ordered_json,
+// which core reads; nlohmann's own parser is several times slower than Python's json module on lm-eval files. What
+// is accepted and every error message stay nlohmann's: a document simdjson refuses is parsed again by nlohmann
+// (which reports the error, or reads the few things simdjson refuses and nlohmann takes: a byte-order mark, integers
+// beyond 64 bits, a trailing NUL), and the cases that simdjson reads differently from nlohmann ("-0", which nlohmann
+// keeps as a signed integer, and \uD800-\uDFFF escapes) go to nlohmann directly. Very large texts go to nlohmann too
+// (simdjson's index costs several bytes per input byte). A comparison file's timeline sample lists are lifted out
+// by a scanner of their own before the rest is parsed (timeline_arrays.h).
+#include <simdjson.h>
+
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
+#include <cmath>
 #include <cstring>
 #include <fstream>
-#include <sstream>
+#include <limits>
 #include <system_error>
+#include <unordered_map>
 
 #include "fp8dash/core/lm_eval_results.h"
+#include "timeline_arrays.h"
 
 namespace fp8dash {
 namespace {
 
 constexpr int kMaxDepth = 256;
+// simdjson's index and tape take ~13 bytes per input byte at most; above this nlohmann's leaner DOM builder is used.
+constexpr std::size_t kSimdjsonMaxBytes = std::size_t{16} << 20;
+// Texts up to this size reuse the thread's parser (sample logs parse one small document per line).
+constexpr std::size_t kReusedParserMaxBytes = std::size_t{1} << 20;
 
 bool startsWith(std::string_view s, std::size_t at, std::string_view word) { return s.substr(at, word.size()) == word; }
 
 bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-// One pass outside strings: checks the nesting depth and rewrites NaN, Infinity and -Infinity tokens as strings.
-// Returns an error message, or "" when fine; `out` is filled only when something was rewritten.
-std::string prescan(std::string_view in, std::string& out, bool& rewritten) {
+bool isJsonSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
+
+// A range of the input replaced by other text in what the parser reads.
+struct Replacement {
+    std::size_t from;
+    std::size_t to;
+    std::string_view with;
+};
+
+// Where a lifted array goes: the timeline path of the value being scanned.
+enum class ArraySlot { None, ThroughputT, ThroughputV, QualityT, QualityV };
+
+// Reads the body of a sample list from `open` (its '[') in one pass: JSON numbers (and, for "v", the value strings)
+// separated by commas. Returns the index of the closing ']' and fills `out`, or npos when the list holds anything
+// else (which nlohmann then reads and reports, as before).
+std::size_t liftSampleList(std::string_view in, std::size_t open, bool values, std::vector<double>& out) {
+    const std::size_t n = in.size();
+    std::size_t p = open + 1;
+    // Capacity from the commas up to the first ']' (a hint: a list with other content fails below anyway).
+    const std::size_t hintEnd = std::min(n, in.find(']', p));
+    out.clear();
+    out.reserve(static_cast<std::size_t>(std::count(in.begin() + static_cast<std::ptrdiff_t>(p),
+                                                    in.begin() + static_cast<std::ptrdiff_t>(hintEnd), ',')) +
+                1);
+    const auto skipSpace = [&] {
+        while (p < n && isJsonSpace(in[p])) ++p;
+    };
+    skipSpace();
+    if (p < n && in[p] == ']') return p;
+    while (true) {
+        skipSpace();
+        if (p >= n) return std::string_view::npos;
+        const char c = in[p];
+        if (c == '-' || isDigit(c)) {
+            // The JSON number grammar exactly (from_chars alone would take "01", "1." and "1e5" without checks).
+            std::size_t q = p;
+            if (in[q] == '-') ++q;
+            if (q < n && in[q] == '0') {
+                ++q;
+            } else if (q < n && in[q] >= '1' && in[q] <= '9') {
+                while (q < n && isDigit(in[q])) ++q;
+            } else {
+                return std::string_view::npos;
+            }
+            bool integer = true;
+            if (q < n && in[q] == '.') {
+                ++q;
+                if (q >= n || !isDigit(in[q])) return std::string_view::npos;
+                while (q < n && isDigit(in[q])) ++q;
+                integer = false;
+            }
+            if (q < n && (in[q] == 'e' || in[q] == 'E')) {
+                ++q;
+                if (q < n && (in[q] == '+' || in[q] == '-')) ++q;
+                if (q >= n || !isDigit(in[q])) return std::string_view::npos;
+                while (q < n && isDigit(in[q])) ++q;
+                integer = false;
+            }
+            double value = 0;
+            // Correctly rounded, as nlohmann's strtod (floats) and its exact integers converted to double are.
+            // Out of range (1e999, or an underflow libstdc++ reports): left to nlohmann, which says so or reads it.
+            const auto r = std::from_chars(in.data() + p, in.data() + q, value);
+            if (r.ec != std::errc() || r.ptr != in.data() + q) return std::string_view::npos;
+            if (integer && value == 0) value = 0;  // nlohmann reads "-0" as the integer 0: +0.0 as a double
+            out.push_back(value);
+            p = q;
+        } else if (c == '"' && values) {
+            const std::size_t close = in.find('"', p + 1);
+            if (close == std::string_view::npos) return std::string_view::npos;
+            const std::string_view s = in.substr(p + 1, close - p - 1);
+            if (s == "NaN")
+                out.push_back(std::nan(""));
+            else if (s == "+Inf" || s == "Inf")
+                out.push_back(std::numeric_limits<double>::infinity());
+            else if (s == "-Inf")
+                out.push_back(-std::numeric_limits<double>::infinity());
+            else
+                return std::string_view::npos;  // other strings, escapes included: nlohmann's reading and message
+            p = close + 1;
+        } else {
+            return std::string_view::npos;
+        }
+        skipSpace();
+        if (p >= n) return std::string_view::npos;
+        if (in[p] == ']') return p;
+        if (in[p] != ',') return std::string_view::npos;
+        ++p;
+    }
+}
+
+// One pass outside strings: checks the nesting depth, rewrites NaN, Infinity and -Infinity tokens as strings, notes
+// what simdjson would read differently, and (when `arrays` is given) lifts the timeline's sample lists out.
+struct Prescan {
+    std::vector<Replacement> replacements;
+    bool nlohmannOnly = false;    // "-0" or a surrogate escape: nlohmann's reading differs from simdjson's
+    bool abandonLifting = false;  // a key on the timeline's path has an escape: read the text without lifting
+    bool lifted = false;          // some list was taken out of the text
+    std::string problem;          // an error message, or "" when fine
+};
+
+Prescan prescan(std::string_view in, detail::TimelineArrays* arrays) {
+    Prescan out;
+    struct Frame {
+        char kind;             // '{' or '['
+        bool expectKey;        // in an object: the next string is a key
+        std::string_view key;  // in an object: the key whose value is being read (raw, as in the file)
+    };
+    std::vector<Frame> stack;
+    stack.reserve(16);
     int depth = 0;
     bool inString = false;
-    rewritten = false;
-    std::size_t copiedUpTo = 0;
+    bool inKey = false;
+    std::size_t keyStart = 0;
+    // The timeline path of the innermost three objects, when they are timeline > throughput|quality > t|v.
+    const auto slotHere = [&]() -> ArraySlot {
+        if (stack.size() != 3 || stack[0].kind != '{' || stack[1].kind != '{' || stack[2].kind != '{')
+            return ArraySlot::None;
+        if (stack[0].key != "timeline") return ArraySlot::None;
+        const bool throughput = stack[1].key == "throughput";
+        if (!throughput && stack[1].key != "quality") return ArraySlot::None;
+        if (stack[2].key == "t") return throughput ? ArraySlot::ThroughputT : ArraySlot::QualityT;
+        if (stack[2].key == "v") return throughput ? ArraySlot::ThroughputV : ArraySlot::QualityV;
+        return ArraySlot::None;
+    };
+    const auto slotArray = [&](ArraySlot slot) -> std::optional<std::vector<double>>& {
+        switch (slot) {
+            case ArraySlot::ThroughputT:
+                return arrays->throughput.t;
+            case ArraySlot::ThroughputV:
+                return arrays->throughput.v;
+            case ArraySlot::QualityT:
+                return arrays->quality.t;
+            default:
+                return arrays->quality.v;
+        }
+    };
+    // A key whose value replaces what an earlier, repeated key held (nlohmann keeps the last): forget what was lifted
+    // under the earlier one. A key with an escape on that path may spell any of them ("\u0074" is "t"): the text is
+    // then read without lifting.
+    const auto keyRead = [&](std::string_view key) {
+        if (!arrays) return;
+        Frame& top = stack.back();
+        top.key = key;
+        const bool escaped = key.find('\\') != std::string_view::npos;
+        const bool inTimeline = stack.size() >= 2 && stack[0].kind == '{' && stack[0].key == "timeline";
+        const bool inSeries = stack.size() == 3 && inTimeline && stack[1].kind == '{' &&
+                              (stack[1].key == "throughput" || stack[1].key == "quality");
+        if (escaped && top.kind == '{' && (stack.size() == 1 || (stack.size() == 2 && inTimeline) || inSeries)) {
+            out.abandonLifting = true;
+        } else if (stack.size() == 1 && top.kind == '{' && key == "timeline") {
+            *arrays = {};
+        } else if (stack.size() == 2 && inTimeline && top.kind == '{') {
+            if (key == "throughput")
+                arrays->throughput = {};
+            else if (key == "quality")
+                arrays->quality = {};
+        } else if (stack.size() == 3) {
+            if (const ArraySlot slot = slotHere(); slot != ArraySlot::None) slotArray(slot).reset();
+        }
+    };
     for (std::size_t i = 0; i < in.size(); ++i) {
         const char c = in[i];
         if (inString) {
-            if (c == '\\') ++i;
-            else if (c == '"') inString = false;
+            if (c != '\\' && c != '"') {
+                // Most of a text is inside strings: jump to the next quote or backslash.
+                const char* from = in.data() + i;
+                const std::size_t left = in.size() - i;
+                const void* quote = std::memchr(from, '"', left);
+                const std::size_t quoteAt = quote ? static_cast<std::size_t>(static_cast<const char*>(quote) - from) : left;
+                const void* escape = std::memchr(from, '\\', quoteAt);
+                i += (escape ? static_cast<std::size_t>(static_cast<const char*>(escape) - from) : quoteAt) - 1;
+                continue;
+            }
+            if (c == '\\') {
+                // \uD800-\uDFFF: simdjson and nlohmann differ on lone surrogates; nlohmann decides.
+                if (i + 3 < in.size() && in[i + 1] == 'u' && (in[i + 2] == 'd' || in[i + 2] == 'D') &&
+                    std::strchr("89abAB", in[i + 3]) != nullptr && in[i + 3] != '\0')
+                    out.nlohmannOnly = true;
+                ++i;
+            } else if (c == '"') {
+                inString = false;
+                if (inKey) {
+                    inKey = false;
+                    keyRead(in.substr(keyStart, i - keyStart));
+                }
+            }
             continue;
         }
         switch (c) {
-        case '"': inString = true; break;
-        case '[':
-        case '{':
-            if (++depth > kMaxDepth)
-                return "nesting deeper than " + std::to_string(kMaxDepth) + " levels at byte " + std::to_string(i);
-            break;
-        case ']':
-        case '}': --depth; break;
-        default: {
-            if (c != 'N' && c != 'I' && c != '-') break;  // the only first letters of the three tokens (fast path)
-            std::string_view token;
-            if (startsWith(in, i, "NaN")) token = "NaN";
-            else if (startsWith(in, i, "Infinity")) token = "Infinity";
-            else if (startsWith(in, i, "-Infinity")) token = "-Infinity";
-            if (token.empty() || (i > 0 && isWordChar(in[i - 1])) ||
-                (i + token.size() < in.size() && isWordChar(in[i + token.size()])))
+            case '"':
+                inString = true;
+                if (!stack.empty() && stack.back().kind == '{' && stack.back().expectKey) {
+                    stack.back().expectKey = false;
+                    inKey = true;
+                    keyStart = i + 1;
+                }
                 break;
-            out.append(in.substr(copiedUpTo, i - copiedUpTo));
-            out += '"';
-            out.append(token);
-            out += '"';
-            i += token.size() - 1;
-            copiedUpTo = i + 1;
-            rewritten = true;
+            case ',':
+                if (!stack.empty() && stack.back().kind == '{') stack.back().expectKey = true;
+                break;
+            case '[':
+                if (arrays) {
+                    if (const ArraySlot slot = slotHere(); slot != ArraySlot::None) {
+                        const bool values = slot == ArraySlot::ThroughputV || slot == ArraySlot::QualityV;
+                        std::vector<double> lifted;
+                        if (const std::size_t close = liftSampleList(in, i, values, lifted);
+                            close != std::string_view::npos) {
+                            slotArray(slot) = std::move(lifted);
+                            out.lifted = true;
+                            if (close > i + 1) out.replacements.push_back({i + 1, close, {}});
+                            i = close;  // the ']': the list is read, and it nests nothing
+                            break;
+                        }
+                    }
+                }
+                [[fallthrough]];
+            case '{':
+                if (++depth > kMaxDepth) {
+                    out.problem =
+                        "nesting deeper than " + std::to_string(kMaxDepth) + " levels at byte " + std::to_string(i);
+                    return out;
+                }
+                stack.push_back({c, c == '{', {}});
+                break;
+            case ']':
+            case '}':
+                --depth;
+                if (!stack.empty()) stack.pop_back();
+                break;
+            default: {
+                if (c != 'N' && c != 'I' && c != '-') break;  // the only first letters of what is looked for
+                std::string_view token;
+                if (startsWith(in, i, "NaN"))
+                    token = "NaN";
+                else if (startsWith(in, i, "Infinity"))
+                    token = "Infinity";
+                else if (startsWith(in, i, "-Infinity"))
+                    token = "-Infinity";
+                if (token.empty() || (i > 0 && isWordChar(in[i - 1])) ||
+                    (i + token.size() < in.size() && isWordChar(in[i + token.size()]))) {
+                    // nlohmann reads "-0" as a signed integer zero, simdjson as an integer that cannot tell.
+                    if (c == '-' && i + 1 < in.size() && in[i + 1] == '0' &&
+                        (i + 2 >= in.size() || (in[i + 2] != '.' && in[i + 2] != 'e' && in[i + 2] != 'E')))
+                        out.nlohmannOnly = true;
+                    break;
+                }
+                static constexpr std::string_view kQuoted[] = {"\"NaN\"", "\"Infinity\"", "\"-Infinity\""};
+                const std::string_view quoted = token == "NaN"        ? kQuoted[0]
+                                                : token == "Infinity" ? kQuoted[1]
+                                                                      : kQuoted[2];
+                out.replacements.push_back({i, i + token.size(), quoted});
+                i += token.size() - 1;
         }
         }
     }
-    if (rewritten) out.append(in.substr(copiedUpTo));
-    return {};
+    return out;
 }
 
-}  // namespace
+std::string applyReplacements(std::string_view in, const std::vector<Replacement>& replacements) {
+    std::size_t kept = in.size();
+    for (const auto& r : replacements) kept -= r.to - r.from;
+    std::string out;
+    out.reserve(kept + 12 * replacements.size());
+    std::size_t copiedUpTo = 0;
+    for (const auto& r : replacements) {
+        out.append(in.substr(copiedUpTo, r.from - copiedUpTo));
+        out.append(r.with);
+        copiedUpTo = r.to;
+    }
+    out.append(in.substr(copiedUpTo));
+    return out;
+}
 
-Result<Json> parseJsonText(std::string_view text, const std::string& sourceName) {
-    std::size_t firstNonSpace = text.find_first_not_of(" \t\r\n");
-    if (firstNonSpace == std::string_view::npos)
-        return Error{sourceName + ": the file is empty (expected JSON)"};
-    std::string rewrittenText;
-    bool rewritten = false;
-    if (std::string problem = prescan(text, rewrittenText, rewritten); !problem.empty())
-        return Error{sourceName + ": not valid JSON: " + problem};
+// simdjson's tree as the ordered_json nlohmann's parser builds: numbers typed as nlohmann types them (a
+// non-negative integer is unsigned), and a repeated key keeps its first place and its last value.
+Json toOrderedJson(simdjson::dom::element e) {
+    using simdjson::dom::element_type;
+    switch (e.type()) {
+        case element_type::OBJECT: {
+            const simdjson::dom::object object = e.get_object().value_unsafe();
+            Json out = Json::object();
+            auto& map = out.get_ref<Json::object_t&>();
+            const std::size_t n = object.size();
+            map.reserve(n);  // ordered_map's elements hold a const key: growing would copy every value below
+            if (n <= 16) {
+                for (const auto field : object) {
+                    auto it =
+                        std::find_if(map.begin(), map.end(), [&](const auto& kv) { return kv.first == field.key; });
+                    if (it != map.end())
+                        it->second = toOrderedJson(field.value);
+                    else
+                        map.emplace_back(std::string(field.key), toOrderedJson(field.value));
+                }
+            } else {
+                std::unordered_map<std::string_view, std::size_t> index;
+                index.reserve(n);
+                for (const auto field : object) {
+                    const auto [at, inserted] = index.try_emplace(field.key, map.size());
+                    if (inserted)
+                        map.emplace_back(std::string(field.key), toOrderedJson(field.value));
+                    else
+                        (map.begin() + static_cast<std::ptrdiff_t>(at->second))->second = toOrderedJson(field.value);
+                }
+            }
+            return out;
+        }
+        case element_type::ARRAY: {
+            const simdjson::dom::array array = e.get_array().value_unsafe();
+            Json out = Json::array();
+            auto& items = out.get_ref<Json::array_t&>();
+            items.reserve(array.size());
+            for (const auto item : array) items.push_back(toOrderedJson(item));
+            return out;
+        }
+        case element_type::INT64: {
+            const std::int64_t v = e.get_int64().value_unsafe();
+            return v < 0 ? Json(v) : Json(static_cast<std::uint64_t>(v));
+        }
+        case element_type::UINT64:
+            return Json(e.get_uint64().value_unsafe());
+        case element_type::DOUBLE:
+            return Json(e.get_double().value_unsafe());
+        case element_type::STRING:
+            return Json(std::string(e.get_string().value_unsafe()));
+        case element_type::BOOL:
+            return Json(e.get_bool().value_unsafe());
+        case element_type::NULL_VALUE:
+            return Json(nullptr);
+    }
+    return Json(nullptr);
+}
+
+std::optional<Json> parseWithSimdjson(std::string_view text) {
+    const auto convert = [&](simdjson::dom::parser& parser) -> std::optional<Json> {
+        simdjson::dom::element root;
+        if (parser.parse(text.data(), text.size(), true).get(root) != simdjson::SUCCESS) return std::nullopt;
+        return toOrderedJson(root);
+    };
+    if (text.size() <= kReusedParserMaxBytes) {
+        thread_local simdjson::dom::parser parser;
+        return convert(parser);
+    }
+    simdjson::dom::parser parser;  // its buffers go with it
+    return convert(parser);
+}
+
+Result<Json> parseWithNlohmann(std::string_view text, const std::string& sourceName) {
     try {
-        return Json::parse(rewritten ? std::string_view(rewrittenText) : text);
+        return Json::parse(text);
     } catch (const nlohmann::json::exception& e) {
         // "[json.exception.parse_error.101] parse error at line 1, column 2: ..." -> keep the human part.
         // Numbers beyond double range (1e999) land here too, as out_of_range.406 "number overflow".
@@ -82,6 +399,49 @@ Result<Json> parseJsonText(std::string_view text, const std::string& sourceName)
         return Error{sourceName + ": not valid JSON (" + what + ")"};
     }
 }
+
+Result<Json> parseChecked(std::string_view text, const std::string& sourceName, detail::TimelineArrays* arrays) {
+    std::size_t firstNonSpace = text.find_first_not_of(" \t\r\n");
+    if (firstNonSpace == std::string_view::npos) return Error{sourceName + ": the file is empty (expected JSON)"};
+    Prescan scan = prescan(text, arrays);
+    if (arrays && scan.abandonLifting) {
+        *arrays = {};
+        return parseChecked(text, sourceName, nullptr);
+    }
+    if (!scan.problem.empty()) {
+        if (arrays) *arrays = {};
+        return Error{sourceName + ": not valid JSON: " + scan.problem};
+    }
+    std::string rewrittenText;
+    if (!scan.replacements.empty()) rewrittenText = applyReplacements(text, scan.replacements);
+    const std::string_view parsed = scan.replacements.empty() ? text : std::string_view(rewrittenText);
+    if (!scan.nlohmannOnly && parsed.size() <= kSimdjsonMaxBytes) {
+        if (auto doc = parseWithSimdjson(parsed)) return std::move(*doc);
+    }
+    auto doc = parseWithNlohmann(parsed, sourceName);
+    if (!doc && scan.lifted) {
+        // The message names a line and column of the text without the lists: read the text as it is for it.
+        *arrays = {};
+        return parseChecked(text, sourceName, nullptr);
+    }
+    return doc;
+}
+
+}  // namespace
+
+Result<Json> parseJsonText(std::string_view text, const std::string& sourceName) {
+    return parseChecked(text, sourceName, nullptr);
+}
+
+namespace detail {
+
+Result<Json> parseJsonTextLiftingTimelineArrays(std::string_view text, const std::string& sourceName,
+                                                TimelineArrays& arrays) {
+    arrays = {};
+    return parseChecked(text, sourceName, &arrays);
+}
+
+}  // namespace detail
 
 Result<std::string> readTextFile(const std::filesystem::path& path, std::size_t maxBytes) {
     std::error_code ec;
@@ -98,10 +458,22 @@ Result<std::string> readTextFile(const std::filesystem::path& path, std::size_t 
                      std::to_string(maxBytes) + ")"};
     std::ifstream in(path, std::ios::binary);
     if (!in) return Error{path.string() + ": cannot be opened: " + std::strerror(errno)};
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
+    // One buffer of the file's size, read into directly (a string stream would hold the text twice).
+    std::string text(ec ? 0 : static_cast<std::size_t>(size), '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
     if (in.bad()) return Error{path.string() + ": read failed: " + std::strerror(errno)};
-    return buffer.str();
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    if (in) {
+        // The file grew since it was measured: take the rest too, up to the limit.
+        char chunk[65536];
+        while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+            text.append(chunk, static_cast<std::size_t>(in.gcount()));
+            if (text.size() > maxBytes)
+                return Error{path.string() + ": is too large (more than " + std::to_string(maxBytes) + " bytes)"};
+        }
+        if (in.bad()) return Error{path.string() + ": read failed: " + std::strerror(errno)};
+    }
+    return text;
 }
 
 }  // namespace fp8dash

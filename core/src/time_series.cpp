@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <ctime>
+#include <limits>
 
 namespace fp8dash {
 
@@ -198,34 +199,149 @@ std::vector<AlertEpisode> alertEpisodes(const std::vector<double>& times, const 
     return out;
 }
 
+namespace {
+
+constexpr double kUnitRoundoff = 0x1p-53;  // |fl(x) - x| <= u |x| for every rounding to nearest
+
+// One of the rule's two windows, [first, last) in the sorted samples, sliding forward: the sum of its finite values
+// with a bound on that sum's rounding error, and its NaN and infinite values counted. The sum is rebuilt from the
+// window's samples once it has moved more than twice the window's length since the last rebuild, so the bound (and
+// the work of the rebuilds) stays proportional to the window's length: O(1) amortised per sample.
+struct SlidingSum {
+    std::size_t first = 0;
+    std::size_t last = 0;
+    double sum = 0;
+    double error = 0;  // |sum - exact sum of the finite values| <= error
+    std::size_t nan = 0;
+    std::size_t positiveInf = 0;
+    std::size_t negativeInf = 0;
+    std::size_t moves = 0;
+
+    void change(double v, bool add) {
+        if (std::isnan(v)) {
+            add ? ++nan : --nan;
+        } else if (std::isinf(v)) {
+            auto& count = v > 0 ? positiveInf : negativeInf;
+            add ? ++count : --count;
+        } else {
+            sum += add ? v : -v;
+            error += std::fabs(sum) * kUnitRoundoff;
+            ++moves;
+        }
+    }
+    void rebuildIfDrifted(const std::vector<Sample>& raw) {
+        if (moves <= 2 * (last - first) + 64) return;
+        sum = error = 0;
+        for (std::size_t i = first; i < last; ++i) {
+            if (!std::isfinite(raw[i].v)) continue;
+            sum += raw[i].v;
+            error += std::fabs(sum) * kUnitRoundoff;
+        }
+        moves = 0;
+    }
+    std::size_t count() const { return last - first; }
+};
+
+// Prometheus' incremental mean over a window, known exactly where the window holds NaN or an infinity (NaN with a NaN
+// or both infinities, else the infinity), else estimated: `estimate` within `bound` of it.
+struct MeanEstimate {
+    bool exact = false;
+    double estimate = 0;
+    double bound = 0;
+};
+
+MeanEstimate estimateMean(const SlidingSum& w, double maxAbs) {
+    if (w.nan > 0 || (w.positiveInf > 0 && w.negativeInf > 0)) return {true, std::nan(""), 0};
+    if (w.positiveInf > 0) return {true, INFINITY, 0};
+    if (w.negativeInf > 0) return {true, -INFINITY, 0};
+    const auto n = static_cast<double>(w.count());
+    const double mean = w.sum / n;
+    // The exact mean is within error / n (+ the division's rounding) of `mean`. Prometheus' recurrence
+    // m_k = m_{k-1} + (v_k / k - m_{k-1} / k) adds at most ~3 u max|v| of rounding per step, and the recurrence
+    // damps earlier errors (factor 1 - 1/k): within 4 n u max|v| of the exact mean, plus underflow's absolute error.
+    // Doubled, for the rounding of the bound's own arithmetic.
+    const double bound = 2 * (w.error / n + kUnitRoundoff * std::fabs(mean) + 4 * n * kUnitRoundoff * maxAbs +
+                              4 * n * std::numeric_limits<double>::denorm_min());
+    return {false, mean, bound};
+}
+
+}  // namespace
+
 std::vector<bool> evaluateAlertCondition(const std::vector<Sample>& raw, const std::vector<double>& times,
                                          const AlertRule& rule) {
     std::vector<bool> out(times.size(), false);
     const auto shortW = toMs(rule.shortWindowS), longW = toMs(rule.longWindowS), offset = toMs(rule.offsetS);
     auto at = [&](std::size_t i) { return toMs(raw[i].t); };
-    // Two windows slide forward with the evaluation time; each keeps [first, last) indices into the sorted samples.
-    std::size_t sFirst = 0, sLast = 0, lFirst = 0, lLast = 0;
+    double maxAbs = 0;
+    for (const Sample& s : raw)
+        if (std::isfinite(s.v)) maxAbs = std::max(maxAbs, std::fabs(s.v));
+    // Sums near the double range could overflow where Prometheus' mean does not: those use its mean throughout.
+    const bool estimates = maxAbs < 1e290 && std::isfinite(rule.margin);
+
+    // Linear time (issue #7): each window's sum slides forward with the evaluation time, and the condition is decided
+    // from the two means' estimates unless they lie within rounding distance of the threshold, where Prometheus' own
+    // incremental means decide it (prometheusMean, the result Prometheus computes, bit for bit).
+    SlidingSum recentW, baselineW;
     for (std::size_t k = 0; k < times.size(); ++k) {
         const auto T = toMs(times[k]);
         const auto lEnd = T - offset;
-        while (sLast < raw.size() && at(sLast) <= T) ++sLast;
-        while (sFirst < sLast && at(sFirst) < T - shortW) ++sFirst;
-        while (lLast < raw.size() && at(lLast) <= lEnd) ++lLast;
-        while (lFirst < lLast && at(lFirst) < lEnd - longW) ++lFirst;
-        if (sFirst == sLast || lFirst == lLast) continue;  // no sample in a window: no value, no alert
-        const double recent = prometheusMean(raw.begin() + static_cast<long>(sFirst), raw.begin() + static_cast<long>(sLast));
-        const double baseline = prometheusMean(raw.begin() + static_cast<long>(lFirst), raw.begin() + static_cast<long>(lLast));
-        out[k] = recent < baseline - rule.margin;  // NaN compares false, as in PromQL
+        while (recentW.last < raw.size() && at(recentW.last) <= T) recentW.change(raw[recentW.last++].v, true);
+        while (recentW.first < recentW.last && at(recentW.first) < T - shortW)
+            recentW.change(raw[recentW.first++].v, false);
+        while (baselineW.last < raw.size() && at(baselineW.last) <= lEnd)
+            baselineW.change(raw[baselineW.last++].v, true);
+        while (baselineW.first < baselineW.last && at(baselineW.first) < lEnd - longW)
+            baselineW.change(raw[baselineW.first++].v, false);
+        if (recentW.count() == 0 || baselineW.count() == 0) continue;  // no sample in a window: no value, no alert
+        recentW.rebuildIfDrifted(raw);
+        baselineW.rebuildIfDrifted(raw);
+        const auto exactly = [&] {
+            const double recent = prometheusMean(raw.begin() + static_cast<long>(recentW.first),
+                                                 raw.begin() + static_cast<long>(recentW.last));
+            const double baseline = prometheusMean(raw.begin() + static_cast<long>(baselineW.first),
+                                                   raw.begin() + static_cast<long>(baselineW.last));
+            return recent < baseline - rule.margin;  // NaN compares false, as in PromQL
+        };
+        if (!estimates) {
+            out[k] = exactly();
+            continue;
+        }
+        const MeanEstimate r = estimateMean(recentW, maxAbs), b = estimateMean(baselineW, maxAbs);
+        if (r.exact || b.exact) {
+            // An infinite or NaN mean decides alone; a finite one only needs to be finite (its sums cannot overflow
+            // here), so its estimate stands in for it.
+            out[k] = r.estimate < b.estimate - rule.margin;
+            continue;
+        }
+        const double gap = r.estimate - (b.estimate - rule.margin);
+        const double slack =
+            r.bound + b.bound + 2 * kUnitRoundoff * (std::fabs(b.estimate) + b.bound + std::fabs(rule.margin));
+        if (gap < -slack)
+            out[k] = true;
+        else if (gap > slack)
+            out[k] = false;
+        else
+            out[k] = exactly();
     }
     return out;
 }
 
 std::vector<Sample> downsampleLttb(const std::vector<Sample>& in, std::size_t threshold) {
-    std::vector<Sample> data;
-    data.reserve(in.size());
-    for (const auto& s : in)
-        if (std::isfinite(s.v)) data.push_back(s);
-    if (threshold < 3 || data.size() <= threshold) return data;
+    return downsampleLttb(std::span<const Sample>(in), threshold);
+}
+
+std::vector<Sample> downsampleLttb(std::span<const Sample> in, std::size_t threshold) {
+    // Non-finite samples are left out; the input is used in place when it has none (a copy of 10M samples would cost
+    // as much as the downsampling, issue #7).
+    std::vector<Sample> finite;
+    std::span<const Sample> data = in;
+    if (!std::all_of(in.begin(), in.end(), [](const Sample& s) { return std::isfinite(s.v); })) {
+        finite.reserve(in.size());
+        for (const auto& s : in)
+            if (std::isfinite(s.v)) finite.push_back(s);
+        data = finite;
+    }
+    if (threshold < 3 || data.size() <= threshold) return {data.begin(), data.end()};
     std::vector<Sample> out;
     out.reserve(threshold);
     out.push_back(data.front());
@@ -241,12 +357,13 @@ std::vector<Sample> downsampleLttb(const std::vector<Sample>& in, std::size_t th
         if (nextEnd > nextStart) avgT /= static_cast<double>(nextCount), avgV /= static_cast<double>(nextCount);
         else avgT = data.back().t, avgV = data.back().v;
         const auto start = static_cast<std::size_t>(std::floor(i * every)) + 1;
-        const auto end = static_cast<std::size_t>(std::floor((i + 1) * every)) + 1;
+        const auto end = std::min(static_cast<std::size_t>(std::floor((i + 1) * every)) + 1, data.size());
         double best = -1;
         std::size_t chosen = start;
-        for (std::size_t j = start; j < end && j < data.size(); ++j) {
-            const double area = std::fabs((data[a].t - avgT) * (data[j].v - data[a].v) -
-                                          (data[a].t - data[j].t) * (avgV - data[a].v));
+        const Sample corner = data[a];
+        for (std::size_t j = start; j < end; ++j) {
+            const double area =
+                std::fabs((corner.t - avgT) * (data[j].v - corner.v) - (corner.t - data[j].t) * (avgV - corner.v));
             if (area > best) best = area, chosen = j;
         }
         out.push_back(data[chosen]);

@@ -1,11 +1,13 @@
 // The production timeline: fetch orchestration, before/after figures, alert, verdict, and its JSON form.
 #include "fp8dash/core/timeline.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
 #include "fp8dash/core/langfuse_client.h"
+#include "timeline_arrays.h"
 
 namespace fp8dash {
 namespace {
@@ -54,18 +56,22 @@ std::optional<double> sampleValueOf(const Json& j) {
     return std::nullopt;
 }
 
-Json seriesToJson(const Series& s) {
+// withSamples false: "t" and "v" are left empty, for timelineJsonText to write them itself.
+Json seriesToJson(const Series& s, bool withSamples = true) {
     Json labels = Json::object();
     for (const auto& [k, v] : s.labels) labels[k] = v;
     Json t = Json::array(), v = Json::array();
-    for (const auto& p : s.samples) {
-        t.push_back(p.t);
-        v.push_back(sampleValue(p.v));
+    if (withSamples) {
+        for (const auto& p : s.samples) {
+            t.push_back(p.t);
+            v.push_back(sampleValue(p.v));
+        }
     }
     return Json{{"labels", labels}, {"t", std::move(t)}, {"v", std::move(v)}};
 }
 
-Result<Series> seriesFromJson(const Json& j, const std::string& where) {
+// `lifted`: the lists the JSON reader took out of the text (timeline_arrays.h); the document then holds [] there.
+Result<Series> seriesFromJson(const Json& j, const std::string& where, detail::SeriesArrays* lifted) {
     if (!j.is_object()) return Error{where + " must be an object with t and v lists"};
     Series s;
     if (auto l = j.find("labels"); l != j.end()) {
@@ -78,21 +84,32 @@ Result<Series> seriesFromJson(const Json& j, const std::string& where) {
     auto t = j.find("t"), v = j.find("v");
     if (t == j.end() || v == j.end() || !t->is_array() || !v->is_array())
         return Error{where + " must hold the lists t and v"};
-    if (t->size() != v->size())
-        return Error{where + ": t has " + std::to_string(t->size()) + " entries but v has " + std::to_string(v->size())};
-    s.samples.reserve(t->size());
+    const std::vector<double>* liftedT = lifted && lifted->t ? &*lifted->t : nullptr;
+    const std::vector<double>* liftedV = lifted && lifted->v ? &*lifted->v : nullptr;
+    const std::size_t tCount = liftedT ? liftedT->size() : t->size();
+    const std::size_t vCount = liftedV ? liftedV->size() : v->size();
+    if (tCount != vCount)
+        return Error{where + ": t has " + std::to_string(tCount) + " entries but v has " + std::to_string(vCount)};
+    s.samples.reserve(tCount);
     double last = -INFINITY;
-    for (std::size_t i = 0; i < t->size(); ++i) {
-        const Json& ti = (*t)[i];
-        auto vi = sampleValueOf((*v)[i]);
-        if (!ti.is_number() || !std::isfinite(ti.get<double>()))
-            return Error{where + ".t[" + std::to_string(i) + "] must be a finite number (unix seconds)"};
+    for (std::size_t i = 0; i < tCount; ++i) {
+        // Lifted lists hold only numbers (t) and decoded values (v): the checks below can only fail on the others.
+        double ts = 0;
+        if (liftedT) {
+            ts = (*liftedT)[i];
+        } else {
+            const Json& ti = (*t)[i];
+            if (!ti.is_number() || !std::isfinite(ti.get<double>()))
+                return Error{where + ".t[" + std::to_string(i) + "] must be a finite number (unix seconds)"};
+            ts = ti.get<double>();
+        }
+        const auto vi = liftedV ? std::optional<double>((*liftedV)[i]) : sampleValueOf((*v)[i]);
         if (!vi) return Error{where + ".v[" + std::to_string(i) + "] must be a number, \"NaN\", \"+Inf\" or \"-Inf\""};
-        const double ts = ti.get<double>();
         if (ts < last) return Error{where + ".t must ascend (entry " + std::to_string(i) + " goes back in time)"};
         last = ts;
         s.samples.push_back({ts, *vi});
     }
+    if (lifted) *lifted = {};  // read: their memory goes before the next series is built
     return s;
 }
 
@@ -342,7 +359,9 @@ Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCre
     return data;
 }
 
-Json timelineToJson(const TimelineData& d) {
+namespace {
+
+Json timelineJson(const TimelineData& d, bool withSamples) {
     const auto& s = d.settings;
     Json settings = {{"prometheus_url", s.prometheusUrl},
                      {"prometheus_auth", s.prometheusAuth},
@@ -376,19 +395,105 @@ Json timelineToJson(const TimelineData& d) {
         alerts.push_back({{"pending_at", a.pendingAt}, {"firing_at", numberOrNull(a.firingAt)},
                           {"resolved_at", numberOrNull(a.resolvedAt)}});
     Json j = {{"settings", std::move(settings)},
-              {"throughput", d.throughput ? seriesToJson(*d.throughput) : Json(nullptr)},
-              {"quality", d.quality ? seriesToJson(*d.quality) : Json(nullptr)},
+              {"throughput", d.throughput ? seriesToJson(*d.throughput, withSamples) : Json(nullptr)},
+              {"quality", d.quality ? seriesToJson(*d.quality, withSamples) : Json(nullptr)},
               {"alerts", std::move(alerts)},
               {"alerts_evaluated_by", d.alertsEvaluatedBy},
-              {"detected_change", d.detectedChange ? Json{{"at", d.detectedChange->at},
-                                                          {"from", d.detectedChange->from},
-                                                          {"to", d.detectedChange->to}}
-                                                   : Json(nullptr)},
+              {"detected_change",
+               d.detectedChange
+                   ? Json{{"at", d.detectedChange->at}, {"from", d.detectedChange->from}, {"to", d.detectedChange->to}}
+                   : Json(nullptr)},
               {"warnings", d.warnings}};
     return j;
 }
 
-Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where) {
+// Pretty-printed as nlohmann's dump(2) writes a value whose closing bracket sits `indent` spaces in: its own text
+// with every line after the first moved right (JSON strings hold no raw newline, so every '\n' is layout).
+std::string indentedJson(const Json& value, int indent) {
+    const std::string text = value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+    std::string out;
+    out.reserve(text.size() + text.size() / 8);
+    for (const char c : text) {
+        out += c;
+        if (c == '\n') out.append(static_cast<std::size_t>(indent), ' ');
+    }
+    return out;
+}
+
+std::string jsonKey(const std::string& key) {
+    return Json(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// A series as seriesToJson gives it, its sample lists on one line each (issue #7: a list of millions of samples
+// one per line made a file five times the size, and nlohmann's tree of it many times that in memory).
+void appendSeriesText(std::string& out, const Series& series, const Json& shape, int indent) {
+    const std::string inner(static_cast<std::size_t>(indent + 2), ' ');
+    out += "{\n";
+    out += inner + "\"labels\": " + indentedJson(shape.at("labels"), indent + 2) + ",\n";
+    out += inner + "\"t\": [";
+    for (std::size_t i = 0; i < series.samples.size(); ++i) {
+        if (i) out += ',';
+        detail::appendSampleNumber(out, series.samples[i].t);
+    }
+    out += "],\n" + inner + "\"v\": [";
+    for (std::size_t i = 0; i < series.samples.size(); ++i) {
+        if (i) out += ',';
+        detail::appendSampleValue(out, series.samples[i].v);
+    }
+    out += "]\n" + std::string(static_cast<std::size_t>(indent), ' ') + "}";
+}
+
+}  // namespace
+
+Json timelineToJson(const TimelineData& d) {
+    return timelineJson(d, true);
+}
+
+namespace detail {
+
+void appendSampleNumber(std::string& out, double value) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, value);  // the shortest text that reads back the same
+    const std::string_view text(buf, static_cast<std::size_t>(r.ptr - buf));
+    out.append(text);
+    // nlohmann writes integral doubles with ".0", so that they read back as floats.
+    if (text.find_first_of(".eEn") == std::string_view::npos) out += ".0";
+}
+
+void appendSampleValue(std::string& out, double value) {
+    if (std::isnan(value))
+        out += "\"NaN\"";
+    else if (std::isinf(value))
+        out += value > 0 ? "\"+Inf\"" : "\"-Inf\"";
+    else
+        appendSampleNumber(out, value);
+}
+
+std::string timelineJsonText(const TimelineData& data, int indent) {
+    const Json shape = timelineJson(data, false);
+    const std::string inner(static_cast<std::size_t>(indent + 2), ' ');
+    std::size_t samples = 0;
+    for (const auto* s : {&data.throughput, &data.quality})
+        if (*s) samples += (*s)->samples.size();
+    std::string out;
+    out.reserve(4096 + 24 * 2 * samples);
+    out += "{\n";
+    std::size_t k = 0;
+    for (const auto& [key, value] : shape.items()) {
+        out += inner + jsonKey(key) + ": ";
+        if (key == "throughput" && data.throughput)
+            appendSeriesText(out, *data.throughput, value, indent + 2);
+        else if (key == "quality" && data.quality)
+            appendSeriesText(out, *data.quality, value, indent + 2);
+        else
+            out += indentedJson(value, indent + 2);
+        out += ++k < shape.size() ? ",\n" : "\n";
+    }
+    out += std::string(static_cast<std::size_t>(indent), ' ') + "}";
+    return out;
+}
+
+Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where, TimelineArrays* arrays) {
     if (!j.is_object()) return Error{where + " must be an object"};
     TimelineData d;
     auto& s = d.settings;
@@ -479,7 +584,9 @@ Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where) 
     for (auto [key, out] : {std::pair<const char*, std::optional<Series>*>{"throughput", &d.throughput},
                             {"quality", &d.quality}}) {
         if (auto it = j.find(key); it != j.end() && !it->is_null()) {
-            auto series = seriesFromJson(*it, where + "." + key);
+            auto series =
+                seriesFromJson(*it, where + "." + key,
+                               arrays ? (out == &d.throughput ? &arrays->throughput : &arrays->quality) : nullptr);
             if (!series) return series.error();
             *out = std::move(series).value();
         }
@@ -518,6 +625,12 @@ Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where) 
     // Local alerts are derived data: recompute them so a file always shows what its scores imply.
     recomputeDerived(d);
     return d;
+}
+
+}  // namespace detail
+
+Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where) {
+    return detail::parseTimelineJson(j, where, nullptr);
 }
 
 Json timelineReportToJson(const TimelineReport& r) {

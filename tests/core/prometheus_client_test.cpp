@@ -5,8 +5,10 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "fp8dash/core/lm_eval_results.h"  // readTextFile
@@ -177,6 +179,75 @@ TEST(PrometheusResponse, MalformedShapesAreErrors) {
         EXPECT_EQ(r.error().message.rfind("Prometheus at http://127.0.0.1:9090/api/v1/query_range: ", 0), 0u)
             << r.error().message;
     }
+}
+
+// A successful matrix as nlohmann reads it (the last of a repeated key), values decoded as Prometheus writes them.
+std::vector<Series> matrixAsTheTreeReadsIt(const std::string& body) {
+    const auto doc = nlohmann::ordered_json::parse(body);
+    const auto number = [](const nlohmann::ordered_json& j) {
+        if (j.is_number()) return j.get<double>();
+        const std::string s = j.get<std::string>();
+        if (s == "NaN") return std::numeric_limits<double>::quiet_NaN();
+        if (s == "+Inf") return std::numeric_limits<double>::infinity();
+        if (s == "-Inf") return -std::numeric_limits<double>::infinity();
+        std::istringstream in(s);
+        in.imbue(std::locale::classic());
+        double v = 0;
+        in >> v;
+        return v;
+    };
+    std::vector<Series> out;
+    for (const auto& item : doc["data"]["result"]) {
+        Series s;
+        if (item.contains("metric") && !item["metric"].is_null())
+            for (const auto& [k, v] : item["metric"].items()) s.labels[k] = v.get<std::string>();
+        if (item.contains("values"))
+            for (const auto& pair : item["values"]) s.samples.push_back({number(pair[0]), number(pair[1])});
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+// Range-query answers are read by a fast path of their own (issue #7); it reads what the JSON tree reads.
+TEST(PrometheusResponse, MatricesReadAsTheJsonTreeReadsThem) {
+    const std::string head = R"({"status":"success","data":{"resultType":"matrix","result":)";
+    const std::vector<std::string> bodies = {
+        kMatrixBody,
+        head + R"([]}})",
+        head + R"([{"metric":{"__name__":"up","job":"caf\u00e9","x":"a\nb"},"values":[[1795852800.125,"0.1"],)" +
+            R"([1795852815,"1e+06"],[1795852830,"-0"],[1795852845,"NaN"],[1795852860,"+Inf"],[1795852875,"-Inf"]]}]}})",
+        head + R"([{"metric":{"a":"1","a":"2"},"values":[[1,"1"]]},{"metric":null,"values":[]},{"values":[[2,"3"]]}]}})",
+        head + R"([{"metric":{"a":"1"},"histograms":[[1,{"count":"2"}]]}]},"warnings":["w1","w2"]})",
+        head + R"([{"metric":{},"values":[["1795852800","2"],[-0,"-0.0"],[1e3,"17"]]}],"stats":{"x":[1,2]}}})",
+        head + R"([{"metric":{},"values":[[1,"1"]],"values":[[2,"2"],[3,"3"]]}]}})",
+        R"({"status":"error","status":"success","data":{"resultType":"matrix","result":[{"values":[[1,"1"]]}]}})",
+        "\xEF\xBB\xBF" + kMatrixBody,
+        head + R"([{"metric":{},"values":[[18446744073709551616,"1"]]}]}})",
+        head + R"([{"metric":{"k":"\ud83d\ude00"},"values":[[1,"1"]]}]},"extra":)" + std::string(300, '[') +
+            std::string(300, ']') + "}",
+    };
+    for (const auto& body : bodies) {
+        SCOPED_TRACE(body.substr(0, 200));
+        auto r = parsePrometheusResponse(body, 200, kWhere);
+        if (body.find(std::string(300, '[')) != std::string::npos) {
+            ASSERT_FALSE(r.ok());  // parseJsonText's nesting limit, as for every response
+            EXPECT_NE(r.error().message.find("nesting deeper than 256 levels"), std::string::npos) << r.error().message;
+            continue;
+        }
+        ASSERT_TRUE(r.ok()) << r.error().message;
+        EXPECT_EQ(r->resultType, "matrix");
+        const auto expected = matrixAsTheTreeReadsIt(body);
+        ASSERT_EQ(r->series.size(), expected.size());
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            EXPECT_EQ(r->series[i].labels, expected[i].labels);
+            ASSERT_EQ(r->series[i].samples.size(), expected[i].samples.size());
+            EXPECT_EQ(std::memcmp(r->series[i].samples.data(), expected[i].samples.data(),
+                                  expected[i].samples.size() * sizeof(Sample)),
+                      0);
+        }
+    }
+    auto warned = parsePrometheusResponse(bodies[4], 200, kWhere);
+    EXPECT_EQ(warned->warnings, (std::vector<std::string>{"w1", "w2"}));
 }
 
 // --- detectCacheDtypeChange --------------------------------------------------------------------------------------

@@ -3,8 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <random>
 
 namespace fp8dash {
 namespace {
@@ -117,6 +120,71 @@ TEST(AlertCondition, EmptyWindowsAndNaN) {
     EXPECT_EQ(evaluateAlertCondition(raw, {100, 150, 300}, r), (std::vector<bool>{true, false, false}));
 }
 
+// The rule from its definition, one evaluation at a time: the samples of each window (integer milliseconds, both
+// ends closed), averaged as Prometheus 2.x's avg_over_time does (its incremental mean and its infinity cases).
+std::vector<bool> alertConditionByDefinition(const std::vector<Sample>& raw, const std::vector<double>& times,
+                                             const AlertRule& r) {
+    const auto ms = [](double s) { return static_cast<std::int64_t>(std::llround(s * 1000.0)); };
+    const auto mean = [&](std::int64_t from, std::int64_t to, bool& any) {
+        double m = 0, count = 0;
+        any = false;
+        // The samples are sorted: start at the first one not before `from`.
+        auto first = std::lower_bound(raw.begin(), raw.end(), from,
+                                      [&](const Sample& s, std::int64_t x) { return ms(s.t) < x; });
+        for (auto it = first; it != raw.end() && ms(it->t) <= to; ++it) {
+            const Sample& s = *it;
+            any = true;
+            count += 1;
+            if (std::isinf(m) && ((std::isinf(s.v) && (m > 0) == (s.v > 0)) || (!std::isinf(s.v) && !std::isnan(s.v))))
+                continue;
+            m += s.v / count - m / count;
+        }
+        return m;
+    };
+    std::vector<bool> out;
+    for (double time : times) {
+        const auto T = ms(time);
+        bool anyRecent = false, anyBaseline = false;
+        const double recent = mean(T - ms(r.shortWindowS), T, anyRecent);
+        const double baseline = mean(T - ms(r.offsetS) - ms(r.longWindowS), T - ms(r.offsetS), anyBaseline);
+        out.push_back(anyRecent && anyBaseline && recent < baseline - r.margin);
+    }
+    return out;
+}
+
+// Random series (scores on a coarse grid that puts many evaluations exactly on the threshold, real-valued rates,
+// NaN and infinities, uneven spacing) against the definition, evaluation by evaluation.
+TEST(AlertCondition, AgreesWithTheDefinitionOnRandomSeries) {
+    std::mt19937_64 rng(4242);
+    const auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+    for (int round = 0; round < 120; ++round) {
+        AlertRule rule;
+        rule.shortWindowS = 60.0 * static_cast<double>(1 + rng() % 10);
+        rule.longWindowS = 60.0 * static_cast<double>(5 + rng() % 60);
+        rule.offsetS = 60.0 * static_cast<double>(rng() % 30);
+        const double margins[] = {0, 0.2, 0.5, 0.1, 1e-12};
+        rule.margin = margins[rng() % std::size(margins)];
+        const int kind = round % 4;
+        std::vector<Sample> raw;
+        double t = 1795852800 + uniform(0, 10);
+        const std::size_t n = 200 + rng() % 1500;
+        for (std::size_t i = 0; i < n; ++i) {
+            double v = kind == 0   ? static_cast<double>(1 + rng() % 5)    // judge scores
+                       : kind == 1 ? 0.5 * static_cast<double>(rng() % 9)  // on a grid that hits the edges
+                       : kind == 2 ? uniform(3.5, 4.5)                     // averages
+                                   : uniform(-1e6, 1e6);                   // anything
+            if (rng() % 97 == 0) v = std::numeric_limits<double>::quiet_NaN();
+            if (rng() % 89 == 0) v = (rng() % 2 ? 1 : -1) * std::numeric_limits<double>::infinity();
+            raw.push_back({t, v});
+            t += rng() % 5 == 0 ? uniform(0, 600) : 15;  // gaps, and samples on the window edges
+        }
+        const double step = 15.0 * static_cast<double>(1 + rng() % 4);
+        const auto times = evaluationTimes(raw.front().t - 600, raw.back().t + 3600, step);
+        SCOPED_TRACE("round " + std::to_string(round));
+        EXPECT_EQ(evaluateAlertCondition(raw, times, rule), alertConditionByDefinition(raw, times, rule));
+    }
+}
+
 TEST(EvaluationTimes, PrometheusAlignment) {
     EXPECT_EQ(evaluationTimes(10, 40, 15), (std::vector<double>{10, 25, 40}));
     EXPECT_EQ(evaluationTimes(10, 39.999, 15), (std::vector<double>{10, 25}));
@@ -136,6 +204,58 @@ TEST(Lttb, KeepsEndsSizeAndSpikes) {
     EXPECT_EQ(downsampleLttb(ramp(0, 1, {1, 2, 3}), 500).size(), 3u);
     std::vector<Sample> withNan = ramp(0, 1, {1, std::numeric_limits<double>::quiet_NaN(), 3});
     EXPECT_EQ(downsampleLttb(withNan, 500).size(), 2u);
+}
+
+// LTTB from its definition (Steinarsson 2013): the first and last points kept, the rest in threshold - 2 equal
+// buckets, from each the point with the largest triangle between the previously chosen point and the next bucket's
+// average. Written out plainly here, over the finite samples.
+std::vector<Sample> lttbByDefinition(std::vector<Sample> data, std::size_t threshold) {
+    data.erase(std::remove_if(data.begin(), data.end(), [](const Sample& s) { return !std::isfinite(s.v); }),
+               data.end());
+    if (data.size() <= threshold) return data;
+    const double every = static_cast<double>(data.size() - 2) / static_cast<double>(threshold - 2);
+    const auto bucketStart = [&](std::size_t b) { return static_cast<std::size_t>(std::floor(b * every)) + 1; };
+    std::vector<Sample> out = {data.front()};
+    Sample previous = data.front();
+    for (std::size_t b = 0; b + 2 < threshold; ++b) {
+        const std::size_t nextFrom = bucketStart(b + 1), nextTo = std::min(bucketStart(b + 2), data.size());
+        double avgT = data.back().t, avgV = data.back().v;
+        if (nextTo > nextFrom) {
+            avgT = avgV = 0;
+            for (std::size_t j = nextFrom; j < nextTo; ++j) avgT += data[j].t, avgV += data[j].v;
+            avgT /= static_cast<double>(nextTo - nextFrom);
+            avgV /= static_cast<double>(nextTo - nextFrom);
+        }
+        Sample best = data[bucketStart(b)];
+        double bestArea = -1;
+        for (std::size_t j = bucketStart(b); j < std::min(bucketStart(b + 1), data.size()); ++j) {
+            const double area = std::fabs((previous.t - avgT) * (data[j].v - previous.v) -
+                                          (previous.t - data[j].t) * (avgV - previous.v));
+            if (area > bestArea) bestArea = area, best = data[j];
+        }
+        out.push_back(best);
+        previous = best;
+    }
+    out.push_back(data.back());
+    return out;
+}
+
+TEST(Lttb, AgreesWithTheDefinitionWithAndWithoutNonFiniteSamples) {
+    std::mt19937_64 rng(99);
+    for (int round = 0; round < 20; ++round) {
+        std::vector<Sample> s;
+        const std::size_t n = 3000 + rng() % 20000;
+        for (std::size_t i = 0; i < n; ++i) {
+            double v = std::sin(static_cast<double>(i) / 50.0) * 100 + static_cast<double>(rng() % 1000) / 10.0;
+            if (round % 2 && rng() % 50 == 0) v = std::numeric_limits<double>::quiet_NaN();
+            s.push_back({1795852800 + 15.0 * static_cast<double>(i), v});
+        }
+        const std::size_t threshold = 3 + rng() % 2000;
+        EXPECT_EQ(downsampleLttb(s, threshold), lttbByDefinition(s, threshold));
+        // A part of the samples, read in place.
+        const std::span<const Sample> part(s.data() + 100, s.size() / 2);
+        EXPECT_EQ(downsampleLttb(part, threshold), lttbByDefinition({part.begin(), part.end()}, threshold));
+    }
 }
 
 TEST(TimePoints, UnixSecondsAndRfc3339) {

@@ -6,6 +6,8 @@
 #include <QDateTimeAxis>
 #include <QDateTimeEdit>
 #include <QFile>
+#include <QGraphicsItem>
+#include <QImage>
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
@@ -19,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fp8dash/ui/chart_snapshots.h"
 #include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/main_window.h"
 #include "fp8dash/ui/task_table_model.h"
@@ -482,6 +485,42 @@ TEST_F(TimelineViewTest, RangePresetsCoverTheirSpanEndingNow) {
 }
 
 // "No clipped text": every single-line label of the timeline tab gets its full width at the default size.
+void setCacheModeOfAll(QGraphicsItem* item, QGraphicsItem::CacheMode mode) {
+    item->setCacheMode(mode);
+    for (QGraphicsItem* child : item->childItems()) setCacheModeOfAll(child, mode);
+}
+
+bool anyCached(QGraphicsItem* item) {
+    if (item->cacheMode() != QGraphicsItem::NoCache) return true;
+    const auto children = item->childItems();
+    return std::any_of(children.begin(), children.end(), [](QGraphicsItem* c) { return anyCached(c); });
+}
+
+// On screen the lines are drawn from device-pixel caches (issue #7: a repaint no longer redraws every segment); a
+// picture of the chart is drawn without them: the PNG is the one drawn with nothing cached, the SVG holds vectors.
+TEST_F(TimelineViewTest, ChartPicturesAreDrawnDirectlyNotFromTheScreenCaches) {
+    TimelineView view;
+    const TimelineData data = dayTimeline();
+    view.setTimeline(&data, nullptr);
+    view.resize(1100, 640);
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    view.chartView()->viewport()->repaint();
+    ASSERT_TRUE(anyCached(view.chart()));  // the line series, on screen
+
+    const QSize size = view.chartView()->size();
+    const QImage withCaches = renderChartImage(view.chartView(), size, 2.0);
+    const QByteArray svg = renderChartSvg(view.chartView(), size, QStringLiteral("timeline"));
+    EXPECT_TRUE(anyCached(view.chart()));  // given back after the pictures
+    EXPECT_EQ(svg.indexOf("<image"), -1);   // lines as paths, not a bitmap of them
+    EXPECT_NE(svg.indexOf("<path"), -1);
+
+    setCacheModeOfAll(view.chart(), QGraphicsItem::NoCache);
+    const QImage direct = renderChartImage(view.chartView(), size, 2.0);
+    ASSERT_EQ(withCaches.size(), direct.size());
+    EXPECT_TRUE(withCaches == direct);
+}
+
 TEST_F(TimelineViewTest, LabelsAreNotClippedAtTheDefaultSize) {
     MainWindow window;
     window.resize(1280, 820);

@@ -4,10 +4,13 @@
 #include <QChart>
 #include <QChartView>
 #include <QCoreApplication>
+#include <QGraphicsItem>
 #include <QPainter>
 #include <QSvgGenerator>
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "bench_charts.h"
 #include "fp8dash/ui/bench_view.h"
@@ -34,10 +37,36 @@ void prepareOffscreen(QChartView* view, QSize logicalSize) {
     QCoreApplication::sendPostedEvents();  // the chart's layout request, then the overlays that follow the plot area
 }
 
+// Items a view draws from device-pixel caches on screen (the timeline's lines, TimelineView) are drawn directly for a
+// picture: a cache is a bitmap (an SVG would embed it as an image) aligned to whole device pixels (at scale 2 a line
+// would move by up to half a pixel). Their cache modes come back afterwards.
+class DirectDrawing {
+public:
+    explicit DirectDrawing(QChartView* view) {
+        if (view->chart()) uncache(view->chart());
+    }
+    ~DirectDrawing() {
+        for (const auto& [item, mode] : m_cached) item->setCacheMode(mode);
+    }
+    DirectDrawing(const DirectDrawing&) = delete;
+    DirectDrawing& operator=(const DirectDrawing&) = delete;
+
+private:
+    void uncache(QGraphicsItem* item) {
+        if (item->cacheMode() != QGraphicsItem::NoCache) {
+            m_cached.emplace_back(item, item->cacheMode());
+            item->setCacheMode(QGraphicsItem::NoCache);
+        }
+        for (QGraphicsItem* child : item->childItems()) uncache(child);
+    }
+    std::vector<std::pair<QGraphicsItem*, QGraphicsItem::CacheMode>> m_cached;
+};
+
 }  // namespace
 
 QImage renderChartImage(QChartView* view, QSize logicalSize, qreal scale) {
     prepareOffscreen(view, logicalSize);
+    const DirectDrawing direct(view);
     const QSize size = view->size();
     QImage image(size * scale, QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(scale);
@@ -53,6 +82,7 @@ QImage renderChartImage(QChartView* view, QSize logicalSize, qreal scale) {
 
 QByteArray renderChartSvg(QChartView* view, QSize logicalSize, const QString& title) {
     prepareOffscreen(view, logicalSize);
+    const DirectDrawing direct(view);
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);

@@ -4,11 +4,17 @@
 #include <QFileInfo>
 #include <QIcon>
 #include <QSocketNotifier>
+#include <QTimer>
 
 #include <clocale>
+#include <cstdio>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
+#include <ctime>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include <sys/socket.h>
 #include <unistd.h>
@@ -129,6 +135,61 @@ void presentWhenShown(MainWindow* window, const QString& path) {
         Qt::SingleShotConnection);
 }
 
+// Milliseconds since this process started: /proc/self/stat's start time (clock ticks after boot) against
+// CLOCK_BOOTTIME, the clock it counts on. Resolution: one clock tick (10 ms); -1 when /proc is not there.
+double msSinceProcessStart() {
+    std::ifstream stat("/proc/self/stat");
+    std::string line;
+    if (!std::getline(stat, line)) return -1;
+    const auto close = line.rfind(')');  // the command name may hold spaces and parentheses
+    if (close == std::string::npos) return -1;
+    std::istringstream fields(line.substr(close + 2));
+    std::string field;
+    for (int i = 3; i <= 22 && fields >> field; ++i) {
+        if (i != 22) continue;
+        timespec now{};
+        ::clock_gettime(CLOCK_BOOTTIME, &now);
+        const double started = std::strtod(field.c_str(), nullptr) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+        return (static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9 - started) * 1000.0;
+    }
+    return -1;
+}
+
+// FP8DASH_STARTUP_PROBE=1 (the start-up benchmark, tests/benchmarks/README.md): once a window of `first` has painted a
+// frame with its document in it, prints when that was, counted from the process' start, and quits. Watches the paint
+// events of the whole application; exists only when asked for.
+class StartupProbe : public QObject {
+public:
+    StartupProbe(MainWindow* window, double applicationAt, double windowAt)
+        : QObject(qApp), m_window(window), m_applicationAt(applicationAt), m_windowAt(windowAt) {
+        qApp->installEventFilter(this);
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (m_done || event->type() != QEvent::Paint || !watched->isWidgetType()) return false;
+        auto* widget = static_cast<QWidget*>(watched);
+        if (widget->window() != m_window || !m_window->current()) return false;
+        m_done = true;
+        const double paintedAt = msSinceProcessStart();
+        // After this event the repaint manager paints the rest of the frame and flushes it; then the line.
+        QTimer::singleShot(0, this, [this, paintedAt] {
+            std::printf("fp8dash: first frame painted %.0f ms after the process started (QApplication ready at %.0f ms, "
+                        "window with the document shown at %.0f ms, frame flushed at %.0f ms)\n",
+                        paintedAt, m_applicationAt, m_windowAt, msSinceProcessStart());
+            std::fflush(stdout);
+            QCoreApplication::exit(0);
+        });
+        return false;
+    }
+
+private:
+    MainWindow* m_window;
+    double m_applicationAt;
+    double m_windowAt;
+    bool m_done = false;
+};
+
 }  // namespace
 
 MainWindow* openStartupWindows(const std::vector<std::string>& filesToOpen, bool present) {
@@ -211,9 +272,13 @@ int runGui(int argc, char** argv, const std::vector<std::string>& filesToOpen, b
                      [](const QStringList& handed, bool handedPresent) { openHandedOver(handed, handedPresent); });
     quitOnTerminationSignals(app);
 
+    const bool probe = std::getenv("FP8DASH_STARTUP_PROBE") && std::strcmp(std::getenv("FP8DASH_STARTUP_PROBE"), "1") == 0;
+    const double applicationAt = probe ? msSinceProcessStart() : 0;
     const int recovered = offerRecovery();
     // With nothing asked for, the recovered windows are the start (the demo only when there are none).
-    if (!filesToOpen.empty() || recovered == 0 || present) openStartupWindows(filesToOpen, present);
+    MainWindow* first = nullptr;
+    if (!filesToOpen.empty() || recovered == 0 || present) first = openStartupWindows(filesToOpen, present);
+    if (probe && first) new StartupProbe(first, applicationAt, msSinceProcessStart());
     return QApplication::exec();
 }
 

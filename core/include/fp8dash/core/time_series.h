@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -78,13 +79,17 @@ std::vector<AlertEpisode> alertEpisodes(const std::vector<double>& times, const 
 
 // The rule evaluated locally over raw samples (e.g. Langfuse scores) with Prometheus 2.x range-selector semantics:
 // avg_over_time(q[w]) at time T averages the samples with T - w <= t <= T (offset shifts T); no sample, no value,
-// and the condition is false.
+// and the condition is false. The averages are Prometheus' own (its incremental mean, to the last bit). Linear time
+// in samples + times: the windows' sums slide, and Prometheus' mean is computed only where the two averages lie within
+// rounding distance of the threshold (data that sits exactly on it at every evaluation costs O(samples x times)).
 std::vector<bool> evaluateAlertCondition(const std::vector<Sample>& raw, const std::vector<double>& times,
                                          const AlertRule& rule);
 
 // Largest-Triangle-Three-Buckets downsampling for drawing (statistics always use the full data). Returns the input
 // when it has no more than `threshold` points. Non-finite samples are kept out of the buckets' averages.
+// O(n) time; the input is read in place (copied only when it holds non-finite samples).
 std::vector<Sample> downsampleLttb(const std::vector<Sample>& samples, std::size_t threshold);
+std::vector<Sample> downsampleLttb(std::span<const Sample> samples, std::size_t threshold);
 
 // Parses a time given as unix seconds ("1795852800", "1795852800.5") or RFC 3339 ("2026-11-20T10:00:00Z",
 // "2026-11-20T12:00:00+02:00"); the message names `what` (e.g. "--from").
