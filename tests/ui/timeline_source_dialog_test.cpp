@@ -271,7 +271,9 @@ TEST_F(TimelineSourceDialogTest, NetworkFaultsEndInAMessageWhileTheWindowStaysRe
         EXPECT_TRUE(message.contains(QString::fromStdString(url))) << message.toStdString();
         EXPECT_TRUE(message.contains(QString::fromStdString(expected))) << message.toStdString();
         // A fault that takes a while (503's retries back off for seconds) leaves the event loop running meanwhile.
-        if (elapsed > 500) EXPECT_GT(ticks, 10) << "the event loop ran while " << url << " was fetched";
+        if (elapsed > 500) {
+            EXPECT_GT(ticks, 10) << "the event loop ran while " << url << " was fetched";
+        }
         EXPECT_FALSE(window.isModified());
         dialog->reject();
         QTRY_VERIFY_WITH_TIMEOUT(window.sourceDialog() == nullptr, 5000);
