@@ -3,6 +3,7 @@
 // and the field, or reads correctly.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -10,6 +11,7 @@
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/judge_scores.h"
 #include "fp8dash/core/langfuse_client.h"
+#include "fp8dash/core/recovery_file.h"
 #include "fp8dash/core/timeline.h"
 
 namespace fp8dash {
@@ -62,6 +64,31 @@ TEST(ParserHardening, ComparisonTimelineStepsUpToTheFetchLimitAreRead) {
                                         "step of 1 s has 5e+06 evaluation times"),
               std::string::npos)
         << over.error().message;
+}
+
+// recovery_file/timeline-13-years-at-120-s.fp8recovery: the demo's recovery record with the timeline's "from" moved to
+// 2013: 3.45 million evaluation times of the local alert, within the limit. Opening it took over 10 s under the
+// sanitizers (a libFuzzer timeout) while the alert was evaluated window by window; in linear time it opens, and the
+// alert episodes are those of the same grid cut to the days around the samples (no samples, no alert, before them).
+TEST(ParserHardening, RecoveryFileWithAThirteenYearTimelineOpensWithTheSameAlerts) {
+    const std::string text = readRegression("recovery_file/timeline-13-years-at-120-s.fp8recovery");
+    ASSERT_FALSE(text.empty());
+    auto longRange = parseRecoveryText(text, "r.fp8recovery");
+    ASSERT_TRUE(longRange.ok()) << longRange.error().message;
+    const TimelineData& whole = *longRange->document.timeline;
+    ASSERT_EQ(whole.alertsEvaluatedBy, "local");
+    EXPECT_GT((whole.settings.to - whole.settings.from) / whole.settings.step, 3.4e6);
+
+    Json cut = Json::parse(text);
+    Json& settings = cut["document"]["timeline"]["settings"];
+    const double from = settings["from"].get<double>(), step = settings["step"].get<double>();
+    const double firstSample = whole.quality->samples.front().t;
+    settings["from"] = from + std::floor((firstSample - 3 * 86400 - from) / step) * step;  // the same grid
+    cut["document"]["timeline"].erase("alerts");
+    auto shortRange = parseRecoveryText(cut.dump(), "cut.fp8recovery");
+    ASSERT_TRUE(shortRange.ok()) << shortRange.error().message;
+    EXPECT_FALSE(whole.alerts.empty());  // the last scores fall below the day's mean by more than the margin
+    EXPECT_EQ(whole.alerts, shortRange->document.timeline->alerts);
 }
 
 // comparison_file/alert-window-1.8e58-seconds.fp8cmp: the demo's timeline with rule.short_window_s = 1.8e58; the alert's
