@@ -252,7 +252,7 @@ void BM_PrometheusMonthCurlOneAfterAnother(benchmark::State& state) {
         state.SkipWithError(curl.empty() ? "curl is not on PATH" : d.error.c_str());
         return;
     }
-    std::vector<std::string> argv = {curl, "--silent", "--show-error", "--fail"};
+    std::vector<std::string> argv = {curl, "--silent", "--show-error", "--fail", "--no-progress-meter"};
     if (state.range(0) & 1) argv.push_back("--compressed");
     if (state.range(0) & 2) argv.insert(argv.end(), {"--parallel", "--parallel-max", "4"});
     for (const auto& url : chunkUrls(d)) {
