@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli_runner.h"
@@ -146,8 +147,10 @@ TEST(CliSecrets, NoCredentialReachesAFileAReportOrTheOutput) {
     ran(run({}, {"bench", "kv", "--cpu", "--contexts", "256", "--kv-layers", "1", "--save", path("session.fp8cmp")}));
 
     // 5. Every report format, from the file alone.
+    // (A CLI-only build, as the sanitizer build is, refuses PDF: its Qt libraries draw it.)
     for (const char* out : {"report.pdf", "report.html", "report.md", "report.txt", "report.json"})
-        ran(run({}, {"report", path("session.fp8cmp"), "--out", path(out)}));
+        ran(run({}, {"report", path("session.fp8cmp"), "--out", path(out)}),
+            std::string_view(out).ends_with(".pdf") && !FP8DASH_TEST_GUI ? 2 : 0);
     ran(run({}, {"report", path("session.fp8cmp"), "--format", "markdown"}));
 
     // 6. A wrong secret: the error says so without repeating it.

@@ -147,6 +147,30 @@ TEST(ParserHardening, LangfuseOnlyTimelineFetchRefusesTooManySteps) {
 }
 
 // judge_scores/csv-windows-1252: a spreadsheet's "CSV" export in Windows-1252 (0x93 and 0x94 are its curly quotes).
+// judge_scores/all-zero-on-0-10: a score file whose every score is 0 on a 0-10 scale, compared with itself (the fuzz
+// target's invariant "no change", too strict): the comparison is refused, saying why and naming the file; a score
+// above 0 on either side makes it a comparison again.
+TEST(ParserHardening, JudgeScoresAllZeroOnAZeroToTenScaleCannotGiveADegradationInPercent) {
+    std::string text = readRegression("judge_scores/all-zero-on-0-10");
+    ASSERT_EQ(text.front(), '\x07');  // the target's first byte: JSON Lines by extension, the 0-10 scale
+    text.erase(0, 1);
+    JudgeOptions options;
+    options.scale = JudgeScale{0, 10};
+    options.bootstrapIterations = 50;
+    auto scores = parseJudgeScores(text, "scores.jsonl", options.scale);
+    ASSERT_TRUE(scores.ok()) << scores.error().message;
+    auto c = compareJudgeScores(*scores, *scores, options);
+    ASSERT_FALSE(c.ok());
+    EXPECT_EQ(c.error().message,
+              "scores.jsonl: the mean baseline score is 0; a degradation in % needs a positive baseline mean");
+    auto some = parseJudgeScores("{\"id\": \"a\", \"score\": 0}\n{\"id\": \"b\", \"score\": 2}\n", "two.jsonl",
+                                 options.scale);
+    ASSERT_TRUE(some.ok()) << some.error().message;
+    auto same = compareJudgeScores(*some, *some, options);
+    ASSERT_TRUE(same.ok()) << same.error().message;
+    EXPECT_EQ(same->degradationPct, 0);
+}
+
 TEST(ParserHardening, JudgeCsvThatIsNotUtf8IsRefusedWithTheLineAndByte) {
     const std::string text =
         "id,score,comment\r\nq1,4,\x93"
