@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "bench_support.h"
+#include "fp8dash/core/http_client.h"
 #include "fp8dash/core/prometheus_client.h"
 #include "fp8dash/core/time_series.h"
 #include "prometheus_server.h"
@@ -183,21 +184,6 @@ const MonthOfData& monthOfData() {
     return data;
 }
 
-std::string percentEncoded(const std::string& s) {
-    static const char* hex = "0123456789ABCDEF";
-    std::string out;
-    for (const unsigned char c : s) {
-        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-            out += static_cast<char>(c);
-        } else {
-            out += '%';
-            out += hex[c >> 4];
-            out += hex[c & 15];
-        }
-    }
-    return out;
-}
-
 // The requests PrometheusClient::queryRange sends for the month (the same chunk grid, 11,000 points each).
 std::vector<std::string> chunkUrls(const MonthOfData& d) {
     std::vector<std::string> urls;
@@ -205,7 +191,7 @@ std::vector<std::string> chunkUrls(const MonthOfData& d) {
     const long long perChunk = PrometheusClient::kMaxPointsPerQuery;
     for (long long from = startMs; from <= endMs; from += perChunk * stepMs) {
         const long long to = std::min(endMs, from + (perChunk - 1) * stepMs);
-        urls.push_back(d.server->baseUrl() + "/api/v1/query_range?query=" + percentEncoded(kThroughputQuery) +
+        urls.push_back(d.server->baseUrl() + "/api/v1/query_range?query=" + HttpClient::urlEncode(kThroughputQuery) +
                        "&start=" + std::to_string(from / 1000) + "&end=" + std::to_string(to / 1000) +
                        "&step=" + std::to_string(stepMs / 1000));
     }
