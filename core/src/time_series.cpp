@@ -29,20 +29,6 @@ std::string promDuration(double seconds) {
     return std::to_string(s) + "s";
 }
 
-// avg_over_time as Prometheus 2.x computes it: an incremental mean, with its special cases for infinities.
-double prometheusMean(std::vector<Sample>::const_iterator first, std::vector<Sample>::const_iterator last) {
-    double mean = 0, count = 0;
-    for (auto it = first; it != last; ++it) {
-        const double v = it->v;
-        count += 1;
-        if (std::isinf(mean)) {
-            if (std::isinf(v) && (mean > 0) == (v > 0)) continue;
-            if (!std::isinf(v) && !std::isnan(v)) continue;
-        }
-        mean += v / count - mean / count;
-    }
-    return mean;
-}
 
 int digits(const std::string& s, std::size_t& pos, int count) {
     if (pos + static_cast<std::size_t>(count) > s.size()) return -1;
@@ -71,6 +57,20 @@ int daysInMonth(int year, int month) {
 }
 
 }  // namespace
+
+double prometheusMean(std::vector<Sample>::const_iterator first, std::vector<Sample>::const_iterator last) {
+    double mean = 0, count = 0;
+    for (auto it = first; it != last; ++it) {
+        const double v = it->v;
+        count += 1;
+        if (std::isinf(mean)) {
+            if (std::isinf(v) && (mean > 0) == (v > 0)) continue;
+            if (!std::isinf(v) && !std::isnan(v)) continue;
+        }
+        mean += v / count - mean / count;
+    }
+    return mean;
+}
 
 std::string labelsToString(const Labels& labels) {
     std::string out = "{";

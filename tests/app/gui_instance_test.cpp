@@ -12,9 +12,7 @@
 #include <string>
 #include <thread>
 
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,7 +20,6 @@
 #include "process.h"
 #include "test_paths.h"
 
-extern char** environ;
 
 namespace fp8dash::test {
 namespace {
@@ -30,19 +27,8 @@ namespace {
 // A child process left running in the background, killed with the object.
 class Background {
 public:
-    explicit Background(const std::vector<std::string>& argv, const std::string& logPath) {
-        std::vector<std::string> copy = argv;
-        std::vector<char*> args;
-        for (auto& a : copy) args.push_back(a.data());
-        args.push_back(nullptr);
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-        posix_spawn_file_actions_addopen(&actions, 1, logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        posix_spawn_file_actions_addopen(&actions, 2, logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
-        if (posix_spawn(&m_pid, args[0], &actions, nullptr, args.data(), environ) != 0) m_pid = -1;
-        posix_spawn_file_actions_destroy(&actions);
-    }
+    explicit Background(const std::vector<std::string>& argv, const std::string& logPath)
+        : m_pid(test::spawnInBackground(argv, logPath)) {}
     ~Background() {
         if (m_pid > 0 && !m_reaped) {
             ::kill(m_pid, SIGKILL);

@@ -6,10 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,7 +25,6 @@
 #include "test_http_server.h"
 #include "test_paths.h"
 
-extern char** environ;
 
 namespace fp8dash {
 namespace {
@@ -148,16 +145,7 @@ public:
         m_port = test::closedPort();
         std::vector<std::string> argv = {openssl(), "s_server", "-quiet", "-www", "-accept",
                                          std::to_string(m_port), "-cert", cert, "-key", key};
-        std::vector<char*> args;
-        for (auto& a : argv) args.push_back(a.data());
-        args.push_back(nullptr);
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-        if (posix_spawn(&m_pid, args[0], &actions, nullptr, args.data(), environ) != 0) m_pid = -1;
-        posix_spawn_file_actions_destroy(&actions);
+        m_pid = test::spawnInBackground(argv);
         // Ready when it accepts a TCP connection.
         for (int i = 0; i < 100 && m_pid > 0; ++i) {
             const int c = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -178,11 +166,7 @@ public:
             ::waitpid(m_pid, nullptr, 0);
         }
     }
-    static std::string openssl() {
-        for (const char* p : {"/usr/bin/openssl", "/usr/local/bin/openssl"})
-            if (std::filesystem::exists(p)) return p;
-        return {};
-    }
+    static std::string openssl() { return test::findExecutable("openssl"); }
     int port() const { return m_port; }
     const std::string& certFile() const { return m_cert; }
     const std::string& error() const { return m_error; }

@@ -4,6 +4,9 @@
 #include <fcntl.h>
 #include <csignal>
 #include <cstring>
+#include <sstream>
+#include <filesystem>
+#include <cstdlib>
 #include <ctime>
 #include <poll.h>
 #include <spawn.h>
@@ -84,6 +87,37 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector
     if (WIFEXITED(status)) result.exitCode = WEXITSTATUS(status);
     else if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
     return result;
+}
+
+std::string findExecutable(const std::string& name) {
+    const char* path = std::getenv("PATH");
+    std::stringstream dirs(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+        if (dir.empty()) continue;
+        const auto candidate = std::filesystem::path(dir) / name;
+        if (::access(candidate.c_str(), X_OK) == 0 && std::filesystem::is_regular_file(candidate)) return candidate;
+    }
+    return {};
+}
+
+pid_t spawnInBackground(const std::vector<std::string>& argv, const std::string& logPath, std::string* error) {
+    std::vector<std::string> argCopy = argv;
+    std::vector<char*> args;
+    for (auto& a : argCopy) args.push_back(a.data());
+    args.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    pid_t pid = -1;
+    const int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) {
+        if (error) *error = "cannot start " + argv.front() + ": " + std::strerror(rc);
+        return -1;
+    }
+    return pid;
 }
 
 }  // namespace fp8dash::test

@@ -2,10 +2,8 @@
 #include "test_http_server.h"
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,7 +21,6 @@
 
 #include "process.h"
 
-extern char** environ;
 
 namespace fp8dash::test {
 namespace {
@@ -91,17 +88,6 @@ void writeFile(const std::filesystem::path& p, const std::string& text) {
 }
 
 }  // namespace
-
-std::string findExecutable(const std::string& name) {
-    const char* path = std::getenv("PATH");
-    std::stringstream dirs(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
-    for (std::string dir; std::getline(dirs, dir, ':');) {
-        if (dir.empty()) continue;
-        const auto candidate = std::filesystem::path(dir) / name;
-        if (::access(candidate.c_str(), X_OK) == 0 && std::filesystem::is_regular_file(candidate)) return candidate;
-    }
-    return {};
-}
 
 std::string PrometheusServer::unavailableReason() {
     std::string missing;
@@ -175,22 +161,8 @@ bool PrometheusServer::start(const PrometheusServerOptions& options) {
                                          "--web.listen-address=127.0.0.1:" + std::to_string(m_port),
                                          "--storage.tsdb.retention.time=3650d"};
         if (!options.basicAuthUser.empty()) args.push_back("--web.config.file=" + (m_dir / "web.yml").string());
-        std::vector<char*> argv;
-        for (auto& a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
-
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-        posix_spawn_file_actions_addopen(&actions, 1, logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        posix_spawn_file_actions_adddup2(&actions, 1, 2);
-        const int rc = posix_spawn(&m_pid, prometheus.c_str(), &actions, nullptr, argv.data(), environ);
-        posix_spawn_file_actions_destroy(&actions);
-        if (rc != 0) {
-            m_pid = -1;
-            m_error = "cannot start " + prometheus + ": " + std::strerror(rc);
-            return false;
-        }
+        m_pid = spawnInBackground(args, logPath.string(), &m_error);
+        if (m_pid < 0) return false;
 
         // Ready when /-/ready says 200: the TSDB is open and queries see the backfilled blocks.
         const auto deadline = std::chrono::steady_clock::now() +

@@ -11,9 +11,6 @@
 
 namespace fp8dash::test {
 
-// The full path of an executable on PATH, or "" when there is none.
-std::string findExecutable(const std::string& name);
-
 struct PrometheusServerOptions {
     // Backfill input: OpenMetrics text, timestamps in unix seconds, time-ordered per series, ending with "# EOF".
     // Keep it older than ~3 h (the head block's span) so that promtool's blocks are all served.

@@ -43,6 +43,11 @@ void GuiTest::SetUpTestSuite() {
     // Autosaved recovery files of this test program go to a folder of its own (ctest runs several at once).
     static QTemporaryDir recovery;
     RecoveryStore::setDefaultDirectory(recovery.path());
+    // So do its settings: in QStandardPaths' test mode every test process shares ~/.qttest/config, and a test that
+    // writes a setting (the theme, recent files) could read back what another process running beside it wrote.
+    static QTemporaryDir settings;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings.path());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings.path());
 }
 
 void GuiTest::SetUp() {

@@ -1,11 +1,12 @@
 #pragma once
-// Helpers of the Google Benchmark executables (tests/benchmarks/README.md): a child process timed from its start
-// with its peak memory (for Python's json.load, curl, the fp8dash binary and the benchmarks' own load-only mode), a
-// scratch folder for generated files, and the machine's name for the results. Header-only; one thread.
+// Helpers of the Google Benchmark executables (tests/benchmarks/README.md): a child process timed from its spawn to
+// its first line of output and to its exit (for Python's json.load, curl, the fp8dash binary and the benchmarks' own
+// load-only mode, whose peak memory the child prints itself; test::runProcess captures output but times nothing), a
+// scratch folder for generated files, and this process' peak memory. Executables are found with
+// test::findExecutable (process.h). Header-only; one thread.
 
 #include <fcntl.h>
 #include <spawn.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "process.h"
+
 extern char** environ;
 
 namespace fp8dash::bench {
@@ -28,8 +31,6 @@ struct ChildRun {
     std::string out;           // its standard output (standard error goes to ours)
     double wallSeconds = 0;    // from the spawn to its exit
     double firstLineSeconds = 0;  // from the spawn to the end of its first line of output (0 when none)
-    long maxRssKiB = 0;        // getrusage's ru_maxrss: on Linux at least the parent's when it was spawned (the
-                               // spawn shares our memory until the exec); a child reports its own VmHWM instead
 };
 
 // Runs argv (argv[0]: a path) with `extraEnv` ("NAME=value") added to the environment and waits for it.
@@ -76,26 +77,11 @@ inline ChildRun runChild(const std::vector<std::string>& argv, const std::vector
     }
     ::close(outPipe[0]);
     int status = 0;
-    rusage usage{};
-    while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     run.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    run.maxRssKiB = usage.ru_maxrss;
     run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return run;
-}
-
-// The full path of an executable on PATH, or "" when there is none.
-inline std::string findOnPath(const std::string& name) {
-    const char* path = std::getenv("PATH");
-    std::string dirs = path && *path ? path : "/usr/local/bin:/usr/bin:/bin";
-    for (std::size_t start = 0; start <= dirs.size();) {
-        const auto end = std::min(dirs.find(':', start), dirs.size());
-        const auto candidate = std::filesystem::path(dirs.substr(start, end - start)) / name;
-        if (end > start && ::access(candidate.c_str(), X_OK) == 0) return candidate;
-        start = end + 1;
-    }
-    return {};
 }
 
 // FP8DASH_BENCH_DIR, else a folder under the temporary directory made for this process and removed at its exit.

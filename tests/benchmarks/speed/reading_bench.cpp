@@ -32,7 +32,7 @@ constexpr const char* kPythonTimer =
     "print(took, hwm)\n";
 
 std::string python() {
-    static const std::string path = findOnPath("python3");
+    static const std::string path = test::findExecutable("python3");
     return path;
 }
 

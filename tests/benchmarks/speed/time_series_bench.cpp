@@ -4,6 +4,8 @@
 // over 1M-10M points (its scaling); LTTB from 10M points to 2,000. Not a test: figures go to README.md here.
 #include <benchmark/benchmark.h>
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -66,20 +68,6 @@ void BM_AlertCondition(benchmark::State& state) {
 
 // The evaluation before issue #7 (this project's own, from its history): each evaluation averages both windows'
 // samples afresh, so the cost grows with points x evaluations (the 1-day window holds points / 30 samples here).
-double incrementalMean(std::vector<Sample>::const_iterator first, std::vector<Sample>::const_iterator last) {
-    double mean = 0, count = 0;
-    for (auto it = first; it != last; ++it) {
-        const double v = it->v;
-        count += 1;
-        if (std::isinf(mean)) {
-            if (std::isinf(v) && (mean > 0) == (v > 0)) continue;
-            if (!std::isinf(v) && !std::isnan(v)) continue;
-        }
-        mean += v / count - mean / count;
-    }
-    return mean;
-}
-
 std::vector<bool> alertConditionPerEvaluation(const std::vector<Sample>& raw, const std::vector<double>& times,
                                               const AlertRule& rule) {
     const auto toMs = [](double s) { return static_cast<std::int64_t>(std::llround(s * 1000.0)); };
@@ -95,8 +83,8 @@ std::vector<bool> alertConditionPerEvaluation(const std::vector<Sample>& raw, co
         while (lLast < raw.size() && at(lLast) <= lEnd) ++lLast;
         while (lFirst < lLast && at(lFirst) < lEnd - longW) ++lFirst;
         if (sFirst == sLast || lFirst == lLast) continue;
-        const double recent = incrementalMean(raw.begin() + static_cast<long>(sFirst), raw.begin() + static_cast<long>(sLast));
-        const double baseline = incrementalMean(raw.begin() + static_cast<long>(lFirst), raw.begin() + static_cast<long>(lLast));
+        const double recent = prometheusMean(raw.begin() + static_cast<long>(sFirst), raw.begin() + static_cast<long>(sLast));
+        const double baseline = prometheusMean(raw.begin() + static_cast<long>(lFirst), raw.begin() + static_cast<long>(lLast));
         out[k] = recent < baseline - rule.margin;
     }
     return out;
@@ -233,7 +221,7 @@ void BM_PrometheusMonthFetch(benchmark::State& state) {
 // range(0) 1: with --compressed (gzip, as PrometheusClient asks for).
 void BM_PrometheusMonthCurlOneAfterAnother(benchmark::State& state) {
     const MonthOfData& d = monthOfData();
-    const std::string curl = findOnPath("curl");
+    const std::string curl = test::findExecutable("curl");
     if (!d.error.empty() || curl.empty()) {
         state.SkipWithError(curl.empty() ? "curl is not on PATH" : d.error.c_str());
         return;

@@ -77,6 +77,10 @@ std::vector<double> evaluationTimes(double start, double end, double step);
 std::vector<AlertEpisode> alertEpisodes(const std::vector<double>& times, const std::vector<bool>& condition,
                                         double holdForS);
 
+// avg_over_time as Prometheus 2.x computes it over [first, last): an incremental mean, with its special cases for
+// infinities (the result Prometheus gives, bit for bit).
+double prometheusMean(std::vector<Sample>::const_iterator first, std::vector<Sample>::const_iterator last);
+
 // The rule evaluated locally over raw samples (e.g. Langfuse scores) with Prometheus 2.x range-selector semantics:
 // avg_over_time(q[w]) at time T averages the samples with T - w <= t <= T (offset shifts T); no sample, no value,
 // and the condition is false. The averages are Prometheus' own (its incremental mean, to the last bit). Linear time
