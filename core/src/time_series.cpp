@@ -161,6 +161,10 @@ PeriodSummary summarizeAroundChange(const std::vector<Sample>& samples, double c
     return s;
 }
 
+std::string windowSemanticsName(WindowSemantics w) {
+    return w == WindowSemantics::Prometheus3 ? "prometheus3" : "prometheus2";
+}
+
 std::string AlertRule::promql(const std::string& q) const {
     char margin_[32];
     std::snprintf(margin_, sizeof margin_, "%g", margin);

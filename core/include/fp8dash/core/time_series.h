@@ -45,6 +45,11 @@ struct PeriodSummary {
 };
 PeriodSummary summarizeAroundChange(const std::vector<Sample>& samples, double changeAt, double settleS = 300);
 
+// Which edges a range selector's window has (DESIGN.md "Quality alert"): Prometheus 2.x selects the samples with
+// t - r <= s <= t (closed), Prometheus 3.x those with t - r < s <= t (left-open). Other backends map to one of these.
+enum class WindowSemantics { Prometheus2, Prometheus3 };
+std::string windowSemanticsName(WindowSemantics w);  // "prometheus2", "prometheus3"
+
 // The quality alert rule: avg_over_time(q[shortWindow]) < avg_over_time(q[longWindow] offset offset) - margin,
 // held for `holdFor`. Defaults are the product's rule: [30m], [1d] offset 2h, 0.2 points, for: 15m.
 struct AlertRule {
@@ -53,6 +58,7 @@ struct AlertRule {
     double offsetS = 2 * 3600;
     double margin = 0.2;
     double holdForS = 15 * 60;
+    WindowSemantics windows = WindowSemantics::Prometheus2;  // the window edges the local evaluation follows
 
     // The PromQL of the condition for a quality selector, e.g.
     // avg_over_time(q[30m]) < avg_over_time(q[1d] offset 2h) - 0.2
