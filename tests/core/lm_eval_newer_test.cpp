@@ -248,6 +248,20 @@ TEST(LmEvalFolders, SeveralStemsAreSeveralRunsAndAreRefused) {
     EXPECT_DOUBLE_EQ(read(dir.path() / "plain").task("piqa")->metrics[0].value, 0.9);
 }
 
+// 0.5 names a sample log by the task's path: samples_glue::cola_<date>.jsonl belongs to the task glue::cola.
+TEST(LmEvalFolders, SampleLogsOfPathNamedTasksAreFound) {
+    TempDir dir;
+    const auto results = dir.write("out/run_2026-11-04T08-00-00.json",
+                                   R"({"results": {"glue::cola": {"name": "glue::cola", "mcc,none": 0.2}}})");
+    dir.write("out/samples_glue::cola_2026-11-04T08-00-00.jsonl", "");
+    auto index = findSampleLogs(results);
+    ASSERT_TRUE(index.ok()) << index.error().message;
+    ASSERT_EQ(index->files.size(), 1u);
+    EXPECT_EQ(index->files[0].task, "glue::cola");
+    EXPECT_NE(index->file("glue::cola"), nullptr);
+    EXPECT_TRUE(index->notes.empty());
+}
+
 // ---- sample lines with scores_per_repeat -------------------------------------------------------------------------
 
 nlohmann::json expectedPreview() {
