@@ -1,6 +1,7 @@
 // The comparison rules of issue #2, exactly: compared tasks, primary metric, delta and degradation, verdict bands,
 // standard errors, risk flags.
 #include "fp8dash/core/eval_comparison.h"
+#include "fp8dash/core/lm_eval_paths.h"
 
 #include "text_util.h"
 
@@ -91,6 +92,22 @@ struct Sides {
 std::optional<TaskComparison> compareTask(const Sides& s, const TaskResult& b, const TaskResult& c, std::string& why,
                                           std::set<std::string>& path);
 
+// A group's subtask in one run: by its name, else by its last path segment among that run's subtasks of the group, so
+// that a run of lm-eval 0.5 (paths such as "arc::arc_easy") pairs with an older one ("arc_easy"). Two candidates with
+// the same last segment match neither.
+const TaskResult* subtaskIn(const LmEvalResults& run, const std::string& group, const std::string& name) {
+    if (const TaskResult* t = run.task(name)) return t;
+    const auto* subs = run.subtasksOf(group);
+    if (!subs) return nullptr;
+    const TaskResult* found = nullptr;
+    for (const auto& other : *subs) {
+        if (other == name || taskLeafName(other) != taskLeafName(name)) continue;
+        if (found) return nullptr;
+        found = run.task(other);
+    }
+    return found;
+}
+
 void addSubtasks(const Sides& s, TaskComparison& row, std::set<std::string>& path) {
     const auto* subs = s.baseline.subtasksOf(row.task);
     if (!subs) subs = s.candidate.subtasksOf(row.task);
@@ -100,8 +117,8 @@ void addSubtasks(const Sides& s, TaskComparison& row, std::set<std::string>& pat
             row.subtasksNotCompared.push_back(name + ": listed inside its own group (group_subtasks loops)");
             continue;
         }
-        const TaskResult* bt = s.baseline.task(name);
-        const TaskResult* ct = s.candidate.task(name);
+        const TaskResult* bt = subtaskIn(s.baseline, row.task, name);
+        const TaskResult* ct = subtaskIn(s.candidate, row.task, name);
         if (!bt || !ct) {
             row.subtasksNotCompared.push_back(name + (bt ? ": only in the baseline" : ct ? ": only in the candidate"
                                                                                          : ": in neither results"));
@@ -192,7 +209,10 @@ std::optional<TaskComparison> compareTask(const Sides& s, const TaskResult& b, c
     if (!bm) {
         why = ov ? "the baseline has no " + ov->metric + (ov->filter.empty() ? "" : "," + ov->filter) + " (it has " +
                        metricList(b) + ")"
-                 : "the baseline has no score for it (a group without an aggregate metric)";
+                 : std::string("the baseline has no score for it (a group without an aggregate metric)") +
+                       (s.baseline.subtasksOf(b.name) && !s.baseline.subtasksOf(b.name)->empty()
+                            ? "; its subtasks are compared on their own"
+                            : "");
         return std::nullopt;
     }
     const MetricValue* cm = c.find(bm->name, bm->filter);
@@ -247,11 +267,36 @@ std::optional<TaskComparison> compareTask(const Sides& s, const TaskResult& b, c
     return r;
 }
 
-std::set<std::string> allSubtasks(const LmEvalResults& run) {
+// A top-level task of the other run under another path: "glue::cola" (lm-eval 0.5, inside a group without an
+// aggregate) for "cola" (0.4.x), or the reverse. Only when the last path segment names exactly one top-level task.
+const TaskResult* topLevelByLeaf(const LmEvalResults& run, const std::set<std::string>& hidden,
+                                 const std::string& name) {
+    const TaskResult* found = nullptr;
+    for (const auto& t : run.tasks) {
+        if (t.name == name || hidden.count(t.name) || taskLeafName(t.name) != taskLeafName(name)) continue;
+        if (found) return nullptr;
+        found = &t;
+    }
+    return found;
+}
+
+// Whether a group gets a row of its own: it has a score to compare (the baseline's entry, else the candidate's).
+bool groupHasRow(const Sides& s, const std::string& group) {
+    const TaskResult* t = s.baseline.task(group);
+    if (!t) t = s.candidate.task(group);
+    return t && primaryMetric(*t, overrideFor(s.options, group)) != nullptr;
+}
+
+// The tasks shown under a group's row, so not at the top level. A group without an aggregate metric (lm-eval writes
+// only its alias and name, or " " before 0.4.12; 0.4.12's glue, leaderboard, ...) has no row to hold its subtasks,
+// so they are compared at the top level, where their verdicts count.
+std::set<std::string> subtasksUnderGroupRows(const Sides& s, const LmEvalResults& run) {
     std::set<std::string> out;
-    for (const auto& [group, subs] : run.groupSubtasks)
+    for (const auto& [group, subs] : run.groupSubtasks) {
+        if (!groupHasRow(s, group)) continue;
         for (const auto& sub : subs)
             if (sub != group) out.insert(sub);
+    }
     return out;
 }
 
@@ -414,12 +459,14 @@ Result<ComparisonReport> compareEvals(const LmEvalResults& baseline, const LmEva
     r.baselineConfig = detectFp8Config(baseline);
     r.candidateConfig = detectFp8Config(candidate);
 
-    std::set<std::string> subtasks = allSubtasks(baseline);
-    subtasks.merge(allSubtasks(candidate));
     const Sides sides{baseline, candidate, options};
+    std::set<std::string> subtasks = subtasksUnderGroupRows(sides, baseline);
+    subtasks.merge(subtasksUnderGroupRows(sides, candidate));
+    std::set<std::string> matchedByPath;  // candidate tasks a baseline task of another name matched
     for (const auto& bt : baseline.tasks) {
         if (subtasks.count(bt.name)) continue;
         const TaskResult* ct = candidate.task(bt.name);
+        if (!ct && (ct = topLevelByLeaf(candidate, subtasks, bt.name))) matchedByPath.insert(ct->name);
         if (!ct) {
             r.missing.push_back({bt.name, "only in the baseline (" + baselineLabel + ")"});
             continue;
@@ -430,7 +477,7 @@ Result<ComparisonReport> compareEvals(const LmEvalResults& baseline, const LmEva
         else r.missing.push_back({bt.name, why});
     }
     for (const auto& ct : candidate.tasks)
-        if (!subtasks.count(ct.name) && !baseline.task(ct.name))
+        if (!subtasks.count(ct.name) && !baseline.task(ct.name) && !matchedByPath.count(ct.name))
             r.missing.push_back({ct.name, "only in the candidate (" + candidateLabel + ")"});
 
     if (r.tasks.empty()) {

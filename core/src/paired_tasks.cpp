@@ -74,6 +74,44 @@ void checkAgainstScore(const std::vector<const SampleRow*>& rows, const std::str
                            "the per-document test does not test the score");
 }
 
+// The metric whose repeats a per-document score reduces: "pass@1(exact_match)" (a reduction returning several values,
+// lm-eval 0.5 previews) reduces exact_match's; a plain metric its own.
+std::string repeatedMetric(const std::string& metric) {
+    const auto open = metric.find('(');
+    if (open != std::string::npos && metric.size() > open + 2 && metric.back() == ')')
+        return metric.substr(open + 1, metric.size() - open - 2);
+    return metric;
+}
+
+// The numbers of repeats the rows' scores_per_repeat hold for a metric, as text ("4", "2-4"), or "1" when no row has
+// any (lm-eval writes them only with repeats > 1).
+std::string repeatCounts(const std::vector<const SampleRow*>& rows, const std::string& metric) {
+    std::set<std::size_t> counts;
+    for (const auto* r : rows)
+        if (const auto* scores = r->repeatScores(metric)) counts.insert(scores->size());
+    if (counts.empty()) return "1";
+    if (counts.size() == 1) return std::to_string(*counts.begin());
+    return std::to_string(*counts.begin()) + "-" + std::to_string(*counts.rbegin());
+}
+
+// Repeats (lm-eval 0.5 previews): the test pairs lm-eval's reduced per-document value, the one its results file
+// averages, so that the paired delta tests the reported score; the single repeats are not pooled. Said once, and a
+// second warning when the runs repeated differently.
+void noteRepeats(const std::vector<const SampleRow*>& bRows, const std::vector<const SampleRow*>& cRows,
+                 const PairedTaskSpec& spec, const PairedOptions& o, std::vector<std::string>& warnings) {
+    const std::string metric = repeatedMetric(spec.metric);
+    const std::string b = repeatCounts(bRows, metric), c = repeatCounts(cRows, metric);
+    if (b == "1" && c == "1") return;
+    warnings.push_back("the documents were scored several times (scores_per_repeat: " + b +
+                       " repeat(s) per document in " + o.baselineLabel + ", " + c + " in " + o.candidateLabel +
+                       "); the test pairs lm-eval's reduced " + spec.metric +
+                       " per document (the task's reduction, take_first unless its config sets one), "
+                       "the value the results file averages, not the single repeats");
+    if (b != c)
+        warnings.push_back("the runs repeated the documents differently (" + b + " against " + c +
+                           " times): each side's per-document score reduces a different number of samples");
+}
+
 double sampleSd(const std::vector<double>& xs) {
     if (xs.size() < 2) return 0;
     double mean = 0;
@@ -150,6 +188,7 @@ Result<PairedTaskResult> pairSampleLogs(const SampleLog& baseline, const SampleL
     r.filter = spec.filter;
     checkAgainstScore(*bRows, spec.metric, spec.baselineScore, "baseline", baseline.path, r.warnings);
     checkAgainstScore(*cRows, spec.metric, spec.candidateScore, "candidate", candidate.path, r.warnings);
+    noteRepeats(*bRows, *cRows, spec, o, r.warnings);
 
     // Rows per filter have unique doc_ids (the reader guarantees it); order by doc_id so that the bootstrap sees
     // the differences in an order independent of how lm-eval's ranks interleaved the rows.

@@ -1,6 +1,7 @@
 // The whole-comparison report (report_document.h). One builder describes the report as sections of blocks
 // (paragraphs, lists, tables, figures); two writers turn that into HTML and Markdown, so both say the same.
 #include "fp8dash/core/report_document.h"
+#include "fp8dash/core/lm_eval_paths.h"
 
 #include <algorithm>
 #include <cmath>
@@ -337,9 +338,9 @@ void addRuns(Report& report, const ComparisonDocument& doc, const Decision& d) {
 
 // One row per task, its subtasks below it. The paired test and the noise floor, when the report has them, are a
 // second line under the confidence and the Δ (a table of eleven columns does not fit a page).
-void taskRows(const TaskComparison& t, int depth, Table& table) {
+void taskRows(const TaskComparison& t, const std::string& parent, int depth, Table& table) {
     std::vector<Cell> row;
-    Cell name{code(t.task)};
+    Cell name{code(taskNameUnder(t.task, parent))};
     name.indent = depth;
     row.push_back(std::move(name));
     // The metric's name, its filter below ("exact_match" / "strict-match"); lm-eval's "none" filter says nothing.
@@ -367,7 +368,7 @@ void taskRows(const TaskComparison& t, int depth, Table& table) {
     if (!depth) v.fill = toneOf(t.verdict);
     row.push_back(std::move(v));
     table.rows.push_back(std::move(row));
-    for (const auto& sub : t.subtasks) taskRows(sub, depth + 1, table);
+    for (const auto& sub : t.subtasks) taskRows(sub, t.task, depth + 1, table);
 }
 
 void addEvals(Report& report, const Decision& d) {
@@ -397,7 +398,7 @@ void addEvals(Report& report, const Decision& d) {
                Align::Right, Align::Right, Align::Right, Align::Left};
     t.header.push_back("Verdict");
     t.align.push_back(Align::Center);
-    for (const auto& task : r.tasks) taskRows(task, 0, t);
+    for (const auto& task : r.tasks) taskRows(task, "", 0, t);
     s.table(std::move(t));
     std::vector<Line> notes;
     if (paired)

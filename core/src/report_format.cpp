@@ -1,5 +1,6 @@
 // Renderings of a ComparisonReport. The JSON is a stable interface (README "JSON output"): add keys, never rename.
 #include "fp8dash/core/report_format.h"
+#include "fp8dash/core/lm_eval_paths.h"
 
 #include <algorithm>
 #include <cmath>
@@ -122,15 +123,17 @@ std::string pairedCell(const TaskComparison& t) {
     return s;
 }
 
-void flatten(const TaskComparison& t, int depth, const Columns& cols, std::vector<Row>& rows) {
-    Row row{{std::string(static_cast<std::size_t>(depth) * 2, ' ') + (depth ? "- " : "") + t.task, t.metric,
-             fixed(t.baseline, 4), fixed(t.candidate, 4), formatPercent(t.deltaPct, 3), formatSigmas(t.sigmas)}};
+void flatten(const TaskComparison& t, const std::string& parent, int depth, const Columns& cols,
+             std::vector<Row>& rows) {
+    Row row{
+        {std::string(static_cast<std::size_t>(depth) * 2, ' ') + (depth ? "- " : "") + taskNameUnder(t.task, parent),
+         t.metric, fixed(t.baseline, 4), fixed(t.candidate, 4), formatPercent(t.deltaPct, 3), formatSigmas(t.sigmas)}};
     if (cols.confidence) row.cells.push_back(depth ? "" : confidenceCell(t));
     if (cols.paired) row.cells.push_back(pairedCell(t));
     if (cols.noise) row.cells.push_back(t.noiseFloorPct ? fixed(*t.noiseFloorPct, 3) + "%" : "");
     row.cells.push_back(std::string(verdictTitle(t.verdict)));
     rows.push_back(std::move(row));
-    for (const auto& s : t.subtasks) flatten(s, depth + 1, cols, rows);
+    for (const auto& s : t.subtasks) flatten(s, t.task, depth + 1, cols, rows);
 }
 
 std::vector<std::string> headerCells(const ComparisonReport& r, const Columns& cols) {
@@ -265,7 +268,7 @@ std::string reportToText(const ComparisonReport& r) {
     const Columns cols(r);
     std::vector<Row> rows;
     rows.push_back({headerCells(r, cols)});
-    for (const auto& t : r.tasks) flatten(t, 0, cols, rows);
+    for (const auto& t : r.tasks) flatten(t, "", 0, cols, rows);
     std::vector<std::size_t> widths(rows.front().cells.size(), 0);
     for (const auto& row : rows)
         for (std::size_t i = 0; i < row.cells.size(); ++i) widths[i] = std::max(widths[i], width(row.cells[i]));
@@ -334,7 +337,7 @@ std::string reportToMarkdown(const ComparisonReport& r) {
     }
     out += head + "\n" + rule + "\n";
     std::vector<Row> rows;
-    for (const auto& t : r.tasks) flatten(t, 0, cols, rows);
+    for (const auto& t : r.tasks) flatten(t, "", 0, cols, rows);
     for (const auto& row : rows) {
         std::string line = "|";
         for (std::size_t i = 0; i < row.cells.size(); ++i) {

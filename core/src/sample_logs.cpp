@@ -53,10 +53,46 @@ std::string joined(const std::vector<std::string>& items, const char* sep = ", "
 
 // Top-level row keys that are not metric values (lm_eval/evaluator.py).
 bool isRowBookkeeping(const std::string& key) {
-    static const std::set<std::string> kKeys = {"doc_id",   "doc",         "target",      "arguments",
-                                                "resps",    "filtered_resps", "filter",    "metrics",
-                                                "doc_hash", "prompt_hash", "target_hash"};
+    static const std::set<std::string> kKeys = {
+        "doc_id", "doc",     "target",   "arguments",   "resps",       "filtered_resps",
+        "filter", "metrics", "doc_hash", "prompt_hash", "target_hash", "scores_per_repeat"};
     return kKeys.count(key) != 0;
+}
+
+std::optional<double> sampleNumber(const Json& v) {
+    if (v.is_number()) return v.get<double>();
+    if (v.is_boolean()) return v.get<bool>() ? 1.0 : 0.0;
+    if (v.is_string()) {  // parseJsonText turns Python's bare NaN/Infinity into these strings
+        const auto& s = v.get_ref<const std::string&>();
+        if (s == "NaN") return std::numeric_limits<double>::quiet_NaN();
+        if (s == "Infinity") return std::numeric_limits<double>::infinity();
+        if (s == "-Infinity") return -std::numeric_limits<double>::infinity();
+    }
+    return std::nullopt;
+}
+
+// "scores_per_repeat": {"<metric>": [score of repeat 1, 2, ...]} (lm-eval 0.5 previews, result_schema.SampleResult).
+Status readRepeats(const Json& row, const std::string& where, SampleRow& out) {
+    const auto it = row.find("scores_per_repeat");
+    if (it == row.end() || it->is_null()) return success();
+    if (!it->is_object())
+        return Error{where + ": field \"scores_per_repeat\" must be an object of score lists by metric, found " +
+                     it->type_name()};
+    for (const auto& [metric, list] : it->items()) {
+        if (!list.is_array())
+            return Error{where + ": field scores_per_repeat." + metric + " must be a list of scores, found " +
+                         list.type_name()};
+        std::vector<double> scores;
+        for (const auto& v : list) {
+            auto x = sampleNumber(v);
+            if (!x)
+                return Error{where + ": field scores_per_repeat." + metric + " must hold numbers, found " +
+                             (v.is_string() ? "the string " + v.dump() : std::string(v.type_name()))};
+            scores.push_back(*x);
+        }
+        out.repeats.emplace_back(metric, std::move(scores));
+    }
+    return success();
 }
 
 // Builds a SampleLog row by row; shared by the streaming file reader and the in-memory parser.
@@ -131,6 +167,7 @@ public:
             row.filter = m_filters[count++];
         }
 
+        if (auto ok = readRepeats(j, where, row); !ok) return ok.error();
         std::set<std::string> listed;
         if (const auto m = j.find("metrics"); m != j.end() && m->is_array())
             for (const auto& name : *m)
@@ -204,6 +241,12 @@ std::vector<const SampleRow*> SampleLog::rowsFor(std::string_view filter) const 
     for (const auto& r : rows)
         if (r.filter == filter) out.push_back(&r);
     return out;
+}
+
+const std::vector<double>* SampleRow::repeatScores(std::string_view metric) const {
+    for (const auto& [name, scores] : repeats)
+        if (name == metric) return &scores;
+    return nullptr;
 }
 
 const SampleLogFile* SampleLogIndex::file(std::string_view task) const {

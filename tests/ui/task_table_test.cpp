@@ -391,5 +391,25 @@ TEST_F(TaskTableTest, SampleLogsAndAControlRunFillThePairedAndNoiseColumns) {
     EXPECT_EQ(cellText(model, arc, TaskTableModel::NoiseFloorColumn), QStringLiteral("± 0.00 %"));
 }
 
+// lm-eval 0.5 previews name a subtask by its path: under the row glue::nli its subtasks read "rte", ..., while their
+// identity (TaskNameRole) stays the path. Fixture: tests/data/lm-eval-0.4.12 (an edited real file; SOURCES.md there).
+TEST_F(TaskTableTest, PreviewTaskPathsShowBelowTheirGroup) {
+    const std::string path = std::string(FP8DASH_TEST_DATA) + "/lm-eval-0.4.12/qwen2.5-7b_groups_v0.5-preview.json";
+    MainWindow window;
+    window.showDocument(documentFromRuns(path, path), {}, QStringLiteral("preview"));
+    ASSERT_NE(window.current(), nullptr);
+    const QAbstractItemModel* model = window.comparisonView()->taskTable()->treeView()->model();
+    const QModelIndex nli = findTaskRow(model, QStringLiteral("glue::nli"));
+    ASSERT_TRUE(nli.isValid());
+    ASSERT_EQ(model->rowCount(nli), 5);
+    const QStringList leaves{"mnli", "mnli_mismatch", "qnli", "rte", "wnli"};
+    for (const QString& leaf : leaves) {
+        const QModelIndex row = findTaskRow(model, leaf, nli);
+        ASSERT_TRUE(row.isValid()) << leaf.toStdString();
+        EXPECT_EQ(row.data(TaskTableModel::TaskNameRole).toString(), QStringLiteral("glue::nli::") + leaf);
+    }
+    EXPECT_TRUE(findTaskRow(model, QStringLiteral("glue::cola")).isValid());  // top level: the whole path
+}
+
 }  // namespace
 }  // namespace fp8dash::ui::test

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "fp8dash/core/lm_eval_paths.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
@@ -309,6 +310,9 @@ QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
 
     switch (role) {
         case Qt::DisplayRole:
+            // A subtask under its group shows its path below the group's (lm-eval 0.5 names it "<group>::<task>").
+            if (column == TaskColumn && subtask)
+                return toQString(taskNameUnder(t.task, node->parent->comparison->task));
             return displayText(t, column);
         case SortRole:
             return sortValue(t, column);

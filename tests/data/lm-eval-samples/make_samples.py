@@ -15,6 +15,11 @@ of the doc JSON with indent=2, of the first prompt and of str(target), as lm-eva
   old-layout/   lm-eval 0.4.3-style: no "filter"/"metrics"; gsm8k writes all strict-match rows, then all
         flexible-extract rows (the outer loop of evaluator.py runs over the filters); configs.gsm8k.filter_list
         gives that order.
+  preview-0.5/  lm-eval 0.5-preview-style (lm_eval/evaluator_utils.py::_build_logged_samples on the next0.5 branch,
+        commit e7e6bc67): gsm8k run with repeats=4, each row carries "scores_per_repeat" {"exact_match": [4 scores]}
+        and the top-level exact_match is lm-eval's reduced value (take_first, the default reduction: the first
+        repeat). Written as --output_path <stem>.json writes: <stem>_<date>.json with the samples beside it, no model
+        folder. The results files have the 0.4.12+ entry keys name/alias/sample_len and a dict config.model_args.
 
 Run from this folder: python3 make_samples.py   (deterministic; random.Random with fixed seeds)
 """
@@ -38,6 +43,10 @@ OLD_FP8_DATE = "2024-06-01T15-30-00.000001"
 N_GSM8K = 16
 N_ARC = 14
 N_DROP = 12
+PREVIEW_BF16_DATE = "2026-11-02T10-00-00.000001"
+PREVIEW_FP8_DATE = "2026-11-02T16-45-10.250000"
+N_PREVIEW = 24
+REPEATS = 4
 
 
 def sha(s):
@@ -271,6 +280,81 @@ def binary_expect(base, cand, ids, **extra):
     return out
 
 
+# ---- lm-eval 0.5 previews: repeats --------------------------------------------------------------------------------
+
+def repeat_scores(n, seed, base=None):
+    """Per doc, REPEATS 0/1 scores (sampling at temperature > 0). With base, FP8 flips some of BF16's repeats."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        if base is None:
+            p = rng.choice([0.25, 0.5, 0.75, 1.0])
+            out.append([1.0 if rng.random() < p else 0.0 for _ in range(REPEATS)])
+        else:
+            # FP8 loses more right answers than it gains.
+            out.append([1.0 - v if rng.random() < (0.35 if v == 1.0 else 0.1) else v for v in base[i]])
+    return out
+
+
+def preview_rows(docs, repeats):
+    rows = []
+    for i, doc in enumerate(docs):
+        prompt = gsm8k_prompt(doc)
+        answer = doc["answer"].split("#### ")[1]
+        gots = [answer if v == 1.0 else str(int(answer) + 1) for v in repeats[i]]
+        rows.append({"doc_id": i, "doc": doc, "target": doc["answer"],
+                     "arguments": {"gen_args_0": {"arg_0": prompt,
+                                                  "arg_1": {"until": ["Question:"], "do_sample": True,
+                                                            "temperature": 0.7}}},
+                     "resps": [[f"The answer is {g}." for g in gots]],
+                     "filtered_resps": [gots[0] if repeats[i][0] == 1.0 else "[invalid]"],
+                     "filter": "strict-match", "metrics": ["exact_match"],
+                     "doc_hash": sha(json.dumps(doc, indent=2, ensure_ascii=False)),
+                     "prompt_hash": sha(prompt), "target_hash": sha(str(doc["answer"])),
+                     "exact_match": repeats[i][0],  # take_first
+                     "scores_per_repeat": {"exact_match": repeats[i]}})
+    return rows
+
+
+def preview_results(model, reduced, lm_eval_version):
+    """A 0.4.12+/0.5-preview results file: name/alias/sample_len entries, model_args as an object."""
+    n = len(reduced)
+    return {"results": {"gsm8k": {"name": "gsm8k", "alias": "gsm8k", "sample_len": n,
+                                  "exact_match,strict-match": round(mean(reduced), 6),
+                                  "exact_match_stderr,strict-match": round(stderr(reduced), 6)}},
+            "group_subtasks": {},
+            "configs": {"gsm8k": {"task": "gsm8k", "output_type": "generate_until", "repeats": REPEATS,
+                                  "filter_list": [{"name": "strict-match"}]}},
+            "versions": {"gsm8k": 3.0}, "n-shot": {"gsm8k": 5}, "higher_is_better": {"gsm8k": {"exact_match": True}},
+            "n-samples": {"gsm8k": {"original": n, "effective": n}},
+            "config": {"model": "vllm", "model_args": {"pretrained": model, "dtype": "auto",
+                                                       "gpu_memory_utilization": 0.8},
+                       "batch_size": "auto", "limit": None, "bootstrap_iters": 100000},
+            "git_hash": "e7e6bc67", "date": 1793700000.0, "lm_eval_version": lm_eval_version,
+            "model_name": model, "model_name_sanitized": sanitize(model)}
+
+
+def preview_05(expected):
+    docs = gsm8k_docs(N_PREVIEW)
+    b = repeat_scores(N_PREVIEW, 23)
+    c = repeat_scores(N_PREVIEW, 24, base=b)
+    pdir = os.path.join(HERE, "preview-0.5")
+    write_jsonl(os.path.join(pdir, "bf16", f"samples_gsm8k_{PREVIEW_BF16_DATE}.jsonl"), preview_rows(docs, b))
+    write_jsonl(os.path.join(pdir, "fp8", f"samples_gsm8k_{PREVIEW_FP8_DATE}.jsonl"), preview_rows(docs, c))
+    b_first = [r[0] for r in b]
+    c_first = [r[0] for r in c]
+    write_json(os.path.join(pdir, "bf16", f"llama-bf16_{PREVIEW_BF16_DATE}.json"),
+               preview_results(BF16_MODEL, b_first, "0.5.0.dev2"))
+    write_json(os.path.join(pdir, "fp8", f"llama-fp8_{PREVIEW_FP8_DATE}.json"),
+               preview_results(FP8_MODEL, c_first, "0.5.0.dev2"))
+    every = list(range(N_PREVIEW))
+    # The test pairs lm-eval's reduced value (the first repeat); the mean over repeats is recorded to show that it
+    # differs, so a reader that averaged the repeats would fail the test.
+    expected["preview_gsm8k_take_first"] = binary_expect(b_first, c_first, every, repeats=REPEATS,
+                                                         baseline_repeat_mean=mean([mean(r) for r in b]),
+                                                         candidate_repeat_mean=mean([mean(r) for r in c]))
+
+
 def main():
     expected = {}
 
@@ -344,6 +428,7 @@ def main():
     expected["old_gsm8k_strict"] = binary_expect(ob_strict, oc_strict, every)
     expected["old_gsm8k_flexible"] = binary_expect(ob_flex, oc_flex, every)
 
+    preview_05(expected)
     write_json(os.path.join(HERE, "expected.json"), expected)
 
 

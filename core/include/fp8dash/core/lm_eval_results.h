@@ -61,8 +61,8 @@ struct LmEvalResults {
     Json toJson() const;
 };
 
-// A results JSON file, or an lm-eval output directory: the newest results_*.json in it (by the timestamp in its
-// name; a plain results.json when there is none), else the same in its single model sub-directory.
+// A results JSON file, or an lm-eval output directory: the newest results file in it (results_<date>.json or
+// <stem>_<date>.json, else a plain results.json), else the same in its single model sub-folder; see lm_eval_paths.h.
 Result<LmEvalResults> readLmEvalPath(const std::filesystem::path& path);
 
 // Parses results JSON text; sourceName is used in error messages (a file path or "baseline run in X.fp8cmp").

@@ -68,10 +68,17 @@ struct SampleRow {
     std::string promptHash;
     std::string targetHash;
     std::string filter;      // the row's label, or the one assigned by order (old layout)
-    std::vector<std::pair<std::string, double>> values;  // top-level numeric or boolean fields, doc_id excepted
+    // Top-level numeric or boolean fields, doc_id excepted. With repeats (the 0.5 previews), a metric's top-level
+    // value is lm-eval's own reduction of its repeats (the metric's `reduction`: take_first by default), which is
+    // what the results file averages, so it is the per-document score the paired tests use.
+    std::vector<std::pair<std::string, double>> values;
+    // "scores_per_repeat" (lm-eval 0.5 previews, written when a task runs each document more than once): every
+    // repeat's score per metric, before lm-eval's reduction. Kept to say how many repeats each side ran.
+    std::vector<std::pair<std::string, std::vector<double>>> repeats;
     std::uint64_t line = 0;  // 1-based line in the file
 
     const double* value(std::string_view metric) const;
+    const std::vector<double>* repeatScores(std::string_view metric) const;  // nullptr when the row has none
 };
 
 struct SampleLog {
