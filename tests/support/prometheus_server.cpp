@@ -23,7 +23,6 @@
 
 
 namespace fp8dash::test {
-namespace {
 
 // A port the kernel just handed out on 127.0.0.1 and that is free again; prometheus binds it a moment later (a
 // rare race, which start() answers by trying another port).
@@ -75,6 +74,8 @@ int loopbackGetStatus(int port, const std::string& path, const std::string& auth
     ::close(fd);
     return status;
 }
+
+namespace {
 
 std::string readFile(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
