@@ -133,9 +133,11 @@ std::string PrometheusServer::log() const {
 bool PrometheusServer::backfill(const PrometheusServerOptions& options) {
     const auto input = m_dir / "backfill.om.txt";
     writeFile(input, options.openMetrics);
-    const auto r = runProcess({findExecutable("promtool"), "tsdb", "create-blocks-from", "openmetrics", input.string(),
-                               (m_dir / "data").string()},
-                              {}, 120);
+    std::vector<std::string> args = {findExecutable("promtool"), "tsdb", "create-blocks-from", "openmetrics"};
+    if (!options.maxBlockDuration.empty()) args.push_back("--max-block-duration=" + options.maxBlockDuration);
+    args.push_back(input.string());
+    args.push_back((m_dir / "data").string());
+    const auto r = runProcess(args, {}, 120);
     if (r.exitCode != 0) {
         m_error = "promtool tsdb create-blocks-from openmetrics failed (exit " + std::to_string(r.exitCode) +
                   "): " + r.out + r.err;

@@ -23,6 +23,8 @@ struct PrometheusServerOptions {
     // Backfill input: OpenMetrics text, timestamps in unix seconds, time-ordered per series, ending with "# EOF".
     // Keep it older than ~3 h (the head block's span) so that promtool's blocks are all served.
     std::string openMetrics;
+    // promtool's --max-block-duration (e.g. "24h"): days of data in fewer blocks backfill and open faster. "": 2 h.
+    std::string maxBlockDuration;
     // Basic auth for every endpoint when basicAuthUser is set: Prometheus checks the bcrypt hash; the harness
     // sends the plain password only for its own readiness poll.
     std::string basicAuthUser;
