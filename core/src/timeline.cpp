@@ -322,7 +322,9 @@ Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCre
         ps.http.auth = cred.prometheusAuth;
         ps.http.headers = cred.prometheusHeaders;
         // Which server this is (once per URL while the process runs): its window semantics, its query parameters.
-        auto info = PrometheusClient(ps).serverInfo(stage(progress, 0.0, 0.02));
+        Progress quiet;  // a single small request: cancellable, not reported (the fetches' fractions start at 0)
+        quiet.cancelled = progress.cancelled;
+        auto info = PrometheusClient(ps).serverInfo(quiet);
         if (progress.isCancelled()) return Error{"cancelled"};
         ps.backend = info ? info->backend : PrometheusBackend::Unknown;
         data.server = info ? info->description : "";
