@@ -385,6 +385,12 @@ double parseTime(const std::string& option, const std::string& text) {
     return *t;
 }
 
+std::optional<WindowSemantics> windowSemanticsOption(const std::string& value) {
+    const auto w = parseWindowSemantics(value);
+    if (!w) throw UsageError{"--window-semantics \"" + value + "\": expected prometheus2 or prometheus3"};
+    return w;
+}
+
 int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
     TimelineSettings st;
     Format format = Format::Text;
@@ -407,11 +413,7 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
         else if (a.option("--score-name", value)) st.scoreName = value;
         else if (a.option("--tag", value)) st.traceTags.push_back(value);
         else if (a.option("--environment", value)) st.environments.push_back(value);
-        else if (a.option("--window-semantics", value)) {
-            st.windowSemantics = parseWindowSemantics(value);
-            if (!st.windowSemantics)
-                throw UsageError{"--window-semantics \"" + value + "\": expected prometheus2 or prometheus3"};
-        }
+        else if (a.option("--window-semantics", value)) st.windowSemantics = windowSemanticsOption(value);
         else if (a.option("--ca-file", value)) cred.httpTemplate.caFile = value;
         else if (a.flag("--insecure")) cred.httpTemplate.verifyTls = false;
         else if (a.option("--timeout", value)) cred.httpTemplate.totalTimeoutS = parseSeconds("--timeout", value);

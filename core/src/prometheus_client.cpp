@@ -491,8 +491,10 @@ Result<QueryResult> PrometheusClient::queryRange(const std::string& promql, doub
         const long long to = std::min(endMs, from + (perChunk - 1) * stepMs);
         Result<QueryResult> r = Error{""};
         try {
-            QueryParams params = {
-                {"query", promql}, {"start", secondsText(from)}, {"end", secondsText(to)}, {"step", secondsText(stepMs)}};
+            QueryParams params = {{"query", promql},
+                                  {"start", secondsText(from)},
+                                  {"end", secondsText(to)},
+                                  {"step", secondsText(stepMs)}};
             if (m_settings.backend == PrometheusBackend::VictoriaMetrics) params.emplace_back("nocache", "1");
             if (m_settings.backend == PrometheusBackend::Thanos) {
                 params.emplace_back("dedup", "true");

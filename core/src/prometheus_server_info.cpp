@@ -46,16 +46,16 @@ ServerInfo prometheusInfo(const std::string& version, const std::string& details
     info.description = "Prometheus " + version + (details.empty() ? "" : " (" + details + ")");
     const auto v = majorMinor(version);
     info.windows = atLeast(v, 3, 0) ? WindowSemantics::Prometheus3 : WindowSemantics::Prometheus2;
-    info.windowsReason = atLeast(v, 3, 0) ? "Prometheus 3 selects left-open windows"
-                                          : "Prometheus 2 selects closed windows";
+    info.windowsReason =
+        atLeast(v, 3, 0) ? "Prometheus 3 selects left-open windows" : "Prometheus 2 selects closed windows";
     return info;
 }
 
 // Thanos, Mimir and Cortex evaluate PromQL with the Prometheus engine they vendor. The releases from which that is
 // Prometheus 3 (left-open windows) come from their release notes and are not tested here: the README says so, and
 // --window-semantics overrides the choice.
-ServerInfo engineInfo(PrometheusBackend backend, const std::string& name, const std::string& version,
-                      int major3, int minor3) {
+ServerInfo engineInfo(PrometheusBackend backend, const std::string& name, const std::string& version, int major3,
+                      int minor3) {
     ServerInfo info;
     info.backend = backend;
     info.version = version;
@@ -115,12 +115,18 @@ std::optional<ServerInfo> PrometheusClient::knownServerInfo() const {
 
 std::string prometheusBackendName(PrometheusBackend b) {
     switch (b) {
-    case PrometheusBackend::Unknown: return "unknown";
-    case PrometheusBackend::Prometheus: return "prometheus";
-    case PrometheusBackend::Thanos: return "thanos";
-    case PrometheusBackend::Mimir: return "mimir";
-    case PrometheusBackend::Cortex: return "cortex";
-    case PrometheusBackend::VictoriaMetrics: return "victoriametrics";
+        case PrometheusBackend::Unknown:
+            return "unknown";
+        case PrometheusBackend::Prometheus:
+            return "prometheus";
+        case PrometheusBackend::Thanos:
+            return "thanos";
+        case PrometheusBackend::Mimir:
+            return "mimir";
+        case PrometheusBackend::Cortex:
+            return "cortex";
+        case PrometheusBackend::VictoriaMetrics:
+            return "victoriametrics";
     }
     return "unknown";
 }
@@ -164,7 +170,8 @@ Result<ServerInfo> PrometheusClient::serverInfo(const Progress& progress) const 
     auto response = m_http.get(url, {}, progress);
     if (!response) {
         std::string why = response.error().message;
-        if (const std::string prefix = "GET " + shown + ": "; why.rfind(prefix, 0) == 0) why = why.substr(prefix.size());
+        if (const std::string prefix = "GET " + shown + ": "; why.rfind(prefix, 0) == 0)
+            why = why.substr(prefix.size());
         return Error{"Prometheus at " + shown + ": " + why};
     }
     auto info = classifyBuildInfo(response->status, response->body);

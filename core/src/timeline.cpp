@@ -712,23 +712,23 @@ Json timelineReportToJson(const TimelineReport& r) {
         alerts.push_back({{"pending_at", a.pendingAt}, {"firing_at", numberOrNull(a.firingAt)},
                           {"resolved_at", numberOrNull(a.resolvedAt)}});
     Json j = Json{{"change_at", numberOrNull(r.changeAt)},
-                {"verdict", r.verdict ? Json(verdictName(*r.verdict)) : Json(nullptr)},
-                {"reasons", r.reasons},
-                {"throughput",
-                 {{"before_mean", numberOrNull(r.throughput.beforeMean)},
-                  {"after_mean", numberOrNull(r.throughput.afterMean)},
-                  {"delta_pct", numberOrNull(r.throughput.deltaPct())},
-                  {"before_count", r.throughput.beforeCount},
-                  {"after_count", r.throughput.afterCount},
-                  {"assessment", r.throughputAssessment}}},
-                {"quality",
-                 {{"before_mean", numberOrNull(r.quality.beforeMean)},
-                  {"after_mean", numberOrNull(r.quality.afterMean)},
-                  {"delta_points", numberOrNull(r.quality.deltaPoints())},
-                  {"before_count", r.quality.beforeCount},
-                  {"after_count", r.quality.afterCount},
-                  {"assessment", r.qualityAssessment}}},
-                {"alerts", std::move(alerts)}};
+                  {"verdict", r.verdict ? Json(verdictName(*r.verdict)) : Json(nullptr)},
+                  {"reasons", r.reasons},
+                  {"throughput",
+                   {{"before_mean", numberOrNull(r.throughput.beforeMean)},
+                    {"after_mean", numberOrNull(r.throughput.afterMean)},
+                    {"delta_pct", numberOrNull(r.throughput.deltaPct())},
+                    {"before_count", r.throughput.beforeCount},
+                    {"after_count", r.throughput.afterCount},
+                    {"assessment", r.throughputAssessment}}},
+                  {"quality",
+                   {{"before_mean", numberOrNull(r.quality.beforeMean)},
+                    {"after_mean", numberOrNull(r.quality.afterMean)},
+                    {"delta_points", numberOrNull(r.quality.deltaPoints())},
+                    {"before_count", r.quality.beforeCount},
+                    {"after_count", r.quality.afterCount},
+                    {"assessment", r.qualityAssessment}}},
+                  {"alerts", std::move(alerts)}};
     // Which edges the alert's windows had (with a quality series), and which server answered (when identified).
     if (r.windowSemantics) j["window_semantics"] = windowSemanticsName(*r.windowSemantics);
     if (!r.server.empty()) j["server"] = r.server;
@@ -757,7 +757,8 @@ std::string timelineReportToText(const TimelineReport& r, const TimelineData& d)
     }
     if (!d.server.empty()) out += "  Prometheus API served by " + d.server + "\n";
     if (d.quality && !d.windowSemanticsBasis.empty())
-        out += "  Alert windows: " + windowSemanticsName(d.settings.rule.windows) + " (" + d.windowSemanticsBasis + ")\n";
+        out +=
+            "  Alert windows: " + windowSemanticsName(d.settings.rule.windows) + " (" + d.windowSemanticsBasis + ")\n";
     for (const auto& w : d.warnings) out += "  warning from the server: " + w + "\n";
     return out;
 }

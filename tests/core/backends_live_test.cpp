@@ -23,12 +23,12 @@ namespace fp8dash {
 namespace {
 
 constexpr double kHour = 3600, kMinute = 60;
-constexpr double kSpan = 6 * 24 * kHour;        // samples from start to start + 6 days
-constexpr double kChangeAt = 96 * kHour;        // FP8 on: 1000 -> 1500 tok/s
+constexpr double kSpan = 6 * 24 * kHour;           // samples from start to start + 6 days
+constexpr double kChangeAt = 96 * kHour;           // FP8 on: 1000 -> 1500 tok/s
 constexpr double kDropAt = kChangeAt + 2 * kHour;  // quality 4.0 -> 3.75 for good
-constexpr double kEdgeAt = 48 * kHour;          // the edge probe's one low sample
-constexpr double kScrape = 30;                  // the counters' scrape interval
-constexpr double kScoreOffset = 7;              // scores at start + 60 k + 7 s: never on an evaluation time
+constexpr double kEdgeAt = 48 * kHour;             // the edge probe's one low sample
+constexpr double kScrape = 30;                     // the counters' scrape interval
+constexpr double kScoreOffset = 7;                 // scores at start + 60 k + 7 s: never on an evaluation time
 constexpr double kRateBefore[2] = {600, 400}, kRateAfter[2] = {900, 600};
 const char* const kQuality = R"(langfuse_score_value{name="llm_judge_domain"})";
 const char* const kEdgeProbe = R"(langfuse_score_value{name="edge_probe"})";
@@ -47,13 +47,16 @@ double counterValue(int engine, double t) {
     if (t <= kChangeAt) return kRateBefore[engine] * t;
     return kRateBefore[engine] * kChangeAt + kRateAfter[engine] * (t - kChangeAt);
 }
-double quality(double t) { return t >= kDropAt ? 3.75 : 4.0; }
+double quality(double t) {
+    return t >= kDropAt ? 3.75 : 4.0;
+}
 
 std::vector<GeneratedSeries> generate() {
     std::vector<GeneratedSeries> out;
     for (int engine = 0; engine < 2; ++engine) {
         GeneratedSeries s{"vllm:generation_tokens_total",
-                          "{engine=\"" + std::to_string(engine) + "\",model_name=\"llama-3.1-8b\"}", {}};
+                          "{engine=\"" + std::to_string(engine) + "\",model_name=\"llama-3.1-8b\"}",
+                          {}};
         for (double t = 0; t <= kSpan; t += kScrape) s.points.push_back({t, counterValue(engine, t)});
         out.push_back(std::move(s));
     }
@@ -81,11 +84,13 @@ std::string openMetrics(const std::vector<GeneratedSeries>& all, double start) {
     om << "# TYPE vllm:generation_tokens counter\n";
     for (const auto& s : all)
         if (s.name == "vllm:generation_tokens_total")
-            for (const auto& p : s.points) om << s.name << s.labels << ' ' << num(p.v) << ' ' << num(start + p.t) << '\n';
+            for (const auto& p : s.points)
+                om << s.name << s.labels << ' ' << num(p.v) << ' ' << num(start + p.t) << '\n';
     om << "# TYPE langfuse_score_value gauge\n";
     for (const auto& s : all)
         if (s.name == "langfuse_score_value")
-            for (const auto& p : s.points) om << s.name << s.labels << ' ' << num(p.v) << ' ' << num(start + p.t) << '\n';
+            for (const auto& p : s.points)
+                om << s.name << s.labels << ' ' << num(p.v) << ' ' << num(start + p.t) << '\n';
     om << "# EOF\n";
     return om.str();
 }
@@ -219,8 +224,10 @@ TEST_F(BackendsLive, SameFiguresAndAlertEpisodesFromBothServers) {
     std::size_t beforeN = 0, afterN = 0;
     for (double T : evaluationTimes(st.from, st.to, st.step)) {
         const double v = quality(T - 53 - s_start);
-        if (T < *st.changeAt) beforeSum += v, ++beforeN;
-        else if (T >= *st.changeAt + 300) afterSum += v, ++afterN;
+        if (T < *st.changeAt)
+            beforeSum += v, ++beforeN;
+        else if (T >= *st.changeAt + 300)
+            afterSum += v, ++afterN;
     }
     // The alert, by hand: the 30-minute window holds 30 scores, k of them 3.75 at drop + k minutes; it is below
     // 4.0 - 0.2 once k >= 25 (drop + 25 min, on the grid), fires 15 minutes later; it clears once the 1-day baseline
@@ -244,7 +251,8 @@ TEST_F(BackendsLive, SameFiguresAndAlertEpisodesFromBothServers) {
         // The server's own evaluation equals fp8dash's over the raw scores with that server's windows.
         AlertRule rule = d.settings.rule;
         const auto times = evaluationTimes(st.from, st.to, st.step);
-        const auto local = evaluateAlertCondition(rawSamples(s_data, R"({name="llm_judge_domain"})", s_start), times, rule);
+        const auto local =
+            evaluateAlertCondition(rawSamples(s_data, R"({name="llm_judge_domain"})", s_start), times, rule);
         EXPECT_EQ(alertEpisodes(times, local, rule.holdForS), d.alerts);
     }
     const auto a = evaluateTimeline(fetched[0]), b = evaluateTimeline(fetched[1]);
@@ -267,7 +275,8 @@ TEST_F(BackendsLive, EdgeSampleFollowsEachServersWindows) {
         ASSERT_TRUE(r.ok()) << url << ": " << r.error().message;
         std::vector<bool> condition(times.size(), false);
         for (const auto& s : r->series)
-            for (const auto& p : s.samples) condition[static_cast<std::size_t>(std::llround((p.t - from) / step))] = true;
+            for (const auto& p : s.samples)
+                condition[static_cast<std::size_t>(std::llround((p.t - from) / step))] = true;
         byServer.push_back(condition);
     }
     // By hand: from the -10 at E on, the window holds it: (30 * 4 - 10) / 31 or (29 * 4 - 10) / 30, both below 3.8.

@@ -76,13 +76,17 @@ TEST(WindowSemantics, NamesParseBack) {
 
 // --- Which server answers ----------------------------------------------------------------------------------------
 
-std::string success(const std::string& data) { return R"({"status":"success","data":)" + data + "}"; }
+std::string success(const std::string& data) {
+    return R"({"status":"success","data":)" + data + "}";
+}
 
 TEST(BuildInfo, PrometheusVersionsDecideTheEdges) {
     // Debian 12's answer (shared/notes/data-formats.md §3.4).
     auto debian = classifyBuildInfo(
-        200, success(R"({"version":"2.42.0+ds","revision":"2.42.0+ds-5+deb12u1","branch":"debian/sid",)"
-                     R"("buildUser":"team+pkg-go@tracker.debian.org","buildDate":"20260604-00:58:54","goVersion":"go1.19.8"})"));
+        200,
+        success(
+            R"({"version":"2.42.0+ds","revision":"2.42.0+ds-5+deb12u1","branch":"debian/sid",)"
+            R"("buildUser":"team+pkg-go@tracker.debian.org","buildDate":"20260604-00:58:54","goVersion":"go1.19.8"})"));
     ASSERT_TRUE(debian.has_value());
     EXPECT_EQ(debian->backend, PrometheusBackend::Prometheus);
     EXPECT_EQ(debian->version, "2.42.0+ds");
@@ -90,8 +94,9 @@ TEST(BuildInfo, PrometheusVersionsDecideTheEdges) {
     EXPECT_EQ(debian->windows, WindowSemantics::Prometheus2);
 
     // The same fields from a 3.x build.
-    auto three = classifyBuildInfo(200, success(R"({"version":"3.5.0","revision":"8be3a95","branch":"HEAD",)"
-                                                R"("buildUser":"root@x","buildDate":"20250714","goVersion":"go1.24.5"})"));
+    auto three =
+        classifyBuildInfo(200, success(R"({"version":"3.5.0","revision":"8be3a95","branch":"HEAD",)"
+                                       R"("buildUser":"root@x","buildDate":"20250714","goVersion":"go1.24.5"})"));
     ASSERT_TRUE(three.has_value());
     EXPECT_EQ(three->backend, PrometheusBackend::Prometheus);
     EXPECT_EQ(three->windows, WindowSemantics::Prometheus3);
@@ -168,9 +173,11 @@ TEST(ServerInfo, AskedOncePerUrlWhileErrorsAreAskedAgain) {
 }
 
 TEST(ServerInfo, BackendParametersOnRangeQueries) {
-    TestHttpServer server([](const TestHttpServer::Request&) { return TestHttpServer::Reply::json(200, kEmptyMatrix); });
+    TestHttpServer server(
+        [](const TestHttpServer::Request&) { return TestHttpServer::Reply::json(200, kEmptyMatrix); });
     auto settings = settingsFor(server);
-    for (auto backend : {PrometheusBackend::Prometheus, PrometheusBackend::VictoriaMetrics, PrometheusBackend::Thanos}) {
+    for (auto backend :
+         {PrometheusBackend::Prometheus, PrometheusBackend::VictoriaMetrics, PrometheusBackend::Thanos}) {
         settings.backend = backend;
         ASSERT_TRUE(PrometheusClient(settings).queryRange("up", 1000, 2000, 60).ok());
     }
@@ -291,7 +298,8 @@ TEST(TimelineFile, SemanticsServerAndSettingRoundTrip) {
     const TimelineReport r = evaluateTimeline(*back);
     EXPECT_EQ(timelineReportToJson(r).at("window_semantics"), "prometheus3");
     const std::string text = timelineReportToText(r, *back);
-    EXPECT_NE(text.find("evaluated locally with Prometheus 3.x windows, left-open (t−r, t]"), std::string::npos) << text;
+    EXPECT_NE(text.find("evaluated locally with Prometheus 3.x windows, left-open (t−r, t]"), std::string::npos)
+        << text;
     EXPECT_NE(text.find("Prometheus API served by VictoriaMetrics"), std::string::npos) << text;
 
     Json bad = j;
@@ -303,8 +311,7 @@ TEST(TimelineFile, SemanticsServerAndSettingRoundTrip) {
     bad["settings"]["window_semantics"] = 3;
     refused = parseTimelineJson(bad, "timeline");
     ASSERT_FALSE(refused.ok());
-    EXPECT_EQ(refused.error().message,
-              "timeline.settings.window_semantics must be \"prometheus2\" or \"prometheus3\"");
+    EXPECT_EQ(refused.error().message, "timeline.settings.window_semantics must be \"prometheus2\" or \"prometheus3\"");
 }
 
 }  // namespace

@@ -21,7 +21,6 @@
 
 #include "process.h"
 
-
 namespace fp8dash::test {
 
 // A port the kernel just handed out on 127.0.0.1 and that is free again; prometheus binds it a moment later (a

@@ -102,11 +102,9 @@ bool VictoriaMetricsServer::start(const VictoriaMetricsServerOptions& options) {
     const auto logPath = m_dir / "victoria-metrics.log";
     for (int attempt = 0; attempt < 3; ++attempt) {
         m_port = freeLoopbackPort();
-        const std::vector<std::string> args = {program,
-                                               "-storageDataPath=" + (m_dir / "data").string(),
+        const std::vector<std::string> args = {program, "-storageDataPath=" + (m_dir / "data").string(),
                                                "-httpListenAddr=127.0.0.1:" + std::to_string(m_port),
-                                               "-retentionPeriod=10y",
-                                               "-loggerLevel=WARN"};
+                                               "-retentionPeriod=10y", "-loggerLevel=WARN"};
         m_pid = spawnInBackground(args, logPath.string(), &m_error);
         if (m_pid < 0) return false;
         const auto deadline = std::chrono::steady_clock::now() +

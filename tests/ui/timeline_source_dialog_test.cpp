@@ -132,7 +132,8 @@ TEST_F(TimelineSourceDialogTest, TestConnectionNamesTheBackendAndTheWindowChoice
     EXPECT_TRUE(tested.at(0).at(0).toBool());
     const QString text = dialog.connectionText();
     EXPECT_TRUE(text.contains(QStringLiteral("Connected: VictoriaMetrics"))) << text.toStdString();
-    EXPECT_TRUE(text.contains(QStringLiteral("Alert windows: prometheus3 (VictoriaMetrics' rollup windows are left-open")))
+    EXPECT_TRUE(
+        text.contains(QStringLiteral("Alert windows: prometheus3 (VictoriaMetrics' rollup windows are left-open")))
         << text.toStdString();
 
     auto* windows = dialog.findChild<QComboBox*>(QStringLiteral("windowSemantics"));

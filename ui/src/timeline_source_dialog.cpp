@@ -302,8 +302,8 @@ TimelineSourceDialog::TimelineSourceDialog(QWidget* parent, std::shared_ptr<Cred
     m_windowsCombo->addItem(tr("As the Prometheus server does (none: Prometheus 3)"));
     m_windowsCombo->addItem(tr("Prometheus 2.x: closed [t−r, t]"));
     m_windowsCombo->addItem(tr("Prometheus 3.x: left-open (t−r, t]"));
-    m_windowsCombo->setToolTip(tr("Which samples a range selector's window holds when fp8dash evaluates the alert "
-                                  "over Langfuse scores"));
+    m_windowsCombo->setToolTip(
+        tr("Which samples a range selector's window holds when fp8dash evaluates the alert over Langfuse scores"));
     m_qualityForm->addRow(tr("Alert &windows:"), m_windowsCombo);
     m_inputs << m_qualityCombo << m_qualityQuery << m_langfuseUrl << m_scoreName << m_traceTags << m_environments
              << m_publicKey << m_secretKey << m_windowsCombo;
@@ -484,7 +484,7 @@ void TimelineSourceDialog::setSettings(const TimelineSettings& s) {
     m_scoreName->setText(toQString(s.scoreName));
     m_traceTags->setText(joined(s.traceTags));
     m_environments->setText(joined(s.environments));
-    m_windowsCombo->setCurrentIndex(!s.windowSemantics                                  ? 0
+    m_windowsCombo->setCurrentIndex(!s.windowSemantics                                   ? 0
                                     : *s.windowSemantics == WindowSemantics::Prometheus2 ? 1
                                                                                          : 2);
     if (s.to > s.from) m_rangePicker->setRange(s.from, s.to);
@@ -663,7 +663,8 @@ void TimelineSourceDialog::testConnection() {
     m_connectionLabel->setText(tr("Asking %1 for its build info…").arg(url));
 
     auto* watcher = new QFutureWatcher<Result<std::string>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, remembered, testedUrl = ps.baseUrl] {
+    const std::string testedUrl = ps.baseUrl;
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, remembered, testedUrl] {
         watcher->deleteLater();
         if (generation != m_testGeneration) return;
         m_testing = false;

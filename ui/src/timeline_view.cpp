@@ -668,9 +668,9 @@ void TimelineView::updateHeader() {
     QStringList queries;
     if (m_data->throughput) {
         // Which backend answered, when it was identified ("Prometheus 2.42.0+ds (...)", "VictoriaMetrics").
-        sources << (m_data->server.empty() ? tr("Throughput: Prometheus %1").arg(toQString(st.prometheusUrl))
-                                           : tr("Throughput: %1 at %2")
-                                                 .arg(toQString(m_data->server), toQString(st.prometheusUrl)));
+        sources << (m_data->server.empty()
+                        ? tr("Throughput: Prometheus %1").arg(toQString(st.prometheusUrl))
+                        : tr("Throughput: %1 at %2").arg(toQString(m_data->server), toQString(st.prometheusUrl)));
         queries << tr("Throughput query: %1").arg(toQString(st.throughputQuery));
     } else {
         sources << tr("Throughput: not fetched");
