@@ -175,11 +175,18 @@ Result<ServerInfo> PrometheusClient::serverInfo(const Progress& progress) const 
         return Error{"Prometheus at " + shown + ": " + why};
     }
     auto info = classifyBuildInfo(response->status, response->body);
-    if (!info)
-        return Error{"Prometheus at " + shown + ": HTTP " + std::to_string(response->status) +
-                     " while asking which server it is"};
-    detail::rememberServerInfo(m_settings.baseUrl, *info);
-    return *info;
+    if (info) {
+        detail::rememberServerInfo(m_settings.baseUrl, *info);
+        return *info;
+    }
+    // Unavailable or rate-limited: the queries would meet the same. Refused (401, 403): a gateway may guard this path
+    // alone, so the queries get their own answer; not remembered either way.
+    const long status = response->status;
+    if (status == 429 || status >= 500)
+        return Error{"Prometheus at " + shown + ": HTTP " + std::to_string(status) +
+                     (status == 429 ? " (too many requests: the server is rate-limiting)"
+                                    : " (the server or a proxy in front of it is unavailable)")};
+    return unknownInfo("it did not say which it is: HTTP " + std::to_string(status));
 }
 
 }  // namespace fp8dash

@@ -326,9 +326,10 @@ Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCre
         quiet.cancelled = progress.cancelled;
         auto info = PrometheusClient(ps).serverInfo(quiet);
         if (progress.isCancelled()) return Error{"cancelled"};
-        ps.backend = info ? info->backend : PrometheusBackend::Unknown;
-        data.server = info ? info->description : "";
-        chooseWindowSemantics(data, info ? std::optional<ServerInfo>(*info) : std::nullopt, true);
+        if (!info) return info.error();  // no answer, or unavailable: every query would meet the same
+        ps.backend = info->backend;
+        data.server = info->description;  // also "a Prometheus-compatible server (no /api/v1/status/buildinfo ...)"
+        chooseWindowSemantics(data, *info, true);
         prom.emplace(ps);
     } else {
         chooseWindowSemantics(data, std::nullopt, false);

@@ -168,8 +168,23 @@ TEST(ServerInfo, AskedOncePerUrlWhileErrorsAreAskedAgain) {
         return TestHttpServer::Reply::json(503, R"({"status":"error","errorType":"unavailable","error":"busy"})");
     });
     EXPECT_FALSE(PrometheusClient(settingsFor(busy)).serverInfo().ok());
-    EXPECT_FALSE(PrometheusClient(settingsFor(busy)).serverInfo().ok());
+    auto again = PrometheusClient(settingsFor(busy)).serverInfo();
+    ASSERT_FALSE(again.ok());
+    EXPECT_EQ(again.error().message, "Prometheus at " + busy.url("/api/v1/status/buildinfo") +
+                                         ": HTTP 503 (the server or a proxy in front of it is unavailable)");
     EXPECT_EQ(busy.requestCount(), 2u);
+
+    // A gateway that guards the path: an unknown server, the queries get their own answer; asked again next time.
+    TestHttpServer guarded([](const TestHttpServer::Request&) {
+        return TestHttpServer::Reply{403, {{"Content-Type", "text/plain"}}, "forbidden\n"};
+    });
+    for (int i = 0; i < 2; ++i) {
+        auto info = PrometheusClient(settingsFor(guarded)).serverInfo();
+        ASSERT_TRUE(info.ok()) << info.error().message;
+        EXPECT_EQ(info->backend, PrometheusBackend::Unknown);
+        EXPECT_EQ(info->windows, WindowSemantics::Prometheus3);
+    }
+    EXPECT_EQ(guarded.requestCount(), 2u);
 }
 
 TEST(ServerInfo, BackendParametersOnRangeQueries) {

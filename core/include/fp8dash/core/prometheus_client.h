@@ -69,8 +69,8 @@ public:
     Result<std::string> buildInfo(const Progress& progress = {}) const;
 
     // The backend and its window semantics (classifyBuildInfo), asked once per base URL for the life of the process
-    // (also when the answer was "no build info"); answers that say nothing (401, 5xx, a transport error) are errors
-    // and are asked again next time.
+    // (also when the answer was "no build info"). A transport error, 429 or 5xx is an error; 401, 403 and the like
+    // give an unknown server (a gateway may guard this path alone); neither is remembered.
     Result<ServerInfo> serverInfo(const Progress& progress = {}) const;
     // What serverInfo() or buildInfo() learnt about this base URL so far; nullopt when nothing yet.
     std::optional<ServerInfo> knownServerInfo() const;
