@@ -149,6 +149,7 @@ std::string envOr(const char* name) {
 // itself (quality in Prometheus), its own semantics are what the alerts were computed with, whatever the setting.
 void chooseWindowSemantics(TimelineData& data, const std::optional<ServerInfo>& server, bool hasPrometheus) {
     auto& st = data.settings;
+    if (st.qualitySource == QualitySource::None) return;  // no alert: nothing to record
     WindowSemantics detected = WindowSemantics::Prometheus3;
     std::string basis = hasPrometheus ? "the server did not say which it is: assumed current Prometheus 3"
                                       : "no Prometheus: current Prometheus 3 semantics";
