@@ -36,6 +36,29 @@ TEST(Prometheus3Mean, CompensatedSumRecoversWhatCancellationLoses) {
     EXPECT_EQ(mean3({1, 2}), 1.5);
 }
 
+// Results that Prometheus 3.5's own PromQL tests expect of avg_over_time (promql/promqltest/testdata/functions.test
+// at v3.5.0): the values below are theirs.
+TEST(Prometheus3Mean, WhatPrometheus35sOwnTestsExpect) {
+    // "foo 52+0x100": 11 to 14 samples of 52 average to exactly 52 (checked there with PromQL's == as well).
+    for (std::size_t n : {10u, 11u, 12u, 13u, 14u}) EXPECT_EQ(mean3(std::vector<double>(n, 52.0)), 52.0) << n;
+    EXPECT_EQ(mean3({9.988465674311579e+307, 9.988465674311579e+307}), 9.988465674311579e+307);  // metric8
+    EXPECT_EQ(mean3({-9.988465674311579e+307, -9.988465674311579e+307, -9.988465674311579e+307}),
+              -9.988465674311579e+307);                                                     // metric9
+    EXPECT_EQ(mean3({-9.988465674311579e+307, 9.988465674311579e+307}), 0.0);               // metric10
+    EXPECT_DOUBLE_EQ(mean3({1e10, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6}), 1.6666666666666675e+09);  // metric1
+    EXPECT_NEAR(mean3({1.78264E+50, 0.76342771, 1.9592258, 2.258E+220, 7.69805412, 458.90154}), 3.76333333333333E+219,
+                1e-13 * 3.76333333333333E+219);  // metric5
+    // metric11: the large values cancel exactly; Kahan summation still ends at 0 (the test says so).
+    EXPECT_EQ(mean3({-2.258E+220, -1.78264E+219, 0.76342771, 1.9592258, 2.3757689E+217, -2.3757689E+217, 2.258E+220,
+                     7.69805412, 1.78264E+219, -458.90154}),
+              0.0);
+    const double inf = std::numeric_limits<double>::infinity();
+    EXPECT_EQ(mean3({inf, 0, inf}), inf);                     // metric5
+    EXPECT_TRUE(std::isnan(mean3({inf, inf, inf, -inf})));    // metric5c
+    EXPECT_EQ(mean3({-inf, 0, -inf}), -inf);                  // metric6b
+    EXPECT_TRUE(std::isnan(mean3({1, 2, -inf, -inf, inf})));  // metric7
+}
+
 TEST(Prometheus3Mean, OverflowSwitchesToTheIncrementalMean) {
     // 1e308 + 1e308 overflows: the mean carries on incrementally and stays finite, 1e308 / 3 within rounding.
     const double m = mean3({1e308, 1e308, -1e308});
