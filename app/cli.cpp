@@ -385,6 +385,12 @@ double parseTime(const std::string& option, const std::string& text) {
     return *t;
 }
 
+std::optional<WindowSemantics> windowSemanticsOption(const std::string& value) {
+    const auto w = parseWindowSemantics(value);
+    if (!w) throw UsageError{"--window-semantics \"" + value + "\": expected prometheus2 or prometheus3"};
+    return w;
+}
+
 int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
     TimelineSettings st;
     Format format = Format::Text;
@@ -407,6 +413,7 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
         else if (a.option("--score-name", value)) st.scoreName = value;
         else if (a.option("--tag", value)) st.traceTags.push_back(value);
         else if (a.option("--environment", value)) st.environments.push_back(value);
+        else if (a.option("--window-semantics", value)) st.windowSemantics = windowSemanticsOption(value);
         else if (a.option("--ca-file", value)) cred.httpTemplate.caFile = value;
         else if (a.flag("--insecure")) cred.httpTemplate.verifyTls = false;
         else if (a.option("--timeout", value)) cred.httpTemplate.totalTimeoutS = parseSeconds("--timeout", value);
@@ -552,6 +559,9 @@ std::string usage() {
            "      --quality-query Q          quality from Prometheus, e.g. langfuse_score_value{name=\"llm_judge_domain\"}\n"
            "      --langfuse URL [--score-name NAME] [--tag TAG]... [--environment ENV]...\n"
            "                                 quality from Langfuse (LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY)\n"
+           "      --window-semantics prometheus2|prometheus3\n"
+           "                                 the local alert's window edges: closed (2.x) or left-open (3.x);\n"
+           "                                 default: the Prometheus server's own (none: prometheus3)\n"
            "      --ca-file PEM, --insecure, --timeout SECONDS\n"
            "      --format text|json, --save FILE.fp8cmp (adds to an existing file), --fail-on ...\n"
            "      Prometheus credentials: FP8DASH_PROMETHEUS_TOKEN (bearer), or FP8DASH_PROMETHEUS_USER and\n"

@@ -3,7 +3,7 @@
 # Idempotent: installs only what is missing, and does nothing (not even apt-get update) when all is there.
 # Usage: packaging/install-deps.sh [--tests]  (as root, or with sudo available)
 #   --tests  also what the test suite needs (Debian's prometheus, whose promtool and server the client's tests run
-#            on loopback; Clang with its sanitizer and libFuzzer runtimes for the sanitize preset). Left out of a
+#            on loopback, and victoria-metrics, run beside it; Clang with its sanitizer and libFuzzer runtimes for the sanitize preset). Left out of a
 #            plain install: the package also sets up a Prometheus service on port 9090.
 set -euo pipefail
 
@@ -23,6 +23,7 @@ packages=(
 )
 if [ "${1:-}" = "--tests" ]; then
   packages+=(prometheus)                           # prometheus + promtool: the client's tests run a real server
+  packages+=(victoria-metrics)                     # a real VictoriaMetrics beside it (the scale-out backend tests)
   packages+=(poppler-utils)                        # pdfinfo + pdftotext: the PDF report's test reads its pages
   packages+=(openssl)                              # openssl req/s_server: a TLS peer whose certificate names another host
   packages+=(clang-14 clang libclang-rt-14-dev)    # the sanitize preset: ASan/UBSan/LSan and libFuzzer runtimes

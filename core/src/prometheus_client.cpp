@@ -18,6 +18,7 @@
 #include <simdjson.h>
 
 #include "fp8dash/core/lm_eval_results.h"  // parseJsonText
+#include "prometheus_server_info.h"
 
 namespace fp8dash {
 namespace {
@@ -103,9 +104,16 @@ std::string statusHint(long httpStatus) {
         case 403:
             return " (forbidden: the credentials are not allowed to read this)";
         case 404:
-            return " (not found: check the base URL; it is the address that serves /api/v1, e.g. http://host:9090)";
+            return " (not found: check the base URL; it is the address that serves /api/v1, e.g. http://host:9090; "
+                   "Grafana Mimir and Cortex serve it under /prometheus, e.g. https://mimir.example/prometheus)";
+        case 406:
+            return " (not acceptable: the server could not write its answer in a format the request accepts; fp8dash "
+                   "reads JSON, so a proxy may have changed the Accept header)";
         case 429:
             return " (too many requests: the server is rate-limiting)";
+        case 499:
+            return " (client closed request: the query was cancelled before it finished, usually because a proxy or "
+                   "the client gave up waiting; raise the timeout, or ask for a shorter range or a coarser step)";
         case 502:
         case 503:
         case 504:
@@ -118,7 +126,20 @@ std::string statusHint(long httpStatus) {
 struct Envelope {
     Json data;
     std::vector<std::string> warnings;
+    std::vector<std::string> infos;
 };
+
+// Newer servers' error types that read better with a word of explanation (Prometheus 3: not_acceptable is HTTP 406,
+// canceled HTTP 499).
+std::string errorTypeHint(const std::string& errorType) {
+    if (errorType == "not_acceptable")
+        return " (the server could not encode its answer in a format the request accepts; fp8dash reads JSON, so a "
+               "proxy may have changed the Accept header)";
+    if (errorType == "canceled")
+        return " (the server stopped the query because the request was cancelled or closed, usually a proxy's or the "
+               "client's timeout; raise the timeout, or ask for a shorter range or a coarser step)";
+    return "";
+}
 
 // {"status": "success"|"error", "data", "errorType", "error", "warnings"} -> data and warnings, or the error verbatim.
 Result<Envelope> parseEnvelope(const std::string& body, long httpStatus, const std::string& url) {
@@ -145,13 +166,15 @@ Result<Envelope> parseEnvelope(const std::string& body, long httpStatus, const s
             doc.contains("errorType") && doc["errorType"].is_string() ? doc["errorType"].get<std::string>() : "";
         std::string error = doc.contains("error") && doc["error"].is_string() ? doc["error"].get<std::string>() : "";
         if (error.empty()) error = "an error without a message (" + http + ")";
-        return Error{at + (errorType.empty() ? "" : errorType + ": ") + error};
+        return Error{at + (errorType.empty() ? "" : errorType + ": ") + error + errorTypeHint(errorType)};
     }
     if (status != "success")
         return Error{at + http + ": unknown status \"" + status + "\" in the response; it begins: " + excerpt(body)};
     Envelope e;
     if (auto w = doc.find("warnings"); w != doc.end() && w->is_array())
         for (const auto& item : *w) e.warnings.push_back(item.is_string() ? item.get<std::string>() : item.dump());
+    if (auto w = doc.find("infos"); w != doc.end() && w->is_array())
+        for (const auto& item : *w) e.infos.push_back(item.is_string() ? item.get<std::string>() : item.dump());
     const auto data = doc.find("data");
     if (data == doc.end()) return Error{at + http + ": a success response without \"data\""};
     e.data = std::move(*parsedDoc.find("data"));  // the document goes with this function: no copy of 11,000 samples
@@ -183,6 +206,7 @@ Result<QueryResult> parseData(const Envelope& envelope, const std::string& url) 
     const Json& data = envelope.data;
     QueryResult out;
     out.warnings = envelope.warnings;
+    out.infos = envelope.infos;
     if (!data.is_object() || !data.contains("resultType") || !data["resultType"].is_string() ||
         !data.contains("result"))
         return Error{at + "the response's \"data\" has no resultType/result; it begins: " + excerpt(data.dump())};
@@ -284,7 +308,7 @@ std::optional<QueryResult> parseSuccessfulMatrix(const std::string& body) {
         }
         return true;
     };
-    if (!unique(doc, {"status", "data", "warnings"})) return std::nullopt;
+    if (!unique(doc, {"status", "data", "warnings", "infos"})) return std::nullopt;
     std::string_view status;
     if (doc["status"].get_string().get(status) != simdjson::SUCCESS || status != "success") return std::nullopt;
     QueryResult out;
@@ -293,6 +317,13 @@ std::optional<QueryResult> parseSuccessfulMatrix(const std::string& body) {
             std::string_view text;
             if (w.get_string().get(text) != simdjson::SUCCESS) return std::nullopt;  // dumped by the general path
             out.warnings.emplace_back(text);
+        }
+    }
+    if (simdjson::dom::array infos; doc["infos"].get_array().get(infos) == simdjson::SUCCESS) {
+        for (const element w : infos) {
+            std::string_view text;
+            if (w.get_string().get(text) != simdjson::SUCCESS) return std::nullopt;
+            out.infos.emplace_back(text);
         }
     }
     simdjson::dom::object data;
@@ -378,6 +409,11 @@ Result<std::string> PrometheusClient::buildInfo(const Progress& progress) const 
     const std::string shown = HttpClient::displayUrl(url);
     auto response = m_http.get(url, {}, progress);
     if (!response) return transportError(response.error(), shown);
+    const auto server = classifyBuildInfo(response->status, response->body);
+    if (server) detail::rememberServerInfo(m_settings.baseUrl, *server);
+    // A backend that is not Prometheus itself goes by its own name (VictoriaMetrics reports a placeholder version).
+    if (server && server->backend != PrometheusBackend::Prometheus && server->backend != PrometheusBackend::Unknown)
+        return server->description;
     // VictoriaMetrics and some gateways answer queries but have no build info: say so rather than "not JSON".
     const auto noBuildInfo = [&](const std::string& why) {
         return Error{why +
@@ -455,12 +491,16 @@ Result<QueryResult> PrometheusClient::queryRange(const std::string& promql, doub
         const long long to = std::min(endMs, from + (perChunk - 1) * stepMs);
         Result<QueryResult> r = Error{""};
         try {
-            r = fetch("/api/v1/query_range",
-                      {{"query", promql},
-                       {"start", secondsText(from)},
-                       {"end", secondsText(to)},
-                       {"step", secondsText(stepMs)}},
-                      chunkProgress);
+            QueryParams params = {{"query", promql},
+                                  {"start", secondsText(from)},
+                                  {"end", secondsText(to)},
+                                  {"step", secondsText(stepMs)}};
+            if (m_settings.backend == PrometheusBackend::VictoriaMetrics) params.emplace_back("nocache", "1");
+            if (m_settings.backend == PrometheusBackend::Thanos) {
+                params.emplace_back("dedup", "true");
+                params.emplace_back("partial_response", "false");
+            }
+            r = fetch("/api/v1/query_range", params, chunkProgress);
         } catch (const std::exception& e) {  // nothing may escape a worker thread
             r = Error{atUrl(shown) + ": " + e.what()};
         }
@@ -494,6 +534,8 @@ Result<QueryResult> PrometheusClient::queryRange(const std::string& promql, doub
         if (out.resultType.empty()) out.resultType = part.resultType;
         for (auto& w : part.warnings)
             if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end()) out.warnings.push_back(w);
+        for (auto& w : part.infos)
+            if (std::find(out.infos.begin(), out.infos.end(), w) == out.infos.end()) out.infos.push_back(w);
         for (auto& s : part.series) {
             auto& samples = joined[s.labels];
             samples.insert(samples.end(), s.samples.begin(), s.samples.end());

@@ -560,7 +560,10 @@ void addTimeline(Report& report, const ComparisonDocument& doc, const Decision& 
         s.heading("Quality alert");
         s.paragraph(code(st.rule.promql("q")) +
                     plain(", held for " + general(st.rule.holdForS / 60) + " minutes; evaluated " +
-                          (data.alertsEvaluatedBy == "prometheus" ? "by Prometheus" : "locally") + "."));
+                          (data.alertsEvaluatedBy == "prometheus" ? "by Prometheus" : "locally") + " with " +
+                          windowSemanticsTitle(st.rule.windows) +
+                          (data.windowSemanticsBasis.empty() ? "" : " (" + data.windowSemanticsBasis + ")") + "."));
+        if (!data.server.empty()) s.paragraph(plain("Prometheus API served by " + data.server + "."));
         if (r.alerts.empty()) {
             s.paragraph(plain("The alert never went pending."));
         } else {

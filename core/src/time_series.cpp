@@ -72,6 +72,56 @@ double prometheusMean(std::vector<Sample>::const_iterator first, std::vector<Sam
     return mean;
 }
 
+namespace {
+
+// One step of Kahan summation with Neumaier's improvement, as Prometheus' kahanSumInc (util/kahansum.Inc): the running
+// sum and its compensation. An infinite sum zeroes the compensation.
+void kahanAdd(double inc, double& sum, double& c) {
+    const double t = sum + inc;
+    if (std::isinf(t))
+        c = 0;
+    else if (std::fabs(sum) >= std::fabs(inc))
+        c += (sum - t) + inc;
+    else
+        c += (inc - t) + sum;
+    sum = t;
+}
+
+}  // namespace
+
+double prometheus3Mean(std::vector<Sample>::const_iterator first, std::vector<Sample>::const_iterator last) {
+    // Prometheus 3.5+ funcAvgOverTime (floats): the direct mean of a compensated sum while that sum stays finite; once
+    // it would overflow, a compensated incremental mean scaled by (n - 1) / n. (3.0-3.4 differed in the last bits:
+    // README, "The production timeline".) This file is built with -ffp-contract=off: a fused multiply-add would
+    // change the compensation's rounding.
+    if (first == last) return std::nan("");
+    double sum = first->v, count = 1, mean = 0, c = 0;
+    bool incremental = false;
+    for (auto it = first + 1; it != last; ++it) {
+        count += 1;
+        const double v = it->v;
+        if (!incremental) {
+            double newSum = sum, newC = c;
+            kahanAdd(v, newSum, newC);
+            if (!std::isinf(newSum)) {
+                sum = newSum;
+                c = newC;
+                continue;
+            }
+            incremental = true;
+            mean = sum / (count - 1);
+            c /= count - 1;
+        }
+        const double q = (count - 1) / count;
+        double m = q * mean, mc = q * c;
+        kahanAdd(v / count, m, mc);
+        mean = m;
+        c = mc;
+    }
+    if (incremental) return mean + c;
+    return sum / count + c / count;
+}
+
 std::string labelsToString(const Labels& labels) {
     std::string out = "{";
     for (const auto& [k, v] : labels) {
@@ -163,6 +213,17 @@ PeriodSummary summarizeAroundChange(const std::vector<Sample>& samples, double c
 
 std::string windowSemanticsName(WindowSemantics w) {
     return w == WindowSemantics::Prometheus3 ? "prometheus3" : "prometheus2";
+}
+
+std::optional<WindowSemantics> parseWindowSemantics(const std::string& name) {
+    if (name == "prometheus2") return WindowSemantics::Prometheus2;
+    if (name == "prometheus3") return WindowSemantics::Prometheus3;
+    return std::nullopt;
+}
+
+std::string windowSemanticsTitle(WindowSemantics w) {
+    return w == WindowSemantics::Prometheus3 ? "Prometheus 3.x windows, left-open (t−r, t]"
+                                             : "Prometheus 2.x windows, closed [t−r, t]";
 }
 
 std::string AlertRule::promql(const std::string& q) const {
@@ -276,6 +337,10 @@ std::vector<bool> evaluateAlertCondition(const std::vector<Sample>& raw, const s
     std::vector<bool> out(times.size(), false);
     const auto shortW = toMs(rule.shortWindowS), longW = toMs(rule.longWindowS), offset = toMs(rule.offsetS);
     auto at = [&](std::size_t i) { return toMs(raw[i].t); };
+    // The window's left edge: Prometheus 2.x keeps a sample exactly on it, 3.x (and VictoriaMetrics) drop it.
+    const bool leftOpen = rule.windows == WindowSemantics::Prometheus3;
+    const auto beforeWindow = [&](std::size_t i, std::int64_t edge) { return leftOpen ? at(i) <= edge : at(i) < edge; };
+    const auto mean = leftOpen ? prometheus3Mean : prometheusMean;
     double maxAbs = 0;
     for (const Sample& s : raw)
         if (std::isfinite(s.v)) maxAbs = std::max(maxAbs, std::fabs(s.v));
@@ -284,26 +349,27 @@ std::vector<bool> evaluateAlertCondition(const std::vector<Sample>& raw, const s
 
     // Linear time (issue #7): each window's sum slides forward with the evaluation time, and the condition is decided
     // from the two means' estimates unless they lie within rounding distance of the threshold, where Prometheus' own
-    // incremental means decide it (prometheusMean, the result Prometheus computes, bit for bit).
+    // means decide it (prometheusMean or prometheus3Mean, the result that Prometheus computes, bit for bit). The
+    // bound of estimateMean covers both: the compensated sum is the more accurate of the two.
     SlidingSum recentW, baselineW;
     for (std::size_t k = 0; k < times.size(); ++k) {
         const auto T = toMs(times[k]);
         const auto lEnd = T - offset;
         while (recentW.last < raw.size() && at(recentW.last) <= T) recentW.change(raw[recentW.last++].v, true);
-        while (recentW.first < recentW.last && at(recentW.first) < T - shortW)
+        while (recentW.first < recentW.last && beforeWindow(recentW.first, T - shortW))
             recentW.change(raw[recentW.first++].v, false);
         while (baselineW.last < raw.size() && at(baselineW.last) <= lEnd)
             baselineW.change(raw[baselineW.last++].v, true);
-        while (baselineW.first < baselineW.last && at(baselineW.first) < lEnd - longW)
+        while (baselineW.first < baselineW.last && beforeWindow(baselineW.first, lEnd - longW))
             baselineW.change(raw[baselineW.first++].v, false);
         if (recentW.count() == 0 || baselineW.count() == 0) continue;  // no sample in a window: no value, no alert
         recentW.rebuildIfDrifted(raw);
         baselineW.rebuildIfDrifted(raw);
         const auto exactly = [&] {
-            const double recent = prometheusMean(raw.begin() + static_cast<long>(recentW.first),
-                                                 raw.begin() + static_cast<long>(recentW.last));
-            const double baseline = prometheusMean(raw.begin() + static_cast<long>(baselineW.first),
-                                                   raw.begin() + static_cast<long>(baselineW.last));
+            const double recent =
+                mean(raw.begin() + static_cast<long>(recentW.first), raw.begin() + static_cast<long>(recentW.last));
+            const double baseline =
+                mean(raw.begin() + static_cast<long>(baselineW.first), raw.begin() + static_cast<long>(baselineW.last));
             return recent < baseline - rule.margin;  // NaN compares false, as in PromQL
         };
         if (!estimates) {

@@ -144,6 +144,31 @@ std::string envOr(const char* name) {
     return v ? v : "";
 }
 
+// The window semantics the alert is evaluated under: the user's setting, else the Prometheus server's own (a server
+// that does not say which it is, or no Prometheus at all: current Prometheus 3). Where Prometheus evaluates the rule
+// itself (quality in Prometheus), its own semantics are what the alerts were computed with, whatever the setting.
+void chooseWindowSemantics(TimelineData& data, const std::optional<ServerInfo>& server, bool hasPrometheus) {
+    auto& st = data.settings;
+    if (st.qualitySource == QualitySource::None) return;  // no alert: nothing to record
+    WindowSemantics detected = WindowSemantics::Prometheus3;
+    std::string basis = hasPrometheus ? "the server did not say which it is: assumed current Prometheus 3"
+                                      : "no Prometheus: current Prometheus 3 semantics";
+    if (server) {
+        detected = server->windows;
+        basis = server->windowsReason;
+    }
+    if (st.qualitySource == QualitySource::Prometheus) {
+        st.rule.windows = detected;
+        data.windowSemanticsBasis = "evaluated by the server itself; " + basis;
+    } else if (st.windowSemantics) {
+        st.rule.windows = *st.windowSemantics;
+        data.windowSemanticsBasis = "set by the user (the server's own: " + windowSemanticsName(detected) + ")";
+    } else {
+        st.rule.windows = detected;
+        data.windowSemanticsBasis = basis;
+    }
+}
+
 }  // namespace
 
 std::string_view qualitySourceName(QualitySource s) {
@@ -160,6 +185,8 @@ TimelineReport evaluateTimeline(const TimelineData& data) {
     TimelineReport r;
     r.changeAt = st.changeAt;
     r.alerts = data.alerts;
+    if (data.quality) r.windowSemantics = st.rule.windows;
+    r.server = data.server;
     if (!st.changeAt) {
         r.reasons.push_back("no change time: give the moment FP8 went on to compare before and after" +
                             std::string(data.detectedChange ? " (vLLM reports a switch at " +
@@ -295,9 +322,23 @@ Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCre
         ps.http = cred.httpTemplate;
         ps.http.auth = cred.prometheusAuth;
         ps.http.headers = cred.prometheusHeaders;
+        // Which server this is (once per URL while the process runs): its window semantics, its query parameters.
+        Progress quiet;  // a single small request: cancellable, not reported (the fetches' fractions start at 0)
+        quiet.cancelled = progress.cancelled;
+        auto info = PrometheusClient(ps).serverInfo(quiet);
+        if (progress.isCancelled()) return Error{"cancelled"};
+        if (!info) return info.error();  // no answer, or unavailable: every query would meet the same
+        ps.backend = info->backend;
+        data.server = info->description;  // also "a Prometheus-compatible server (no /api/v1/status/buildinfo ...)"
+        chooseWindowSemantics(data, *info, true);
         prom.emplace(ps);
+    } else {
+        chooseWindowSemantics(data, std::nullopt, false);
     }
-    auto note = [&](const QueryResult& r) { data.warnings.insert(data.warnings.end(), r.warnings.begin(), r.warnings.end()); };
+    auto note = [&](const QueryResult& r) {
+        data.warnings.insert(data.warnings.end(), r.warnings.begin(), r.warnings.end());
+        for (const auto& info : r.infos) data.warnings.push_back("(info) " + info);
+    };
 
     if (st.fetchThroughput) {
         auto r = prom->queryRange(st.throughputQuery, st.from, st.to, st.step, stage(progress, 0.0, 0.35));
@@ -404,6 +445,14 @@ Json timelineJson(const TimelineData& d, bool withSamples) {
                    ? Json{{"at", d.detectedChange->at}, {"from", d.detectedChange->from}, {"to", d.detectedChange->to}}
                    : Json(nullptr)},
               {"warnings", d.warnings}};
+    // Written only where they say something (old files keep their bytes): the semantics once recorded at a fetch, the
+    // user's setting when there is one, the server when it was identified.
+    if (!d.windowSemanticsBasis.empty()) {
+        j["window_semantics"] = windowSemanticsName(s.rule.windows);
+        j["window_semantics_basis"] = d.windowSemanticsBasis;
+    }
+    if (!d.server.empty()) j["server"] = d.server;
+    if (s.windowSemantics) j["settings"]["window_semantics"] = windowSemanticsName(*s.windowSemantics);
     return j;
 }
 
@@ -448,6 +497,31 @@ void appendSeriesText(std::string& out, const Series& series, const Json& shape,
 Json timelineToJson(const TimelineData& d) {
     return timelineJson(d, true);
 }
+
+namespace {
+
+// The optional semantics fields (timelineJson). Without them the file predates them, and its alerts were evaluated
+// with closed windows (Prometheus 2.x): recomputeDerived keeps those.
+Status readWindowSemantics(const Json& j, const Json& settings, const std::string& where, TimelineData& d) {
+    const auto read = [](const Json& obj, const std::string& at, std::optional<WindowSemantics>& out) -> Status {
+        const auto it = obj.find("window_semantics");
+        if (it == obj.end() || it->is_null()) return success();
+        out = it->is_string() ? parseWindowSemantics(it->get<std::string>()) : std::nullopt;
+        if (!out) return Error{at + ".window_semantics must be \"prometheus2\" or \"prometheus3\""};
+        return success();
+    };
+    if (auto r = read(settings, where + ".settings", d.settings.windowSemantics); !r) return r;
+    std::optional<WindowSemantics> evaluated;
+    if (auto r = read(j, where, evaluated); !r) return r;
+    d.settings.rule.windows = evaluated.value_or(WindowSemantics::Prometheus2);
+    if (auto b = j.find("window_semantics_basis"); evaluated && b != j.end() && b->is_string())
+        d.windowSemanticsBasis = b->get<std::string>();
+    if (evaluated && d.windowSemanticsBasis.empty()) d.windowSemanticsBasis = "as recorded in the file";
+    if (auto sv = j.find("server"); sv != j.end() && sv->is_string()) d.server = sv->get<std::string>();
+    return success();
+}
+
+}  // namespace
 
 namespace detail {
 
@@ -622,6 +696,7 @@ Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where, 
     if (auto wn = j.find("warnings"); wn != j.end() && wn->is_array())
         for (const auto& e : *wn)
             if (e.is_string()) d.warnings.push_back(e.get<std::string>());
+    if (auto r = readWindowSemantics(j, *st, where, d); !r) return r.error();
     // Local alerts are derived data: recompute them so a file always shows what its scores imply.
     recomputeDerived(d);
     return d;
@@ -638,24 +713,28 @@ Json timelineReportToJson(const TimelineReport& r) {
     for (const auto& a : r.alerts)
         alerts.push_back({{"pending_at", a.pendingAt}, {"firing_at", numberOrNull(a.firingAt)},
                           {"resolved_at", numberOrNull(a.resolvedAt)}});
-    return Json{{"change_at", numberOrNull(r.changeAt)},
-                {"verdict", r.verdict ? Json(verdictName(*r.verdict)) : Json(nullptr)},
-                {"reasons", r.reasons},
-                {"throughput",
-                 {{"before_mean", numberOrNull(r.throughput.beforeMean)},
-                  {"after_mean", numberOrNull(r.throughput.afterMean)},
-                  {"delta_pct", numberOrNull(r.throughput.deltaPct())},
-                  {"before_count", r.throughput.beforeCount},
-                  {"after_count", r.throughput.afterCount},
-                  {"assessment", r.throughputAssessment}}},
-                {"quality",
-                 {{"before_mean", numberOrNull(r.quality.beforeMean)},
-                  {"after_mean", numberOrNull(r.quality.afterMean)},
-                  {"delta_points", numberOrNull(r.quality.deltaPoints())},
-                  {"before_count", r.quality.beforeCount},
-                  {"after_count", r.quality.afterCount},
-                  {"assessment", r.qualityAssessment}}},
-                {"alerts", std::move(alerts)}};
+    Json j = Json{{"change_at", numberOrNull(r.changeAt)},
+                  {"verdict", r.verdict ? Json(verdictName(*r.verdict)) : Json(nullptr)},
+                  {"reasons", r.reasons},
+                  {"throughput",
+                   {{"before_mean", numberOrNull(r.throughput.beforeMean)},
+                    {"after_mean", numberOrNull(r.throughput.afterMean)},
+                    {"delta_pct", numberOrNull(r.throughput.deltaPct())},
+                    {"before_count", r.throughput.beforeCount},
+                    {"after_count", r.throughput.afterCount},
+                    {"assessment", r.throughputAssessment}}},
+                  {"quality",
+                   {{"before_mean", numberOrNull(r.quality.beforeMean)},
+                    {"after_mean", numberOrNull(r.quality.afterMean)},
+                    {"delta_points", numberOrNull(r.quality.deltaPoints())},
+                    {"before_count", r.quality.beforeCount},
+                    {"after_count", r.quality.afterCount},
+                    {"assessment", r.qualityAssessment}}},
+                  {"alerts", std::move(alerts)}};
+    // Which edges the alert's windows had (with a quality series), and which server answered (when identified).
+    if (r.windowSemantics) j["window_semantics"] = windowSemanticsName(*r.windowSemantics);
+    if (!r.server.empty()) j["server"] = r.server;
+    return j;
 }
 
 std::string timelineReportToText(const TimelineReport& r, const TimelineData& d) {
@@ -669,7 +748,8 @@ std::string timelineReportToText(const TimelineReport& r, const TimelineData& d)
                " at " + formatTimeUtc(d.detectedChange->at) + "\n";
     if (d.quality) {
         out += "  Quality alert (" + d.settings.rule.promql("q") + ", for " + num(d.settings.rule.holdForS / 60, "%g") +
-               "m; evaluated " + (d.alertsEvaluatedBy == "prometheus" ? "by Prometheus" : "locally") + "): ";
+               "m; evaluated " + (d.alertsEvaluatedBy == "prometheus" ? "by Prometheus" : "locally") + " with " +
+               windowSemanticsTitle(d.settings.rule.windows) + "): ";
         if (r.alerts.empty()) out += "never pending\n";
         else out += std::to_string(r.alerts.size()) + " episode(s)\n";
         for (const auto& a : r.alerts)
@@ -677,6 +757,10 @@ std::string timelineReportToText(const TimelineReport& r, const TimelineData& d)
                    (a.firingAt ? "firing " + formatTimeUtc(*a.firingAt) : std::string("never fired")) + ", " +
                    (a.resolvedAt ? "resolved " + formatTimeUtc(*a.resolvedAt) : std::string("still active")) + "\n";
     }
+    if (!d.server.empty()) out += "  Prometheus API served by " + d.server + "\n";
+    if (d.quality && !d.windowSemanticsBasis.empty())
+        out +=
+            "  Alert windows: " + windowSemanticsName(d.settings.rule.windows) + " (" + d.windowSemanticsBasis + ")\n";
     for (const auto& w : d.warnings) out += "  warning from the server: " + w + "\n";
     return out;
 }

@@ -21,9 +21,7 @@
 
 #include "process.h"
 
-
 namespace fp8dash::test {
-namespace {
 
 // A port the kernel just handed out on 127.0.0.1 and that is free again; prometheus binds it a moment later (a
 // rare race, which start() answers by trying another port).
@@ -75,6 +73,8 @@ int loopbackGetStatus(int port, const std::string& path, const std::string& auth
     ::close(fd);
     return status;
 }
+
+namespace {
 
 std::string readFile(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -132,9 +132,11 @@ std::string PrometheusServer::log() const {
 bool PrometheusServer::backfill(const PrometheusServerOptions& options) {
     const auto input = m_dir / "backfill.om.txt";
     writeFile(input, options.openMetrics);
-    const auto r = runProcess({findExecutable("promtool"), "tsdb", "create-blocks-from", "openmetrics", input.string(),
-                               (m_dir / "data").string()},
-                              {}, 120);
+    std::vector<std::string> args = {findExecutable("promtool"), "tsdb", "create-blocks-from", "openmetrics"};
+    if (!options.maxBlockDuration.empty()) args.push_back("--max-block-duration=" + options.maxBlockDuration);
+    args.push_back(input.string());
+    args.push_back((m_dir / "data").string());
+    const auto r = runProcess(args, {}, 120);
     if (r.exitCode != 0) {
         m_error = "promtool tsdb create-blocks-from openmetrics failed (exit " + std::to_string(r.exitCode) +
                   "): " + r.out + r.err;

@@ -11,10 +11,20 @@
 
 namespace fp8dash::test {
 
+// A port the kernel just handed out on 127.0.0.1 and that is free again (0 when none): a server binds it a moment
+// later, a rare race its harness answers by trying another port.
+int freeLoopbackPort();
+
+// A one-shot HTTP/1.0 GET on loopback, independent of the client under test: the status code, or 0 when nothing
+// answered within timeoutMs. `authorization`: the Authorization header's value, or "".
+int loopbackGetStatus(int port, const std::string& path, const std::string& authorization, int timeoutMs);
+
 struct PrometheusServerOptions {
     // Backfill input: OpenMetrics text, timestamps in unix seconds, time-ordered per series, ending with "# EOF".
     // Keep it older than ~3 h (the head block's span) so that promtool's blocks are all served.
     std::string openMetrics;
+    // promtool's --max-block-duration (e.g. "24h"): days of data in fewer blocks backfill and open faster. "": 2 h.
+    std::string maxBlockDuration;
     // Basic auth for every endpoint when basicAuthUser is set: Prometheus checks the bcrypt hash; the harness
     // sends the plain password only for its own readiness poll.
     std::string basicAuthUser;

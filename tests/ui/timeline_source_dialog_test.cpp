@@ -112,6 +112,46 @@ TEST_F(TimelineSourceDialogTest, TestConnectionShowsTheExactError) {
     EXPECT_TRUE(dialog.connectionText().contains(QString::fromStdString(url))) << dialog.connectionText().toStdString();
 }
 
+// VictoriaMetrics answers build info with a placeholder: Test Connection names it, with the window edges a local
+// alert evaluation would follow there; the "Alert windows" choice reaches the request and comes back from settings.
+TEST_F(TimelineSourceDialogTest, TestConnectionNamesTheBackendAndTheWindowChoiceRoundTrips) {
+    TestHttpServer vm([](const TestHttpServer::Request& r) {
+        if (r.path == "/api/v1/status/buildinfo")
+            return TestHttpServer::Reply::json(200, R"({"status":"success","data":{}})");
+        return TestHttpServer::Reply::json(404, "{}");
+    });
+    TimelineSourceDialog dialog;
+    TimelineSettings settings = throughputOnly(vm.baseUrl());
+    settings.windowSemantics = WindowSemantics::Prometheus2;
+    dialog.setSettings(settings);
+    dialog.setCredentials(typedCredentials());
+    dialog.show();
+    QSignalSpy tested(&dialog, &TimelineSourceDialog::connectionTested);
+    dialog.testConnection();
+    ASSERT_TRUE(tested.wait(20000));
+    EXPECT_TRUE(tested.at(0).at(0).toBool());
+    const QString text = dialog.connectionText();
+    EXPECT_TRUE(text.contains(QStringLiteral("Connected: VictoriaMetrics"))) << text.toStdString();
+    EXPECT_TRUE(
+        text.contains(QStringLiteral("Alert windows: prometheus3 (VictoriaMetrics' rollup windows are left-open")))
+        << text.toStdString();
+
+    auto* windows = dialog.findChild<QComboBox*>(QStringLiteral("windowSemantics"));
+    ASSERT_NE(windows, nullptr);
+    EXPECT_EQ(windows->currentIndex(), 1);
+    auto request = dialog.request();
+    ASSERT_TRUE(request.ok()) << request.error().message;
+    EXPECT_EQ(request->settings.windowSemantics, WindowSemantics::Prometheus2);
+    windows->setCurrentIndex(2);
+    request = dialog.request();
+    ASSERT_TRUE(request.ok()) << request.error().message;
+    EXPECT_EQ(request->settings.windowSemantics, WindowSemantics::Prometheus3);
+    windows->setCurrentIndex(0);
+    request = dialog.request();
+    ASSERT_TRUE(request.ok()) << request.error().message;
+    EXPECT_FALSE(request->settings.windowSemantics.has_value());
+}
+
 TEST_F(TimelineSourceDialogTest, FetchedTimelineJoinsTheDocumentAndTheSavedFileHoldsNoSecret) {
     TestHttpServer server(fakePrometheusReply);
     QTemporaryDir dir;

@@ -227,6 +227,27 @@ TEST_F(TimelineViewTest, SavedTimelineShowsBothSeriesTheMarkerTheAlertsAndTheFig
     EXPECT_FALSE(window.isModified());
 }
 
+// The header names the backend that answered and the alert's window edges (the reason in the tooltip).
+TEST_F(TimelineViewTest, HeaderNamesTheServerAndTheWindowSemantics) {
+    TimelineData data = dayTimeline();
+    ASSERT_TRUE(data.quality.has_value());
+    data.server = "VictoriaMetrics";
+    data.settings.rule.windows = WindowSemantics::Prometheus3;
+    data.windowSemanticsBasis = "VictoriaMetrics' rollup windows are left-open, (t−d, t]";
+    recomputeDerived(data);
+    MainWindow window;
+    window.show();
+    window.showDocument(documentWith(data, false), {}, QStringLiteral("backend"));
+    TimelineView* timeline = window.comparisonView()->timelineView();
+    const QString header = timeline->sourceText();
+    EXPECT_TRUE(header.contains(QStringLiteral("Throughput: VictoriaMetrics at http://prometheus.test:9090")))
+        << header.toStdString();
+    EXPECT_TRUE(header.contains(QStringLiteral("Prometheus 3.x windows, left-open (t−r, t]"))) << header.toStdString();
+    EXPECT_TRUE(timeline->findChild<QLabel*>(QStringLiteral("timelineSource"))
+                    ->toolTip()
+                    .contains(QStringLiteral("Alert windows: VictoriaMetrics' rollup windows are left-open")));
+}
+
 TEST_F(TimelineViewTest, ZoomRedrawsFromTheFullDataAndPanningKeepsTheSpan) {
     const TimelineData data = dayTimeline();
     MainWindow window;

@@ -296,8 +296,17 @@ TimelineSourceDialog::TimelineSourceDialog(QWidget* parent, std::shared_ptr<Cred
     m_secretKey = secretEdit(QStringLiteral("langfuseSecretKey"), qualityBox);
     m_secretKey->setPlaceholderText(envPlaceholder("LANGFUSE_SECRET_KEY", tr("sk-lf-…")));
     m_qualityForm->addRow(tr("Secret key:"), m_secretKey);
+    // The local alert's window edges (CLI --window-semantics): the server's own unless the user says otherwise.
+    m_windowsCombo = new QComboBox(qualityBox);
+    m_windowsCombo->setObjectName(QStringLiteral("windowSemantics"));
+    m_windowsCombo->addItem(tr("As the Prometheus server does (none: Prometheus 3)"));
+    m_windowsCombo->addItem(tr("Prometheus 2.x: closed [t−r, t]"));
+    m_windowsCombo->addItem(tr("Prometheus 3.x: left-open (t−r, t]"));
+    m_windowsCombo->setToolTip(
+        tr("Which samples a range selector's window holds when fp8dash evaluates the alert over Langfuse scores"));
+    m_qualityForm->addRow(tr("Alert &windows:"), m_windowsCombo);
     m_inputs << m_qualityCombo << m_qualityQuery << m_langfuseUrl << m_scoreName << m_traceTags << m_environments
-             << m_publicKey << m_secretKey;
+             << m_publicKey << m_secretKey << m_windowsCombo;
     grid->addWidget(qualityBox, 0, 1, 2, 1);
 
     // Range
@@ -475,6 +484,9 @@ void TimelineSourceDialog::setSettings(const TimelineSettings& s) {
     m_scoreName->setText(toQString(s.scoreName));
     m_traceTags->setText(joined(s.traceTags));
     m_environments->setText(joined(s.environments));
+    m_windowsCombo->setCurrentIndex(!s.windowSemantics                                   ? 0
+                                    : *s.windowSemantics == WindowSemantics::Prometheus2 ? 1
+                                                                                         : 2);
     if (s.to > s.from) m_rangePicker->setRange(s.from, s.to);
     m_stepSpin->setValue(std::clamp(static_cast<int>(std::lround(s.step)), 1, 86400));
     m_changeKnown->setChecked(s.changeAt.has_value());
@@ -526,6 +538,10 @@ Result<TimelineSourceDialog::Request> TimelineSourceDialog::request() const {
     s.scoreName = m_scoreName->text().trimmed().toStdString();
     s.traceTags = commaList(m_traceTags->text());
     s.environments = commaList(m_environments->text());
+    s.windowSemantics.reset();
+    if (m_windowsCombo->currentIndex() > 0)
+        s.windowSemantics =
+            m_windowsCombo->currentIndex() == 1 ? WindowSemantics::Prometheus2 : WindowSemantics::Prometheus3;
     const auto [from, to] = m_rangePicker->range();
     s.from = from;
     s.to = to;
@@ -647,7 +663,8 @@ void TimelineSourceDialog::testConnection() {
     m_connectionLabel->setText(tr("Asking %1 for its build info…").arg(url));
 
     auto* watcher = new QFutureWatcher<Result<std::string>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, remembered] {
+    const std::string testedUrl = ps.baseUrl;
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, remembered, testedUrl] {
         watcher->deleteLater();
         if (generation != m_testGeneration) return;
         m_testing = false;
@@ -655,7 +672,15 @@ void TimelineSourceDialog::testConnection() {
         const Result<std::string> info = watcher->future().takeResult();
         if (info) {
             m_connectionLabel->setStyleSheet(style::colorRule(style::successTextColor()));
-            m_connectionLabel->setText(tr("✓ Connected: %1").arg(toQString(*info)));
+            QString text = tr("✓ Connected: %1").arg(toQString(*info));
+            // Which backend this is and the window edges a local alert evaluation would follow (remembered by
+            // buildInfo: no second request).
+            PrometheusSettings known;
+            known.baseUrl = testedUrl;
+            if (const auto server = PrometheusClient(known).knownServerInfo())
+                text += tr("\nAlert windows: %1 (%2)")
+                            .arg(toQString(windowSemanticsName(server->windows)), toQString(server->windowsReason));
+            m_connectionLabel->setText(text);
             storeInKeychain(remembered);
         } else {
             m_connectionLabel->setStyleSheet(style::colorRule(style::errorTextColor()));

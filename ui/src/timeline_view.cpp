@@ -667,7 +667,10 @@ void TimelineView::updateHeader() {
     QStringList sources;
     QStringList queries;
     if (m_data->throughput) {
-        sources << tr("Throughput: Prometheus %1").arg(toQString(st.prometheusUrl));
+        // Which backend answered, when it was identified ("Prometheus 2.42.0+ds (...)", "VictoriaMetrics").
+        sources << (m_data->server.empty()
+                        ? tr("Throughput: Prometheus %1").arg(toQString(st.prometheusUrl))
+                        : tr("Throughput: %1 at %2").arg(toQString(m_data->server), toQString(st.prometheusUrl)));
         queries << tr("Throughput query: %1").arg(toQString(st.throughputQuery));
     } else {
         sources << tr("Throughput: not fetched");
@@ -689,14 +692,17 @@ void TimelineView::updateHeader() {
             sources << tr("Quality: not fetched");
             break;
     }
-    m_sourceLabel->setToolTip(queries.join(QLatin1Char('\n')));
     QString line2 = tr("%1 → %2 · step %3 s")
                         .arg(toQString(formatTimeUtc(st.from)), toQString(formatTimeUtc(st.to)), numberText(st.step));
     if (st.changeAt) line2 += tr(" · FP8 on at %1").arg(toQString(formatTimeUtc(*st.changeAt)));
     if (m_data->quality) {
         line2 += m_data->alertsEvaluatedBy == "prometheus" ? tr(" · alert evaluated by Prometheus")
                                                            : tr(" · alert evaluated locally, as Prometheus would");
+        line2 += tr(" · %1").arg(toQString(windowSemanticsTitle(st.rule.windows)));
+        if (!m_data->windowSemanticsBasis.empty())
+            queries << tr("Alert windows: %1").arg(toQString(m_data->windowSemanticsBasis));
     }
+    m_sourceLabel->setToolTip(queries.join(QLatin1Char('\n')));
     m_sourceLabel->setText(sources.join(QStringLiteral("   ·   ")) + QLatin1Char('\n') + line2);
 
     QStringList warnings;

@@ -13,18 +13,44 @@
 
 namespace fp8dash {
 
+// Which server answers the Prometheus API (from /api/v1/status/buildinfo or its absence; serverInfo()).
+enum class PrometheusBackend { Unknown, Prometheus, Thanos, Mimir, Cortex, VictoriaMetrics };
+std::string prometheusBackendName(PrometheusBackend b);  // "unknown", "prometheus", "thanos", ...
+
 struct PrometheusSettings {
     std::string baseUrl;  // e.g. "http://prometheus:9090" or "https://mimir.example/prometheus"; no trailing /api/v1
     HttpOptions http;     // auth, extra headers (X-Scope-OrgID), TLS, timeouts, retries
     // Points per series in one range request; longer ranges are split. Prometheus refuses more than 11,000; a back
     // end with a lower limit (or a test forcing chunking) sets less.
     long maxPointsPerQuery = 11000;
+    // The backend, when known (fetchTimeline sets it from serverInfo()): range queries then carry its parameters.
+    // VictoriaMetrics: nocache=1, so that it evaluates at exactly start + k * step (with its cache on it rounds the
+    // start down to a multiple of the step). Thanos: dedup=true (replicas of an HA pair count once) and
+    // partial_response=false (a store that does not answer fails the query instead of silently lowering a sum).
+    PrometheusBackend backend = PrometheusBackend::Unknown;
 };
+
+// What a server says about itself, and the range-selector semantics its PromQL engine has.
+struct ServerInfo {
+    PrometheusBackend backend = PrometheusBackend::Unknown;
+    std::string version;      // as reported ("2.42.0+ds", "0.37.2"); "" when the server gives none
+    std::string description;  // "Prometheus 2.42.0+ds (revision ..., go1.19.8)", "VictoriaMetrics", ...
+    WindowSemantics windows = WindowSemantics::Prometheus3;
+    std::string windowsReason;  // why these windows, in words
+};
+
+// The answer to GET <base>/api/v1/status/buildinfo classified: Prometheus (revision and Go version beside the
+// version; major 3 and later left-open), Thanos (version 0.x), Mimir / Cortex ("application"), VictoriaMetrics (its
+// placeholder answers: an empty "data", or only a "version" — 2.24.0, which it reports to please Grafana), or a
+// compatible server without the endpoint (400/404/405, or not build info). nullopt for answers that say nothing
+// about the server (401, 403, 429, 5xx).
+std::optional<ServerInfo> classifyBuildInfo(long httpStatus, const std::string& body);
 
 struct QueryResult {
     std::string resultType;             // "matrix", "vector", "scalar", "string"
     std::vector<Series> series;         // a scalar becomes one series without labels
     std::vector<std::string> warnings;  // Prometheus' warnings, verbatim
+    std::vector<std::string> infos;     // Prometheus 3's "infos" (informational annotations), verbatim
     std::string text;                   // the value of a "string" result (which has no series)
 };
 
@@ -38,8 +64,16 @@ public:
 
     explicit PrometheusClient(PrometheusSettings settings);
 
-    // "Prometheus 2.42.0 (revision ..., go1.19.8)" or the exact error.
+    // "Prometheus 2.42.0 (revision ..., go1.19.8)" or the exact error; another backend by its name ("VictoriaMetrics",
+    // "Grafana Mimir 2.17.0"). Always asks (Test Connection), and refreshes what serverInfo() remembers.
     Result<std::string> buildInfo(const Progress& progress = {}) const;
+
+    // The backend and its window semantics (classifyBuildInfo), asked once per base URL for the life of the process
+    // (also when the answer was "no build info"). A transport error, 429 or 5xx is an error; 401, 403 and the like
+    // give an unknown server (a gateway may guard this path alone); neither is remembered.
+    Result<ServerInfo> serverInfo(const Progress& progress = {}) const;
+    // What serverInfo() or buildInfo() learnt about this base URL so far; nullopt when nothing yet.
+    std::optional<ServerInfo> knownServerInfo() const;
 
     // Instant query at `time` (unix seconds, sent to the millisecond).
     Result<QueryResult> query(const std::string& promql, double time, const Progress& progress = {}) const;

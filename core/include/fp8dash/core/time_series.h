@@ -49,6 +49,9 @@ PeriodSummary summarizeAroundChange(const std::vector<Sample>& samples, double c
 // t - r <= s <= t (closed), Prometheus 3.x those with t - r < s <= t (left-open). Other backends map to one of these.
 enum class WindowSemantics { Prometheus2, Prometheus3 };
 std::string windowSemanticsName(WindowSemantics w);  // "prometheus2", "prometheus3"
+std::optional<WindowSemantics> parseWindowSemantics(const std::string& name);  // the names above
+// In words for reports: "Prometheus 2.x windows, closed [t−r, t]" / "Prometheus 3.x windows, left-open (t−r, t]".
+std::string windowSemanticsTitle(WindowSemantics w);
 
 // The quality alert rule: avg_over_time(q[shortWindow]) < avg_over_time(q[longWindow] offset offset) - margin,
 // held for `holdFor`. Defaults are the product's rule: [30m], [1d] offset 2h, 0.2 points, for: 15m.
@@ -87,9 +90,15 @@ std::vector<AlertEpisode> alertEpisodes(const std::vector<double>& times, const 
 // infinities (the result Prometheus gives, bit for bit).
 double prometheusMean(std::vector<Sample>::const_iterator first, std::vector<Sample>::const_iterator last);
 
-// The rule evaluated locally over raw samples (e.g. Langfuse scores) with Prometheus 2.x range-selector semantics:
-// avg_over_time(q[w]) at time T averages the samples with T - w <= t <= T (offset shifts T); no sample, no value,
-// and the condition is false. The averages are Prometheus' own (its incremental mean, to the last bit). Linear time
+// avg_over_time as current Prometheus 3 (3.5 and later) computes it over [first, last), bit for bit: a Kahan-Neumaier
+// compensated sum divided by the count (sum / n + c / n), switching to a compensated incremental mean only where the
+// running sum would overflow. Not empty.
+double prometheus3Mean(std::vector<Sample>::const_iterator first, std::vector<Sample>::const_iterator last);
+
+// The rule evaluated locally over raw samples (e.g. Langfuse scores) with the range-selector semantics of
+// rule.windows: avg_over_time(q[w]) at time T averages the samples with T - w <= t <= T (Prometheus 2.x) or
+// T - w < t <= T (Prometheus 3.x) (offset shifts T); no sample, no value, and the condition is false. The averages
+// are that Prometheus' own (2.x: its incremental mean; 3.x: its compensated sum; to the last bit). Linear time
 // in samples + times: the windows' sums slide, and Prometheus' mean is computed only where the two averages lie within
 // rounding distance of the threshold (data that sits exactly on it at every evaluation costs O(samples x times)).
 std::vector<bool> evaluateAlertCondition(const std::vector<Sample>& raw, const std::vector<double>& times,

@@ -49,8 +49,11 @@ struct TimelineSettings {
     double to = 0;
     double step = 60;                 // seconds; also the alert's evaluation interval
     std::optional<double> changeAt;   // when FP8 went on (confirmed by the user)
-    AlertRule rule;
+    AlertRule rule;                   // rule.windows: the semantics the alert was evaluated under (see TimelineData)
     TimelineBands bands;
+    // The user's choice of window semantics for the local evaluation (CLI --window-semantics, the source dialog);
+    // nullopt: automatic (the Prometheus server's own; with no Prometheus, Prometheus 3).
+    std::optional<WindowSemantics> windowSemantics;
 };
 
 struct TimelineData {
@@ -60,7 +63,11 @@ struct TimelineData {
     std::vector<AlertEpisode> alerts;  // Prometheus' own evaluation (quality in Prometheus) or local (Langfuse)
     std::string alertsEvaluatedBy;     // "prometheus", "local", or "" when there is no quality series
     std::optional<DetectedChange> detectedChange;  // a suggestion from vllm:cache_config_info, not yet confirmed
-    std::vector<std::string> warnings;             // from the servers, verbatim
+    std::vector<std::string> warnings;             // from the servers, verbatim (Prometheus 3's infos as "(info) ...")
+    std::string server;  // which server answered the Prometheus API ("Prometheus 2.42.0+ds (...)", "VictoriaMetrics")
+    // Why settings.rule.windows is what it is ("Prometheus 2 selects closed windows", "set by the user"); "" in files
+    // written before the semantics were recorded (their alerts were evaluated with closed windows, Prometheus 2.x).
+    std::string windowSemanticsBasis;
 };
 
 struct TimelineReport {
@@ -72,6 +79,8 @@ struct TimelineReport {
     std::vector<AlertEpisode> alerts;
     std::optional<Verdict> verdict;    // absent without a quality series or a change time
     std::vector<std::string> reasons;
+    std::optional<WindowSemantics> windowSemantics;  // with a quality series: the alert's window edges
+    std::string server;                              // TimelineData::server
 };
 
 TimelineReport evaluateTimeline(const TimelineData& data);

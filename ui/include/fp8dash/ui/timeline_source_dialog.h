@@ -154,6 +154,7 @@ private:
     QLineEdit* m_environments = nullptr;
     QLineEdit* m_publicKey = nullptr;
     QLineEdit* m_secretKey = nullptr;
+    QComboBox* m_windowsCombo = nullptr;  // automatic, prometheus2, prometheus3
 
     TimeRangePicker* m_rangePicker = nullptr;
     QSpinBox* m_stepSpin = nullptr;
