@@ -131,6 +131,16 @@ Progress stage(const Progress& p, double lo, double hi) {
 
 Result<Series> oneSeries(const QueryResult& r, const std::string& what, const std::string& pick, bool sum) {
     if (r.series.empty()) return Error{"the " + what + " query returned no series in the chosen range"};
+    if (!pick.empty() && sum) {
+        // Throughput: the pick chooses a model (or engine); every series it matches is summed (V1: its engines).
+        auto want = parseSeriesPick(pick);
+        if (!want) return want.error();
+        std::vector<Series> matched;
+        for (const auto& s : r.series)
+            if (labelsMatch(s.labels, *want)) matched.push_back(s);
+        if (matched.empty()) return pickSeries(r.series, pick);  // its words for "nothing matches"
+        return sumSeries(matched);
+    }
     if (!pick.empty()) return pickSeries(r.series, pick);
     if (r.series.size() == 1 || sum) return sumSeries(r.series);
     std::string listing;
@@ -224,6 +234,7 @@ TimelineReport evaluateTimeline(const TimelineData& data) {
     }
     if (!r.qualityAssessment.empty()) r.reasons.push_back(r.qualityAssessment);
     if (!r.throughputAssessment.empty()) r.reasons.push_back(r.throughputAssessment);
+    if (data.kvScalesRisk) r.risks.push_back(kvScalesRiskText(*data.kvScalesRisk));
     return r;
 }
 
@@ -298,12 +309,17 @@ Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCre
         prom.emplace(ps);
     }
     auto note = [&](const QueryResult& r) { data.warnings.insert(data.warnings.end(), r.warnings.begin(), r.warnings.end()); };
+    auto pick = parseSeriesPick(st.seriesPick);
+    if (!pick) return pick.error();
 
     if (st.fetchThroughput) {
-        auto r = prom->queryRange(st.throughputQuery, st.from, st.to, st.step, stage(progress, 0.0, 0.35));
+        // The default query takes the pick inside its selector: Prometheus picks the model before summing engines.
+        const std::string sent = throughputQueryWithPick(st.throughputQuery, *pick);
+        auto r = prom->queryRange(sent, st.from, st.to, st.step, stage(progress, 0.0, 0.35));
         if (!r) return Error{"throughput: " + r.error().message};
         note(*r);
-        auto s = oneSeries(*r, "throughput", st.seriesPick, true);
+        if (r->series.empty()) return Error{"throughput: " + explainEmptyQuery(*prom, "throughput", sent, st.from, st.to, *pick)};
+        auto s = oneSeries(*r, "throughput", sent == st.throughputQuery ? st.seriesPick : "", true);
         if (!s) return Error{"throughput: " + s.error().message};
         data.throughput = std::move(s).value();
     }
@@ -311,6 +327,8 @@ Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCre
         auto r = prom->queryRange(st.qualityQuery, st.from, st.to, st.step, stage(progress, 0.35, 0.6));
         if (!r) return Error{"quality: " + r.error().message};
         note(*r);
+        if (r->series.empty())
+            return Error{"quality: " + explainEmptyQuery(*prom, "quality", st.qualityQuery, st.from, st.to, *pick)};
         auto s = oneSeries(*r, "quality", st.seriesPick, false);
         if (!s) return Error{"quality: " + s.error().message};
         data.quality = std::move(s).value();
@@ -352,8 +370,11 @@ Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCre
     if (prom) {
         // A suggestion only: an error here does not spoil the timeline.
         auto c = prom->queryRange("vllm:cache_config_info", st.from, st.to, st.step, stage(progress, 0.85, 1.0));
-        if (c) data.detectedChange = detectCacheDtypeChange(c->series);
-        else if (progress.isCancelled()) return Error{"cancelled"};
+        if (c) {
+            // Engine by engine (V1), narrowed by the pick's labels that cache_config_info carries.
+            data.detectedChange = detectKvCacheSwitch(c->series, *pick);
+            data.kvScalesRisk = findKvScalesRisk(c->series, *pick);
+        } else if (progress.isCancelled()) return Error{"cancelled"};
     }
     progress(1.0, "done");
     return data;
@@ -404,6 +425,11 @@ Json timelineJson(const TimelineData& d, bool withSamples) {
                    ? Json{{"at", d.detectedChange->at}, {"from", d.detectedChange->from}, {"to", d.detectedChange->to}}
                    : Json(nullptr)},
               {"warnings", d.warnings}};
+    // Written only when raised: files without the risk stay as they were.
+    if (d.kvScalesRisk)
+        j["kv_scales_risk"] = {{"since", d.kvScalesRisk->since},
+                               {"cache_dtype", d.kvScalesRisk->cacheDtype},
+                               {"where", d.kvScalesRisk->where}};
     return j;
 }
 
@@ -619,6 +645,23 @@ Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where, 
         if (auto t = dc->find("to"); t != dc->end() && t->is_string()) c.to = t->get<std::string>();
         d.detectedChange = c;
     }
+    if (auto risk = j.find("kv_scales_risk"); risk != j.end() && !risk->is_null()) {
+        const std::string rw = where + ".kv_scales_risk";
+        if (!risk->is_object()) return Error{rw + " must be an object"};
+        KvScalesRisk k;
+        if (auto r = numberAt(*risk, rw, "since", k.since, true); !r) return r.error();
+        auto dtype = risk->find("cache_dtype");
+        if (dtype == risk->end() || !dtype->is_string()) return Error{rw + ".cache_dtype must be a string"};
+        k.cacheDtype = dtype->get<std::string>();
+        if (auto places = risk->find("where"); places != risk->end() && !places->is_null()) {
+            if (!places->is_array()) return Error{rw + ".where must be a list of strings"};
+            for (const auto& e : *places) {
+                if (!e.is_string()) return Error{rw + ".where must be a list of strings"};
+                k.where.push_back(e.get<std::string>());
+            }
+        }
+        d.kvScalesRisk = std::move(k);
+    }
     if (auto wn = j.find("warnings"); wn != j.end() && wn->is_array())
         for (const auto& e : *wn)
             if (e.is_string()) d.warnings.push_back(e.get<std::string>());
@@ -638,7 +681,7 @@ Json timelineReportToJson(const TimelineReport& r) {
     for (const auto& a : r.alerts)
         alerts.push_back({{"pending_at", a.pendingAt}, {"firing_at", numberOrNull(a.firingAt)},
                           {"resolved_at", numberOrNull(a.resolvedAt)}});
-    return Json{{"change_at", numberOrNull(r.changeAt)},
+    Json j{{"change_at", numberOrNull(r.changeAt)},
                 {"verdict", r.verdict ? Json(verdictName(*r.verdict)) : Json(nullptr)},
                 {"reasons", r.reasons},
                 {"throughput",
@@ -656,6 +699,8 @@ Json timelineReportToJson(const TimelineReport& r) {
                   {"after_count", r.quality.afterCount},
                   {"assessment", r.qualityAssessment}}},
                 {"alerts", std::move(alerts)}};
+    if (!r.risks.empty()) j["risks"] = r.risks;  // only when raised: earlier outputs stay byte-identical
+    return j;
 }
 
 std::string timelineReportToText(const TimelineReport& r, const TimelineData& d) {
@@ -665,8 +710,9 @@ std::string timelineReportToText(const TimelineReport& r, const TimelineData& d)
     for (const auto& reason : r.reasons) out += "  • " + reason + "\n";
     if (r.changeAt) out += "  FP8 switched on at " + formatTimeUtc(*r.changeAt) + "\n";
     if (d.detectedChange)
-        out += "  vLLM's cache_config_info shows cache_dtype " + d.detectedChange->from + " → " + d.detectedChange->to +
-               " at " + formatTimeUtc(d.detectedChange->at) + "\n";
+        out += "  vLLM's cache_config_info shows cache_dtype " + describeKvCacheDtype(d.detectedChange->from) + " → " +
+               describeKvCacheDtype(d.detectedChange->to) + " at " + formatTimeUtc(d.detectedChange->at) + "\n";
+    for (const auto& risk : r.risks) out += "  Risk: " + risk + "\n";
     if (d.quality) {
         out += "  Quality alert (" + d.settings.rule.promql("q") + ", for " + num(d.settings.rule.holdForS / 60, "%g") +
                "m; evaluated " + (d.alertsEvaluatedBy == "prometheus" ? "by Prometheus" : "locally") + "): ";

@@ -13,6 +13,7 @@
 #include "fp8dash/core/result.h"
 #include "fp8dash/core/time_series.h"
 #include "fp8dash/core/verdict.h"
+#include "fp8dash/core/vllm_metrics.h"
 
 namespace fp8dash {
 
@@ -38,7 +39,10 @@ struct TimelineSettings {
     std::vector<std::string> prometheusHeaderNames;  // e.g. X-Scope-OrgID (values come from the environment)
     bool fetchThroughput = true;
     std::string throughputQuery = kDefaultThroughputQuery;
-    std::string seriesPick;           // "label=value,..." to pick one of several series; "" sums them
+    // "label=value,..." to choose a model (model_name=...) or an engine where a query returns several series; "" sums
+    // them. Throughput sums every series the pick matches (a model's engines); with the default throughput query
+    // the pick goes inside the selector (throughputQueryWithPick). Quality needs exactly one match.
+    std::string seriesPick;
     QualitySource qualitySource = QualitySource::None;
     std::string qualityQuery = kDefaultQualityQuery;  // when qualitySource == Prometheus
     std::string langfuseUrl;          // when qualitySource == Langfuse
@@ -60,6 +64,7 @@ struct TimelineData {
     std::vector<AlertEpisode> alerts;  // Prometheus' own evaluation (quality in Prometheus) or local (Langfuse)
     std::string alertsEvaluatedBy;     // "prometheus", "local", or "" when there is no quality series
     std::optional<DetectedChange> detectedChange;  // a suggestion from vllm:cache_config_info, not yet confirmed
+    std::optional<KvScalesRisk> kvScalesRisk;      // FP8 KV cache with calculate_kv_scales=False, from the same
     std::vector<std::string> warnings;             // from the servers, verbatim
 };
 
@@ -72,6 +77,7 @@ struct TimelineReport {
     std::vector<AlertEpisode> alerts;
     std::optional<Verdict> verdict;    // absent without a quality series or a change time
     std::vector<std::string> reasons;
+    std::vector<std::string> risks;    // risk flags from experience (the KV-scales one); they do not move the verdict
 };
 
 TimelineReport evaluateTimeline(const TimelineData& data);
