@@ -321,7 +321,7 @@ std::string explainEmptyQuery(const PrometheusClient& client, const std::string&
             continue;
         }
         out += "\n  the server has no metric " + name + " in this range";
-        if (auto note = metricRenameNote(name)) out += " (" + *note + ")";
+        if (auto note = metricRenameNote(name)) out += "; " + *note;
         const auto closest = closestMetricNames(name, *inRange);
         const std::string prefix(namePrefix(name));
         if (!closest.empty())
