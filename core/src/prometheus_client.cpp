@@ -415,9 +415,8 @@ Result<std::vector<std::string>> PrometheusClient::labelValues(const std::string
     const std::string shown = HttpClient::displayUrl(url);
     // Label names are [a-zA-Z_][a-zA-Z0-9_]*: nothing in the path needs escaping.
     const bool validName = !label.empty() && !std::isdigit(static_cast<unsigned char>(label[0])) &&
-                           std::all_of(label.begin(), label.end(), [](char c) {
-                               return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-                           });
+                           std::all_of(label.begin(), label.end(),
+                                       [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
     if (!validName) return Error{atUrl(shown) + ": \"" + label + "\" is not a label name"};
     QueryParams params;
     for (const auto& m : match) params.emplace_back("match[]", m);
@@ -431,7 +430,8 @@ Result<std::vector<std::string>> PrometheusClient::labelValues(const std::string
         auto envelope = parseEnvelope(response->body, response->status, shown);
         if (!envelope) return envelope.error();
         if (!envelope->data.is_array())
-            return Error{atUrl(shown) + ": the label values are not a list; it begins: " + excerpt(envelope->data.dump())};
+            return Error{atUrl(shown) +
+                         ": the label values are not a list; it begins: " + excerpt(envelope->data.dump())};
         std::vector<std::string> values;
         for (const auto& v : envelope->data)
             if (v.is_string()) values.push_back(v.get<std::string>());

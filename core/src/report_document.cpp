@@ -548,10 +548,9 @@ void addTimeline(Report& report, const ComparisonDocument& doc, const Decision& 
     else
         facts.push_back(plain("The time FP8 was switched on is not set."));
     if (data.detectedChange)
-        facts.push_back(plain("vLLM's cache_config_info shows cache_dtype " +
-                              describeKvCacheDtype(data.detectedChange->from) + " → " +
-                              describeKvCacheDtype(data.detectedChange->to) + " at " +
-                              formatTimeUtc(data.detectedChange->at) + "."));
+        facts.push_back(plain(
+            "vLLM's cache_config_info shows cache_dtype " + describeKvCacheDtype(data.detectedChange->from) + " → " +
+            describeKvCacheDtype(data.detectedChange->to) + " at " + formatTimeUtc(data.detectedChange->at) + "."));
     for (const auto& risk : r.risks) facts.push_back(plain("Risk: " + risk + "."));
     std::string sources;
     if (data.throughput) sources += "throughput from Prometheus " + st.prometheusUrl + " (" + st.throughputQuery + ")";

@@ -318,7 +318,8 @@ Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCre
         auto r = prom->queryRange(sent, st.from, st.to, st.step, stage(progress, 0.0, 0.35));
         if (!r) return Error{"throughput: " + r.error().message};
         note(*r);
-        if (r->series.empty()) return Error{"throughput: " + explainEmptyQuery(*prom, "throughput", sent, st.from, st.to, *pick)};
+        if (r->series.empty())
+            return Error{"throughput: " + explainEmptyQuery(*prom, "throughput", sent, st.from, st.to, *pick)};
         auto s = oneSeries(*r, "throughput", sent == st.throughputQuery ? st.seriesPick : "", true);
         if (!s) return Error{"throughput: " + s.error().message};
         data.throughput = std::move(s).value();
@@ -374,7 +375,9 @@ Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCre
             // Engine by engine (V1), narrowed by the pick's labels that cache_config_info carries.
             data.detectedChange = detectKvCacheSwitch(c->series, *pick);
             data.kvScalesRisk = findKvScalesRisk(c->series, *pick);
-        } else if (progress.isCancelled()) return Error{"cancelled"};
+        } else if (progress.isCancelled()) {
+            return Error{"cancelled"};
+        }
     }
     progress(1.0, "done");
     return data;
@@ -676,12 +679,13 @@ Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where) 
     return detail::parseTimelineJson(j, where, nullptr);
 }
 
-Json timelineReportToJson(const TimelineReport& r) {
+// The report as JSON before the optional fields.
+static Json timelineReportJsonBody(const TimelineReport& r) {
     Json alerts = Json::array();
     for (const auto& a : r.alerts)
         alerts.push_back({{"pending_at", a.pendingAt}, {"firing_at", numberOrNull(a.firingAt)},
                           {"resolved_at", numberOrNull(a.resolvedAt)}});
-    Json j{{"change_at", numberOrNull(r.changeAt)},
+    return Json{{"change_at", numberOrNull(r.changeAt)},
                 {"verdict", r.verdict ? Json(verdictName(*r.verdict)) : Json(nullptr)},
                 {"reasons", r.reasons},
                 {"throughput",
@@ -699,6 +703,10 @@ Json timelineReportToJson(const TimelineReport& r) {
                   {"after_count", r.quality.afterCount},
                   {"assessment", r.qualityAssessment}}},
                 {"alerts", std::move(alerts)}};
+}
+
+Json timelineReportToJson(const TimelineReport& r) {
+    Json j = timelineReportJsonBody(r);
     if (!r.risks.empty()) j["risks"] = r.risks;  // only when raised: earlier outputs stay byte-identical
     return j;
 }

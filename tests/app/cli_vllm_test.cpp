@@ -70,9 +70,15 @@ protected:
         ASSERT_TRUE(s_server->ok()) << s_server->error();
     }
     static std::vector<std::string> timeline(std::vector<std::string> extra) {
-        std::vector<std::string> args = {"timeline", "--prometheus", s_server->baseUrl(), "--from",
-                                         num(s_start + kChangeAt - kHours), "--to", num(s_start + kChangeAt + kHours),
-                                         "--change-at", num(s_start + kChangeAt)};
+        std::vector<std::string> args = {"timeline",
+                                         "--prometheus",
+                                         s_server->baseUrl(),
+                                         "--from",
+                                         num(s_start + kChangeAt - kHours),
+                                         "--to",
+                                         num(s_start + kChangeAt + kHours),
+                                         "--change-at",
+                                         num(s_start + kChangeAt)};
         args.insert(args.end(), extra.begin(), extra.end());
         return args;
     }

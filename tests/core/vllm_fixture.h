@@ -40,7 +40,7 @@ inline std::optional<std::vector<ExpositionSample>> readExposition(const std::st
                     value += line[i];
                 }
                 s.labels[key] = value;
-                i += 1;                                   // the closing quote
+                i += 1;  // the closing quote
                 if (i < line.size() && line[i] == ',') ++i;
             }
             ++i;  // '}'

@@ -23,7 +23,7 @@ namespace {
 
 constexpr double kHours = 3600;
 constexpr double kSpan = 8 * kHours;
-constexpr double kChangeAt = 4 * kHours;           // llama: cache auto -> fp8 on engine 0, throughput up 50 %
+constexpr double kChangeAt = 4 * kHours;              // llama: cache auto -> fp8 on engine 0, throughput up 50 %
 constexpr double kEngine1SwitchAt = kChangeAt + 600;  // engine 1 follows ten minutes later
 const char* const kLlama = "meta-llama/Llama-3.1-8B-Instruct";
 const char* const kQwen = "Qwen/Qwen2.5-7B-Instruct";
@@ -56,7 +56,8 @@ std::string generate(double start, const std::vector<test::ExpositionSample>& v1
     std::ostringstream om;
     const auto series = [&](const std::string& name, std::map<std::string, std::string> labels, double step,
                             double from, double to, auto value) {
-        for (double t = from; t < to; t += step) om << name << labelText(labels) << ' ' << num(value(t)) << ' ' << num(start + t) << '\n';
+        for (double t = from; t < to; t += step)
+            om << name << labelText(labels) << ' ' << num(value(t)) << ' ' << num(start + t) << '\n';
     };
     om << "# TYPE vllm:generation_tokens counter\n";
     for (const auto& s : v1) {
@@ -185,8 +186,8 @@ TEST_F(VllmV1Live, DetectsTheSwitchPerEngineAndRaisesTheScalesRisk) {
     ASSERT_TRUE(data->kvScalesRisk.has_value());
     EXPECT_EQ(data->kvScalesRisk->since, at(kChangeAt));
     EXPECT_EQ(data->kvScalesRisk->cacheDtype, "fp8");
-    EXPECT_EQ(data->kvScalesRisk->where, (std::vector<std::string>{"{engine=\"0\", job=\"vllm-llama\"}",
-                                                                   "{engine=\"1\", job=\"vllm-llama\"}"}));
+    EXPECT_EQ(data->kvScalesRisk->where,
+              (std::vector<std::string>{"{engine=\"0\", job=\"vllm-llama\"}", "{engine=\"1\", job=\"vllm-llama\"}"}));
     const auto report = evaluateTimeline(*data);
     ASSERT_EQ(report.risks.size(), 1u);
     EXPECT_NE(timelineReportToText(report, *data).find("Risk: FP8 KV cache without calculated scales"),

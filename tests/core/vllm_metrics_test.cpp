@@ -30,9 +30,13 @@ TEST(KvCacheDtype, EveryFp8VariantIsFp8AndOnlyPerTensorOnesNeedScales) {
 }
 
 TEST(KvCacheDtype, OtherLowPrecisionIsNamedNotJustNotFp8) {
-    const std::pair<const char*, const char*> named[] = {
-        {"nvfp4", "NVFP4"}, {"nvfp4_4over6", "NVFP4"}, {"nvfp4_ds_mla", "NVFP4"}, {"int8_per_token_head", "INT8"},
-        {"int4_per_token_head", "INT4"}, {"turboquant_k8v4", "TurboQuant"}, {"turboquant_3bit_nc", "TurboQuant"}};
+    const std::pair<const char*, const char*> named[] = {{"nvfp4", "NVFP4"},
+                                                         {"nvfp4_4over6", "NVFP4"},
+                                                         {"nvfp4_ds_mla", "NVFP4"},
+                                                         {"int8_per_token_head", "INT8"},
+                                                         {"int4_per_token_head", "INT4"},
+                                                         {"turboquant_k8v4", "TurboQuant"},
+                                                         {"turboquant_3bit_nc", "TurboQuant"}};
     for (const auto& [dtype, word] : named) {
         const auto info = classifyKvCacheDtype(dtype);
         EXPECT_EQ(info.family, KvCacheDtypeFamily::OtherLowPrecision) << dtype;
@@ -40,7 +44,8 @@ TEST(KvCacheDtype, OtherLowPrecisionIsNamedNotJustNotFp8) {
         EXPECT_FALSE(info.perTensorScales) << dtype;
     }
     EXPECT_EQ(describeKvCacheDtype("nvfp4"), "nvfp4 (4-bit NVFP4, not FP8)");
-    EXPECT_EQ(describeKvCacheDtype("int8_per_token_head"), "int8_per_token_head (INT8 with a scale per token and head, not FP8)");
+    EXPECT_EQ(describeKvCacheDtype("int8_per_token_head"),
+              "int8_per_token_head (INT8 with a scale per token and head, not FP8)");
 }
 
 TEST(KvCacheDtype, ModelDtypesAndUnknownNames) {

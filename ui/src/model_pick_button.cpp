@@ -16,8 +16,9 @@ ModelPickButton::ModelPickButton(QLineEdit* pickField, Source source, QWidget* p
     : QToolButton(parent), m_pickField(pickField), m_source(std::move(source)), m_menu(new QMenu(this)) {
     setObjectName(QStringLiteral("modelPick"));
     setText(tr("Models…"));
-    setToolTip(tr("List the model_name values Prometheus has for vllm:generation_tokens_total in the range, and pick "
-                  "one (its engines are summed)"));
+    setToolTip(
+        tr("List the model_name values Prometheus has for vllm:generation_tokens_total in the range, and pick "
+           "one (its engines are summed)"));
     connect(this, &QToolButton::clicked, this, &ModelPickButton::lookUp);
 }
 
@@ -56,7 +57,8 @@ void ModelPickButton::showModels(const Result<std::vector<std::string>>& models)
     if (!models) {
         m_menu->addAction(tr("✗ %1").arg(toQString(models.error().message)))->setEnabled(false);
     } else if (models->empty()) {
-        m_menu->addAction(tr("No vllm:generation_tokens_total series with a model_name in the range"))->setEnabled(false);
+        m_menu->addAction(tr("No vllm:generation_tokens_total series with a model_name in the range"))
+            ->setEnabled(false);
     } else {
         m_menu->addAction(tr("All models (sum every series)"), this, [this] { m_pickField->clear(); });
         m_menu->addSeparator();

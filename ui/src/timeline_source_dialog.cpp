@@ -242,11 +242,14 @@ TimelineSourceDialog::TimelineSourceDialog(QWidget* parent, std::shared_ptr<Cred
     m_seriesPick->setPlaceholderText(tr("empty sums every series; model_name=… picks a model (its engines summed)"));
     auto* pickRow = new QHBoxLayout;
     pickRow->addWidget(m_seriesPick, 1);
-    m_modelPick = new ModelPickButton(m_seriesPick, [this]() -> ModelPickButton::Target {
-        auto ps = formPrometheusSettings();
-        if (!ps) return ps.error();
-        return std::pair{std::move(ps).value(), m_rangePicker->range()};
-    }, throughputBox);
+    m_modelPick = new ModelPickButton(
+        m_seriesPick,
+        [this]() -> ModelPickButton::Target {
+            auto ps = formPrometheusSettings();
+            if (!ps) return ps.error();
+            return std::pair{std::move(ps).value(), m_rangePicker->range()};
+        },
+        throughputBox);
     pickRow->addWidget(m_modelPick);
     throughputForm->addRow(tr("Series:"), pickRow);
     m_inputs << m_fetchThroughput << m_throughputQuery << m_seriesPick << m_modelPick;

@@ -711,8 +711,7 @@ void TimelineView::updateHeader() {
     if (offer) {
         QString text = tr("vLLM reports the KV-cache dtype switching %1 → %2 at %3 (vllm:cache_config_info).")
                            .arg(toQString(describeKvCacheDtype(detected->from)),
-                                toQString(describeKvCacheDtype(detected->to)),
-                                toQString(formatTimeUtc(detected->at)));
+                                toQString(describeKvCacheDtype(detected->to)), toQString(formatTimeUtc(detected->at)));
         text += QLatin1Char(' ') + (st.changeAt ? tr("The change time in use is %1.")
                                                       .arg(toQString(formatTimeUtc(*st.changeAt)))
                                                 : tr("No change time is set yet."));

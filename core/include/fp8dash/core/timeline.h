@@ -77,7 +77,7 @@ struct TimelineReport {
     std::vector<AlertEpisode> alerts;
     std::optional<Verdict> verdict;    // absent without a quality series or a change time
     std::vector<std::string> reasons;
-    std::vector<std::string> risks;    // risk flags from experience (the KV-scales one); they do not move the verdict
+    std::vector<std::string> risks;  // risk flags from experience (the KV-scales one); they do not move the verdict
 };
 
 TimelineReport evaluateTimeline(const TimelineData& data);
