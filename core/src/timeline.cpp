@@ -429,10 +429,7 @@ Json timelineJson(const TimelineData& d, bool withSamples) {
                    : Json(nullptr)},
               {"warnings", d.warnings}};
     // Written only when raised: files without the risk stay as they were.
-    if (d.kvScalesRisk)
-        j["kv_scales_risk"] = {{"since", d.kvScalesRisk->since},
-                               {"cache_dtype", d.kvScalesRisk->cacheDtype},
-                               {"where", d.kvScalesRisk->where}};
+    if (d.kvScalesRisk) j["kv_scales_risk"] = kvScalesRiskToJson(*d.kvScalesRisk);
     return j;
 }
 
@@ -649,21 +646,9 @@ Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where, 
         d.detectedChange = c;
     }
     if (auto risk = j.find("kv_scales_risk"); risk != j.end() && !risk->is_null()) {
-        const std::string rw = where + ".kv_scales_risk";
-        if (!risk->is_object()) return Error{rw + " must be an object"};
-        KvScalesRisk k;
-        if (auto r = numberAt(*risk, rw, "since", k.since, true); !r) return r.error();
-        auto dtype = risk->find("cache_dtype");
-        if (dtype == risk->end() || !dtype->is_string()) return Error{rw + ".cache_dtype must be a string"};
-        k.cacheDtype = dtype->get<std::string>();
-        if (auto places = risk->find("where"); places != risk->end() && !places->is_null()) {
-            if (!places->is_array()) return Error{rw + ".where must be a list of strings"};
-            for (const auto& e : *places) {
-                if (!e.is_string()) return Error{rw + ".where must be a list of strings"};
-                k.where.push_back(e.get<std::string>());
-            }
-        }
-        d.kvScalesRisk = std::move(k);
+        auto k = kvScalesRiskFromJson(*risk, where + ".kv_scales_risk");
+        if (!k) return k.error();
+        d.kvScalesRisk = std::move(k).value();
     }
     if (auto wn = j.find("warnings"); wn != j.end() && wn->is_array())
         for (const auto& e : *wn)

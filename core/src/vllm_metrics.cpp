@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -206,6 +207,30 @@ std::string kvScalesRiskText(const KvScalesRisk& risk) {
            (risk.where.empty() ? std::string() : " on " + joined(risk.where, ", ")) +
            "; unless the checkpoint ships k/v scales vLLM scales K and V by 1.0, and long contexts (> 32K tokens) "
            "accumulate error (--calculate-kv-scales computes them)";
+}
+
+Json kvScalesRiskToJson(const KvScalesRisk& risk) {
+    return Json{{"since", risk.since}, {"cache_dtype", risk.cacheDtype}, {"where", risk.where}};
+}
+
+Result<KvScalesRisk> kvScalesRiskFromJson(const Json& j, const std::string& where) {
+    if (!j.is_object()) return Error{where + " must be an object"};
+    KvScalesRisk risk;
+    const auto since = j.find("since");
+    if (since == j.end() || !since->is_number() || !std::isfinite(since->get<double>()))
+        return Error{where + ".since must be a finite number (unix seconds)"};
+    risk.since = since->get<double>();
+    const auto dtype = j.find("cache_dtype");
+    if (dtype == j.end() || !dtype->is_string()) return Error{where + ".cache_dtype must be a string"};
+    risk.cacheDtype = dtype->get<std::string>();
+    if (auto places = j.find("where"); places != j.end() && !places->is_null()) {
+        if (!places->is_array()) return Error{where + ".where must be a list of strings"};
+        for (const auto& e : *places) {
+            if (!e.is_string()) return Error{where + ".where must be a list of strings"};
+            risk.where.push_back(e.get<std::string>());
+        }
+    }
+    return risk;
 }
 
 std::string throughputQueryWithPick(const std::string& query, const Labels& pick) {
