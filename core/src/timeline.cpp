@@ -8,6 +8,7 @@
 
 #include "fp8dash/core/langfuse_client.h"
 #include "timeline_arrays.h"
+#include "vllm_metrics_json.h"
 
 namespace fp8dash {
 namespace {

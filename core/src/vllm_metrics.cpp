@@ -9,6 +9,7 @@
 #include <set>
 
 #include "text_util.h"
+#include "vllm_metrics_json.h"
 
 namespace fp8dash {
 namespace {

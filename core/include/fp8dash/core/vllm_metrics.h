@@ -10,7 +10,6 @@
 #include <string_view>
 #include <vector>
 
-#include "fp8dash/core/lm_eval_results.h"  // Json
 #include "fp8dash/core/prometheus_client.h"
 #include "fp8dash/core/time_series.h"
 
@@ -54,9 +53,6 @@ struct KvScalesRisk {
 };
 std::optional<KvScalesRisk> findKvScalesRisk(const std::vector<Series>& cacheConfigInfo, const Labels& pick = {});
 std::string kvScalesRiskText(const KvScalesRisk& risk);  // one sentence for reports
-// The comparison file's "kv_scales_risk": {"since", "cache_dtype", "where"}; errors name `where` and the field.
-Json kvScalesRiskToJson(const KvScalesRisk& risk);
-Result<KvScalesRisk> kvScalesRiskFromJson(const Json& j, const std::string& where);
 
 // The default throughput query with the pick's labels as matchers inside the selector, so that Prometheus picks the
 // model's series before summing its engines: sum(rate(vllm:generation_tokens_total{model_name="m"}[5m])). Any other
