@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/timeline.h"
 #include "fp8dash/core/vllm_metrics.h"
 #include "test_paths.h"
@@ -268,6 +269,17 @@ TEST(TimelineKvScalesRisk, ShownInReportsAndKeptInTheFileOnlyWhenRaised) {
     auto old = parseTimelineJson(plainFile, "timeline");  // a file from before the field opens as before
     ASSERT_TRUE(old.ok()) << old.error().message;
     EXPECT_FALSE(old->kvScalesRisk.has_value());
+
+    // Through a saved comparison file (its own JSON writer) and back.
+    test::TempDir dir;
+    ComparisonDocument doc;
+    doc.hasEvals = false;
+    doc.timeline = d;
+    ASSERT_TRUE(saveComparisonFile(doc, dir.path() / "risk.fp8cmp").ok());
+    auto loaded = loadComparisonFile(dir.path() / "risk.fp8cmp");
+    ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+    ASSERT_TRUE(loaded->timeline.has_value());
+    EXPECT_EQ(loaded->timeline->kvScalesRisk, d.kvScalesRisk);
 
     Json broken = file;
     broken["kv_scales_risk"]["where"] = "engine 0";
