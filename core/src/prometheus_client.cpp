@@ -444,6 +444,39 @@ Result<std::string> PrometheusClient::buildInfo(const Progress& progress) const 
     }
 }
 
+Result<std::vector<std::string>> PrometheusClient::labelValues(const std::string& label,
+                                                               const std::vector<std::string>& match, double start,
+                                                               double end, const Progress& progress) const {
+    const std::string url = m_settings.baseUrl + "/api/v1/label/" + label + "/values";
+    const std::string shown = HttpClient::displayUrl(url);
+    // Label names are [a-zA-Z_][a-zA-Z0-9_]*: nothing in the path needs escaping.
+    const bool validName = !label.empty() && !std::isdigit(static_cast<unsigned char>(label[0])) &&
+                           std::all_of(label.begin(), label.end(),
+                                       [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    if (!validName) return Error{atUrl(shown) + ": \"" + label + "\" is not a label name"};
+    QueryParams params;
+    for (const auto& m : match) params.emplace_back("match[]", m);
+    if (std::isfinite(start) && std::isfinite(end)) {
+        params.emplace_back("start", secondsText(std::llround(start * 1000)));
+        params.emplace_back("end", secondsText(std::llround(end * 1000)));
+    }
+    auto response = m_http.get(url, params, progress);
+    if (!response) return transportError(response.error(), shown);
+    try {
+        auto envelope = parseEnvelope(response->body, response->status, shown);
+        if (!envelope) return envelope.error();
+        if (!envelope->data.is_array())
+            return Error{atUrl(shown) +
+                         ": the label values are not a list; it begins: " + excerpt(envelope->data.dump())};
+        std::vector<std::string> values;
+        for (const auto& v : envelope->data)
+            if (v.is_string()) values.push_back(v.get<std::string>());
+        return values;
+    } catch (const std::exception& e) {
+        return Error{atUrl(shown) + ": malformed label values (" + e.what() + ")"};
+    }
+}
+
 Result<QueryResult> PrometheusClient::query(const std::string& promql, double time, const Progress& progress) const {
     if (!std::isfinite(time))
         return Error{atUrl(HttpClient::displayUrl(m_settings.baseUrl)) + ": the query time is not a number"};

@@ -12,6 +12,7 @@
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/review.h"
 #include "fp8dash/core/time_series.h"
+#include "fp8dash/core/vllm_metrics.h"
 #include "text_util.h"
 
 namespace fp8dash {
@@ -293,6 +294,9 @@ std::string weightsText(const Fp8Config& c) {
 }
 std::string kvText(const Fp8Config& c) {
     if (c.kvCache) return "FP8 (" + c.kvCacheDtype + ")";
+    // A quantised cache of another kind is named for what it is ("nvfp4 (4-bit NVFP4, not FP8)").
+    if (classifyKvCacheDtype(c.kvCacheDtype).family == KvCacheDtypeFamily::OtherLowPrecision)
+        return describeKvCacheDtype(c.kvCacheDtype);
     return c.kvCacheDtype.empty() ? "not FP8 (the model dtype)" : "not FP8 (" + c.kvCacheDtype + ")";
 }
 std::string kvScalesText(const Fp8Config& c) {
@@ -545,8 +549,10 @@ void addTimeline(Report& report, const ComparisonDocument& doc, const Decision& 
     else
         facts.push_back(plain("The time FP8 was switched on is not set."));
     if (data.detectedChange)
-        facts.push_back(plain("vLLM's cache_config_info shows cache_dtype " + data.detectedChange->from + " → " +
-                              data.detectedChange->to + " at " + formatTimeUtc(data.detectedChange->at) + "."));
+        facts.push_back(plain(
+            "vLLM's cache_config_info shows cache_dtype " + describeKvCacheDtype(data.detectedChange->from) + " → " +
+            describeKvCacheDtype(data.detectedChange->to) + " at " + formatTimeUtc(data.detectedChange->at) + "."));
+    for (const auto& risk : r.risks) facts.push_back(plain("Risk: " + risk + "."));
     std::string sources;
     if (data.throughput) sources += "throughput from Prometheus " + st.prometheusUrl + " (" + st.throughputQuery + ")";
     if (st.qualitySource == QualitySource::Langfuse)

@@ -145,7 +145,7 @@ Result<Series> sumSeries(const std::vector<Series>& series) {
     return out;
 }
 
-Result<Series> pickSeries(const std::vector<Series>& series, const std::string& pick) {
+Result<Labels> parseSeriesPick(const std::string& pick) {
     Labels want;
     std::size_t start = 0;
     while (start <= pick.size()) {
@@ -162,15 +162,24 @@ Result<Series> pickSeries(const std::vector<Series>& series, const std::string& 
         }
         start = end + 1;
     }
-    std::vector<const Series*> matches;
-    for (const auto& s : series) {
-        bool ok = true;
-        for (const auto& [k, v] : want) {
-            auto it = s.labels.find(k);
-            if (it == s.labels.end() || it->second != v) ok = false;
-        }
-        if (ok) matches.push_back(&s);
+    return want;
+}
+
+bool labelsMatch(const Labels& labels, const Labels& want) {
+    for (const auto& [k, v] : want) {
+        auto it = labels.find(k);
+        if (it == labels.end() || it->second != v) return false;
     }
+    return true;
+}
+
+Result<Series> pickSeries(const std::vector<Series>& series, const std::string& pick) {
+    auto parsed = parseSeriesPick(pick);
+    if (!parsed) return parsed.error();
+    const Labels& want = *parsed;
+    std::vector<const Series*> matches;
+    for (const auto& s : series)
+        if (labelsMatch(s.labels, want)) matches.push_back(&s);
     if (matches.size() == 1) return *matches.front();
     std::string listing;
     for (std::size_t i = 0; i < series.size() && i < 5; ++i) listing += "\n  " + labelsToString(series[i].labels);

@@ -8,6 +8,7 @@
 
 #include "fp8dash/core/langfuse_client.h"
 #include "timeline_arrays.h"
+#include "vllm_metrics_json.h"
 
 namespace fp8dash {
 namespace {
@@ -131,6 +132,16 @@ Progress stage(const Progress& p, double lo, double hi) {
 
 Result<Series> oneSeries(const QueryResult& r, const std::string& what, const std::string& pick, bool sum) {
     if (r.series.empty()) return Error{"the " + what + " query returned no series in the chosen range"};
+    if (!pick.empty() && sum) {
+        // Throughput: the pick chooses a model (or engine); every series it matches is summed (V1: its engines).
+        auto want = parseSeriesPick(pick);
+        if (!want) return want.error();
+        std::vector<Series> matched;
+        for (const auto& s : r.series)
+            if (labelsMatch(s.labels, *want)) matched.push_back(s);
+        if (matched.empty()) return pickSeries(r.series, pick);  // its words for "nothing matches"
+        return sumSeries(matched);
+    }
     if (!pick.empty()) return pickSeries(r.series, pick);
     if (r.series.size() == 1 || sum) return sumSeries(r.series);
     std::string listing;
@@ -251,6 +262,7 @@ TimelineReport evaluateTimeline(const TimelineData& data) {
     }
     if (!r.qualityAssessment.empty()) r.reasons.push_back(r.qualityAssessment);
     if (!r.throughputAssessment.empty()) r.reasons.push_back(r.throughputAssessment);
+    if (data.kvScalesRisk) r.risks.push_back(kvScalesRiskText(*data.kvScalesRisk));
     return r;
 }
 
@@ -339,12 +351,18 @@ Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCre
         data.warnings.insert(data.warnings.end(), r.warnings.begin(), r.warnings.end());
         for (const auto& info : r.infos) data.warnings.push_back("(info) " + info);
     };
+    auto pick = parseSeriesPick(st.seriesPick);
+    if (!pick) return pick.error();
 
     if (st.fetchThroughput) {
-        auto r = prom->queryRange(st.throughputQuery, st.from, st.to, st.step, stage(progress, 0.0, 0.35));
+        // The default query takes the pick inside its selector: Prometheus picks the model before summing engines.
+        const std::string sent = throughputQueryWithPick(st.throughputQuery, *pick);
+        auto r = prom->queryRange(sent, st.from, st.to, st.step, stage(progress, 0.0, 0.35));
         if (!r) return Error{"throughput: " + r.error().message};
         note(*r);
-        auto s = oneSeries(*r, "throughput", st.seriesPick, true);
+        if (r->series.empty())
+            return Error{"throughput: " + explainEmptyQuery(*prom, "throughput", sent, st.from, st.to, *pick)};
+        auto s = oneSeries(*r, "throughput", sent == st.throughputQuery ? st.seriesPick : "", true);
         if (!s) return Error{"throughput: " + s.error().message};
         data.throughput = std::move(s).value();
     }
@@ -352,6 +370,8 @@ Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCre
         auto r = prom->queryRange(st.qualityQuery, st.from, st.to, st.step, stage(progress, 0.35, 0.6));
         if (!r) return Error{"quality: " + r.error().message};
         note(*r);
+        if (r->series.empty())
+            return Error{"quality: " + explainEmptyQuery(*prom, "quality", st.qualityQuery, st.from, st.to, *pick)};
         auto s = oneSeries(*r, "quality", st.seriesPick, false);
         if (!s) return Error{"quality: " + s.error().message};
         data.quality = std::move(s).value();
@@ -393,8 +413,13 @@ Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCre
     if (prom) {
         // A suggestion only: an error here does not spoil the timeline.
         auto c = prom->queryRange("vllm:cache_config_info", st.from, st.to, st.step, stage(progress, 0.85, 1.0));
-        if (c) data.detectedChange = detectCacheDtypeChange(c->series);
-        else if (progress.isCancelled()) return Error{"cancelled"};
+        if (c) {
+            // Engine by engine (V1), narrowed by the pick's labels that cache_config_info carries.
+            data.detectedChange = detectKvCacheSwitch(c->series, *pick);
+            data.kvScalesRisk = findKvScalesRisk(c->series, *pick);
+        } else if (progress.isCancelled()) {
+            return Error{"cancelled"};
+        }
     }
     progress(1.0, "done");
     return data;
@@ -453,6 +478,8 @@ Json timelineJson(const TimelineData& d, bool withSamples) {
     }
     if (!d.server.empty()) j["server"] = d.server;
     if (s.windowSemantics) j["settings"]["window_semantics"] = windowSemanticsName(*s.windowSemantics);
+    // Written only when raised: files without the risk stay as they were.
+    if (d.kvScalesRisk) j["kv_scales_risk"] = kvScalesRiskToJson(*d.kvScalesRisk);
     return j;
 }
 
@@ -693,6 +720,11 @@ Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where, 
         if (auto t = dc->find("to"); t != dc->end() && t->is_string()) c.to = t->get<std::string>();
         d.detectedChange = c;
     }
+    if (auto risk = j.find("kv_scales_risk"); risk != j.end() && !risk->is_null()) {
+        auto k = kvScalesRiskFromJson(*risk, where + ".kv_scales_risk");
+        if (!k) return k.error();
+        d.kvScalesRisk = std::move(k).value();
+    }
     if (auto wn = j.find("warnings"); wn != j.end() && wn->is_array())
         for (const auto& e : *wn)
             if (e.is_string()) d.warnings.push_back(e.get<std::string>());
@@ -708,7 +740,8 @@ Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where) 
     return detail::parseTimelineJson(j, where, nullptr);
 }
 
-Json timelineReportToJson(const TimelineReport& r) {
+// The report as JSON before the optional fields.
+static Json timelineReportJsonBody(const TimelineReport& r) {
     Json alerts = Json::array();
     for (const auto& a : r.alerts)
         alerts.push_back({{"pending_at", a.pendingAt}, {"firing_at", numberOrNull(a.firingAt)},
@@ -737,6 +770,12 @@ Json timelineReportToJson(const TimelineReport& r) {
     return j;
 }
 
+Json timelineReportToJson(const TimelineReport& r) {
+    Json j = timelineReportJsonBody(r);
+    if (!r.risks.empty()) j["risks"] = r.risks;  // only when raised: earlier outputs stay byte-identical
+    return j;
+}
+
 std::string timelineReportToText(const TimelineReport& r, const TimelineData& d) {
     std::string out = "Production timeline: " + formatTimeUtc(d.settings.from) + " → " + formatTimeUtc(d.settings.to) +
                       " (step " + num(d.settings.step, "%g") + " s)\n";
@@ -744,8 +783,9 @@ std::string timelineReportToText(const TimelineReport& r, const TimelineData& d)
     for (const auto& reason : r.reasons) out += "  • " + reason + "\n";
     if (r.changeAt) out += "  FP8 switched on at " + formatTimeUtc(*r.changeAt) + "\n";
     if (d.detectedChange)
-        out += "  vLLM's cache_config_info shows cache_dtype " + d.detectedChange->from + " → " + d.detectedChange->to +
-               " at " + formatTimeUtc(d.detectedChange->at) + "\n";
+        out += "  vLLM's cache_config_info shows cache_dtype " + describeKvCacheDtype(d.detectedChange->from) + " → " +
+               describeKvCacheDtype(d.detectedChange->to) + " at " + formatTimeUtc(d.detectedChange->at) + "\n";
+    for (const auto& risk : r.risks) out += "  Risk: " + risk + "\n";
     if (d.quality) {
         out += "  Quality alert (" + d.settings.rule.promql("q") + ", for " + num(d.settings.rule.holdForS / 60, "%g") +
                "m; evaluated " + (d.alertsEvaluatedBy == "prometheus" ? "by Prometheus" : "locally") + " with " +

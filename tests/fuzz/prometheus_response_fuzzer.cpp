@@ -1,10 +1,12 @@
 // Fuzz target: Prometheus HTTP API responses (parsePrometheusResponse) as a success, a client error and a server
-// error, and the FP8 switch detection over the series that come back (detectCacheDtypeChange).
+// error, and the FP8 switch detection over the series that come back (detectCacheDtypeChange, engine by engine in
+// detectKvCacheSwitch, and the calculate_kv_scales risk).
 #include <cmath>
 #include <cstdint>
 #include <string>
 
 #include "fp8dash/core/prometheus_client.h"
+#include "fp8dash/core/vllm_metrics.h"
 #include "fuzz_support.h"
 
 using namespace fp8dash;
@@ -26,6 +28,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 fuzz::check(std::isfinite(s.samples[i].t), "a sample without a finite timestamp was accepted");
         if (auto change = detectCacheDtypeChange(r->series))
             fuzz::check(std::isfinite(change->at), "a detected change without a finite time");
+        if (auto change = detectKvCacheSwitch(r->series))
+            fuzz::check(std::isfinite(change->at), "a per-engine change without a finite time");
+        if (auto risk = findKvScalesRisk(r->series))
+            fuzz::check(std::isfinite(risk->since) && classifyKvCacheDtype(risk->cacheDtype).perTensorScales,
+                        "a KV-scales risk without a time or for a dtype with its own scales");
     }
     return 0;
 }

@@ -36,6 +36,7 @@
 #include "fp8dash/ui/keychain_credential_store.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/time_range_picker.h"
+#include "model_pick_button.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -238,9 +239,20 @@ TimelineSourceDialog::TimelineSourceDialog(QWidget* parent, std::shared_ptr<Cred
     throughputForm->addRow(tr("&Query:"), m_throughputQuery);
     m_seriesPick = new QLineEdit(throughputBox);
     m_seriesPick->setObjectName(QStringLiteral("seriesPick"));
-    m_seriesPick->setPlaceholderText(tr("several series: empty sums them, or label=value,… picks one"));
-    throughputForm->addRow(tr("Series:"), m_seriesPick);
-    m_inputs << m_fetchThroughput << m_throughputQuery << m_seriesPick;
+    m_seriesPick->setPlaceholderText(tr("empty sums every series; model_name=… picks a model (its engines summed)"));
+    auto* pickRow = new QHBoxLayout;
+    pickRow->addWidget(m_seriesPick, 1);
+    m_modelPick = new ModelPickButton(
+        m_seriesPick,
+        [this]() -> ModelPickButton::Target {
+            auto ps = formPrometheusSettings();
+            if (!ps) return ps.error();
+            return std::pair{std::move(ps).value(), m_rangePicker->range()};
+        },
+        throughputBox);
+    pickRow->addWidget(m_modelPick);
+    throughputForm->addRow(tr("Series:"), pickRow);
+    m_inputs << m_fetchThroughput << m_throughputQuery << m_seriesPick << m_modelPick;
     grid->addWidget(throughputBox, 1, 0);
 
     // Quality
@@ -450,6 +462,7 @@ void TimelineSourceDialog::updateVisibility() {
     m_authStack->setCurrentIndex(m_authCombo->currentIndex());
     m_throughputQuery->setEnabled(m_fetchThroughput->isChecked() && !m_fetching);
     m_seriesPick->setEnabled(m_fetchThroughput->isChecked() && !m_fetching);
+    m_modelPick->setEnabled(m_fetchThroughput->isChecked() && !m_fetching);
     m_qualityStack->setCurrentIndex(m_qualityCombo->currentIndex());
 }
 
@@ -618,16 +631,9 @@ Headers TimelineSourceDialog::typedHeaders() const {
     return *headers;
 }
 
-void TimelineSourceDialog::testConnection() {
-    if (m_testing) return;
+Result<PrometheusSettings> TimelineSourceDialog::formPrometheusSettings() const {
     const QString url = m_urlEdit->text().trimmed();
-    if (auto ok = checkUrl(url, tr("Prometheus URL")); !ok) {
-        m_connectionLabel->setStyleSheet(style::colorRule(style::errorTextColor()));
-        m_connectionLabel->setText(toQString(ok.error().message));
-        growToFit();
-        emit connectionTested(false, m_connectionLabel->text());
-        return;
-    }
+    if (auto ok = checkUrl(url, tr("Prometheus URL")); !ok) return ok.error();
     PrometheusSettings ps;
     ps.baseUrl = url.toStdString();
     while (!ps.baseUrl.empty() && ps.baseUrl.back() == '/') ps.baseUrl.pop_back();
@@ -651,6 +657,21 @@ void TimelineSourceDialog::testConnection() {
     ps.http.caFile = m_caFileEdit->text().trimmed().toStdString();
     ps.http.totalTimeoutS = 20;
     ps.http.maxRetries = 1;  // a test answers quickly or says why
+    return ps;
+}
+
+void TimelineSourceDialog::testConnection() {
+    if (m_testing) return;
+    const QString url = m_urlEdit->text().trimmed();
+    auto settings = formPrometheusSettings();
+    if (!settings) {
+        m_connectionLabel->setStyleSheet(style::colorRule(style::errorTextColor()));
+        m_connectionLabel->setText(toQString(settings.error().message));
+        growToFit();
+        emit connectionTested(false, m_connectionLabel->text());
+        return;
+    }
+    PrometheusSettings ps = std::move(settings).value();
 
     const Remembered remembered = rememberedFor(true, false);
     const quint64 generation = ++m_testGeneration;

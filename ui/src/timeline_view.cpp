@@ -707,6 +707,8 @@ void TimelineView::updateHeader() {
 
     QStringList warnings;
     for (const std::string& w : m_data->warnings) warnings << QStringLiteral("⚠ ") + toQString(w);
+    // The risk flag from vllm:cache_config_info (FP8 KV cache without calculated scales) shows beside the warnings.
+    if (m_data->kvScalesRisk) warnings << tr("⚠ Risk: %1").arg(toQString(kvScalesRiskText(*m_data->kvScalesRisk)));
     m_warningsLabel->setText(warnings.join(QLatin1Char('\n')));
     m_warningsLabel->setVisible(!warnings.isEmpty());
 
@@ -714,8 +716,8 @@ void TimelineView::updateHeader() {
     const bool offer = detected && (!st.changeAt || std::abs(*st.changeAt - detected->at) >= 0.5);
     if (offer) {
         QString text = tr("vLLM reports the KV-cache dtype switching %1 → %2 at %3 (vllm:cache_config_info).")
-                           .arg(toQString(detected->from), toQString(detected->to),
-                                toQString(formatTimeUtc(detected->at)));
+                           .arg(toQString(describeKvCacheDtype(detected->from)),
+                                toQString(describeKvCacheDtype(detected->to)), toQString(formatTimeUtc(detected->at)));
         text += QLatin1Char(' ') + (st.changeAt ? tr("The change time in use is %1.")
                                                       .arg(toQString(formatTimeUtc(*st.changeAt)))
                                                 : tr("No change time is set yet."));

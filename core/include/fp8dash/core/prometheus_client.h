@@ -3,6 +3,7 @@
 // unchanged with Thanos, Mimir, Cortex and VictoriaMetrics. Synchronous; thread-safe (one instance may serve
 // several threads). See shared/notes/data-formats.md §3 for the response shapes.
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -86,6 +87,13 @@ public:
     // the URL.
     Result<QueryResult> queryRange(const std::string& promql, double start, double end, double step,
                                    const Progress& progress = {}, int parallel = 4) const;
+
+    // /api/v1/label/<label>/values: the values of one label (`__name__` gives the metric names), narrowed to series
+    // matching the selectors in `match` and to [start, end] when both are finite (unix seconds). Sorted as the server
+    // sends them. Errors as for query().
+    Result<std::vector<std::string>> labelValues(const std::string& label, const std::vector<std::string>& match = {},
+                                                 double start = NAN, double end = NAN,
+                                                 const Progress& progress = {}) const;
 
     const PrometheusSettings& settings() const { return m_settings; }
 

@@ -32,6 +32,10 @@ std::string labelsToString(const Labels& labels);  // {a="1", b="2"}
 // timestamps), or keep the one whose labels contain every key=value of `pick` ("model_name=llama,instance=a:8000").
 Result<Series> sumSeries(const std::vector<Series>& series);
 Result<Series> pickSeries(const std::vector<Series>& series, const std::string& pick);
+// The pick "label=value[,label=value...]" (a value may be quoted) as labels; an error names a malformed part.
+Result<Labels> parseSeriesPick(const std::string& pick);
+// Whether `labels` holds every key=value of `want`.
+bool labelsMatch(const Labels& labels, const Labels& want);
 
 // Before/after the change (issue #3): before = samples with t < change; after = samples with t >= change + settle
 // (settle = the 5-minute rate window by default). Non-finite samples are left out of the means.

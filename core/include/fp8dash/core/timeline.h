@@ -13,6 +13,7 @@
 #include "fp8dash/core/result.h"
 #include "fp8dash/core/time_series.h"
 #include "fp8dash/core/verdict.h"
+#include "fp8dash/core/vllm_metrics.h"
 
 namespace fp8dash {
 
@@ -38,7 +39,10 @@ struct TimelineSettings {
     std::vector<std::string> prometheusHeaderNames;  // e.g. X-Scope-OrgID (values come from the environment)
     bool fetchThroughput = true;
     std::string throughputQuery = kDefaultThroughputQuery;
-    std::string seriesPick;           // "label=value,..." to pick one of several series; "" sums them
+    // "label=value,..." to choose a model (model_name=...) or an engine where a query returns several series; "" sums
+    // them. Throughput sums every series the pick matches (a model's engines); with the default throughput query
+    // the pick goes inside the selector (throughputQueryWithPick). Quality needs exactly one match.
+    std::string seriesPick;
     QualitySource qualitySource = QualitySource::None;
     std::string qualityQuery = kDefaultQualityQuery;  // when qualitySource == Prometheus
     std::string langfuseUrl;          // when qualitySource == Langfuse
@@ -68,6 +72,7 @@ struct TimelineData {
     // Why settings.rule.windows is what it is ("Prometheus 2 selects closed windows", "set by the user"); "" in files
     // written before the semantics were recorded (their alerts were evaluated with closed windows, Prometheus 2.x).
     std::string windowSemanticsBasis;
+    std::optional<KvScalesRisk> kvScalesRisk;  // an FP8 KV cache with calculate_kv_scales=False (cache_config_info)
 };
 
 struct TimelineReport {
@@ -81,6 +86,7 @@ struct TimelineReport {
     std::vector<std::string> reasons;
     std::optional<WindowSemantics> windowSemantics;  // with a quality series: the alert's window edges
     std::string server;                              // TimelineData::server
+    std::vector<std::string> risks;  // risk flags from experience (the KV-scales one); they do not move the verdict
 };
 
 TimelineReport evaluateTimeline(const TimelineData& data);

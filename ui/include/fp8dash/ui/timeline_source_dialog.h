@@ -39,6 +39,7 @@ class QTimer;
 namespace fp8dash::ui {
 
 class CredentialStore;
+class ModelPickButton;
 class TimeRangePicker;
 
 class TimelineSourceDialog : public QDialog {
@@ -109,6 +110,7 @@ private:
     void showError(const QString& message);
     void growToFit();
     Headers typedHeaders() const;
+    Result<PrometheusSettings> formPrometheusSettings() const;  // URL, auth, headers, TLS as typed (for a quick ask)
 
     // The keychain (CredentialStore); blobs are JSON objects of the typed secret fields.
     enum class Source { Prometheus, Langfuse };
@@ -143,6 +145,7 @@ private:
     QCheckBox* m_fetchThroughput = nullptr;
     QLineEdit* m_throughputQuery = nullptr;
     QLineEdit* m_seriesPick = nullptr;
+    ModelPickButton* m_modelPick = nullptr;  // lists the model_name values the server has
 
     QComboBox* m_qualityCombo = nullptr;
     QStackedWidget* m_qualityStack = nullptr;

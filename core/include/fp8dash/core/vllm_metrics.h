@@ -1,0 +1,82 @@
+#pragma once
+// vLLM's Prometheus metrics as they are across releases: V0 (one series per server, cache_config_info without engine)
+// and V1 (one series per engine: `engine` and `model_name` labels; cache_config_info with `engine` and no
+// `model_name`), the KV-cache dtypes vLLM accepts (vllm/config/cache.py CacheDType), the calculate_kv_scales risk,
+// and the metric renames that leave an old query empty. Pure functions over plain data, thread-safe; the one
+// function that asks a server (explainEmptyQuery) is synchronous and safe to call from any thread.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fp8dash/core/prometheus_client.h"
+#include "fp8dash/core/time_series.h"
+
+namespace fp8dash {
+
+// What a cache_dtype stores. ModelDtype: no quantisation ("auto", "bfloat16", "float16"). Fp8: every FP8 variant
+// (fp8, fp8_e4m3, fp8_e5m2, fp8_inc, fp8_ds_mla, fp8_per_token_head, and any later fp8_* name). OtherLowPrecision:
+// quantised but not FP8 (nvfp4, nvfp4_4over6, nvfp4_ds_mla, int8_per_token_head, int4_per_token_head,
+// turboquant_*). Unknown: a name fp8dash does not know.
+enum class KvCacheDtypeFamily { ModelDtype, Fp8, OtherLowPrecision, Unknown };
+
+struct KvCacheDtypeInfo {
+    KvCacheDtypeFamily family = KvCacheDtypeFamily::Unknown;
+    std::string description;  // "FP8 E4M3", "4-bit NVFP4, not FP8", "the model's dtype", ...
+    // One K and one V scale per layer (fp8, fp8_e4m3, fp8_e5m2): without calculate_kv_scales (or scales in the
+    // checkpoint) vLLM uses 1.0. The per-token-head and DeepSeek-MLA layouts compute their scales as they write, and
+    // fp8_inc takes Intel Neural Compressor's calibrated ones, so the flag does not apply to them.
+    bool perTensorScales = false;
+};
+
+KvCacheDtypeInfo classifyKvCacheDtype(std::string_view cacheDtype);
+
+// The name for reports: "auto", "bfloat16", "float16" and "fp8" as they are (what reports always said); any other
+// with its description, e.g. "nvfp4 (4-bit NVFP4, not FP8)", "fp8_ds_mla (FP8, DeepSeek MLA layout, ...)".
+std::string describeKvCacheDtype(std::string_view cacheDtype);
+
+// The switch to an FP8 KV cache as vllm:cache_config_info shows it, engine by engine: series are grouped by their
+// deployment labels (job, model_name, engine; instance and pod are left out so that a rolling update, which
+// replaces them, is still one deployment), detectCacheDtypeChange runs on each group, and the earliest switch wins.
+// V0 series (no engine) form one group, so V0 answers are those of detectCacheDtypeChange. `pick` narrows the
+// series by the labels they carry (V1's cache_config_info has no model_name, so model_name=... narrows nothing).
+std::optional<DetectedChange> detectKvCacheSwitch(const std::vector<Series>& cacheConfigInfo, const Labels& pick = {});
+
+// The seed's risk flag: an FP8 KV cache with per-tensor scales and calculate_kv_scales="False" in
+// vllm:cache_config_info. Long contexts (> 32K tokens) accumulate error unless the checkpoint ships k/v scales.
+struct KvScalesRisk {
+    double since = 0;                // unix seconds: the first sample of such a series in the range
+    std::string cacheDtype;          // of that series, e.g. "fp8"
+    std::vector<std::string> where;  // its deployments, e.g. {engine="0", job="vllm"}; empty for V0 series
+    bool operator==(const KvScalesRisk&) const = default;
+};
+std::optional<KvScalesRisk> findKvScalesRisk(const std::vector<Series>& cacheConfigInfo, const Labels& pick = {});
+std::string kvScalesRiskText(const KvScalesRisk& risk);  // one sentence for reports
+
+// The default throughput query with the pick's labels as matchers inside the selector, so that Prometheus picks the
+// model's series before summing its engines: sum(rate(vllm:generation_tokens_total{model_name="m"}[5m])). Any other
+// query is returned unchanged (the pick then applies to the series it returns).
+std::string throughputQueryWithPick(const std::string& query, const Labels& pick);
+
+// The metric names a PromQL expression selects (functions, keywords, label names, durations and strings left out),
+// in order of appearance, without repeats.
+std::vector<std::string> metricNamesInQuery(std::string_view promql);
+
+// The names of `available` that share `missing`'s prefix ("vllm:" for vllm:x, "langfuse_" for langfuse_x), most
+// similar first (edit distance), at most `limit`; a known successor of `missing` (metricRenameNote) comes first.
+std::vector<std::string> closestMetricNames(std::string_view missing, const std::vector<std::string>& available,
+                                            std::size_t limit = 5);
+
+// What vLLM did with an old metric name, e.g. "vllm:gpu_cache_usage_perc was renamed vllm:kv_cache_usage_perc in
+// vLLM 0.9 and removed in 0.12"; nullopt for names not known to have moved. `successor` gets the new name, if any.
+std::optional<std::string> metricRenameNote(std::string_view name, std::string* successor = nullptr);
+
+// Why a query came back with no series, in words, with what the server has instead: for every metric the query
+// names that the server lacks in [from, to], the closest names it has (/api/v1/label/__name__/values, same prefix);
+// for a metric it has, the values it holds for the pick's labels. `what` names the query ("throughput"). Never
+// fails: a server that cannot list names gets the plain sentence.
+std::string explainEmptyQuery(const PrometheusClient& client, const std::string& what, const std::string& promql,
+                              double from, double to, const Labels& pick = {}, const Progress& progress = {});
+
+}  // namespace fp8dash

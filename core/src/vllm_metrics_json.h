@@ -1,0 +1,17 @@
+#pragma once
+// The comparison file's "kv_scales_risk" object ({"since", "cache_dtype", "where"}), read and written by the timeline's
+// JSON. Pure functions; thread-safe.
+
+#include <string>
+
+#include "fp8dash/core/lm_eval_results.h"  // Json
+#include "fp8dash/core/result.h"
+#include "fp8dash/core/vllm_metrics.h"
+
+namespace fp8dash {
+
+Json kvScalesRiskToJson(const KvScalesRisk& risk);
+// Errors name `where` and the field, e.g. "timeline.kv_scales_risk.where must be a list of strings".
+Result<KvScalesRisk> kvScalesRiskFromJson(const Json& j, const std::string& where);
+
+}  // namespace fp8dash

@@ -1,0 +1,73 @@
+// The timeline dialog's model menu: model_name values from Prometheus' label values API, fetched off the GUI thread.
+#include "model_pick_button.h"
+
+#include <QFutureWatcher>
+#include <QLineEdit>
+#include <QMenu>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <atomic>
+
+#include "fp8dash/ui/loaded_comparison.h"  // toQString
+
+namespace fp8dash::ui {
+
+ModelPickButton::ModelPickButton(QLineEdit* pickField, Source source, QWidget* parent)
+    : QToolButton(parent), m_pickField(pickField), m_source(std::move(source)), m_menu(new QMenu(this)) {
+    setObjectName(QStringLiteral("modelPick"));
+    setText(tr("Models…"));
+    setToolTip(
+        tr("List the model_name values Prometheus has for vllm:generation_tokens_total in the range, and pick "
+           "one (its engines are summed)"));
+    connect(this, &QToolButton::clicked, this, &ModelPickButton::lookUp);
+}
+
+ModelPickButton::~ModelPickButton() {
+    if (m_cancel) m_cancel->store(true);
+}
+
+void ModelPickButton::lookUp() {
+    auto source = m_source();
+    if (!source) {
+        showModels(source.error());
+        return;
+    }
+    if (m_cancel) m_cancel->store(true);
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    m_cancel = cancel;
+    const quint64 generation = ++m_generation;
+    setEnabled(false);
+    auto* watcher = new QFutureWatcher<Result<std::vector<std::string>>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation != m_generation) return;  // a newer look-up answers instead
+        setEnabled(true);
+        showModels(watcher->future().takeResult());
+    });
+    watcher->setFuture(QtConcurrent::run([settings = source->first, range = source->second, cancel] {
+        Progress progress;
+        progress.cancelled = [cancel] { return cancel->load(); };
+        return PrometheusClient(settings).labelValues("model_name", {"vllm:generation_tokens_total"}, range.first,
+                                                      range.second, progress);
+    }));
+}
+
+void ModelPickButton::showModels(const Result<std::vector<std::string>>& models) {
+    m_menu->clear();
+    if (!models) {
+        m_menu->addAction(tr("✗ %1").arg(toQString(models.error().message)))->setEnabled(false);
+    } else if (models->empty()) {
+        m_menu->addAction(tr("No vllm:generation_tokens_total series with a model_name in the range"))
+            ->setEnabled(false);
+    } else {
+        m_menu->addAction(tr("All models (sum every series)"), this, [this] { m_pickField->clear(); });
+        m_menu->addSeparator();
+        for (const auto& name : *models) {
+            const QString pick = QStringLiteral("model_name=") + toQString(name);
+            m_menu->addAction(toQString(name), this, [this, pick] { m_pickField->setText(pick); });
+        }
+    }
+    m_menu->popup(mapToGlobal(QPoint(0, height())));
+}
+
+}  // namespace fp8dash::ui
