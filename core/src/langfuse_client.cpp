@@ -117,8 +117,16 @@ Result<LangfuseScoresPage> parseLangfuseScoresPage(const std::string& body, cons
         }
         Score s;
         s.id = id->get<std::string>();
-        if (auto trace = item.find("traceId"); trace != item.end() && trace->is_string())
+        if (auto trace = item.find("traceId"); trace != item.end() && trace->is_string()) {
             s.traceId = trace->get<std::string>();
+        } else if (auto subject = item.find("subject"); subject != item.end() && subject->is_object()) {
+            // v3 (fields=subject): {"kind": "trace", "id": ...}, or a traceId beside an observation's id.
+            if (auto t = subject->find("traceId"); t != subject->end() && t->is_string())
+                s.traceId = t->get<std::string>();
+            else if (auto kind = subject->find("kind"), sid = subject->find("id");
+                     kind != subject->end() && sid != subject->end() && *kind == "trace" && sid->is_string())
+                s.traceId = sid->get<std::string>();
+        }
         s.timestamp = *t;
         s.value = boolean                                  ? (value->get<bool>() ? 1.0 : 0.0)
                   : value != item.end() && value->is_number() ? value->get<double>()

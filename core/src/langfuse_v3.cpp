@@ -134,7 +134,8 @@ Result<std::vector<Score>> langfuseScoresV3(const LangfuseSession& session, cons
     std::vector<Score> out;
     int pages = 0;
     for (std::size_t b = 0; b < batches; ++b) {
-        QueryParams base = {{"limit", std::to_string(limit)}};
+        // subject: the trace id; details: the comment (the judge's reasoning).
+        QueryParams base = {{"limit", std::to_string(limit)}, {"fields", "core,subject,details"}};
         if (!query.name.empty()) base.emplace_back("name", query.name);
         // NUMERIC and BOOLEAN as the older lists gave them; the judge asks for every type, to refuse a wrong one.
         if (!query.allDataTypes) base.emplace_back("dataType", "NUMERIC,BOOLEAN");

@@ -689,7 +689,8 @@ std::string timelineReportToText(const TimelineReport& r, const TimelineData& d)
                " at " + formatTimeUtc(d.detectedChange->at) + "\n";
     if (d.quality) {
         out += "  Quality alert (" + d.settings.rule.promql("q") + ", for " + num(d.settings.rule.holdForS / 60, "%g") +
-               "m; evaluated " + (d.alertsEvaluatedBy == "prometheus" ? "by Prometheus" : "locally") + "): ";
+               "m; evaluated " + (d.alertsEvaluatedBy == "prometheus" ? "by Prometheus" : "locally") +
+               (d.qualityBuckets ? " from Langfuse's per-minute sums and counts" : "") + "): ";
         if (r.alerts.empty()) out += "never pending\n";
         else out += std::to_string(r.alerts.size()) + " episode(s)\n";
         for (const auto& a : r.alerts)
