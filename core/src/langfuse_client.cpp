@@ -121,8 +121,8 @@ Result<LangfuseScoresPage> parseLangfuseScoresPage(const std::string& body, cons
             s.traceId = trace->get<std::string>();
         } else if (auto subject = item.find("subject"); subject != item.end() && subject->is_object()) {
             // v3 (fields=subject): {"kind": "trace", "id": ...}, or a traceId beside an observation's id.
-            if (auto t = subject->find("traceId"); t != subject->end() && t->is_string())
-                s.traceId = t->get<std::string>();
+            if (auto tid = subject->find("traceId"); tid != subject->end() && tid->is_string())
+                s.traceId = tid->get<std::string>();
             else if (auto kind = subject->find("kind"), sid = subject->find("id");
                      kind != subject->end() && sid != subject->end() && *kind == "trace" && sid->is_string())
                 s.traceId = sid->get<std::string>();
