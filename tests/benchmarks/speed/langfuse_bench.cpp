@@ -1,4 +1,4 @@
-// fp8dash-bench-langfuse (issue 12): the quality of a month with 1,000,000 judge scores from the Langfuse test server
+// fp8dash-bench-langfuse: the quality of a month with 1,000,000 judge scores from the Langfuse test server
 // (v4 personality: v3 scores, observations v2, the Metrics API), read through the aggregate mode (the Metrics API's
 // per-minute sums and counts) and through the raw mode (every score: the tagged traces, then their scores by trace id
 // in batches of 100). Counters: the requests made, the scores or minutes read, and the timeline's figures (before and
