@@ -416,8 +416,8 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
             const auto mode = parseLangfuseMode(value);
             if (!mode) throw UsageError{"--langfuse-mode must be raw, aggregate or auto, not \"" + value + "\""};
             st.langfuseMode = *mode;
-        }
-        else if (a.option("--ca-file", value)) cred.httpTemplate.caFile = value;
+        } else if (a.option("--ca-file", value))
+            cred.httpTemplate.caFile = value;
         else if (a.flag("--insecure")) cred.httpTemplate.verifyTls = false;
         else if (a.option("--timeout", value)) cred.httpTemplate.totalTimeoutS = parseSeconds("--timeout", value);
         else if (a.option("--format", value)) format = parseFormat(value);
@@ -526,7 +526,8 @@ int cmdDevice(Args& a, std::ostream& out) {
 }  // namespace
 
 std::string usage() {
-    return "fp8dash " FP8DASH_VERSION " — should this LLM deployment run in FP8? Decide with data.\n"
+    return "fp8dash " FP8DASH_VERSION
+           " — should this LLM deployment run in FP8? Decide with data.\n"
            "\n"
            "Usage:\n"
            "  fp8dash [FILE.fp8cmp ...]      open the desktop app (the bundled demo when no file is given);\n"
@@ -561,7 +562,8 @@ std::string usage() {
            "      --step SECONDS             resolution and alert evaluation interval (default 60)\n"
            "      --throughput-query Q       default sum(rate(vllm:generation_tokens_total[5m])); --no-throughput\n"
            "      --pick LABEL=VALUE[,...]   pick one series when a query returns several (default: sum)\n"
-           "      --quality-query Q          quality from Prometheus, e.g. langfuse_score_value{name=\"llm_judge_domain\"}\n"
+           "      --quality-query Q          quality from Prometheus, e.g. "
+           "langfuse_score_value{name=\"llm_judge_domain\"}\n"
            "      --langfuse URL [--score-name NAME] [--tag TAG]... [--environment ENV]...\n"
            "                                 quality from Langfuse (LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY)\n"
            "      --langfuse-mode raw|aggregate|auto\n"
@@ -571,7 +573,8 @@ std::string usage() {
            "      --ca-file PEM, --insecure, --timeout SECONDS\n"
            "      --format text|json, --save FILE.fp8cmp (adds to an existing file), --fail-on ...\n"
            "      Prometheus credentials: FP8DASH_PROMETHEUS_TOKEN (bearer), or FP8DASH_PROMETHEUS_USER and\n"
-           "      FP8DASH_PROMETHEUS_PASSWORD (basic); extra headers: FP8DASH_PROMETHEUS_HEADERS=\"X-Scope-OrgID: t1\"\n"
+           "      FP8DASH_PROMETHEUS_PASSWORD (basic); extra headers: FP8DASH_PROMETHEUS_HEADERS=\"X-Scope-OrgID: "
+           "t1\"\n"
            "  fp8dash report FILE.fp8cmp [--format text|json|markdown] [--out REPORT] [--fail-on ...]\n"
            "                                 re-derive the verdict from a saved comparison file alone\n"
            "      --out report.html|report.pdf|report.md|report.txt|report.json\n"

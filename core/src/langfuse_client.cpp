@@ -128,7 +128,7 @@ Result<LangfuseScoresPage> parseLangfuseScoresPage(const std::string& body, cons
                 s.traceId = sid->get<std::string>();
         }
         s.timestamp = *t;
-        s.value = boolean                                  ? (value->get<bool>() ? 1.0 : 0.0)
+        s.value = boolean                                     ? (value->get<bool>() ? 1.0 : 0.0)
                   : value != item.end() && value->is_number() ? value->get<double>()
                                                               : std::numeric_limits<double>::quiet_NaN();
         s.dataType = type;
@@ -222,6 +222,17 @@ Result<std::vector<Score>> LangfuseClient::scores(const ScoreQuery& query, const
     if (!found) return found.error();
     LangfuseServerInfo info = *found;
     bool missing = false;
+    ScoreQuery counted = query;
+    if (!counted.expectedScores && info.scores == LangfuseScoresApi::V3 && info.metrics == true && query.from &&
+        query.to) {
+        // One Metrics API request tells how long the fetch will be (said before it starts, when long). Only an
+        // estimate: where it fails (the Metrics API's own rate limit), the fetch goes on without it.
+        auto n = countScores(query, progress);
+        if (n)
+            counted.expectedScores = *n;
+        else if (progress.isCancelled())
+            return n.error();
+    }
 
     // v3 (Cloud, v3.180+, v4): without tags one cursor list; with tags, the tagged traces first, then their scores.
     if (info.scores == LangfuseScoresApi::V3) {
@@ -229,7 +240,7 @@ Result<std::vector<Score>> LangfuseClient::scores(const ScoreQuery& query, const
         if (!query.traceTags.empty()) {
             for (;;) {
                 if (info.traces == LangfuseTraceApi::None) info.traces = LangfuseTraceApi::Traces;
-                auto ids = detail::langfuseTraceIds(session, info.traces, query, stage(progress, 0, 0.3), missing);
+                auto ids = detail::langfuseTraceIds(session, info.traces, counted, stage(progress, 0, 0.3), missing);
                 if (!ids) return ids.error();
                 if (!missing) {
                     traceIds = std::move(ids).value();
@@ -247,7 +258,7 @@ Result<std::vector<Score>> LangfuseClient::scores(const ScoreQuery& query, const
         }
         if (info.scores == LangfuseScoresApi::V3) {
             if (traceIds && traceIds->empty()) return std::vector<Score>{};
-            auto got = detail::langfuseScoresV3(session, query, traceIds ? &*traceIds : nullptr,
+            auto got = detail::langfuseScoresV3(session, counted, traceIds ? &*traceIds : nullptr,
                                                 traceIds ? stage(progress, 0.3, 1) : progress, missing);
             if (!got) return got.error();
             if (!missing) {
@@ -260,16 +271,16 @@ Result<std::vector<Score>> LangfuseClient::scores(const ScoreQuery& query, const
         detail::rememberLangfuseServer(session.base(), info);
     }
     if (info.scores == LangfuseScoresApi::V2) {
-        auto got = detail::langfuseScoresPaged(session, langfuseScoresApiPath(LangfuseScoresApi::V2), query,
-                                               progress, missing);
+        auto got = detail::langfuseScoresPaged(session, langfuseScoresApiPath(LangfuseScoresApi::V2), query, progress,
+                                               missing);
         if (!got) return got.error();
         if (!missing) return oncePerIdOldestFirst(std::move(got).value());
         info.scores = LangfuseScoresApi::Legacy;  // older than v3.53: the same list lives at /api/public/scores
         info.metrics = false;
         detail::rememberLangfuseServer(session.base(), info);
     }
-    auto got = detail::langfuseScoresPaged(session, langfuseScoresApiPath(LangfuseScoresApi::Legacy), query,
-                                           progress, missing);
+    auto got = detail::langfuseScoresPaged(session, langfuseScoresApiPath(LangfuseScoresApi::Legacy), query, progress,
+                                           missing);
     if (!got) return got.error();
     if (missing)
         return session.fail("GET " + session.shownBase() +
@@ -278,7 +289,6 @@ Result<std::vector<Score>> LangfuseClient::scores(const ScoreQuery& query, const
                             session.shownBase() + " the Langfuse base URL?");
     return oncePerIdOldestFirst(std::move(got).value());
 }
-
 
 Series scoresToSeries(const std::vector<Score>& scores, const std::string& name) {
     Series series;

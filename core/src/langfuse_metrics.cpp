@@ -29,7 +29,8 @@ json metricFilters(const ScoreQuery& q) {
         filters.push_back(
             {{"column", "environment"}, {"operator", "any of"}, {"value", q.environments}, {"type", "stringOptions"}});
     if (!q.traceTags.empty())
-        filters.push_back({{"column", "tags"}, {"operator", "all of"}, {"value", q.traceTags}, {"type", "arrayOptions"}});
+        filters.push_back(
+            {{"column", "tags"}, {"operator", "all of"}, {"value", q.traceTags}, {"type", "arrayOptions"}});
     return filters;
 }
 
@@ -98,8 +99,7 @@ Result<std::optional<double>> LangfuseClient::countScores(const ScoreQuery& quer
     return std::optional<double>(*n);
 }
 
-Result<std::vector<ScoreBucket>> LangfuseClient::scoreBuckets(const ScoreQuery& query,
-                                                              const Progress& progress) const {
+Result<std::vector<ScoreBucket>> LangfuseClient::scoreBuckets(const ScoreQuery& query, const Progress& progress) const {
     LangfuseSession session(m_settings, m_http);
     if (auto ready = session.ready(); !ready) return ready.error();
     if (!query.from || !query.to || !(*query.to > *query.from))

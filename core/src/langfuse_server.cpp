@@ -54,8 +54,8 @@ bool waitCancellable(double seconds, const Progress& progress) {
     const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
     while (std::chrono::steady_clock::now() < end) {
         if (progress.isCancelled()) return false;
-        std::this_thread::sleep_for(std::min<std::chrono::duration<double>>(
-            std::chrono::milliseconds(50), end - std::chrono::steady_clock::now()));
+        std::this_thread::sleep_for(std::min<std::chrono::duration<double>>(std::chrono::milliseconds(50),
+                                                                            end - std::chrono::steady_clock::now()));
     }
     return !progress.isCancelled();
 }
@@ -78,9 +78,12 @@ std::optional<double> retryAfter(const HttpResponse& r) {
 
 std::string langfuseScoresApiPath(LangfuseScoresApi api) {
     switch (api) {
-    case LangfuseScoresApi::V3: return "/api/public/v3/scores";
-    case LangfuseScoresApi::V2: return "/api/public/v2/scores";
-    case LangfuseScoresApi::Legacy: return "/api/public/scores";
+        case LangfuseScoresApi::V3:
+            return "/api/public/v3/scores";
+        case LangfuseScoresApi::V2:
+            return "/api/public/v2/scores";
+        case LangfuseScoresApi::Legacy:
+            return "/api/public/scores";
     }
     return "/api/public/v3/scores";
 }
@@ -88,8 +91,10 @@ std::string langfuseScoresApiPath(LangfuseScoresApi api) {
 std::string describeLangfuseServer(const LangfuseServerInfo& info) {
     std::string out = "Langfuse " + (info.version.empty() ? std::string("(version not reported)") : info.version) +
                       ": scores from " + langfuseScoresApiPath(info.scores);
-    if (info.traces == LangfuseTraceApi::ObservationsV2) out += ", trace tags through /api/public/v2/observations";
-    else if (info.traces == LangfuseTraceApi::Traces) out += ", trace tags through /api/public/traces";
+    if (info.traces == LangfuseTraceApi::ObservationsV2)
+        out += ", trace tags through /api/public/v2/observations";
+    else if (info.traces == LangfuseTraceApi::Traces)
+        out += ", trace tags through /api/public/traces";
     out += info.metrics ? (*info.metrics ? ", Metrics API" : ", no Metrics API") : "";
     return out;
 }
@@ -139,9 +144,12 @@ void FetchMeter::operator()(double fraction, const std::string& what) const {
     if (fraction > 0.02 && fraction < 1 && elapsed > 2) {
         const double left = elapsed / fraction * (1 - fraction);
         char buf[64];
-        if (left < 90) std::snprintf(buf, sizeof buf, ", about %.0f s left", left);
-        else if (left < 5400) std::snprintf(buf, sizeof buf, ", about %.0f min left", left / 60);
-        else std::snprintf(buf, sizeof buf, ", about %.1f h left", left / 3600);
+        if (left < 90)
+            std::snprintf(buf, sizeof buf, ", about %.0f s left", left);
+        else if (left < 5400)
+            std::snprintf(buf, sizeof buf, ", about %.0f min left", left / 60);
+        else
+            std::snprintf(buf, sizeof buf, ", about %.1f h left", left / 3600);
         text += buf;
     }
     m_progress(fraction, text);
@@ -176,8 +184,8 @@ void LangfuseSession::notice(const std::string& text) const {
     m_settings.notice(t);
 }
 
-Result<HttpResponse> LangfuseSession::get(const std::string& path, const QueryParams& params,
-                                          const Progress& progress, double fraction) const {
+Result<HttpResponse> LangfuseSession::get(const std::string& path, const QueryParams& params, const Progress& progress,
+                                          double fraction) const {
     const std::string url = m_base + path;
     const std::string shown = "GET " + HttpClient::displayUrl(url);
     const int maxWaits = std::max(0, m_settings.http.maxRetries);
@@ -188,7 +196,8 @@ Result<HttpResponse> LangfuseSession::get(const std::string& path, const QueryPa
         if (!r) return fail(r.error().message);
         ++m_requests;
         m_requestSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        if (auto limit = r->header("x-ratelimit-limit")) {
+        // The Metrics API's own limit is per hour or day: only the lists' per-minute limit sets the pace.
+        if (auto limit = r->header("x-ratelimit-limit"); limit && path.find("/metrics") == std::string::npos) {
             char* end = nullptr;
             const double l = std::strtod(limit->c_str(), &end);
             if (end != limit->c_str() && l > 0) m_limitPerMinute = l;
@@ -262,10 +271,12 @@ void LangfuseSession::warnIfLong(double requests, const std::string& what) const
     if (m_warnedLong || !(seconds > kLongFetchS)) return;
     m_warnedLong = true;
     char pace[96];
-    if (m_limitPerMinute) std::snprintf(pace, sizeof pace, "the server's limit of %.0f requests a minute", *m_limitPerMinute);
-    else std::snprintf(pace, sizeof pace, "%.2f s a request", secondsPerRequest());
-    notice("Langfuse at " + m_shownBase + ": " + what + " needs about " + thousands(requests) +
-           " more requests; at " + pace + " that takes about " + thousands(seconds / 60) +
+    if (m_limitPerMinute)
+        std::snprintf(pace, sizeof pace, "the server's limit of %.0f requests a minute", *m_limitPerMinute);
+    else
+        std::snprintf(pace, sizeof pace, "%.2f s a request", secondsPerRequest());
+    notice("Langfuse at " + m_shownBase + ": " + what + " needs about " + thousands(requests) + " more requests; at " +
+           pace + " that takes about " + thousands(seconds / 60) +
            " min. The timeline's aggregate mode (--langfuse-mode aggregate; Aggregate in Timeline › Connect…) reads "
            "the quality series from the Metrics API in a few requests (the judge comparison needs the individual "
            "scores)");

@@ -17,7 +17,7 @@ class LangfuseSession {
 public:
     LangfuseSession(const LangfuseSettings& settings, const HttpClient& http);
 
-    const std::string& base() const { return m_base; }          // without the trailing '/'
+    const std::string& base() const { return m_base; }            // without the trailing '/'
     const std::string& shownBase() const { return m_shownBase; }  // without user info
     // An Error whose text never holds the secret key (plain or inside the Basic header).
     Error fail(std::string message) const;
@@ -70,8 +70,7 @@ private:
 inline Progress stage(const Progress& p, double lo, double hi) {
     Progress out;
     out.cancelled = p.cancelled;
-    if (p.report)
-        out.report = [p, lo, hi](double f, const std::string& what) { p.report(lo + (hi - lo) * f, what); };
+    if (p.report) out.report = [p, lo, hi](double f, const std::string& what) { p.report(lo + (hi - lo) * f, what); };
     return out;
 }
 

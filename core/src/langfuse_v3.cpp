@@ -29,9 +29,8 @@ std::string joined(const std::vector<std::string>& items) {
 }
 
 // The ids of one page of traces or observations: data[i].traceId (observations) or data[i].id (traces).
-Status readTraceIds(const std::string& body, const std::string& where, const char* key,
-                    std::vector<std::string>& ids, std::optional<std::string>& cursor, std::optional<double>& total,
-                    std::size_t& items) {
+Status readTraceIds(const std::string& body, const std::string& where, const char* key, std::vector<std::string>& ids,
+                    std::optional<std::string>& cursor, std::optional<double>& total, std::size_t& items) {
     const json doc = json::parse(body, nullptr, false);
     if (!doc.is_object()) return Error{where + ": the response is not a JSON object: " + excerpt(body, 120)};
     const auto data = doc.find("data");
@@ -103,9 +102,13 @@ Result<std::vector<std::string>> langfuseTraceIds(const LangfuseSession& session
             return session.fail(st.error().message);
         for (auto& id : got)
             if (seen.insert(id).second) ids.push_back(std::move(id));
-        if (page == 1 && total)
-            session.warnIfLong(std::ceil(*total / kTracesLimit) + std::ceil(*total / kTraceBatch),
-                               "reading the traces tagged " + tags + " and their scores");
+        if (page == 1 && (total || query.expectedScores)) {
+            // Traces (pages of 100 or 1000), then their scores (100 traces a request).
+            const double n = total ? *total : *query.expectedScores;
+            session.warnIfLong(
+                std::ceil(n / (observations ? kObservationsLimit : kTracesLimit)) - 1 + std::ceil(n / kTraceBatch),
+                "reading the traces tagged " + tags + " and their scores");
+        }
         const double fraction = total && *total > 0 ? std::min(1.0, static_cast<double>(page) * kTracesLimit / *total)
                                                     : 1.0 - 1.0 / (page + 1);
         meter(fraction, "Langfuse traces tagged " + tags + ": " + thousands(static_cast<double>(ids.size())) +
@@ -128,9 +131,8 @@ Result<std::vector<Score>> langfuseScoresV3(const LangfuseSession& session, cons
     const int limit = std::clamp(query.pageSize, 1, kScoresLimit);
     const std::size_t batches = traceIds ? (traceIds->size() + kTraceBatch - 1) / kTraceBatch : 1;
     if (traceIds && batches > 1)
-        session.warnIfLong(static_cast<double>(batches), "reading the scores of " +
-                                                            thousands(static_cast<double>(traceIds->size())) +
-                                                            " traces");
+        session.warnIfLong(static_cast<double>(batches),
+                           "reading the scores of " + thousands(static_cast<double>(traceIds->size())) + " traces");
     std::vector<Score> out;
     int pages = 0;
     for (std::size_t b = 0; b < batches; ++b) {
@@ -169,12 +171,15 @@ Result<std::vector<Score>> langfuseScoresV3(const LangfuseSession& session, cons
             if (!parsed) return session.fail(parsed.error().message);
             for (Score& s : parsed->scores) out.push_back(std::move(s));
             cursor = parsed->cursor;
-            const double fraction = traceIds ? static_cast<double>(b + (cursor ? 0.5 : 1.0)) / static_cast<double>(batches)
-                                             : 1.0 - 1.0 / (page + 1);
-            meter(fraction, "Langfuse scores: " + thousands(static_cast<double>(out.size())) +
-                                (traceIds ? " from trace batch " + std::to_string(b + 1) + " of " +
-                                                std::to_string(batches)
-                                          : " (page " + std::to_string(page) + ")"));
+            if (pages == 1 && !traceIds && query.expectedScores)
+                session.warnIfLong(std::ceil(*query.expectedScores / limit) - 1, "reading the scores");
+            const double fraction = traceIds
+                                        ? static_cast<double>(b + (cursor ? 0.5 : 1.0)) / static_cast<double>(batches)
+                                        : 1.0 - 1.0 / (page + 1);
+            meter(fraction,
+                  "Langfuse scores: " + thousands(static_cast<double>(out.size())) +
+                      (traceIds ? " from trace batch " + std::to_string(b + 1) + " of " + std::to_string(batches)
+                                : " (page " + std::to_string(page) + ")"));
             // The last page has no cursor (also when exactly `limit` rows remained); an empty page ends it too.
             if (!cursor || parsed->items == 0) break;
         }

@@ -10,8 +10,8 @@ namespace fp8dash {
 namespace {
 
 struct Prefix {
-    std::vector<double> mid;        // the buckets' midpoints, ascending
-    std::vector<long double> sum;   // sum[i] = sum of the first i buckets' sums
+    std::vector<double> mid;       // the buckets' midpoints, ascending
+    std::vector<long double> sum;  // sum[i] = sum of the first i buckets' sums
     std::vector<long double> count;
 
     Prefix(const std::vector<ScoreBucket>& buckets, double width) {

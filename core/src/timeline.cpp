@@ -198,8 +198,9 @@ TimelineReport evaluateTimeline(const TimelineData& data) {
     for (const auto& a : data.alerts)
         if (a.firingAt && st.changeAt && *a.firingAt >= *st.changeAt) firedAfterChange = true;
     if (data.quality && st.changeAt) {
-        r.quality = data.qualityBuckets ? summarizeLangfuseBuckets(*data.qualityBuckets, st)
-                                        : summarizeAroundChange(within(data.quality->samples, st.from, st.to), *st.changeAt);
+        r.quality = data.qualityBuckets
+                        ? summarizeLangfuseBuckets(*data.qualityBuckets, st)
+                        : summarizeAroundChange(within(data.quality->samples, st.from, st.to), *st.changeAt);
         const auto& b = st.bands;
         if (auto d = r.quality.deltaPoints()) {
             const std::string fig = "quality " + num(*r.quality.beforeMean, "%.3f") + " → " +
@@ -275,10 +276,11 @@ void recomputeDerived(TimelineData& data) {
     if (!data.quality) return;
     const auto& st = data.settings;
     const auto times = evaluationTimes(st.from, st.to, st.step);
-    data.alerts = alertEpisodes(times,
-                                data.qualityBuckets ? evaluateAlertConditionFromBuckets(*data.qualityBuckets, times, st.rule)
-                                                    : evaluateAlertCondition(data.quality->samples, times, st.rule),
-                                st.rule.holdForS);
+    data.alerts =
+        alertEpisodes(times,
+                      data.qualityBuckets ? evaluateAlertConditionFromBuckets(*data.qualityBuckets, times, st.rule)
+                                          : evaluateAlertCondition(data.quality->samples, times, st.rule),
+                      st.rule.holdForS);
     data.alertsEvaluatedBy = "local";
 }
 
@@ -553,9 +555,12 @@ Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where, 
     if (auto r = str("quality_source", source); !r) return r.error();
     std::string mode = "raw";
     if (auto r = str("langfuse_mode", mode); !r) return r.error();
-    if (mode == "raw") s.langfuseMode = LangfuseMode::Raw;
-    else if (mode == "aggregate") s.langfuseMode = LangfuseMode::Aggregate;
-    else return Error{w + ".langfuse_mode must be raw or aggregate, not \"" + mode + "\""};
+    if (mode == "raw")
+        s.langfuseMode = LangfuseMode::Raw;
+    else if (mode == "aggregate")
+        s.langfuseMode = LangfuseMode::Aggregate;
+    else
+        return Error{w + ".langfuse_mode must be raw or aggregate, not \"" + mode + "\""};
     if (source == "none") s.qualitySource = QualitySource::None;
     else if (source == "prometheus") s.qualitySource = QualitySource::Prometheus;
     else if (source == "langfuse") s.qualitySource = QualitySource::Langfuse;

@@ -10,9 +10,12 @@ namespace fp8dash {
 
 std::string_view langfuseModeName(LangfuseMode m) {
     switch (m) {
-    case LangfuseMode::Raw: return "raw";
-    case LangfuseMode::Aggregate: return "aggregate";
-    case LangfuseMode::Auto: return "auto";
+        case LangfuseMode::Raw:
+            return "raw";
+        case LangfuseMode::Aggregate:
+            return "aggregate";
+        case LangfuseMode::Auto:
+            return "auto";
     }
     return "raw";
 }
@@ -51,6 +54,7 @@ Status fetchLangfuseQuality(TimelineData& data, const TimelineCredentials& cred,
         auto count = client.countScores(q, progress);
         if (!count) return Error{"quality: " + count.error().message};
         mode = *count && **count > kLangfuseAutoAggregateScores ? LangfuseMode::Aggregate : LangfuseMode::Raw;
+        q.expectedScores = *count;  // not asked again for the estimate of a long fetch
         if (mode == LangfuseMode::Aggregate && cred.notice)
             cred.notice("Langfuse: the range holds " + std::to_string(static_cast<long long>(**count)) +
                         " scores; reading them as per-minute sums and counts from the Metrics API (aggregate mode; "
@@ -95,8 +99,7 @@ void appendBucketsText(std::string& out, const std::vector<ScoreBucket>& buckets
 Result<std::vector<ScoreBucket>> bucketsFromJson(const Json& j, const std::string& where) {
     if (!j.is_object()) return Error{where + " must be an object with the lists t, sum and count"};
     const auto t = j.find("t"), sum = j.find("sum"), count = j.find("count");
-    if (t == j.end() || sum == j.end() || count == j.end() || !t->is_array() || !sum->is_array() ||
-        !count->is_array())
+    if (t == j.end() || sum == j.end() || count == j.end() || !t->is_array() || !sum->is_array() || !count->is_array())
         return Error{where + " must hold the lists t, sum and count"};
     if (t->size() != sum->size() || t->size() != count->size())
         return Error{where + ": t, sum and count have " + std::to_string(t->size()) + ", " +
@@ -108,7 +111,8 @@ Result<std::vector<ScoreBucket>> bucketsFromJson(const Json& j, const std::strin
         const Json &ti = (*t)[i], &si = (*sum)[i], &ci = (*count)[i];
         if (!ti.is_number() || !std::isfinite(ti.get<double>()) || std::fabs(ti.get<double>()) > 1e12)
             return Error{where + ".t" + at + " must be unix seconds (a finite number within +-1e12)"};
-        if (!si.is_number() || !std::isfinite(si.get<double>())) return Error{where + ".sum" + at + " must be a finite number"};
+        if (!si.is_number() || !std::isfinite(si.get<double>()))
+            return Error{where + ".sum" + at + " must be a finite number"};
         if (!ci.is_number() || !(ci.get<double>() >= 0) || ci.get<double>() > 1e15 ||
             ci.get<double>() != std::floor(ci.get<double>()))
             return Error{where + ".count" + at + " must be a whole number of scores"};

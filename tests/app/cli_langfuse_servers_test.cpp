@@ -17,7 +17,7 @@ using test::LangfuseSeedScore;
 using test::LangfuseTestServer;
 using Personality = LangfuseTestServer::Personality;
 
-constexpr double kT0 = 1795824000;      // 2026-11-28T00:00:00Z
+constexpr double kT0 = 1795824000;         // 2026-11-28T00:00:00Z
 constexpr double kFrom = kT0 + 26 * 3600;  // the alert's baseline (1d offset 2h) is in the data
 constexpr double kTo = kFrom + 8 * 3600;
 constexpr double kChange = kFrom + 3600;
@@ -63,9 +63,21 @@ std::vector<LangfuseSeedScore> timelineSeed() {
 }
 
 std::vector<std::string> timelineArgs(const LangfuseTestServer& server, const std::string& mode) {
-    return {"timeline", "--no-throughput", "--langfuse", server.baseUrl(), "--tag", "precision:fp8", "--from",
-            std::to_string(static_cast<long long>(kFrom)), "--to", std::to_string(static_cast<long long>(kTo)),
-            "--change-at", std::to_string(static_cast<long long>(kChange)), "--langfuse-mode", mode, "--format",
+    return {"timeline",
+            "--no-throughput",
+            "--langfuse",
+            server.baseUrl(),
+            "--tag",
+            "precision:fp8",
+            "--from",
+            std::to_string(static_cast<long long>(kFrom)),
+            "--to",
+            std::to_string(static_cast<long long>(kTo)),
+            "--change-at",
+            std::to_string(static_cast<long long>(kChange)),
+            "--langfuse-mode",
+            mode,
+            "--format",
             "json"};
 }
 
@@ -74,8 +86,10 @@ TEST(CliLangfuseServers, TimelineGivesTheSameNumbersFromEveryServerAndMode) {
     double bs = 0, bn = 0, as = 0, an = 0;  // from <= t < change; t >= change + 5 min, t <= to
     for (const auto& s : seeded) {
         if (s.traceTags[0] != "precision:fp8" || s.timestamp < kFrom || s.timestamp > kTo) continue;
-        if (s.timestamp < kChange) bs += s.value, bn += 1;
-        else if (s.timestamp >= kChange + 300) as += s.value, an += 1;
+        if (s.timestamp < kChange)
+            bs += s.value, bn += 1;
+        else if (s.timestamp >= kChange + 300)
+            as += s.value, an += 1;
     }
     LangfuseTestServer v4(seeded, personality(Personality::V4));
     LangfuseTestServer v3(seeded, personality(Personality::V3WithV2));

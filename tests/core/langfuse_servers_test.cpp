@@ -40,10 +40,14 @@ const std::vector<Personality> kAll = {Personality::V4, Personality::V3WithV2, P
 
 std::string nameOf(Personality p) {
     switch (p) {
-    case Personality::V4: return "v4";
-    case Personality::V3WithV2: return "v3.180+";
-    case Personality::V3Before180: return "v3.53-3.179";
-    case Personality::PreV353: return "pre-3.53";
+        case Personality::V4:
+            return "v4";
+        case Personality::V3WithV2:
+            return "v3.180+";
+        case Personality::V3Before180:
+            return "v3.53-3.179";
+        case Personality::PreV353:
+            return "pre-3.53";
     }
     return "?";
 }
@@ -116,7 +120,7 @@ std::set<std::string> pathsAsked(const LangfuseTestServer& server) {
 TEST(LangfuseServers, EveryServerGivesTheSameScores) {
     const auto seeded = seed();
     ScoreQuery q;
-    q.from = kT0 + 40 * 30;       // s0030 in
+    q.from = kT0 + 40 * 30;        // s0030 in
     q.to = kT0 + 40 * 400 + 0.25;  // exclusive: s0400 out
     q.traceTags = {"precision:fp8", "service:chat"};
     q.pageSize = 100;
@@ -132,9 +136,8 @@ TEST(LangfuseServers, EveryServerGivesTheSameScores) {
         for (const auto& s : *r) got.insert(s.id);
         EXPECT_EQ(got, expected);
         ASSERT_EQ(r->size(), expected.size());
-        EXPECT_TRUE(std::is_sorted(r->begin(), r->end(), [](const Score& a, const Score& b) {
-            return a.timestamp < b.timestamp;
-        }));
+        EXPECT_TRUE(std::is_sorted(r->begin(), r->end(),
+                                   [](const Score& a, const Score& b) { return a.timestamp < b.timestamp; }));
         for (const auto& s : *r) {
             const int i = std::stoi(s.id.substr(1));
             EXPECT_DOUBLE_EQ(s.timestamp, kT0 + 40.0 * i + 0.25) << s.id;
@@ -144,8 +147,8 @@ TEST(LangfuseServers, EveryServerGivesTheSameScores) {
         // Each server read through the list it has, and never through one it lacks.
         const auto paths = pathsAsked(server);
         const std::set<std::string> want =
-            p == Personality::V4 ? std::set<std::string>{"/api/public/health", "/api/public/v2/observations",
-                                                         "/api/public/v3/scores"}
+            p == Personality::V4 ? std::set<std::string>{"/api/public/health", "/api/public/v2/metrics",
+                                                         "/api/public/v2/observations", "/api/public/v3/scores"}
             : p == Personality::V3WithV2
                 ? std::set<std::string>{"/api/public/health", "/api/public/traces", "/api/public/v3/scores"}
             : p == Personality::V3Before180 ? std::set<std::string>{"/api/public/health", "/api/public/v2/scores"}
@@ -226,7 +229,8 @@ TEST(LangfuseServers, AServerWithoutAVersionIsProbedOnceByItsFirst404s) {
         EXPECT_EQ(r->size(), expectedIds(seed(), q).size());
     }
     int v3 = 0, v2 = 0;
-    for (const auto& r : server.requests()) v3 += r.path == "/api/public/v3/scores", v2 += r.path == "/api/public/v2/scores";
+    for (const auto& r : server.requests())
+        v3 += r.path == "/api/public/v3/scores", v2 += r.path == "/api/public/v2/scores";
     EXPECT_EQ(v3, 1);  // no version: v3 tried once (404), then remembered
     EXPECT_GE(v2, 2);  // both fetches through v2
     int observations = 0;
@@ -275,6 +279,36 @@ TEST(LangfuseServers, ALongRetryAfterIsAClearErrorNotAWait) {
     auto r = LangfuseClient(settingsFor(server)).scores(ScoreQuery{});
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("asks to wait 3,600 s"), std::string::npos) << r.error().message;
+}
+
+TEST(LangfuseServers, ALongFetchIsAnnouncedBeforeItRuns) {
+    // Cloud's free plan: 30 list requests a minute. 9,500 scores are 95 pages: about 3 minutes at that pace.
+    std::vector<LangfuseSeedScore> seeded;
+    for (int i = 0; i < 9500; ++i) {
+        LangfuseSeedScore s;
+        s.id = "n" + std::to_string(i);
+        s.traceId = "t" + std::to_string(i);
+        s.timestamp = kT0 + i + 0.5;
+        s.value = 3;
+        seeded.push_back(s);
+    }
+    auto o = personality(Personality::V4);
+    o.cloud = true;
+    o.cloudListLimit = 30;
+    LangfuseTestServer server(seeded, o);
+    std::vector<std::string> notices;
+    LangfuseSettings s = settingsFor(server);
+    s.notice = [&](const std::string& text) { notices.push_back(text); };
+    ScoreQuery q;
+    q.from = kT0;
+    q.to = kT0 + 86400;
+    auto r = LangfuseClient(s).scores(q);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(r->size(), 9500u);
+    ASSERT_EQ(notices.size(), 1u);
+    EXPECT_NE(notices[0].find("about 94 more requests"), std::string::npos) << notices[0];
+    EXPECT_NE(notices[0].find("30 requests a minute"), std::string::npos) << notices[0];
+    EXPECT_NE(notices[0].find("--langfuse-mode aggregate"), std::string::npos) << notices[0];
 }
 
 // The stand-in follows the current API where fp8dash could go wrong (notes §1, §2).
@@ -394,7 +428,8 @@ TEST_P(LangfuseAggregateTest, AggregateGivesTheRawFiguresAndAlertEpisodes) {
     const auto raw = fetchTimeline(aggregateSettings(server, LangfuseMode::Raw, GetParam()), credentialsFor(server));
     ASSERT_TRUE(raw.ok()) << raw.error().message;
     const std::size_t rawRequests = server.requestCount();
-    const auto agg = fetchTimeline(aggregateSettings(server, LangfuseMode::Aggregate, GetParam()), credentialsFor(server));
+    const auto agg =
+        fetchTimeline(aggregateSettings(server, LangfuseMode::Aggregate, GetParam()), credentialsFor(server));
     ASSERT_TRUE(agg.ok()) << agg.error().message;
     const std::size_t aggRequests = server.requestCount() - rawRequests;
     EXPECT_EQ(raw->settings.langfuseMode, LangfuseMode::Raw);
@@ -409,8 +444,10 @@ TEST_P(LangfuseAggregateTest, AggregateGivesTheRawFiguresAndAlertEpisodes) {
     double bs = 0, bn = 0, as = 0, an = 0;
     for (const auto& s : seeded) {
         if (s.traceTags[0] != "precision:fp8" || s.timestamp < st.from || s.timestamp > st.to) continue;
-        if (s.timestamp < *st.changeAt) bs += s.value, bn += 1;
-        else if (s.timestamp >= *st.changeAt + 300) as += s.value, an += 1;
+        if (s.timestamp < *st.changeAt)
+            bs += s.value, bn += 1;
+        else if (s.timestamp >= *st.changeAt + 300)
+            as += s.value, an += 1;
     }
     const TimelineReport rr = evaluateTimeline(*raw), ar = evaluateTimeline(*agg);
     for (const TimelineReport* r : {&rr, &ar}) {

@@ -19,7 +19,6 @@
 namespace fp8dash::test {
 namespace langfuse_detail {
 
-
 // The server's own ISO 8601 reader (kept apart from the client's parser under test): date, 'T', time, optional
 // fraction, then 'Z' or +-HH:MM.
 std::optional<double> parseIso(const std::string& s) {
@@ -138,12 +137,18 @@ std::string base64UrlDecode(const std::string& in, bool& ok) {
     int count = 0;
     for (char c : in) {
         int v = -1;
-        if (c >= 'A' && c <= 'Z') v = c - 'A';
-        else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
-        else if (c >= '0' && c <= '9') v = c - '0' + 52;
-        else if (c == '-' || c == '+') v = 62;
-        else if (c == '_' || c == '/') v = 63;
-        else if (c == '=') break;
+        if (c >= 'A' && c <= 'Z')
+            v = c - 'A';
+        else if (c >= 'a' && c <= 'z')
+            v = c - 'a' + 26;
+        else if (c >= '0' && c <= '9')
+            v = c - '0' + 52;
+        else if (c == '-' || c == '+')
+            v = 62;
+        else if (c == '_' || c == '/')
+            v = 63;
+        else if (c == '=')
+            break;
         if (v < 0) {
             ok = false;
             return {};
@@ -220,21 +225,26 @@ LangfuseTestServer::LangfuseTestServer(std::vector<LangfuseSeedScore> scores, Op
         m_byTrace[s.traceId].push_back(i);
         const double start = s.traceStart.value_or(s.timestamp);
         auto [it, inserted] = m_traceIndex.emplace(s.traceId, m_traces.size());
-        if (inserted) m_traces.push_back({s.traceId, start, s.traceTags, s.environment});
-        else m_traces[it->second].start = std::min(m_traces[it->second].start, start);
+        if (inserted)
+            m_traces.push_back({s.traceId, start, s.traceTags, s.environment});
+        else
+            m_traces[it->second].start = std::min(m_traces[it->second].start, start);
     }
-    std::sort(m_traces.begin(), m_traces.end(), [](const Trace& a, const Trace& b) {
-        return a.start != b.start ? a.start > b.start : a.id > b.id;
-    });
+    std::sort(m_traces.begin(), m_traces.end(),
+              [](const Trace& a, const Trace& b) { return a.start != b.start ? a.start > b.start : a.id > b.id; });
     for (std::size_t i = 0; i < m_traces.size(); ++i) m_traceIndex[m_traces[i].id] = i;
 }
 
 std::string LangfuseTestServer::version() const {
     switch (m_options.personality) {
-    case Personality::V4: return "4.16.0";
-    case Personality::V3WithV2: return "3.190.0";
-    case Personality::V3Before180: return "3.120.0";
-    case Personality::PreV353: return "3.40.0";
+        case Personality::V4:
+            return "4.16.0";
+        case Personality::V3WithV2:
+            return "3.190.0";
+        case Personality::V3Before180:
+            return "3.120.0";
+        case Personality::PreV353:
+            return "3.40.0";
     }
     return "";
 }
@@ -255,15 +265,16 @@ TestHttpServer::Reply LangfuseTestServer::handle(const TestHttpServer::Request& 
                v1 = path == "/api/public/scores", observations = path == "/api/public/v2/observations",
                tracesList = path == "/api/public/traces", metricsApi = path == "/api/public/v2/metrics";
     // Routes the server does not have at all (Next.js' page), and v4 events_only's legacy routes (before auth).
-    if ((v3 && (p == Personality::V3Before180 || p == Personality::PreV353)) ||
-        (v2 && p == Personality::PreV353) || ((observations || metricsApi) && p == Personality::PreV353) ||
+    if ((v3 && (p == Personality::V3Before180 || p == Personality::PreV353)) || (v2 && p == Personality::PreV353) ||
+        ((observations || metricsApi) && p == Personality::PreV353) ||
         (!v3 && !v2 && !v1 && !observations && !tracesList && !metricsApi))
         return notFoundPage();
     if (p == Personality::V4 && (v2 || v1 || tracesList))
         return Reply::json(404, json{{"message",
                                       "This endpoint is not available on deployments running in Langfuse v4 "
                                       "events_only mode. Learn more about Langfuse v4 at: "
-                                      "https://langfuse.com/docs/v4"}}.dump());
+                                      "https://langfuse.com/docs/v4"}}
+                                    .dump());
     if (request.method != "GET")
         return Reply::json(405, json{{"message", "Method not allowed"}, {"error", "MethodNotAllowedError"}}.dump());
 
@@ -305,13 +316,15 @@ TestHttpServer::Reply LangfuseTestServer::handle(const TestHttpServer::Request& 
                           "The metrics v2 API is only available in a Langfuse v4 write mode. Learn more about "
                           "Langfuse v4 at: https://langfuse.com/docs/v4",
                           "LangfuseNotFoundError");
-    Reply reply = v3 ? scoresV3(request)
+    Reply reply = v3             ? scoresV3(request)
                   : observations ? observationsV2(request)
                   : tracesList   ? traces(request)
                   : metricsApi   ? metrics(request)
                                  : listScores(request, v1);
     if (m_options.cloud) {
-        reply.headers.emplace_back("X-RateLimit-Limit", metricsApi ? "100" : tracesList ? "30" : "1000");
+        reply.headers.emplace_back("X-RateLimit-Limit", metricsApi   ? std::string("100")
+                                                        : tracesList ? std::string("30")
+                                                                     : std::to_string(m_options.cloudListLimit));
         reply.headers.emplace_back("X-RateLimit-Remaining", "999");
     }
     return reply;

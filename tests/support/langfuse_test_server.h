@@ -55,10 +55,11 @@ public:
         std::string publicKey = "pk-lf-test-1234";
         std::string secretKey = "sk-lf-test-SECRET-5678";
         Personality personality = Personality::V3Before180;
-        bool legacyOnly = false;  // the same as personality PreV353 (kept for older tests)
-        bool cloud = false;       // Cloud: "_deprecation" on legacy reads, X-RateLimit-* headers
+        bool legacyOnly = false;    // the same as personality PreV353 (kept for older tests)
+        bool cloud = false;         // Cloud: "_deprecation" on legacy reads, X-RateLimit-* headers
+        int cloudListLimit = 1000;  // Cloud's X-RateLimit-Limit of the score and observation lists (30: free plan)
         bool reportVersion = true;  // /api/public/health names the version (else it answers 404)
-        int rateLimitFirst = 0;   // the first N authenticated requests answer 429 with Retry-After
+        int rateLimitFirst = 0;     // the first N authenticated requests answer 429 with Retry-After
         int retryAfterS = 1;
         Malformed malformed = Malformed::None;
     };
@@ -97,7 +98,7 @@ private:
     std::vector<Trace> m_traces;              // sorted newest first (start, then id, descending)
     std::unordered_map<std::string, std::vector<std::size_t>> m_byTrace;  // trace id -> indices in m_scores
     std::unordered_map<std::string, std::size_t> m_traceIndex;            // trace id -> index in m_traces
-    int m_authenticatedRequests = 0;          // guarded by m_mutex
+    int m_authenticatedRequests = 0;                                      // guarded by m_mutex
     std::mutex m_mutex;
     TestHttpServer m_http;  // last: its threads start in its constructor and call handle()
 };

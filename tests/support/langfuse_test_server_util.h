@@ -14,9 +14,9 @@ using Reply = TestHttpServer::Reply;
 
 std::optional<double> parseIso(const std::string& s);  // the server's own reader: date 'T' time [.fff] (Z | +-HH:MM)
 json zodIssue(const std::string& code, const std::string& message, const std::string& field);
-Reply invalidRequest(json issues);                      // 400 {"message": "Invalid request data", "error": issues}
+Reply invalidRequest(json issues);  // 400 {"message": "Invalid request data", "error": issues}
 Reply errorReply(int status, const std::string& message, const std::string& errorClass);
-Reply notFoundPage();                                   // Next.js' HTML 404 for an unknown route
+Reply notFoundPage();  // Next.js' HTML 404 for an unknown route
 // Integer query parameters as zod's z.coerce.number().int() sees them; nullopt (and an issue) when invalid.
 std::optional<long> intParam(const TestHttpServer::Request& r, const std::string& key, json& issues, long min,
                              std::optional<long> max, long fallback);

@@ -45,9 +45,9 @@ void timeParam(const TestHttpServer::Request& r, const char* key, std::optional<
 
 TestHttpServer::Reply LangfuseTestServer::scoresV3(const TestHttpServer::Request& request) {
     static const std::set<std::string> known = {
-        "limit",   "cursor",      "fields",       "id",        "name",      "environment",   "source",
-        "dataType", "configId",   "queueId",      "authorUserId", "traceId", "sessionId",    "experimentId",
-        "observationId", "value", "valueMin",     "valueMax",  "fromTimestamp", "toTimestamp"};
+        "limit",         "cursor",   "fields",   "id",           "name",          "environment", "source",
+        "dataType",      "configId", "queueId",  "authorUserId", "traceId",       "sessionId",   "experimentId",
+        "observationId", "value",    "valueMin", "valueMax",     "fromTimestamp", "toTimestamp"};
     json issues = json::array();
     std::set<std::string> seen, unknown;
     for (const auto& [key, value] : request.query) {
@@ -58,7 +58,8 @@ TestHttpServer::Reply LangfuseTestServer::scoresV3(const TestHttpServer::Request
                                       key));
             continue;
         }
-        if (!known.count(key)) unknown.insert(key);
+        if (!known.count(key))
+            unknown.insert(key);
         else if (!seen.insert(key).second)
             issues.push_back(zodIssue("invalid_type", "Expected string, received array", key));
     }
@@ -113,7 +114,8 @@ TestHttpServer::Reply LangfuseTestServer::scoresV3(const TestHttpServer::Request
     if (!traceIds.empty()) {
         std::vector<std::size_t> idx;
         for (const auto& t : traceIds)
-            if (auto it = m_byTrace.find(t); it != m_byTrace.end()) idx.insert(idx.end(), it->second.begin(), it->second.end());
+            if (auto it = m_byTrace.find(t); it != m_byTrace.end())
+                idx.insert(idx.end(), it->second.begin(), it->second.end());
         std::sort(idx.begin(), idx.end());  // m_scores' order: newest first
         idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
         for (std::size_t i : idx)
@@ -141,9 +143,12 @@ TestHttpServer::Reply LangfuseTestServer::scoresV3(const TestHttpServer::Request
                   {"environment", s->environment},
                   {"createdAt", isoTimestamp(s->timestamp + 0.25)},
                   {"updatedAt", isoTimestamp(s->timestamp + 0.25)}};
-        if (s->dataType == "NUMERIC") item["value"] = s->value;
-        else if (s->dataType == "BOOLEAN") item["value"] = s->value != 0;
-        else item["value"] = s->stringValue;
+        if (s->dataType == "NUMERIC")
+            item["value"] = s->value;
+        else if (s->dataType == "BOOLEAN")
+            item["value"] = s->value != 0;
+        else
+            item["value"] = s->stringValue;
         if (in(fields, "details")) {
             item["comment"] = s->comment.empty() ? json(nullptr) : json(s->comment);
             item["configId"] = nullptr;
@@ -174,7 +179,8 @@ TestHttpServer::Reply LangfuseTestServer::observationsV2(const TestHttpServer::R
             issues.push_back(zodIssue("custom", "Invalid filter: expected a JSON array", "filter"));
         } else {
             for (const auto& e : filter) {
-                const bool tags = e.is_object() && (e.value("column", "") == "tags" || e.value("column", "") == "traceTags");
+                const bool tags =
+                    e.is_object() && (e.value("column", "") == "tags" || e.value("column", "") == "traceTags");
                 if (!tags || e.value("type", "") != "arrayOptions" || !e.contains("value") || !e["value"].is_array()) {
                     issues.push_back(zodIssue("custom", "Invalid filter entry: " + e.dump(), "filter"));
                     continue;
@@ -231,7 +237,8 @@ TestHttpServer::Reply LangfuseTestServer::observationsV2(const TestHttpServer::R
         last = std::pair{t.start, t.id};
     }
     json meta = json::object();
-    if (more && last) meta["cursor"] = base64UrlEncode(json{{"lastStartTime", last->first}, {"lastId", last->second}}.dump());
+    if (more && last)
+        meta["cursor"] = base64UrlEncode(json{{"lastStartTime", last->first}, {"lastId", last->second}}.dump());
     return Reply::json(200, json{{"data", std::move(data)}, {"meta", std::move(meta)}}.dump());
 }
 
@@ -259,10 +266,13 @@ TestHttpServer::Reply LangfuseTestServer::traces(const TestHttpServer::Request& 
     json data = json::array();
     for (long i = (*page - 1) * *limit; i < std::min(total, *page * *limit); ++i) {
         const Trace& t = *matching[static_cast<std::size_t>(i)];
-        data.push_back({{"id", t.id}, {"timestamp", isoTimestamp(t.start)}, {"tags", t.tags}, {"environment", t.environment}});
+        data.push_back(
+            {{"id", t.id}, {"timestamp", isoTimestamp(t.start)}, {"tags", t.tags}, {"environment", t.environment}});
     }
-    json body{{"data", std::move(data)},
-              {"meta", {{"page", *page}, {"limit", *limit}, {"totalItems", total}, {"totalPages", (total + *limit - 1) / *limit}}}};
+    json body{
+        {"data", std::move(data)},
+        {"meta",
+         {{"page", *page}, {"limit", *limit}, {"totalItems", total}, {"totalPages", (total + *limit - 1) / *limit}}}};
     if (m_options.cloud)
         body["_deprecation"] = {{"message", "This endpoint is deprecated."},
                                 {"replacement", "GET /api/public/v2/observations"},
@@ -283,13 +293,15 @@ TestHttpServer::Reply LangfuseTestServer::metrics(const TestHttpServer::Request&
         if (!t) issues.push_back(zodIssue("invalid_string", "Invalid datetime", key));
         (std::string(key) == "fromTimestamp" ? from : to) = t;
     }
-    if (from && to && !(*from < *to)) issues.push_back(zodIssue("custom", "fromTimestamp must be before toTimestamp", "fromTimestamp"));
+    if (from && to && !(*from < *to))
+        issues.push_back(zodIssue("custom", "fromTimestamp must be before toTimestamp", "fromTimestamp"));
     long rowLimit = 100;
     if (q.contains("config") && q["config"].contains("row_limit")) {
         const json& r = q["config"]["row_limit"];
         if (!r.is_number_integer() || r.get<long>() < 1 || r.get<long>() > 1000)
             issues.push_back(zodIssue("too_big", "row_limit must be 1..1000", "config.row_limit"));
-        else rowLimit = r.get<long>();
+        else
+            rowLimit = r.get<long>();
     }
     std::vector<std::pair<std::string, std::string>> outputs;  // {"avg", "value"} -> avg_value
     if (!q.contains("metrics") || !q["metrics"].is_array() || q["metrics"].empty())
@@ -308,16 +320,18 @@ TestHttpServer::Reply LangfuseTestServer::metrics(const TestHttpServer::Request&
             const std::string column = f.value("column", ""), op = f.value("operator", ""), type = f.value("type", "");
             if (column == "tags") {
                 if (type != "arrayOptions" || !f.contains("value") || !f["value"].is_array()) {
-                    return invalidRequest(json::array({zodIssue(
-                        "custom",
-                        "Invalid filter for field 'tags': Filter type '" + type +
-                            "' is not supported for dimension type 'string[]'. Expected 'arrayOptions'.",
-                        "filters")}));
+                    return invalidRequest(json::array(
+                        {zodIssue("custom",
+                                  "Invalid filter for field 'tags': Filter type '" + type +
+                                      "' is not supported for dimension type 'string[]'. Expected 'arrayOptions'.",
+                                  "filters")}));
                 }
-                if (op != "all of") issues.push_back(zodIssue("custom", "the test server knows 'all of' for tags", "filters"));
+                if (op != "all of")
+                    issues.push_back(zodIssue("custom", "the test server knows 'all of' for tags", "filters"));
                 tagsFilter = true;
                 for (const auto& v : f["value"]) allTags.push_back(v.get<std::string>());
-            } else if ((column == "name" || column == "dataType") && op == "=" && f.contains("value") && f["value"].is_string()) {
+            } else if ((column == "name" || column == "dataType") && op == "=" && f.contains("value") &&
+                       f["value"].is_string()) {
                 (column == "name" ? names : types).push_back(f["value"].get<std::string>());
             } else if (column == "environment" && op == "any of" && f.contains("value") && f["value"].is_array()) {
                 for (const auto& v : f["value"]) envs.push_back(v.get<std::string>());
@@ -330,7 +344,8 @@ TestHttpServer::Reply LangfuseTestServer::metrics(const TestHttpServer::Request&
     if (q.contains("timeDimension") && !q["timeDimension"].is_null()) {
         const std::string g = q["timeDimension"].value("granularity", "");
         width = g == "minute" ? 60 : g == "hour" ? 3600 : g == "day" ? 86400 : 0;
-        if (width == 0) issues.push_back(zodIssue("custom", "the test server knows minute, hour and day", "timeDimension"));
+        if (width == 0)
+            issues.push_back(zodIssue("custom", "the test server knows minute, hour and day", "timeDimension"));
     }
     if (!issues.empty()) return invalidRequest(issues);
 
@@ -361,16 +376,20 @@ TestHttpServer::Reply LangfuseTestServer::metrics(const TestHttpServer::Request&
         json r = json::object();
         for (const auto& [agg, measure] : outputs) {
             const std::string key = agg + "_" + measure;
-            if (measure == "count" || agg == "count") r[key] = a.count;
-            else if (agg == "sum") r[key] = a.sum;
-            else r[key] = a.count > 0 ? a.sum / a.count : 0.0;  // avg; 0 in the zero rows WITH FILL adds
+            if (measure == "count" || agg == "count")
+                r[key] = a.count;
+            else if (agg == "sum")
+                r[key] = a.sum;
+            else
+                r[key] = a.count > 0 ? a.sum / a.count : 0.0;  // avg; 0 in the zero rows WITH FILL adds
         }
         return r;
     };
     json data = json::array();
     if (width > 0) {
         // WITH FILL: every bucket from from's to to's, in time order; row_limit counts the filled rows too.
-        for (double t = std::floor(*from / width) * width; t <= *to && static_cast<long>(data.size()) < rowLimit; t += width) {
+        for (double t = std::floor(*from / width) * width; t <= *to && static_cast<long>(data.size()) < rowLimit;
+             t += width) {
             const auto b = buckets.find(t);
             json r = row(b == buckets.end() ? Acc{} : b->second);
             r["time_dimension"] = isoTimestamp(t);

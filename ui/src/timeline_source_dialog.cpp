@@ -28,9 +28,9 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <cmath>
 #include <mutex>
 #include <utility>
-#include <cmath>
 
 #include "fp8dash/core/prometheus_client.h"
 #include "fp8dash/ui/credential_store.h"
@@ -486,8 +486,8 @@ void TimelineSourceDialog::setSettings(const TimelineSettings& s) {
     m_traceTags->setText(joined(s.traceTags));
     m_environments->setText(joined(s.environments));
     // A raw timeline (the only mode before the aggregate one) is refreshed in the automatic mode.
-    m_langfuseMode->setCurrentIndex(static_cast<int>(s.langfuseMode == LangfuseMode::Aggregate ? LangfuseMode::Aggregate
-                                                                                              : LangfuseMode::Auto));
+    m_langfuseMode->setCurrentIndex(
+        static_cast<int>(s.langfuseMode == LangfuseMode::Aggregate ? LangfuseMode::Aggregate : LangfuseMode::Auto));
     if (s.to > s.from) m_rangePicker->setRange(s.from, s.to);
     m_stepSpin->setValue(std::clamp(static_cast<int>(std::lround(s.step)), 1, 86400));
     m_changeKnown->setChecked(s.changeAt.has_value());

@@ -85,8 +85,12 @@ void monthFetch(benchmark::State& state, LangfuseMode mode) {
     state.counters["alert_episodes"] = static_cast<double>(report.alerts.size());
 }
 
-void BM_LangfuseMonthAggregate(benchmark::State& state) { monthFetch(state, LangfuseMode::Aggregate); }
-void BM_LangfuseMonthRaw(benchmark::State& state) { monthFetch(state, LangfuseMode::Raw); }
+void BM_LangfuseMonthAggregate(benchmark::State& state) {
+    monthFetch(state, LangfuseMode::Aggregate);
+}
+void BM_LangfuseMonthRaw(benchmark::State& state) {
+    monthFetch(state, LangfuseMode::Raw);
+}
 
 BENCHMARK(BM_LangfuseMonthAggregate)->Iterations(3)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LangfuseMonthRaw)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);

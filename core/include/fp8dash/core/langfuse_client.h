@@ -44,6 +44,9 @@ struct ScoreQuery {
     int maxPages = 100000;                  // guard against a server whose pages never end: an error beyond this
     bool allDataTypes = false;              // also return CATEGORICAL (and unknown) scores, value NaN unless numeric,
                                             // so that a caller can refuse them by id rather than miss them
+    // How many scores the query holds, when the caller knows (countScores): for the estimate of a long fetch. Where
+    // it is absent and the server has the Metrics API, scores() asks it once.
+    std::optional<double> expectedScores;
 };
 
 struct Score {
@@ -56,15 +59,15 @@ struct Score {
 };
 
 // What a Langfuse server serves, as found by LangfuseClient::server().
-enum class LangfuseScoresApi { V3, V2, Legacy };                // /v3/scores, /v2/scores, /scores
-enum class LangfuseTraceApi { ObservationsV2, Traces, None };   // trace ids by tag (None: v2/legacy filter by tag)
+enum class LangfuseScoresApi { V3, V2, Legacy };               // /v3/scores, /v2/scores, /scores
+enum class LangfuseTraceApi { ObservationsV2, Traces, None };  // trace ids by tag (None: v2/legacy filter by tag)
 struct LangfuseServerInfo {
     std::string version;  // from /api/public/health ("4.16.0"), "" when it did not say
     LangfuseScoresApi scores = LangfuseScoresApi::V3;
     LangfuseTraceApi traces = LangfuseTraceApi::ObservationsV2;
     std::optional<bool> metrics;  // GET /api/public/v2/metrics answers: known once asked or implied by the version
 };
-std::string langfuseScoresApiPath(LangfuseScoresApi api);  // "/api/public/v3/scores", ...
+std::string langfuseScoresApiPath(LangfuseScoresApi api);            // "/api/public/v3/scores", ...
 std::string describeLangfuseServer(const LangfuseServerInfo& info);  // "Langfuse 4.16.0: v3 scores, ..."
 // The process-wide memory of servers (keyed by base URL): never ask a 404 twice. forget...: for tests.
 std::optional<LangfuseServerInfo> knownLangfuseServer(const std::string& baseUrl);
@@ -83,9 +86,9 @@ public:
     // malformed body: which field) and never hold the secret key.
     Result<std::vector<Score>> scores(const ScoreQuery& query, const Progress& progress = {}) const;
 
-    // The aggregate mode: numeric scores (NUMERIC and BOOLEAN, as the raw mode keeps) per minute from the Metrics API (avg and count;
-    // sum = avg x count), chunks of at most 1000 minutes, empty minutes dropped. from/to are needed; buckets start
-    // at whole minutes from from's minute to to's. An error when the server has no Metrics API.
+    // The aggregate mode: numeric scores (NUMERIC and BOOLEAN, as the raw mode keeps) per minute from the Metrics API
+    // (avg and count; sum = avg x count), chunks of at most 1000 minutes, empty minutes dropped. from/to are needed;
+    // buckets start at whole minutes from from's minute to to's. An error when the server has no Metrics API.
     Result<std::vector<ScoreBucket>> scoreBuckets(const ScoreQuery& query, const Progress& progress = {}) const;
 
     // How many numeric scores the query holds, from one Metrics API request; nullopt where the server has none.
