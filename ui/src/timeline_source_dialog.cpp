@@ -752,7 +752,7 @@ void TimelineSourceDialog::startFetch() {
         }
         finishFetch(watcher->future().takeResult(), credentials);
     });
-    watcher->setFuture(QtConcurrent::run([req = std::move(req), cancel, notices](QPromise<Outcome>& promise) mutable {
+    watcher->setFuture(QtConcurrent::run([req = std::move(req), cancel, notices](QPromise<Outcome>& promise) {
         promise.setProgressRange(0, kProgressSteps);
         auto last = std::make_shared<std::atomic<int>>(0);
         Progress progress;
@@ -762,7 +762,8 @@ void TimelineSourceDialog::startFetch() {
             *last = value;
             promise.setProgressValueAndText(value, QString::fromStdString(what));
         };
-        req.credentials.notice = [&promise, last, notices](const std::string& text) {
+        TimelineCredentials withNotices = req.credentials;
+        withNotices.notice = [&promise, last, notices](const std::string& text) {
             const QString line = QString::fromStdString(text);
             {
                 std::lock_guard lock(notices->mutex);
@@ -770,7 +771,7 @@ void TimelineSourceDialog::startFetch() {
             }
             promise.setProgressValueAndText(last->load(), line);
         };
-        promise.addResult(fetchTimeline(req.settings, req.credentials, progress));
+        promise.addResult(fetchTimeline(req.settings, withNotices, progress));
     }));
 }
 
