@@ -4,6 +4,7 @@
 // deprecations become one line on stderr. Expected means are computed here from the seeded scores.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -165,9 +166,13 @@ TEST(CliLangfuseServers, CloudDeprecationIsOneLineOnStderr) {
     auto r = withKeys(server, {"compare", "--judge-langfuse", server.baseUrl(), "--judge-baseline-tag",
                                "precision:bf16", "--judge-candidate-tag", "precision:fp8", "--format", "json"});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
-    std::size_t lines = 0;
-    for (auto pos = r.err.find("is deprecated"); pos != std::string::npos; pos = r.err.find("is deprecated", pos + 1))
-        ++lines;
+    std::size_t lines = 0;  // lines of stderr that speak of a deprecation
+    std::size_t start = 0;
+    while (start < r.err.size()) {
+        const std::size_t end = std::min(r.err.find('\n', start), r.err.size());
+        if (r.err.substr(start, end - start).find("deprecated") != std::string::npos) ++lines;
+        start = end + 1;
+    }
     EXPECT_EQ(lines, 1u) << r.err;
     EXPECT_NE(r.err.find("GET /api/public/traces is deprecated"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("GET /api/public/v2/observations"), std::string::npos) << r.err;
