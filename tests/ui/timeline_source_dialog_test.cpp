@@ -23,6 +23,7 @@
 #include <cmath>
 #include <string>
 
+#include "fp8dash/core/langfuse_client.h"
 #include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/main_window.h"
 #include "fp8dash/ui/memory_credential_store.h"
@@ -31,7 +32,6 @@
 #include "fp8dash/ui/timeline_view.h"
 #include "fp8dash/ui/verdict_banner.h"
 #include "gui_test_support.h"
-#include "fp8dash/core/langfuse_client.h"
 #include "langfuse_test_server.h"
 #include "test_http_server.h"
 #include "timeline_test_data.h"
