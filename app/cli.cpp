@@ -204,7 +204,7 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
         if (cred.langfuseSecretKey.empty())
             missing += (missing.empty() ? "" : " and ") + std::string("LANGFUSE_SECRET_KEY");
         if (!missing.empty()) throw UsageError{"compare: --judge-langfuse needs " + missing + " in the environment"};
-        langfuse = {judgeLangfuseUrl, cred.langfusePublicKey, cred.langfuseSecretKey, cred.httpTemplate};
+        langfuse = {judgeLangfuseUrl, cred.langfusePublicKey, cred.langfuseSecretKey, cred.httpTemplate, {}};
         // Deprecated endpoints, a long fetch ahead, rate-limit waits: one line each on stderr. (The judge needs every
         // score: it has no aggregate mode.)
         langfuse.notice = [&err](const std::string& text) { err << "fp8dash: " << text << "\n" << std::flush; };

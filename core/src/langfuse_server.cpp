@@ -88,17 +88,6 @@ std::string langfuseScoresApiPath(LangfuseScoresApi api) {
     return "/api/public/v3/scores";
 }
 
-std::string describeLangfuseServer(const LangfuseServerInfo& info) {
-    std::string out = "Langfuse " + (info.version.empty() ? std::string("(version not reported)") : info.version) +
-                      ": scores from " + langfuseScoresApiPath(info.scores);
-    if (info.traces == LangfuseTraceApi::ObservationsV2)
-        out += ", trace tags through /api/public/v2/observations";
-    else if (info.traces == LangfuseTraceApi::Traces)
-        out += ", trace tags through /api/public/traces";
-    out += info.metrics ? (*info.metrics ? ", Metrics API" : ", no Metrics API") : "";
-    return out;
-}
-
 std::optional<LangfuseServerInfo> knownLangfuseServer(const std::string& baseUrl) {
     std::lock_guard lock(cacheMutex());
     const auto it = serverCache().find(stripSlash(baseUrl));

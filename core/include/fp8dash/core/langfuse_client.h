@@ -68,7 +68,6 @@ struct LangfuseServerInfo {
     std::optional<bool> metrics;  // GET /api/public/v2/metrics answers: known once asked or implied by the version
 };
 std::string langfuseScoresApiPath(LangfuseScoresApi api);            // "/api/public/v3/scores", ...
-std::string describeLangfuseServer(const LangfuseServerInfo& info);  // "Langfuse 4.16.0: v3 scores, ..."
 // The process-wide memory of servers (keyed by base URL): never ask a 404 twice. forget...: for tests.
 std::optional<LangfuseServerInfo> knownLangfuseServer(const std::string& baseUrl);
 void forgetLangfuseServers();
