@@ -173,11 +173,15 @@ Result<std::vector<Score>> langfuseScoresV3(const LangfuseSession& session, cons
             cursor = parsed->cursor;
             if (pages == 1 && !traceIds && query.expectedScores)
                 session.warnIfLong(std::ceil(*query.expectedScores / limit) - 1, "reading the scores");
+            const double got = static_cast<double>(out.size());
+            const bool known = !traceIds && query.expectedScores && *query.expectedScores > 0;
             const double fraction = traceIds
                                         ? static_cast<double>(b + (cursor ? 0.5 : 1.0)) / static_cast<double>(batches)
-                                        : 1.0 - 1.0 / (page + 1);
+                                    : known ? std::min(cursor ? 0.99 : 1.0, got / *query.expectedScores)
+                                            : 1.0 - 1.0 / (page + 1);
             meter(fraction,
-                  "Langfuse scores: " + thousands(static_cast<double>(out.size())) +
+                  "Langfuse scores: " + thousands(got) +
+                      (known ? " of about " + thousands(*query.expectedScores) : std::string()) +
                       (traceIds ? " from trace batch " + std::to_string(b + 1) + " of " + std::to_string(batches)
                                 : " (page " + std::to_string(page) + ")"));
             // The last page has no cursor (also when exactly `limit` rows remained); an empty page ends it too.
