@@ -204,7 +204,10 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
         if (cred.langfuseSecretKey.empty())
             missing += (missing.empty() ? "" : " and ") + std::string("LANGFUSE_SECRET_KEY");
         if (!missing.empty()) throw UsageError{"compare: --judge-langfuse needs " + missing + " in the environment"};
-        langfuse = {judgeLangfuseUrl, cred.langfusePublicKey, cred.langfuseSecretKey, cred.httpTemplate};
+        langfuse = {judgeLangfuseUrl, cred.langfusePublicKey, cred.langfuseSecretKey, cred.httpTemplate, {}};
+        // Deprecated endpoints, a long fetch ahead, rate-limit waits: one line each on stderr. (The judge needs every
+        // score: it has no aggregate mode.)
+        langfuse.notice = [&err](const std::string& text) { err << "fp8dash: " << text << "\n" << std::flush; };
     }
     const bool judge = langfuseJudge || !judgeBaselinePath.empty() || !judgeCandidatePath.empty();
     if (judge && !langfuseJudge && judgeCandidatePath.empty()) throw UsageError{"compare: --judge-baseline needs --judge-candidate"};
@@ -399,6 +402,8 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
     std::optional<double> from, to;
     bool langfuseGiven = false, qualityQueryGiven = false;
     TimelineCredentials cred = credentialsFromEnvironment();
+    st.langfuseMode = LangfuseMode::Auto;  // aggregate for more than ~50,000 scores where the server can
+    cred.notice = [&err](const std::string& text) { err << "fp8dash: " << text << "\n" << std::flush; };
     while (!a.done()) {
         if (a.option("--prometheus", value)) st.prometheusUrl = value;
         else if (a.option("--from", value)) from = parseTime("--from", value);
@@ -414,7 +419,12 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
         else if (a.option("--tag", value)) st.traceTags.push_back(value);
         else if (a.option("--environment", value)) st.environments.push_back(value);
         else if (a.option("--window-semantics", value)) st.windowSemantics = windowSemanticsOption(value);
-        else if (a.option("--ca-file", value)) cred.httpTemplate.caFile = value;
+        else if (a.option("--langfuse-mode", value)) {
+            const auto mode = parseLangfuseMode(value);
+            if (!mode) throw UsageError{"--langfuse-mode must be raw, aggregate or auto, not \"" + value + "\""};
+            st.langfuseMode = *mode;
+        } else if (a.option("--ca-file", value))
+            cred.httpTemplate.caFile = value;
         else if (a.flag("--insecure")) cred.httpTemplate.verifyTls = false;
         else if (a.option("--timeout", value)) cred.httpTemplate.totalTimeoutS = parseSeconds("--timeout", value);
         else if (a.option("--format", value)) format = parseFormat(value);
@@ -479,6 +489,8 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
                                                     : Json(nullptr);
         j["alerts_evaluated_by"] = data->alertsEvaluatedBy;
         j["warnings"] = data->warnings;
+        // Only where the Metrics API's minutes were read (raw, the only mode before, leaves the output as it was).
+        if (data->qualityBuckets) j["langfuse_mode"] = langfuseModeName(data->settings.langfuseMode);
         out << j.dump(2) << "\n";
     } else {
         out << timelineReportToText(report, *data);
@@ -521,7 +533,8 @@ int cmdDevice(Args& a, std::ostream& out) {
 }  // namespace
 
 std::string usage() {
-    return "fp8dash " FP8DASH_VERSION " — should this LLM deployment run in FP8? Decide with data.\n"
+    return "fp8dash " FP8DASH_VERSION
+           " — should this LLM deployment run in FP8? Decide with data.\n"
            "\n"
            "Usage:\n"
            "  fp8dash [FILE.fp8cmp ...]      open the desktop app (the bundled demo when no file is given);\n"
@@ -560,13 +573,18 @@ std::string usage() {
            "      --quality-query Q          quality from Prometheus, e.g. langfuse_score_value{name=\"llm_judge_domain\"}\n"
            "      --langfuse URL [--score-name NAME] [--tag TAG]... [--environment ENV]...\n"
            "                                 quality from Langfuse (LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY)\n"
+           "      --langfuse-mode raw|aggregate|auto\n"
+           "                                 raw: every score; aggregate: per-minute sums and counts from the\n"
+           "                                 Metrics API (Langfuse v4, Cloud); auto (default): aggregate above\n"
+           "                                 50,000 scores where the server has the Metrics API, else raw\n"
            "      --window-semantics prometheus2|prometheus3\n"
            "                                 the local alert's window edges: closed (2.x) or left-open (3.x);\n"
            "                                 default: the Prometheus server's own (none: prometheus3)\n"
            "      --ca-file PEM, --insecure, --timeout SECONDS\n"
            "      --format text|json, --save FILE.fp8cmp (adds to an existing file), --fail-on ...\n"
            "      Prometheus credentials: FP8DASH_PROMETHEUS_TOKEN (bearer), or FP8DASH_PROMETHEUS_USER and\n"
-           "      FP8DASH_PROMETHEUS_PASSWORD (basic); extra headers: FP8DASH_PROMETHEUS_HEADERS=\"X-Scope-OrgID: t1\"\n"
+           "      FP8DASH_PROMETHEUS_PASSWORD (basic); extra headers: FP8DASH_PROMETHEUS_HEADERS=\"X-Scope-OrgID: "
+           "t1\"\n"
            "  fp8dash report FILE.fp8cmp [--format text|json|markdown] [--out REPORT] [--fail-on ...]\n"
            "                                 re-derive the verdict from a saved comparison file alone\n"
            "      --out report.html|report.pdf|report.md|report.txt|report.json\n"

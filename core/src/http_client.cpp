@@ -282,7 +282,8 @@ Result<HttpResponse> HttpClient::perform(const std::string& method, const std::s
         r.body = std::move(t.body);
         r.headers = std::move(t.headers);
         r.attempts = attempt + 1;
-        const bool retryStatus = status == 429 || (!body && (status == 500 || status == 502 || status == 503 || status == 504));
+        const bool retryStatus = (status == 429 && m_options.retryRateLimited) ||
+                                 (!body && (status == 500 || status == 502 || status == 503 || status == 504));
         if (retryStatus && !lastAttempt) {
             if (auto after = retryAfterSeconds(r)) delay = std::min(*after, m_options.maxRetryDelayS);
             if (!sleepCancellable(delay, progress)) return Error{shown + ": cancelled"};

@@ -1,6 +1,6 @@
-// Langfuse scores over the public API (shared/notes/data-formats.md §4; issue #3 "Data sources"). Offset pagination
-// (page/limit) on /api/public/v2/scores, or on /api/public/scores for servers older than v3.53, which answer the v2
-// path with 404. Filters are applied by the server; the client checks only what an older server may ignore.
+// Langfuse scores over the public API (shared/notes/langfuse-api-2026.md): which list a server has, the page reader
+// every list shares, and the offset paging of /api/public/v2/scores (v3.53 .. v3.179) and /api/public/scores (older).
+// Filters are applied by the server; the client checks only what an older server may ignore.
 #include "fp8dash/core/langfuse_client.h"
 
 #include <nlohmann/json.hpp>
@@ -11,28 +11,18 @@
 #include <limits>
 #include <unordered_set>
 
-#include "text_util.h"
+#include "langfuse_session.h"
 
 namespace fp8dash {
 namespace {
 
 using json = nlohmann::json;
+using detail::excerpt;
+using detail::FetchMeter;
+using detail::stage;
+using detail::thousands;
 
 constexpr int kMaxPageSize = 100;  // Langfuse answers 400 above this
-
-void replaceAll(std::string& text, const std::string& what, const std::string& with) {
-    if (what.empty()) return;
-    for (auto pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + with.size()))
-        text.replace(pos, what.size(), with);
-}
-
-// A short, single-line excerpt of a server's text for an error message.
-std::string excerpt(const std::string& text, std::size_t max = 200) {
-    std::string out;
-    for (char c : text.substr(0, max)) out += (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
-    if (text.size() > max) out += "…";
-    return out;
-}
 
 std::string asText(const json& j) {
     return j.is_string() ? j.get<std::string>() : j.dump();
@@ -80,6 +70,12 @@ Result<LangfuseScoresPage> parseLangfuseScoresPage(const std::string& body, cons
                 return Error{where + ": meta.totalPages is not a page count: " + excerpt(tp->dump(), 60)};
             page.totalPages = static_cast<long>(tp->get<double>());
         }
+        if (auto ti = meta->find("totalItems"); ti != meta->end() && ti->is_number() && ti->get<double>() >= 0)
+            page.totalItems = ti->get<double>();
+        if (auto c = meta->find("cursor"); c != meta->end() && !c->is_null()) {
+            if (!c->is_string()) return Error{where + ": meta.cursor is not a string: " + excerpt(c->dump(), 60)};
+            if (!c->get<std::string>().empty()) page.cursor = c->get<std::string>();
+        }
     }
 
     for (std::size_t i = 0; i < data->size(); ++i) {
@@ -98,7 +94,9 @@ Result<LangfuseScoresPage> parseLangfuseScoresPage(const std::string& body, cons
             !query.name.empty() && name != item.end() && name->is_string() && name->get<std::string>() != query.name)
             continue;  // a server that ignored the name filter
         const auto value = item.find("value");
-        if (numericType && (value == item.end() || !value->is_number()))
+        // v3's typed value: BOOLEAN scores are true/false there (1/0 in the older lists).
+        const bool boolean = value != item.end() && value->is_boolean() && type == "BOOLEAN";
+        if (numericType && !boolean && (value == item.end() || !value->is_number()))
             return Error{where + ": " + field +
                          ".value is not a number: " + (value == item.end() ? "missing" : excerpt(value->dump(), 60))};
         const auto ts = item.find("timestamp");
@@ -119,11 +117,20 @@ Result<LangfuseScoresPage> parseLangfuseScoresPage(const std::string& body, cons
         }
         Score s;
         s.id = id->get<std::string>();
-        if (auto trace = item.find("traceId"); trace != item.end() && trace->is_string())
+        if (auto trace = item.find("traceId"); trace != item.end() && trace->is_string()) {
             s.traceId = trace->get<std::string>();
+        } else if (auto subject = item.find("subject"); subject != item.end() && subject->is_object()) {
+            // v3 (fields=subject): {"kind": "trace", "id": ...}, or a traceId beside an observation's id.
+            if (auto tid = subject->find("traceId"); tid != subject->end() && tid->is_string())
+                s.traceId = tid->get<std::string>();
+            else if (auto kind = subject->find("kind"), sid = subject->find("id");
+                     kind != subject->end() && sid != subject->end() && *kind == "trace" && sid->is_string())
+                s.traceId = sid->get<std::string>();
+        }
         s.timestamp = *t;
-        s.value =
-            value != item.end() && value->is_number() ? value->get<double>() : std::numeric_limits<double>::quiet_NaN();
+        s.value = boolean                                     ? (value->get<bool>() ? 1.0 : 0.0)
+                  : value != item.end() && value->is_number() ? value->get<double>()
+                                                              : std::numeric_limits<double>::quiet_NaN();
         s.dataType = type;
         if (auto comment = item.find("comment"); comment != item.end() && comment->is_string())
             s.comment = comment->get<std::string>();
@@ -137,48 +144,24 @@ std::string langfuseServerMessage(const std::string& body) {
     return serverMessage(body);
 }
 
-LangfuseClient::LangfuseClient(LangfuseSettings settings)
-    : m_settings(std::move(settings)), m_http([this] {
-          HttpOptions o = m_settings.http;
-          o.auth.kind = HttpAuth::Kind::Basic;  // username = public key, password = secret key (§4.4)
-          o.auth.user = m_settings.publicKey;
-          o.auth.password = m_settings.secretKey;
-          o.auth.token.clear();
-          return o;
-      }()) {}
+namespace detail {
 
-Result<std::vector<Score>> LangfuseClient::scores(const ScoreQuery& query, const Progress& progress) const {
-    std::string base = m_settings.baseUrl;
-    while (!base.empty() && base.back() == '/') base.pop_back();
-    const std::string shownBase = HttpClient::displayUrl(base);
-    // Whatever a server echoes back, the secret (plain or inside the Basic header) never reaches a message.
-    const std::string basicToken = text::base64(m_settings.publicKey + ":" + m_settings.secretKey);
-    auto fail = [&](std::string message) {
-        replaceAll(message, m_settings.secretKey, "***");
-        replaceAll(message, basicToken, "***");
-        return Error{std::move(message)};
-    };
-    if (base.empty()) return fail("Langfuse: no server URL given");
-    if (m_settings.publicKey.empty() || m_settings.secretKey.empty())
-        return fail("Langfuse at " + shownBase +
-                    ": a public key and a secret key are both needed (LANGFUSE_PUBLIC_KEY, "
-                    "LANGFUSE_SECRET_KEY)");
-
+// Offset paging (page/limit) of the older lists, every page until an empty one or meta.totalPages.
+Result<std::vector<Score>> langfuseScoresPaged(const LangfuseSession& session, const std::string& path,
+                                               const ScoreQuery& query, const Progress& progress, bool& missing) {
+    missing = false;
     const int limit = std::clamp(query.pageSize, 1, kMaxPageSize);
     const int maxPages = std::max(1, query.maxPages);
-    bool legacy = false;
+    const std::string shown = "GET " + HttpClient::displayUrl(session.base() + path);
+    const FetchMeter meter(progress);
     std::vector<Score> out;
-    std::unordered_set<std::string> seen;
-
+    std::optional<long> totalPages;
     for (int page = 1;; ++page) {
-        const std::string path = legacy ? "/api/public/scores" : "/api/public/v2/scores";
-        const std::string url = base + path;
-        const std::string shown = "GET " + HttpClient::displayUrl(url);
-        if (progress.isCancelled()) return fail(shown + ": cancelled");
+        if (progress.isCancelled()) return session.fail(shown + ": cancelled");
         if (page > maxPages)
-            return fail(shown + ": the server was still returning scores after " + std::to_string(maxPages) +
-                        " pages of " + std::to_string(limit) + "; giving up (narrow the time range or the filters)");
-
+            return session.fail(shown + ": the server was still returning scores after " + std::to_string(maxPages) +
+                                " pages of " + std::to_string(limit) +
+                                "; giving up (narrow the time range or the filters)");
         QueryParams params = {{"page", std::to_string(page)}, {"limit", std::to_string(limit)}};
         if (!query.name.empty()) params.emplace_back("name", query.name);
         if (query.from) params.emplace_back("fromTimestamp", toIso8601(*query.from));
@@ -186,48 +169,125 @@ Result<std::vector<Score>> LangfuseClient::scores(const ScoreQuery& query, const
         for (const auto& tag : query.traceTags) params.emplace_back("traceTags", tag);
         for (const auto& env : query.environments) params.emplace_back("environment", env);
 
-        auto response = m_http.get(url, params, progress);
-        if (!response) return fail(response.error().message);
-        const long status = response->status;
-        if (status == 404 && page == 1 && !legacy) {
-            legacy = true;  // a server older than v3.53: the same list lives at /api/public/scores
-            --page;
-            continue;
+        const double done = totalPages && *totalPages > 0 ? std::min(1.0, static_cast<double>(page - 1) / *totalPages)
+                                                          : 1.0 - 1.0 / page;
+        auto response = session.get(path, params, progress, done);
+        if (!response) return response.error();
+        if (response->status == 404 && page == 1) {
+            missing = true;
+            return out;
         }
         const std::string where = shown + (page > 1 ? " (page " + std::to_string(page) + ")" : "");
-        if (status == 401)
-            return fail(where + ": Langfuse rejected the keys (401): " + serverMessage(response->body) +
-                        ". Check the public key (" + m_settings.publicKey +
-                        ") and the secret key, and that they belong to a project on this server");
-        if (status == 403) return fail(where + ": Langfuse refused access (403): " + serverMessage(response->body));
-        if (status == 404)
-            return fail(where +
-                        ": not found (404); neither /api/public/v2/scores nor /api/public/scores answers here. "
-                        "Is " +
-                        shownBase + " the Langfuse base URL?");
-        if (status == 429)
-            return fail(where + ": Langfuse is rate limiting the requests (429) after " +
-                        std::to_string(response->attempts) + " attempts; try again later");
-        if (status == 400) return fail(where + ": Langfuse rejected the query (400): " + serverMessage(response->body));
-        if (status != 200)
-            return fail(where + ": HTTP " + std::to_string(status) + ": " + serverMessage(response->body));
-
+        if (response->status != 200) return session.statusError(where, *response);
         auto parsed = parseLangfuseScoresPage(response->body, query, where);
-        if (!parsed) return fail(parsed.error().message);
-        for (Score& s : parsed->scores)
-            if (seen.insert(s.id).second) out.push_back(std::move(s));
-        const std::optional<long> totalPages = parsed->totalPages;
+        if (!parsed) return session.fail(parsed.error().message);
+        for (Score& s : parsed->scores) out.push_back(std::move(s));
+        totalPages = parsed->totalPages;
+        if (page == 1 && totalPages) session.warnIfLong(static_cast<double>(*totalPages - 1), "reading the scores");
 
         const double fraction = totalPages && *totalPages > 0 ? std::min(1.0, static_cast<double>(page) / *totalPages)
                                                               : 1.0 - 1.0 / (page + 1);
-        progress(fraction, "Langfuse scores: page " + std::to_string(page) +
-                               (totalPages ? " of " + std::to_string(*totalPages) : std::string()));
+        meter(fraction, "Langfuse scores: page " + std::to_string(page) +
+                            (totalPages ? " of " + std::to_string(*totalPages) : std::string()) + ", " +
+                            thousands(static_cast<double>(out.size())) + " scores" +
+                            (parsed->totalItems ? " of " + thousands(*parsed->totalItems) : std::string()));
         if (parsed->items == 0 || (totalPages && page >= *totalPages)) break;
     }
+    return out;
+}
+
+}  // namespace detail
+
+namespace {
+
+// Each score once (by id: offset pages shift when scores arrive during the fetch), oldest first.
+std::vector<Score> oncePerIdOldestFirst(std::vector<Score> scores) {
+    std::vector<Score> out;
+    out.reserve(scores.size());
+    std::unordered_set<std::string> seen;
+    for (Score& s : scores)
+        if (seen.insert(s.id).second) out.push_back(std::move(s));
     std::stable_sort(out.begin(), out.end(), [](const Score& a, const Score& b) {
         return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.id < b.id;
     });
     return out;
+}
+
+}  // namespace
+
+Result<std::vector<Score>> LangfuseClient::scores(const ScoreQuery& query, const Progress& progress) const {
+    detail::LangfuseSession session(m_settings, m_http);
+    if (auto ready = session.ready(); !ready) return ready.error();
+    auto found = server(progress);
+    if (!found) return found.error();
+    LangfuseServerInfo info = *found;
+    bool missing = false;
+    ScoreQuery counted = query;
+    if (!counted.expectedScores && info.scores == LangfuseScoresApi::V3 && info.metrics == true && query.from &&
+        query.to) {
+        // One Metrics API request tells how long the fetch will be (said before it starts, when long). Only an
+        // estimate: where it fails (the Metrics API's own rate limit), the fetch goes on without it.
+        auto n = countScores(query, progress);
+        if (n)
+            counted.expectedScores = *n;
+        else if (progress.isCancelled())
+            return n.error();
+    }
+
+    // v3 (Cloud, v3.180+, v4): without tags one cursor list; with tags, the tagged traces first, then their scores.
+    if (info.scores == LangfuseScoresApi::V3) {
+        std::optional<std::vector<std::string>> traceIds;
+        if (!query.traceTags.empty()) {
+            for (;;) {
+                if (info.traces == LangfuseTraceApi::None) info.traces = LangfuseTraceApi::Traces;
+                auto ids = detail::langfuseTraceIds(session, info.traces, counted, stage(progress, 0, 0.3), missing);
+                if (!ids) return ids.error();
+                if (!missing) {
+                    traceIds = std::move(ids).value();
+                    break;
+                }
+                if (info.traces == LangfuseTraceApi::Traces) {
+                    // Neither list of traces: a v3.180+ server without /traces is not one we know; v2 filters by tag.
+                    info.scores = LangfuseScoresApi::V2;
+                    info.traces = LangfuseTraceApi::None;
+                    break;
+                }
+                info.traces = LangfuseTraceApi::Traces;  // v4 in write mode "legacy": no observations v2
+                detail::rememberLangfuseServer(session.base(), info);
+            }
+        }
+        if (info.scores == LangfuseScoresApi::V3) {
+            if (traceIds && traceIds->empty()) return std::vector<Score>{};
+            auto got = detail::langfuseScoresV3(session, counted, traceIds ? &*traceIds : nullptr,
+                                                traceIds ? stage(progress, 0.3, 1) : progress, missing);
+            if (!got) return got.error();
+            if (!missing) {
+                detail::rememberLangfuseServer(session.base(), info);
+                return oncePerIdOldestFirst(std::move(got).value());
+            }
+            info.scores = LangfuseScoresApi::V2;  // v3 is missing (v3.179 without its flag, or older)
+            info.traces = LangfuseTraceApi::None;
+        }
+        detail::rememberLangfuseServer(session.base(), info);
+    }
+    if (info.scores == LangfuseScoresApi::V2) {
+        auto got = detail::langfuseScoresPaged(session, langfuseScoresApiPath(LangfuseScoresApi::V2), query, progress,
+                                               missing);
+        if (!got) return got.error();
+        if (!missing) return oncePerIdOldestFirst(std::move(got).value());
+        info.scores = LangfuseScoresApi::Legacy;  // older than v3.53: the same list lives at /api/public/scores
+        info.metrics = false;
+        detail::rememberLangfuseServer(session.base(), info);
+    }
+    auto got = detail::langfuseScoresPaged(session, langfuseScoresApiPath(LangfuseScoresApi::Legacy), query, progress,
+                                           missing);
+    if (!got) return got.error();
+    if (missing)
+        return session.fail("GET " + session.shownBase() +
+                            "/api/public/scores: not found (404); none of /api/public/v3/scores, /api/public/v2/scores "
+                            "and /api/public/scores answers here. Is " +
+                            session.shownBase() + " the Langfuse base URL?");
+    return oncePerIdOldestFirst(std::move(got).value());
 }
 
 Series scoresToSeries(const std::vector<Score>& scores, const std::string& name) {

@@ -9,6 +9,7 @@
 #include "fp8dash/core/langfuse_client.h"
 #include "timeline_arrays.h"
 #include "vllm_metrics_json.h"
+#include "timeline_langfuse.h"
 
 namespace fp8dash {
 namespace {
@@ -150,6 +151,14 @@ Result<Series> oneSeries(const QueryResult& r, const std::string& what, const st
                  " series; narrow the query or pick one by label:" + listing};
 }
 
+// The aggregate mode's before/after figures: the buckets that meet [from, to], weighed by their counts.
+PeriodSummary summarizeLangfuseBuckets(const std::vector<ScoreBucket>& buckets, const TimelineSettings& st) {
+    std::vector<ScoreBucket> in;
+    for (const auto& b : buckets)
+        if (b.t + kScoreBucketSeconds > st.from && b.t <= st.to) in.push_back(b);
+    return summarizeBucketsAroundChange(in, *st.changeAt);
+}
+
 std::string envOr(const char* name) {
     const char* v = std::getenv(name);
     return v ? v : "";
@@ -227,7 +236,9 @@ TimelineReport evaluateTimeline(const TimelineData& data) {
     for (const auto& a : data.alerts)
         if (a.firingAt && st.changeAt && *a.firingAt >= *st.changeAt) firedAfterChange = true;
     if (data.quality && st.changeAt) {
-        r.quality = summarizeAroundChange(within(data.quality->samples, st.from, st.to), *st.changeAt);
+        r.quality = data.qualityBuckets
+                        ? summarizeLangfuseBuckets(*data.qualityBuckets, st)
+                        : summarizeAroundChange(within(data.quality->samples, st.from, st.to), *st.changeAt);
         const auto& b = st.bands;
         if (auto d = r.quality.deltaPoints()) {
             const std::string fig = "quality " + num(*r.quality.beforeMean, "%.3f") + " → " +
@@ -304,7 +315,11 @@ void recomputeDerived(TimelineData& data) {
     if (!data.quality) return;
     const auto& st = data.settings;
     const auto times = evaluationTimes(st.from, st.to, st.step);
-    data.alerts = alertEpisodes(times, evaluateAlertCondition(data.quality->samples, times, st.rule), st.rule.holdForS);
+    data.alerts =
+        alertEpisodes(times,
+                      data.qualityBuckets ? evaluateAlertConditionFromBuckets(*data.qualityBuckets, times, st.rule)
+                                          : evaluateAlertCondition(data.quality->samples, times, st.rule),
+                      st.rule.holdForS);
     data.alertsEvaluatedBy = "local";
 }
 
@@ -389,25 +404,7 @@ Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCre
         data.alerts = alertEpisodes(times, condition, st.rule.holdForS);
         data.alertsEvaluatedBy = "prometheus";
     } else if (st.qualitySource == QualitySource::Langfuse) {
-        LangfuseSettings ls;
-        ls.baseUrl = st.langfuseUrl;
-        ls.publicKey = cred.langfusePublicKey;
-        ls.secretKey = cred.langfuseSecretKey;
-        ls.http = cred.httpTemplate;
-        if (ls.publicKey.empty() || ls.secretKey.empty())
-            return Error{"Langfuse needs LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY in the environment"};
-        ScoreQuery q;
-        q.name = st.scoreName;
-        // The alert's baseline looks back a day plus the offset before the first evaluation.
-        q.from = st.from - st.rule.longWindowS - st.rule.offsetS;
-        q.to = st.to + 0.001;
-        q.traceTags = st.traceTags;
-        q.environments = st.environments;
-        auto scores = LangfuseClient(ls).scores(q, stage(progress, 0.35, 0.85));
-        if (!scores) return Error{"quality: " + scores.error().message};
-        if (scores->empty())
-            return Error{"quality: Langfuse has no score named \"" + st.scoreName + "\" for the chosen range and tags"};
-        data.quality = scoresToSeries(*scores, st.scoreName);
+        if (auto r = detail::fetchLangfuseQuality(data, cred, stage(progress, 0.35, 0.85)); !r) return r.error();
         recomputeDerived(data);
     }
     if (prom) {
@@ -456,6 +453,9 @@ Json timelineJson(const TimelineData& d, bool withSamples) {
                        {"throughput_high_pct", s.bands.throughputHighPct},
                        {"quality_tolerance", s.bands.qualityTolerance},
                        {"quality_problem", s.bands.qualityProblem}}}};
+    // Written only for the aggregate mode: a file without it read its scores one by one (the only mode before).
+    if (s.qualitySource == QualitySource::Langfuse && s.langfuseMode == LangfuseMode::Aggregate)
+        settings["langfuse_mode"] = langfuseModeName(s.langfuseMode);
     Json alerts = Json::array();
     for (const auto& a : d.alerts)
         alerts.push_back({{"pending_at", a.pendingAt}, {"firing_at", numberOrNull(a.firingAt)},
@@ -480,6 +480,16 @@ Json timelineJson(const TimelineData& d, bool withSamples) {
     if (s.windowSemantics) j["settings"]["window_semantics"] = windowSemanticsName(*s.windowSemantics);
     // Written only when raised: files without the risk stay as they were.
     if (d.kvScalesRisk) j["kv_scales_risk"] = kvScalesRiskToJson(*d.kvScalesRisk);
+    if (d.qualityBuckets) {
+        Json buckets = {{"t", Json::array()}, {"sum", Json::array()}, {"count", Json::array()}};
+        if (withSamples)
+            for (const auto& b : *d.qualityBuckets) {
+                buckets["t"].push_back(b.t);
+                buckets["sum"].push_back(b.sum);
+                buckets["count"].push_back(b.count);
+            }
+        j["quality_buckets"] = std::move(buckets);
+    }
     return j;
 }
 
@@ -586,6 +596,8 @@ std::string timelineJsonText(const TimelineData& data, int indent) {
             appendSeriesText(out, *data.throughput, value, indent + 2);
         else if (key == "quality" && data.quality)
             appendSeriesText(out, *data.quality, value, indent + 2);
+        else if (key == "quality_buckets" && data.qualityBuckets)
+            appendBucketsText(out, *data.qualityBuckets, indent + 2);
         else
             out += indentedJson(value, indent + 2);
         out += ++k < shape.size() ? ",\n" : "\n";
@@ -642,6 +654,14 @@ Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where, 
     }
     std::string source = "none";
     if (auto r = str("quality_source", source); !r) return r.error();
+    std::string mode = "raw";
+    if (auto r = str("langfuse_mode", mode); !r) return r.error();
+    if (mode == "raw")
+        s.langfuseMode = LangfuseMode::Raw;
+    else if (mode == "aggregate")
+        s.langfuseMode = LangfuseMode::Aggregate;
+    else
+        return Error{w + ".langfuse_mode must be raw or aggregate, not \"" + mode + "\""};
     if (source == "none") s.qualitySource = QualitySource::None;
     else if (source == "prometheus") s.qualitySource = QualitySource::Prometheus;
     else if (source == "langfuse") s.qualitySource = QualitySource::Langfuse;
@@ -691,6 +711,11 @@ Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where, 
             if (!series) return series.error();
             *out = std::move(series).value();
         }
+    }
+    if (auto b = j.find("quality_buckets"); b != j.end() && !b->is_null()) {
+        auto buckets = bucketsFromJson(*b, where + ".quality_buckets");
+        if (!buckets) return buckets.error();
+        d.qualityBuckets = std::move(buckets).value();
     }
     if (auto a = j.find("alerts"); a != j.end() && !a->is_null()) {
         if (!a->is_array()) return Error{where + ".alerts must be a list"};
@@ -788,7 +813,8 @@ std::string timelineReportToText(const TimelineReport& r, const TimelineData& d)
     for (const auto& risk : r.risks) out += "  Risk: " + risk + "\n";
     if (d.quality) {
         out += "  Quality alert (" + d.settings.rule.promql("q") + ", for " + num(d.settings.rule.holdForS / 60, "%g") +
-               "m; evaluated " + (d.alertsEvaluatedBy == "prometheus" ? "by Prometheus" : "locally") + " with " +
+               "m; evaluated " + (d.alertsEvaluatedBy == "prometheus" ? "by Prometheus" : "locally") +
+               (d.qualityBuckets ? " from Langfuse's per-minute sums and counts" : "") + " with " +
                windowSemanticsTitle(d.settings.rule.windows) + "): ";
         if (r.alerts.empty()) out += "never pending\n";
         else out += std::to_string(r.alerts.size()) + " episode(s)\n";

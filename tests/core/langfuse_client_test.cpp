@@ -22,6 +22,30 @@ using test::TestHttpServer;
 
 constexpr double kT0 = 1795824000;  // 2026-11-28T00:00:00Z (date -u -d @1795824000)
 
+// Every test starts with no server remembered (a later test's loopback server may get an earlier one's port).
+class ForgetLangfuseServers : public ::testing::EmptyTestEventListener {
+    void OnTestStart(const ::testing::TestInfo&) override { forgetLangfuseServers(); }
+};
+const bool kForgetting = [] {
+    ::testing::UnitTest::GetInstance()->listeners().Append(new ForgetLangfuseServers);
+    return true;
+}();
+
+// The requests of the score lists: all but the version check (GET /api/public/health, once per server).
+std::vector<TestHttpServer::Request> listRequests(const LangfuseTestServer& server) {
+    std::vector<TestHttpServer::Request> out;
+    for (auto& r : server.requests())
+        if (r.path != "/api/public/health") out.push_back(std::move(r));
+    return out;
+}
+
+// A hand-made server's version check: a v3.53..v3.179 server (offset-paged /api/public/v2/scores).
+bool answerHealth(const TestHttpServer::Request& r, TestHttpServer::Reply& reply) {
+    if (r.path != "/api/public/health") return false;
+    reply = TestHttpServer::Reply(200, R"({"status":"OK","version":"3.120.0"})");
+    return true;
+}
+
 LangfuseSettings settingsFor(const LangfuseTestServer& server) {
     LangfuseSettings s;
     s.baseUrl = server.baseUrl();
@@ -75,7 +99,7 @@ TEST(LangfuseClientTest, FetchesEveryPageOnceOldestFirst) {
     }
 
     // ceil(1234 / 100) = 13 pages, each asked for exactly once, with Basic auth and limit=100.
-    const auto requests = server.requests();
+    const auto requests = listRequests(server);
     ASSERT_EQ(requests.size(), 13u);
     for (std::size_t p = 0; p < requests.size(); ++p) {
         EXPECT_EQ(requests[p].path, "/api/public/v2/scores");
@@ -98,7 +122,7 @@ TEST(LangfuseClientTest, SmallPagesAndAnExactMultiple) {
     auto r = LangfuseClient(settingsFor(server)).scores(q);
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(r->size(), 40u);
-    EXPECT_EQ(server.requestCount(), 4u);  // totalPages = 4: no extra request for an empty fifth page
+    EXPECT_EQ(listRequests(server).size(), 4u);  // totalPages = 4: no extra request for an empty fifth page
 }
 
 TEST(LangfuseClientTest, PageSizeAboveTheLimitIsClampedNotRejected) {
@@ -108,7 +132,7 @@ TEST(LangfuseClientTest, PageSizeAboveTheLimitIsClampedNotRejected) {
     auto r = LangfuseClient(settingsFor(server)).scores(q);
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(r->size(), 150u);
-    EXPECT_EQ(server.requests().at(0).queryValue("limit"), "100");
+    EXPECT_EQ(listRequests(server).at(0).queryValue("limit"), "100");
 }
 
 TEST(LangfuseClientTest, TheServerRejectsALimitOver100LikeLangfuse) {
@@ -132,7 +156,7 @@ TEST(LangfuseClientTest, EmptyResultIsAnEmptyListAfterOneRequest) {
     auto r = LangfuseClient(settingsFor(server)).scores(q);
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_TRUE(r->empty());
-    EXPECT_EQ(server.requestCount(), 1u);
+    EXPECT_EQ(listRequests(server).size(), 1u);
 }
 
 TEST(LangfuseClientTest, FiltersAreSentAndAppliedByTheServer) {
@@ -162,14 +186,14 @@ TEST(LangfuseClientTest, FiltersAreSentAndAppliedByTheServer) {
     EXPECT_EQ(ids(*r), expected);
     EXPECT_EQ(r->size(), expected.size());
 
-    const auto req = server.requests().at(0);
+    const auto req = listRequests(server).at(0);
     EXPECT_EQ(req.queryValue("name"), "llm_judge_domain");
     EXPECT_EQ(req.queryValue("fromTimestamp"), "2026-11-28T00:20:00.000Z");
     EXPECT_EQ(req.queryValue("toTimestamp"), "2026-11-28T03:20:00.000Z");
     EXPECT_EQ(req.queryValues("traceTags"), (std::vector<std::string>{"precision:fp8", "service:chat"}));
     EXPECT_EQ(req.queryValues("environment"), (std::vector<std::string>{"production"}));
     // ceil(|expected| / 7) pages
-    EXPECT_EQ(server.requestCount(), (expected.size() + 6) / 7);
+    EXPECT_EQ(listRequests(server).size(), (expected.size() + 6) / 7);
 }
 
 TEST(LangfuseClientTest, WrongKeysAre401AndTheSecretNeverAppears) {
@@ -183,7 +207,7 @@ TEST(LangfuseClientTest, WrongKeysAre401AndTheSecretNeverAppears) {
     EXPECT_NE(m.find(server.baseUrl() + "/api/public/v2/scores"), std::string::npos) << m;
     EXPECT_NE(m.find("Invalid credentials"), std::string::npos) << m;  // Langfuse's own message is passed on
     EXPECT_EQ(m.find("sk-lf-WRONG-very-secret-value"), std::string::npos) << m;
-    EXPECT_EQ(server.requestCount(), 1u);  // 401 is not retried
+    EXPECT_EQ(listRequests(server).size(), 1u);  // 401 is not retried
 }
 
 TEST(LangfuseClientTest, SecretEchoedByAServerIsScrubbed) {
@@ -216,9 +240,9 @@ TEST(LangfuseClientTest, RateLimitedThenSuccessHonoursRetryAfter) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(r->size(), 250u);
-    EXPECT_EQ(server.requestCount(), 4u);  // 429, then pages 1..3
-    EXPECT_GE(elapsed, 1.0);               // waited for Retry-After, not the 10 ms backoff
-    const auto requests = server.requests();
+    EXPECT_EQ(listRequests(server).size(), 4u);  // 429, then pages 1..3
+    EXPECT_GE(elapsed, 1.0);                     // waited for Retry-After, not the 10 ms backoff
+    const auto requests = listRequests(server);
     EXPECT_EQ(requests[0].queryValue("page"), "1");
     EXPECT_EQ(requests[1].queryValue("page"), "1");
 }
@@ -232,7 +256,7 @@ TEST(LangfuseClientTest, PersistentRateLimitIsAClearError) {
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("rate limiting"), std::string::npos) << r.error().message;
     EXPECT_NE(r.error().message.find("(429) after 3 attempts"), std::string::npos) << r.error().message;
-    EXPECT_EQ(server.requestCount(), 3u);
+    EXPECT_EQ(listRequests(server).size(), 3u);
 }
 
 TEST(LangfuseClientTest, OlderServerFallsBackToTheLegacyList) {
@@ -245,9 +269,10 @@ TEST(LangfuseClientTest, OlderServerFallsBackToTheLegacyList) {
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(r->size(), 115u);  // even i in 0..229
     for (const auto& s : *r) EXPECT_EQ(std::stoi(s.id.substr(1)) % 2, 0) << s.id;
+    // Its version (3.40.0, before v3.53) sends the client to the legacy list at once: pages 1 and 2.
     const auto requests = server.requests();
-    ASSERT_EQ(requests.size(), 3u);  // v2 (404), then legacy pages 1 and 2
-    EXPECT_EQ(requests[0].path, "/api/public/v2/scores");
+    ASSERT_EQ(requests.size(), 3u);
+    EXPECT_EQ(requests[0].path, "/api/public/health");
     EXPECT_EQ(requests[1].path, "/api/public/scores");
     EXPECT_EQ(requests[1].queryValue("page"), "1");
     EXPECT_EQ(requests[2].path, "/api/public/scores");
@@ -292,7 +317,12 @@ TEST(LangfuseClientTest, NotALangfuseServerIs404Error) {
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("404"), std::string::npos) << r.error().message;
     EXPECT_NE(r.error().message.find(server.baseUrl() + "/api/public/scores"), std::string::npos) << r.error().message;
-    EXPECT_EQ(server.requestCount(), 2u);  // v2, then the legacy path
+    // No version (health 404): v3, then v2, then the legacy path, each answering 404, each asked once.
+    const auto requests = server.requests();
+    ASSERT_EQ(requests.size(), 4u);
+    EXPECT_EQ(requests[1].path, "/api/public/v3/scores");
+    EXPECT_EQ(requests[2].path, "/api/public/v2/scores");
+    EXPECT_EQ(requests[3].path, "/api/public/scores");
 }
 
 struct MalformedCase {
@@ -346,6 +376,7 @@ TEST(LangfuseClientTest, NumericAndBooleanKeptCategoricalSkipped) {
 TEST(LangfuseClientTest, ServerWhosePagesNeverEndIsStoppedWithAClearError) {
     // Always a full page and a huge totalPages: a broken proxy or a server ignoring "page".
     TestHttpServer server([](const TestHttpServer::Request& req) {
+        if (TestHttpServer::Reply health; answerHealth(req, health)) return health;
         const std::string page = req.queryValue("page").value_or("1");
         const std::string item = R"({"id":"p)" + page +
                                  R"(","traceId":"t","name":"llm_judge_domain","value":3,)"
@@ -363,12 +394,13 @@ TEST(LangfuseClientTest, ServerWhosePagesNeverEndIsStoppedWithAClearError) {
     auto r = LangfuseClient(s).scores(q);
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("after 25 pages"), std::string::npos) << r.error().message;
-    EXPECT_EQ(server.requestCount(), 25u);
+    EXPECT_EQ(server.requestCount(), 26u);  // the version check, then 25 pages
 }
 
 TEST(LangfuseClientTest, DuplicatesAcrossShiftedPagesAreKeptOnce) {
     // Offset pages shift when new scores arrive mid-fetch: page 2 repeats the last score of page 1.
     TestHttpServer server([](const TestHttpServer::Request& req) {
+        if (TestHttpServer::Reply health; answerHealth(req, health)) return health;
         const bool first = req.queryValue("page") == "1";
         const std::string item = R"({"id":"%ID%","traceId":"t","name":"llm_judge_domain","value":4,)"
                                  R"("dataType":"NUMERIC","timestamp":"%TS%"})";
@@ -406,7 +438,7 @@ TEST(LangfuseClientTest, CancelStopsBetweenPages) {
     auto r = LangfuseClient(settingsFor(server)).scores(ScoreQuery{}, progress);
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("cancelled"), std::string::npos) << r.error().message;
-    EXPECT_EQ(server.requestCount(), 1u);
+    EXPECT_EQ(listRequests(server).size(), 1u);
 }
 
 TEST(LangfuseClientTest, MissingKeysAreAnErrorBeforeAnyRequest) {
@@ -427,7 +459,8 @@ TEST(LangfuseClientTest, ConnectionRefusedNamesTheUrl) {
     s.http.maxRetries = 0;
     auto r = LangfuseClient(s).scores(ScoreQuery{});
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().message.find(s.baseUrl + "/api/public/v2/scores"), std::string::npos) << r.error().message;
+    // The first request, the version check, is the one refused.
+    EXPECT_NE(r.error().message.find(s.baseUrl + "/api/public/health"), std::string::npos) << r.error().message;
     EXPECT_EQ(r.error().message.find("sk-refused-secret"), std::string::npos);
 }
 

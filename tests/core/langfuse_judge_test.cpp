@@ -17,6 +17,15 @@ using test::LangfuseTestServer;
 
 constexpr double kT0 = 1795824000;  // 2026-11-28T00:00:00Z
 
+// Every test starts with no server remembered (a later test's loopback server may get an earlier one's port).
+class ForgetLangfuseServers : public ::testing::EmptyTestEventListener {
+    void OnTestStart(const ::testing::TestInfo&) override { forgetLangfuseServers(); }
+};
+const bool kForgetting = [] {
+    ::testing::UnitTest::GetInstance()->listeners().Append(new ForgetLangfuseServers);
+    return true;
+}();
+
 LangfuseSettings settingsFor(const LangfuseTestServer& server) {
     LangfuseSettings s;
     s.baseUrl = server.baseUrl();

@@ -1,6 +1,8 @@
-// The behaviour follows Langfuse's Fern definitions (score-v2.yml, score.yml) and its route code: auth before rate
-// limiting before query validation; zod validation failures answer 400 with the issues; list ordered by timestamp,
-// newest first; meta.totalPages = ceil(totalItems / limit).
+// The behaviour follows Langfuse's Fern definitions (scores.yml, scores-v3.yml, observations.yml, trace.yml,
+// metrics.yml) and its route code as shared/notes/langfuse-api-2026.md cites them: health without auth; in v4
+// events_only mode the legacy routes answer 404 before auth; then auth, rate limiting, query validation; lists
+// newest first; meta.totalPages = ceil(totalItems / limit). This file: dispatch, auth and the offset-paged lists;
+// langfuse_test_server_v3.cpp: v3 scores, observations v2, traces, the Metrics API.
 #include "langfuse_test_server.h"
 
 #include <nlohmann/json.hpp>
@@ -12,12 +14,10 @@
 #include <optional>
 #include <set>
 
+#include "langfuse_test_server_util.h"
+
 namespace fp8dash::test {
-namespace {
-
-using Reply = TestHttpServer::Reply;
-using json = nlohmann::json;
-
+namespace langfuse_detail {
 
 // The server's own ISO 8601 reader (kept apart from the client's parser under test): date, 'T', time, optional
 // fraction, then 'Z' or +-HH:MM.
@@ -108,7 +108,94 @@ std::optional<long> intParam(const TestHttpServer::Request& r, const std::string
     return static_cast<long>(v);
 }
 
-}  // namespace
+Reply errorReply(int status, const std::string& message, const std::string& errorClass) {
+    return Reply::json(status, json{{"message", message}, {"error", errorClass}}.dump());
+}
+
+std::vector<std::string> splitComma(const std::string& s) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start <= s.size()) {
+        const auto end = std::min(s.find(',', start), s.size());
+        if (end > start) out.push_back(s.substr(start, end - start));
+        start = end + 1;
+    }
+    return out;
+}
+
+std::string base64UrlEncode(const std::string& in) {
+    std::string out = base64Encode(in);
+    while (!out.empty() && out.back() == '=') out.pop_back();
+    for (char& c : out) c = c == '+' ? '-' : c == '/' ? '_' : c;
+    return out;
+}
+
+std::string base64UrlDecode(const std::string& in, bool& ok) {
+    ok = true;
+    std::string out;
+    unsigned bits = 0;
+    int count = 0;
+    for (char c : in) {
+        int v = -1;
+        if (c >= 'A' && c <= 'Z')
+            v = c - 'A';
+        else if (c >= 'a' && c <= 'z')
+            v = c - 'a' + 26;
+        else if (c >= '0' && c <= '9')
+            v = c - '0' + 52;
+        else if (c == '-' || c == '+')
+            v = 62;
+        else if (c == '_' || c == '/')
+            v = 63;
+        else if (c == '=')
+            break;
+        if (v < 0) {
+            ok = false;
+            return {};
+        }
+        bits = (bits << 6) | static_cast<unsigned>(v);
+        count += 6;
+        if (count >= 8) {
+            count -= 8;
+            out += static_cast<char>((bits >> count) & 0xFF);
+        }
+    }
+    return out;
+}
+
+Reply finishScores(json body, const LangfuseTestServer::Options& options, bool deprecated) {
+    if (deprecated && options.cloud)
+        body["_deprecation"] = {{"message", "This endpoint is deprecated and will be removed."},
+                                {"replacement", "GET /api/public/v3/scores"},
+                                {"docsUrl", "https://langfuse.com/faq/all/deprecated-api-migration"},
+                                {"sunsetAt", "2026-11-16"}};
+    using Malformed = LangfuseTestServer::Malformed;
+    switch (options.malformed) {
+        case Malformed::None:
+            break;
+        case Malformed::NotJson: {
+            const std::string text = body.dump();
+            return Reply::json(200, text.substr(0, text.size() / 2));
+        }
+        case Malformed::ValueNotNumber:
+            if (!body["data"].empty()) body["data"][0]["value"] = "four point five";
+            break;
+        case Malformed::BadTimestamp:
+            if (!body["data"].empty()) body["data"][0]["timestamp"] = "yesterday at noon";
+            break;
+        case Malformed::DataNotArray:
+            body["data"] = json{{"items", body["data"]}};
+            break;
+        case Malformed::TotalPagesNotNumber:
+            body["meta"]["totalPages"] = "many";
+            break;
+    }
+    return Reply::json(200, body.dump());
+}
+
+}  // namespace langfuse_detail
+
+using namespace langfuse_detail;
 
 std::string LangfuseTestServer::isoTimestamp(double unixSeconds) {
     const double ms = std::round(unixSeconds * 1000);
@@ -129,19 +216,72 @@ LangfuseTestServer::LangfuseTestServer(std::vector<LangfuseSeedScore> scores, Op
     : m_options(std::move(options)),
       m_scores(std::move(scores)),
       m_http([this](const TestHttpServer::Request& r) { return handle(r); }) {
-    std::stable_sort(m_scores.begin(), m_scores.end(),
-                     [](const auto& a, const auto& b) { return a.timestamp > b.timestamp; });
+    if (m_options.legacyOnly) m_options.personality = Personality::PreV353;
+    std::stable_sort(m_scores.begin(), m_scores.end(), [](const auto& a, const auto& b) {
+        return a.timestamp != b.timestamp ? a.timestamp > b.timestamp : a.id > b.id;
+    });
+    for (std::size_t i = 0; i < m_scores.size(); ++i) {
+        const auto& s = m_scores[i];
+        m_byTrace[s.traceId].push_back(i);
+        const double start = s.traceStart.value_or(s.timestamp);
+        auto [it, inserted] = m_traceIndex.emplace(s.traceId, m_traces.size());
+        if (inserted)
+            m_traces.push_back({s.traceId, start, s.traceTags, s.environment});
+        else
+            m_traces[it->second].start = std::min(m_traces[it->second].start, start);
+    }
+    std::sort(m_traces.begin(), m_traces.end(),
+              [](const Trace& a, const Trace& b) { return a.start != b.start ? a.start > b.start : a.id > b.id; });
+    for (std::size_t i = 0; i < m_traces.size(); ++i) m_traceIndex[m_traces[i].id] = i;
+}
+
+std::string LangfuseTestServer::version() const {
+    switch (m_options.personality) {
+        case Personality::V4:
+            return "4.16.0";
+        case Personality::V3WithV2:
+            return "3.190.0";
+        case Personality::V3Before180:
+            return "3.120.0";
+        case Personality::PreV353:
+            return "3.40.0";
+    }
+    return "";
+}
+
+const LangfuseTestServer::Trace* LangfuseTestServer::traceOf(const LangfuseSeedScore& s) const {
+    const auto it = m_traceIndex.find(s.traceId);
+    return it == m_traceIndex.end() ? nullptr : &m_traces[it->second];
 }
 
 TestHttpServer::Reply LangfuseTestServer::handle(const TestHttpServer::Request& request) {
-    const bool v2 = request.path == "/api/public/v2/scores";
-    const bool v1 = request.path == "/api/public/scores";
-    if ((!v2 && !v1) || (v2 && m_options.legacyOnly)) return notFoundPage();
+    const std::string& path = request.path;
+    const Personality p = m_options.personality;
+    if (path == "/api/public/health") {
+        if (!m_options.reportVersion) return notFoundPage();
+        return Reply::json(200, json{{"status", "OK"}, {"version", version()}}.dump());
+    }
+    const bool v3 = path == "/api/public/v3/scores", v2 = path == "/api/public/v2/scores",
+               v1 = path == "/api/public/scores", observations = path == "/api/public/v2/observations",
+               tracesList = path == "/api/public/traces", metricsApi = path == "/api/public/v2/metrics";
+    // Routes the server does not have at all (Next.js' page), and v4 events_only's legacy routes (before auth).
+    if ((v3 && (p == Personality::V3Before180 || p == Personality::PreV353)) || (v2 && p == Personality::PreV353) ||
+        ((observations || metricsApi) && p == Personality::PreV353) ||
+        (!v3 && !v2 && !v1 && !observations && !tracesList && !metricsApi))
+        return notFoundPage();
+    if (p == Personality::V4 && (v2 || v1 || tracesList))
+        return Reply::json(404, json{{"message",
+                                      "This endpoint is not available on deployments running in Langfuse v4 "
+                                      "events_only mode. Learn more about Langfuse v4 at: "
+                                      "https://langfuse.com/docs/v4"}}
+                                    .dump());
     if (request.method != "GET")
         return Reply::json(405, json{{"message", "Method not allowed"}, {"error", "MethodNotAllowedError"}}.dump());
 
     const auto auth = request.header("authorization");
     if (!auth) return Reply::json(401, json{{"message", "No authorization header"}}.dump());
+    if (auth->rfind("Bearer ", 0) == 0)
+        return Reply::json(403, json{{"message", "Access denied - insufficient permissions for this endpoint"}}.dump());
     if (*auth != "Basic " + base64Encode(m_options.publicKey + ":" + m_options.secretKey))
         return Reply::json(
             401, json{{"message", "Invalid credentials. Confirm that you've configured the correct host."}}.dump());
@@ -149,15 +289,45 @@ TestHttpServer::Reply LangfuseTestServer::handle(const TestHttpServer::Request& 
     {
         std::lock_guard lock(m_mutex);
         if (m_authenticatedRequests++ < m_options.rateLimitFirst) {
+            const long reset = static_cast<long>(std::time(nullptr)) + m_options.retryAfterS;
             return Reply{429,
                          {{"Retry-After", std::to_string(m_options.retryAfterS)},
                           {"X-RateLimit-Limit", "30"},
                           {"X-RateLimit-Remaining", "0"},
-                          {"X-RateLimit-Reset", std::to_string(std::time(nullptr) + m_options.retryAfterS)}},
-                         json{{"message", "Rate limit exceeded"}}.dump()};
+                          {"X-RateLimit-Reset", std::to_string(reset)}},
+                         json{{"message", "Rate limit exceeded"},
+                              {"code", "rate_limited"},
+                              {"details",
+                               {{"retryAfterSeconds", m_options.retryAfterS},
+                                {"limit", 30},
+                                {"remaining", 0},
+                                {"resetAt", isoTimestamp(static_cast<double>(reset))}}}}
+                             .dump()};
         }
     }
-    return listScores(request, v1);
+    // The v4 write-mode previews, off in every v3.x by default: after auth.
+    if (observations && p != Personality::V4)
+        return errorReply(404,
+                          "The observations v2 API is only available in a Langfuse v4 write mode. Learn more about "
+                          "Langfuse v4 at: https://langfuse.com/docs/v4",
+                          "LangfuseNotFoundError");
+    if (metricsApi && p != Personality::V4)
+        return errorReply(404,
+                          "The metrics v2 API is only available in a Langfuse v4 write mode. Learn more about "
+                          "Langfuse v4 at: https://langfuse.com/docs/v4",
+                          "LangfuseNotFoundError");
+    Reply reply = v3             ? scoresV3(request)
+                  : observations ? observationsV2(request)
+                  : tracesList   ? traces(request)
+                  : metricsApi   ? metrics(request)
+                                 : listScores(request, v1);
+    if (m_options.cloud) {
+        reply.headers.emplace_back("X-RateLimit-Limit", metricsApi   ? std::string("100")
+                                                        : tracesList ? std::string("30")
+                                                                     : std::to_string(m_options.cloudListLimit));
+        reply.headers.emplace_back("X-RateLimit-Remaining", "999");
+    }
+    return reply;
 }
 
 TestHttpServer::Reply LangfuseTestServer::listScores(const TestHttpServer::Request& request, bool legacy) {
@@ -211,7 +381,7 @@ TestHttpServer::Reply LangfuseTestServer::listScores(const TestHttpServer::Reque
                   {"createdAt", isoTimestamp(s.timestamp + 0.25)},
                   {"updatedAt", isoTimestamp(s.timestamp + 0.25)},
                   {"authorUserId", nullptr},
-                  {"comment", nullptr},
+                  {"comment", s.comment.empty() ? json(nullptr) : json(s.comment)},
                   {"metadata", json::object()},
                   {"configId", nullptr},
                   {"queueId", nullptr}};
@@ -227,28 +397,7 @@ TestHttpServer::Reply LangfuseTestServer::listScores(const TestHttpServer::Reque
     }
     json body{{"data", std::move(data)},
               {"meta", {{"page", *page}, {"limit", *limit}, {"totalItems", totalItems}, {"totalPages", totalPages}}}};
-
-    switch (m_options.malformed) {
-        case Malformed::None:
-            break;
-        case Malformed::NotJson: {
-            const std::string text = body.dump();
-            return Reply::json(200, text.substr(0, text.size() / 2));
-        }
-        case Malformed::ValueNotNumber:
-            if (!body["data"].empty()) body["data"][0]["value"] = "four point five";
-            break;
-        case Malformed::BadTimestamp:
-            if (!body["data"].empty()) body["data"][0]["timestamp"] = "yesterday at noon";
-            break;
-        case Malformed::DataNotArray:
-            body["data"] = json{{"items", body["data"]}};
-            break;
-        case Malformed::TotalPagesNotNumber:
-            body["meta"]["totalPages"] = "many";
-            break;
-    }
-    return Reply::json(200, body.dump());
+    return finishScores(std::move(body), m_options, true);
 }
 
 }  // namespace fp8dash::test

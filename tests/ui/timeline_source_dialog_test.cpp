@@ -23,6 +23,7 @@
 #include <cmath>
 #include <string>
 
+#include "fp8dash/core/langfuse_client.h"
 #include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/main_window.h"
 #include "fp8dash/ui/memory_credential_store.h"
@@ -44,6 +45,7 @@ class TimelineSourceDialogTest : public GuiTest {
 protected:
     void SetUp() override {
         GuiTest::SetUp();
+        fp8dash::forgetLangfuseServers();  // a server of an earlier test may have had the same port
         // The form falls back to these; the tests type their credentials instead.
         for (const char* name : {"FP8DASH_PROMETHEUS_TOKEN", "FP8DASH_PROMETHEUS_USER", "FP8DASH_PROMETHEUS_PASSWORD",
                                  "FP8DASH_PROMETHEUS_HEADERS", "LANGFUSE_PUBLIC_KEY", "LANGFUSE_SECRET_KEY"}) {
@@ -478,6 +480,53 @@ TEST_F(TimelineSourceDialogTest, RememberedCredentialsFillTheFormForTheSameUrlOn
     EXPECT_TRUE(fieldText(elsewhere, "bearerToken").isEmpty());
     EXPECT_TRUE(fieldText(elsewhere, "extraHeaders").isEmpty());
     EXPECT_FALSE(elsewhere.rememberCheck()->isChecked());
+}
+
+TEST_F(TimelineSourceDialogTest, LangfuseReadModeAndTheServersNoticesReachTheResult) {
+    fp8dash::forgetLangfuseServers();
+    std::vector<fp8dash::test::LangfuseSeedScore> scores;
+    for (int i = 0; i < 12; ++i) {
+        fp8dash::test::LangfuseSeedScore score;
+        score.id = "s" + std::to_string(i);
+        score.traceId = "t" + std::to_string(i);
+        score.timestamp = kFrom + 600.0 * (i + 1);
+        score.value = 4.0;
+        scores.push_back(score);
+    }
+    fp8dash::test::LangfuseTestServer::Options o;
+    o.personality = fp8dash::test::LangfuseTestServer::Personality::V3Before180;
+    o.cloud = true;  // its /api/public/v2/scores answers carry "_deprecation"
+    fp8dash::test::LangfuseTestServer langfuse(scores, o);
+    TimelineSettings settings;
+    settings.fetchThroughput = false;
+    settings.qualitySource = QualitySource::Langfuse;
+    settings.langfuseUrl = langfuse.baseUrl();
+    settings.from = kFrom;
+    settings.to = kTo;
+    settings.step = 60;
+    TimelineCredentials keys;
+    keys.langfusePublicKey = langfuse.options().publicKey;
+    keys.langfuseSecretKey = langfuse.options().secretKey;
+    TimelineSourceDialog dialog(nullptr, std::make_shared<MemoryCredentialStore>());
+    dialog.setSettings(settings);  // a raw timeline is refreshed in the automatic mode
+    dialog.setCredentials(keys);
+    dialog.show();
+    waitForLookup(dialog);
+    auto* mode = dialog.findChild<QComboBox*>(QStringLiteral("langfuseMode"));
+    ASSERT_NE(mode, nullptr);
+    EXPECT_EQ(mode->currentIndex(), static_cast<int>(fp8dash::LangfuseMode::Auto));
+    auto request = dialog.request();
+    ASSERT_TRUE(request.ok()) << request.error().message;
+    EXPECT_EQ(request->settings.langfuseMode, fp8dash::LangfuseMode::Auto);
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    dialog.startFetch();
+    ASSERT_TRUE(accepted.wait(30000)) << dialog.errorText().toStdString();
+    ASSERT_NE(dialog.result(), nullptr);
+    EXPECT_EQ(dialog.result()->settings.langfuseMode, fp8dash::LangfuseMode::Raw);  // no Metrics API on v3.120
+    const QStringList notices = dialog.sourceNotices();
+    ASSERT_EQ(notices.size(), 1) << notices.join(QLatin1Char('\n')).toStdString();
+    EXPECT_TRUE(notices[0].contains(QStringLiteral("GET /api/public/v3/scores"))) << notices[0].toStdString();
+    EXPECT_TRUE(notices[0].contains(QStringLiteral("2026-11-16"))) << notices[0].toStdString();
 }
 
 TEST_F(TimelineSourceDialogTest, LangfuseKeysAreRememberedAfterASuccessfulFetch) {

@@ -747,6 +747,7 @@ TimelineSourceDialog* MainWindow::openSourceDialog(const TimelineSettings& setti
         const TimelineData* data = dialog->result();
         if (!data) return;
         m_sessionCredentials = dialog->resultCredentials();
+        m_sourceNotices = dialog->sourceNotices();  // shown in the notice area until the next fetch
         if (dialog->rangePicker()->preset() != TimeRangePicker::Custom) {
             m_view->timelineView()->rangePicker()->setPreset(dialog->rangePicker()->preset());
         }
@@ -1332,10 +1333,21 @@ void MainWindow::updateOfflineNotice() {
         items << tr("<b>GPU benchmarks</b>: %1; Run Benchmarks measures the KV-cache error on the CPU only.")
                      .arg(style::escaped(*m_gpuUnavailable));
     }
-    if (items.isEmpty()) {
+    // What the live servers said on the last fetch (a deprecated Langfuse endpoint and its replacement, ...).
+    QStringList said;
+    for (const QString& n : std::as_const(m_sourceNotices)) said << style::escaped(n);
+    if (items.isEmpty() && said.isEmpty()) {
         m_view->setOfflineNotice({});
         return;
     }
+    if (items.isEmpty()) {
+        QString html = tr("From the live sources on the last fetch:");
+        html += QStringLiteral("<ul style=\"margin-top:2px; margin-bottom:0px; -qt-list-indent:1;\">");
+        for (const QString& item : said) html += QStringLiteral("<li>") + item + QStringLiteral("</li>");
+        m_view->setOfflineNotice(html + QStringLiteral("</ul>"));
+        return;
+    }
+    items << said;
     QString html = tr("Everything saved in this comparison is shown. Not available on this machine:");
     html += QStringLiteral("<ul style=\"margin-top:2px; margin-bottom:0px; -qt-list-indent:1;\">");
     for (const QString& item : items) html += QStringLiteral("<li>") + item + QStringLiteral("</li>");

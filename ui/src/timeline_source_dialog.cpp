@@ -28,8 +28,9 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
-#include <utility>
 #include <cmath>
+#include <mutex>
+#include <utility>
 
 #include "fp8dash/core/prometheus_client.h"
 #include "fp8dash/ui/credential_store.h"
@@ -300,6 +301,15 @@ TimelineSourceDialog::TimelineSourceDialog(QWidget* parent, std::shared_ptr<Cred
     m_environments->setObjectName(QStringLiteral("environments"));
     m_environments->setPlaceholderText(tr("comma-separated; empty: all"));
     m_qualityForm->addRow(tr("Environments:"), m_environments);
+    m_langfuseMode = new QComboBox(qualityBox);
+    m_langfuseMode->setObjectName(QStringLiteral("langfuseMode"));
+    // In LangfuseMode's order: Raw, Aggregate, Auto.
+    m_langfuseMode->addItems({tr("Every score"), tr("Per-minute sums (Metrics API)"), tr("Automatic")});
+    m_langfuseMode->setCurrentIndex(static_cast<int>(LangfuseMode::Auto));
+    m_langfuseMode->setToolTip(
+        tr("Per-minute sums read the quality series from Langfuse's Metrics API in a few requests (Langfuse v4 and "
+           "Cloud), with the same means and alert as every score. Automatic uses them above 50,000 scores."));
+    m_qualityForm->addRow(tr("Read:"), m_langfuseMode);
     m_publicKey = new QLineEdit(qualityBox);
     m_publicKey->setObjectName(QStringLiteral("langfusePublicKey"));
     m_publicKey->setPlaceholderText(envPlaceholder("LANGFUSE_PUBLIC_KEY", tr("pk-lf-…")));
@@ -318,7 +328,7 @@ TimelineSourceDialog::TimelineSourceDialog(QWidget* parent, std::shared_ptr<Cred
         tr("Which samples a range selector's window holds when fp8dash evaluates the alert over Langfuse scores"));
     m_qualityForm->addRow(tr("Alert &windows:"), m_windowsCombo);
     m_inputs << m_qualityCombo << m_qualityQuery << m_langfuseUrl << m_scoreName << m_traceTags << m_environments
-             << m_publicKey << m_secretKey << m_windowsCombo;
+             << m_langfuseMode << m_publicKey << m_secretKey << m_windowsCombo;
     grid->addWidget(qualityBox, 0, 1, 2, 1);
 
     // Range
@@ -500,6 +510,9 @@ void TimelineSourceDialog::setSettings(const TimelineSettings& s) {
     m_windowsCombo->setCurrentIndex(!s.windowSemantics                                   ? 0
                                     : *s.windowSemantics == WindowSemantics::Prometheus2 ? 1
                                                                                          : 2);
+    // A raw timeline (the only mode before the aggregate one) is refreshed in the automatic mode.
+    m_langfuseMode->setCurrentIndex(
+        static_cast<int>(s.langfuseMode == LangfuseMode::Aggregate ? LangfuseMode::Aggregate : LangfuseMode::Auto));
     if (s.to > s.from) m_rangePicker->setRange(s.from, s.to);
     m_stepSpin->setValue(std::clamp(static_cast<int>(std::lround(s.step)), 1, 86400));
     m_changeKnown->setChecked(s.changeAt.has_value());
@@ -555,6 +568,7 @@ Result<TimelineSourceDialog::Request> TimelineSourceDialog::request() const {
     if (m_windowsCombo->currentIndex() > 0)
         s.windowSemantics =
             m_windowsCombo->currentIndex() == 1 ? WindowSemantics::Prometheus2 : WindowSemantics::Prometheus3;
+    s.langfuseMode = static_cast<LangfuseMode>(std::clamp(m_langfuseMode->currentIndex(), 0, 2));
     const auto [from, to] = m_rangePicker->range();
     s.from = from;
     s.to = to;
@@ -765,21 +779,45 @@ void TimelineSourceDialog::startFetch() {
     connect(watcher, &QFutureWatcherBase::progressTextChanged, this, [this, generation](const QString& text) {
         if (generation == m_fetchGeneration && !text.isEmpty()) m_statusLabel->setText(text);
     });
+    // The servers' notices (a deprecated endpoint, a long fetch ahead, a rate-limit wait): shown as progress text
+    // as they come, and handed to the main window's notice area with the result. Shared with the worker, which may
+    // outlive the dialog.
+    struct Notices {
+        std::mutex mutex;
+        QStringList lines;
+    };
+    auto notices = std::make_shared<Notices>();
+    m_notices.clear();
     TimelineCredentials credentials = req.credentials;
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, credentials] {
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, credentials, notices] {
         watcher->deleteLater();
         if (generation != m_fetchGeneration) return;  // cancelled or superseded
+        {
+            std::lock_guard lock(notices->mutex);
+            m_notices = notices->lines;
+        }
         finishFetch(watcher->future().takeResult(), credentials);
     });
-    watcher->setFuture(QtConcurrent::run([req = std::move(req), cancel](QPromise<Outcome>& promise) {
+    watcher->setFuture(QtConcurrent::run([req = std::move(req), cancel, notices](QPromise<Outcome>& promise) {
         promise.setProgressRange(0, kProgressSteps);
+        auto last = std::make_shared<std::atomic<int>>(0);
         Progress progress;
         progress.cancelled = [cancel] { return cancel->load(); };
-        progress.report = [&promise](double fraction, const std::string& what) {
+        progress.report = [&promise, last](double fraction, const std::string& what) {
             const int value = static_cast<int>(std::lround(std::clamp(fraction, 0.0, 1.0) * kProgressSteps));
+            *last = value;
             promise.setProgressValueAndText(value, QString::fromStdString(what));
         };
-        promise.addResult(fetchTimeline(req.settings, req.credentials, progress));
+        TimelineCredentials withNotices = req.credentials;
+        withNotices.notice = [&promise, last, notices](const std::string& text) {
+            const QString line = QString::fromStdString(text);
+            {
+                std::lock_guard lock(notices->mutex);
+                if (!notices->lines.contains(line)) notices->lines << line;
+            }
+            promise.setProgressValueAndText(last->load(), line);
+        };
+        promise.addResult(fetchTimeline(req.settings, withNotices, progress));
     }));
 }
 

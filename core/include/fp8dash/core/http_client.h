@@ -47,6 +47,7 @@ struct HttpOptions {
     int maxRetries = 3;              // extra attempts after the first, only for retryable failures
     double retryBaseDelayS = 0.5;    // backoff: base * 2^attempt, capped at maxRetryDelayS
     double maxRetryDelayS = 30;      // also the cap for a server's Retry-After
+    bool retryRateLimited = true;    // false: a 429 is returned at once, for a caller that waits (and says so) itself
     std::size_t maxResponseBytes = std::size_t{512} << 20;
 };
 

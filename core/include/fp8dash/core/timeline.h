@@ -3,6 +3,7 @@
 // the quality alert and the timeline's verdict. Stored in the comparison file's "timeline" section (never secrets).
 // Values are plain data; functions are thread-safe.
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "fp8dash/core/lm_eval_results.h"
 #include "fp8dash/core/prometheus_client.h"
 #include "fp8dash/core/result.h"
+#include "fp8dash/core/score_buckets.h"
 #include "fp8dash/core/time_series.h"
 #include "fp8dash/core/verdict.h"
 #include "fp8dash/core/vllm_metrics.h"
@@ -23,6 +25,13 @@ inline constexpr const char* kDefaultScoreName = "llm_judge_domain";
 
 enum class QualitySource { None, Prometheus, Langfuse };
 std::string_view qualitySourceName(QualitySource s);  // "none", "prometheus", "langfuse"
+
+// How Langfuse scores are read: every score (raw), per-minute sums and counts from the Metrics API (aggregate), or
+// aggregate where the server has the Metrics API and the range holds more than kLangfuseAutoAggregateScores scores.
+enum class LangfuseMode { Raw, Aggregate, Auto };
+inline constexpr double kLangfuseAutoAggregateScores = 50000;
+std::string_view langfuseModeName(LangfuseMode m);  // "raw", "aggregate", "auto"
+std::optional<LangfuseMode> parseLangfuseMode(std::string_view text);
 
 // Expected effects of FP8 in production (DESIGN.md "Production signals").
 struct TimelineBands {
@@ -49,6 +58,8 @@ struct TimelineSettings {
     std::string scoreName = kDefaultScoreName;
     std::vector<std::string> traceTags;     // e.g. "precision:fp8"
     std::vector<std::string> environments;
+    // Asked for before a fetch; after it, the mode used (Raw or Aggregate). In the file only when aggregate.
+    LangfuseMode langfuseMode = LangfuseMode::Raw;
     double from = 0;                  // unix seconds
     double to = 0;
     double step = 60;                 // seconds; also the alert's evaluation interval
@@ -63,7 +74,10 @@ struct TimelineSettings {
 struct TimelineData {
     TimelineSettings settings;
     std::optional<Series> throughput;  // tokens/s, full resolution
-    std::optional<Series> quality;     // judge points; raw scores for Langfuse, the query's samples for Prometheus
+    std::optional<Series> quality;     // judge points; raw scores for Langfuse (the minutes' means in the aggregate
+                                       // mode), the query's samples for Prometheus
+    std::optional<std::vector<ScoreBucket>> qualityBuckets;  // Langfuse's aggregate mode: sums and counts a minute,
+                                                             // what the figures and the alert are computed from
     std::vector<AlertEpisode> alerts;  // Prometheus' own evaluation (quality in Prometheus) or local (Langfuse)
     std::string alertsEvaluatedBy;     // "prometheus", "local", or "" when there is no quality series
     std::optional<DetectedChange> detectedChange;  // a suggestion from vllm:cache_config_info, not yet confirmed
@@ -98,6 +112,9 @@ struct TimelineCredentials {
     std::string langfusePublicKey;
     std::string langfuseSecretKey;
     HttpOptions httpTemplate;  // timeouts, TLS (verify, CA file), retries
+    // Notices for the user while fetching (a deprecated Langfuse endpoint, a long fetch ahead, a rate-limit wait):
+    // the CLI writes them to stderr, the app to its notice area. Called from the fetching thread; may be empty.
+    std::function<void(const std::string&)> notice;
 };
 
 // Reads FP8DASH_PROMETHEUS_TOKEN (bearer), FP8DASH_PROMETHEUS_USER/FP8DASH_PROMETHEUS_PASSWORD (basic),

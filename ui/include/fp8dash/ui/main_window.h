@@ -241,7 +241,9 @@ private:
     QString m_displayName;
     std::optional<QString> m_loadingPath;
     bool m_modified = false;
-    std::optional<TimelineCredentials> m_sessionCredentials;  // used by the last fetch; memory only
+    std::optional<TimelineCredentials> m_sessionCredentials;
+    QStringList m_sourceNotices;  // the live servers' notices of the last timeline fetch (deprecations, ...)  // used
+                                  // by the last fetch; memory only
     std::shared_ptr<CredentialStore> m_credentialStore;       // shared with the source dialogs
     QPointer<TimelineSourceDialog> m_sourceDialog;
     QPointer<RunJudgeDialog> m_judgeDialog;

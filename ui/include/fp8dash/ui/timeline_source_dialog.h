@@ -16,6 +16,7 @@
 #include <QDialog>
 #include <QHash>
 #include <QString>
+#include <QStringList>
 
 #include <atomic>
 #include <memory>
@@ -89,6 +90,9 @@ public:
 
     const TimelineData* result() const { return m_result ? &*m_result : nullptr; }
     const TimelineCredentials& resultCredentials() const { return m_resultCredentials; }
+    // What the servers said besides the data during the last fetch (a deprecated Langfuse endpoint, a long fetch, a
+    // rate-limit wait): for the main window's notice area.
+    QStringList sourceNotices() const { return m_notices; }
 
     void accept() override;  // starts the fetch
     void reject() override;  // while fetching: cancels it and stays open; otherwise closes
@@ -155,6 +159,8 @@ private:
     QLineEdit* m_scoreName = nullptr;
     QLineEdit* m_traceTags = nullptr;
     QLineEdit* m_environments = nullptr;
+    QComboBox* m_langfuseMode = nullptr;  // Automatic, every score (raw), per minute (Metrics API)
+    QStringList m_notices;
     QLineEdit* m_publicKey = nullptr;
     QLineEdit* m_secretKey = nullptr;
     QComboBox* m_windowsCombo = nullptr;  // automatic, prometheus2, prometheus3
