@@ -18,6 +18,10 @@ using detail::LangfuseSession;
 constexpr const char* kMetricsPath = "/api/public/v2/metrics";
 constexpr double kMinute = 60;
 constexpr int kRowLimit = 1000;  // config.row_limit 1..1000; it counts the zero rows WITH FILL adds
+// With a tags filter Langfuse counts a score only when its trace also started inside the request's span (notes §4):
+// each request then reaches back as far as the raw mode lists traces (an hour: a judge scores a trace after it ran)
+// and the minutes before the chunk are dropped, so a trace that started just before a chunk keeps its scores.
+constexpr double kTraceLookbackS = 3600;
 
 // The filters both queries share. No dataType filter: the view holds NUMERIC and BOOLEAN scores, the types the raw
 // mode keeps, so that both modes read the same scores.
@@ -110,23 +114,28 @@ Result<std::vector<ScoreBucket>> LangfuseClient::scoreBuckets(const ScoreQuery& 
     const std::string where0 = "GET " + HttpClient::displayUrl(session.base() + kMetricsPath);
     const detail::FetchMeter meter(progress);
 
-    // Whole minutes from from's minute to the one holding the last instant before `to`; 1000 a request.
+    // Whole minutes from from's minute to the one holding the last instant before `to`; 1000 rows a request, of
+    // which the look-back takes 60 where tags filter the traces.
     const double first = std::floor(*query.from / kMinute) * kMinute;
     const double end = std::floor((*query.to - 0.001) / kMinute) * kMinute + kMinute;  // exclusive
-    const auto chunks = static_cast<std::size_t>(std::ceil((end - first) / (kRowLimit * kMinute)));
+    const double lookback = query.traceTags.empty() ? 0 : kTraceLookbackS;
+    const double span = kRowLimit * kMinute - lookback;  // the minutes each request keeps
+    const auto chunks = static_cast<std::size_t>(std::ceil((end - first) / span));
     std::vector<ScoreBucket> out;
     double scores = 0;
     for (std::size_t c = 0; c < chunks; ++c) {
         if (progress.isCancelled()) return session.fail(where0 + ": cancelled");
-        const double from = first + static_cast<double>(c) * kRowLimit * kMinute;
-        const double to = std::min(end, from + kRowLimit * kMinute);
-        // Both ends inclusive: the chunk's last instant is a millisecond before the next chunk's first minute.
+        const double from = first + static_cast<double>(c) * span;
+        const double to = std::min(end, from + span);
+        // Both ends inclusive: the chunk's last instant is a millisecond before the next chunk's first minute. With
+        // a look-back the request starts earlier; its rows before `from` are dropped below. (The range's first minute
+        // then holds all its scores, also those before a `from` that is not on a whole minute.)
         json q{{"view", "scores-numeric"},
                {"metrics", json::array({{{"measure", "value"}, {"aggregation", "avg"}},
                                         {{"measure", "count"}, {"aggregation", "count"}}})},
                {"filters", metricFilters(query)},
                {"timeDimension", {{"granularity", "minute"}}},
-               {"fromTimestamp", toIso8601(std::max(from, *query.from))},
+               {"fromTimestamp", toIso8601(lookback > 0 ? from - lookback : std::max(from, *query.from))},
                {"toTimestamp", toIso8601(std::min(to, *query.to) - 0.001)},
                {"config", {{"row_limit", kRowLimit}}}};
         auto r = metricsRequest(session, q, progress, static_cast<double>(c) / static_cast<double>(chunks));
@@ -143,7 +152,7 @@ Result<std::vector<ScoreBucket>> LangfuseClient::scoreBuckets(const ScoreQuery& 
         const auto data = doc.is_object() ? doc.find("data") : doc.end();
         if (!doc.is_object() || data == doc.end() || !data->is_array())
             return session.fail(where + ": the response has no \"data\" list: " + excerpt(r->body, 120));
-        if (data->size() >= static_cast<std::size_t>(kRowLimit) && to - from > kRowLimit * kMinute)
+        if (data->size() >= static_cast<std::size_t>(kRowLimit) && to - from + lookback > kRowLimit * kMinute)
             return session.fail(where + ": more rows than minutes asked for");
         for (std::size_t i = 0; i < data->size(); ++i) {
             const json& row = (*data)[i];
@@ -157,6 +166,7 @@ Result<std::vector<ScoreBucket>> LangfuseClient::scoreBuckets(const ScoreQuery& 
                 return session.fail(where + ": " + field + ".count_count is not a count: " +
                                     excerpt(row.contains("count_count") ? row["count_count"].dump() : "missing", 60));
             if (*count == 0) continue;  // a zero row WITH FILL added: an empty minute (its avg means nothing)
+            if (*t < from) continue;    // the look-back's minutes: the chunk before holds them
             const auto avg = numberIn(row, "avg_value");
             if (!avg) return session.fail(where + ": " + field + ".avg_value is not a number");
             out.push_back({*t, *avg * *count, *count});

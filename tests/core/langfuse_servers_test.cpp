@@ -364,6 +364,9 @@ std::vector<LangfuseSeedScore> dayScores(double from, double to) {
         s.value = (dip ? 3.6 : 4.2) + ((i * 37) % 11 - 5) * 0.05 + 0.01 * std::sin(i);
         s.traceTags = {"precision:fp8"};
         s.environment = "production";
+        // The judge scores a trace up to ~50 minutes after it started: traces that start before a request's span
+        // (a 1,000-minute chunk, or the range) still count, as in the raw mode.
+        s.traceStart = t - 30 - (i * 53) % 3000;
         out.push_back(s);
         LangfuseSeedScore b = s;
         b.id = "b" + std::to_string(i);
