@@ -7,7 +7,9 @@
 #include <sstream>
 #include <filesystem>
 #include <cstdlib>
+#include <chrono>
 #include <ctime>
+#include <thread>
 #include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -118,6 +120,21 @@ pid_t spawnInBackground(const std::vector<std::string>& argv, const std::string&
         return -1;
     }
     return pid;
+}
+
+void stopInBackground(pid_t pid, int graceSeconds) {
+    if (pid <= 0) return;
+    ::kill(pid, SIGTERM);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(graceSeconds);
+    int status = 0;
+    while (::waitpid(pid, &status, WNOHANG) == 0) {
+        if (std::chrono::steady_clock::now() > deadline) {
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, &status, 0);
+            return;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
 }
 
 }  // namespace fp8dash::test

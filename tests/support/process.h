@@ -29,4 +29,8 @@ std::string findExecutable(const std::string& name);
 pid_t spawnInBackground(const std::vector<std::string>& argv, const std::string& logPath = "/dev/null",
                         std::string* error = nullptr);
 
+// Stops a child started by spawnInBackground: SIGTERM, then SIGKILL if it has not exited within graceSeconds; reaps
+// it. Does nothing for pid <= 0.
+void stopInBackground(pid_t pid, int graceSeconds = 10);
+
 }  // namespace fp8dash::test

@@ -149,18 +149,7 @@ bool VictoriaMetricsServer::import(const std::string& text) {
 }
 
 void VictoriaMetricsServer::stop() {
-    if (m_pid <= 0) return;
-    ::kill(m_pid, SIGTERM);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    int status = 0;
-    while (::waitpid(m_pid, &status, WNOHANG) == 0) {
-        if (std::chrono::steady_clock::now() > deadline) {
-            ::kill(m_pid, SIGKILL);
-            ::waitpid(m_pid, &status, 0);
-            break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    stopInBackground(m_pid);
     m_pid = -1;
 }
 
