@@ -171,18 +171,16 @@ Result<std::vector<Score>> langfuseScoresPaged(const LangfuseSession& session, c
 
         const double done = totalPages && *totalPages > 0 ? std::min(1.0, static_cast<double>(page - 1) / *totalPages)
                                                           : 1.0 - 1.0 / page;
-        auto response = session.get(path, params, progress, done);
-        if (!response) return response.error();
-        if (response->status == 404 && page == 1) {
+        const std::string where = shown + (page > 1 ? " (page " + std::to_string(page) + ")" : "");
+        auto read = session.scoresPage(path, params, query, where, page == 1, progress, done);
+        if (!read) return read.error();
+        if (!*read) {
             missing = true;
             return out;
         }
-        const std::string where = shown + (page > 1 ? " (page " + std::to_string(page) + ")" : "");
-        if (response->status != 200) return session.statusError(where, *response);
-        auto parsed = parseLangfuseScoresPage(response->body, query, where);
-        if (!parsed) return session.fail(parsed.error().message);
-        for (Score& s : parsed->scores) out.push_back(std::move(s));
-        totalPages = parsed->totalPages;
+        auto& parsed = **read;
+        for (Score& s : parsed.scores) out.push_back(std::move(s));
+        totalPages = parsed.totalPages;
         if (page == 1 && totalPages) session.warnIfLong(static_cast<double>(*totalPages - 1), "reading the scores");
 
         const double fraction = totalPages && *totalPages > 0 ? std::min(1.0, static_cast<double>(page) / *totalPages)
@@ -190,8 +188,8 @@ Result<std::vector<Score>> langfuseScoresPaged(const LangfuseSession& session, c
         meter(fraction, "Langfuse scores: page " + std::to_string(page) +
                             (totalPages ? " of " + std::to_string(*totalPages) : std::string()) + ", " +
                             thousands(static_cast<double>(out.size())) + " scores" +
-                            (parsed->totalItems ? " of " + thousands(*parsed->totalItems) : std::string()));
-        if (parsed->items == 0 || (totalPages && page >= *totalPages)) break;
+                            (parsed.totalItems ? " of " + thousands(*parsed.totalItems) : std::string()));
+        if (parsed.items == 0 || (totalPages && page >= *totalPages)) break;
     }
     return out;
 }

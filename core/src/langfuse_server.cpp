@@ -233,6 +233,20 @@ Result<HttpResponse> LangfuseSession::get(const std::string& path, const QueryPa
     }
 }
 
+Result<std::optional<LangfuseScoresPage>> LangfuseSession::scoresPage(const std::string& path,
+                                                                      const QueryParams& params,
+                                                                      const ScoreQuery& query, const std::string& where,
+                                                                      bool firstPage, const Progress& progress,
+                                                                      double fraction) const {
+    auto r = get(path, params, progress, fraction);
+    if (!r) return r.error();
+    if (r->status == 404 && firstPage) return std::optional<LangfuseScoresPage>{};
+    if (r->status != 200) return statusError(where, *r);
+    auto parsed = parseLangfuseScoresPage(r->body, query, where);
+    if (!parsed) return fail(parsed.error().message);
+    return std::optional<LangfuseScoresPage>(std::move(parsed).value());
+}
+
 Error LangfuseSession::statusError(const std::string& where, const HttpResponse& response) const {
     const long status = response.status;
     const std::string message = langfuseServerMessage(response.body);

@@ -159,18 +159,16 @@ Result<std::vector<Score>> langfuseScoresV3(const LangfuseSession& session, cons
             QueryParams params = base;
             if (cursor) params.emplace_back("cursor", *cursor);
             const double done = traceIds ? static_cast<double>(b) / static_cast<double>(batches) : 1.0 - 1.0 / page;
-            auto r = session.get(path, params, progress, done);
-            if (!r) return r.error();
-            if (r->status == 404 && pages == 1) {
+            const std::string where = shown + (pages > 1 ? " (request " + std::to_string(pages) + ")" : "");
+            auto read = session.scoresPage(path, params, query, where, pages == 1, progress, done);
+            if (!read) return read.error();
+            if (!*read) {
                 missing = true;
                 return out;
             }
-            const std::string where = shown + (pages > 1 ? " (request " + std::to_string(pages) + ")" : "");
-            if (r->status != 200) return session.statusError(where, *r);
-            auto parsed = parseLangfuseScoresPage(r->body, query, where);
-            if (!parsed) return session.fail(parsed.error().message);
-            for (Score& s : parsed->scores) out.push_back(std::move(s));
-            cursor = parsed->cursor;
+            auto& parsed = **read;
+            for (Score& s : parsed.scores) out.push_back(std::move(s));
+            cursor = parsed.cursor;
             if (pages == 1 && !traceIds && query.expectedScores)
                 session.warnIfLong(std::ceil(*query.expectedScores / limit) - 1, "reading the scores");
             const double got = static_cast<double>(out.size());
@@ -185,7 +183,7 @@ Result<std::vector<Score>> langfuseScoresV3(const LangfuseSession& session, cons
                       (traceIds ? " from trace batch " + std::to_string(b + 1) + " of " + std::to_string(batches)
                                 : " (page " + std::to_string(page) + ")"));
             // The last page has no cursor (also when exactly `limit` rows remained); an empty page ends it too.
-            if (!cursor || parsed->items == 0) break;
+            if (!cursor || parsed.items == 0) break;
         }
     }
     return out;

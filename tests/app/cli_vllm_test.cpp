@@ -22,20 +22,13 @@ constexpr double kHours = 3600;
 constexpr double kChangeAt = 2 * kHours;  // llama: 300 + 200 tok/s -> 450 + 300, cache auto -> fp8 (no scales)
 const char* const kLlama = "meta-llama/Llama-3.1-8B-Instruct";
 
-std::string num(double v) {
-    std::ostringstream s;
-    s.imbue(std::locale::classic());
-    s.precision(17);
-    s << v;
-    return s.str();
-}
-
 std::string generate(double start) {
     std::ostringstream om;
     const auto counter = [&](const std::string& labels, double before, double after) {
         for (double t = 0; t <= 4 * kHours; t += 15) {
             const double v = t <= kChangeAt ? before * t : before * kChangeAt + after * (t - kChangeAt);
-            om << "vllm:generation_tokens_total{" << labels << "} " << num(v) << ' ' << num(start + t) << '\n';
+            om << "vllm:generation_tokens_total{" << labels << "} " << test::openMetricsNumber(v) << ' '
+               << test::openMetricsNumber(start + t) << '\n';
         }
     };
     om << "# TYPE vllm:generation_tokens counter\n";
@@ -44,12 +37,13 @@ std::string generate(double start) {
     counter("engine=\"0\",model_name=\"Qwen/Qwen2.5-7B-Instruct\"", 100, 100);
     om << "# TYPE vllm:kv_cache_usage_perc gauge\n";
     for (double t = 0; t <= 4 * kHours; t += 60)
-        om << "vllm:kv_cache_usage_perc{engine=\"0\",model_name=\"" << kLlama << "\"} 0.25 " << num(start + t) << '\n';
+        om << "vllm:kv_cache_usage_perc{engine=\"0\",model_name=\"" << kLlama << "\"} 0.25 "
+           << test::openMetricsNumber(start + t) << '\n';
     om << "# TYPE vllm:cache_config_info gauge\n";
     for (const char* dtype : {"auto", "fp8"})
         for (double t = dtype[0] == 'a' ? 0 : kChangeAt; t < (dtype[0] == 'a' ? kChangeAt : 4 * kHours + 1); t += 60)
             om << "vllm:cache_config_info{block_size=\"16\",cache_dtype=\"" << dtype
-               << "\",calculate_kv_scales=\"False\",engine=\"0\"} 1 " << num(start + t) << '\n';
+               << "\",calculate_kv_scales=\"False\",engine=\"0\"} 1 " << test::openMetricsNumber(start + t) << '\n';
     om << "# EOF\n";
     return om.str();
 }
@@ -74,11 +68,11 @@ protected:
                                          "--prometheus",
                                          s_server->baseUrl(),
                                          "--from",
-                                         num(s_start + kChangeAt - kHours),
+                                         test::openMetricsNumber(s_start + kChangeAt - kHours),
                                          "--to",
-                                         num(s_start + kChangeAt + kHours),
+                                         test::openMetricsNumber(s_start + kChangeAt + kHours),
                                          "--change-at",
-                                         num(s_start + kChangeAt)};
+                                         test::openMetricsNumber(s_start + kChangeAt)};
         args.insert(args.end(), extra.begin(), extra.end());
         return args;
     }

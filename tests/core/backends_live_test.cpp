@@ -70,14 +70,6 @@ std::vector<GeneratedSeries> generate() {
     return out;
 }
 
-std::string num(double v) {
-    std::ostringstream s;
-    s.imbue(std::locale::classic());
-    s.precision(17);
-    s << v;
-    return s.str();
-}
-
 // OpenMetrics for promtool (seconds) and Prometheus text for VictoriaMetrics' import (milliseconds).
 std::string openMetrics(const std::vector<GeneratedSeries>& all, double start) {
     std::ostringstream om;
@@ -85,12 +77,14 @@ std::string openMetrics(const std::vector<GeneratedSeries>& all, double start) {
     for (const auto& s : all)
         if (s.name == "vllm:generation_tokens_total")
             for (const auto& p : s.points)
-                om << s.name << s.labels << ' ' << num(p.v) << ' ' << num(start + p.t) << '\n';
+                om << s.name << s.labels << ' ' << test::openMetricsNumber(p.v) << ' '
+                   << test::openMetricsNumber(start + p.t) << '\n';
     om << "# TYPE langfuse_score_value gauge\n";
     for (const auto& s : all)
         if (s.name == "langfuse_score_value")
             for (const auto& p : s.points)
-                om << s.name << s.labels << ' ' << num(p.v) << ' ' << num(start + p.t) << '\n';
+                om << s.name << s.labels << ' ' << test::openMetricsNumber(p.v) << ' '
+                   << test::openMetricsNumber(start + p.t) << '\n';
     om << "# EOF\n";
     return om.str();
 }
@@ -99,7 +93,8 @@ std::string prometheusText(const std::vector<GeneratedSeries>& all, double start
     std::ostringstream text;
     for (const auto& s : all)
         for (const auto& p : s.points)
-            text << s.name << s.labels << ' ' << num(p.v) << ' ' << std::llround((start + p.t) * 1000) << '\n';
+            text << s.name << s.labels << ' ' << test::openMetricsNumber(p.v) << ' '
+                 << std::llround((start + p.t) * 1000) << '\n';
     return text.str();
 }
 
@@ -302,8 +297,8 @@ TEST_F(BackendsLive, LocalEvaluationTakesTheServersSemanticsOrTheSetting) {
     std::vector<test::LangfuseSeedScore> scores;
     for (const auto& p : rawSamples(s_data, R"({name="edge_probe"})", s_start)) {
         test::LangfuseSeedScore sc;
-        sc.id = "s-" + num(p.t);
-        sc.traceId = "t-" + num(p.t);
+        sc.id = "s-" + test::openMetricsNumber(p.t);
+        sc.traceId = "t-" + test::openMetricsNumber(p.t);
         sc.timestamp = p.t;
         sc.value = p.v;
         scores.push_back(sc);

@@ -63,14 +63,6 @@ bool inDip(double sinceStart) {
     return sinceStart >= kDipAt && sinceStart < kDipAt + kDipMinutes * 60;
 }
 
-std::string num(double v) {
-    std::ostringstream s;
-    s.imbue(std::locale::classic());
-    s.precision(17);
-    s << v;
-    return s.str();
-}
-
 std::string generateOpenMetrics(double start) {
     std::ostringstream om;
     om << "# HELP vllm:generation_tokens Number of generation tokens processed.\n"
@@ -78,12 +70,13 @@ std::string generateOpenMetrics(double start) {
     for (int engine = 0; engine < 2; ++engine)
         for (double t = 0; t <= kDataSpan; t += kCounterStep)
             om << "vllm:generation_tokens_total{engine=\"" << engine << "\",model_name=\"llama-3.1-8b\"} "
-               << num(counterValue(engine, t)) << ' ' << num(start + t) << '\n';
+               << test::openMetricsNumber(counterValue(engine, t)) << ' ' << test::openMetricsNumber(start + t) << '\n';
 
     om << "# TYPE langfuse_score_value gauge\n";
     for (double t = kScoreOffset; t <= kDataSpan; t += 60)
-        om << "langfuse_score_value{name=\"llm_judge_domain\"} " << num(inDip(t) ? kDipQuality : kBaseQuality) << ' '
-           << num(start + t) << '\n';
+        om << "langfuse_score_value{name=\"llm_judge_domain\"} "
+           << test::openMetricsNumber(inDip(t) ? kDipQuality : kBaseQuality) << ' '
+           << test::openMetricsNumber(start + t) << '\n';
 
     // cache_config_info's labels as vLLM writes them (shared/fixtures/vllm/metrics-sample.txt); FP8 doubles the blocks.
     om << "# TYPE vllm:cache_config_info gauge\n";
@@ -91,7 +84,7 @@ std::string generateOpenMetrics(double start) {
         for (double t = from; t < to; t += 60)
             om << "vllm:cache_config_info{block_size=\"16\",cache_dtype=\"" << dtype
                << "\",calculate_kv_scales=\"False\",gpu_memory_utilization=\"0.9\",num_gpu_blocks=\"" << blocks
-               << "\"} 1 " << num(start + t) << '\n';
+               << "\"} 1 " << test::openMetricsNumber(start + t) << '\n';
     };
     info("auto", "81767", 0, kChangeAt);
     info("fp8", "163534", kChangeAt, kDataSpan + 1);
@@ -100,7 +93,7 @@ std::string generateOpenMetrics(double start) {
     using KV = std::pair<const char*, const char*>;
     for (const auto& [k, v] : {KV{"inf", "+Inf"}, KV{"nan", "NaN"}, KV{"ninf", "-Inf"}})
         for (double t = 0; t <= kDataSpan; t += 60)
-            om << "weird{k=\"" << k << "\"} " << v << ' ' << num(start + t) << '\n';
+            om << "weird{k=\"" << k << "\"} " << v << ' ' << test::openMetricsNumber(start + t) << '\n';
     om << "# EOF\n";
     return om.str();
 }
@@ -354,8 +347,8 @@ TEST_F(PrometheusLive, TimelineFromPrometheusAndFromLangfuseAgree) {
     std::vector<test::LangfuseSeedScore> scores;
     for (double t = kScoreOffset; t <= kDataSpan; t += 60) {
         test::LangfuseSeedScore sc;
-        sc.id = "score-" + num(t);
-        sc.traceId = "trace-" + num(t);
+        sc.id = "score-" + test::openMetricsNumber(t);
+        sc.traceId = "trace-" + test::openMetricsNumber(t);
         sc.timestamp = at(t);
         sc.value = inDip(t) ? kDipQuality : kBaseQuality;
         sc.traceTags = {"precision:fp8"};
@@ -364,8 +357,8 @@ TEST_F(PrometheusLive, TimelineFromPrometheusAndFromLangfuseAgree) {
     // Noise the tag filter must keep out: BF16 traffic scored 1.0 at the same times.
     for (double t = kDipAt; t < kDipAt + kHours; t += 60) {
         test::LangfuseSeedScore sc;
-        sc.id = "bf16-" + num(t);
-        sc.traceId = "bf16-trace-" + num(t);
+        sc.id = "bf16-" + test::openMetricsNumber(t);
+        sc.traceId = "bf16-trace-" + test::openMetricsNumber(t);
         sc.timestamp = at(t);
         sc.value = 1.0;
         sc.traceTags = {"precision:bf16"};
@@ -425,7 +418,8 @@ TEST(PrometheusLiveAuth, BasicAuthRightAndWrongPassword) {
     if (const auto why = test::PrometheusServer::unavailableReason(); !why.empty()) GTEST_SKIP() << why;
     const double start = startTime();
     test::PrometheusServerOptions options;
-    options.openMetrics = "# TYPE probe gauge\nprobe 1 " + num(start) + "\nprobe 2 " + num(start + 60) + "\n# EOF\n";
+    options.openMetrics = "# TYPE probe gauge\nprobe 1 " + test::openMetricsNumber(start) + "\nprobe 2 " +
+                          test::openMetricsNumber(start + 60) + "\n# EOF\n";
     options.basicAuthUser = kUser;
     options.basicAuthBcrypt = kBcrypt;
     options.basicAuthPassword = kPassword;

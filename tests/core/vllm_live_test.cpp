@@ -32,14 +32,6 @@ constexpr double kLlamaBefore[2] = {300, 200};
 constexpr double kLlamaAfter[2] = {450, 300};
 constexpr double kQwenRate = 100;
 
-std::string num(double v) {
-    std::ostringstream s;
-    s.imbue(std::locale::classic());
-    s.precision(17);
-    s << v;
-    return s.str();
-}
-
 std::string labelText(const std::map<std::string, std::string>& labels) {
     std::string out;
     for (const auto& [k, v] : labels) out += (out.empty() ? "" : ",") + k + "=\"" + v + "\"";
@@ -57,7 +49,8 @@ std::string generate(double start, const std::vector<test::ExpositionSample>& v1
     const auto series = [&](const std::string& name, std::map<std::string, std::string> labels, double step,
                             double from, double to, auto value) {
         for (double t = from; t < to; t += step)
-            om << name << labelText(labels) << ' ' << num(value(t)) << ' ' << num(start + t) << '\n';
+            om << name << labelText(labels) << ' ' << test::openMetricsNumber(value(t)) << ' '
+               << test::openMetricsNumber(start + t) << '\n';
     };
     om << "# TYPE vllm:generation_tokens counter\n";
     for (const auto& s : v1) {

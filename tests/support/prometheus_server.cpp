@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <locale>
 #include <sstream>
 #include <system_error>
 #include <thread>
@@ -25,6 +26,14 @@ namespace fp8dash::test {
 
 // A port the kernel just handed out on 127.0.0.1 and that is free again; prometheus binds it a moment later (a
 // rare race, which start() answers by trying another port).
+std::string openMetricsNumber(double v) {
+    std::ostringstream s;
+    s.imbue(std::locale::classic());
+    s.precision(17);
+    s << v;
+    return s.str();
+}
+
 int freeLoopbackPort() {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0) return 0;
@@ -40,7 +49,6 @@ int freeLoopbackPort() {
     ::close(fd);
     return port;
 }
-
 
 // A one-shot HTTP/1.0 GET on loopback, independent of the client under test. Returns the status code, or 0 when
 // nothing answered within timeoutMs.

@@ -13,6 +13,9 @@ namespace fp8dash::test {
 
 // A port the kernel just handed out on 127.0.0.1 and that is free again (0 when none): a server binds it a moment
 // later, a rare race its harness answers by trying another port.
+// A number as the backfill and import texts need it: 17 significant digits (round-trips a double), C locale.
+std::string openMetricsNumber(double v);
+
 int freeLoopbackPort();
 
 // A one-shot HTTP/1.0 GET on loopback, independent of the client under test: the status code, or 0 when nothing
