@@ -8,17 +8,15 @@
 
 #include "fp8dash/core/langfuse_client.h"
 #include "timeline_arrays.h"
+#include "timeline_format.h"
 #include "vllm_metrics_json.h"
 #include "timeline_langfuse.h"
 
 namespace fp8dash {
 namespace {
 
-std::string num(double v, const char* fmt = "%.4g") {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, fmt, v);
-    return buf;
-}
+using detail::num;
+using detail::numberOrNull;
 
 constexpr double kMaxTimelineSeconds = 1e12;  // unix seconds (31,700 years), and the longest alert window or delay
 
@@ -37,8 +35,6 @@ Status checkEvaluationSteps(double from, double to, double step, const std::stri
                  num(step, "%.17g") + " s has " + num(steps, "%.3g") + " evaluation times, more than " +
                  std::to_string(PrometheusClient::kMaxTotalPoints) + "; raise the step"};
 }
-
-Json numberOrNull(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
 
 // Sample values as JSON: numbers, or the strings Prometheus uses for what JSON cannot hold.
 Json sampleValue(double v) {
@@ -763,72 +759,6 @@ Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where, 
 
 Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where) {
     return detail::parseTimelineJson(j, where, nullptr);
-}
-
-// The report as JSON before the optional fields.
-static Json timelineReportJsonBody(const TimelineReport& r) {
-    Json alerts = Json::array();
-    for (const auto& a : r.alerts)
-        alerts.push_back({{"pending_at", a.pendingAt}, {"firing_at", numberOrNull(a.firingAt)},
-                          {"resolved_at", numberOrNull(a.resolvedAt)}});
-    Json j = Json{{"change_at", numberOrNull(r.changeAt)},
-                  {"verdict", r.verdict ? Json(verdictName(*r.verdict)) : Json(nullptr)},
-                  {"reasons", r.reasons},
-                  {"throughput",
-                   {{"before_mean", numberOrNull(r.throughput.beforeMean)},
-                    {"after_mean", numberOrNull(r.throughput.afterMean)},
-                    {"delta_pct", numberOrNull(r.throughput.deltaPct())},
-                    {"before_count", r.throughput.beforeCount},
-                    {"after_count", r.throughput.afterCount},
-                    {"assessment", r.throughputAssessment}}},
-                  {"quality",
-                   {{"before_mean", numberOrNull(r.quality.beforeMean)},
-                    {"after_mean", numberOrNull(r.quality.afterMean)},
-                    {"delta_points", numberOrNull(r.quality.deltaPoints())},
-                    {"before_count", r.quality.beforeCount},
-                    {"after_count", r.quality.afterCount},
-                    {"assessment", r.qualityAssessment}}},
-                  {"alerts", std::move(alerts)}};
-    // Which edges the alert's windows had (with a quality series), and which server answered (when identified).
-    if (r.windowSemantics) j["window_semantics"] = windowSemanticsName(*r.windowSemantics);
-    if (!r.server.empty()) j["server"] = r.server;
-    return j;
-}
-
-Json timelineReportToJson(const TimelineReport& r) {
-    Json j = timelineReportJsonBody(r);
-    if (!r.risks.empty()) j["risks"] = r.risks;  // only when raised: earlier outputs stay byte-identical
-    return j;
-}
-
-std::string timelineReportToText(const TimelineReport& r, const TimelineData& d) {
-    std::string out = "Production timeline: " + formatTimeUtc(d.settings.from) + " → " + formatTimeUtc(d.settings.to) +
-                      " (step " + num(d.settings.step, "%g") + " s)\n";
-    out += "  Verdict: " + (r.verdict ? std::string(verdictTitle(*r.verdict)) : std::string("none")) + "\n";
-    for (const auto& reason : r.reasons) out += "  • " + reason + "\n";
-    if (r.changeAt) out += "  FP8 switched on at " + formatTimeUtc(*r.changeAt) + "\n";
-    if (d.detectedChange)
-        out += "  vLLM's cache_config_info shows cache_dtype " + describeKvCacheDtype(d.detectedChange->from) + " → " +
-               describeKvCacheDtype(d.detectedChange->to) + " at " + formatTimeUtc(d.detectedChange->at) + "\n";
-    for (const auto& risk : r.risks) out += "  Risk: " + risk + "\n";
-    if (d.quality) {
-        out += "  Quality alert (" + d.settings.rule.promql("q") + ", for " + num(d.settings.rule.holdForS / 60, "%g") +
-               "m; evaluated " + (d.alertsEvaluatedBy == "prometheus" ? "by Prometheus" : "locally") +
-               (d.qualityBuckets ? " from Langfuse's per-minute sums and counts" : "") + " with " +
-               windowSemanticsTitle(d.settings.rule.windows) + "): ";
-        if (r.alerts.empty()) out += "never pending\n";
-        else out += std::to_string(r.alerts.size()) + " episode(s)\n";
-        for (const auto& a : r.alerts)
-            out += "    pending " + formatTimeUtc(a.pendingAt) + ", " +
-                   (a.firingAt ? "firing " + formatTimeUtc(*a.firingAt) : std::string("never fired")) + ", " +
-                   (a.resolvedAt ? "resolved " + formatTimeUtc(*a.resolvedAt) : std::string("still active")) + "\n";
-    }
-    if (!d.server.empty()) out += "  Prometheus API served by " + d.server + "\n";
-    if (d.quality && !d.windowSemanticsBasis.empty())
-        out +=
-            "  Alert windows: " + windowSemanticsName(d.settings.rule.windows) + " (" + d.windowSemanticsBasis + ")\n";
-    for (const auto& w : d.warnings) out += "  warning from the server: " + w + "\n";
-    return out;
 }
 
 }  // namespace fp8dash
