@@ -28,6 +28,7 @@ if [ "${1:-}" = "--tests" ]; then
   packages+=(openssl)                              # openssl req/s_server: a TLS peer whose certificate names another host
   packages+=(clang-14 clang libclang-rt-14-dev)    # the sanitize preset: ASan/UBSan/LSan and libFuzzer runtimes
   packages+=(llvm-14)                              # llvm-symbolizer: sanitizer reports with file:line stacks
+  packages+=(lld)                                  # the ci and sanitize presets link with lld (faster than GNU ld)
 elif [ $# -gt 0 ]; then
   echo "usage: $0 [--tests]" >&2
   exit 2
