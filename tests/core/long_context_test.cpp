@@ -6,6 +6,8 @@
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/eval_comparison.h"
 #include "fp8dash/core/lm_eval_results.h"
+#include "fp8dash/core/presentation_deck.h"
+#include "fp8dash/core/report_document.h"
 #include "fp8dash/core/report_format.h"
 
 #include <gtest/gtest.h>
@@ -340,6 +342,70 @@ TEST_F(LongContextPair, AComparisonFileReDerivesTheLongContextResult) {
     ASSERT_TRUE(again) << again.error().message;
     EXPECT_EQ(reportToJson(*again).at("long_context"), reportToJson(direct).at("long_context"));
     EXPECT_EQ(reportToJson(*again).at("tasks"), reportToJson(direct).at("tasks"));
+}
+
+// The report's Long context section: the table in Markdown and HTML, the ui's chart placed in the section.
+TEST_F(LongContextPair, TheReportHasALongContextSectionWithItsChart) {
+    auto doc = makeComparisonDocument({"BF16", "", baseline}, {"FP8", "", candidate}, {});
+    auto decision = decide(doc);
+    ASSERT_TRUE(decision) << decision.error().message;
+    ReportContext ctx;
+    ctx.generatedAt = "2026-12-01T18:00:00Z";
+    ctx.toolVersion = "test";
+    ctx.charts.push_back({"long-context", "Degradation by context length", "per length", "PNGBYTES", 480, 240});
+    const std::string md = reportToMarkdownDocument(doc, *decision, ctx);
+    const auto at = md.find("\n## Long context\n");
+    ASSERT_NE(at, std::string::npos) << md;
+    EXPECT_LT(md.find("\n## Offline evals\n"), at);
+    double sb = 0, sc = 0;
+    for (const auto& name : kSubtasks) {
+        sb += rawValue(rawB, name, 65536);
+        sc += rawValue(rawC, name, 65536);
+    }
+    char b[32], c[32];
+    std::snprintf(b, sizeof b, "%.4f", sb / 13);
+    std::snprintf(c, sizeof c, "%.4f", sc / 13);
+    EXPECT_NE(md.find(std::string("| 64K | 65536 | ") + b + " | " + c + " |"), std::string::npos) << md;
+    EXPECT_NE(md.find("Chart “Degradation by context length”"), std::string::npos);
+    const std::string html = reportToHtml(doc, *decision, ctx);
+    const auto section = html.find("<section id=\"long-context\">");
+    ASSERT_NE(section, std::string::npos);
+    EXPECT_GT(html.find("id=\"chart-long-context\""), section);
+    EXPECT_NE(html.find("investigate (worst)", section), std::string::npos);
+}
+
+TEST_F(LongContextPair, TheDeckHasALongContextSlideAfterTheEvals) {
+    auto doc = makeComparisonDocument({"BF16", "", baseline}, {"FP8", "", candidate}, {});
+    auto decision = decide(doc);
+    ASSERT_TRUE(decision);
+    const auto deck = buildPresentationDeck(doc, *decision);
+    const auto evals = deck.indexOf(PresentationStep::Evals);
+    const auto lc = deck.indexOf(PresentationStep::LongContext);
+    ASSERT_TRUE(evals && lc);
+    EXPECT_EQ(*lc, *evals + 1);
+    const auto& s = deck.slides[*lc];
+    EXPECT_EQ(presentationStepName(s.step), "Long context");
+    EXPECT_EQ(s.verdict, Verdict::Investigate);
+    ASSERT_EQ(s.figures.size(), kLengths.size());  // one per length, shortest first
+    EXPECT_EQ(s.figures.front().label, "8K");
+    EXPECT_EQ(s.figures.back().label, "128K");
+    EXPECT_EQ(s.figures.back().level, Verdict::Investigate);
+    EXPECT_EQ(s.charts, std::vector<std::string>{"long-context"});
+    double sb = 0, sc = 0;
+    for (const auto& name : kSubtasks) {
+        sb += rawValue(rawB, name, 131072);
+        sc += rawValue(rawC, name, 131072);
+    }
+    char title[96];
+    std::snprintf(title, sizeof title, "At 128K context, FP8 loses %.2f%%", (sb - sc) / sb * 100);
+    EXPECT_EQ(s.title, title);
+    EXPECT_NE(s.talkingPoints.find("no calculated scales"), std::string::npos) << s.talkingPoints;
+    // A comparison without per-length tasks has no such slide.
+    const auto other = read(test::testData() / "lm-eval-0.4.12/qwen2.5-7b_groups_v0.4.12.json");
+    auto plain = makeComparisonDocument({"BF16", "", other}, {"FP8", "", other}, {});
+    auto plainDecision = decide(plain);
+    ASSERT_TRUE(plainDecision);
+    EXPECT_FALSE(buildPresentationDeck(plain, *plainDecision).indexOf(PresentationStep::LongContext));
 }
 
 }  // namespace
