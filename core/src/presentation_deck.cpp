@@ -152,9 +152,9 @@ std::optional<PresentationSlide> longContextSlide(const ComparisonDocument& doc,
     const LengthComparison* worst = worstLength(lc.lengths);
     const std::string at = contextLengthLabel(lc.worstLength);
     const bool degrades = worst->degradationPct.value_or(0) > 0;
-    s.title = degrades ? "At " + at + " context, " + r.candidateLabel + " loses " +
-                             fixed(*worst->degradationPct, 2) + "%"
-                       : "No context length degrades";
+    s.title = degrades
+                  ? "At " + at + " context, " + r.candidateLabel + " loses " + fixed(*worst->degradationPct, 2) + "%"
+                  : "No context length degrades";
     s.subtitle = "Mean of " + std::to_string(lc.tasks) + " per-length task" + (lc.tasks == 1 ? "" : "s") +
                  " (RULER) at " + std::to_string(lc.lengths.size()) + " context length" +
                  (lc.lengths.size() == 1 ? "" : "s") + ", " + r.baselineLabel + " vs " + r.candidateLabel;
@@ -602,8 +602,8 @@ PresentationDeck buildPresentationDeck(const ComparisonDocument& doc, const Deci
         deck.candidateLabel = labelOr(doc.candidate.label, "FP8");
     }
     deck.slides.push_back(coverSlide(doc, decision, deck.model, deck.date));
-    for (auto slide : {evalsSlide(doc, decision), longContextSlide(doc, decision), judgeSlide(doc, decision), timelineSlide(doc, decision),
-                       benchmarksSlide(doc), capacitySlide(doc, local)}) {
+    for (auto slide : {evalsSlide(doc, decision), longContextSlide(doc, decision), judgeSlide(doc, decision),
+                       timelineSlide(doc, decision), benchmarksSlide(doc), capacitySlide(doc, local)}) {
         if (slide) deck.slides.push_back(std::move(*slide));
     }
     deck.slides.push_back(
