@@ -3,6 +3,7 @@
 #include "fp8dash/core/eval_comparison.h"
 #include "fp8dash/core/lm_eval_paths.h"
 
+#include "long_context_rows.h"
 #include "text_util.h"
 
 #include <algorithm>
@@ -148,6 +149,7 @@ std::string verdictReason(const TaskComparison& r, const Thresholds& t) {
         case Verdict::Investigate: text += "above the " + threshold(t.investigateAbove) + " investigate threshold"; break;
         }
     }
+    text = perLengthReason(r) + text;  // a per-length task: which length the figures are
     if (r.sigmas) {
         char buf[96];
         const double a = std::fabs(*r.sigmas);
@@ -202,9 +204,39 @@ void deriveStatistics(TaskComparison& r, const Thresholds& t, bool cautious) {
     for (auto& sub : r.subtasks) deriveStatistics(sub, t, cautious);
 }
 
+// A per-length task (RULER: one metric per context length), compared length by length; a group's lengths are the
+// means of its per-length subtasks. The row shows its worst length. Without a --metric override only.
+std::optional<TaskComparison> comparePerLength(const Sides& s, const TaskResult& b, const TaskResult& c,
+                                               std::string& why, std::set<std::string>& path) {
+    TaskComparison r;
+    r.task = b.name;
+    r.alias = b.alias;
+    const std::string& first = b.metrics.front().name;
+    r.higherIsBetter = b.higherIsBetterFor(first).value_or(c.higherIsBetterFor(first).value_or(true));
+    std::vector<std::string> skipped;
+    r.byLength = compareLengths(b, c, r.higherIsBetter, s.options.thresholds, &skipped);
+    // Standard errors and sample counts stay absent: RULER's are "N/A", and n-samples counts every length at once.
+    if (path.size() < 16) {
+        path.insert(r.task);
+        addSubtasks(s, r, path);
+        path.erase(r.task);
+    }
+    useSubtaskMeans(r, s.options.thresholds);
+    if (r.byLength.empty()) {
+        std::string lengths;
+        for (const auto& k : skipped) lengths += (lengths.empty() ? "" : "; ") + k;
+        why = "no context length was evaluated in both runs (-1 means not evaluated" +
+              (lengths.empty() ? std::string(")") : "; " + lengths + ")");
+        return std::nullopt;
+    }
+    takeWorstLength(r);
+    return r;
+}
+
 std::optional<TaskComparison> compareTask(const Sides& s, const TaskResult& b, const TaskResult& c, std::string& why,
                                           std::set<std::string>& path) {
     const MetricOverride* ov = overrideFor(s.options, b.name);
+    if (!ov && isPerLengthTask(b)) return comparePerLength(s, b, c, why, path);
     const MetricValue* bm = primaryMetric(b, ov);
     if (!bm) {
         why = ov ? "the baseline has no " + ov->metric + (ov->filter.empty() ? "" : "," + ov->filter) + " (it has " +
@@ -325,7 +357,7 @@ void addRisks(ComparisonReport& r, const LmEvalResults& baseline, const LmEvalRe
             r.risks.push_back({"kv_cache_without_scales", side == &r.baselineConfig ? r.baselineLabel : r.candidateLabel,
                                "FP8 KV cache (" + side->kvCacheDtype +
                                    ") without calculate_kv_scales: K/V are stored with scale 1.0, and long contexts "
-                                   "(> 32K tokens) accumulate error"});
+                                   "(> 32K tokens) accumulate error" + longContextRiskNote(r)});
     }
     if (!r.candidateConfig.anyFp8())
         r.risks.push_back({"candidate_without_fp8", r.candidateLabel,
@@ -491,6 +523,7 @@ Result<ComparisonReport> compareEvals(const LmEvalResults& baseline, const LmEva
                      (detail.empty() ? " (neither has any task)" : ":" + detail)};
     }
     r.cautious = options.cautious;
+    r.longContext = summarizeLongContext(r.tasks, options.thresholds);
     addRisks(r, baseline, candidate);
     finish(r);
     return r;

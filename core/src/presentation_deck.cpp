@@ -1,4 +1,5 @@
 #include "fp8dash/core/presentation_deck.h"
+#include "fp8dash/core/long_context.h"
 
 #include <algorithm>
 #include <cctype>
@@ -137,6 +138,39 @@ std::optional<PresentationSlide> evalsSlide(const ComparisonDocument& doc, const
         talk += "No task lost accuracy in FP8.";
     }
     s.talkingPoints = talk;
+    return s;
+}
+
+// Long context: degradation by context length (RULER and the like), one figure per length, the chart beside.
+std::optional<PresentationSlide> longContextSlide(const ComparisonDocument& doc, const Decision& decision) {
+    if (!doc.hasEvals || !decision.evals || !decision.evals->longContext) return std::nullopt;
+    const ComparisonReport& r = *decision.evals;
+    const LongContextSummary& lc = *r.longContext;
+    PresentationSlide s;
+    s.step = PresentationStep::LongContext;
+    s.verdict = lc.verdict;
+    const LengthComparison* worst = worstLength(lc.lengths);
+    const std::string at = contextLengthLabel(lc.worstLength);
+    const bool degrades = worst->degradationPct.value_or(0) > 0;
+    s.title = degrades
+                  ? "At " + at + " context, " + r.candidateLabel + " loses " + fixed(*worst->degradationPct, 2) + "%"
+                  : "No context length degrades";
+    s.subtitle = "Mean of " + std::to_string(lc.tasks) + " per-length task" + (lc.tasks == 1 ? "" : "s") +
+                 " (RULER) at " + std::to_string(lc.lengths.size()) + " context length" +
+                 (lc.lengths.size() == 1 ? "" : "s") + ", " + r.baselineLabel + " vs " + r.candidateLabel;
+    for (const LengthComparison& l : lc.lengths)
+        s.figures.push_back({contextLengthLabel(l.length), formatPercent(l.deltaPct),
+                             "mean " + fixed(l.baseline, 3) + " → " + fixed(l.candidate, 3), l.verdict});
+    s.charts = {"long-context"};
+    s.summary = degrades ? "long context: " + at + " drops " + fixed(*worst->degradationPct, 2) + "%"
+                         : "long context holds at every length";
+    const LengthComparison& shortest = lc.lengths.front();
+    s.talkingPoints = "Degradation by context length: " + fixed(shortest.degradationPct.value_or(0), 2) + "% at " +
+                      contextLengthLabel(shortest.length) + ", " + fixed(worst->degradationPct.value_or(0), 2) +
+                      "% at " + at + " (" + verdictWord(lc.verdict) + ")." +
+                      (r.candidateConfig.kvCache && !r.candidateConfig.kvScales
+                           ? " The FP8 KV cache has no calculated scales: error grows with the context."
+                           : "");
     return s;
 }
 
@@ -522,6 +556,8 @@ std::string_view presentationStepName(PresentationStep step) {
             return "Cover";
         case PresentationStep::Evals:
             return "Offline evals";
+        case PresentationStep::LongContext:
+            return "Long context";
         case PresentationStep::Judge:
             return "Domain judge";
         case PresentationStep::Timeline:
@@ -566,8 +602,8 @@ PresentationDeck buildPresentationDeck(const ComparisonDocument& doc, const Deci
         deck.candidateLabel = labelOr(doc.candidate.label, "FP8");
     }
     deck.slides.push_back(coverSlide(doc, decision, deck.model, deck.date));
-    for (auto slide : {evalsSlide(doc, decision), judgeSlide(doc, decision), timelineSlide(doc, decision),
-                       benchmarksSlide(doc), capacitySlide(doc, local)}) {
+    for (auto slide : {evalsSlide(doc, decision), longContextSlide(doc, decision), judgeSlide(doc, decision),
+                       timelineSlide(doc, decision), benchmarksSlide(doc), capacitySlide(doc, local)}) {
         if (slide) deck.slides.push_back(std::move(*slide));
     }
     deck.slides.push_back(

@@ -13,6 +13,7 @@
 #include "fp8dash/core/review.h"
 #include "fp8dash/core/time_series.h"
 #include "fp8dash/core/vllm_metrics.h"
+#include "long_context_format.h"
 #include "text_util.h"
 
 namespace fp8dash {
@@ -350,6 +351,7 @@ void taskRows(const TaskComparison& t, const std::string& parent, int depth, Tab
     // The metric's name, its filter below ("exact_match" / "strict-match"); lm-eval's "none" filter says nothing.
     Cell metric{code(t.metricName.empty() ? t.metric : t.metricName)};
     if (!t.metricName.empty() && !t.filter.empty() && t.filter != "none") metric.sub = t.filter;
+    if (!t.byLength.empty()) metric.sub = "worst of " + std::to_string(t.byLength.size()) + " context lengths";
     row.push_back(std::move(metric));
     const auto value = [](double v, const std::optional<double>& se) {
         Cell c = cell(fixed(v, 4));
@@ -444,6 +446,35 @@ void addEvals(Report& report, const Decision& d) {
         s.heading("Risk flags");
         s.bullets(std::move(risks));
     }
+    report.sections.push_back(std::move(s));
+}
+
+// Long context: the per-length means of the RULER-like tasks, as a chart (the ui draws it: "long-context") and a
+// table with each length's verdict, the worst marked.
+void addLongContext(Report& report, const Decision& d, const ReportContext& ctx) {
+    if (!d.evals || !d.evals->longContext) return;
+    const ComparisonReport& r = *d.evals;
+    const LongContextSummary& lc = *r.longContext;
+    Section s{"long-context", "Long context", {}};
+    s.paragraph(plain(longContextHeadline(lc)));
+    if (const ReportChart* chart = findChart(ctx, "long-context")) {
+        s.figure(chart);
+        s.paragraph(chartLine(*chart), Only::Markdown);
+    }
+    const auto rows = longContextTable(lc, r.baselineLabel, r.candidateLabel);
+    Table t;
+    t.header = rows.front();
+    t.align = {Align::Left, Align::Right, Align::Right, Align::Right, Align::Right, Align::Right, Align::Center};
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+        std::vector<Cell> row;
+        for (std::size_t c = 0; c + 1 < rows[i].size(); ++c) row.push_back(cell(rows[i][c]));
+        const Verdict v = lc.lengths[i - 1].verdict;
+        Cell verdict{strong(rows[i].back(), toneOf(v))};
+        verdict.fill = toneOf(v);
+        row.push_back(std::move(verdict));
+        t.rows.push_back(std::move(row));
+    }
+    s.table(std::move(t));
     report.sections.push_back(std::move(s));
 }
 
@@ -802,6 +833,7 @@ Report buildReport(const ComparisonDocument& doc, const Decision& d, const Repor
     addReview(r, doc, d);
     addRuns(r, doc, d);
     addEvals(r, d);
+    addLongContext(r, d, ctx);
     addJudge(r, doc, d, ctx);
     addTimeline(r, doc, d, ctx);
     addBenchmarks(r, doc, ctx);

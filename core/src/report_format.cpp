@@ -8,6 +8,7 @@
 
 #include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/timeline.h"
+#include "long_context_format.h"
 
 namespace fp8dash {
 namespace {
@@ -33,7 +34,7 @@ Json configToJson(const std::string& label, const Fp8Config& c) {
 Json taskToJson(const TaskComparison& t) {
     Json subtasks = Json::array();
     for (const auto& s : t.subtasks) subtasks.push_back(taskToJson(s));
-    return Json{{"task", t.task},
+    Json row{{"task", t.task},
                 {"metric", t.metric},
                 {"baseline", t.baseline},
                 {"candidate", t.candidate},
@@ -60,6 +61,8 @@ Json taskToJson(const TaskComparison& t) {
                 {"noise_floor_pct", optionalNumber(t.noiseFloorPct)},
                 {"subtasks", std::move(subtasks)},
                 {"subtasks_not_compared", t.subtasksNotCompared}};
+    if (!t.byLength.empty()) row["by_length"] = byLengthToJson(t.byLength, t.byLengthFromSubtasks);
+    return row;
 }
 
 std::string fixed(double v, int decimals) {
@@ -237,7 +240,7 @@ Json reportToJson(const ComparisonReport& r) {
     for (const auto& m : r.missing) missing.push_back({{"task", m.task}, {"reason", m.reason}});
     Json risks = Json::array();
     for (const auto& f : r.risks) risks.push_back({{"kind", f.kind}, {"subject", f.subject}, {"message", f.message}});
-    return Json{{"verdict", verdictName(r.verdict)},
+    Json out{{"verdict", verdictName(r.verdict)},
                 {"advice", verdictAdvice(r.verdict)},
                 {"reasons", r.reasons},
                 {"cautious", r.cautious},
@@ -249,6 +252,8 @@ Json reportToJson(const ComparisonReport& r) {
                 {"runs",
                  {{"baseline", configToJson(r.baselineLabel, r.baselineConfig)},
                   {"candidate", configToJson(r.candidateLabel, r.candidateConfig)}}}};
+    out["long_context"] = longContextToJson(r.longContext);  // null without per-length tasks
+    return out;
 }
 
 std::string reportToText(const ComparisonReport& r) {
@@ -284,6 +289,7 @@ std::string reportToText(const ComparisonReport& r) {
         out += wrapText("Noise floor: |" + r.controlLabel + " − " + r.baselineLabel + "| / " + r.baselineLabel +
                             ", the spread of two runs of the same BF16 setup; a delta inside it is noise.",
                         110, "  ");
+    out += longContextText(r);
 
     std::vector<std::string> stats;
     for (const auto& t : r.tasks)
@@ -358,6 +364,7 @@ std::string reportToMarkdown(const ComparisonReport& r) {
     if (cols.noise)
         out += "\nNoise floor: |" + esc(r.controlLabel) + " − " + esc(r.baselineLabel) + "| / " + esc(r.baselineLabel) +
                ", the spread of two runs of the same BF16 setup; a delta inside it is noise.\n";
+    out += longContextMarkdown(r);
     std::vector<std::string> stats;
     for (const auto& t : r.tasks)
         for (auto& line : statisticsLines(t)) stats.push_back(std::move(line));

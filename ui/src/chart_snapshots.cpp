@@ -15,6 +15,7 @@
 #include "bench_charts.h"
 #include "fp8dash/ui/bench_view.h"
 #include "fp8dash/ui/judge_view.h"
+#include "fp8dash/ui/long_context_panel.h"
 #include "fp8dash/ui/timeline_chart_view.h"
 #include "fp8dash/ui/timeline_view.h"
 
@@ -121,6 +122,11 @@ std::vector<ChartSnapshot> renderChartSnapshots(const LoadedComparison& loaded, 
         out.push_back({key, title, caption, renderChartImage(view, logicalSize, scale)});
     };
 
+    if (decision.evals && decision.evals->longContext)
+        take(makeLongContextChartView(*decision.evals), QStringLiteral("long-context"),
+             QObject::tr("Degradation by context length"),
+             QObject::tr("The mean degradation of the per-length tasks (RULER) at each context length, against the "
+                         "go and investigate thresholds."));
     if (doc.judge && decision.judge) {
         auto view = std::make_unique<JudgeView>();
         view->setJudge(&*doc.judge, &*decision.judge, baselineLabel, candidateLabel);

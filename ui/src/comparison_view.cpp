@@ -14,6 +14,7 @@
 #include "fp8dash/ui/capacity_view.h"
 #include "fp8dash/ui/fp8_layers_panel.h"
 #include "fp8dash/ui/judge_view.h"
+#include "fp8dash/ui/long_context_panel.h"
 #include "fp8dash/ui/missing_tasks_panel.h"
 #include "fp8dash/ui/notes_panel.h"
 #include "fp8dash/ui/review_view.h"
@@ -104,6 +105,8 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     m_notes = new NotesPanel(side);
     sideLayout->addWidget(m_layers);
     sideLayout->addWidget(m_risks);
+    m_longContext = new LongContextPanel(side);  // the degradation-by-context chart, with per-length tasks only
+    sideLayout->addWidget(m_longContext);
     sideLayout->addWidget(m_missing);
     sideLayout->addWidget(m_notes);
     sideLayout->addStretch(1);
@@ -191,6 +194,7 @@ void ComparisonView::setComparison(const LoadedComparison& loaded) {
         m_table->setReport(report);
         m_layers->setReport(report);
         m_risks->setRisks(report.risks);
+        m_longContext->setReport(report);
         m_missing->setReport(report);
         m_notes->setNotes(doc.notes);
         return;
@@ -211,6 +215,7 @@ void ComparisonView::setComparison(const LoadedComparison& loaded) {
     m_table->setReport(report);
     m_layers->setReport(report);
     m_risks->setRisks(report.risks);
+    m_longContext->setReport(report);
     m_missing->setReport(report);
     m_notes->setNotes(doc.notes);
 }

@@ -501,6 +501,7 @@ PresentationSlideView::PresentationSlideView(const PresentationDeck& deck, std::
             l->addLayout(side, 2);
             break;
         }
+        case PresentationStep::LongContext:
         case PresentationStep::Judge:
         case PresentationStep::Benchmarks:
         case PresentationStep::Timeline:

@@ -13,6 +13,7 @@
 
 #include "fp8dash/core/fp8_config.h"
 #include "fp8dash/core/lm_eval_results.h"
+#include "fp8dash/core/long_context.h"
 #include "fp8dash/core/paired_task_result.h"
 #include "fp8dash/core/result.h"
 #include "fp8dash/core/statistics.h"
@@ -69,6 +70,10 @@ struct TaskComparison {
     std::optional<double> noiseFloorPct;
     std::vector<TaskComparison> subtasks;  // drill-down rows (groups); they do not count toward the verdict
     std::vector<std::string> subtasksNotCompared;  // subtasks one side lacks, with why
+    // A per-length task (long_context.h): the lengths evaluated in both runs, ascending; the fields above show its
+    // worst length. byLengthFromSubtasks: a group's lengths are the means of its per-length subtasks. Else empty.
+    std::vector<LengthComparison> byLength;
+    bool byLengthFromSubtasks = false;
 };
 
 struct MissingTask {
@@ -95,6 +100,7 @@ struct ComparisonReport {
     Fp8Config candidateConfig;
     bool cautious = false;       // the policy the verdicts were drawn under
     std::string controlLabel;    // the control run's label when applyControlRun was applied, else ""
+    std::optional<LongContextSummary> longContext;  // over the per-length tasks; nullopt when none was compared
 };
 
 // Fails when the options are invalid, an override names a task or metric neither run has, or no task can be

@@ -22,9 +22,11 @@
 
 namespace fp8dash {
 
-enum class PresentationStep { Cover, Evals, Judge, Timeline, Benchmarks, Capacity, Verdict };
+// LongContext: the per-length (RULER) comparison, after the evals it belongs to; only when there is one.
+enum class PresentationStep { Cover, Evals, LongContext, Judge, Timeline, Benchmarks, Capacity, Verdict };
 
-// "Cover", "Offline evals", "Domain judge", "Production timeline", "Local benchmarks", "KV-cache capacity", "Verdict"
+// "Cover", "Offline evals", "Long context", "Domain judge", "Production timeline", "Local benchmarks", "KV-cache
+// capacity", "Verdict"
 std::string_view presentationStepName(PresentationStep step);
 
 // One big figure of a slide.

@@ -24,7 +24,8 @@ namespace fp8dash {
 
 // A chart drawn for the report.
 struct ReportChart {
-    std::string key;      // "judge-distribution", "timeline", "bench-roofline", "bench-speedup", "bench-kv"
+    std::string key;      // "long-context", "judge-distribution", "timeline", "bench-roofline", "bench-speedup",
+                          // "bench-kv"
     std::string title;    // "Domain judge: score distribution"
     std::string caption;  // what it shows, one sentence; also the image's alternative text
     std::string png;      // the PNG file's bytes

@@ -21,7 +21,7 @@ class QChartView;
 namespace fp8dash::ui {
 
 struct ChartSnapshot {
-    QString key;      // "judge-distribution", "timeline", "bench-roofline", "bench-speedup", "bench-kv"
+    QString key;      // "long-context", "judge-distribution", "timeline", "bench-roofline", "bench-speedup", "bench-kv"
     QString title;    // "Domain judge: score distribution"
     QString caption;  // what it shows, one sentence (the image's alternative text)
     QImage image;     // logicalSize × scale pixels, devicePixelRatio = scale

@@ -22,6 +22,7 @@ class VerdictBanner;
 class TaskTableView;
 class Fp8LayersPanel;
 class RiskFlagsPanel;
+class LongContextPanel;
 class MissingTasksPanel;
 class NotesPanel;
 class TimelineView;
@@ -51,6 +52,7 @@ public:
     TaskTableView* taskTable() const { return m_table; }
     Fp8LayersPanel* layersPanel() const { return m_layers; }
     RiskFlagsPanel* riskFlagsPanel() const { return m_risks; }
+    LongContextPanel* longContextPanel() const { return m_longContext; }  // hidden without per-length tasks
     MissingTasksPanel* missingTasksPanel() const { return m_missing; }
     NotesPanel* notesPanel() const { return m_notes; }
     QLabel* runsLabel() const { return m_runs; }
@@ -75,6 +77,7 @@ private:
     QScrollArea* m_sideScroll = nullptr;
     Fp8LayersPanel* m_layers = nullptr;
     RiskFlagsPanel* m_risks = nullptr;
+    LongContextPanel* m_longContext = nullptr;
     MissingTasksPanel* m_missing = nullptr;
     NotesPanel* m_notes = nullptr;
     TimelineView* m_timeline = nullptr;
