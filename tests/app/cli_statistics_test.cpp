@@ -36,9 +36,11 @@ std::string exact(double v) {
 }
 
 // A one-task lm-eval results file: acc with its stderr, 1000 samples.
-std::string results(double acc, double se) {
+// `original`: the task's size; 1000 of it were run.
+std::string results(double acc, double se, int original = 1000) {
     return R"({"results": {"arc_easy": {"acc,none": )" + exact(acc) + R"(, "acc_stderr,none": )" + exact(se) +
-           R"(}}, "n-samples": {"arc_easy": {"original": 1000, "effective": 1000}}})";
+           R"(}}, "n-samples": {"arc_easy": {"original": )" + std::to_string(original) +
+           R"(, "effective": 1000}}})";
 }
 
 // Judge scores: q1..q6, baseline as JSON Lines, candidate as CSV.
@@ -141,9 +143,10 @@ TEST(CliCompareJudge, ScaleOption) {
 
 TEST(CliCompareStatistics, CautiousPolicyFlipsAStraddlingTask) {
     TempDir dir;
-    // 0.8 -> 0.797: 0.375 % (go); 95 % interval 0.375 +- 1.96 * sqrt(2) * 0.01 / 0.8 * 100 reaches 3.84 %.
-    const auto b = dir.write("b.json", results(0.8, 0.01)).string();
-    const auto c = dir.write("c.json", results(0.797, 0.01)).string();
+    // 0.8 -> 0.797: 0.375 % (go); 95 % interval 0.375 +- 1.96 * sqrt(2) * 0.01 / 0.8 * 100 reaches 3.84 %. The
+    // runs used 1000 of a 10,000,000-sample task (--limit), so the count that decides it (about 766,000) exists.
+    const auto b = dir.write("b.json", results(0.8, 0.01, 10000000)).string();
+    const auto c = dir.write("c.json", results(0.797, 0.01, 10000000)).string();
     auto r = fp8dashCli({"compare", b, c, "--format", "json"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     Json j = parseJson(r);

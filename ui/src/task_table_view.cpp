@@ -90,6 +90,11 @@ void TaskTableView::setReport(const ComparisonReport& report) {
     QHeaderView* header = m_tree->header();
     const int verdictAt = header->visualIndex(TaskTableModel::VerdictColumn);
     if (verdictAt >= 0 && verdictAt != header->count() - 1) header->moveSection(verdictAt, header->count() - 1);
+    // Degradation and recovery right after Δ%, as in the text and the report.
+    for (int c : {TaskTableModel::RecoveryColumn, TaskTableModel::DegradationColumn}) {
+        const int at = header->visualIndex(c), to = header->visualIndex(TaskTableModel::DeltaColumn) + 1;
+        if (at >= 0 && at != to) header->moveSection(at, to);
+    }
     // Documents without the statistics look as they did before them.
     for (int c : {TaskTableModel::ConfidenceColumn, TaskTableModel::PairedPColumn, TaskTableModel::NoiseFloorColumn}) {
         m_tree->setColumnHidden(c, !m_model->columnHasData(c));
