@@ -14,6 +14,7 @@
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/demo.h"
 #include "fp8dash/core/eval_comparison.h"
+#include "fp8dash/core/presentation_deck.h"
 #include "fp8dash/core/report_format.h"
 #include "test_paths.h"
 
@@ -388,6 +389,29 @@ TEST(Recovery, PerTaskAndAverageFromTheFilesNumbers) {
     EXPECT_NEAR(j["average_recovery_pct"].get<double>(), sc / sb * 100, 1e-9);
     EXPECT_TRUE(contains(reportToText(report), "Average recovery: "));
     EXPECT_TRUE(contains(reportToMarkdown(report), "Average recovery: **"));
+}
+
+TEST(Recovery, TheDemosEvalsSlideShowsTheAverage) {
+    auto doc = loadDemoComparison();
+    ASSERT_TRUE(doc) << doc.error().message;
+    auto decision = decide(*doc);
+    ASSERT_TRUE(decision && decision->evals);
+    // mean(FP8) / mean(BF16) over the demo's six tasks (all higher-is-better), from the file's raw results.
+    const Json raw = Json::parse(std::string(demoComparisonText()));
+    double sb = 0, sc = 0;
+    for (const auto& t : decision->evals->tasks) {
+        sb += raw["runs"]["baseline"]["results"]["results"][t.task][t.metric].get<double>();
+        sc += raw["runs"]["candidate"]["results"]["results"][t.task][t.metric].get<double>();
+    }
+    const PresentationDeck deck = buildPresentationDeck(*doc, *decision);
+    const SlideFigure* figure = nullptr;
+    for (const auto& slide : deck.slides)
+        for (const auto& f : slide.figures)
+            if (f.label == "Average recovery") figure = &f;
+    ASSERT_NE(figure, nullptr);
+    char expected[32];
+    std::snprintf(expected, sizeof expected, "%.2f%%", sc / sb * 100);
+    EXPECT_EQ(figure->value, expected);
 }
 
 // ---- Finding 6: presentation
