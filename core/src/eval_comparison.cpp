@@ -410,16 +410,24 @@ void addReasons(ComparisonReport& r) {
         if (worstTask && worstDeg > 0) line += "; the largest loss is " + worstTask->task + " (" + pct(worstDeg) + ")";
         r.reasons.push_back(line);
     }
-    std::string inconclusive;
-    std::size_t nInconclusive = 0;
+    std::string inconclusive, undecidable;
+    std::size_t nInconclusive = 0, nUndecidable = 0;
     for (const auto& t : r.tasks)
         if (t.confidence && t.confidence->confidence == Confidence::Inconclusive) {
             inconclusive += (nInconclusive++ ? ", " : "") + t.task;
             if (t.confidence->samplesNeeded)
                 inconclusive += " (about " + groupedCount(*t.confidence->samplesNeeded) + " samples would decide)";
             else if (t.confidence->decidable == false && t.confidence->taskSize)
-                inconclusive += " (more samples than the task has: too close to the band edge to decide)";
+                undecidable += (nUndecidable++ ? ", " : "") + t.task;
         }
+    // Tasks whose count would exceed their size are named once, not given an extrapolated count each.
+    if (nUndecidable)
+        inconclusive += "; " + (nUndecidable == nInconclusive
+                                    ? std::string(nUndecidable == 1 ? "it" : "each") + " would need more samples than " +
+                                          (nUndecidable == 1 ? "the task has" : "its task has")
+                                    : undecidable + " would need more samples than " +
+                                          (nUndecidable == 1 ? "the task has" : "their tasks have")) +
+                        " (too close to a band edge to decide)";
     if (nInconclusive)
         r.reasons.push_back(std::to_string(nInconclusive) + " task" + (nInconclusive == 1 ? " is" : "s are") +
                             " inconclusive, the 95% interval straddling a band edge: " + inconclusive +

@@ -209,8 +209,11 @@ std::string pct3(double v, bool sign) {
 std::string confidenceWords(const TaskComparison& t, const Thresholds& th) {
     const ConfidenceAnswer& a = *t.confidence;
     const double lo = t.higherIsBetter ? -a.highPct : a.lowPct, hi = t.higherIsBetter ? -a.lowPct : a.highPct;
-    std::string s = "Δ " + formatPercent(t.deltaPct ? t.deltaPct : std::optional<double>(), 3) +
-                    " (95%: " + pct3(lo, true) + " to " + pct3(hi, true) + "), " + changeFindingWords(a.change) + "; ";
+    // The interval's own estimate: the paired Δ over the documents both logs hold when the logs were paired.
+    const bool paired = t.paired && t.paired->deltaPct && t.paired->deltaPctCi;
+    std::string s = "Δ " + formatPercent(paired ? t.paired->deltaPct : t.deltaPct, 3) + " (" +
+                    (paired ? "paired, " : "") + "95%: " + pct3(lo, true) + " to " + pct3(hi, true) + "), " +
+                    changeFindingWords(a.change) + "; ";
     if (a.confidence == Confidence::Clear)
         return s + "clear, inside the " + std::string(verdictName(clearBand(a, th))) + " band";
     s += "inconclusive, the degradation (" + pct3(std::max(0.0, a.lowPct), false) + " to " +
