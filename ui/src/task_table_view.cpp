@@ -32,6 +32,11 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
     m_hint =
         style::caption(tr("Click a header to sort · expand a group for its subtasks · hover a row for details"), this);
     top->addWidget(m_hint, 2);
+    // The figure model cards give, beside the table's per-task Recovery column; set by setReport.
+    auto* recovery = style::caption(QString(), this);
+    recovery->setObjectName(QStringLiteral("averageRecovery"));
+    recovery->setVisible(false);
+    top->addWidget(recovery, 0);
     layout->addLayout(top);
 
     m_model = new TaskTableModel(this);
@@ -85,6 +90,15 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
 
 void TaskTableView::setReport(const ComparisonReport& report) {
     m_model->setReport(report);
+    if (auto* recovery = findChild<QLabel*>(QStringLiteral("averageRecovery"))) {
+        recovery->setVisible(report.averageRecoveryPct.has_value());
+        recovery->setText(report.averageRecoveryPct
+                              ? tr("Average recovery: %1 %").arg(QString::number(*report.averageRecoveryPct, 'f', 2))
+                              : QString());
+        recovery->setToolTip(tr("Mean %1 / mean %2 × 100 over the compared higher-is-better tasks")
+                                 .arg(QString::fromStdString(report.candidateLabel),
+                                      QString::fromStdString(report.baselineLabel)));
+    }
     // The statistics columns come after the verdict in the model (so the seed's column numbers stay); on screen
     // they sit beside Δ% and ±σ, and the verdict stays last. A model reset may restore the logical order.
     QHeaderView* header = m_tree->header();
