@@ -186,8 +186,8 @@ std::string verdictReason(const TaskComparison& r, const Thresholds& t) {
         text += "; no standard error to judge the noise";
     }
     if (r.verdict != r.pointVerdict && r.confidence)
-        text += "; cautious policy: the 95% interval of the degradation (" + pct(r.confidence->lowPct) + " to " +
-                pct(r.confidence->highPct) + ") reaches the " + std::string(verdictName(r.verdict)) +
+        text += "; cautious policy: the 95% interval of the degradation (" +
+                pct(std::max(0.0, r.confidence->lowPct)) + " to " + pct(r.confidence->highPct) + ") reaches the " + std::string(verdictName(r.verdict)) +
                 " band, so it counts as " + std::string(verdictName(r.verdict)) + " (the estimate alone says " +
                 std::string(verdictName(r.pointVerdict)) + ")";
     return text;

@@ -668,6 +668,22 @@ Json decisionToJson(const Decision& d) {
 
 namespace {
 
+// The first line and its continuations (indented "  ", not a "  • " bullet) wrapped again to 110 columns after the
+// first line grew, continuations indented as reportToText does.
+std::string rewrapFirstLine(const std::string& text) {
+    std::size_t end = text.find('\n');
+    if (width(text.substr(0, end)) <= 110) return text;
+    std::string paragraph = text.substr(0, end);
+    const std::string bullet = "  • ";
+    while (end != std::string::npos && text.compare(end + 1, 2, "  ") == 0 &&
+           text.compare(end + 1, bullet.size(), bullet) != 0) {
+        const std::size_t next = text.find('\n', end + 1);
+        paragraph += " " + text.substr(end + 3, next == std::string::npos ? std::string::npos : next - end - 3);
+        end = next;
+    }
+    return wrapText(paragraph, 110, "  ").substr(2) + (end == std::string::npos ? "" : text.substr(end + 1));
+}
+
 // The Markdown starts with a title (the labels, and the candidate's model when known), not with the heading's
 // file paths: those follow as a list, one line each.
 std::string markdownTitle(const Decision& d, std::string bl, std::string cl, const std::string& heading) {
@@ -703,7 +719,7 @@ std::string decisionRender(const Decision& d, const ComparisonDocument& doc, con
         std::string evals = md ? reportToMarkdown(*d.evals) : reportToText(*d.evals);
         // The evals' own verdict line is kept, named as theirs: the overall one is above.
         if (md) evals.replace(0, std::string("## Verdict:").size(), "## Offline evals verdict:");
-        else evals.replace(0, std::string("Verdict:").size(), "Offline evals verdict:");
+        else evals = rewrapFirstLine(evals.replace(0, std::string("Verdict:").size(), "Offline evals verdict:"));
         out += "\n" + evals;
     }
     if (d.judge) out += "\n" + (md ? judgeToMarkdown(*d.judge, bl, cl) : judgeToText(*d.judge, bl, cl));
