@@ -131,13 +131,39 @@ void addSubtasks(const Sides& s, TaskComparison& row, std::set<std::string>& pat
     }
 }
 
+// Recovery, the figure of model cards and LLM Compressor: candidate / baseline x 100 where higher is better,
+// baseline / candidate x 100 where lower is better. Only where the ratio means "share of the baseline kept": both
+// values positive (a candidate of 0 keeps 0 % where higher is better); otherwise (a zero, negative or sign-changing
+// value, as a Matthews correlation can be) there is none.
+std::optional<double> recoveryPct(double baseline, double candidate, bool higherIsBetter) {
+    if (higherIsBetter) {
+        if (!(baseline > 0) || candidate < 0) return std::nullopt;
+        return candidate / baseline * 100.0;
+    }
+    if (!(baseline > 0) || !(candidate > 0)) return std::nullopt;
+    return baseline / candidate * 100.0;
+}
+
+// The task's size, which no "samples needed" may exceed: lm-eval's n-samples.original (the larger side's, should
+// they differ), else nothing (the sample logs' count is added when they are paired).
+std::optional<std::uint64_t> taskSizeOf(const TaskResult& b, const TaskResult& c) {
+    std::optional<std::uint64_t> size;
+    for (const auto& n : {b.nSamplesOriginal, c.nSamplesOriginal})
+        if (n && *n > 0) size = std::max<std::uint64_t>(size.value_or(0), static_cast<std::uint64_t>(*n));
+    return size;
+}
+
 std::string verdictReason(const TaskComparison& r, const Thresholds& t) {
     const std::string change = num(r.baseline) + " → " + num(r.candidate);
     std::string text;
     if (!r.deltaPct) {
-        text = r.pointVerdict == Verdict::Go ? "baseline is 0, candidate is not worse (" + change + ")"
-                                        : "baseline is 0, so the relative change is undefined, and the candidate is "
-                                          "worse (" + change + ")";
+        text = r.pointVerdict == Verdict::Go
+                   ? "baseline is 0, so no relative change exists; on the absolute difference the candidate is not "
+                     "worse (" +
+                         change + ")"
+                   : "baseline is 0, so no relative change exists; on the absolute difference the candidate is "
+                     "worse (" +
+                         change + ")";
     } else if (*r.degradationPct == 0) {
         text = (*r.deltaPct == 0 ? "unchanged (" : "improved " + pct(std::fabs(*r.deltaPct)) + " (") + change + ")";
     } else {
@@ -162,11 +188,18 @@ std::string verdictReason(const TaskComparison& r, const Thresholds& t) {
         text += "; no standard error to judge the noise";
     }
     if (r.verdict != r.pointVerdict && r.confidence)
-        text += "; cautious policy: the 95% interval of the degradation (" + pct(r.confidence->lowPct) + " to " +
-                pct(r.confidence->highPct) + ") reaches the " + std::string(verdictName(r.verdict)) +
+        text += "; cautious policy: the 95% interval of the degradation (" +
+                pct(std::max(0.0, r.confidence->lowPct)) + " to " + pct(r.confidence->highPct) + ") reaches the " + std::string(verdictName(r.verdict)) +
                 " band, so it counts as " + std::string(verdictName(r.verdict)) + " (the estimate alone says " +
                 std::string(verdictName(r.pointVerdict)) + ")";
     return text;
+}
+
+// The sample logs' count of a task (the documents either log has): the task's size where the results file gives
+// none.
+std::optional<std::uint64_t> sampleLogsCount(const PairedTaskResult& p) {
+    const std::uint64_t n = p.n + p.hashMismatches + p.missingValues + std::max(p.onlyInBaseline, p.onlyInCandidate);
+    return n ? std::optional<std::uint64_t>(n) : std::nullopt;
 }
 
 // Issue #5: the confidence answer and the equivalence check of one row, then its verdict under the policy. From
@@ -177,10 +210,14 @@ void deriveStatistics(TaskComparison& r, const Thresholds& t, bool cautious) {
     const double sign = r.higherIsBetter ? -1.0 : 1.0;  // degradation = -delta when higher is better
     if (r.paired && r.paired->deltaPct && r.paired->deltaPctCi) {
         const double a = sign * r.paired->deltaPctCi->low, b = sign * r.paired->deltaPctCi->high;
-        ConfidenceAnswer ans = confidenceAnswer(sign * *r.paired->deltaPct, std::min(a, b), std::max(a, b),
-                                                r.paired->n, t.goBelow, t.investigateAbove);
-        ans.explanation = "From the paired test on " + std::to_string(r.paired->n) + " documents (bootstrap of the "
-                          "per-document differences): " + ans.explanation;
+        const ConfidenceContext ctx{r.higherIsBetter, r.taskSize ? r.taskSize : sampleLogsCount(*r.paired)};
+        ConfidenceAnswer ans = confidenceAnswer(sign * *r.paired->deltaPct, std::min(a, b), std::max(a, b), r.paired->n,
+                                                t.goBelow, t.investigateAbove, ctx);
+        r.paired->confidence = ans;  // the paired result's own answer, held to the same task size
+        ans.explanation = "From the paired test on " + std::to_string(r.paired->n) +
+                          " documents (bootstrap of the "
+                          "per-document differences): " +
+                          ans.explanation;
         r.confidence = std::move(ans);
         r.equivalence = r.paired->equivalence;
     } else if (r.deltaPct && r.baselineStderr && r.candidateStderr && r.baseline != 0) {
@@ -189,10 +226,13 @@ void deriveStatistics(TaskComparison& r, const Thresholds& t, bool cautious) {
         if (std::isfinite(sePct)) {
             const double degradation = sign * *r.deltaPct;  // not clamped: it must sit inside its interval
             const double half = 1.96 * sePct;
-            ConfidenceAnswer ans = confidenceAnswer(degradation, degradation - half, degradation + half,
-                                                    r.nSamples.value_or(0), t.goBelow, t.investigateAbove);
-            ans.explanation = "From lm-eval's standard errors (unpaired: degradation ± 1.96·√(se_b² + se_c²); no "
-                              "sample logs): " + ans.explanation;
+            ConfidenceAnswer ans =
+                confidenceAnswer(degradation, degradation - half, degradation + half, r.nSamples.value_or(0), t.goBelow,
+                                 t.investigateAbove, ConfidenceContext{r.higherIsBetter, r.taskSize});
+            ans.explanation =
+                "From lm-eval's standard errors (unpaired: Δ ± 1.96·√(se_b² + se_c²) / |baseline|; no "
+                "sample logs): " +
+                ans.explanation;
             r.confidence = std::move(ans);
             r.equivalence = equivalenceCheck(*r.deltaPct, sePct, t.goBelow);
         }
@@ -276,10 +316,12 @@ std::optional<TaskComparison> compareTask(const Sides& s, const TaskResult& b, c
     const double diff = r.candidate - r.baseline;
     const bool worse = r.higherIsBetter ? diff < 0 : diff > 0;
     if (r.baseline != 0) {
-        r.deltaPct = diff / r.baseline * 100.0;
-        // Degradation is the loss in the good direction, relative to the baseline's magnitude, 0 for a gain.
-        r.degradationPct = worse ? std::fabs(diff) / std::fabs(r.baseline) * 100.0 : 0.0;
+        // One sign convention (DESIGN.md): relative to the baseline's magnitude, so that a negative baseline (a
+        // Matthews correlation) never flips the sign; degradation is the loss in the good direction, 0 for a gain.
+        r.deltaPct = diff / std::fabs(r.baseline) * 100.0;
+        r.degradationPct = std::max(0.0, r.higherIsBetter ? -*r.deltaPct : *r.deltaPct);
         r.pointVerdict = verdictForDegradation(*r.degradationPct, s.options.thresholds);
+        r.recoveryPct = recoveryPct(r.baseline, r.candidate, r.higherIsBetter);
     } else {
         // A zero baseline is reported, not divided: any loss from it cannot be bounded, so it is investigated.
         r.pointVerdict = worse ? Verdict::Investigate : Verdict::Go;
@@ -287,6 +329,7 @@ std::optional<TaskComparison> compareTask(const Sides& s, const TaskResult& b, c
     r.verdict = r.pointVerdict;
     if (b.nSamplesEffective && c.nSamplesEffective && *b.nSamplesEffective > 0 && *c.nSamplesEffective > 0)
         r.nSamples = static_cast<std::uint64_t>(std::min(*b.nSamplesEffective, *c.nSamplesEffective));
+    r.taskSize = taskSizeOf(b, c);
     if (r.baselineStderr && r.candidateStderr) {
         const double se = std::sqrt(*r.baselineStderr * *r.baselineStderr + *r.candidateStderr * *r.candidateStderr);
         if (se > 0 && std::isfinite(se)) r.sigmas = diff / se;
@@ -399,14 +442,24 @@ void addReasons(ComparisonReport& r) {
         if (worstTask && worstDeg > 0) line += "; the largest loss is " + worstTask->task + " (" + pct(worstDeg) + ")";
         r.reasons.push_back(line);
     }
-    std::string inconclusive;
-    std::size_t nInconclusive = 0;
+    std::string inconclusive, undecidable;
+    std::size_t nInconclusive = 0, nUndecidable = 0;
     for (const auto& t : r.tasks)
         if (t.confidence && t.confidence->confidence == Confidence::Inconclusive) {
             inconclusive += (nInconclusive++ ? ", " : "") + t.task;
             if (t.confidence->samplesNeeded)
-                inconclusive += " (about " + std::to_string(*t.confidence->samplesNeeded) + " samples would decide)";
+                inconclusive += " (about " + groupedCount(*t.confidence->samplesNeeded) + " samples would decide)";
+            else if (t.confidence->decidable == false && t.confidence->taskSize)
+                undecidable += (nUndecidable++ ? ", " : "") + t.task;
         }
+    // Tasks whose count would exceed their size are named once, not given an extrapolated count each.
+    if (nUndecidable)
+        inconclusive += "; " + (nUndecidable == nInconclusive
+                                    ? std::string(nUndecidable == 1 ? "it" : "each") + " would need more samples than " +
+                                          (nUndecidable == 1 ? "the task has" : "its task has")
+                                    : undecidable + " would need more samples than " +
+                                          (nUndecidable == 1 ? "the task has" : "their tasks have")) +
+                        " (too close to a band edge to decide)";
     if (nInconclusive)
         r.reasons.push_back(std::to_string(nInconclusive) + " task" + (nInconclusive == 1 ? " is" : "s are") +
                             " inconclusive, the 95% interval straddling a band edge: " + inconclusive +
@@ -419,7 +472,23 @@ void addReasons(ComparisonReport& r) {
 }
 
 // Re-derives the statistics, verdicts and reasons of every row from what the report holds.
+// mean(candidate) / mean(baseline) x 100 over the compared higher-is-better top-level tasks (LLM Compressor's
+// "average recovery"); none without such a task or where the baselines' mean is not positive.
+std::optional<double> averageRecoveryPct(const std::vector<TaskComparison>& tasks) {
+    double b = 0, c = 0;
+    std::size_t n = 0;
+    for (const auto& t : tasks) {
+        if (!t.higherIsBetter) continue;
+        b += t.baseline;
+        c += t.candidate;
+        ++n;
+    }
+    if (n == 0 || !(b > 0)) return std::nullopt;
+    return c / b * 100.0;
+}
+
 void finish(ComparisonReport& r) {
+    r.averageRecoveryPct = averageRecoveryPct(r.tasks);
     for (auto& t : r.tasks) deriveStatistics(t, r.thresholds, r.cautious);
     r.verdict = Verdict::Go;
     for (const auto& t : r.tasks) r.verdict = worst(r.verdict, t.verdict);

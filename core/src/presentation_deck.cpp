@@ -93,7 +93,7 @@ std::optional<PresentationSlide> evalsSlide(const ComparisonDocument& doc, const
     s.verdict = r.verdict;
     for (const TaskComparison& t : r.tasks) {
         s.tasks.push_back({t.task, t.metricName.empty() ? t.metric : t.metricName, t.baseline, t.candidate, t.deltaPct,
-                           t.degradationPct, t.verdict, isFp8SensitiveTask(t.task)});
+                           t.degradationPct, t.verdict, isFp8SensitiveTask(t.task), t.recoveryPct});
     }
     // Worst first: the verdict, then the degradation; the file order among equals.
     std::stable_sort(s.tasks.begin(), s.tasks.end(), [](const SlideTaskRow& a, const SlideTaskRow& b) {
@@ -125,6 +125,11 @@ std::optional<PresentationSlide> evalsSlide(const ComparisonDocument& doc, const
     s.figures.push_back({"Within go", std::to_string(counts[0]) + " of " + std::to_string(n),
                          "degradation below " + fixed(r.thresholds.goBelow, 1) + "%",
                          counts[0] == n ? std::optional<Verdict>(Verdict::Go) : std::nullopt});
+    // Beside the degradation, the figure model cards and LLM Compressor give.
+    if (r.averageRecoveryPct)
+        s.figures.push_back({"Average recovery", fixed(*r.averageRecoveryPct, 2) + "%",
+                             "mean " + r.candidateLabel + " / mean " + r.baselineLabel + ", higher-is-better tasks",
+                             std::nullopt});
 
     s.summary = degrades ? worst.task + " drops " + fixed(*worst.degradationPct, 2) + "%; " +
                                std::to_string(counts[0]) + " of " + std::to_string(n) + " tasks within go"

@@ -363,7 +363,9 @@ void taskRows(const TaskComparison& t, const std::string& parent, int depth, Tab
     Cell delta = cell(formatPercent(t.deltaPct, 3));
     if (t.noiseFloorPct) delta.sub = "noise ± " + fixed(*t.noiseFloorPct, 3) + "%";
     row.push_back(std::move(delta));
-    row.push_back(cell(t.degradationPct ? fixed(*t.degradationPct, 3) + "%" : std::string("n/a")));
+    Cell degradation = cell(t.degradationPct ? fixed(*t.degradationPct, 3) + "%" : std::string("n/a"));
+    if (t.recoveryPct) degradation.sub = "recovery " + fixed(*t.recoveryPct, 2) + "%";
+    row.push_back(std::move(degradation));
     row.push_back(cell(formatSigmas(t.sigmas)));
     Cell confidence = cell(depth ? std::string() : confidenceSummary(t));
     if (t.paired) confidence.sub = "paired " + pairedTestSummary(t);
@@ -377,6 +379,13 @@ void taskRows(const TaskComparison& t, const std::string& parent, int depth, Tab
     for (const auto& sub : t.subtasks) taskRows(sub, t.task, depth + 1, table);
 }
 
+// Recovery as model cards give it: mean candidate / mean baseline; each task's under its degradation.
+Line recoveryLine(const ComparisonReport& r) {
+    return plain("Average recovery: ") + strong(fixed(*r.averageRecoveryPct, 2) + "%") +
+           plain(" (mean " + r.candidateLabel + " / mean " + r.baselineLabel +
+                 " over the compared higher-is-better tasks; “recovery” under a degradation is the task's own).");
+}
+
 void addEvals(Report& report, const Decision& d) {
     if (!d.evals) return;
     const ComparisonReport& r = *d.evals;
@@ -385,8 +394,8 @@ void addEvals(Report& report, const Decision& d) {
         s.paragraph(plain("The evals alone: ") + strong(std::string(verdictTitle(r.verdict)), toneOf(r.verdict)) +
                     plain("."));
     s.paragraph(plain("Degradation is the loss in the metric's good direction; Δ% = (" + r.candidateLabel + " − " +
-                      r.baselineLabel + ") / " + r.baselineLabel +
-                      " × 100. Thresholds: " + thresholdsSummary(r.thresholds) +
+                      r.baselineLabel + ") / |" + r.baselineLabel +
+                      "| × 100. Thresholds: " + thresholdsSummary(r.thresholds) +
                       (r.cautious ? "; cautious policy (an inconclusive task "
                                     "takes the worst band its interval reaches)"
                                   : "") +
@@ -406,6 +415,7 @@ void addEvals(Report& report, const Decision& d) {
     t.align.push_back(Align::Center);
     for (const auto& task : r.tasks) taskRows(task, "", 0, t);
     s.table(std::move(t));
+    if (r.averageRecoveryPct) s.paragraph(recoveryLine(r));
     std::vector<Line> notes;
     if (paired)
         notes.push_back(
@@ -427,9 +437,10 @@ void addEvals(Report& report, const Decision& d) {
 
     std::vector<Line> stats;
     for (const auto& task : r.tasks)
-        for (auto& line : taskStatisticsLines(task)) stats.push_back(plain(std::move(line)));
+        for (auto& line : taskStatisticsLines(task, r.thresholds)) stats.push_back(plain(std::move(line)));
     if (!stats.empty()) {
         s.heading("Statistics");
+        s.paragraph(toned(statisticsMethod(r), Tone::Muted));  // the method once, then one line per task
         s.bullets(std::move(stats));
     }
     std::vector<Line> missing;

@@ -35,34 +35,60 @@ Json taskToJson(const TaskComparison& t) {
     Json subtasks = Json::array();
     for (const auto& s : t.subtasks) subtasks.push_back(taskToJson(s));
     Json row{{"task", t.task},
-                {"metric", t.metric},
-                {"baseline", t.baseline},
-                {"candidate", t.candidate},
-                {"delta_pct", optionalNumber(t.deltaPct)},
-                {"degradation_pct", optionalNumber(t.degradationPct)},
-                {"higher_is_better", t.higherIsBetter},
-                {"baseline_stderr", optionalNumber(t.baselineStderr)},
-                {"candidate_stderr", optionalNumber(t.candidateStderr)},
-                {"sigmas", optionalNumber(t.sigmas)},
-                {"verdict", verdictName(t.verdict)},
-                {"reason", t.reason},
-                {"point_verdict", verdictName(t.pointVerdict)},
-                {"n_samples", t.nSamples ? Json(*t.nSamples) : Json(nullptr)},
-                {"paired", t.paired ? pairedToJson(*t.paired) : Json(nullptr)},
-                {"confidence", t.confidence ? Json(confidenceName(t.confidence->confidence)) : Json(nullptr)},
-                {"samples_needed",
-                 t.confidence && t.confidence->samplesNeeded ? Json(*t.confidence->samplesNeeded) : Json(nullptr)},
-                {"degradation_ci95_pct",
-                 t.confidence ? Json::array({t.confidence->lowPct, t.confidence->highPct}) : Json(nullptr)},
-                {"confidence_explanation", t.confidence ? Json(t.confidence->explanation) : Json(nullptr)},
-                {"equivalent", t.equivalence ? Json(t.equivalence->equivalent) : Json(nullptr)},
-                {"equivalence_ci90_pct",
-                 t.equivalence ? Json::array({t.equivalence->lowPct, t.equivalence->highPct}) : Json(nullptr)},
-                {"noise_floor_pct", optionalNumber(t.noiseFloorPct)},
-                {"subtasks", std::move(subtasks)},
-                {"subtasks_not_compared", t.subtasksNotCompared}};
+             {"metric", t.metric},
+             {"baseline", t.baseline},
+             {"candidate", t.candidate},
+             {"delta_pct", optionalNumber(t.deltaPct)},
+             {"degradation_pct", optionalNumber(t.degradationPct)},
+             {"higher_is_better", t.higherIsBetter},
+             {"baseline_stderr", optionalNumber(t.baselineStderr)},
+             {"candidate_stderr", optionalNumber(t.candidateStderr)},
+             {"sigmas", optionalNumber(t.sigmas)},
+             {"verdict", verdictName(t.verdict)},
+             {"reason", t.reason},
+             {"point_verdict", verdictName(t.pointVerdict)},
+             {"n_samples", t.nSamples ? Json(*t.nSamples) : Json(nullptr)},
+             {"paired", t.paired ? pairedToJson(*t.paired) : Json(nullptr)},
+             {"confidence", t.confidence ? Json(confidenceName(t.confidence->confidence)) : Json(nullptr)},
+             {"samples_needed",
+              t.confidence && t.confidence->samplesNeeded ? Json(*t.confidence->samplesNeeded) : Json(nullptr)},
+             {"degradation_ci95_pct",
+              t.confidence ? Json::array({t.confidence->lowPct, t.confidence->highPct}) : Json(nullptr)},
+             {"confidence_explanation", t.confidence ? Json(t.confidence->explanation) : Json(nullptr)},
+             {"equivalent", t.equivalence ? Json(t.equivalence->equivalent) : Json(nullptr)},
+             {"equivalence_ci90_pct",
+              t.equivalence ? Json::array({t.equivalence->lowPct, t.equivalence->highPct}) : Json(nullptr)},
+             {"noise_floor_pct", optionalNumber(t.noiseFloorPct)},
+             {"subtasks", std::move(subtasks)},
+             {"subtasks_not_compared", t.subtasksNotCompared}};
     if (!t.byLength.empty()) row["by_length"] = byLengthToJson(t.byLength, t.byLengthFromSubtasks);
     return row;
+}
+
+// The clamped degradation interval: [max(0, low), max(0, high)] of the loss, so that it holds degradation_pct.
+Json degradationInterval(const ConfidenceAnswer& a) {
+    return Json::array({std::max(0.0, a.lowPct), std::max(0.0, a.highPct)});
+}
+
+// The fields of one sign convention, the statements chosen from the intervals, samples needed and recovery (added
+// to each task row; the keys before them keep their meaning). delta_ci95_pct is the 95 % interval of delta_pct
+// (-loss where higher is better), change what it says; decidable: whether more samples (up to the task's size) can
+// settle the band (null when no sample count is known).
+void addStatementFields(Json& j, const TaskComparison& t) {
+    j["degradation_ci95_pct"] = t.confidence ? degradationInterval(*t.confidence) : Json(nullptr);
+    Json deltaCi(nullptr);
+    if (t.confidence)
+        deltaCi = t.higherIsBetter ? Json::array({-t.confidence->highPct + 0.0, -t.confidence->lowPct + 0.0})
+                                   : Json::array({t.confidence->lowPct, t.confidence->highPct});
+    j["delta_ci95_pct"] = std::move(deltaCi);
+    j["change"] = t.confidence ? Json(changeFindingName(t.confidence->change)) : Json(nullptr);
+    j["decidable"] = t.confidence && t.confidence->decidable ? Json(*t.confidence->decidable) : Json(nullptr);
+    j["equivalence_statement"] =
+        t.equivalence ? Json(equivalenceStatement(*t.equivalence, t.higherIsBetter)) : Json(nullptr);
+    j["recovery_pct"] = optionalNumber(t.recoveryPct);
+    if (j.contains("subtasks"))
+        for (std::size_t i = 0; i < t.subtasks.size() && i < j["subtasks"].size(); ++i)
+            addStatementFields(j["subtasks"][i], t.subtasks[i]);
 }
 
 std::string fixed(double v, int decimals) {
@@ -86,6 +112,24 @@ struct Row {
     std::vector<std::string> cells;
 };
 
+// The columns from the baseline's value to ±σ are numbers, right-aligned.
+constexpr std::size_t kLastNumberColumn = 7;
+
+constexpr const char* kRecoveryScope = " (mean candidate / mean baseline over the compared higher-is-better tasks)";
+
+constexpr const char* kSubtaskLegend =
+    "Indented rows are a group's subtasks: shown, not counted toward the verdict (their verdicts in parentheses).";
+
+bool anySubtasks(const ComparisonReport& r) {
+    return std::any_of(r.tasks.begin(), r.tasks.end(), [](const TaskComparison& t) { return !t.subtasks.empty(); });
+}
+
+// A bullet line wrapped to 110 columns, continuations under the text: "  • text".
+std::string bulletLine(const std::string& bullet, const std::string& text) {
+    std::string out = wrapText(text, 110, "    ");
+    return "  " + bullet + " " + out.substr(4);
+}
+
 std::string general(double v);
 
 // Which optional columns a report needs: a confidence column when any row has an answer, paired results and the
@@ -106,8 +150,9 @@ struct Columns {
 std::string confidenceCell(const TaskComparison& t) {
     if (!t.confidence) return "n/a";
     if (t.confidence->confidence == Confidence::Clear) return "clear";
-    return t.confidence->samplesNeeded ? "inconclusive (n≈" + std::to_string(*t.confidence->samplesNeeded) + ")"
-                                       : "inconclusive";
+    if (t.confidence->samplesNeeded) return "inconclusive (n≈" + std::to_string(*t.confidence->samplesNeeded) + ")";
+    // More samples than the task has, or the estimate on the edge: no count would decide it.
+    return t.confidence->decidable == false ? "inconclusive (too close to decide)" : "inconclusive";
 }
 
 std::string pValue(double p) {
@@ -130,17 +175,21 @@ void flatten(const TaskComparison& t, const std::string& parent, int depth, cons
              std::vector<Row>& rows) {
     Row row{
         {std::string(static_cast<std::size_t>(depth) * 2, ' ') + (depth ? "- " : "") + taskNameUnder(t.task, parent),
-         t.metric, fixed(t.baseline, 4), fixed(t.candidate, 4), formatPercent(t.deltaPct, 3), formatSigmas(t.sigmas)}};
+         t.metric, fixed(t.baseline, 4), fixed(t.candidate, 4), formatPercent(t.deltaPct, 3),
+         t.degradationPct ? fixed(*t.degradationPct, 3) + "%" : "n/a",
+         t.recoveryPct ? fixed(*t.recoveryPct, 2) + "%" : "n/a", formatSigmas(t.sigmas)}};
     if (cols.confidence) row.cells.push_back(depth ? "" : confidenceCell(t));
     if (cols.paired) row.cells.push_back(pairedCell(t));
     if (cols.noise) row.cells.push_back(t.noiseFloorPct ? fixed(*t.noiseFloorPct, 3) + "%" : "");
-    row.cells.push_back(std::string(verdictTitle(t.verdict)));
+    // A group's subtask is shown, not counted: its verdict in parentheses (the legend under the table says so).
+    row.cells.push_back(depth ? "(" + std::string(verdictName(t.verdict)) + ")" : std::string(verdictTitle(t.verdict)));
     rows.push_back(std::move(row));
     for (const auto& s : t.subtasks) flatten(s, t.task, depth + 1, cols, rows);
 }
 
 std::vector<std::string> headerCells(const ComparisonReport& r, const Columns& cols) {
-    std::vector<std::string> h{"Task", "Metric", r.baselineLabel, r.candidateLabel, "Δ%", "±σ"};
+    std::vector<std::string> h{"Task", "Metric",      r.baselineLabel, r.candidateLabel,
+                               "Δ%",   "Degradation", "Recovery",      "±σ"};
     if (cols.confidence) h.push_back("95% confidence");
     if (cols.paired) h.push_back("Paired test");
     if (cols.noise) h.push_back("Noise floor");
@@ -148,25 +197,77 @@ std::vector<std::string> headerCells(const ComparisonReport& r, const Columns& c
     return h;
 }
 
-// One line per task on the statistics behind its confidence answer: the explanation, the equivalence check, the
-// paired test's summary and warnings.
-std::vector<std::string> statisticsLines(const TaskComparison& t) {
+// The band a clear interval lies in (verdictForDegradation of its lower end, an improvement counting as go).
+Verdict clearBand(const ConfidenceAnswer& a, const Thresholds& t) {
+    return verdictForDegradation(std::max(0.0, a.lowPct), t);
+}
+
+std::string pct3(double v, bool sign) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, sign ? "%+.3f%%" : "%.3f%%", v + 0.0);
+    return buf;
+}
+
+// What the confidence answer says, in a few words chosen from its interval.
+std::string confidenceWords(const TaskComparison& t, const Thresholds& th) {
+    const ConfidenceAnswer& a = *t.confidence;
+    const double lo = t.higherIsBetter ? -a.highPct : a.lowPct, hi = t.higherIsBetter ? -a.lowPct : a.highPct;
+    // The interval's own estimate: the paired Δ over the documents both logs hold when the logs were paired.
+    const bool paired = t.paired && t.paired->deltaPct && t.paired->deltaPctCi;
+    std::string s = "Δ " + formatPercent(paired ? t.paired->deltaPct : t.deltaPct, 3) + " (" +
+                    (paired ? "paired, " : "") + "95%: " + pct3(lo, true) + " to " + pct3(hi, true) + "), " +
+                    changeFindingWords(a.change) + "; ";
+    if (a.confidence == Confidence::Clear)
+        return s + "clear, inside the " + std::string(verdictName(clearBand(a, th))) + " band";
+    s += "inconclusive, the degradation (" + pct3(std::max(0.0, a.lowPct), false) + " to " +
+         pct3(std::max(0.0, a.highPct), false) + ") crossing a band edge";
+    if (a.samplesNeeded) return s + "; about " + groupedCount(*a.samplesNeeded) + " samples would decide it";
+    if (a.decidable == false && a.taskSize)
+        return s + "; more samples than the task has (" + groupedCount(*a.taskSize) +
+               "): too close to the band edge to decide";
+    if (a.decidable == false) return s + "; the estimate sits on the edge itself";
+    return s;
+}
+
+// One line per task on the statistics behind its confidence answer (the method is said once, statisticsMethod):
+// the interval and what it says, the equivalence check, the paired test; each paired-test warning on its own line.
+std::vector<std::string> statisticsLines(const TaskComparison& t, const Thresholds& th) {
     std::vector<std::string> out;
-    if (t.confidence) out.push_back(t.task + ": " + t.confidence->explanation);
-    if (t.equivalence) {
-        char buf[160];
-        std::snprintf(buf, sizeof buf, "(90%% interval of Δ %+.3f%% to %+.3f%%, margin ±%g%%)", t.equivalence->lowPct,
-                      t.equivalence->highPct, t.equivalence->marginPct);
-        out.push_back(t.task + ": equivalence " +
-                      (t.equivalence->equivalent ? std::string("shown: \"go\" is demonstrated ")
-                                                 : std::string("not shown: only \"no significant drop\" ")) +
-                      buf);
-    }
-    if (t.paired) {
-        out.push_back(t.task + ": " + t.paired->summary);
+    std::vector<std::string> parts;
+    if (t.confidence) parts.push_back(confidenceWords(t, th));
+    if (t.equivalence) parts.push_back(equivalenceStatement(*t.equivalence, t.higherIsBetter));
+    if (t.paired) parts.push_back("paired: " + t.paired->summary);
+    if (parts.empty()) return out;
+    std::string line = t.task + ": ";
+    for (std::size_t i = 0; i < parts.size(); ++i) line += (i ? "; " : "") + parts[i];
+    out.push_back(line + ".");
+    if (t.paired)
         for (const auto& w : t.paired->warnings) out.push_back(t.task + ": ⚠ " + w);
-    }
     return out;
+}
+
+std::string statisticsMethodText(const ComparisonReport& r) {
+    bool paired = false, unpaired = false;
+    for (const auto& t : r.tasks) {
+        if (!t.confidence) continue;
+        if (t.paired && t.paired->deltaPctCi)
+            paired = true;
+        else
+            unpaired = true;
+    }
+    std::string s = "Method: Δ = (" + r.candidateLabel + " − " + r.baselineLabel + ") / |" + r.baselineLabel +
+                    "| × 100; its 95% interval comes from ";
+    if (paired) s += "the paired test of the sample logs (a seeded bootstrap of the per-document differences)";
+    if (paired && unpaired) s += " where they were paired, else from ";
+    if (unpaired) s += "lm-eval's standard errors (Δ ± 1.96·√(se_b² + se_c²) / |baseline|, unpaired)";
+    char margin[32];
+    std::snprintf(margin, sizeof margin, "%g", r.thresholds.goBelow);
+    return s +
+           ". A significant drop or improvement: the interval excludes 0. Clear: the interval's degradation lies "
+           "in one verdict band; inconclusive: it crosses a band edge, with the samples that would decide it at "
+           "the observed variance, never more than the task has. Equivalence: the 90% interval of Δ lies inside "
+           "±" +
+           margin + "% (two one-sided tests).";
 }
 
 std::string layerWord(bool on) { return on ? "FP8" : "not FP8"; }
@@ -235,7 +336,10 @@ std::string fp8LayersSummary(const Fp8Config& c) {
 
 Json reportToJson(const ComparisonReport& r) {
     Json tasks = Json::array();
-    for (const auto& t : r.tasks) tasks.push_back(taskToJson(t));
+    for (const auto& t : r.tasks) {
+        tasks.push_back(taskToJson(t));
+        addStatementFields(tasks.back(), t);
+    }
     Json missing = Json::array();
     for (const auto& m : r.missing) missing.push_back({{"task", m.task}, {"reason", m.reason}});
     Json risks = Json::array();
@@ -251,15 +355,21 @@ Json reportToJson(const ComparisonReport& r) {
                 {"risks", std::move(risks)},
                 {"runs",
                  {{"baseline", configToJson(r.baselineLabel, r.baselineConfig)},
-                  {"candidate", configToJson(r.candidateLabel, r.candidateConfig)}}}};
+                  {"candidate", configToJson(r.candidateLabel, r.candidateConfig)}}},
+                 {"average_recovery_pct", optionalNumber(r.averageRecoveryPct)}};
     out["long_context"] = longContextToJson(r.longContext);  // null without per-length tasks
     return out;
 }
 
 std::string reportToText(const ComparisonReport& r) {
     std::string out;
-    out += "Verdict: " + std::string(verdictTitle(r.verdict)) + " — " + std::string(verdictAdvice(r.verdict)) + "\n";
-    for (const auto& reason : r.reasons) out += "  • " + reason + "\n";
+    // Wrapped to 110 columns like every line outside the table (continuations indented).
+    out += wrapText("Verdict: " + std::string(verdictTitle(r.verdict)) + " — " + std::string(verdictAdvice(r.verdict)),
+                    110, "  ")
+               .substr(2);
+    for (const auto& reason : r.reasons) out += bulletLine("•", reason);
+    if (r.averageRecoveryPct)
+        out += "  Average recovery: " + fixed(*r.averageRecoveryPct, 2) + "%" + kRecoveryScope + "\n";
 
     out += "\nRuns\n";
     const std::size_t lw = std::max(width(r.baselineLabel), width(r.candidateLabel));
@@ -281,10 +391,11 @@ std::string reportToText(const ComparisonReport& r) {
         std::string line = " ";
         for (std::size_t i = 0; i < row.cells.size(); ++i) {
             line += ' ';  // appended piecewise: GCC 12 warns falsely (-Wrestrict) on " " + std::string
-            line += pad(row.cells[i], widths[i], i >= 2 && i <= 5);
+            line += pad(row.cells[i], widths[i], i >= 2 && i <= kLastNumberColumn);
         }
         out += line.substr(0, line.find_last_not_of(' ') + 1) + "\n";
     }
+    if (anySubtasks(r)) out += wrapText(kSubtaskLegend, 110, "  ");
     if (cols.noise)
         out += wrapText("Noise floor: |" + r.controlLabel + " − " + r.baselineLabel + "| / " + r.baselineLabel +
                             ", the spread of two runs of the same BF16 setup; a delta inside it is noise.",
@@ -293,19 +404,19 @@ std::string reportToText(const ComparisonReport& r) {
 
     std::vector<std::string> stats;
     for (const auto& t : r.tasks)
-        for (auto& line : statisticsLines(t)) stats.push_back(std::move(line));
+        for (auto& line : statisticsLines(t, r.thresholds)) stats.push_back(std::move(line));
     if (!stats.empty()) {
-        out += "\nStatistics\n";
-        for (const auto& line : stats) out += wrapText(line, 110, "  ");
+        out += "\nStatistics\n" + wrapText(statisticsMethodText(r), 110, "  ");
+        for (const auto& line : stats) out += bulletLine("-", line);
     }
 
     if (!r.missing.empty()) {
         out += "\nNot compared\n";
-        for (const auto& m : r.missing) out += "  " + m.task + ": " + m.reason + "\n";
+        for (const auto& m : r.missing) out += wrapText(m.task + ": " + m.reason, 110, "  ");
     }
     if (!r.risks.empty()) {
         out += "\nRisk flags\n";
-        for (const auto& f : r.risks) out += "  ! " + f.message + "\n";
+        for (const auto& f : r.risks) out += bulletLine("!", f.message);
     }
     return out;
 }
@@ -324,6 +435,8 @@ std::string reportToMarkdown(const ComparisonReport& r) {
     out += "## Verdict: **" + std::string(verdictTitle(r.verdict)) + "**\n\n";
     out += std::string(verdictAdvice(r.verdict)) + "\n\n";
     for (const auto& reason : r.reasons) out += "- " + esc(reason) + "\n";
+    if (r.averageRecoveryPct)
+        out += "\nAverage recovery: **" + fixed(*r.averageRecoveryPct, 2) + "%**" + kRecoveryScope + "\n";
     out += "\n### Runs\n\n| Run | Model | Weights | KV cache | Activations |\n|---|---|---|---|---|\n";
     for (const auto* side : {&r.baselineConfig, &r.candidateConfig}) {
         const std::string& label = side == &r.baselineConfig ? r.baselineLabel : r.candidateLabel;
@@ -339,7 +452,7 @@ std::string reportToMarkdown(const ComparisonReport& r) {
     std::string head = "|", rule = "|";
     for (std::size_t i = 0; i < header.size(); ++i) {
         head += " " + esc(header[i]) + " |";
-        rule += i >= 2 && i <= 5 ? "---:|" : "---|";
+        rule += i >= 2 && i <= kLastNumberColumn ? "---:|" : "---|";
     }
     out += head + "\n" + rule + "\n";
     std::vector<Row> rows;
@@ -361,15 +474,16 @@ std::string reportToMarkdown(const ComparisonReport& r) {
         }
         out += line + "\n";
     }
+    if (anySubtasks(r)) out += "\n" + std::string(kSubtaskLegend) + "\n";
     if (cols.noise)
         out += "\nNoise floor: |" + esc(r.controlLabel) + " − " + esc(r.baselineLabel) + "| / " + esc(r.baselineLabel) +
                ", the spread of two runs of the same BF16 setup; a delta inside it is noise.\n";
     out += longContextMarkdown(r);
     std::vector<std::string> stats;
     for (const auto& t : r.tasks)
-        for (auto& line : statisticsLines(t)) stats.push_back(std::move(line));
+        for (auto& line : statisticsLines(t, r.thresholds)) stats.push_back(std::move(line));
     if (!stats.empty()) {
-        out += "\n### Statistics\n\n";
+        out += "\n### Statistics\n\n" + esc(statisticsMethodText(r)) + "\n\n";
         for (const auto& line : stats) out += "- " + esc(line) + "\n";
     }
     if (!r.missing.empty()) {
@@ -479,12 +593,9 @@ JudgeLines judgeLines(const JudgeComparison& c, const std::string& bl, const std
                                                   ? " (about " + std::to_string(*c.confidence.samplesNeeded) +
                                                         " samples would decide)"
                                                   : std::string()));
-    std::snprintf(buf, sizeof buf, " (90%% interval of Δ %+.2f%% to %+.2f%%, margin ±%g%%)", c.equivalence.lowPct,
-                  c.equivalence.highPct, c.equivalence.marginPct);
-    out.facts.emplace_back("Equivalence", std::string(c.equivalence.equivalent ? "shown: \"go\" is demonstrated"
-                                                                               : "not shown: only \"no significant "
-                                                                                 "drop\"") +
-                                              buf);
+    // Chosen from the interval (equivalenceStatement), without its leading "equivalence ".
+    out.facts.emplace_back("Equivalence",
+                           equivalenceStatement(c.equivalence).substr(std::string("equivalence ").size()));
     out.facts.emplace_back("Verdict", std::string(verdictTitle(c.verdict)) + " — " + c.reason);
 
     if (!c.baselineDistribution.empty()) {
@@ -564,10 +675,43 @@ Json decisionToJson(const Decision& d) {
 
 namespace {
 
+// The first line and its continuations (indented "  ", not a "  • " bullet) wrapped again to 110 columns after the
+// first line grew, continuations indented as reportToText does.
+std::string rewrapFirstLine(const std::string& text) {
+    std::size_t end = text.find('\n');
+    if (width(text.substr(0, end)) <= 110) return text;
+    std::string paragraph = text.substr(0, end);
+    const std::string bullet = "  • ";
+    while (end != std::string::npos && text.compare(end + 1, 2, "  ") == 0 &&
+           text.compare(end + 1, bullet.size(), bullet) != 0) {
+        const std::size_t next = text.find('\n', end + 1);
+        paragraph += " " + text.substr(end + 3, next == std::string::npos ? std::string::npos : next - end - 3);
+        end = next;
+    }
+    return wrapText(paragraph, 110, "  ").substr(2) + (end == std::string::npos ? "" : text.substr(end + 1));
+}
+
+// The Markdown starts with a title (the labels, and the candidate's model when known), not with the heading's
+// file paths: those follow as a list, one line each.
+std::string markdownTitle(const Decision& d, std::string bl, std::string cl, const std::string& heading) {
+    std::string model = d.evals ? d.evals->candidateConfig.model : std::string();
+    if (d.evals && !d.evals->baselineLabel.empty()) bl = d.evals->baselineLabel;
+    if (d.evals && !d.evals->candidateLabel.empty()) cl = d.evals->candidateLabel;
+    std::string out = "# " + bl + " vs " + cl + (model.empty() ? "" : ": " + mdEscape(model)) + "\n\n";
+    std::size_t start = 0;
+    while (start < heading.size()) {
+        std::size_t end = heading.find('\n', start);
+        if (end == std::string::npos) end = heading.size();
+        if (end > start) out += "- " + mdEscape(heading.substr(start, end - start)) + "\n";
+        start = end + 1;
+    }
+    return heading.empty() ? out : out + "\n";
+}
+
 std::string decisionRender(const Decision& d, const ComparisonDocument& doc, const std::string& heading, bool md) {
     const std::string bl = doc.hasEvals ? doc.baseline.label : "BF16";
     const std::string cl = doc.hasEvals ? doc.candidate.label : "FP8";
-    std::string out = (md ? "# " : "") + heading + "\n\n";
+    std::string out = md ? markdownTitle(d, bl, cl, heading) : heading + "\n\n";
     if (d.evals && !d.judge && !d.timeline) return out + (md ? reportToMarkdown(*d.evals) : reportToText(*d.evals));
     const std::string title = d.verdict ? std::string(verdictTitle(*d.verdict)) : std::string("none");
     if (md) {
@@ -582,7 +726,7 @@ std::string decisionRender(const Decision& d, const ComparisonDocument& doc, con
         std::string evals = md ? reportToMarkdown(*d.evals) : reportToText(*d.evals);
         // The evals' own verdict line is kept, named as theirs: the overall one is above.
         if (md) evals.replace(0, std::string("## Verdict:").size(), "## Offline evals verdict:");
-        else evals.replace(0, std::string("Verdict:").size(), "Offline evals verdict:");
+        else evals = rewrapFirstLine(evals.replace(0, std::string("Verdict:").size(), "Offline evals verdict:"));
         out += "\n" + evals;
     }
     if (d.judge) out += "\n" + (md ? judgeToMarkdown(*d.judge, bl, cl) : judgeToText(*d.judge, bl, cl));
@@ -615,8 +759,11 @@ std::string confidenceSummary(const TaskComparison& t) {
 std::string pairedTestSummary(const TaskComparison& t) {
     return pairedCell(t);
 }
-std::vector<std::string> taskStatisticsLines(const TaskComparison& t) {
-    return statisticsLines(t);
+std::vector<std::string> taskStatisticsLines(const TaskComparison& t, const Thresholds& thresholds) {
+    return statisticsLines(t, thresholds);
+}
+std::string statisticsMethod(const ComparisonReport& report) {
+    return statisticsMethodText(report);
 }
 
 std::vector<std::pair<std::string, std::string>> judgeFacts(const JudgeComparison& judge,

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <random>
-#include <sstream>
 
 #include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/normal.hpp>
@@ -263,39 +263,28 @@ RankTest mannWhitneyU(std::span<const double> baseline, std::span<const double> 
 
 const char* confidenceName(Confidence c) { return c == Confidence::Clear ? "clear" : "inconclusive"; }
 
-ConfidenceAnswer confidenceAnswer(double degradationPct, double lowPct, double highPct, std::uint64_t n,
-                                  double goBelowPct, double investigateAbovePct) {
-    ConfidenceAnswer a;
-    a.lowPct = std::min(lowPct, highPct) + 0.0;  // + 0.0: -0 prints as "-0"
-    a.highPct = std::max(lowPct, highPct) + 0.0;
-    // The bands exactly as the verdict draws them (edges at 1e-9 points); an improvement (negative) is "go".
-    const Thresholds t{goBelowPct, investigateAbovePct};
-    auto band = [&](double d) { return verdictForDegradation(std::max(d, 0.0), t); };
-    std::ostringstream text;
-    text.precision(3);
-    text << "The 95 % interval of the degradation is " << a.lowPct << " % to " << a.highPct << " %";
-    if (band(a.lowPct) == band(a.highPct)) {
-        a.confidence = Confidence::Clear;
-        text << ", inside the " << verdictName(band(a.lowPct)) << " band: the verdict does not depend on the noise.";
-        a.explanation = text.str();
-        return a;
-    }
-    a.confidence = Confidence::Inconclusive;
-    text << ", across a band edge: within the noise, the verdict could go either way.";
+namespace {
 
-    // For each edge the interval crosses: the half-width on the side facing it (the half-width itself for a
-    // symmetric interval) must shrink to the point's distance from it; half-widths scale as 1/sqrt(n).
+std::string pctText(double v, bool sign) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, sign ? "%+.3g %%" : "%.3g %%", v + 0.0);  // + 0.0: -0 prints as "-0"
+    return buf;
+}
+
+// The samples that would decide an inconclusive interval: for each edge it crosses, the half-width on the side
+// facing it (the half-width itself for a symmetric interval) must shrink to the point's distance from it;
+// half-widths scale as 1/sqrt(n). Sets onEdge when the point sits on a crossed edge as the verdict rounds it.
+std::optional<double> samplesToDecide(double point, const ConfidenceAnswer& a, std::uint64_t n, double goBelowPct,
+                                      double investigateAbovePct, Verdict lowBand, Verdict highBand, bool& onEdge) {
     std::optional<double> needed;
-    bool onEdge = false;
-    const Verdict lowBand = band(a.lowPct), highBand = band(a.highPct);
     const std::pair<double, bool> edges[] = {
         {goBelowPct, lowBand == Verdict::Go && highBand != Verdict::Go},
         {investigateAbovePct, lowBand != Verdict::Investigate && highBand == Verdict::Investigate}};
     for (const auto& [edge, crossed] : edges) {
         if (!crossed) continue;
-        const double distance = std::abs(edge - degradationPct);
-        const double halfWidth = edge > degradationPct ? a.highPct - degradationPct : degradationPct - a.lowPct;
-        if (distance < 1e-9) {  // on the edge as the verdict rounds it
+        const double distance = std::abs(edge - point);
+        const double halfWidth = edge > point ? a.highPct - point : point - a.lowPct;
+        if (distance < 1e-9) {
             onEdge = true;
             continue;
         }
@@ -303,14 +292,99 @@ ConfidenceAnswer confidenceAnswer(double degradationPct, double lowPct, double h
         const double ratio = halfWidth / distance;
         needed = std::max(needed.value_or(0.0), std::ceil(static_cast<double>(n) * ratio * ratio));
     }
-    if (!onEdge && needed && n > 0 && std::isfinite(*needed)) {
-        const double capped = std::min(*needed, 1e18);
-        a.samplesNeeded = std::max<std::uint64_t>(static_cast<std::uint64_t>(capped), n + 1);
-        text << " About " << *a.samplesNeeded << " samples (now " << n << ") would decide it at the observed variance.";
-    } else if (onEdge) {
-        text << " The estimate sits on the edge itself, so no sample size decides it.";
+    return needed;
+}
+
+}  // namespace
+
+ChangeFinding changeFinding(double lossLowPct, double lossHighPct) {
+    if (std::min(lossLowPct, lossHighPct) > 0) return ChangeFinding::SignificantDrop;
+    if (std::max(lossLowPct, lossHighPct) < 0) return ChangeFinding::SignificantImprovement;
+    return ChangeFinding::NoSignificantChange;
+}
+
+const char* changeFindingName(ChangeFinding f) {
+    switch (f) {
+        case ChangeFinding::SignificantDrop:
+            return "significant_drop";
+        case ChangeFinding::SignificantImprovement:
+            return "significant_improvement";
+        case ChangeFinding::NoSignificantChange:
+            break;
     }
-    a.explanation = text.str();
+    return "no_significant_change";
+}
+
+const char* changeFindingWords(ChangeFinding f) {
+    switch (f) {
+        case ChangeFinding::SignificantDrop:
+            return "a significant drop";
+        case ChangeFinding::SignificantImprovement:
+            return "a significant improvement";
+        case ChangeFinding::NoSignificantChange:
+            break;
+    }
+    return "no significant change";
+}
+
+std::string groupedCount(std::uint64_t n) {
+    std::string digits = std::to_string(n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+ConfidenceAnswer confidenceAnswer(double degradationPct, double lowPct, double highPct, std::uint64_t n,
+                                  double goBelowPct, double investigateAbovePct, const ConfidenceContext& ctx) {
+    ConfidenceAnswer a;
+    a.lowPct = std::min(lowPct, highPct) + 0.0;  // + 0.0: -0 prints as "-0"
+    a.highPct = std::max(lowPct, highPct) + 0.0;
+    a.change = changeFinding(a.lowPct, a.highPct);
+    a.taskSize = ctx.taskSize;
+    // The bands exactly as the verdict draws them (edges at 1e-9 points); an improvement (negative) is "go".
+    const Thresholds t{goBelowPct, investigateAbovePct};
+    auto band = [&](double d) { return verdictForDegradation(std::max(d, 0.0), t); };
+    // The sentence is about Δ, the figure shown beside it: Δ = -loss where higher is better.
+    const double deltaLow = ctx.higherIsBetter ? -a.highPct : a.lowPct;
+    const double deltaHigh = ctx.higherIsBetter ? -a.lowPct : a.highPct;
+    std::string text = "The 95 % interval of Δ is " + pctText(deltaLow, true) + " to " + pctText(deltaHigh, true) +
+                       ": " + changeFindingWords(a.change);
+    const Verdict lowBand = band(a.lowPct), highBand = band(a.highPct);
+    if (lowBand == highBand) {
+        a.confidence = Confidence::Clear;
+        a.explanation = text + "; it lies inside the " + std::string(verdictName(lowBand)) +
+                        " band, so the verdict does not depend on the noise.";
+        return a;
+    }
+    a.confidence = Confidence::Inconclusive;
+    text += "; the degradation (" + pctText(std::max(a.lowPct, 0.0), false) + " to " +
+            pctText(std::max(a.highPct, 0.0), false) +
+            ") crosses a band edge, so within the noise the verdict could go either way.";
+
+    bool onEdge = false;
+    const std::optional<double> needed =
+        samplesToDecide(degradationPct, a, n, goBelowPct, investigateAbovePct, lowBand, highBand, onEdge);
+    a.decidable = std::nullopt;
+    if (onEdge) {
+        a.decidable = false;
+        text += " The estimate sits on the edge itself, so no sample size decides it.";
+    } else if (needed && n > 0 && std::isfinite(*needed)) {
+        const std::uint64_t count = std::max<std::uint64_t>(static_cast<std::uint64_t>(std::min(*needed, 1e18)), n + 1);
+        if (ctx.taskSize && count > *ctx.taskSize) {
+            // Samples the task does not have decide nothing: say so instead of an extrapolated count.
+            a.decidable = false;
+            text += " It would take more samples than the task has (" + groupedCount(*ctx.taskSize) +
+                    "): too close to the band edge to decide.";
+        } else {
+            a.samplesNeeded = count;
+            a.decidable = true;
+            text += " About " + groupedCount(count) + " samples (now " + groupedCount(n) +
+                    ") would decide it at the observed variance.";
+        }
+    }
+    a.explanation = text;
     return a;
 }
 
@@ -324,6 +398,29 @@ EquivalenceResult equivalenceCheck(double deltaPct, double standardErrorPct, dou
     e.equivalent = std::isfinite(e.lowPct) && std::isfinite(e.highPct) && e.lowPct > -marginPct &&
                    e.highPct < marginPct;
     return e;
+}
+
+std::string equivalenceStatement(const EquivalenceResult& e, bool higherIsBetter) {
+    char interval[160];
+    std::snprintf(interval, sizeof interval, "90%% interval of Δ %+.3f%% to %+.3f%%, margin ±%g%%", e.lowPct + 0.0,
+                  e.highPct + 0.0, e.marginPct);
+    if (e.equivalent) return std::string("equivalence shown: \"go\" is demonstrated (") + interval + ")";
+    // The loss interval of the same 90 % interval: -Δ where higher is better.
+    const double lossLow = higherIsBetter ? -e.highPct : e.lowPct;
+    const double lossHigh = higherIsBetter ? -e.lowPct : e.highPct;
+    std::string what;
+    switch (changeFinding(lossLow, lossHigh)) {
+        case ChangeFinding::SignificantDrop:
+            what = "a significant drop";
+            break;
+        case ChangeFinding::SignificantImprovement:
+            what = "a significant improvement, beyond the margin (better, not equivalent)";
+            break;
+        case ChangeFinding::NoSignificantChange:
+            what = "no significant change, but the interval is wider than the margin (only \"no significant drop\")";
+            break;
+    }
+    return "equivalence not shown: " + what + " (" + interval + ")";
 }
 
 }  // namespace fp8dash

@@ -24,13 +24,27 @@ Json readJson(const std::filesystem::path& p) {
     return Json::parse(readTextFile(p).value());
 }
 
+// Keys whose values changed on purpose since 0.1.0, checked by their own tests instead: the one sign convention
+// (degradation_ci95_pct is clamped at 0 like degradation_pct), statements chosen from the intervals
+// (confidence_explanation), and samples needed never beyond the task's size (samples_needed; and the reason line
+// that lists the inconclusive tasks with them). The verdicts, values and every other reason stay as 0.1.0 printed.
+bool changedByDesign(const std::string& key, const Json& expected) {
+    if (key == "degradation_ci95_pct" || key == "confidence_explanation" || key == "samples_needed") return true;
+    return expected.is_string() && expected.get<std::string>().find("inconclusive, the 95% interval") != std::string::npos;
+}
+
 // Every key of `expected` is in `actual` with the same value; objects recurse, so keys added later are allowed.
 void expectSubset(const Json& expected, const Json& actual, const std::string& where) {
     if (expected.is_object() && actual.is_object()) {
         for (const auto& [key, value] : expected.items()) {
             ASSERT_TRUE(actual.contains(key)) << where << "." << key << " is gone";
+            if (changedByDesign(key, value)) continue;
             expectSubset(value, actual[key], where + "." + key);
         }
+        return;
+    }
+    if (changedByDesign("", expected) && actual.is_string()) {
+        EXPECT_NE(actual.get<std::string>().find("inconclusive, the 95% interval"), std::string::npos) << where;
         return;
     }
     if (expected.is_array() && actual.is_array()) {

@@ -27,15 +27,17 @@ std::string exact(double v) {
 }
 
 // A one-task v0.4 results object: acc with its stderr (when se >= 0) and the effective sample count.
-std::string runJson(double acc, double se, int n = 1000, const std::string& task = "arc_easy") {
+// `original`: the task's size (n-samples.original), n when 0; a run with --limit has n below it.
+std::string runJson(double acc, double se, int n = 1000, const std::string& task = "arc_easy", int original = 0) {
     std::string entries = R"("acc,none": )" + exact(acc);
     if (se >= 0) entries += R"(, "acc_stderr,none": )" + exact(se);
     return R"({"results": {")" + task + R"(": {)" + entries + R"(}}, "n-samples": {")" + task +
-           R"(": {"original": )" + std::to_string(n) + R"(, "effective": )" + std::to_string(n) + "}}}";
+           R"(": {"original": )" + std::to_string(original ? original : n) + R"(, "effective": )" +
+           std::to_string(n) + "}}}";
 }
 
-LmEvalResults run(double acc, double se, int n = 1000, const std::string& task = "arc_easy") {
-    auto r = parseLmEvalText(runJson(acc, se, n, task), "inline.json");
+LmEvalResults run(double acc, double se, int n = 1000, const std::string& task = "arc_easy", int original = 0) {
+    auto r = parseLmEvalText(runJson(acc, se, n, task, original), "inline.json");
     if (!r) throw std::runtime_error(r.error().message);
     return std::move(r).value();
 }
@@ -47,8 +49,10 @@ ComparisonReport compare(const LmEvalResults& b, const LmEvalResults& c, Compari
 }
 
 TEST(TaskConfidence, FromTheStandardErrorsWhenNoLogs) {
-    // 0.8 -> 0.797: degradation 0.375 %; half-width 1.96 * sqrt(0.01^2 + 0.01^2) / 0.8 * 100.
-    const auto r = compare(run(0.8, 0.01), run(0.797, 0.01));
+    // 0.8 -> 0.797: degradation 0.375 %; half-width 1.96 * sqrt(0.01^2 + 0.01^2) / 0.8 * 100. Runs with --limit
+    // 1000 of a 10,000,000-sample task, so that the samples that would decide it (about 766,000) exist.
+    const auto r =
+        compare(run(0.8, 0.01, 1000, "arc_easy", 10000000), run(0.797, 0.01, 1000, "arc_easy", 10000000));
     const auto& t = r.tasks.at(0);
     ASSERT_TRUE(t.confidence.has_value());
     const double deg = 0.003 / 0.8 * 100, half = 1.96 * std::sqrt(2e-4) / 0.8 * 100;
@@ -61,6 +65,10 @@ TEST(TaskConfidence, FromTheStandardErrorsWhenNoLogs) {
     EXPECT_NEAR(static_cast<double>(*t.confidence->samplesNeeded),
                 std::ceil(1000 * (half / (0.5 - deg)) * (half / (0.5 - deg))), 1.0);
     EXPECT_NE(t.confidence->explanation.find("standard errors"), std::string::npos) << t.confidence->explanation;
+    // The whole task already used (1000 of 1000): no count, the task cannot decide it.
+    const auto whole = compare(run(0.8, 0.01), run(0.797, 0.01)).tasks.at(0);
+    EXPECT_FALSE(whole.confidence->samplesNeeded);
+    EXPECT_EQ(whole.confidence->decidable, false);
     // TOST at 0.5 %: delta -0.375 % +- 1.6449 * 1.7678 % reaches far outside the margin.
     ASSERT_TRUE(t.equivalence.has_value());
     EXPECT_FALSE(t.equivalence->equivalent);

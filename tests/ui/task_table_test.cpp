@@ -1,5 +1,6 @@
 // The task table: the demo's numbers as displayed, the mmlu group tree from the real fixtures, numeric sorting.
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
@@ -273,8 +274,19 @@ TEST_F(TaskTableTest, DemoShowsTheConfidenceButNoPairedOrNoiseColumns) {
     EXPECT_FALSE(tree->isColumnHidden(TaskTableModel::ConfidenceColumn));
     EXPECT_EQ(model->headerData(TaskTableModel::ConfidenceColumn, Qt::Horizontal).toString(),
               QStringLiteral("Confidence"));
-    // The verdict stays the last column on screen.
+    // The verdict stays the last column on screen; degradation and recovery follow Δ%.
     EXPECT_EQ(tree->header()->visualIndex(TaskTableModel::VerdictColumn), TaskTableModel::ColumnCount - 1);
+    EXPECT_EQ(tree->header()->visualIndex(TaskTableModel::DegradationColumn),
+              tree->header()->visualIndex(TaskTableModel::DeltaColumn) + 1);
+    EXPECT_EQ(tree->header()->visualIndex(TaskTableModel::RecoveryColumn),
+              tree->header()->visualIndex(TaskTableModel::DeltaColumn) + 2);
+    // The average recovery: mean FP8 / mean BF16 over the six tasks.
+    double sumB = 0, sumC = 0;
+    for (const DemoRow& row : kDemo) sumB += row.baseline, sumC += row.candidate;
+    const auto* average = window.comparisonView()->taskTable()->findChild<QLabel*>(QStringLiteral("averageRecovery"));
+    ASSERT_NE(average, nullptr);
+    EXPECT_EQ(average->text(),
+              QStringLiteral("Average recovery: %1 %").arg(QString::number(sumC / sumB * 100, 'f', 2)));
 
     const Json demo = demoJson();
     for (int i = 0; i < 6; ++i) {
@@ -291,8 +303,11 @@ TEST_F(TaskTableTest, DemoShowsTheConfidenceButNoPairedOrNoiseColumns) {
         }
         // The tooltip is the one-sentence explanation, naming the interval.
         const QString tip = model->index(i, TaskTableModel::ConfidenceColumn).data(Qt::ToolTipRole).toString();
-        EXPECT_TRUE(tip.contains(QStringLiteral("The 95 % interval of the degradation"))) << tip.toStdString();
-        EXPECT_EQ(tip.contains(QStringLiteral("across a band edge")), !expected.clear) << tip.toStdString();
+        EXPECT_TRUE(tip.contains(QStringLiteral("The 95 % interval of Δ"))) << tip.toStdString();
+        EXPECT_EQ(tip.contains(QStringLiteral("crosses a band edge")), !expected.clear) << tip.toStdString();
+        // Recovery beside the degradation: candidate / baseline, the model card's figures.
+        EXPECT_EQ(cellText(model, index, TaskTableModel::RecoveryColumn),
+                  QStringLiteral("%1 %").arg(QString::number(row.candidate / row.baseline * 100, 'f', 2)));
         // Without the cautious policy the verdict is the point estimate's band, unmarked.
         EXPECT_EQ(cellText(model, index, TaskTableModel::VerdictColumn), expected.pointBand);
     }

@@ -52,8 +52,10 @@ QString pValueText(double p) {
 
 QString confidenceText(const ConfidenceAnswer& c) {
     if (c.confidence == Confidence::Clear) return TaskTableModel::tr("clear");
-    return c.samplesNeeded ? TaskTableModel::tr("inconclusive (n≈%1)").arg(*c.samplesNeeded)
-                           : TaskTableModel::tr("inconclusive");
+    if (c.samplesNeeded) return TaskTableModel::tr("inconclusive (n≈%1)").arg(toQString(groupedCount(*c.samplesNeeded)));
+    // More samples than the task has, or the estimate on the edge: no count would decide it.
+    return c.decidable == false ? TaskTableModel::tr("inconclusive (too close to decide)")
+                                : TaskTableModel::tr("inconclusive");
 }
 
 QString pairedText(const PairedTaskResult& p) {
@@ -188,7 +190,7 @@ Qt::ItemFlags TaskTableModel::flags(const QModelIndex& index) const {
     return f;
 }
 
-QVariant TaskTableModel::displayText(const TaskComparison& t, int column) const {
+QVariant TaskTableModel::displayText(const TaskComparison& t, int column, bool subtaskRow) const {
     switch (column) {
         case TaskColumn:
             return toQString(t.task);
@@ -203,6 +205,8 @@ QVariant TaskTableModel::displayText(const TaskComparison& t, int column) const 
         case SigmaColumn:
             return toQString(formatSigmas(t.sigmas));
         case VerdictColumn:
+            // A group's subtask: shown, not counted; its verdict in parentheses says so (the tooltip says why).
+            if (subtaskRow) return QStringLiteral("(%1)").arg(toQString(verdictName(t.verdict)));
             // The cautious policy moved it: the point estimate alone gives another band.
             if (t.verdict != t.pointVerdict) return tr("%1 (cautious)").arg(toQString(verdictTitle(t.verdict)));
             return toQString(verdictTitle(t.verdict));
@@ -212,6 +216,10 @@ QVariant TaskTableModel::displayText(const TaskComparison& t, int column) const 
             return t.paired ? pairedText(*t.paired) : QString();
         case NoiseFloorColumn:
             return t.noiseFloorPct ? QStringLiteral("± %1 %").arg(fixed(*t.noiseFloorPct, 2)) : QString();
+        case DegradationColumn:
+            return t.degradationPct ? QStringLiteral("%1 %").arg(fixed(*t.degradationPct, 3)) : tr("n/a");
+        case RecoveryColumn:
+            return t.recoveryPct ? QStringLiteral("%1 %").arg(fixed(*t.recoveryPct, 2)) : tr("n/a");
         default:
             return {};
     }
@@ -244,12 +252,16 @@ QVariant TaskTableModel::sortValue(const TaskComparison& t, int column) const {
                                                                        : std::nullopt);
         case NoiseFloorColumn:
             return numberOrLowest(t.noiseFloorPct);
+        case DegradationColumn:
+            return numberOrLowest(t.degradationPct);
+        case RecoveryColumn:
+            return numberOrLowest(t.recoveryPct);
         default:
             return {};
     }
 }
 
-QString TaskTableModel::toolTip(const TaskComparison& t, int column) const {
+QString TaskTableModel::toolTip(const TaskComparison& t, int column, bool subtaskRow) const {
     const QString baselineLabel = toQString(m_report.baselineLabel);
     const QString candidateLabel = toQString(m_report.candidateLabel);
     // The statistics columns explain themselves in a sentence or two rather than repeating the row.
@@ -285,12 +297,18 @@ QString TaskTableModel::toolTip(const TaskComparison& t, int column) const {
                      .arg(toQString(verdictTitle(t.pointVerdict)), toQString(verdictTitle(t.verdict)));
     }
     if ((column == VerdictColumn || column == TaskColumn) && t.equivalence) {
-        const EquivalenceResult& e = *t.equivalence;
-        lines << (e.equivalent ? tr("Equivalence shown: the 90 % interval of Δ (%1 % to %2 %) lies within ±%3 %.")
-                               : tr("Equivalence not shown: the 90 % interval of Δ (%1 % to %2 %) reaches beyond "
-                                    "±%3 %."))
-                     .arg(fixed(e.lowPct, 2), fixed(e.highPct, 2), QString::number(e.marginPct, 'g', 3));
+        // Chosen from the interval: shown, or what the interval says instead (a drop, an improvement, too wide).
+        QString statement = toQString(equivalenceStatement(*t.equivalence, t.higherIsBetter));
+        if (!statement.isEmpty()) statement[0] = statement[0].toUpper();
+        lines << style::escaped(statement) + QStringLiteral(".");
     }
+    if (column == RecoveryColumn || column == DegradationColumn) {
+        lines << (t.recoveryPct ? tr("Recovery: %1 % (%2)")
+                                      .arg(fixed(*t.recoveryPct, 2),
+                                           t.higherIsBetter ? tr("candidate / baseline") : tr("baseline / candidate"))
+                                : tr("Recovery: none (it needs positive values on both sides)"));
+    }
+    if (column == VerdictColumn && subtaskRow) lines << tr("A group's subtask: shown, not counted toward the verdict.");
     if (!t.subtasks.empty()) {
         lines << tr("%1 subtasks below (expand the row); they do not count toward the verdict.").arg(t.subtasks.size());
     }
@@ -313,7 +331,7 @@ QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
             // A subtask under its group shows its path below the group's (lm-eval 0.5 names it "<group>::<task>").
             if (column == TaskColumn && subtask)
                 return toQString(taskNameUnder(t.task, node->parent->comparison->task));
-            return displayText(t, column);
+            return displayText(t, column, subtask);
         case SortRole:
             return sortValue(t, column);
         case VerdictRole:
@@ -323,11 +341,10 @@ QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
         case IsSubtaskRole:
             return subtask;
         case Qt::ToolTipRole:
-            return toolTip(t, column);
+            return toolTip(t, column, subtask);
         case Qt::TextAlignmentRole:
             if (column == VerdictColumn || column == ConfidenceColumn) return QVariant::fromValue(Qt::AlignCenter);
-            if ((column >= BaselineColumn && column <= SigmaColumn) || column == PairedPColumn ||
-                column == NoiseFloorColumn) {
+            if ((column >= BaselineColumn && column <= SigmaColumn) || column >= PairedPColumn) {
                 return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
             }
             return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
@@ -360,7 +377,7 @@ QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
         }
         case Qt::AccessibleTextRole:
             if (column == VerdictColumn) return tr("Verdict %1").arg(toQString(verdictTitle(t.verdict)));
-            return displayText(t, column);
+            return displayText(t, column, subtask);
         default:
             return {};
     }
@@ -393,6 +410,10 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
                 return tr("Paired p");
             case NoiseFloorColumn:
                 return tr("Noise floor");
+            case DegradationColumn:
+                return tr("Degradation");
+            case RecoveryColumn:
+                return tr("Recovery");
             default:
                 return {};
         }
@@ -408,7 +429,12 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
             case CandidateColumn:
                 return tr("Candidate run (%1)").arg(candidateLabel);
             case DeltaColumn:
-                return tr("Relative change: (%1 − %2) / %2 × 100").arg(candidateLabel, baselineLabel);
+                return tr("Relative change: (%1 − %2) / |%2| × 100").arg(candidateLabel, baselineLabel);
+            case DegradationColumn:
+                return tr("The loss in the metric's good direction, 0 for an improvement");
+            case RecoveryColumn:
+                return tr("%1 / %2 × 100 (the inverse where lower is better), as model cards give it")
+                    .arg(candidateLabel, baselineLabel);
             case SigmaColumn:
                 return tr("The change in combined standard errors: (%1 − %2) / √(se²₁ + se²₂)")
                     .arg(candidateLabel, baselineLabel);
@@ -434,8 +460,7 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
         }
     }
     if (role == Qt::TextAlignmentRole) {
-        if ((section >= BaselineColumn && section <= SigmaColumn) || section == PairedPColumn ||
-            section == NoiseFloorColumn) {
+        if ((section >= BaselineColumn && section <= SigmaColumn) || section >= PairedPColumn) {
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         }
         if (section == VerdictColumn || section == ConfidenceColumn) return QVariant::fromValue(Qt::AlignCenter);

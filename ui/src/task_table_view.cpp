@@ -32,6 +32,11 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
     m_hint =
         style::caption(tr("Click a header to sort · expand a group for its subtasks · hover a row for details"), this);
     top->addWidget(m_hint, 2);
+    // The figure model cards give, beside the table's per-task Recovery column; set by setReport.
+    auto* recovery = style::caption(QString(), this);
+    recovery->setObjectName(QStringLiteral("averageRecovery"));
+    recovery->setVisible(false);
+    top->addWidget(recovery, 0);
     layout->addLayout(top);
 
     m_model = new TaskTableModel(this);
@@ -85,11 +90,25 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
 
 void TaskTableView::setReport(const ComparisonReport& report) {
     m_model->setReport(report);
+    if (auto* recovery = findChild<QLabel*>(QStringLiteral("averageRecovery"))) {
+        recovery->setVisible(report.averageRecoveryPct.has_value());
+        recovery->setText(report.averageRecoveryPct
+                              ? tr("Average recovery: %1 %").arg(QString::number(*report.averageRecoveryPct, 'f', 2))
+                              : QString());
+        recovery->setToolTip(tr("Mean %1 / mean %2 × 100 over the compared higher-is-better tasks")
+                                 .arg(QString::fromStdString(report.candidateLabel),
+                                      QString::fromStdString(report.baselineLabel)));
+    }
     // The statistics columns come after the verdict in the model (so the seed's column numbers stay); on screen
     // they sit beside Δ% and ±σ, and the verdict stays last. A model reset may restore the logical order.
     QHeaderView* header = m_tree->header();
     const int verdictAt = header->visualIndex(TaskTableModel::VerdictColumn);
     if (verdictAt >= 0 && verdictAt != header->count() - 1) header->moveSection(verdictAt, header->count() - 1);
+    // Degradation and recovery right after Δ%, as in the text and the report.
+    for (int c : {TaskTableModel::RecoveryColumn, TaskTableModel::DegradationColumn}) {
+        const int at = header->visualIndex(c), to = header->visualIndex(TaskTableModel::DeltaColumn) + 1;
+        if (at >= 0 && at != to) header->moveSection(at, to);
+    }
     // Documents without the statistics look as they did before them.
     for (int c : {TaskTableModel::ConfidenceColumn, TaskTableModel::PairedPColumn, TaskTableModel::NoiseFloorColumn}) {
         m_tree->setColumnHidden(c, !m_model->columnHasData(c));

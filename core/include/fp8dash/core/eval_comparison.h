@@ -49,13 +49,18 @@ struct TaskComparison {
     std::string filter;
     double baseline = 0;
     double candidate = 0;
-    std::optional<double> deltaPct;        // (candidate - baseline) / baseline * 100; absent for a zero baseline
-    std::optional<double> degradationPct;  // loss in the good direction, 0 for an improvement; absent likewise
+    std::optional<double> deltaPct;  // (candidate - baseline) / |baseline| * 100; absent for a zero baseline
+    // max(0, -deltaPct) where higher is better, max(0, deltaPct) where lower is better; absent likewise.
+    std::optional<double> degradationPct;
+    // candidate / baseline * 100 (higher is better) or baseline / candidate * 100 (lower is better); absent unless
+    // both values are positive (a candidate of 0 where higher is better: 0 %).
+    std::optional<double> recoveryPct;
     bool higherIsBetter = true;
     std::optional<double> baselineStderr;
     std::optional<double> candidateStderr;
     std::optional<double> sigmas;  // (candidate - baseline) / sqrt(se_b^2 + se_c^2), when both errors are known
     std::optional<std::uint64_t> nSamples;  // the smaller side's effective sample count, when the files say
+    std::optional<std::uint64_t> taskSize;  // lm-eval's n-samples.original (the larger side's), when the files say
     Verdict pointVerdict = Verdict::Go;  // the band of degradationPct
     Verdict verdict = Verdict::Go;       // pointVerdict, or under the cautious policy the worst band reached
     std::string reason;            // the verdict in words
@@ -101,6 +106,9 @@ struct ComparisonReport {
     bool cautious = false;       // the policy the verdicts were drawn under
     std::string controlLabel;    // the control run's label when applyControlRun was applied, else ""
     std::optional<LongContextSummary> longContext;  // over the per-length tasks; nullopt when none was compared
+    // mean(candidate) / mean(baseline) * 100 over the compared higher-is-better top-level tasks; absent without one
+    // or when the baselines' mean is not positive.
+    std::optional<double> averageRecoveryPct;
 };
 
 // Fails when the options are invalid, an override names a task or metric neither run has, or no task can be

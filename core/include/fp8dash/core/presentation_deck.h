@@ -43,10 +43,11 @@ struct SlideTaskRow {
     std::string metric;  // bare metric name, e.g. "acc_norm"
     double baseline = 0;
     double candidate = 0;
-    std::optional<double> deltaPct;        // (candidate - baseline) / baseline * 100
+    std::optional<double> deltaPct;        // (candidate - baseline) / |baseline| * 100
     std::optional<double> degradationPct;  // the loss in the metric's good direction, 0 for an improvement
     Verdict verdict = Verdict::Go;
     bool fp8Sensitive = false;  // math, formal reasoning or code (isFp8SensitiveTask)
+    std::optional<double> recoveryPct;  // candidate / baseline * 100 (TaskComparison::recoveryPct)
 };
 
 // A bar of the capacity slide: the KV-cache tokens one configuration holds.

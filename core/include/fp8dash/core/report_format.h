@@ -46,8 +46,11 @@ std::string thresholdsSummary(const Thresholds& t);      // "go < 0.5%, monitor 
 std::string runModelSummary(const Fp8Config& c);         // "meta-llama/Llama-3.1-8B (vllm, dtype bfloat16)"
 std::string confidenceSummary(const TaskComparison& t);  // "clear", "inconclusive (n≈1200)", "n/a"
 std::string pairedTestSummary(const TaskComparison& t);  // "p=0.031 (12 lost, 3 won)"; "" without a paired test
-// One line per fact behind a task's confidence answer: the explanation, the equivalence check, the paired test.
-std::vector<std::string> taskStatisticsLines(const TaskComparison& t);
+// One line per task behind its confidence answer: Δ and its interval and what it says, clear or inconclusive (with
+// the samples that would decide it), the equivalence statement, the paired test; then each paired-test warning.
+std::vector<std::string> taskStatisticsLines(const TaskComparison& t, const Thresholds& thresholds);
+// The statistics section's method, said once above the task lines.
+std::string statisticsMethod(const ComparisonReport& report);
 // The judge block's facts (label, value) and its biggest drops (the first `maxDrops`, 5 at most), as judgeToText
 // words them.
 std::vector<std::pair<std::string, std::string>> judgeFacts(const JudgeComparison& judge,

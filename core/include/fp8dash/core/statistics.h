@@ -56,23 +56,48 @@ RankTest mannWhitneyU(std::span<const double> baseline, std::span<const double> 
 enum class Confidence { Clear, Inconclusive };
 const char* confidenceName(Confidence c);  // "clear", "inconclusive"
 
+// What an interval of the loss (the degradation before it is clamped at 0: -delta where higher is better, +delta
+// where lower is better) says about the change: a drop when the whole interval lies above 0, an improvement when it
+// lies below 0, no significant change when it holds 0. Every sentence about a change is chosen from this.
+enum class ChangeFinding { SignificantDrop, NoSignificantChange, SignificantImprovement };
+ChangeFinding changeFinding(double lossLowPct, double lossHighPct);
+const char* changeFindingName(ChangeFinding f);   // "significant_drop", "no_significant_change", ...
+const char* changeFindingWords(ChangeFinding f);  // "a significant drop", "no significant change", ...
+
+// Thousands separators: 10042 -> "10,042".
+std::string groupedCount(std::uint64_t n);
+
 struct ConfidenceAnswer {
     Confidence confidence = Confidence::Clear;
-    double lowPct = 0;   // the degradation interval, % of the baseline (degradation = -delta; may be negative)
-    double highPct = 0;
+    double lowPct = 0;   // the interval of the loss, % of |baseline| (loss = -delta where higher is better; may be
+    double highPct = 0;  // negative: the degradation interval is [max(0, low), max(0, high)])
+    ChangeFinding change = ChangeFinding::NoSignificantChange;  // what [lowPct, highPct] says
     // When inconclusive: the samples (per side, or pairs) that would shrink the interval's half-width to the
     // distance from the point estimate to the nearest band edge, at the observed variance; nullopt when the point
-    // sits on an edge or the variance is 0.
+    // sits on an edge, the variance is 0, or the count would exceed the task's size (then decidable is false).
     std::optional<std::uint64_t> samplesNeeded;
-    std::string explanation;  // one sentence for a tooltip
+    // Whether the task can settle its band: true when clear or when a sample count is given; false when the
+    // estimate sits on an edge or more samples than the task has would be needed; nullopt when neither is known
+    // (no sample count to scale from).
+    std::optional<bool> decidable = true;
+    std::optional<std::uint64_t> taskSize;  // the task's size the count was held against, when known
+    std::string explanation;                // the sentences for a tooltip, chosen from the interval
+};
+
+// What confidenceAnswer knows of the task beyond its interval.
+struct ConfidenceContext {
+    bool higherIsBetter = true;  // only for the wording: Δ = -loss where higher is better
+    // The task's size (lm-eval's n-samples.original, else the sample logs' count): no count above it is given.
+    std::optional<std::uint64_t> taskSize;
 };
 // degradationPct: the point estimate, -delta % (not clamped at 0, so that it sits inside [lowPct, highPct]);
 // n: the samples (pairs, or per side) the interval came from. Bands as verdictForDegradation draws them, negative
 // degradation counting as "go". samplesNeeded: for each edge the interval crosses, the interval's half-width on the
 // side facing that edge (the half-width of a symmetric interval) scales as 1/sqrt(n); the n at which it equals the
 // point's distance d from the edge is ceil(n * (h/d)^2), at least n + 1; the largest over the crossed edges.
+// The count is never above ctx.taskSize: beyond it the answer says that the task cannot decide it.
 ConfidenceAnswer confidenceAnswer(double degradationPct, double lowPct, double highPct, std::uint64_t n,
-                                  double goBelowPct, double investigateAbovePct);
+                                  double goBelowPct, double investigateAbovePct, const ConfidenceContext& ctx = {});
 
 // Two one-sided tests against +-marginPct (the "go" band, 0.5 %) on the relative delta: equivalence is shown when
 // the (1 - 2 alpha) interval of the delta, in % of the baseline, lies strictly inside (-margin, +margin). The
@@ -85,6 +110,10 @@ struct EquivalenceResult {
 };
 EquivalenceResult equivalenceCheck(double deltaPct, double standardErrorPct, double marginPct = 0.5,
                                    double alpha = 0.05);
+// The sentence for an equivalence check, chosen from its interval: "equivalence shown: ..." when it lies inside the
+// margin; else "equivalence not shown: " and what the interval says (a significant drop, a significant improvement
+// beyond the margin, or no significant change with an interval wider than the margin), with the interval.
+std::string equivalenceStatement(const EquivalenceResult& e, bool higherIsBetter = true);
 
 // Normal quantile and the binomial CDF through Boost.Math, for callers that need them.
 double normalQuantile(double p);

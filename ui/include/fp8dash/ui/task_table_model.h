@@ -2,7 +2,7 @@
 // TaskTableModel: the compared tasks of a ComparisonReport as a tree (groups have their subtasks as children).
 // Columns: Task, Metric, baseline value, candidate value (headers are the run labels), Δ%, ±σ, Verdict, then the
 // statistics of issue #5: Confidence (clear / inconclusive (n≈N)), Paired p (the paired test on the sample logs) and
-// Noise floor (from a control run); a view hides those three when columnHasData() says no row has them, so a
+// Noise floor (from a control run), then Degradation (%) and Recovery (%, candidate / baseline); a view hides those three when columnHasData() says no row has them, so a
 // document without them looks as before. Display text is rounded (values 4 decimals, Δ% signed 2 decimals, σ 1
 // decimal); SortRole carries the exact number so a QSortFilterProxyModel sorts numerically. Holds its own copy of
 // the report. GUI thread only.
@@ -30,6 +30,8 @@ public:
         ConfidenceColumn,
         PairedPColumn,
         NoiseFloorColumn,
+        DegradationColumn,  // after the seed's columns (their numbers stay); the view shows them beside Δ%
+        RecoveryColumn,
         ColumnCount
     };
     enum Role {
@@ -65,9 +67,9 @@ private:
                          Node* parent);
     void buildNodes();
     const Node* nodeOf(const QModelIndex& index) const;
-    QVariant displayText(const TaskComparison& t, int column) const;
+    QVariant displayText(const TaskComparison& t, int column, bool subtaskRow) const;
     QVariant sortValue(const TaskComparison& t, int column) const;
-    QString toolTip(const TaskComparison& t, int column) const;
+    QString toolTip(const TaskComparison& t, int column, bool subtaskRow) const;
 
     ComparisonReport m_report;
     std::vector<std::unique_ptr<Node>> m_roots;
