@@ -314,18 +314,13 @@ std::optional<TaskComparison> compareTask(const Sides& s, const TaskResult& b, c
     r.baselineStderr = bm->stderr_;
     r.candidateStderr = cm->stderr_;
     const double diff = r.candidate - r.baseline;
-    const bool worse = r.higherIsBetter ? diff < 0 : diff > 0;
-    if (r.baseline != 0) {
-        // One sign convention (DESIGN.md): relative to the baseline's magnitude, so that a negative baseline (a
-        // Matthews correlation) never flips the sign; degradation is the loss in the good direction, 0 for a gain.
-        r.deltaPct = diff / std::fabs(r.baseline) * 100.0;
-        r.degradationPct = std::max(0.0, r.higherIsBetter ? -*r.deltaPct : *r.deltaPct);
-        r.pointVerdict = verdictForDegradation(*r.degradationPct, s.options.thresholds);
-        r.recoveryPct = recoveryPct(r.baseline, r.candidate, r.higherIsBetter);
-    } else {
-        // A zero baseline is reported, not divided: any loss from it cannot be bounded, so it is investigated.
-        r.pointVerdict = worse ? Verdict::Investigate : Verdict::Go;
-    }
+    // One sign convention (verdict.h relativeChange): relative to the baseline's magnitude, so that a negative
+    // baseline (a Matthews correlation) never flips the sign; a zero baseline is judged on the absolute difference.
+    const RelativeChange change = relativeChange(r.baseline, r.candidate, r.higherIsBetter, s.options.thresholds);
+    r.deltaPct = change.deltaPct;
+    r.degradationPct = change.degradationPct;
+    r.pointVerdict = change.verdict;
+    if (r.baseline != 0) r.recoveryPct = recoveryPct(r.baseline, r.candidate, r.higherIsBetter);
     r.verdict = r.pointVerdict;
     if (b.nSamplesEffective && c.nSamplesEffective && *b.nSamplesEffective > 0 && *c.nSamplesEffective > 0)
         r.nSamples = static_cast<std::uint64_t>(std::min(*b.nSamplesEffective, *c.nSamplesEffective));

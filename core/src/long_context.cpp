@@ -66,16 +66,10 @@ LengthComparison compareAtLength(long long length, double baseline, double candi
     l.length = length;
     l.baseline = baseline;
     l.candidate = candidate;
-    const double diff = candidate - baseline;
-    const bool worse = higherIsBetter ? diff < 0 : diff > 0;
-    if (baseline != 0) {
-        l.deltaPct = diff / std::fabs(baseline) * 100.0;
-        l.degradationPct = worse ? std::fabs(diff) / std::fabs(baseline) * 100.0 : 0.0;
-        l.verdict = verdictForDegradation(*l.degradationPct, thresholds);
-    } else {
-        // No relative change exists from 0: a loss cannot be bounded, so it is investigated (as for whole tasks).
-        l.verdict = worse ? Verdict::Investigate : Verdict::Go;
-    }
+    const RelativeChange change = relativeChange(baseline, candidate, higherIsBetter, thresholds);
+    l.deltaPct = change.deltaPct;
+    l.degradationPct = change.degradationPct;
+    l.verdict = change.verdict;
     return l;
 }
 

@@ -1,6 +1,7 @@
 #include "fp8dash/core/verdict.h"
 
 #include <cctype>
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -60,6 +61,19 @@ Verdict verdictForDegradation(double degradationPct, const Thresholds& t) {
     if (d < t.goBelow) return Verdict::Go;
     if (d <= t.investigateAbove) return Verdict::Monitor;
     return Verdict::Investigate;
+}
+
+RelativeChange relativeChange(double baseline, double candidate, bool higherIsBetter, const Thresholds& t) {
+    RelativeChange c;
+    const double diff = candidate - baseline;
+    if (baseline != 0) {
+        c.deltaPct = diff / std::fabs(baseline) * 100.0;
+        c.degradationPct = std::max(0.0, higherIsBetter ? -*c.deltaPct : *c.deltaPct);
+        c.verdict = verdictForDegradation(*c.degradationPct, t);
+    } else {
+        c.verdict = (higherIsBetter ? diff < 0 : diff > 0) ? Verdict::Investigate : Verdict::Go;
+    }
+    return c;
 }
 
 }  // namespace fp8dash

@@ -33,4 +33,16 @@ struct Thresholds {
 // 1e-9 points, so 0.796 against 0.8 (0.5% in decimal arithmetic, 0.5000000000000004 in binary) is at the edge.
 Verdict verdictForDegradation(double degradationPct, const Thresholds& t);
 
+// The one sign convention (README "Sign convention"), for a whole task and for one context length alike:
+// deltaPct = (candidate - baseline) / |baseline| * 100; degradationPct = max(0, -deltaPct) where higher is better,
+// max(0, deltaPct) where lower is better; the verdict is the band of the degradation. A baseline of exactly 0 has no
+// relative change (both absent): on the absolute difference, not worse is go and worse is investigate (a loss from 0
+// cannot be bounded).
+struct RelativeChange {
+    std::optional<double> deltaPct;
+    std::optional<double> degradationPct;
+    Verdict verdict = Verdict::Go;
+};
+RelativeChange relativeChange(double baseline, double candidate, bool higherIsBetter, const Thresholds& t);
+
 }  // namespace fp8dash
