@@ -230,6 +230,26 @@ std::string fp8LayersSummary(const Fp8Config& c) {
     return s;
 }
 
+namespace {
+
+// The comparability check's findings (comparability.h), after "Not compared"; nothing when there are none.
+std::string comparabilityText(const ComparisonReport& r) {
+    if (r.comparability.empty()) return "";
+    std::string out = "\nComparability\n";
+    for (const auto& item : r.comparability) out += wrapText(comparabilityLine(item), 110, "  ");
+    return out;
+}
+
+template <typename Escape>
+std::string comparabilityMarkdown(const ComparisonReport& r, const Escape& esc) {
+    if (r.comparability.empty()) return "";
+    std::string out = "\n### Comparability\n\n";
+    for (const auto& item : r.comparability) out += "- " + esc(comparabilityLine(item)) + "\n";
+    return out;
+}
+
+}  // namespace
+
 Json reportToJson(const ComparisonReport& r) {
     Json tasks = Json::array();
     for (const auto& t : r.tasks) tasks.push_back(taskToJson(t));
@@ -237,7 +257,7 @@ Json reportToJson(const ComparisonReport& r) {
     for (const auto& m : r.missing) missing.push_back({{"task", m.task}, {"reason", m.reason}});
     Json risks = Json::array();
     for (const auto& f : r.risks) risks.push_back({{"kind", f.kind}, {"subject", f.subject}, {"message", f.message}});
-    return Json{{"verdict", verdictName(r.verdict)},
+    Json j = Json{{"verdict", verdictName(r.verdict)},
                 {"advice", verdictAdvice(r.verdict)},
                 {"reasons", r.reasons},
                 {"cautious", r.cautious},
@@ -249,6 +269,8 @@ Json reportToJson(const ComparisonReport& r) {
                 {"runs",
                  {{"baseline", configToJson(r.baselineLabel, r.baselineConfig)},
                   {"candidate", configToJson(r.candidateLabel, r.candidateConfig)}}}};
+    j["comparability"] = comparabilityToJson(r.comparability);
+    return j;
 }
 
 std::string reportToText(const ComparisonReport& r) {
@@ -297,6 +319,7 @@ std::string reportToText(const ComparisonReport& r) {
         out += "\nNot compared\n";
         for (const auto& m : r.missing) out += "  " + m.task + ": " + m.reason + "\n";
     }
+    out += comparabilityText(r);
     if (!r.risks.empty()) {
         out += "\nRisk flags\n";
         for (const auto& f : r.risks) out += "  ! " + f.message + "\n";
@@ -369,6 +392,7 @@ std::string reportToMarkdown(const ComparisonReport& r) {
         out += "\n### Not compared\n\n";
         for (const auto& m : r.missing) out += "- `" + m.task + "`: " + esc(m.reason) + "\n";
     }
+    out += comparabilityMarkdown(r, esc);
     if (!r.risks.empty()) {
         out += "\n### Risk flags\n\n";
         for (const auto& f : r.risks) out += "- ⚠ " + esc(f.message) + "\n";
