@@ -76,8 +76,8 @@ Status applyMapping(MatchedRuns& m, const TaskMapping& map) {
         return Error{flag + ": the candidate has no task \"" + map.candidate + "\"" +
                      (m.baseline.task(map.candidate) ? " (the baseline has one)" : "")};
     if (map.baseline == map.candidate) return success();
-    std::string message = "paired by hand (" + flag + "): the candidate's " + map.candidate + " is compared as " +
-                          map.baseline;
+    std::string message =
+        "paired by hand (" + flag + "): the candidate's " + map.candidate + " is compared as " + map.baseline;
     if (m.candidate.task(map.baseline)) {
         dropTask(m.candidate, map.baseline);
         message += "; the candidate's own " + map.baseline + " is left out";
@@ -103,7 +103,11 @@ void applyRenamings(LmEvalResults& old, const LmEvalResults& other, bool oldIsBa
         const std::string v03 = rule->prefix ? std::string(rule->v03) + "*" : pairs.front().first;
         const std::string v04 = rule->prefix ? std::string(rule->v04) + "*" : pairs.front().second;
         const std::string count = pairs.size() == 1 ? "" : std::to_string(pairs.size()) + " tasks: ";
-        ComparabilityItem item{std::nullopt, "task name", v03, v04, ComparabilitySeverity::Note,
+        ComparabilityItem item{std::nullopt,
+                               "task name",
+                               v03,
+                               v04,
+                               ComparabilitySeverity::Note,
                                count + "lm-eval v0.4 renamed " + v03 + " (v0.3) to " + v04 + ": matched by name"};
         if (!oldIsBaseline) std::swap(item.baseline, item.candidate);
         notes.push_back(std::move(item));
@@ -278,7 +282,8 @@ void Checker::checkRunSettings() {
     }
     if (auto v = both("fewshot_as_multiturn", false)) {
         // null (no chat template) and false both mean single-turn few-shot prompts.
-        const bool b = v->first.is_boolean() && v->first.get<bool>(), c = v->second.is_boolean() && v->second.get<bool>();
+        const bool b = v->first.is_boolean() && v->first.get<bool>(),
+                   c = v->second.is_boolean() && v->second.get<bool>();
         if (b != c)
             runLevel("fewshot_as_multiturn", b, c,
                      std::string("few-shot examples as a multi-turn chat differ (fewshot_as_multiturn: baseline ") +
@@ -287,8 +292,8 @@ void Checker::checkRunSettings() {
     }
     if (auto v = both("system_instruction_sha", false); v && !sameValue(v->first, v->second))
         runLevel("system_instruction_sha", v->first, v->second,
-                 "the system instructions differ (system_instruction_sha: baseline " + show(v->first) +
-                     ", candidate " + show(v->second) + ")",
+                 "the system instructions differ (system_instruction_sha: baseline " + show(v->first) + ", candidate " +
+                     show(v->second) + ")",
                  all);
 }
 
@@ -297,8 +302,7 @@ void Checker::checkTask(const Pair& p) {
     if (!isGroup(baseline, p.b->name) && !isGroup(candidate, p.c->name)) {
         const Json b = nShotOf(baseline, *p.b), c = nShotOf(candidate, *p.c);
         if (!b.is_null() && !c.is_null() && !sameValue(b, c)) {
-            const std::string message =
-                "n-shot differs: baseline " + show(b) + "-shot, candidate " + show(c) + "-shot";
+            const std::string message = "n-shot differs: baseline " + show(b) + "-shot, candidate " + show(c) + "-shot";
             block(p.b->name, message);
             add(p.b->name, "n-shot", b, c, ComparabilitySeverity::Blocking, message);
         }
@@ -329,9 +333,9 @@ void Checker::checkNotes() {
         const Json* c = configSetting(candidate, seed);
         if (b && c) note(std::string("config.") + seed, *b, *c, std::string("the seed ") + seed);
     }
-    if (const Json *b = configSetting(baseline, "batch_size"), *c = configSetting(candidate, "batch_size"); b && c)
+    if (const Json* b = configSetting(baseline, "batch_size"), *c = configSetting(candidate, "batch_size"); b && c)
         note("config.batch_size", *b, *c, "the batch size");
-    if (const Json *b = setting(baseline, "max_length"), *c = setting(candidate, "max_length"); b && c)
+    if (const Json* b = setting(baseline, "max_length"), *c = setting(candidate, "max_length"); b && c)
         note("max_length", *b, *c, "the maximum length");
 }
 
@@ -387,7 +391,9 @@ Result<TaskMapping> TaskMapping::parse(std::string_view spec) {
     return m;
 }
 
-std::string TaskMapping::toString() const { return baseline + "=" + candidate; }
+std::string TaskMapping::toString() const {
+    return baseline + "=" + candidate;
+}
 
 std::optional<std::string> v04TaskName(std::string_view v03Name) {
     const Renaming* r = renamingFor(v03Name);

@@ -9,9 +9,8 @@ namespace {
 
 // config keys the check reads (v0.3's num_fewshot is the run's few-shot count; apply_chat_template appears in some
 // forks' configs; lm-eval itself records the template, see the top-level keys).
-constexpr const char* kConfigKeys[] = {"limit",       "gen_kwargs",   "num_fewshot", "apply_chat_template",
-                                       "random_seed", "numpy_seed",   "torch_seed",  "fewshot_seed",
-                                       "batch_size"};
+constexpr const char* kConfigKeys[] = {"limit",      "gen_kwargs", "num_fewshot",  "apply_chat_template", "random_seed",
+                                       "numpy_seed", "torch_seed", "fewshot_seed", "batch_size"};
 constexpr const char* kTopLevelKeys[] = {"chat_template_sha", "fewshot_as_multiturn", "system_instruction_sha",
                                          "max_length"};
 

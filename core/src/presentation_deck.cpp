@@ -95,9 +95,9 @@ void addComparability(PresentationSlide& s, const ComparisonReport& r) {
     for (const auto& item : r.comparability) {
         if (item.severity != ComparabilitySeverity::Blocking) continue;
         if (blocking == 0)
-            s.talkingPoints += std::string(r.allowIncomparable ? " Compared although not comparable: "
-                                                               : " Not comparable: ") +
-                               (item.task ? *item.task + ": " : "") + item.message + ".";
+            s.talkingPoints +=
+                std::string(r.allowIncomparable ? " Compared although not comparable: " : " Not comparable: ") +
+                (item.task ? *item.task + ": " : "") + item.message + ".";
         if (++blocking <= 3) s.points.push_back(comparabilityLine(item));
     }
     if (blocking > 3) s.points.push_back("and " + std::to_string(blocking - 3) + " more (see the report)");

@@ -16,7 +16,9 @@ namespace {
 using test::fp8dashCli;
 using test::parseJson;
 
-std::string compat(const char* name) { return (test::testData() / "lm-eval-compat" / name).string(); }
+std::string compat(const char* name) {
+    return (test::testData() / "lm-eval-compat" / name).string();
+}
 
 nlohmann::json readJson(const std::filesystem::path& path) {
     std::ifstream in(path);
@@ -55,7 +57,8 @@ TEST(CliCompat, TheSameFileTwiceExits2UnlessAllowed) {
 TEST(CliCompat, AnEditedFewShotCountBlocksThatTask) {
     FP8DASH_REQUIRE_FIXTURE(original, "qwen2.5-7b_multi-task_v0.4.8.json");
     const std::string edited = compat("qwen2.5-7b_arc-challenge-25shot_v0.4.8.json");
-    const auto before = readJson(original)["n-shot"]["arc_challenge"], after = readJson(edited)["n-shot"]["arc_challenge"];
+    const auto before = readJson(original)["n-shot"]["arc_challenge"],
+               after = readJson(edited)["n-shot"]["arc_challenge"];
     auto r = fp8dashCli({"compare", original.string(), edited, "--format", "json"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto j = parseJson(r);

@@ -35,7 +35,9 @@ LmEvalResults fromFile(const std::filesystem::path& path) {
     return std::move(r).value();
 }
 
-std::filesystem::path compatData(const char* name) { return test::testData() / "lm-eval-compat" / name; }
+std::filesystem::path compatData(const char* name) {
+    return test::testData() / "lm-eval-compat" / name;
+}
 
 const MissingTask* missing(const ComparisonReport& r, const std::string& task) {
     for (const auto& m : r.missing)
@@ -89,8 +91,8 @@ TEST(Comparability, TheSameRunTwiceIsRefusedAndComparedOnlyWhenAllowed) {
     EXPECT_FALSE(identical->task.has_value());
     EXPECT_EQ(identical->message, kIdenticalRunsMessage);
     ASSERT_FALSE(r->reasons.empty());
-    EXPECT_EQ(r->reasons.front(), "compared although not comparable (--allow-incomparable): " +
-                                      std::string(kIdenticalRunsMessage));
+    EXPECT_EQ(r->reasons.front(),
+              "compared although not comparable (--allow-incomparable): " + std::string(kIdenticalRunsMessage));
     EXPECT_TRUE(compared(*r, "piqa"));
 }
 
@@ -243,7 +245,8 @@ struct EditedPair {
     EditedPair() {
         baseline = readJson(test::testData() / "lm-eval-0.4.12/qwen2.5-7b_groups_v0.4.12.json");
         candidate = baseline;
-        candidate["results"]["arc_easy"]["acc,none"] = candidate["results"]["arc_easy"]["acc,none"].get<double>() - 0.001;
+        candidate["results"]["arc_easy"]["acc,none"] =
+            candidate["results"]["arc_easy"]["acc,none"].get<double>() - 0.001;
     }
     Result<ComparisonReport> compare(ComparisonOptions o = {}) const {
         return compareEvals(fromJson(baseline, "b.json"), fromJson(candidate, "c.json"), o);
@@ -285,8 +288,10 @@ TEST(Comparability, LimitAndGenerationSettingsBlockOnlyWhereTheyMatter) {
     ASSERT_TRUE(r) << r.error().message;
     // The per-task sample counts decide: arc_easy ran on 100 samples, the other tasks ran whole in both.
     const long long whole = p.baseline["n-samples"]["arc_easy"]["effective"].get<long long>();
-    const std::string samples = "the number of samples evaluated (n-samples.effective, set by --limit) differs: "
-                                "baseline " + std::to_string(whole) + ", candidate 100";
+    const std::string samples =
+        "the number of samples evaluated (n-samples.effective, set by --limit) differs: "
+        "baseline " +
+        std::to_string(whole) + ", candidate 100";
     const auto* effective = item(r->comparability, "n-samples.effective");
     ASSERT_NE(effective, nullptr);
     EXPECT_EQ(effective->task, std::optional<std::string>("arc_easy"));

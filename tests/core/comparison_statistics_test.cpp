@@ -339,7 +339,9 @@ TEST(ComparisonFileJudge, OverallVerdictIsTheWorstOfEvalsAndJudge) {
         return parseJudgeSection(Json::parse(judgeSection(bs, cs)), "judge").value();
     };
     // Evals go (the baseline against itself), judge investigate: investigate, the judge's reasons first.
-    ComparisonDocument doc = makeComparisonDocument({"BF16", "", *b}, {"FP8", "", *b}, {});
+    ComparisonOptions sameRun;  // one run against itself: refused unless allowed
+    sameRun.allowIncomparable = true;
+    ComparisonDocument doc = makeComparisonDocument({"BF16", "", *b}, {"FP8", "", *b}, sameRun);
     doc.judge = judgeOf({5, 4, 4, 5, 3}, {5, 4, 3, 5, 3});
     auto d = decide(doc);
     ASSERT_TRUE(d.ok()) << d.error().message;

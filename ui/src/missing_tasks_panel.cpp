@@ -63,8 +63,8 @@ void MissingTasksPanel::addComparability(const ComparisonReport& report) {
         const QString line = toQString(comparabilityLine(item));
         m_entries << line;
         const bool blocking = item.severity == ComparabilitySeverity::Blocking;
-        m_rows->addWidget(style::iconRow(blocking ? style::RowIcon::Warning : style::RowIcon::Info,
-                                         line.toHtmlEscaped(), this));
+        m_rows->addWidget(
+            style::iconRow(blocking ? style::RowIcon::Warning : style::RowIcon::Info, line.toHtmlEscaped(), this));
     }
 }
 
