@@ -486,9 +486,11 @@ std::string renamingHint(const LmEvalResults& baseline, const LmEvalResults& can
                 example = {b, c};
             }
         }
+    // An example only when two names share a stem: a pair of unrelated names would read as advice.
     return "the runs name their tasks differently (" + std::to_string(onlyB.size()) + " only in the baseline, " +
            std::to_string(onlyC.size()) + " only in the candidate); if they are the same tasks under other names, " +
-           "pair them with --map BASE_TASK=CAND_TASK, e.g. --map " + example.first + "=" + example.second;
+           "pair them with --map BASE_TASK=CAND_TASK" +
+           (best >= 3 ? ", e.g. --map " + example.first + "=" + example.second : std::string());
 }
 
 }  // namespace fp8dash
