@@ -172,6 +172,12 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
             controlPath = value;
         } else if (a.flag("--cautious")) {
             options.cautious = true;
+        } else if (a.flag("--allow-incomparable")) {
+            options.allowIncomparable = true;
+        } else if (a.option("--map", value)) {
+            auto m = TaskMapping::parse(value);
+            if (!m) throw UsageError{m.error().message};
+            options.taskMap.push_back(std::move(m).value());
         } else if (a.flag("--no-sample-logs")) {
             sampleLogs = false;
         } else if (a.peek().size() > 1 && a.peek()[0] == '-') {
@@ -561,6 +567,11 @@ std::string usage() {
            "      --control BASELINE2        a second BF16 run: its spread is shown as each task's noise floor\n"
            "      --cautious                 a task (or judge) whose 95% interval straddles a band edge takes the\n"
            "                                 worse band\n"
+           "      --map BASE_TASK=CAND_TASK  compare the baseline's BASE_TASK with the candidate's CAND_TASK\n"
+           "                                 (repeatable; lm-eval's v0.3 -> v0.4 renamings are matched by themselves)\n"
+           "      --allow-incomparable       compare tasks the comparability check blocks (different n-shot,\n"
+           "                                 task version, --limit, chat template, generation settings; the same\n"
+           "                                 run twice) anyway; the verdict says so\n"
            "      --no-sample-logs           ignore lm-eval's samples_*.jsonl beside the results (used when found,\n"
            "                                 for paired tests: McNemar, Wilcoxon, paired bootstrap)\n"
            "  fp8dash timeline --prometheus URL --from T --to T [--change-at T] [options]\n"

@@ -181,6 +181,33 @@ Result<Decision> decide(const ComparisonDocument& doc) {
 
 namespace {
 
+// The comparability options, written only when set so that files without them stay as they were.
+void writeComparabilitySettings(const ComparisonOptions& o, Json& settings) {
+    if (o.allowIncomparable) settings["allow_incomparable"] = true;
+    if (o.taskMap.empty()) return;
+    Json map = Json::array();
+    for (const auto& m : o.taskMap) map.push_back(m.toString());
+    settings["task_map"] = std::move(map);
+}
+
+Status readComparabilitySettings(const Json& settings, ComparisonOptions& o, const std::string& src) {
+    if (auto a = settings.find("allow_incomparable"); a != settings.end() && !a->is_null()) {
+        if (!a->is_boolean()) return Error{src + ": field settings.allow_incomparable must be true or false"};
+        o.allowIncomparable = a->get<bool>();
+    }
+    if (auto map = settings.find("task_map"); map != settings.end() && !map->is_null()) {
+        if (!map->is_array()) return Error{src + ": field settings.task_map must be a list"};
+        for (const auto& m : *map) {
+            if (!m.is_string())
+                return Error{src + ": field settings.task_map must hold strings like \"gsm8k=gsm8k_cot_llama\""};
+            auto parsed = TaskMapping::parse(m.get<std::string>());
+            if (!parsed) return Error{src + ": field settings.task_map: " + parsed.error().message};
+            o.taskMap.push_back(std::move(parsed).value());
+        }
+    }
+    return success();
+}
+
 // timelineSamples false: "timeline" is null, in its place among the keys, for saveComparisonFile to write itself.
 Json documentJson(const ComparisonDocument& doc, bool timeline) {
     Json j = Json::object();
@@ -196,6 +223,7 @@ Json documentJson(const ComparisonDocument& doc, bool timeline) {
                        {"investigate_above", doc.options.thresholds.investigateAbove}}},
                      {"metric_overrides", overrides},
                      {"cautious", doc.options.cautious}};
+    writeComparabilitySettings(doc.options, j["settings"]);
     if (doc.hasEvals) {
         j["runs"] = {{"baseline", runToJson(doc.baseline)}, {"candidate", runToJson(doc.candidate)}};
         if (doc.control) j["runs"]["control"] = runToJson(*doc.control);
@@ -327,6 +355,7 @@ Result<ComparisonDocument> detail::parseComparisonJson(Json j, const std::string
             if (!c->is_boolean()) return Error{src + ": field settings.cautious must be true or false"};
             doc.options.cautious = c->get<bool>();
         }
+        if (auto s = readComparabilitySettings(*settings, doc.options, src); !s) return s.error();
     }
 
     if (auto tl = j.find("timeline"); tl != j.end() && !tl->is_null()) {

@@ -87,6 +87,7 @@ struct Sides {
     const LmEvalResults& baseline;
     const LmEvalResults& candidate;
     const ComparisonOptions& options;
+    const std::map<std::string, std::string>* blocked = nullptr;  // tasks not comparable (comparability.h)
 };
 
 // Compares one task; on failure returns the reason it cannot be compared in `why`.
@@ -123,6 +124,10 @@ void addSubtasks(const Sides& s, TaskComparison& row, std::set<std::string>& pat
         if (!bt || !ct) {
             row.subtasksNotCompared.push_back(name + (bt ? ": only in the baseline" : ct ? ": only in the candidate"
                                                                                          : ": in neither results"));
+            continue;
+        }
+        if (s.blocked && s.blocked->count(name)) {
+            row.subtasksNotCompared.push_back(name + ": " + s.blocked->at(name));
             continue;
         }
         std::string why;
@@ -362,10 +367,14 @@ bool groupHasRow(const Sides& s, const std::string& group) {
 // so they are compared at the top level, where their verdicts count.
 std::set<std::string> subtasksUnderGroupRows(const Sides& s, const LmEvalResults& run) {
     std::set<std::string> out;
+    // A group the other run lacks has no row to compare there: a subtask the other run has on its own (a v0.3
+    // run's renamed mmlu subjects against v0.4's mmlu group) stays at the top level.
+    const LmEvalResults& other = &run == &s.baseline ? s.candidate : s.baseline;
     for (const auto& [group, subs] : run.groupSubtasks) {
         if (!groupHasRow(s, group)) continue;
+        const bool groupInBoth = other.task(group) != nullptr;
         for (const auto& sub : subs)
-            if (sub != group) out.insert(sub);
+            if (sub != group && (groupInBoth || !other.task(sub))) out.insert(sub);
     }
     return out;
 }
@@ -464,6 +473,8 @@ void addReasons(ComparisonReport& r) {
                         " compared: " + std::to_string(counts[0]) + " go, " + std::to_string(counts[1]) +
                         " monitor, " + std::to_string(counts[2]) + " investigate" +
                         (r.missing.empty() ? "" : "; " + std::to_string(r.missing.size()) + " not compared"));
+    const auto compared = comparabilityReasons(r.comparability, r.allowIncomparable);
+    r.reasons.insert(r.reasons.begin(), compared.begin(), compared.end());
 }
 
 // Re-derives the statistics, verdicts and reasons of every row from what the report holds.
@@ -535,10 +546,24 @@ bool defaultHigherIsBetter(std::string_view metric) {
     return true;
 }
 
-Result<ComparisonReport> compareEvals(const LmEvalResults& baseline, const LmEvalResults& candidate,
-                                      const ComparisonOptions& options, const std::string& baselineLabel,
-                                      const std::string& candidateLabel) {
-    if (auto ok = options.thresholds.validate(); !ok) return ok.error();
+namespace {
+
+// Why nothing could be compared, when the check or the names say more: --allow-incomparable, --map.
+std::string noTaskHint(const ComparisonReport& r, const LmEvalResults& baseline, const LmEvalResults& candidate) {
+    std::string hint;
+    for (const auto& m : r.missing)
+        if (m.reason.starts_with("not comparable:")) {
+            hint = "\n  (--allow-incomparable compares tasks that are not comparable anyway)";
+            break;
+        }
+    if (const std::string names = renamingHint(baseline, candidate); !names.empty()) hint += "\n  " + names;
+    return hint;
+}
+
+// compareEvals over two runs whose task names agree, with the comparability check's findings.
+Result<ComparisonReport> compareMatched(const LmEvalResults& baseline, const LmEvalResults& candidate,
+                                       const ComparisonOptions& options, const std::string& baselineLabel,
+                                       const std::string& candidateLabel, ComparabilityCheck check) {
     for (const auto& ov : options.overrides) {
         const TaskResult* bt = baseline.task(ov.task);
         if (!bt && !candidate.task(ov.task))
@@ -554,8 +579,10 @@ Result<ComparisonReport> compareEvals(const LmEvalResults& baseline, const LmEva
     r.candidateLabel = candidateLabel;
     r.baselineConfig = detectFp8Config(baseline);
     r.candidateConfig = detectFp8Config(candidate);
+    r.comparability = std::move(check.items);
+    r.allowIncomparable = options.allowIncomparable;
 
-    const Sides sides{baseline, candidate, options};
+    const Sides sides{baseline, candidate, options, options.allowIncomparable ? nullptr : &check.blocked};
     std::set<std::string> subtasks = subtasksUnderGroupRows(sides, baseline);
     subtasks.merge(subtasksUnderGroupRows(sides, candidate));
     std::set<std::string> matchedByPath;  // candidate tasks a baseline task of another name matched
@@ -565,6 +592,10 @@ Result<ComparisonReport> compareEvals(const LmEvalResults& baseline, const LmEva
         if (!ct && (ct = topLevelByLeaf(candidate, subtasks, bt.name))) matchedByPath.insert(ct->name);
         if (!ct) {
             r.missing.push_back({bt.name, "only in the baseline (" + baselineLabel + ")"});
+            continue;
+        }
+        if (auto it = check.blocked.find(bt.name); it != check.blocked.end() && sides.blocked) {
+            r.missing.push_back({bt.name, it->second});
             continue;
         }
         std::string why;
@@ -584,13 +615,31 @@ Result<ComparisonReport> compareEvals(const LmEvalResults& baseline, const LmEva
         return Error{"no task can be compared between " +
                      (baseline.sourcePath.empty() ? baselineLabel : baseline.sourcePath) + " and " +
                      (candidate.sourcePath.empty() ? candidateLabel : candidate.sourcePath) +
-                     (detail.empty() ? " (neither has any task)" : ":" + detail)};
+                     (detail.empty() ? " (neither has any task)" : ":" + detail) + noTaskHint(r, baseline, candidate)};
     }
     r.cautious = options.cautious;
     r.longContext = summarizeLongContext(r.tasks, options.thresholds);
     addRisks(r, baseline, candidate);
     finish(r);
     return r;
+}
+
+}  // namespace
+
+Result<ComparisonReport> compareEvals(const LmEvalResults& baseline, const LmEvalResults& candidate,
+                                      const ComparisonOptions& options, const std::string& baselineLabel,
+                                      const std::string& candidateLabel) {
+    if (auto ok = options.thresholds.validate(); !ok) return ok.error();
+    auto runs = matchTaskNames(baseline, candidate, options.taskMap);
+    if (!runs) return runs.error();
+    ComparabilityCheck check = checkComparability(runs->baseline, runs->candidate);
+    if (check.identical && !options.allowIncomparable)
+        return Error{std::string(kIdenticalRunsMessage) + " (" +
+                     (baseline.sourcePath.empty() ? baselineLabel : baseline.sourcePath) + " and " +
+                     (candidate.sourcePath.empty() ? candidateLabel : candidate.sourcePath) +
+                     "; --allow-incomparable compares them anyway)"};
+    check.items.insert(check.items.begin(), runs->notes.begin(), runs->notes.end());
+    return compareMatched(runs->baseline, runs->candidate, options, baselineLabel, candidateLabel, std::move(check));
 }
 
 std::vector<std::string> applyPairedResults(ComparisonReport& report,

@@ -2,6 +2,7 @@
 // stderrs, group_subtasks, model_args as string or object).
 #include "fp8dash/core/lm_eval_results.h"
 
+#include "lm_eval_settings.h"
 #include "text_util.h"
 
 #include <algorithm>
@@ -218,6 +219,7 @@ Result<LmEvalResults> parseLmEvalJson(const Json& doc, const std::string& src) {
     }
     if (auto v = doc.find("lm_eval_version"); v != doc.end() && v->is_string()) run.lmEvalVersion = v->get<std::string>();
     if (auto g = doc.find("git_hash"); g != doc.end() && g->is_string()) run.gitHash = g->get<std::string>();
+    readRunSettings(doc, run);
     return run;
 }
 
@@ -283,6 +285,7 @@ Json LmEvalResults::toJson() const {
     if (date) out["date"] = *date;
     if (!lmEvalVersion.empty()) out["lm_eval_version"] = lmEvalVersion;
     if (!gitHash.empty()) out["git_hash"] = gitHash;
+    writeRunSettings(*this, out);
     return out;
 }
 

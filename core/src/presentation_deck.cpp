@@ -85,6 +85,26 @@ std::string layerName(const std::string& layer) {
 
 // ---- the steps
 
+// The comparability check on the evals slide: how many tasks were not comparable (subtitle), its blocking
+// differences (points, three at most) and the first of them for the presenter.
+void addComparability(PresentationSlide& s, const ComparisonReport& r) {
+    const auto notComparable = std::count_if(r.missing.begin(), r.missing.end(), [](const MissingTask& m) {
+        return m.reason.starts_with("not comparable:");
+    });
+    if (notComparable > 0) s.subtitle += " (" + std::to_string(notComparable) + " not comparable)";
+    std::size_t blocking = 0;
+    for (const auto& item : r.comparability) {
+        if (item.severity != ComparabilitySeverity::Blocking) continue;
+        if (blocking == 0)
+            s.talkingPoints +=
+                std::string(r.allowIncomparable ? " Compared although not comparable: " : " Not comparable: ") +
+                (item.task ? *item.task + ": " : "") + item.message + ".";
+        if (++blocking <= 3) s.points.push_back(comparabilityLine(item));
+    }
+    if (blocking > 3) s.points.push_back("and " + std::to_string(blocking - 3) + " more (see the report)");
+    if (blocking > 0 && r.allowIncomparable) s.subtitle += " · compared although not comparable";
+}
+
 std::optional<PresentationSlide> evalsSlide(const ComparisonDocument& doc, const Decision& decision) {
     if (!doc.hasEvals || !decision.evals || decision.evals->tasks.empty()) return std::nullopt;
     const ComparisonReport& r = *decision.evals;
@@ -143,6 +163,7 @@ std::optional<PresentationSlide> evalsSlide(const ComparisonDocument& doc, const
         talk += "No task lost accuracy in FP8.";
     }
     s.talkingPoints = talk;
+    addComparability(s, r);
     return s;
 }
 

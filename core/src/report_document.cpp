@@ -451,6 +451,15 @@ void addEvals(Report& report, const Decision& d) {
         s.heading("Not compared");
         s.bullets(std::move(missing));
     }
+    std::vector<Line> comparability;  // the comparability check (comparability.h): differences and name matches
+    for (const auto& item : r.comparability)
+        comparability.push_back(toned(comparabilityLine(item), item.severity == ComparabilitySeverity::Blocking
+                                                                   ? Tone::Warning
+                                                                   : Tone::Muted));
+    if (!comparability.empty()) {
+        s.heading("Comparability");
+        s.bullets(std::move(comparability));
+    }
     std::vector<Line> risks;
     for (const auto& f : r.risks) risks.push_back(toned("⚠ " + f.message, Tone::Warning));
     if (!risks.empty()) {

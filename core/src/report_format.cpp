@@ -334,6 +334,26 @@ std::string fp8LayersSummary(const Fp8Config& c) {
     return s;
 }
 
+namespace {
+
+// The comparability check's findings (comparability.h), after "Not compared"; nothing when there are none.
+std::string comparabilityText(const ComparisonReport& r) {
+    if (r.comparability.empty()) return "";
+    std::string out = "\nComparability\n";
+    for (const auto& item : r.comparability) out += wrapText(comparabilityLine(item), 110, "  ");
+    return out;
+}
+
+template <typename Escape>
+std::string comparabilityMarkdown(const ComparisonReport& r, const Escape& esc) {
+    if (r.comparability.empty()) return "";
+    std::string out = "\n### Comparability\n\n";
+    for (const auto& item : r.comparability) out += "- " + esc(comparabilityLine(item)) + "\n";
+    return out;
+}
+
+}  // namespace
+
 Json reportToJson(const ComparisonReport& r) {
     Json tasks = Json::array();
     for (const auto& t : r.tasks) {
@@ -358,6 +378,7 @@ Json reportToJson(const ComparisonReport& r) {
                   {"candidate", configToJson(r.candidateLabel, r.candidateConfig)}}},
                  {"average_recovery_pct", optionalNumber(r.averageRecoveryPct)}};
     out["long_context"] = longContextToJson(r.longContext);  // null without per-length tasks
+    out["comparability"] = comparabilityToJson(r.comparability);
     return out;
 }
 
@@ -414,6 +435,7 @@ std::string reportToText(const ComparisonReport& r) {
         out += "\nNot compared\n";
         for (const auto& m : r.missing) out += wrapText(m.task + ": " + m.reason, 110, "  ");
     }
+    out += comparabilityText(r);
     if (!r.risks.empty()) {
         out += "\nRisk flags\n";
         for (const auto& f : r.risks) out += bulletLine("!", f.message);
@@ -490,6 +512,7 @@ std::string reportToMarkdown(const ComparisonReport& r) {
         out += "\n### Not compared\n\n";
         for (const auto& m : r.missing) out += "- `" + m.task + "`: " + esc(m.reason) + "\n";
     }
+    out += comparabilityMarkdown(r, esc);
     if (!r.risks.empty()) {
         out += "\n### Risk flags\n\n";
         for (const auto& f : r.risks) out += "- ⚠ " + esc(f.message) + "\n";

@@ -112,18 +112,18 @@ TEST(CliCompareJudge, BothPairsOverallVerdictIsTheWorst) {
     EXPECT_EQ(j["judge"]["verdict"], "go");
     EXPECT_EQ(j["evals_verdict"], "investigate");
     EXPECT_EQ(j["verdict"], "investigate");
-    // Judge investigate, evals go (the baseline against itself): investigate, the judge's reason first.
+    // Judge investigate, evals go (the baseline against itself, allowed): investigate, the judge's reason first.
     auto worse = judgeFiles(dir, {5, 4, 4, 5}, {4, 4, 4, 4});
-    r = fp8dashCli({"compare", seed("bf16"), seed("bf16"), "--judge-baseline", worse.baseline, "--judge-candidate",
-                    worse.candidate, "--format", "json", "--fail-on", "investigate"});
+    r = fp8dashCli({"compare", seed("bf16"), seed("bf16"), "--allow-incomparable", "--judge-baseline", worse.baseline,
+                    "--judge-candidate", worse.candidate, "--format", "json", "--fail-on", "investigate"});
     EXPECT_EQ(r.exitCode, 3) << r.err;
     j = parseJson(r);
     EXPECT_EQ(j["evals_verdict"], "go");
     EXPECT_NEAR(j["judge"]["degradation_pct"].get<double>(), (4.5 - 4.0) / 4.5 * 100, 1e-9);
     EXPECT_EQ(j["verdict"], "investigate");
     EXPECT_EQ(j["reasons"][0].get<std::string>().rfind("domain judge: ", 0), 0u) << j["reasons"];
-    auto text = fp8dashCli({"compare", seed("bf16"), seed("bf16"), "--judge-baseline", worse.baseline,
-                            "--judge-candidate", worse.candidate});
+    auto text = fp8dashCli({"compare", seed("bf16"), seed("bf16"), "--allow-incomparable", "--judge-baseline",
+                            worse.baseline, "--judge-candidate", worse.candidate});
     EXPECT_NE(text.out.find("Overall verdict: INVESTIGATE"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("Offline evals verdict: GO"), std::string::npos) << text.out;
 }

@@ -83,7 +83,9 @@ TEST(TaskConfidence, FromTheStandardErrorsWhenNoLogs) {
 TEST(TaskConfidence, ClearAndEquivalentWhenTheIntervalIsNarrow) {
     // 0.8 -> 0.8 with se 0.0005: half-width 1.96 * sqrt(5e-7) / 0.8 * 100 = 0.173 %, inside the go band; the
     // 90 % interval +-1.6449 * 0.0884 % lies inside +-0.5 %: equivalence shown.
-    const auto r = compare(run(0.8, 0.0005), run(0.8, 0.0005));
+    ComparisonOptions sameScores;  // two equal runs: refused as the same run twice unless allowed
+    sameScores.allowIncomparable = true;
+    const auto r = compare(run(0.8, 0.0005), run(0.8, 0.0005), sameScores);
     const auto& t = r.tasks.at(0);
     ASSERT_TRUE(t.confidence.has_value());
     EXPECT_EQ(t.confidence->confidence, Confidence::Clear);
@@ -347,7 +349,9 @@ TEST(ComparisonFileJudge, OverallVerdictIsTheWorstOfEvalsAndJudge) {
         return parseJudgeSection(Json::parse(judgeSection(bs, cs)), "judge").value();
     };
     // Evals go (the baseline against itself), judge investigate: investigate, the judge's reasons first.
-    ComparisonDocument doc = makeComparisonDocument({"BF16", "", *b}, {"FP8", "", *b}, {});
+    ComparisonOptions sameRun;  // one run against itself: refused unless allowed
+    sameRun.allowIncomparable = true;
+    ComparisonDocument doc = makeComparisonDocument({"BF16", "", *b}, {"FP8", "", *b}, sameRun);
     doc.judge = judgeOf({5, 4, 4, 5, 3}, {5, 4, 3, 5, 3});
     auto d = decide(doc);
     ASSERT_TRUE(d.ok()) << d.error().message;

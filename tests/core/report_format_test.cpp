@@ -49,7 +49,9 @@ TEST(ReportJson, StableFieldsAtFullPrecision) {
 
 TEST(ReportJson, ZeroBaselineGivesNulls) {
     auto b = parseLmEvalText(R"({"results": {"t": {"acc,none": 0}}})", "b").value();
-    auto r = compareEvals(b, b, {}).value();
+    ComparisonOptions sameRun;  // one run against itself: refused unless allowed
+    sameRun.allowIncomparable = true;
+    auto r = compareEvals(b, b, sameRun).value();
     const Json j = reportToJson(r);
     EXPECT_TRUE(j["tasks"][0]["delta_pct"].is_null());
     EXPECT_TRUE(j["tasks"][0]["degradation_pct"].is_null());

@@ -158,7 +158,9 @@ TEST(TimelineFile, DecisionIsTheWorseOfEvalsAndProduction) {
     EXPECT_EQ(d.reasons.front().rfind("offline evals:", 0), 0u);
     // An eval set that is go, with a production alert: investigate, production reasons first.
     auto b = parseLmEvalText(R"({"results": {"t": {"acc,none": 0.5}}})", "b").value();
-    auto doc = makeComparisonDocument({"BF16", "", b}, {"FP8", "", b}, {});
+    ComparisonOptions sameRun;  // one run against itself: refused unless allowed
+    sameRun.allowIncomparable = true;
+    auto doc = makeComparisonDocument({"BF16", "", b}, {"FP8", "", b}, sameRun);
     doc.timeline = data(quality(3.7, kChange + 3600, kChange + 3 * 3600));
     d = decide(doc).value();
     EXPECT_EQ(*d.verdict, Verdict::Investigate);

@@ -84,6 +84,36 @@ TEST_F(NewComparisonDialogTest, ComparesSavesAndTheFileLoadsBack) {
               QString::fromUtf8(verdictTitle(report->verdict).data()));
 }
 
+TEST_F(NewComparisonDialogTest, TheSameRunTwiceIsRefusedUnlessTheBoxIsChecked) {
+    const std::string run = sharedFixture("lm-eval/llama3-8b-instruct_gsm8k_v0.4.2.json");
+    FP8DASH_REQUIRE_FIXTURE(run);
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString savePath = dir.filePath(QStringLiteral("same.fp8cmp"));
+    NewComparisonDialog dialog;
+    dialog.setBaselinePath(QString::fromStdString(run));
+    dialog.setCandidatePath(QString::fromStdString(run));
+    dialog.setPresetSavePath(savePath);
+    dialog.show();
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    QTest::mouseClick(dialog.compareButton(), Qt::LeftButton);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !dialog.isBusy(); }, 60000));
+    EXPECT_TRUE(dialog.errorText().contains(QStringLiteral("identical: the same run twice?")))
+        << dialog.errorText().toStdString();
+    EXPECT_EQ(accepted.count(), 0);
+
+    EXPECT_FALSE(dialog.allowIncomparableCheck()->toolTip().isEmpty());
+    dialog.allowIncomparableCheck()->setChecked(true);
+    QTest::mouseClick(dialog.compareButton(), Qt::LeftButton);
+    ASSERT_TRUE(accepted.wait(60000)) << dialog.errorText().toStdString();
+    ASSERT_NE(dialog.result(), nullptr);
+    ASSERT_FALSE(dialog.result()->report.reasons.empty());
+    EXPECT_EQ(dialog.result()->report.reasons.front().rfind("compared although not comparable", 0), 0u);
+    auto loaded = loadComparisonFile(savePath.toStdString());
+    ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+    EXPECT_TRUE(loaded->options.allowIncomparable);
+}
+
 TEST_F(NewComparisonDialogTest, InvalidFormStaysOpenWithAnInlineError) {
     NewComparisonDialog dialog;
     dialog.show();

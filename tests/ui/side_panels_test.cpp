@@ -96,5 +96,23 @@ TEST_F(SidePanelsTest, MissingTasksAreListedWithTheirReason) {
     EXPECT_EQ(missing.size(), static_cast<qsizetype>(window.current()->report.missing.size()));
 }
 
+TEST_F(SidePanelsTest, NotComparableTasksAndTheCheckShowBesideNotCompared) {
+    const std::string original = sharedFixture("lm-eval/qwen2.5-7b_multi-task_v0.4.8.json");
+    FP8DASH_REQUIRE_FIXTURE(original);
+    // The same run with arc_challenge's few-shot count edited from 0 to 25 (tests/data/lm-eval-compat/SOURCES.md).
+    const std::string edited = FP8DASH_TEST_DATA "/lm-eval-compat/qwen2.5-7b_arc-challenge-25shot_v0.4.8.json";
+    MainWindow window;
+    window.showDocument(documentFromRuns(original, edited), {});
+    ASSERT_NE(window.current(), nullptr);
+    const QStringList entries = window.comparisonView()->missingTasksPanel()->entries();
+    const QString blocked = QStringLiteral("arc_challenge: not comparable: n-shot differs: baseline 0-shot, candidate "
+                                           "25-shot");
+    const QString finding = QStringLiteral("[blocking] arc_challenge: n-shot differs: baseline 0-shot, candidate 25-shot");
+    EXPECT_TRUE(entries.contains(blocked)) << entries.join(QLatin1Char('\n')).toStdString();
+    EXPECT_TRUE(entries.contains(finding)) << entries.join(QLatin1Char('\n')).toStdString();
+    EXPECT_EQ(entries.size(), static_cast<qsizetype>(window.current()->report.missing.size() +
+                                                      window.current()->report.comparability.size()));
+}
+
 }  // namespace
 }  // namespace fp8dash::ui::test

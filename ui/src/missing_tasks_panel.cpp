@@ -37,10 +37,7 @@ void MissingTasksPanel::setReport(const ComparisonReport& report) {
     for (const TaskComparison& t : report.tasks) collectSubtaskGaps(t, gaps);
     const int count = static_cast<int>(report.missing.size() + gaps.size());
     m_title->setText(count == 0 ? tr("Not compared") : tr("Not compared (%1)").arg(count));
-    if (count == 0) {
-        m_rows->addWidget(style::caption(tr("Every task in both runs was compared."), this));
-        return;
-    }
+    if (count == 0) m_rows->addWidget(style::caption(tr("Every task in both runs was compared."), this));
     for (const MissingTask& m : report.missing) {
         const QString task = toQString(m.task);
         const QString reason = toQString(m.reason);
@@ -53,6 +50,21 @@ void MissingTasksPanel::setReport(const ComparisonReport& report) {
         m_entries << tr("in %1: %2").arg(group, what);
         m_rows->addWidget(style::iconRow(
             style::RowIcon::Info, tr("in <b>%1</b>: %2").arg(group.toHtmlEscaped(), what.toHtmlEscaped()), this));
+    }
+    addComparability(report);
+}
+
+// The comparability check beside the tasks it left out: blocking differences with a warning icon, notes (harness
+// version, seeds, renamed tasks matched) with an info icon; each row's text as comparabilityLine words it.
+void MissingTasksPanel::addComparability(const ComparisonReport& report) {
+    if (report.comparability.empty()) return;
+    m_rows->addWidget(style::sectionTitle(tr("Comparability"), this));
+    for (const ComparabilityItem& item : report.comparability) {
+        const QString line = toQString(comparabilityLine(item));
+        m_entries << line;
+        const bool blocking = item.severity == ComparabilitySeverity::Blocking;
+        m_rows->addWidget(
+            style::iconRow(blocking ? style::RowIcon::Warning : style::RowIcon::Info, line.toHtmlEscaped(), this));
     }
 }
 

@@ -177,8 +177,16 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
         tr("When a task's (or the judge's) 95 % interval straddles a band edge, take the worst "
            "band the interval reaches instead of the band of the point estimate."));
     rulesForm->addRow(tr("Policy:"), m_cautiousCheck);
+    m_allowIncomparableCheck = new QCheckBox(tr("Compare runs that are &not comparable anyway"), rulesBox);
+    m_allowIncomparableCheck->setObjectName(QStringLiteral("allowIncomparable"));
+    m_allowIncomparableCheck->setToolTip(
+        tr("Tasks whose few-shot count, task version, sample count, prompts, chat template or generation settings "
+           "differ between the runs, and two identical runs, are left out as not comparable. Checked: they are "
+           "compared anyway, and the verdict says so."));
+    rulesForm->addRow(tr("Comparability:"), m_allowIncomparableCheck);
     rulesForm->addRow(tr("&Metric overrides:"), m_overridesEdit);
-    m_inputs << m_goBelowSpin << m_investigateAboveSpin << m_overridesEdit << m_cautiousCheck;
+    m_inputs << m_goBelowSpin << m_investigateAboveSpin << m_overridesEdit << m_cautiousCheck
+             << m_allowIncomparableCheck;
     layout->addWidget(rulesBox);
 
     // Feedback
@@ -243,6 +251,9 @@ void NewComparisonDialog::setJudgePaths(const QString& baseline, const QString& 
 void NewComparisonDialog::setCautious(bool on) {
     m_cautiousCheck->setChecked(on);
 }
+void NewComparisonDialog::setAllowIncomparable(bool on) {
+    m_allowIncomparableCheck->setChecked(on);
+}
 
 void NewComparisonDialog::setBaselinePath(const QString& path) {
     m_baselineEdit->setText(path);
@@ -286,6 +297,7 @@ Result<NewComparisonRequest> NewComparisonDialog::request() const {
     r.options.thresholds.goBelow = m_goBelowSpin->value();
     r.options.thresholds.investigateAbove = m_investigateAboveSpin->value();
     r.options.cautious = m_cautiousCheck->isChecked();
+    r.options.allowIncomparable = m_allowIncomparableCheck->isChecked();
     if (const Status valid = r.options.thresholds.validate(); !valid) return valid.error();
 
     const QStringList lines = m_overridesEdit->toPlainText().split(QLatin1Char('\n'));

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fp8dash/core/comparability.h"
 #include "fp8dash/core/fp8_config.h"
 #include "fp8dash/core/lm_eval_results.h"
 #include "fp8dash/core/long_context.h"
@@ -38,6 +39,10 @@ struct ComparisonOptions {
     // The cautious policy (issue #5): a task whose 95 % interval straddles a band edge takes the worst band the
     // interval reaches. Off: the verdict is the band of the point estimate (the seed's thresholds).
     bool cautious = false;
+    // Compare tasks the comparability check blocks (different few-shot counts, identical runs, ...) anyway; the
+    // verdict's reasons say so. Off: a blocked task is "not comparable" in `missing`, identical runs fail.
+    bool allowIncomparable = false;
+    std::vector<TaskMapping> taskMap;  // --map BASE_TASK=CAND_TASK pairs
     bool operator==(const ComparisonOptions&) const = default;
 };
 
@@ -109,10 +114,14 @@ struct ComparisonReport {
     // mean(candidate) / mean(baseline) * 100 over the compared higher-is-better top-level tasks; absent without one
     // or when the baselines' mean is not positive.
     std::optional<double> averageRecoveryPct;
+    std::vector<ComparabilityItem> comparability;  // checkComparability's findings and the task-name matches
+    bool allowIncomparable = false;                // blocked tasks were compared anyway
 };
 
-// Fails when the options are invalid, an override names a task or metric neither run has, or no task can be
-// compared; the message says which.
+// Fails when the options are invalid, an override names a task or metric neither run has, a --map pair a task its
+// run lacks, the two runs are identical (kIdenticalRunsMessage; unless options.allowIncomparable), or no task can be
+// compared; the message says which. Task names are matched first (matchTaskNames: --map, lm-eval's renamings), then
+// checkComparability's blocked tasks go to `missing` ("not comparable: ...") unless options.allowIncomparable.
 Result<ComparisonReport> compareEvals(const LmEvalResults& baseline, const LmEvalResults& candidate,
                                       const ComparisonOptions& options, const std::string& baselineLabel = "BF16",
                                       const std::string& candidateLabel = "FP8");

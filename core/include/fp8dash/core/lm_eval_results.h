@@ -27,6 +27,16 @@ struct MetricValue {
     std::optional<double> stderr_;  // absent when missing or "N/A"
 };
 
+// What a run records about how one task was set up, for the comparability check (comparability.h): values as the
+// file holds them, null when it does not say.
+struct TaskSettings {
+    Json version;           // versions[task]: a number (1.0), sometimes a string
+    Json hash;              // task_hashes[task] (written with --log_samples from v0.4.3)
+    Json generationKwargs;  // configs[task].generation_kwargs
+    Json numFewshot;        // configs[task].num_fewshot
+    Json outputType;        // configs[task].output_type ("generate_until", "multiple_choice", ...)
+};
+
 struct TaskResult {
     std::string name;
     std::string alias;                                        // as in the file (indentation kept); may be empty
@@ -35,6 +45,7 @@ struct TaskResult {
     std::optional<long long> nShot;
     std::optional<long long> nSamplesOriginal;
     std::optional<long long> nSamplesEffective;
+    TaskSettings settings;
 
     const MetricValue* find(std::string_view name, std::string_view filter) const;
     std::optional<bool> higherIsBetterFor(std::string_view metric) const;
@@ -51,13 +62,19 @@ struct LmEvalResults {
     std::optional<double> date;  // unix seconds
     std::vector<TaskResult> tasks;  // file order of "results"
     std::vector<std::pair<std::string, std::vector<std::string>>> groupSubtasks;  // file order
+    // The run-level settings the comparability check reads, under lm-eval's own keys and only those the file has:
+    // "config" holds limit, gen_kwargs, num_fewshot (v0.3), the four seeds, batch_size and apply_chat_template; the
+    // rest are top-level keys (chat_template_sha, fewshot_as_multiturn, system_instruction_sha, max_length, and
+    // chat_template only when the file has no sha for it).
+    Json runSettings = Json::object();
 
     const TaskResult* task(std::string_view name) const;
     const std::vector<std::string>* subtasksOf(std::string_view group) const;  // nullptr when not a group
     std::optional<std::string> modelArg(std::string_view key) const;
 
     // The lm-eval-format JSON object this was read from, reduced to what the comparison reads
-    // (results, group_subtasks, higher_is_better, n-shot, n-samples, config, model_name, date, versions).
+    // (results, group_subtasks, higher_is_better, n-shot, n-samples, config, model_name, date, and what the
+    // comparability check reads: versions, task_hashes, configs' generation settings, the run settings above).
     Json toJson() const;
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 // MissingTasksPanel: what could not be compared: tasks only one run has or whose metric one run lacks, and the
-// subtasks of compared groups that one side lacks, each with the reason. GUI thread only.
+// subtasks of compared groups that one side lacks, each with the reason; below them the comparability check's
+// findings (blocking differences and notes). GUI thread only.
 
 #include <QStringList>
 #include <QWidget>
@@ -21,6 +22,8 @@ public:
     QStringList entries() const { return m_entries; }  // plain text of each row, as shown
 
 private:
+    void addComparability(const ComparisonReport& report);
+
     QLabel* m_title = nullptr;
     QVBoxLayout* m_rows = nullptr;
     QStringList m_entries;

@@ -38,6 +38,7 @@ public:
     void setControlPath(const QString& path);
     void setJudgePaths(const QString& baseline, const QString& candidate);
     void setCautious(bool on);
+    void setAllowIncomparable(bool on);
     void setLabels(const QString& baseline, const QString& candidate);
     void setThresholds(double goBelow, double investigateAbove);
     void setOverridesText(const QString& text);  // one TASK=METRIC[,FILTER] per line
@@ -54,6 +55,7 @@ public:
     QPushButton* compareButton() const { return m_okButton; }
     QPushButton* cancelButton() const { return m_cancelButton; }
     QCheckBox* cautiousCheck() const { return m_cautiousCheck; }
+    QCheckBox* allowIncomparableCheck() const { return m_allowIncomparableCheck; }
 
     const LoadedComparison* result() const { return m_result ? &*m_result : nullptr; }
     QString savedPath() const { return m_savedPath; }
@@ -88,6 +90,7 @@ private:
     QLineEdit* m_judgeBaselineEdit = nullptr;
     QLineEdit* m_judgeCandidateEdit = nullptr;
     QCheckBox* m_cautiousCheck = nullptr;
+    QCheckBox* m_allowIncomparableCheck = nullptr;
     QTimer* m_progressTimer = nullptr;
     QLineEdit* m_baselineLabelEdit = nullptr;
     QLineEdit* m_candidateLabelEdit = nullptr;
