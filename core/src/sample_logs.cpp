@@ -115,8 +115,7 @@ public:
         if (capacity >= line.size() + simdjson::SIMDJSON_PADDING &&
             m_fast.parse(line.data(), line.size(), capacity, m_fastRow)) {
             bool skip = false;
-            if (auto s = admit(m_fastRow.row, m_fastRow.labelled, m_fastRow.filter, lineNo, skip); !s || skip)
-                return s;
+            if (auto s = admit(m_fastRow.row, m_fastRow.labelled, m_fastRow.filter, lineNo, skip); !s || skip) return s;
             commit(std::move(m_fastRow.row));
             return success();
         }
@@ -191,8 +190,9 @@ public:
             m_firstLine = lineNo;
             m_log.labelled = labelled;
         } else if (labelled != m_log.labelled) {
-            return Error{where() + (labelled ? ": this row has a \"filter\" field but the rows before it (from line "
-                                             : ": this row has no \"filter\" field but the rows before it (from line ") +
+            return Error{where() +
+                         (labelled ? ": this row has a \"filter\" field but the rows before it (from line "
+                                   : ": this row has no \"filter\" field but the rows before it (from line ") +
                          std::to_string(m_firstLine) + ") " + (labelled ? "do not" : "do") +
                          "; the file mixes two lm-eval versions' layouts"};
         }
