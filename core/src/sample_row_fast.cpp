@@ -12,26 +12,10 @@ namespace fp8dash::detail {
 namespace {
 
 namespace od = simdjson::ondemand;
+using namespace std::string_view_literals;
 
 // parseJsonText refuses nesting deeper than 256 levels; well below that the general reader decides.
 constexpr int kMaxDepth = 200;
-
-// A \uD800-\uDFFF escape anywhere: simdjson and nlohmann may read a lone surrogate differently (json_text.cpp
-// sends such texts to nlohmann too).
-bool hasSurrogateEscape(const char* data, std::size_t size) {
-    const char* p = data;
-    const char* end = data + size;
-    while (p < end) {
-        const void* hit = std::memchr(p, '\\', static_cast<std::size_t>(end - p));
-        if (!hit) return false;
-        p = static_cast<const char*>(hit);
-        if (end - p >= 4 && p[1] == 'u' && (p[2] == 'd' || p[2] == 'D') && std::strchr("89abcdefABCDEF", p[3]) &&
-            p[3] != '\0')
-            return true;
-        p += 2;  // the escaped character is not an escape itself
-    }
-    return false;
-}
 
 // A JSON number as the general reader's double: integers converted as nlohmann converts its integers, floats
 // correctly rounded as by strtod. False for what they could read differently: integers beyond 64 bits (nlohmann
@@ -55,11 +39,11 @@ bool numberOf(od::value& v, double& out) {
 
 // Python's NaN and infinities, which the general reader meets as these strings.
 bool specialNumber(std::string_view s, double& out) {
-    if (s == "NaN")
+    if (s == "NaN"sv)
         out = std::numeric_limits<double>::quiet_NaN();
-    else if (s == "Infinity")
+    else if (s == "Infinity"sv)
         out = std::numeric_limits<double>::infinity();
-    else if (s == "-Infinity")
+    else if (s == "-Infinity"sv)
         out = -std::numeric_limits<double>::infinity();
     else
         return false;
@@ -198,7 +182,6 @@ bool repeatsOf(od::value v, SampleRow& row) {
 }  // namespace
 
 bool FastRowParser::parse(const char* data, std::size_t size, std::size_t capacity, FastRow& out) {
-    if (hasSurrogateEscape(data, size)) return false;
     od::document doc;
     if (m_parser.iterate(simdjson::padded_string_view(data, size, capacity)).get(doc) != simdjson::SUCCESS)
         return false;
@@ -219,22 +202,22 @@ bool FastRowParser::parse(const char* data, std::size_t size, std::size_t capaci
         if (std::find(m_keys.begin(), m_keys.end(), key) != m_keys.end()) return false;  // nlohmann keeps the last
         m_keys.push_back(key);
         od::value v = f.value();
-        if (key == "doc_id") {
+        if (key == "doc_id"sv) {
             if (!docIdOf(v, row.docId)) return false;
             haveDocId = true;
-        } else if (key == "doc_hash" || key == "prompt_hash" || key == "target_hash") {
-            std::string& target = key == "doc_hash"      ? row.docHash
-                                  : key == "prompt_hash" ? row.promptHash
-                                                         : row.targetHash;
+        } else if (key == "doc_hash"sv || key == "prompt_hash"sv || key == "target_hash"sv) {
+            std::string& target = key == "doc_hash"sv      ? row.docHash
+                                  : key == "prompt_hash"sv ? row.promptHash
+                                                           : row.targetHash;
             if (!hashOf(v, target)) return false;
-        } else if (key == "filter") {
+        } else if (key == "filter"sv) {
             std::string_view s;
             if (v.get_string().get(s) != simdjson::SUCCESS) return false;
             out.labelled = true;
             out.filter.assign(s);
-        } else if (key == "scores_per_repeat") {
+        } else if (key == "scores_per_repeat"sv) {
             if (!repeatsOf(v, row)) return false;
-        } else if (key == "metrics") {
+        } else if (key == "metrics"sv) {
             od::json_type type;
             if (v.type().get(type) != simdjson::SUCCESS) return false;
             if (type != od::json_type::array) {
@@ -255,7 +238,8 @@ bool FastRowParser::parse(const char* data, std::size_t size, std::size_t capaci
                     return false;
                 }
             }
-        } else if (key == "doc" || key == "target" || key == "arguments" || key == "resps" || key == "filtered_resps") {
+        } else if (key == "doc"sv || key == "target"sv || key == "arguments"sv || key == "resps"sv ||
+                   key == "filtered_resps"sv) {
             if (!walk(v, 2)) return false;
         } else {
             // A metric: numbers and booleans count; Python's NaN/Infinity strings count when "metrics" lists the key.

@@ -4,10 +4,11 @@
 //
 // It never reports an error. A row it reads is read exactly as the general reader (parseJsonText, then the
 // field rules of sample_logs.cpp) reads it; anything it is not sure of (malformed JSON, a field of an unexpected
-// type, a repeated key, a bare NaN, a surrogate escape, a number simdjson and nlohmann read differently, nesting
-// near the depth limit) makes it step aside, and the general reader reads that row and says what is wrong. The
+// type, a repeated key, a bare NaN, a number simdjson and nlohmann read differently, nesting near the depth
+// limit) makes it step aside, and the general reader reads that row and says what is wrong. The
 // fields it does not use (doc, arguments, resps, filtered_resps, target, ...) are walked by the iterator, which
-// checks their syntax exactly as a full parse would, but nothing is built from them.
+// checks their syntax exactly as a full parse would, but nothing is built from them. (simdjson refuses a lone
+// surrogate escape as nlohmann does, so such a row steps aside too; sample_logs_fast_test checks both.)
 #include <simdjson.h>
 
 #include <cstddef>

@@ -29,10 +29,10 @@ std::string junk(std::mt19937_64& rng, bool broken, int depth = 0) {
             return "\"plain text\"";
         case 1:
             if (bad)
-                return pick(rng,
-                            {"\"\\ud800 lone\"", "\"bad \\x escape\"", "\"unclosed", "\"raw\ttab\"", "\"\xff\xfe\""});
+                return pick(rng, {"\"\\ud800 lone\"", "\"\\udc00\"", "\"\\ud800\\u0041\"", "\"a\\udfffb\"",
+                                  "\"bad \\x escape\"", "\"unclosed", "\"raw\ttab\"", "\"\xff\xfe\""});
             return pick(rng, {"\"line\\nbreak \\\"quoted\\\" \\u00e9 \\ud83d\\ude00\"", "\"tab\\tslash\\/\"",
-                              "\"caf\xc3\xa9\""});
+                              "\"caf\xc3\xa9\"", "\"\\uDBFF\\uDFFF\""});
         case 2:
             if (bad) return pick(rng, {"01", "1.", "-", "1e400", "+1"});
             return pick(rng, {"12", "-0", "-0.0", "3.25", "18446744073709551616", "1e-320", "-7"});
