@@ -3,8 +3,8 @@
 // On-Demand fast path must read every input as its general reader does: the same rows and values, or the same error.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
