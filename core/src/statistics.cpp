@@ -27,30 +27,13 @@ constexpr std::uint64_t kMannWhitneyExactMaxProduct = 2500;
 // standard library (libstdc++, libc++ and MSVC differ), while mt19937_64's output sequence is fixed by the standard;
 // drawing from the raw output keeps a seeded interval identical everywhere. The rejection of the lowest
 // (2^64 mod n) values removes the modulo bias.
-// Each draw is r % n for the first raw output r >= 2^64 mod n. Without a division per draw (a resample of 40,000
-// pairs, 10,000 times, spent most of its time dividing): r % n by Barrett reduction. With m = floor((2^64 - 1) / n),
-// q = floor(r * m / 2^64) is floor(r / n) or at most 2 below it, so r - q * n lies in [0, 3n) and is corrected; the
-// values are exactly those of r % n (statistics_test compares them with the plain formula).
-class UniformIndex {
-public:
-    explicit UniformIndex(std::uint64_t n) : m_n(n), m_m(~std::uint64_t{0} / n), m_threshold((0 - n) % n) {}
-    std::uint64_t operator()(std::mt19937_64& rng) const {
-        for (;;) {
-            const std::uint64_t r = rng();
-            if (r >= m_threshold) return remainder(r);
-        }
+std::uint64_t uniformIndex(std::mt19937_64& rng, std::uint64_t n) {
+    const std::uint64_t threshold = (0 - n) % n;  // 2^64 mod n
+    for (;;) {
+        const std::uint64_t r = rng();
+        if (r >= threshold) return r % n;
     }
-
-private:
-    std::uint64_t remainder(std::uint64_t r) const {
-        __extension__ typedef unsigned __int128 Wide;
-        const auto q = static_cast<std::uint64_t>((static_cast<Wide>(r) * m_m) >> 64);
-        std::uint64_t rest = r - q * m_n;
-        while (rest >= m_n) rest -= m_n;
-        return rest;
-    }
-    std::uint64_t m_n, m_m, m_threshold;
-};
+}
 
 // Linear interpolation between order statistics (Hyndman & Fan type 7, numpy's default) of sorted values.
 double quantileSorted(const std::vector<double>& sorted, double q) {
@@ -69,8 +52,7 @@ ConfidenceInterval percentileInterval(std::vector<double>& stats, double level) 
 
 double meanOfResample(std::span<const double> values, std::mt19937_64& rng) {
     double sum = 0;
-    const UniformIndex index(values.size());
-    for (std::size_t i = 0; i < values.size(); ++i) sum += values[index(rng)];
+    for (std::size_t i = 0; i < values.size(); ++i) sum += values[uniformIndex(rng, values.size())];
     return sum / static_cast<double>(values.size());
 }
 

@@ -287,21 +287,6 @@ TEST(Bootstrap, ReproducibleBySeedAndPortable) {
     EXPECT_EQ(constant.high, 2.0);
 }
 
-// The draws avoid a division each (Barrett reduction); they must be exactly r % n for every size, including sizes
-// where 2^64 mod n rejects outputs and where n is not small.
-TEST(Bootstrap, IndicesAreThoseOfThePlainModuloForEverySize) {
-    std::mt19937_64 data(5);
-    for (std::size_t n : {1u, 2u, 3u, 7u, 10u, 97u, 1000u, 4097u, 65537u}) {
-        std::vector<double> v(n);
-        for (double& x : v) x = static_cast<double>(data() % 1000) / 7.0;
-        const int iterations = n > 5000 ? 40 : 400;
-        const ConfidenceInterval a = bootstrapMeanCi(v, 1234 + n, iterations);
-        const ConfidenceInterval byHand = bootstrapByHand(v, 1234 + n, iterations);
-        EXPECT_EQ(a.low, byHand.low) << n;
-        EXPECT_EQ(a.high, byHand.high) << n;
-    }
-}
-
 // Normal deviates by Box-Muller on the raw generator output (the same numbers on every platform).
 std::vector<double> normalData(std::size_t n, double mu, double sigma, std::uint64_t seed) {
     std::mt19937_64 rng(seed);
