@@ -197,10 +197,15 @@ bool readAndPair(std::vector<LogJob>& jobs, std::vector<Unit>& units, const Pair
             }
             Unit& unit = units[job.unit];
             if (--unit.pending == 0 && !cancelled) {
-                if (unit.pooled)
-                    poolGroup(unit, jobs, o);
-                else
-                    pairUnit(unit, jobs, o);
+                try {
+                    if (unit.pooled)
+                        poolGroup(unit, jobs, o);
+                    else
+                        pairUnit(unit, jobs, o);
+                } catch (const std::exception& e) {  // an exception must not leave the thread
+                    unit.result.reset();
+                    unit.note = unit.row->task + ": not paired: " + e.what();
+                }
                 for (std::size_t k : unit.jobs) jobs[k].log.reset();
             }
         }
