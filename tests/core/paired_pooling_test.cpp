@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <thread>
 
 #include "fp8dash/core/eval_comparison.h"
 #include "fp8dash/core/lm_eval_results.h"
@@ -128,6 +129,30 @@ TEST(PairedPooling, AGroupWithoutAnyLogsIsOneNote) {
     EXPECT_NE(paired->notes.front().find("mmlu: not paired"), std::string::npos) << paired->notes.front();
     EXPECT_NE(paired->notes.front().find("nor have its 3 subtasks logs on both sides"), std::string::npos)
         << paired->notes.front();
+}
+
+// The logs are read on several threads; the progress callback runs on the caller's, and ends at the logs' total.
+TEST(PairedPooling, ProgressIsReportedOnTheCallingThread) {
+    ComparisonReport report = compareFolders(groupDir() / kBf16, groupDir() / kFp8);
+    std::uint64_t logBytes = 0;
+    for (const auto& e : fs::recursive_directory_iterator(groupDir()))
+        if (e.path().extension() == ".jsonl") logBytes += fs::file_size(e.path());
+    const auto caller = std::this_thread::get_id();
+    bool sameThread = true;
+    std::uint64_t lastDone = 0, lastTotal = 0, calls = 0;
+    auto paired = computePairedResults(report, groupDir() / kBf16, groupDir() / kFp8, {},
+                                       [&](std::uint64_t done, std::uint64_t total) {
+                                           sameThread = sameThread && std::this_thread::get_id() == caller;
+                                           lastDone = done;
+                                           lastTotal = total;
+                                           ++calls;
+                                           return true;
+                                       });
+    ASSERT_TRUE(paired.ok()) << paired.error().message;
+    EXPECT_TRUE(sameThread);
+    EXPECT_GE(calls, 1u);
+    EXPECT_EQ(lastTotal, logBytes);
+    EXPECT_EQ(lastDone, logBytes);
 }
 
 TEST(PairedPooling, CancellingStopsTheReaders) {

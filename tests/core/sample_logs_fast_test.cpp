@@ -190,7 +190,7 @@ TEST(SampleLogsFastPath, EachRandomRowReadsAsTheGeneralReaderReadsIt) {
     std::mt19937_64 rng(20261201);
     const SampleTaskInfo info{"gsm8k", {"strict-match", "flexible-extract"}, true};
     int failed = 0;
-    for (int i = 0; i < 4000; ++i) {
+    for (int i = 0; i < 3000; ++i) {
         const std::string text = row(rng, i, rng() % 2 == 0) + "\n";
         const auto fast = parseSampleLogText(text, "s.jsonl", info);
         const auto general = detail::parseSampleLogTextGeneral(text, "s.jsonl", info);
@@ -199,8 +199,8 @@ TEST(SampleLogsFastPath, EachRandomRowReadsAsTheGeneralReaderReadsIt) {
         if (::testing::Test::HasFailure()) return;
     }
     // Both kinds were met: rows that read and rows with an error.
-    EXPECT_GT(failed, 400);
-    EXPECT_LT(failed, 3000);
+    EXPECT_GT(failed, 300);
+    EXPECT_LT(failed, 2250);
 }
 
 TEST(SampleLogsFastPath, RandomFilesReadAlike) {
@@ -230,9 +230,9 @@ TEST(SampleLogsFastPath, LongRowsAcrossChunksReadWhole) {
     test::TempDir dir;
     const auto file = dir.path() / "samples_arc_easy_2026-01-01T00-00-00.000001.jsonl";
     std::string text;
-    const std::string prompt(9u << 20, 'x');  // one 9 MB row, past the reader's 4 MB chunks
+    const std::string prompt(3u << 20, 'x');  // one 3 MB row, past the reader's 1 MB chunks
     text += "{\"doc_id\": 0, \"arguments\": [\"" + prompt + "\"], \"filter\": \"none\", \"acc\": 1}\n";
-    for (int i = 1; i < 3000; ++i)
+    for (int i = 1; i < 1500; ++i)
         text += "{\"doc_id\": " + std::to_string(i) + ", \"arguments\": [\"" + std::string(1000 + i % 7, 'y') +
                 "\"], \"filter\": \"none\", \"acc\": " + std::to_string(i % 2) + "}\n";
     {
@@ -242,7 +242,7 @@ TEST(SampleLogsFastPath, LongRowsAcrossChunksReadWhole) {
     const SampleTaskInfo info{"arc_easy", {"none"}, true};
     auto log = readSampleLog(file, info);
     ASSERT_TRUE(log.ok()) << log.error().message;
-    ASSERT_EQ(log->rows.size(), 3000u);
+    ASSERT_EQ(log->rows.size(), 1500u);
     for (std::size_t i = 0; i < log->rows.size(); ++i) {
         EXPECT_EQ(log->rows[i].docId, static_cast<long long>(i));
         EXPECT_EQ(log->rows[i].line, i + 1);
