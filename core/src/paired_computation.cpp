@@ -71,9 +71,9 @@ std::string fmt6(double v) {
     return buf;
 }
 
-// The pooled means against the group's score in its results file. lm-eval's group score is the size-weighted mean
-// of its subtasks' (weight_by_size: true) unless the group says otherwise; pooling weighs every document once, so
-// it tests that score. A difference means unweighted averaging, subtasks without logs, or documents left out.
+// The pooled means against the group's score in its results file. Pooling weighs every document once: lm-eval's
+// size-weighted group score (weight_by_size: true, as mmlu's group config sets it). A difference means unweighted
+// averaging (the field's own default), subtasks without logs, or documents left out.
 void checkPooledMean(const std::vector<double>& values, std::optional<double> score, const std::string& side,
                      const std::string& group, const std::string& metric, std::vector<std::string>& warnings) {
     if (values.empty() || !score || !std::isfinite(*score)) return;

@@ -6,8 +6,9 @@ the construction (not by reading the files back).
 Shape (lm-eval 0.4.9, as llama3-8b-instruct_mmlu_v0.4.2.json in the shared fixtures plus the n-samples of 0.4.3+):
 "mmlu" is a group of the groups "mmlu_stem" (mmlu_abstract_algebra, mmlu_anatomy) and "mmlu_humanities"
 (mmlu_formal_logic); lm-eval writes samples_<task>_<date>.jsonl for the three leaves only, none for the groups.
-Group scores are lm-eval's default aggregation (aggregate_metric_list weight_by_size: true): the mean over all
-documents of the group's leaves, so the pooled paired test over all documents tests exactly that score. Leaf
+Group scores are aggregated as mmlu's group config asks (aggregate_metric_list weight_by_size: true; the field's own
+default is false): the mean over all documents of the group's leaves, so the pooled paired test over all documents
+tests exactly that score. Leaf
 sizes differ (40, 25, 31) so that a size-weighted mean differs from the unweighted mean of the leaves' scores.
 
 Run from this folder: python3 make_group_samples.py   (deterministic)

@@ -87,8 +87,9 @@ struct PairedComputation {
 //
 // A group without logs of its own (lm-eval writes none for groups) whose subtasks have logs on both sides gets one
 // test pooled over all its subtasks' pairs (its leaves, through nested groups), with the group's metric and filter:
-// each document counts once, so the pooled means are lm-eval's size-weighted group score (weight_by_size, the
-// default of mmlu and most groups); a warning says when they differ from the group's reported score. Its first
+// each document counts once, so the pooled means are lm-eval's size-weighted group score (weight_by_size: true, as
+// mmlu's group config sets it; the field's own default is false, an unweighted mean of the subtasks' scores); a
+// warning says when they differ from the group's reported score. Its first
 // warning says that it was pooled, from how many subtasks, and which subtasks were not pooled and why.
 //
 // The logs are read several files at once, up to std::thread::hardware_concurrency() threads; `progress` is
