@@ -2,6 +2,8 @@
 // 0/1 metrics, paired bootstrap otherwise, hashes checked, exclusions reported, a small-n warning).
 #include "fp8dash/core/paired_tasks.h"
 
+#include "paired_stages.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -164,39 +166,23 @@ Json interval(const std::optional<ConfidenceInterval>& ci) {
 
 }  // namespace
 
-PairedTaskSpec PairedTaskSpec::fromComparison(const TaskComparison& row) {
-    PairedTaskSpec spec;
-    spec.task = row.task;
-    spec.metric = row.metricName;
-    spec.filter = row.filter;
-    spec.higherIsBetter = row.higherIsBetter;
-    spec.baselineScore = row.baseline;
-    spec.candidateScore = row.candidate;
-    return spec;
+namespace detail {
+
+Result<std::vector<const SampleRow*>> filterRows(const SampleLog& log, const PairedTaskSpec& spec) {
+    return rowsOf(log, spec);
 }
 
-Result<PairedTaskResult> pairSampleLogs(const SampleLog& baseline, const SampleLog& candidate,
-                                        const PairedTaskSpec& spec, const PairedOptions& o) {
-    auto bRows = rowsOf(baseline, spec);
-    if (!bRows) return bRows.error();
-    auto cRows = rowsOf(candidate, spec);
-    if (!cRows) return cRows.error();
-
-    PairedTaskResult r;
-    r.task = spec.task;
-    r.metric = spec.metric;
-    r.filter = spec.filter;
-    checkAgainstScore(*bRows, spec.metric, spec.baselineScore, "baseline", baseline.path, r.warnings);
-    checkAgainstScore(*cRows, spec.metric, spec.candidateScore, "candidate", candidate.path, r.warnings);
-    noteRepeats(*bRows, *cRows, spec, o, r.warnings);
-
+// Matches the rows by doc_id (documents whose doc_hash or prompt_hash differ, or that a side lacks, are counted and
+// left out) and appends each pair's values and difference, ascending by doc_id.
+void matchRows(const std::vector<const SampleRow*>& bRows, const std::vector<const SampleRow*>& cRows,
+               const PairedTaskSpec& spec, const PairedOptions& o, PairedTaskResult& r, std::vector<double>& bValues,
+               std::vector<double>& cValues, std::vector<double>& diffs) {
     // Rows per filter have unique doc_ids (the reader guarantees it); order by doc_id so that the bootstrap sees
     // the differences in an order independent of how lm-eval's ranks interleaved the rows.
     std::map<long long, const SampleRow*> bById, cById;
-    for (const auto* row : *bRows) bById.emplace(row->docId, row);
-    for (const auto* row : *cRows) cById.emplace(row->docId, row);
+    for (const auto* row : bRows) bById.emplace(row->docId, row);
+    for (const auto* row : cRows) cById.emplace(row->docId, row);
 
-    std::vector<double> bValues, cValues, diffs;
     auto note = [&](std::vector<long long>& ids, long long id) {
         if (ids.size() < o.listedDocIds) ids.push_back(id);
     };
@@ -234,12 +220,10 @@ Result<PairedTaskResult> pairSampleLogs(const SampleLog& baseline, const SampleL
             ++r.onlyInCandidate;
             note(r.onlyInCandidateDocIds, id);
         }
+}
 
-    r.n = diffs.size();
-    auto isBit = [](double v) { return v == 0.0 || v == 1.0; };
-    r.binary = r.n > 0 && std::all_of(bValues.begin(), bValues.end(), isBit) &&
-               std::all_of(cValues.begin(), cValues.end(), isBit);
-
+// The exclusions counted by matchRows, in words.
+void noteExclusions(PairedTaskResult& r, const PairedTaskSpec& spec, const PairedOptions& o) {
     if (r.hashMismatches > 0)
         r.warnings.push_back(
             std::to_string(r.hashMismatches) + " document(s) differ between the runs (doc_hash: " +
@@ -262,6 +246,50 @@ Result<PairedTaskResult> pairSampleLogs(const SampleLog& baseline, const SampleL
     if (r.uncheckedHashes > 0)
         r.warnings.push_back(std::to_string(r.uncheckedHashes) +
                              " pair(s) have no doc_hash or prompt_hash on a side: tested without that check");
+}
+
+}  // namespace detail
+
+PairedTaskSpec PairedTaskSpec::fromComparison(const TaskComparison& row) {
+    PairedTaskSpec spec;
+    spec.task = row.task;
+    spec.metric = row.metricName;
+    spec.filter = row.filter;
+    spec.higherIsBetter = row.higherIsBetter;
+    spec.baselineScore = row.baseline;
+    spec.candidateScore = row.candidate;
+    return spec;
+}
+
+Result<PairedTaskResult> pairSampleLogs(const SampleLog& baseline, const SampleLog& candidate,
+                                        const PairedTaskSpec& spec, const PairedOptions& o) {
+    auto bRows = rowsOf(baseline, spec);
+    if (!bRows) return bRows.error();
+    auto cRows = rowsOf(candidate, spec);
+    if (!cRows) return cRows.error();
+
+    PairedTaskResult r;
+    r.task = spec.task;
+    r.metric = spec.metric;
+    r.filter = spec.filter;
+    checkAgainstScore(*bRows, spec.metric, spec.baselineScore, "baseline", baseline.path, r.warnings);
+    checkAgainstScore(*cRows, spec.metric, spec.candidateScore, "candidate", candidate.path, r.warnings);
+    noteRepeats(*bRows, *cRows, spec, o, r.warnings);
+
+    std::vector<double> bValues, cValues, diffs;
+    detail::matchRows(*bRows, *cRows, spec, o, r, bValues, cValues, diffs);
+    detail::noteExclusions(r, spec, o);
+    return detail::testPairs(std::move(r), bValues, cValues, diffs, spec, o);
+}
+
+// The tests on matched pairs: shared by a task's own logs and a group's pooled subtasks.
+PairedTaskResult detail::testPairs(PairedTaskResult r, const std::vector<double>& bValues,
+                                   const std::vector<double>& cValues, const std::vector<double>& diffs,
+                                   const PairedTaskSpec& spec, const PairedOptions& o) {
+    r.n = diffs.size();
+    auto isBit = [](double v) { return v == 0.0 || v == 1.0; };
+    r.binary = r.n > 0 && std::all_of(bValues.begin(), bValues.end(), isBit) &&
+               std::all_of(cValues.begin(), cValues.end(), isBit);
 
     if (r.n == 0) {
         r.test = "none";
@@ -584,56 +612,6 @@ Result<PairedTaskResult> parsePairedJson(const Json& j, const std::string& where
     }
     if (in.error()) return *in.error();
     return r;
-}
-
-Result<PairedComputation> computePairedResults(const ComparisonReport& report, const fs::path& baselinePath,
-                                               const fs::path& candidatePath, PairedOptions options,
-                                               const SampleProgressFn& progress) {
-    options.thresholds = report.thresholds;
-    options.equivalenceMarginPct = report.thresholds.goBelow;
-    options.baselineLabel = report.baselineLabel;
-    options.candidateLabel = report.candidateLabel;
-    auto bIndex = findSampleLogsForRunPath(baselinePath);
-    if (!bIndex) return bIndex.error();
-    auto cIndex = findSampleLogsForRunPath(candidatePath);
-    if (!cIndex) return cIndex.error();
-
-    PairedComputation out;
-    // One progress over every log that will be read: the sizes are known before reading.
-    std::uint64_t total = 0;
-    for (const auto& t : report.tasks) {
-        const SampleLogFile* b = bIndex->file(t.task);
-        const SampleLogFile* c = cIndex->file(t.task);
-        if (!b || !c) continue;
-        std::error_code ec;
-        for (const auto* f : {b, c}) {
-            const auto size = fs::file_size(f->path, ec);
-            if (!ec) total += size;
-        }
-    }
-    std::uint64_t before = 0;
-    bool cancelled = false;
-    for (const auto& t : report.tasks) {
-        SampleProgressFn step;
-        std::uint64_t reached = 0;
-        if (progress)
-            step = [&](std::uint64_t done, std::uint64_t) {
-                reached = done;
-                if (progress(std::min(before + done, total), total)) return true;
-                cancelled = true;
-                return false;
-            };
-        auto outcome = pairTaskLogs(*bIndex, *cIndex, PairedTaskSpec::fromComparison(t), options, step);
-        before += reached;
-        if (cancelled) return Error{"reading the sample logs was cancelled"};
-        if (!outcome) {
-            out.notes.push_back(t.task + ": not paired: " + outcome.error().message);
-            continue;
-        }
-        if (outcome->result) out.results.emplace(t.task, std::move(*outcome->result));
-        else out.notes.push_back(t.task + ": not paired: " + outcome->noLogsReason);
-    }
-    return out;
 }
 
 }  // namespace fp8dash

@@ -2,8 +2,11 @@
 // "filter"/"metrics" fields added in lm-eval 0.4.7, file names samples_<task>_<date_id>.jsonl).
 #include "fp8dash/core/sample_logs.h"
 
+#include "sample_row_fast.h"
+
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -104,9 +107,24 @@ public:
         m_filters = info.filters.empty() ? std::vector<std::string>{"none"} : info.filters;
     }
 
-    Status add(std::string_view line, std::uint64_t lineNo) {
+    // `capacity`: how many bytes from line.data() may be read (the fast path reads up to SIMDJSON_PADDING past
+    // the line); 0 when the line is not padded, which sends it to the general reader.
+    Status add(std::string_view line, std::uint64_t lineNo, std::size_t capacity = 0) {
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         if (line.find_first_not_of(" \t") == std::string_view::npos) return success();
+        if (capacity >= line.size() + simdjson::SIMDJSON_PADDING &&
+            m_fast.parse(line.data(), line.size(), capacity, m_fastRow)) {
+            bool skip = false;
+            if (auto s = admit(m_fastRow.row, m_fastRow.labelled, m_fastRow.filter, lineNo, skip); !s || skip) return s;
+            commit(std::move(m_fastRow.row));
+            return success();
+        }
+        return addGeneral(line, lineNo);
+    }
+
+    // The general reader: the whole row parsed by parseJsonText. It decides every row the fast path leaves, and
+    // so says what is wrong with a malformed one.
+    Status addGeneral(std::string_view line, std::uint64_t lineNo) {
         const std::string where = m_source + " line " + std::to_string(lineNo);
         auto parsed = parseJsonText(line, where);
         if (!parsed) return parsed.error();
@@ -114,7 +132,6 @@ public:
         if (!j.is_object()) return Error{where + ": expected a JSON object (one sample), found " + j.type_name()};
 
         SampleRow row;
-        row.line = lineNo;
         const auto id = j.find("doc_id");
         if (id == j.end()) return Error{where + ": field \"doc_id\" is missing"};
         if (id->is_number_integer()) {
@@ -139,33 +156,9 @@ public:
         const bool labelled = f != j.end();
         if (labelled && !f->is_string())
             return Error{where + ": field \"filter\" must be a filter name (string), found " + f->type_name()};
-        if (m_firstLine == 0) {
-            m_firstLine = lineNo;
-            m_log.labelled = labelled;
-        } else if (labelled != m_log.labelled) {
-            return Error{where + (labelled ? ": this row has a \"filter\" field but the rows before it (from line "
-                                           : ": this row has no \"filter\" field but the rows before it (from line ") +
-                         std::to_string(m_firstLine) + ") " + (labelled ? "do not" : "do") +
-                         "; the file mixes two lm-eval versions' layouts"};
-        }
-        if (labelled) {
-            row.filter = f->get<std::string>();
-            auto [it, fresh] = m_seen.try_emplace({row.docId, row.filter}, lineNo);
-            if (!fresh) {
-                if (m_repeats++ == 0) m_firstRepeat = {lineNo, it->second};
-                return success();
-            }
-        } else {
-            // lm-eval <= 0.4.6 looped over the filters outside the documents: the k-th row of a doc is filter k.
-            auto& count = m_perDoc[row.docId];
-            if (count >= m_filters.size())
-                return Error{where + ": doc_id " + std::to_string(row.docId) + " appears more than " +
-                             std::to_string(m_filters.size()) + " time(s), but task " + m_info.task + " has " +
-                             std::to_string(m_filters.size()) + " filter(s) (" + joined(m_filters) +
-                             "); rows without a \"filter\" field (lm-eval 0.4.6 and older) are assigned to the "
-                             "filters in order, one row per filter"};
-            row.filter = m_filters[count++];
-        }
+        bool skip = false;
+        if (auto s = admit(row, labelled, labelled ? f->get<std::string>() : std::string(), lineNo, skip); !s || skip)
+            return s;
 
         if (auto ok = readRepeats(j, where, row); !ok) return ok.error();
         std::set<std::string> listed;
@@ -184,10 +177,50 @@ public:
                 else if (s == "-Infinity") row.values.emplace_back(key, -std::numeric_limits<double>::infinity());
             }
         }
+        commit(std::move(row));
+        return success();
+    }
+
+    // The layout and filter rules, shared by both paths: sets row.filter and row.line, or `skip` for a repeated
+    // (doc_id, filter) pair.
+    Status admit(SampleRow& row, bool labelled, std::string filter, std::uint64_t lineNo, bool& skip) {
+        row.line = lineNo;
+        const auto where = [&] { return m_source + " line " + std::to_string(lineNo); };
+        if (m_firstLine == 0) {
+            m_firstLine = lineNo;
+            m_log.labelled = labelled;
+        } else if (labelled != m_log.labelled) {
+            return Error{where() +
+                         (labelled ? ": this row has a \"filter\" field but the rows before it (from line "
+                                   : ": this row has no \"filter\" field but the rows before it (from line ") +
+                         std::to_string(m_firstLine) + ") " + (labelled ? "do not" : "do") +
+                         "; the file mixes two lm-eval versions' layouts"};
+        }
+        if (labelled) {
+            row.filter = std::move(filter);
+            auto [it, fresh] = m_seen.try_emplace({row.docId, row.filter}, lineNo);
+            if (!fresh) {
+                if (m_repeats++ == 0) m_firstRepeat = {lineNo, it->second};
+                skip = true;
+            }
+            return success();
+        }
+        // lm-eval <= 0.4.6 looped over the filters outside the documents: the k-th row of a doc is filter k.
+        auto& count = m_perDoc[row.docId];
+        if (count >= m_filters.size())
+            return Error{where() + ": doc_id " + std::to_string(row.docId) + " appears more than " +
+                         std::to_string(m_filters.size()) + " time(s), but task " + m_info.task + " has " +
+                         std::to_string(m_filters.size()) + " filter(s) (" + joined(m_filters) +
+                         "); rows without a \"filter\" field (lm-eval 0.4.6 and older) are assigned to the "
+                         "filters in order, one row per filter"};
+        row.filter = m_filters[count++];
+        return success();
+    }
+
+    void commit(SampleRow&& row) {
         if (std::find(m_log.filters.begin(), m_log.filters.end(), row.filter) == m_log.filters.end())
             m_log.filters.push_back(row.filter);
         m_log.rows.push_back(std::move(row));
-        return success();
     }
 
     SampleLog finish() {
@@ -226,6 +259,8 @@ private:
     std::unordered_map<long long, std::size_t> m_perDoc;                // unlabelled: rows per doc
     std::uint64_t m_repeats = 0;
     std::pair<std::uint64_t, std::uint64_t> m_firstRepeat;
+    detail::FastRowParser m_fast;
+    detail::FastRow m_fastRow;
 };
 
 }  // namespace
@@ -363,17 +398,41 @@ Result<SampleLogIndex> findSampleLogs(const LmEvalResults& run) {
 
 Result<SampleLog> parseSampleLogText(std::string_view text, const std::string& sourceName,
                                      const SampleTaskInfo& info) {
+    // One padded copy, so that the fast path may read past each line's end.
+    std::string padded;
+    padded.reserve(text.size() + simdjson::SIMDJSON_PADDING);
+    padded.append(text);
+    padded.append(simdjson::SIMDJSON_PADDING, ' ');
     RowReader reader(sourceName, info);
     std::uint64_t lineNo = 0;
     std::size_t start = 0;
     while (start < text.size()) {
         auto end = text.find('\n', start);
         if (end == std::string_view::npos) end = text.size();
-        if (auto s = reader.add(text.substr(start, end - start), ++lineNo); !s) return s.error();
+        const std::string_view line(padded.data() + start, end - start);
+        if (auto s = reader.add(line, ++lineNo, padded.size() - start); !s) return s.error();
         start = end + 1;
     }
     return reader.finish();
 }
+
+namespace detail {
+
+Result<SampleLog> parseSampleLogTextGeneral(std::string_view text, const std::string& sourceName,
+                                            const SampleTaskInfo& info) {
+    RowReader reader(sourceName, info);
+    std::uint64_t lineNo = 0;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        auto end = text.find('\n', start);
+        if (end == std::string_view::npos) end = text.size();
+        if (auto s = reader.add(text.substr(start, end - start), ++lineNo); !s) return s.error();  // unpadded: general
+        start = end + 1;
+    }
+    return reader.finish();
+}
+
+}  // namespace detail
 
 Result<SampleLog> readSampleLog(const fs::path& file, const SampleTaskInfo& info, const SampleProgressFn& progress) {
     std::error_code ec;
@@ -382,17 +441,41 @@ Result<SampleLog> readSampleLog(const fs::path& file, const SampleTaskInfo& info
     std::ifstream in(file, std::ios::binary);
     if (!in) return Error{file.string() + ": cannot be opened"};
     RowReader reader(file.string(), info);
-    std::string line;
+    // Read in 1 MB chunks; each line is parsed in place. The buffer keeps SIMDJSON_PADDING readable bytes after
+    // the data, and grows when one line does not fit. It is the thread's, kept for its next file: fresh pages cost
+    // a fault each, which in a VM is a tenth of the reading.
+    constexpr std::size_t kChunk = std::size_t{1} << 20;
+    thread_local std::vector<char> buffer;
+    if (buffer.size() < kChunk + simdjson::SIMDJSON_PADDING) buffer.resize(kChunk + simdjson::SIMDJSON_PADDING);
+    std::size_t held = 0;  // bytes of the file in the buffer, from its start
     std::uint64_t lineNo = 0, done = 0, reported = 0;
-    while (std::getline(in, line)) {
-        done += line.size() + 1;
-        if (auto s = reader.add(line, ++lineNo); !s) return s.error();
-        if (progress && done - reported >= (1u << 20)) {
-            reported = done;
-            if (!progress(std::min(done, total), total)) return Error{file.string() + ": reading was cancelled"};
+    bool atEnd = false;
+    while (!atEnd) {
+        if (buffer.size() - simdjson::SIMDJSON_PADDING - held < kChunk / 2)
+            buffer.resize(held + kChunk + simdjson::SIMDJSON_PADDING);
+        in.read(buffer.data() + held, static_cast<std::streamsize>(buffer.size() - simdjson::SIMDJSON_PADDING - held));
+        if (in.bad()) return Error{file.string() + ": read failed at line " + std::to_string(lineNo + 1)};
+        held += static_cast<std::size_t>(in.gcount());
+        atEnd = !in;
+        std::fill_n(buffer.begin() + static_cast<std::ptrdiff_t>(held), simdjson::SIMDJSON_PADDING, ' ');
+        std::size_t start = 0;
+        while (start < held) {
+            const void* nl = std::memchr(buffer.data() + start, '\n', held - start);
+            if (!nl && !atEnd) break;  // the rest of this line comes with the next chunk
+            const std::size_t end = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - buffer.data()) : held;
+            const std::string_view line(buffer.data() + start, end - start);
+            if (auto s = reader.add(line, ++lineNo, buffer.size() - start); !s) return s.error();
+            done += end - start + 1;
+            start = end + 1;
+            if (progress && done - reported >= (1u << 20)) {
+                reported = done;
+                if (!progress(std::min(done, total), total)) return Error{file.string() + ": reading was cancelled"};
+            }
         }
+        std::copy(buffer.begin() + static_cast<std::ptrdiff_t>(std::min(start, held)),
+                  buffer.begin() + static_cast<std::ptrdiff_t>(held), buffer.begin());
+        held -= std::min(start, held);
     }
-    if (in.bad()) return Error{file.string() + ": read failed at line " + std::to_string(lineNo + 1)};
     if (progress && !progress(total, total)) return Error{file.string() + ": reading was cancelled"};
     return reader.finish();
 }

@@ -12,6 +12,7 @@
 #include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
+#include <boost/random/binomial_distribution.hpp>
 
 #include "fp8dash/core/verdict.h"
 
@@ -54,6 +55,60 @@ double meanOfResample(std::span<const double> values, std::mt19937_64& rng) {
     double sum = 0;
     for (std::size_t i = 0; i < values.size(); ++i) sum += values[uniformIndex(rng, values.size())];
     return sum / static_cast<double>(values.size());
+}
+
+// The multinomial resampling (statistics.h) applies to at most this many distinct values among at least this many
+// values: k - 1 binomial draws replace n index draws, a gain once n is several times k (below 64 values the index
+// draws are cheap anyway, and small pinned inputs keep their intervals).
+constexpr std::size_t kMultinomialMaxDistinct = 16;
+constexpr std::size_t kMultinomialMinValues = 64;
+
+// The distinct values of `values` with their counts, ascending; empty when there are more than
+// kMultinomialMaxDistinct of them or fewer than kMultinomialMinValues values (then the index draws are used).
+struct ValueCount {
+    double value;
+    std::uint64_t count;
+};
+std::vector<ValueCount> fewDistinctValues(std::span<const double> values) {
+    std::vector<ValueCount> out;
+    if (values.size() < kMultinomialMinValues) return out;
+    for (double v : values) {
+        auto it =
+            std::lower_bound(out.begin(), out.end(), v, [](const ValueCount& a, double x) { return a.value < x; });
+        if (it != out.end() && it->value == v) {
+            ++it->count;
+            continue;
+        }
+        if (out.size() == kMultinomialMaxDistinct) return {};
+        out.insert(it, ValueCount{v, 1});
+    }
+    return out;
+}
+
+// The mean of one resample of n values drawn with replacement from the observed frequencies, by counts: the counts
+// of the distinct values follow Multinomial(n, count_i / n), drawn as sequential conditional binomials (value i
+// gets Binomial(n left, count_i / count of the values from i on)). Boost.Random's binomial sampler is fixed code
+// over the generator's raw output, so the counts are the same on every standard library (std::binomial_distribution
+// is not: each library picks its algorithm).
+double meanOfMultinomialResample(const std::vector<ValueCount>& distinct, std::uint64_t n, std::mt19937_64& rng) {
+    std::uint64_t left = n, restCount = n;
+    double sum = 0;
+    for (std::size_t i = 0; i + 1 < distinct.size() && left > 0; ++i) {
+        const double p = static_cast<double>(distinct[i].count) / static_cast<double>(restCount);
+        boost::random::binomial_distribution<std::int64_t, double> binomial(static_cast<std::int64_t>(left), p);
+        const auto c = static_cast<std::uint64_t>(binomial(rng));
+        sum += static_cast<double>(c) * distinct[i].value;
+        left -= c;
+        restCount -= distinct[i].count;
+    }
+    sum += static_cast<double>(left) * distinct.back().value;  // the last value takes the remaining draws
+    return sum / static_cast<double>(n);
+}
+
+// One resampled mean: by counts for few-valued inputs (`distinct` non-empty), by index draws otherwise.
+double resampledMean(std::span<const double> values, const std::vector<ValueCount>& distinct, std::mt19937_64& rng) {
+    if (distinct.empty()) return meanOfResample(values, rng);
+    return meanOfMultinomialResample(distinct, values.size(), rng);
 }
 
 // Average ranks (1-based) of `values`, plus the tie term sum(t^3 - t) over groups of equal values.
@@ -143,8 +198,9 @@ ConfidenceInterval bootstrapMeanCi(std::span<const double> values, std::uint64_t
     if (values.empty() || iterations <= 0) return {0, 0, level};
     if (!allFinite(values)) return nanInterval(level);  // NaN would also break the sort's ordering
     std::mt19937_64 rng(seed);
+    const std::vector<ValueCount> distinct = fewDistinctValues(values);
     std::vector<double> means(static_cast<std::size_t>(iterations));
-    for (double& m : means) m = meanOfResample(values, rng);
+    for (double& m : means) m = resampledMean(values, distinct, rng);
     return percentileInterval(means, level);
 }
 
@@ -153,10 +209,12 @@ ConfidenceInterval bootstrapMeanDifferenceCi(std::span<const double> baseline, s
     if (baseline.empty() || candidate.empty() || iterations <= 0) return {0, 0, level};
     if (!allFinite(baseline) || !allFinite(candidate)) return nanInterval(level);
     std::mt19937_64 rng(seed);
+    const std::vector<ValueCount> baseDistinct = fewDistinctValues(baseline),
+                                  candDistinct = fewDistinctValues(candidate);
     std::vector<double> diffs(static_cast<std::size_t>(iterations));
     for (double& d : diffs) {
-        const double b = meanOfResample(baseline, rng);  // baseline first, then candidate: part of the contract
-        d = meanOfResample(candidate, rng) - b;
+        const double b = resampledMean(baseline, baseDistinct, rng);  // baseline first, then candidate: the contract
+        d = resampledMean(candidate, candDistinct, rng) - b;
     }
     return percentileInterval(diffs, level);
 }
@@ -237,7 +295,7 @@ RankTest mannWhitneyU(std::span<const double> baseline, std::span<const double> 
         // ways(i - 1, j) shifted by j (the largest value is a candidate above all j) + ways(i, j - 1). Counts reach
         // C(n1 + n2, n1) (1e29 at 50 + 50), so doubles: only sums of positive numbers, relative error ~1e-16.
         const std::size_t m = c.size(), k = b.size();
-        std::vector<std::vector<double>> row(k + 1);  // row[j] = ways(i, j) for the current i
+        std::vector<std::vector<double>> row(k + 1);          // row[j] = ways(i, j) for the current i
         for (std::size_t j = 0; j <= k; ++j) row[j] = {1.0};  // i = 0: one ordering, U = 0
         for (std::size_t i = 1; i <= m; ++i) {
             std::vector<std::vector<double>> next(k + 1);
@@ -261,7 +319,9 @@ RankTest mannWhitneyU(std::span<const double> baseline, std::span<const double> 
     return r;
 }
 
-const char* confidenceName(Confidence c) { return c == Confidence::Clear ? "clear" : "inconclusive"; }
+const char* confidenceName(Confidence c) {
+    return c == Confidence::Clear ? "clear" : "inconclusive";
+}
 
 namespace {
 
@@ -395,8 +455,8 @@ EquivalenceResult equivalenceCheck(double deltaPct, double standardErrorPct, dou
     const double se = std::abs(standardErrorPct);
     e.lowPct = deltaPct - z * se;
     e.highPct = deltaPct + z * se;
-    e.equivalent = std::isfinite(e.lowPct) && std::isfinite(e.highPct) && e.lowPct > -marginPct &&
-                   e.highPct < marginPct;
+    e.equivalent =
+        std::isfinite(e.lowPct) && std::isfinite(e.highPct) && e.lowPct > -marginPct && e.highPct < marginPct;
     return e;
 }
 

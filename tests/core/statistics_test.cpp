@@ -31,7 +31,9 @@ double mcnemarByHand(unsigned b01, unsigned b10) {
 }
 
 // Two-sided normal p of z.
-double normalP(double z) { return std::erfc(std::abs(z) / std::sqrt(2.0)); }
+double normalP(double z) {
+    return std::erfc(std::abs(z) / std::sqrt(2.0));
+}
 
 TEST(McNemar, SmallCountsAgainstTheBinomialSum) {
     EXPECT_EQ(mcnemarExactPValue(0, 0), 1.0);
@@ -329,6 +331,82 @@ TEST(Bootstrap, CloseToTheTIntervalOnNormalData) {
     EXPECT_EQ(again.high, d.high);
 }
 
+// Paired 0/1 differences: `up` values +1, `down` values -1, the rest 0, in a shuffled but fixed order.
+std::vector<double> pairedDifferences(std::size_t n, std::size_t up, std::size_t down, std::uint64_t seed) {
+    std::vector<double> v(n, 0.0);
+    std::fill_n(v.begin(), up, 1.0);
+    std::fill_n(v.begin() + static_cast<std::ptrdiff_t>(up), down, -1.0);
+    std::mt19937_64 rng(seed);
+    for (std::size_t i = n - 1; i > 0; --i) std::swap(v[i], v[rng() % (i + 1)]);
+    return v;
+}
+
+// The normal-approximation interval of the mean, mean +- z(0.975) * s / sqrt(n).
+ConfidenceInterval normalMeanCi(const std::vector<double>& v) {
+    const double n = static_cast<double>(v.size());
+    const double m = std::accumulate(v.begin(), v.end(), 0.0) / n;
+    double ss = 0;
+    for (double x : v) ss += (x - m) * (x - m);
+    const double half = 1.959963984540054 * std::sqrt(ss / (n - 1) / n);
+    return {m - half, m + half, 0.95};
+}
+
+TEST(Bootstrap, FewValuedInputAgreesWithTheIndexDrawBootstrap) {
+    // 2,000 paired 0/1 differences (140 up, 90 down): the counts-based resampling has the distribution of the index
+    // draws, so the two seeded intervals agree within Monte Carlo error. At 10,000 resamples the 2.5 % quantile's
+    // Monte Carlo standard error is about 0.0002 here; 0.002 (0.2 points) is several times that.
+    const std::vector<double> v = pairedDifferences(2000, 140, 90, 11);
+    const ConfidenceInterval counts = bootstrapMeanCi(v, 7, 10000);
+    const ConfidenceInterval indices = bootstrapByHand(v, 7, 10000);
+    EXPECT_NEAR(counts.low, indices.low, 0.002);
+    EXPECT_NEAR(counts.high, indices.high, 0.002);
+    const ConfidenceInterval normal = normalMeanCi(v);  // mean 0.025, half width about 0.0148
+    EXPECT_NEAR(counts.low, normal.low, 0.002);
+    EXPECT_NEAR(counts.high, normal.high, 0.002);
+    // A different stream from the index draws (the documented change), the same for a seed, another for another.
+    EXPECT_TRUE(counts.low != indices.low || counts.high != indices.high);
+    const ConfidenceInterval again = bootstrapMeanCi(v, 7, 10000);
+    EXPECT_EQ(again.low, counts.low);
+    EXPECT_EQ(again.high, counts.high);
+    const ConfidenceInterval other = bootstrapMeanCi(v, 8, 10000);
+    EXPECT_TRUE(other.low != counts.low || other.high != counts.high);
+}
+
+TEST(Bootstrap, FewValuedLargeInputMatchesTheNormalInterval) {
+    // 40,000 paired differences (the size of the speed benchmark's logs): the bootstrap of a mean of this many
+    // bounded values is the normal interval up to Monte Carlo error.
+    const std::vector<double> v = pairedDifferences(40000, 1300, 2100, 3);
+    const ConfidenceInterval boot = bootstrapMeanCi(v, 1, 10000);
+    const ConfidenceInterval normal = normalMeanCi(v);  // mean -0.02, half width about 0.0028
+    EXPECT_NEAR(boot.low, normal.low, 0.0005);
+    EXPECT_NEAR(boot.high, normal.high, 0.0005);
+
+    // Unpaired 0/1 accuracies (3,000 and 2,500 values): the interval of the difference of means against the Wald
+    // interval of two proportions.
+    std::vector<double> base = pairedDifferences(3000, 2100, 0, 5), cand = pairedDifferences(2500, 1700, 0, 6);
+    const ConfidenceInterval d = bootstrapMeanDifferenceCi(base, cand, 17, 10000);
+    const double pb = 0.7, pc = 0.68;
+    const double half = 1.959963984540054 * std::sqrt(pb * (1 - pb) / 3000 + pc * (1 - pc) / 2500);
+    EXPECT_NEAR(d.low, pc - pb - half, 0.002);
+    EXPECT_NEAR(d.high, pc - pb + half, 0.002);
+}
+
+TEST(Bootstrap, ManyValuedAndSmallInputsKeepTheIndexDraws) {
+    // More than 16 distinct values, or fewer than 64 values: the documented index-draw algorithm, to the bit.
+    const std::vector<double> many = normalData(200, 0.3, 1.0, 12);
+    const ConfidenceInterval a = bootstrapMeanCi(many, 5, 300), byHand = bootstrapByHand(many, 5, 300);
+    EXPECT_DOUBLE_EQ(a.low, byHand.low);  // the same draws; (1 - level) / 2 is 0.025 to 1 ulp
+    EXPECT_DOUBLE_EQ(a.high, byHand.high);
+    const std::vector<double> small = pairedDifferences(63, 9, 4, 2);  // three values, but only 63 of them
+    const ConfidenceInterval s = bootstrapMeanCi(small, 5, 300), sByHand = bootstrapByHand(small, 5, 300);
+    EXPECT_DOUBLE_EQ(s.low, sByHand.low);
+    EXPECT_DOUBLE_EQ(s.high, sByHand.high);
+    // One value only: every resample has that mean.
+    const ConfidenceInterval constant = bootstrapMeanCi(std::vector<double>(500, 0.25), 1, 100);
+    EXPECT_EQ(constant.low, 0.25);
+    EXPECT_EQ(constant.high, 0.25);
+}
+
 TEST(TInterval, PublishedQuantile) {
     // {1, 2, 3, 4, 5}: mean 3, s = sqrt(2.5), se = sqrt(0.5); t(0.975, 4) = 2.776445105 (tables).
     const ConfidenceInterval ci = tMeanCi(std::vector<double>{1, 2, 3, 4, 5});
@@ -397,7 +475,7 @@ TEST(Equivalence, TostAgainstTheMargin) {
     const double z = 1.6448536269514722;  // the 95 % normal quantile: each one-sided test at 5 %
     EquivalenceResult e = equivalenceCheck(0.1, 0.2);
     EXPECT_TRUE(e.equivalent);
-    EXPECT_NEAR(e.lowPct, 0.1 - 0.2 * z, 1e-12);  // -0.229
+    EXPECT_NEAR(e.lowPct, 0.1 - 0.2 * z, 1e-12);   // -0.229
     EXPECT_NEAR(e.highPct, 0.1 + 0.2 * z, 1e-12);  // 0.429
     EXPECT_EQ(e.marginPct, 0.5);
 

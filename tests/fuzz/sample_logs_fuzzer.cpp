@@ -1,7 +1,10 @@
 // Fuzz target: lm-eval per-sample logs (parseSampleLogText), in both layouts: labelled rows (lm-eval >= 0.4.7) and
-// the old one whose filters are assigned by order. The first input byte picks the task's filter list.
+// the old one whose filters are assigned by order. The first input byte picks the task's filter list. The reader's
+// On-Demand fast path must read every input as its general reader does: the same rows and values, or the same error.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -9,6 +12,44 @@
 #include "fuzz_support.h"
 
 using namespace fp8dash;
+
+namespace {
+
+bool sameNumber(double a, double b) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+    return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+void checkSameAsGeneralReader(const Result<SampleLog>& fast, const Result<SampleLog>& general) {
+    if (fast.ok() != general.ok())
+        fuzz::check(false, "the fast path and the general reader disagree on success",
+                    fast ? general.error().message : fast.error().message);
+    if (!fast) {
+        fuzz::check(fast.error().message == general.error().message, "the two readers give different errors",
+                    fast.error().message);
+        return;
+    }
+    fuzz::check(fast->labelled == general->labelled && fast->filters == general->filters &&
+                    fast->warnings == general->warnings && fast->rows.size() == general->rows.size(),
+                "the two readers read the file differently");
+    for (std::size_t i = 0; i < fast->rows.size(); ++i) {
+        const SampleRow& a = fast->rows[i];
+        const SampleRow& b = general->rows[i];
+        bool same = a.docId == b.docId && a.docHash == b.docHash && a.promptHash == b.promptHash &&
+                    a.targetHash == b.targetHash && a.filter == b.filter && a.line == b.line &&
+                    a.values.size() == b.values.size() && a.repeats.size() == b.repeats.size();
+        for (std::size_t k = 0; same && k < a.values.size(); ++k)
+            same = a.values[k].first == b.values[k].first && sameNumber(a.values[k].second, b.values[k].second);
+        for (std::size_t k = 0; same && k < a.repeats.size(); ++k) {
+            same = a.repeats[k].first == b.repeats[k].first && a.repeats[k].second.size() == b.repeats[k].second.size();
+            for (std::size_t x = 0; same && x < a.repeats[k].second.size(); ++x)
+                same = sameNumber(a.repeats[k].second[x], b.repeats[k].second[x]);
+        }
+        fuzz::check(same, "the two readers read a row differently", std::to_string(a.line));
+    }
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size == 0) return 0;
@@ -23,6 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto text = fuzz::text(data + 1, size - 1);
 
     auto log = parseSampleLogText(text, source, info);
+    checkSameAsGeneralReader(log, detail::parseSampleLogTextGeneral(text, source, info));
     if (!log) {
         fuzz::checkErrorNames(log.error().message, source);
         return 0;

@@ -84,6 +84,17 @@ struct PairedComputation {
 // and the labels are taken from the report. A task whose logs are missing, or cannot be read or paired, becomes a
 // note (the logs are extra evidence, so they never stop a comparison); a results path that cannot be read again is
 // an error, as is cancelling (progress: bytes read so far over all logs, and their total).
+//
+// A group without logs of its own (lm-eval writes none for groups) whose subtasks have logs on both sides gets one
+// test pooled over all its subtasks' pairs (its leaves, through nested groups), with the group's metric and filter:
+// each document counts once, so the pooled means are lm-eval's size-weighted group score (weight_by_size: true, as
+// mmlu's group config sets it; the field's own default is false, an unweighted mean of the subtasks' scores); a
+// warning says when they differ from the group's reported score. Its first
+// warning says that it was pooled, from how many subtasks, and which subtasks were not pooled and why.
+//
+// The logs are read several files at once, up to std::thread::hardware_concurrency() threads; `progress` is
+// called on the calling thread only (about ten times a second while reading), and returning false stops every
+// reader.
 Result<PairedComputation> computePairedResults(const ComparisonReport& report,
                                                const std::filesystem::path& baselinePath,
                                                const std::filesystem::path& candidatePath,

@@ -113,4 +113,14 @@ Result<SampleLog> readSampleLog(const std::filesystem::path& file, const SampleT
 // The same over text already in memory; `sourceName` is used in errors.
 Result<SampleLog> parseSampleLogText(std::string_view text, const std::string& sourceName, const SampleTaskInfo& info);
 
+// Speed: each row is read by simdjson's On-Demand API, touching only the fields above (doc, arguments, resps and
+// filtered_resps are walked for their syntax, never built); a row it is not sure of (malformed JSON, a field of an
+// unexpected type, a repeated key, Python's bare NaN, ...) is read again by the general reader (the whole row as a
+// JSON tree), which gives every error message. Both read every row alike.
+namespace detail {
+// parseSampleLogText with the general reader only: what the fast path is tested against.
+Result<SampleLog> parseSampleLogTextGeneral(std::string_view text, const std::string& sourceName,
+                                            const SampleTaskInfo& info);
+}  // namespace detail
+
 }  // namespace fp8dash

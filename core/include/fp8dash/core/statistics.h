@@ -27,9 +27,17 @@ struct ConfidenceInterval {
 // resampled means (linear interpolation between order statistics). Empty input: {0, 0}; a non-finite value: NaN.
 // Reproducible across standard libraries: an index is the raw generator output modulo n (outputs below 2^64 mod n
 // rejected, so unbiased), never std::uniform_int_distribution, whose algorithm each standard library picks.
+// Few-valued inputs (at most 16 distinct values among at least 64, e.g. paired 0/1 metrics, whose differences are
+// -1, 0 or +1) are resampled by counts instead: each resample draws the counts of the distinct values from
+// Multinomial(n, observed frequencies) as sequential conditional binomials, k - 1 draws instead of n, with
+// Boost.Random's binomial_distribution over the same generator (fixed code, the same numbers on every standard library;
+// not std::binomial_distribution, whose algorithm each library picks). The resampled mean has exactly the same
+// distribution as with index draws, but the random stream differs: seeded intervals of such inputs differ from
+// the index-draw intervals by Monte Carlo error; intervals of many-valued or small inputs are unchanged.
 ConfidenceInterval bootstrapMeanCi(std::span<const double> values, std::uint64_t seed, int iterations = 10000,
                                    double level = 0.95);
-// Unpaired: the difference of means (candidate - baseline), each side resampled independently from one generator.
+// Unpaired: the difference of means (candidate - baseline), each side resampled independently from one generator
+// (each side by counts when it is few-valued, as above).
 ConfidenceInterval bootstrapMeanDifferenceCi(std::span<const double> baseline, std::span<const double> candidate,
                                              std::uint64_t seed, int iterations = 10000, double level = 0.95);
 // Student t interval of the mean (for comparison with the bootstrap on normal data). n < 2: {mean, mean}.
