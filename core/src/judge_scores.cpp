@@ -562,7 +562,8 @@ Json judgeComparisonToJson(const JudgeComparison& c) {
     j["candidate_mean"] = c.candidateMean;
     j["delta_pct"] = c.deltaPct;
     j["degradation_pct"] = c.degradationPct;
-    j["degradation_ci95"] = Json::array({c.confidence.lowPct, c.confidence.highPct});
+    // Clamped at 0 like degradation_pct, so that the interval holds its own point (the sign convention).
+    j["degradation_ci95"] = Json::array({std::max(0.0, c.confidence.lowPct), std::max(0.0, c.confidence.highPct)});
     j["verdict"] = verdictName(c.verdict);
     j["point_verdict"] = verdictName(c.pointVerdict);
     j["reason"] = c.reason;

@@ -396,6 +396,23 @@ Result<SampleLogIndex> findSampleLogs(const LmEvalResults& run) {
     return findSampleLogs(fs::path(run.sourcePath));
 }
 
+namespace {
+
+// Calls add(start, length, 1-based line number) for each '\n'-separated line of text, stopping at the first error.
+template <typename Add>
+Status forEachLine(std::string_view text, const Add& add) {
+    std::uint64_t lineNo = 0;
+    for (std::size_t start = 0; start < text.size();) {
+        auto end = text.find('\n', start);
+        if (end == std::string_view::npos) end = text.size();
+        if (auto s = add(start, end - start, ++lineNo); !s) return s.error();
+        start = end + 1;
+    }
+    return success();
+}
+
+}  // namespace
+
 Result<SampleLog> parseSampleLogText(std::string_view text, const std::string& sourceName,
                                      const SampleTaskInfo& info) {
     // One padded copy, so that the fast path may read past each line's end.
@@ -404,15 +421,10 @@ Result<SampleLog> parseSampleLogText(std::string_view text, const std::string& s
     padded.append(text);
     padded.append(simdjson::SIMDJSON_PADDING, ' ');
     RowReader reader(sourceName, info);
-    std::uint64_t lineNo = 0;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        auto end = text.find('\n', start);
-        if (end == std::string_view::npos) end = text.size();
-        const std::string_view line(padded.data() + start, end - start);
-        if (auto s = reader.add(line, ++lineNo, padded.size() - start); !s) return s.error();
-        start = end + 1;
-    }
+    auto read = forEachLine(text, [&](std::size_t start, std::size_t length, std::uint64_t lineNo) {
+        return reader.add(std::string_view(padded.data() + start, length), lineNo, padded.size() - start);
+    });
+    if (!read) return read.error();
     return reader.finish();
 }
 
@@ -421,14 +433,10 @@ namespace detail {
 Result<SampleLog> parseSampleLogTextGeneral(std::string_view text, const std::string& sourceName,
                                             const SampleTaskInfo& info) {
     RowReader reader(sourceName, info);
-    std::uint64_t lineNo = 0;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        auto end = text.find('\n', start);
-        if (end == std::string_view::npos) end = text.size();
-        if (auto s = reader.add(text.substr(start, end - start), ++lineNo); !s) return s.error();  // unpadded: general
-        start = end + 1;
-    }
+    auto read = forEachLine(text, [&](std::size_t start, std::size_t length, std::uint64_t lineNo) {
+        return reader.add(text.substr(start, length), lineNo);  // unpadded: the general reader
+    });
+    if (!read) return read.error();
     return reader.finish();
 }
 

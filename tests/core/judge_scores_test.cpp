@@ -380,6 +380,19 @@ TEST(JudgeComparison, RecordsSeamChecksLikeTheFiles) {
     EXPECT_FALSE(judgeScoresFromRecords({}, "langfuse:x"));
 }
 
+// The sign convention: the degradation interval is clamped at 0 like the degradation, so that it holds its point.
+// The fixture pair swapped: the candidate improves 3.75 -> 4.0, a degradation of 0.
+TEST(JudgeComparison, TheDegradationIntervalHoldsItsPointForAnImprovement) {
+    const JudgeComparison r = compare(read(kCandidateCsv, "fp8.csv"), read(jsonl(kBaseline), "bf16.jsonl"));
+    const Json k = judgeComparisonToJson(r)["judge"];
+    EXPECT_EQ(k["degradation_pct"], 0.0);
+    EXPECT_GT(k["delta_pct"].get<double>(), 0.0);
+    const double low = k["degradation_ci95"][0].get<double>(), high = k["degradation_ci95"][1].get<double>();
+    EXPECT_GE(low, 0.0);
+    EXPECT_LE(low, 0.0) << "the interval must hold the point 0";
+    EXPECT_GE(high, 0.0);
+}
+
 TEST(JudgeComparison, JsonForTheCli) {
     const JudgeComparison r = compare(read(jsonl(kBaseline), "bf16.jsonl"), read(kCandidateCsv, "fp8.csv"));
     const Json j = judgeComparisonToJson(r);
