@@ -193,8 +193,8 @@ std::string verdictReason(const TaskComparison& r, const Thresholds& t) {
         text += "; no standard error to judge the noise";
     }
     if (r.verdict != r.pointVerdict && r.confidence)
-        text += "; cautious policy: the 95% interval of the degradation (" +
-                pct(std::max(0.0, r.confidence->lowPct)) + " to " + pct(r.confidence->highPct) + ") reaches the " + std::string(verdictName(r.verdict)) +
+        text += "; cautious policy: the 95% interval of the degradation (" + pct(std::max(0.0, r.confidence->lowPct)) +
+                " to " + pct(r.confidence->highPct) + ") reaches the " + std::string(verdictName(r.verdict)) +
                 " band, so it counts as " + std::string(verdictName(r.verdict)) + " (the estimate alone says " +
                 std::string(verdictName(r.pointVerdict)) + ")";
     return text;
@@ -401,10 +401,12 @@ void addRisks(ComparisonReport& r, const LmEvalResults& baseline, const LmEvalRe
                                "more quality"});
     for (const auto* side : {&r.baselineConfig, &r.candidateConfig}) {
         if (side->kvCache && !side->kvScales)
-            r.risks.push_back({"kv_cache_without_scales", side == &r.baselineConfig ? r.baselineLabel : r.candidateLabel,
+            r.risks.push_back({"kv_cache_without_scales",
+                               side == &r.baselineConfig ? r.baselineLabel : r.candidateLabel,
                                "FP8 KV cache (" + side->kvCacheDtype +
                                    ") without calculate_kv_scales: K/V are stored with scale 1.0, and long contexts "
-                                   "(> 32K tokens) accumulate error" + longContextRiskNote(r)});
+                                   "(> 32K tokens) accumulate error" +
+                                   longContextRiskNote(r)});
     }
     if (!r.candidateConfig.anyFp8())
         r.risks.push_back({"candidate_without_fp8", r.candidateLabel,
@@ -458,11 +460,12 @@ void addReasons(ComparisonReport& r) {
         }
     // Tasks whose count would exceed their size are named once, not given an extrapolated count each.
     if (nUndecidable)
-        inconclusive += "; " + (nUndecidable == nInconclusive
-                                    ? std::string(nUndecidable == 1 ? "it" : "each") + " would need more samples than " +
-                                          (nUndecidable == 1 ? "the task has" : "its task has")
-                                    : undecidable + " would need more samples than " +
-                                          (nUndecidable == 1 ? "the task has" : "their tasks have")) +
+        inconclusive += "; " +
+                        (nUndecidable == nInconclusive
+                             ? std::string(nUndecidable == 1 ? "it" : "each") + " would need more samples than " +
+                                   (nUndecidable == 1 ? "the task has" : "its task has")
+                             : undecidable + " would need more samples than " +
+                                   (nUndecidable == 1 ? "the task has" : "their tasks have")) +
                         " (too close to a band edge to decide)";
     if (nInconclusive)
         r.reasons.push_back(std::to_string(nInconclusive) + " task" + (nInconclusive == 1 ? " is" : "s are") +
@@ -562,8 +565,8 @@ std::string noTaskHint(const ComparisonReport& r, const LmEvalResults& baseline,
 
 // compareEvals over two runs whose task names agree, with the comparability check's findings.
 Result<ComparisonReport> compareMatched(const LmEvalResults& baseline, const LmEvalResults& candidate,
-                                       const ComparisonOptions& options, const std::string& baselineLabel,
-                                       const std::string& candidateLabel, ComparabilityCheck check) {
+                                        const ComparisonOptions& options, const std::string& baselineLabel,
+                                        const std::string& candidateLabel, ComparabilityCheck check) {
     for (const auto& ov : options.overrides) {
         const TaskResult* bt = baseline.task(ov.task);
         if (!bt && !candidate.task(ov.task))

@@ -453,9 +453,8 @@ void addEvals(Report& report, const Decision& d) {
     }
     std::vector<Line> comparability;  // the comparability check (comparability.h): differences and name matches
     for (const auto& item : r.comparability)
-        comparability.push_back(toned(comparabilityLine(item), item.severity == ComparabilitySeverity::Blocking
-                                                                   ? Tone::Warning
-                                                                   : Tone::Muted));
+        comparability.push_back(toned(comparabilityLine(item),
+                                      item.severity == ComparabilitySeverity::Blocking ? Tone::Warning : Tone::Muted));
     if (!comparability.empty()) {
         s.heading("Comparability");
         s.bullets(std::move(comparability));

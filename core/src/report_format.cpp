@@ -365,18 +365,18 @@ Json reportToJson(const ComparisonReport& r) {
     Json risks = Json::array();
     for (const auto& f : r.risks) risks.push_back({{"kind", f.kind}, {"subject", f.subject}, {"message", f.message}});
     Json out{{"verdict", verdictName(r.verdict)},
-                {"advice", verdictAdvice(r.verdict)},
-                {"reasons", r.reasons},
-                {"cautious", r.cautious},
-                {"control", r.controlLabel.empty() ? Json(nullptr) : Json(r.controlLabel)},
-                {"thresholds", {{"go_below", r.thresholds.goBelow}, {"investigate_above", r.thresholds.investigateAbove}}},
-                {"tasks", std::move(tasks)},
-                {"missing", std::move(missing)},
-                {"risks", std::move(risks)},
-                {"runs",
-                 {{"baseline", configToJson(r.baselineLabel, r.baselineConfig)},
-                  {"candidate", configToJson(r.candidateLabel, r.candidateConfig)}}},
-                 {"average_recovery_pct", optionalNumber(r.averageRecoveryPct)}};
+             {"advice", verdictAdvice(r.verdict)},
+             {"reasons", r.reasons},
+             {"cautious", r.cautious},
+             {"control", r.controlLabel.empty() ? Json(nullptr) : Json(r.controlLabel)},
+             {"thresholds", {{"go_below", r.thresholds.goBelow}, {"investigate_above", r.thresholds.investigateAbove}}},
+             {"tasks", std::move(tasks)},
+             {"missing", std::move(missing)},
+             {"risks", std::move(risks)},
+             {"runs",
+              {{"baseline", configToJson(r.baselineLabel, r.baselineConfig)},
+               {"candidate", configToJson(r.candidateLabel, r.candidateConfig)}}},
+             {"average_recovery_pct", optionalNumber(r.averageRecoveryPct)}};
     out["long_context"] = longContextToJson(r.longContext);  // null without per-length tasks
     out["comparability"] = comparabilityToJson(r.comparability);
     return out;
@@ -749,7 +749,8 @@ std::string decisionRender(const Decision& d, const ComparisonDocument& doc, con
         std::string evals = md ? reportToMarkdown(*d.evals) : reportToText(*d.evals);
         // The evals' own verdict line is kept, named as theirs: the overall one is above.
         if (md) evals.replace(0, std::string("## Verdict:").size(), "## Offline evals verdict:");
-        else evals = rewrapFirstLine(evals.replace(0, std::string("Verdict:").size(), "Offline evals verdict:"));
+        else
+            evals = rewrapFirstLine(evals.replace(0, std::string("Verdict:").size(), "Offline evals verdict:"));
         out += "\n" + evals;
     }
     if (d.judge) out += "\n" + (md ? judgeToMarkdown(*d.judge, bl, cl) : judgeToText(*d.judge, bl, cl));

@@ -413,8 +413,7 @@ Status forEachLine(std::string_view text, const Add& add) {
 
 }  // namespace
 
-Result<SampleLog> parseSampleLogText(std::string_view text, const std::string& sourceName,
-                                     const SampleTaskInfo& info) {
+Result<SampleLog> parseSampleLogText(std::string_view text, const std::string& sourceName, const SampleTaskInfo& info) {
     // One padded copy, so that the fast path may read past each line's end.
     std::string padded;
     padded.reserve(text.size() + simdjson::SIMDJSON_PADDING);

@@ -1,7 +1,7 @@
 #include "fp8dash/core/verdict.h"
 
-#include <cctype>
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <string>
 

@@ -39,8 +39,7 @@ std::string exact(double v) {
 // `original`: the task's size; 1000 of it were run.
 std::string results(double acc, double se, int original = 1000) {
     return R"({"results": {"arc_easy": {"acc,none": )" + exact(acc) + R"(, "acc_stderr,none": )" + exact(se) +
-           R"(}}, "n-samples": {"arc_easy": {"original": )" + std::to_string(original) +
-           R"(, "effective": 1000}}})";
+           R"(}}, "n-samples": {"arc_easy": {"original": )" + std::to_string(original) + R"(, "effective": 1000}}})";
 }
 
 // Judge scores: q1..q6, baseline as JSON Lines, candidate as CSV.

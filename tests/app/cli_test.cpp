@@ -70,7 +70,8 @@ TEST(CliCompare, FailOnExitCodes) {
     EXPECT_EQ(fp8dashCli({"compare", seed("bf16"), seed("fp8"), "--fail-on", "monitor"}).exitCode, 3);
     // A go verdict passes the gate (one run against itself, which is refused unless allowed).
     EXPECT_EQ(
-        fp8dashCli({"compare", seed("bf16"), seed("bf16"), "--allow-incomparable", "--fail-on", "monitor"}).exitCode, 0);
+        fp8dashCli({"compare", seed("bf16"), seed("bf16"), "--allow-incomparable", "--fail-on", "monitor"}).exitCode,
+        0);
     auto r = fp8dashCli({"compare", seed("bf16"), seed("fp8"), "--fail-on", "go"});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("expected monitor or investigate"), std::string::npos);

@@ -30,7 +30,8 @@ Json readJson(const std::filesystem::path& p) {
 // that lists the inconclusive tasks with them). The verdicts, values and every other reason stay as 0.1.0 printed.
 bool changedByDesign(const std::string& key, const Json& expected) {
     if (key == "degradation_ci95_pct" || key == "confidence_explanation" || key == "samples_needed") return true;
-    return expected.is_string() && expected.get<std::string>().find("inconclusive, the 95% interval") != std::string::npos;
+    return expected.is_string() &&
+           expected.get<std::string>().find("inconclusive, the 95% interval") != std::string::npos;
 }
 
 // Every key of `expected` is in `actual` with the same value; objects recurse, so keys added later are allowed.

@@ -31,9 +31,8 @@ std::string exact(double v) {
 std::string runJson(double acc, double se, int n = 1000, const std::string& task = "arc_easy", int original = 0) {
     std::string entries = R"("acc,none": )" + exact(acc);
     if (se >= 0) entries += R"(, "acc_stderr,none": )" + exact(se);
-    return R"({"results": {")" + task + R"(": {)" + entries + R"(}}, "n-samples": {")" + task +
-           R"(": {"original": )" + std::to_string(original ? original : n) + R"(, "effective": )" +
-           std::to_string(n) + "}}}";
+    return R"({"results": {")" + task + R"(": {)" + entries + R"(}}, "n-samples": {")" + task + R"(": {"original": )" +
+           std::to_string(original ? original : n) + R"(, "effective": )" + std::to_string(n) + "}}}";
 }
 
 LmEvalResults run(double acc, double se, int n = 1000, const std::string& task = "arc_easy", int original = 0) {
@@ -51,8 +50,7 @@ ComparisonReport compare(const LmEvalResults& b, const LmEvalResults& c, Compari
 TEST(TaskConfidence, FromTheStandardErrorsWhenNoLogs) {
     // 0.8 -> 0.797: degradation 0.375 %; half-width 1.96 * sqrt(0.01^2 + 0.01^2) / 0.8 * 100. Runs with --limit
     // 1000 of a 10,000,000-sample task, so that the samples that would decide it (about 766,000) exist.
-    const auto r =
-        compare(run(0.8, 0.01, 1000, "arc_easy", 10000000), run(0.797, 0.01, 1000, "arc_easy", 10000000));
+    const auto r = compare(run(0.8, 0.01, 1000, "arc_easy", 10000000), run(0.797, 0.01, 1000, "arc_easy", 10000000));
     const auto& t = r.tasks.at(0);
     ASSERT_TRUE(t.confidence.has_value());
     const double deg = 0.003 / 0.8 * 100, half = 1.96 * std::sqrt(2e-4) / 0.8 * 100;

@@ -105,13 +105,15 @@ TEST_F(SidePanelsTest, NotComparableTasksAndTheCheckShowBesideNotCompared) {
     window.showDocument(documentFromRuns(original, edited), {});
     ASSERT_NE(window.current(), nullptr);
     const QStringList entries = window.comparisonView()->missingTasksPanel()->entries();
-    const QString blocked = QStringLiteral("arc_challenge: not comparable: n-shot differs: baseline 0-shot, candidate "
-                                           "25-shot");
-    const QString finding = QStringLiteral("[blocking] arc_challenge: n-shot differs: baseline 0-shot, candidate 25-shot");
+    const QString blocked = QStringLiteral(
+        "arc_challenge: not comparable: n-shot differs: baseline 0-shot, candidate "
+        "25-shot");
+    const QString finding =
+        QStringLiteral("[blocking] arc_challenge: n-shot differs: baseline 0-shot, candidate 25-shot");
     EXPECT_TRUE(entries.contains(blocked)) << entries.join(QLatin1Char('\n')).toStdString();
     EXPECT_TRUE(entries.contains(finding)) << entries.join(QLatin1Char('\n')).toStdString();
     EXPECT_EQ(entries.size(), static_cast<qsizetype>(window.current()->report.missing.size() +
-                                                      window.current()->report.comparability.size()));
+                                                     window.current()->report.comparability.size()));
 }
 
 }  // namespace

@@ -52,7 +52,8 @@ QString pValueText(double p) {
 
 QString confidenceText(const ConfidenceAnswer& c) {
     if (c.confidence == Confidence::Clear) return TaskTableModel::tr("clear");
-    if (c.samplesNeeded) return TaskTableModel::tr("inconclusive (n≈%1)").arg(toQString(groupedCount(*c.samplesNeeded)));
+    if (c.samplesNeeded)
+        return TaskTableModel::tr("inconclusive (n≈%1)").arg(toQString(groupedCount(*c.samplesNeeded)));
     // More samples than the task has, or the estimate on the edge: no count would decide it.
     return c.decidable == false ? TaskTableModel::tr("inconclusive (too close to decide)")
                                 : TaskTableModel::tr("inconclusive");

@@ -95,9 +95,9 @@ void TaskTableView::setReport(const ComparisonReport& report) {
         recovery->setText(report.averageRecoveryPct
                               ? tr("Average recovery: %1 %").arg(QString::number(*report.averageRecoveryPct, 'f', 2))
                               : QString());
-        recovery->setToolTip(tr("Mean %1 / mean %2 × 100 over the compared higher-is-better tasks")
-                                 .arg(QString::fromStdString(report.candidateLabel),
-                                      QString::fromStdString(report.baselineLabel)));
+        recovery->setToolTip(
+            tr("Mean %1 / mean %2 × 100 over the compared higher-is-better tasks")
+                .arg(QString::fromStdString(report.candidateLabel), QString::fromStdString(report.baselineLabel)));
     }
     // The statistics columns come after the verdict in the model (so the seed's column numbers stay); on screen
     // they sit beside Δ% and ±σ, and the verdict stays last. A model reset may restore the logical order.

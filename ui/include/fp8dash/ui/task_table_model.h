@@ -2,10 +2,10 @@
 // TaskTableModel: the compared tasks of a ComparisonReport as a tree (groups have their subtasks as children).
 // Columns: Task, Metric, baseline value, candidate value (headers are the run labels), Δ%, ±σ, Verdict, then the
 // statistics of issue #5: Confidence (clear / inconclusive (n≈N)), Paired p (the paired test on the sample logs) and
-// Noise floor (from a control run), then Degradation (%) and Recovery (%, candidate / baseline); a view hides those three when columnHasData() says no row has them, so a
-// document without them looks as before. Display text is rounded (values 4 decimals, Δ% signed 2 decimals, σ 1
-// decimal); SortRole carries the exact number so a QSortFilterProxyModel sorts numerically. Holds its own copy of
-// the report. GUI thread only.
+// Noise floor (from a control run), then Degradation (%) and Recovery (%, candidate / baseline); a view hides those
+// three when columnHasData() says no row has them, so a document without them looks as before. Display text is rounded
+// (values 4 decimals, Δ% signed 2 decimals, σ 1 decimal); SortRole carries the exact number so a QSortFilterProxyModel
+// sorts numerically. Holds its own copy of the report. GUI thread only.
 
 #include <QAbstractItemModel>
 
