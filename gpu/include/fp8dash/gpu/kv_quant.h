@@ -16,10 +16,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <vector>
 
 namespace fp8dash::gpu {
+
+class KvLayerSource;  // kv_source.h
 
 enum class KvScaling {
     None,       // scale 1.0: vLLM without --calculate-kv-scales or checkpoint scales; |x| > 448 saturates to 448
@@ -173,6 +176,9 @@ struct KvSweepConfig {
     double logitStd = 3.0;         // each query is scaled so its BF16 attention logits have this standard deviation
     KvGeneratorOptions generator;
     KvQuantizer quantizer;         // empty: quantizeKv on the CPU
+    // Where K and V come from: empty means the synthetic cache of `shape` (and `seed`, `generator`); a dump
+    // (kv_dump.h) brings its own shape, and `shape` is then ignored.
+    std::shared_ptr<KvLayerSource> source;
 };
 
 struct KvSweepResult {
