@@ -119,38 +119,52 @@ void AttentionSums::merge(const AttentionSums& other)
 }
 
 ExactAttention exactAttention(std::span<const float> keys, std::span<const float> values, int context, int headDim,
-                              int queryRows, double targetEntropy)
+                              int queryRows, double targetEntropy, int temperatureTokens)
 {
     checkInputs(keys, values, context, headDim);
-    if (queryRows < 1)
-        throw std::invalid_argument("kv_quant: attention needs at least one query row");
+    if (queryRows < 1 || temperatureTokens < 1)
+        throw std::invalid_argument("kv_quant: attention needs at least one query row and one temperature token");
     const auto dim = static_cast<std::size_t>(headDim);
     const int rows = std::min(queryRows, context);
     ExactAttention exact;
     exact.headDim = headDim;
     std::vector<double> logits;
-    for (int j = 0; j < rows; ++j) {
-        const auto position = static_cast<std::size_t>((static_cast<long long>(j) + 1) * context / rows - 1);
-        const std::size_t count = position + 1;  // causal: tokens 0 .. position
+    std::vector<double> p;
+    // The query of a row: its key less the mean key of the row's tokens, unscaled.
+    auto queryAt = [&](std::size_t position) {
+        const std::size_t count = position + 1;
         std::vector<double> query(dim, 0.0);
         for (std::size_t t = 0; t < count; ++t)
             for (std::size_t d = 0; d < dim; ++d)
                 query[d] += static_cast<double>(keys[t * dim + d]);
         for (std::size_t d = 0; d < dim; ++d)
             query[d] = static_cast<double>(keys[position * dim + d]) - query[d] / static_cast<double>(count);
-        logitsOf(query, keys.data(), count, dim, logits);
-        const double target = std::min(targetEntropy, 0.5 * std::log(static_cast<double>(count)));
-        std::vector<double> p;
-        const double beta = temperatureFor(logits, target, p);
-        double variance = 0;
-        const double entropy = softmaxAt(logits, beta, p, variance);
+        return query;
+    };
+    // One temperature per head, as a trained head has: set on the reference row (the last of the first
+    // min(temperatureTokens, context) tokens) to reach the target entropy there, then used for every row, so longer
+    // rows spread their weight as real attention does.
+    const auto reference = static_cast<std::size_t>(std::min(temperatureTokens, context) - 1);
+    {
+        const std::vector<double> query = queryAt(reference);
+        logitsOf(query, keys.data(), reference + 1, dim, logits);
+        const double target = std::min(targetEntropy, 0.5 * std::log(static_cast<double>(reference + 1)));
+        exact.beta = temperatureFor(logits, target, p);
+    }
+    for (int j = 0; j < rows; ++j) {
+        const auto position = static_cast<std::size_t>((static_cast<long long>(j) + 1) * context / rows - 1);
+        const std::size_t count = position + 1;  // causal: tokens 0 .. position
+        std::vector<double> query = queryAt(position);
         for (double& q : query)
-            q *= beta;
+            q *= exact.beta;
+        logitsOf(query, keys.data(), count, dim, logits);
+        double variance = 0;
+        const double entropy = softmaxAt(logits, 1.0, p, variance);
         std::vector<double> out;
         weightedSum(p, values.data(), dim, out);
         exact.positions.push_back(position);
         exact.queries.push_back(std::move(query));
-        exact.weights.push_back(std::move(p));
+        exact.weights.push_back(p);
         exact.outputs.push_back(std::move(out));
         exact.entropies.push_back(entropy);
     }

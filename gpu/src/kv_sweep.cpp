@@ -213,7 +213,8 @@ KvSweepResult runKvQuantSweep(const KvSweepConfig& config, const KvProgress& pro
                 const std::size_t offset = static_cast<std::size_t>(head) * block;
                 exact[static_cast<std::size_t>(head)] =
                     exactAttention({layer.keys.data() + offset, block}, {layer.values.data() + offset, block}, context,
-                                   full.headDim, config.queryRows, config.targetEntropy);
+                                   full.headDim, config.queryRows, config.targetEntropy,
+                                   config.temperatureTokens);
             });
             for (std::size_t s = 0; s < config.scalings.size(); ++s) {
                 PointSums& point = points[s * contexts + c];

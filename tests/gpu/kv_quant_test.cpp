@@ -299,8 +299,8 @@ TEST(KvQuant, GeneratorIsDeterministicBf16AndHasOutliers)
                 }
             std::sort(rms.begin(), rms.end());
             std::sort(valueRms.begin(), valueRms.end());
-            EXPECT_GT(std::sqrt(rms.back() / rms[32]), 4.0);
-            EXPECT_LT(std::sqrt(valueRms.back() / valueRms[32]), 2.0);
+            EXPECT_GT(std::sqrt(rms.back() / rms[32]), 4.5);
+            EXPECT_LT(std::sqrt(valueRms.back() / valueRms[32]), 3.5);  // offsets only: sqrt(1 + mu^2)
         }
     }
     EXPECT_THROW(generateKvCache(KvShape{0, 1, 1, 1}, 1), std::invalid_argument);

@@ -76,7 +76,7 @@ struct KvGeneratorOptions {
     float keyOutlierSpread = 0.25f;  // an outlier channel's spread relative to its offset: consistent across tokens
     double ropeTheta = 500000.0;     // RoPE base [Llama3]; keys are stored after RoPE, as vLLM's cache holds them
     float valueStd = 0.5f;           // spread of a V channel: values are smaller than keys in Llama-class models
-    float valueMeanStd = 0.25f;      // per-channel offset of V, N(0, this x valueStd)
+    float valueMeanStd = 1.0f;       // per-channel offset of V, N(0, this x valueStd)
     double valueTailDof = 5.0;       // V noise is Student-t with this many degrees of freedom (heavier tails than a
                                      // normal, finite kurtosis), scaled to unit variance; no fixed channels [KIVI]
     float layerGainMin = 0.5f;       // per-layer gain, log-spaced from min (layer 0) to max (last layer): layers
@@ -181,11 +181,13 @@ std::vector<double> attentionOutput(std::span<const float> query, std::span<cons
 // trained models (shared position through RoPE, shared content), so the key there is the stand-in, for synthetic
 // data and dumps alike. The mean is removed because softmax ignores whatever is common to all logits, and the
 // outlier channels' shared offset would otherwise dominate every dot product (and the logits' rounding error with
-// it). beta, the temperature, is set per row so the exact softmax row has entropy min(targetEntropy, ln(p + 1) / 2)
-// nats (safeguarded Newton on beta; entropy falls as beta grows): how peaked real attention is, whatever the context
-// length. The same query meets the FP8 keys (only the cache is quantised). All in double.
+// it). beta, the temperature, is one per head, as in a trained head: set so that the reference row, at position
+// r = min(temperatureTokens, context) - 1, has entropy min(targetEntropy, ln(r + 1) / 2) nats (safeguarded Newton on
+// beta; entropy falls as beta grows), then used for every row, so rows over more tokens spread their weight as real
+// attention does. The same query meets the FP8 keys (only the cache is quantised). All in double.
 struct ExactAttention {
     int headDim = 0;
+    double beta = 1;                             // the head's temperature
     std::vector<std::size_t> positions;          // each row's position p
     std::vector<std::vector<double>> queries;    // each row's scaled query (headDim values)
     std::vector<std::vector<double>> weights;    // each row's exact softmax (p + 1 values)
@@ -208,7 +210,7 @@ struct AttentionSums {
 // keys/values: the exact head ([token][dim], at least context tokens). Throws std::invalid_argument for a
 // non-positive context, headDim or queryRows, or inputs smaller than context * headDim.
 ExactAttention exactAttention(std::span<const float> keys, std::span<const float> values, int context, int headDim,
-                              int queryRows, double targetEntropy);
+                              int queryRows, double targetEntropy, int temperatureTokens);
 // The same rows over the dequantised head (approxKeys/approxValues, same layout).
 AttentionSums compareAttention(const ExactAttention& exact, std::span<const float> approxKeys,
                                std::span<const float> approxValues);
@@ -251,9 +253,12 @@ struct KvSweepConfig {
     std::uint64_t seed = 1;
     int calibrationTokens = 1024;  // PerTensor's "first pass": the first prompt's tokens
     int queryRows = 16;            // sampled query rows per (layer, head, context), spread over the context
-    double targetEntropy = 3.0;    // nats of each exact softmax row (capped at ln(tokens seen) / 2): e^3 ~ 20 tokens'
-                                   // worth of weight out of thousands, the sparse rows H2O (Zhang et al. 2023, §3: >95% of weights near zero)
-                                   // and StreamingLLM (Xiao et al. 2024) report; attnEntropy reports what was reached
+    double targetEntropy = 3.0;    // nats of each head's reference row (below): e^3 ~ 20 tokens' worth of weight out
+                                   // of a thousand, the sparse rows H2O (Zhang et al. 2023, §3: >95% of the weights
+                                   // near zero) and StreamingLLM (Xiao et al. 2024) report
+    int temperatureTokens = 1024;  // each head's temperature is set on the row that sees the first this-many tokens
+                                   // (or the whole context, when shorter) and kept for every row: longer rows then
+                                   // spread their weight as a trained head does; attnEntropy reports what they reach
     int threads = 0;               // worker threads for the CPU work, split by head; 0 = all cores. Results are
                                    // bit-identical for any count (per-head sums merged in head order)
     KvGeneratorOptions generator;
