@@ -305,26 +305,22 @@ void writeBandwidth(JsonWriter& w, const BandwidthResult& b)
 
 // The scales a KV point used, as few as say it all: [1.0] for none, one per layer for per_tensor, one per (layer,
 // head), layer-major, for per_head.
-void writeKvScales(JsonWriter& w, const KvScales& scales, const std::vector<float>& perHead)
-{
+void writeKvScales(JsonWriter& w, const KvScales& scales, const std::vector<float>& perHead) {
     w.key("scales");
     w.beginArray();
     if (scales.scaling == KvScaling::None) {
         w.value(1.0);
     } else {
-        const std::size_t step = scales.scaling == KvScaling::PerTensor && scales.kvHeads > 0
-                                     ? static_cast<std::size_t>(scales.kvHeads)
-                                     : 1;
-        for (std::size_t i = 0; i < perHead.size(); i += step)
-            w.value(static_cast<double>(perHead[i]));
+        const std::size_t step =
+            scales.scaling == KvScaling::PerTensor && scales.kvHeads > 0 ? static_cast<std::size_t>(scales.kvHeads) : 1;
+        for (std::size_t i = 0; i < perHead.size(); i += step) w.value(static_cast<double>(perHead[i]));
     }
     w.endArray();
 }
 
 // One side (K or V) of a KV point: its errors, the values it saturated and the scales, so anyone can recompute them.
 void writeKvSide(JsonWriter& w, const TensorError& e, std::uint64_t saturated, const KvScales& scales,
-                 const std::vector<float>& perHead)
-{
+                 const std::vector<float>& perHead) {
     w.beginObject();
     w.field("rel_rmse", e.relRmse);
     w.field("max_abs_error", e.maxAbsError);
@@ -334,16 +330,14 @@ void writeKvSide(JsonWriter& w, const TensorError& e, std::uint64_t saturated, c
     w.endObject();
 }
 
-void writeKvSource(JsonWriter& w, const KvQuantResult& k)
-{
+void writeKvSource(JsonWriter& w, const KvQuantResult& k) {
     w.key("source");
     w.beginObject();
     w.field("kind", k.sourceKind);
     w.field("description", k.sourceDescription);
     w.key("shape");
     w.beginArray();
-    for (int d : {k.sourceShape.layers, k.sourceShape.kvHeads, k.sourceShape.tokens, k.sourceShape.headDim})
-        w.value(d);
+    for (int d : {k.sourceShape.layers, k.sourceShape.kvHeads, k.sourceShape.tokens, k.sourceShape.headDim}) w.value(d);
     w.endArray();
     w.endObject();
 }

@@ -12,23 +12,20 @@ namespace {
 
 // logits[t] = <q, keys[t]> / sqrt(dim) for t in [0, count).
 void logitsOf(const std::vector<double>& query, const float* keys, std::size_t count, std::size_t dim,
-              std::vector<double>& logits)
-{
+              std::vector<double>& logits) {
     logits.resize(count);
     const double invSqrtD = 1.0 / std::sqrt(static_cast<double>(dim));
     for (std::size_t t = 0; t < count; ++t) {
         const float* k = keys + t * dim;
         double dot = 0;
-        for (std::size_t d = 0; d < dim; ++d)
-            dot += query[d] * static_cast<double>(k[d]);
+        for (std::size_t d = 0; d < dim; ++d) dot += query[d] * static_cast<double>(k[d]);
         logits[t] = dot * invSqrtD;
     }
 }
 
 // p = softmax(beta * logits) (max subtracted first, so exp() stays in range); returns its entropy in nats and sets
 // variance to Var_p(logits), so dH/dbeta = -beta * variance.
-double softmaxAt(const std::vector<double>& logits, double beta, std::vector<double>& p, double& variance)
-{
+double softmaxAt(const std::vector<double>& logits, double beta, std::vector<double>& p, double& variance) {
     const double maxLogit = *std::max_element(logits.begin(), logits.end());
     p.resize(logits.size());
     double sum = 0;
@@ -44,8 +41,7 @@ double softmaxAt(const std::vector<double>& logits, double beta, std::vector<dou
         const double centred = logits[t] - maxLogit;
         mean += p[t] * centred;
         meanSquare += p[t] * centred * centred;
-        if (p[t] > 0)
-            entropy -= p[t] * std::log(p[t]);
+        if (p[t] > 0) entropy -= p[t] * std::log(p[t]);
     }
     variance = std::max(0.0, meanSquare - mean * mean);
     return entropy;
@@ -54,13 +50,11 @@ double softmaxAt(const std::vector<double>& logits, double beta, std::vector<dou
 // The beta >= 0 at which softmax(beta * logits) has the target entropy: a bracket [lo, hi] by doubling, then Newton
 // steps that fall back to bisection when they leave it. Logits without spread keep beta = 1 (every beta gives the
 // uniform row).
-double temperatureFor(const std::vector<double>& logits, double target, std::vector<double>& p)
-{
+double temperatureFor(const std::vector<double>& logits, double target, std::vector<double>& p) {
     double variance = 0;
-    const double spread = *std::max_element(logits.begin(), logits.end()) -
-                          *std::min_element(logits.begin(), logits.end());
-    if (!(spread > 0) || !(target < std::log(static_cast<double>(logits.size()))))
-        return 1.0;
+    const double spread =
+        *std::max_element(logits.begin(), logits.end()) - *std::min_element(logits.begin(), logits.end());
+    if (!(spread > 0) || !(target < std::log(static_cast<double>(logits.size())))) return 1.0;
     double lo = 0;
     double hi = 1;
     for (int i = 0; i < 200 && softmaxAt(logits, hi, p, variance) > target; ++i) {
@@ -71,33 +65,28 @@ double temperatureFor(const std::vector<double>& logits, double target, std::vec
     for (int i = 0; i < 60; ++i) {
         const double entropy = softmaxAt(logits, beta, p, variance);
         const double error = entropy - target;
-        if (std::fabs(error) < 1e-9)
-            break;
+        if (std::fabs(error) < 1e-9) break;
         if (error > 0)
             lo = beta;
         else
             hi = beta;
         const double slope = -beta * variance;
         double next = slope < 0 ? beta - error / slope : 0.5 * (lo + hi);
-        if (!(next > lo && next < hi))
-            next = 0.5 * (lo + hi);
+        if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
         beta = next;
     }
     return beta;
 }
 
-void weightedSum(const std::vector<double>& p, const float* values, std::size_t dim, std::vector<double>& out)
-{
+void weightedSum(const std::vector<double>& p, const float* values, std::size_t dim, std::vector<double>& out) {
     out.assign(dim, 0.0);
     for (std::size_t t = 0; t < p.size(); ++t) {
         const float* v = values + t * dim;
-        for (std::size_t d = 0; d < dim; ++d)
-            out[d] += p[t] * static_cast<double>(v[d]);
+        for (std::size_t d = 0; d < dim; ++d) out[d] += p[t] * static_cast<double>(v[d]);
     }
 }
 
-void checkInputs(std::span<const float> keys, std::span<const float> values, int context, int headDim)
-{
+void checkInputs(std::span<const float> keys, std::span<const float> values, int context, int headDim) {
     if (context < 1 || headDim < 1)
         throw std::invalid_argument("kv_quant: attention needs at least one token and one dimension");
     const std::size_t n = static_cast<std::size_t>(context) * static_cast<std::size_t>(headDim);
@@ -107,8 +96,7 @@ void checkInputs(std::span<const float> keys, std::span<const float> values, int
 
 }  // namespace
 
-void AttentionSums::merge(const AttentionSums& other)
-{
+void AttentionSums::merge(const AttentionSums& other) {
     diffSquares += other.diffSquares;
     refSquares += other.refSquares;
     cosineSum += other.cosineSum;
@@ -119,8 +107,7 @@ void AttentionSums::merge(const AttentionSums& other)
 }
 
 ExactAttention exactAttention(std::span<const float> keys, std::span<const float> values, int context, int headDim,
-                              int queryRows, double targetEntropy, int temperatureTokens)
-{
+                              int queryRows, double targetEntropy, int temperatureTokens) {
     checkInputs(keys, values, context, headDim);
     if (queryRows < 1 || temperatureTokens < 1)
         throw std::invalid_argument("kv_quant: attention needs at least one query row and one temperature token");
@@ -135,8 +122,7 @@ ExactAttention exactAttention(std::span<const float> keys, std::span<const float
         const std::size_t count = position + 1;
         std::vector<double> query(dim, 0.0);
         for (std::size_t t = 0; t < count; ++t)
-            for (std::size_t d = 0; d < dim; ++d)
-                query[d] += static_cast<double>(keys[t * dim + d]);
+            for (std::size_t d = 0; d < dim; ++d) query[d] += static_cast<double>(keys[t * dim + d]);
         for (std::size_t d = 0; d < dim; ++d)
             query[d] = static_cast<double>(keys[position * dim + d]) - query[d] / static_cast<double>(count);
         return query;
@@ -155,8 +141,7 @@ ExactAttention exactAttention(std::span<const float> keys, std::span<const float
         const auto position = static_cast<std::size_t>((static_cast<long long>(j) + 1) * context / rows - 1);
         const std::size_t count = position + 1;  // causal: tokens 0 .. position
         std::vector<double> query = queryAt(position);
-        for (double& q : query)
-            q *= exact.beta;
+        for (double& q : query) q *= exact.beta;
         logitsOf(query, keys.data(), count, dim, logits);
         double variance = 0;
         const double entropy = softmaxAt(logits, 1.0, p, variance);
@@ -172,8 +157,7 @@ ExactAttention exactAttention(std::span<const float> keys, std::span<const float
 }
 
 AttentionSums compareAttention(const ExactAttention& exact, std::span<const float> approxKeys,
-                               std::span<const float> approxValues)
-{
+                               std::span<const float> approxValues) {
     const auto dim = static_cast<std::size_t>(exact.headDim);
     AttentionSums sums;
     std::vector<double> logits;
@@ -188,8 +172,7 @@ AttentionSums compareAttention(const ExactAttention& exact, std::span<const floa
         softmaxAt(logits, 1.0, approx, variance);
         const std::vector<double>& p = exact.weights[r];
         double tvd = 0;
-        for (std::size_t t = 0; t < count; ++t)
-            tvd += std::fabs(approx[t] - p[t]);
+        for (std::size_t t = 0; t < count; ++t) tvd += std::fabs(approx[t] - p[t]);
         tvd *= 0.5;
         weightedSum(approx, approxValues.data(), dim, out);
         const std::vector<double>& o = exact.outputs[r];

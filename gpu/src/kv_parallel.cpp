@@ -9,21 +9,16 @@
 
 namespace fp8dash::gpu::detail {
 
-int resolveThreads(int requested)
-{
-    if (requested > 0)
-        return requested;
+int resolveThreads(int requested) {
+    if (requested > 0) return requested;
     return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
-void parallelFor(int count, int threads, const std::function<void(int)>& fn)
-{
-    if (count <= 0)
-        return;
+void parallelFor(int count, int threads, const std::function<void(int)>& fn) {
+    if (count <= 0) return;
     const int workers = std::min(count, resolveThreads(threads));
     if (workers == 1) {
-        for (int i = 0; i < count; ++i)
-            fn(i);
+        for (int i = 0; i < count; ++i) fn(i);
         return;
     }
     std::atomic<int> next{0};
@@ -36,8 +31,7 @@ void parallelFor(int count, int threads, const std::function<void(int)>& fn)
                 fn(i);
             } catch (...) {
                 const std::lock_guard lock(errorMutex);
-                if (!error)
-                    error = std::current_exception();
+                if (!error) error = std::current_exception();
                 failed = true;
             }
         }
@@ -45,12 +39,10 @@ void parallelFor(int count, int threads, const std::function<void(int)>& fn)
     {
         std::vector<std::jthread> pool;
         pool.reserve(static_cast<std::size_t>(workers - 1));
-        for (int w = 1; w < workers; ++w)
-            pool.emplace_back(work);
+        for (int w = 1; w < workers; ++w) pool.emplace_back(work);
         work();  // the caller's thread is one of the workers
-    }  // jthreads join here
-    if (error)
-        std::rethrow_exception(error);
+    }            // jthreads join here
+    if (error) std::rethrow_exception(error);
 }
 
 }  // namespace fp8dash::gpu::detail

@@ -170,23 +170,18 @@ KvScales computeKvScales(const KvCache& cache, KvScaling scaling, int calibratio
     return scales;
 }
 
-KvScales computeLayerKvScales(const KvCache& layer, KvScaling scaling, int calibrationTokens)
-{
-    if (layer.shape.layers != 1)
-        throw std::invalid_argument("kv_quant: computeLayerKvScales takes a one-layer cache");
+KvScales computeLayerKvScales(const KvCache& layer, KvScaling scaling, int calibrationTokens) {
+    if (layer.shape.layers != 1) throw std::invalid_argument("kv_quant: computeLayerKvScales takes a one-layer cache");
     return computeKvScales(layer, scaling, calibrationTokens);
 }
 
-std::uint64_t countSaturated(const float* data, std::size_t n, float scale)
-{
+std::uint64_t countSaturated(const float* data, std::size_t n, float scale) {
     std::uint64_t count = 0;
     if (scale == 1.0f) {
-        for (std::size_t i = 0; i < n; ++i)
-            count += std::fabs(data[i]) > kE4m3Max ? 1u : 0u;
+        for (std::size_t i = 0; i < n; ++i) count += std::fabs(data[i]) > kE4m3Max ? 1u : 0u;
         return count;
     }
-    for (std::size_t i = 0; i < n; ++i)
-        count += std::fabs(data[i] / scale) > kE4m3Max ? 1u : 0u;
+    for (std::size_t i = 0; i < n; ++i) count += std::fabs(data[i] / scale) > kE4m3Max ? 1u : 0u;
     return count;
 }
 
@@ -266,8 +261,7 @@ void ErrorAccumulator::add(std::span<const float> reference, std::span<const flo
     }
 }
 
-void ErrorAccumulator::merge(const ErrorAccumulator& other)
-{
+void ErrorAccumulator::merge(const ErrorAccumulator& other) {
     m_diffSquares += other.m_diffSquares;
     m_refSquares += other.m_refSquares;
     m_approxSquares += other.m_approxSquares;

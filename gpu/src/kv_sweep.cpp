@@ -33,8 +33,7 @@ struct PointSums {
     std::size_t elements = 0;
 };
 
-void merge(HeadSums& into, const HeadSums& from)
-{
+void merge(HeadSums& into, const HeadSums& from) {
     into.key.merge(from.key);
     into.value.merge(from.value);
     into.combined.merge(from.combined);
@@ -43,22 +42,16 @@ void merge(HeadSums& into, const HeadSums& from)
     into.attention.merge(from.attention);
 }
 
-void checkConfig(const KvSweepConfig& config)
-{
-    if (config.contexts.empty())
-        throw std::invalid_argument("kv_quant: the sweep needs at least one context length");
+void checkConfig(const KvSweepConfig& config) {
+    if (config.contexts.empty()) throw std::invalid_argument("kv_quant: the sweep needs at least one context length");
     for (int context : config.contexts) {
-        if (context < 1)
-            throw std::invalid_argument("kv_quant: context lengths must be positive");
+        if (context < 1) throw std::invalid_argument("kv_quant: context lengths must be positive");
     }
-    if (config.queryRows < 1)
-        throw std::invalid_argument("kv_quant: the sweep needs at least one query row");
+    if (config.queryRows < 1) throw std::invalid_argument("kv_quant: the sweep needs at least one query row");
 }
 
-std::shared_ptr<KvLayerSource> sourceFor(const KvSweepConfig& config, int maxContext)
-{
-    if (config.source)
-        return config.source;
+std::shared_ptr<KvLayerSource> sourceFor(const KvSweepConfig& config, int maxContext) {
+    if (config.source) return config.source;
     KvShape shape = config.shape;
     shape.tokens = maxContext;
     return std::make_shared<SyntheticKvSource>(shape, config.seed, config.generator, config.threads);
@@ -67,8 +60,7 @@ std::shared_ptr<KvLayerSource> sourceFor(const KvSweepConfig& config, int maxCon
 // The first `context` tokens of one loaded layer (shape.layers == 1), quantised; `seconds` gets the quantise step's
 // wall time (allocation outside it).
 QuantizedKv quantizeLayer(const KvSweepConfig& config, const KvCache& layer, const KvScales& scales, int context,
-                          double& seconds)
-{
+                          double& seconds) {
     KvShape shape = layer.shape;
     shape.tokens = context;
     QuantizedKv quantized;
@@ -101,8 +93,7 @@ QuantizedKv quantizeLayer(const KvSweepConfig& config, const KvCache& layer, con
 }
 
 // One head of one loaded layer against its codes: element errors, saturation, attention against the head's exact rows.
-HeadSums measureHead(const KvCache& layer, const QuantizedKv& codes, const ExactAttention& exact, int head)
-{
+HeadSums measureHead(const KvCache& layer, const QuantizedKv& codes, const ExactAttention& exact, int head) {
     const int context = codes.shape.tokens;
     const std::size_t n = static_cast<std::size_t>(context) * static_cast<std::size_t>(layer.shape.headDim);
     const float keyScale = codes.scales.keyScale(0, head);
@@ -127,8 +118,7 @@ HeadSums measureHead(const KvCache& layer, const QuantizedKv& codes, const Exact
     return sums;
 }
 
-KvQuantResult resultOf(const PointSums& point, KvScaling scaling, int context, const KvLayerSource& source)
-{
+KvQuantResult resultOf(const PointSums& point, KvScaling scaling, int context, const KvLayerSource& source) {
     KvQuantResult result;
     result.scaling = scaling;
     result.context = context;
@@ -158,8 +148,7 @@ KvQuantResult resultOf(const PointSums& point, KvScaling scaling, int context, c
 
 }  // namespace
 
-KvSweepResult runKvQuantSweep(const KvSweepConfig& config, const KvProgress& progress)
-{
+KvSweepResult runKvQuantSweep(const KvSweepConfig& config, const KvProgress& progress) {
     checkConfig(config);
     const int maxContext = *std::max_element(config.contexts.begin(), config.contexts.end());
     const std::shared_ptr<KvLayerSource> source = sourceFor(config, maxContext);
@@ -168,8 +157,8 @@ KvSweepResult runKvQuantSweep(const KvSweepConfig& config, const KvProgress& pro
         throw std::invalid_argument("kv_quant: every dimension of the KV shape must be positive");
     if (maxContext > full.tokens)
         throw std::invalid_argument("kv_quant: the context " + std::to_string(maxContext) + " is longer than the " +
-                                    std::to_string(full.tokens) + " tokens the source holds (" +
-                                    source->description() + ")");
+                                    std::to_string(full.tokens) + " tokens the source holds (" + source->description() +
+                                    ")");
 
     const std::size_t contexts = config.contexts.size();
     std::vector<PointSums> points(config.scalings.size() * contexts);
@@ -213,8 +202,7 @@ KvSweepResult runKvQuantSweep(const KvSweepConfig& config, const KvProgress& pro
                 const std::size_t offset = static_cast<std::size_t>(head) * block;
                 exact[static_cast<std::size_t>(head)] =
                     exactAttention({layer.keys.data() + offset, block}, {layer.values.data() + offset, block}, context,
-                                   full.headDim, config.queryRows, config.targetEntropy,
-                                   config.temperatureTokens);
+                                   full.headDim, config.queryRows, config.targetEntropy, config.temperatureTokens);
             });
             for (std::size_t s = 0; s < config.scalings.size(); ++s) {
                 PointSums& point = points[s * contexts + c];
@@ -239,7 +227,8 @@ KvSweepResult runKvQuantSweep(const KvSweepConfig& config, const KvProgress& pro
     }
     for (std::size_t s = 0; s < config.scalings.size(); ++s)
         for (std::size_t c = 0; c < contexts; ++c)
-            sweep.results.push_back(resultOf(points[s * contexts + c], config.scalings[s], config.contexts[c], *source));
+            sweep.results.push_back(
+                resultOf(points[s * contexts + c], config.scalings[s], config.contexts[c], *source));
     return sweep;
 }
 

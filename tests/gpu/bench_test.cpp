@@ -534,8 +534,7 @@ TEST(BenchJson, NonFiniteNumbersAreNullAndOthersRoundTrip)
     EXPECT_EQ(k["elements_per_s"].get<double>(), 0.0);
 }
 
-TEST(BenchJson, PerHeadScalesAreWrittenLayerMajor)
-{
+TEST(BenchJson, PerHeadScalesAreWrittenLayerMajor) {
     BenchReport r;
     KvQuantResult kv;
     kv.scaling = KvScaling::PerHead;

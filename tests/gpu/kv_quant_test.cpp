@@ -262,8 +262,7 @@ TEST(KvQuant, AttentionMatchesADirectLoop)
     }
     const std::vector<double> approxGot = attentionOutput(q, kq, vq, tokens, dim);
     double gotDiff = 0;
-    for (int d = 0; d < dim; ++d)
-        gotDiff += (approxGot[d] - got[d]) * (approxGot[d] - got[d]);
+    for (int d = 0; d < dim; ++d) gotDiff += (approxGot[d] - got[d]) * (approxGot[d] - got[d]);
     EXPECT_NEAR(std::sqrt(gotDiff / norm), std::sqrt(diff / norm), 1e-13);
 
     // All-zero keys: uniform weights, the output is the mean of V, by hand.
@@ -356,11 +355,12 @@ void printSweep(const char* label, const KvSweepResult& sweep, std::size_t conte
         const KvQuantResult& none = sweep.results[c];
         const KvQuantResult& perTensor = sweep.results[contexts + c];
         const KvQuantResult& perHead = sweep.results[2 * contexts + c];
-        std::printf("%s context %d: K rel_rmse none %.5f per_tensor %.5f per_head %.5f | V %.5f %.5f %.5f | "
-                    "attn %.5f %.5f %.5f\n",
-                    label, none.context, none.key.relRmse, perTensor.key.relRmse, perHead.key.relRmse,
-                    none.value.relRmse, perTensor.value.relRmse, perHead.value.relRmse, none.attnOutRelRmse,
-                    perTensor.attnOutRelRmse, perHead.attnOutRelRmse);
+        std::printf(
+            "%s context %d: K rel_rmse none %.5f per_tensor %.5f per_head %.5f | V %.5f %.5f %.5f | "
+            "attn %.5f %.5f %.5f\n",
+            label, none.context, none.key.relRmse, perTensor.key.relRmse, perHead.key.relRmse, none.value.relRmse,
+            perTensor.value.relRmse, perHead.value.relRmse, none.attnOutRelRmse, perTensor.attnOutRelRmse,
+            perHead.attnOutRelRmse);
     }
 }
 

@@ -24,19 +24,16 @@ namespace {
 // values past 448 clamped to 448 (saturate to finite).
 struct E4m3Table {
     std::vector<double> positive;  // code c in [0, 126] -> its value
-    E4m3Table()
-    {
+    E4m3Table() {
         for (int c = 0; c <= 126; ++c) {
             const int e = c >> 3;
             const int m = c & 7;
             positive.push_back(e == 0 ? m / 8.0 * std::ldexp(1.0, -6) : (1 + m / 8.0) * std::ldexp(1.0, e - 7));
         }
     }
-    double round(double x) const
-    {
+    double round(double x) const {
         const double a = std::fabs(x);
-        if (a >= 448.0)
-            return std::copysign(448.0, x);
+        if (a >= 448.0) return std::copysign(448.0, x);
         std::size_t best = 0;
         for (std::size_t c = 1; c < positive.size(); ++c) {
             const double dBest = std::fabs(positive[best] - a);
@@ -48,16 +45,14 @@ struct E4m3Table {
     }
 };
 
-const E4m3Table& table()
-{
+const E4m3Table& table() {
     static const E4m3Table t;
     return t;
 }
 
 // What the cache stores and gives back for x at a scale: x / scale in float (as the codec divides), rounded, times
 // the scale in float.
-double roundTrip(float x, float scale)
-{
+double roundTrip(float x, float scale) {
     const float scaled = x / scale;
     return static_cast<double>(static_cast<float>(table().round(scaled)) * scale);
 }
@@ -67,8 +62,7 @@ double roundTrip(float x, float scale)
 class MemorySource : public KvLayerSource {
 public:
     static constexpr int kLayers = 2, kHeads = 2, kTokens = 64, kDim = 8;
-    MemorySource()
-    {
+    MemorySource() {
         std::mt19937 rng(11);
         std::uniform_real_distribution<float> u(-1.0f, 1.0f);
         for (int l = 0; l < kLayers; ++l) {
@@ -87,8 +81,7 @@ public:
     KvShape shape() const override { return KvShape{kLayers, kHeads, kDim, kTokens}; }
     std::string kind() const override { return "dump"; }
     std::string description() const override { return "memory.safetensors (test)"; }
-    void loadLayer(int layer, int tokens, std::vector<float>& k, std::vector<float>& v) override
-    {
+    void loadLayer(int layer, int tokens, std::vector<float>& k, std::vector<float>& v) override {
         ++loads;
         k.clear();
         v.clear();
@@ -101,8 +94,7 @@ public:
                      values[static_cast<std::size_t>(layer)].begin() + static_cast<std::ptrdiff_t>(end));
         }
     }
-    const float* head(const std::vector<float>* side, int layer, int h) const
-    {
+    const float* head(const std::vector<float>* side, int layer, int h) const {
         return side[layer].data() + static_cast<std::size_t>(h) * kTokens * kDim;
     }
     std::vector<float> keys[kLayers];
@@ -111,20 +103,16 @@ public:
 };
 
 // Softmax of beta * logits; returns the entropy.
-double softmax(const std::vector<double>& logits, double beta, std::vector<double>& p)
-{
+double softmax(const std::vector<double>& logits, double beta, std::vector<double>& p) {
     double top = logits[0];
-    for (double l : logits)
-        top = std::max(top, l);
+    for (double l : logits) top = std::max(top, l);
     p.assign(logits.size(), 0.0);
     double sum = 0;
-    for (std::size_t t = 0; t < logits.size(); ++t)
-        sum += (p[t] = std::exp(beta * (logits[t] - top)));
+    for (std::size_t t = 0; t < logits.size(); ++t) sum += (p[t] = std::exp(beta * (logits[t] - top)));
     double h = 0;
     for (double& x : p) {
         x /= sum;
-        if (x > 0)
-            h -= x * std::log(x);
+        if (x > 0) h -= x * std::log(x);
     }
     return h;
 }
@@ -139,8 +127,7 @@ struct Expected {
 
 // The whole sweep for one (scaling, context), by the definitions in kv_quant.h, with this file's loops.
 Expected expectedFor(const MemorySource& src, KvScaling scaling, int context, int maxContext, int calibration,
-                     int queryRows, double targetEntropy, int temperatureTokens)
-{
+                     int queryRows, double targetEntropy, int temperatureTokens) {
     const int dim = MemorySource::kDim;
     Expected e;
     for (int l = 0; l < MemorySource::kLayers; ++l) {
@@ -184,18 +171,15 @@ Expected expectedFor(const MemorySource& src, KvScaling scaling, int context, in
             auto queryAt = [&](int p) {
                 std::vector<double> q(dim, 0.0);
                 for (int t = 0; t <= p; ++t)
-                    for (int d = 0; d < dim; ++d)
-                        q[d] += k[t * dim + d];
-                for (int d = 0; d < dim; ++d)
-                    q[d] = k[p * dim + d] - q[d] / (p + 1);
+                    for (int d = 0; d < dim; ++d) q[d] += k[t * dim + d];
+                for (int d = 0; d < dim; ++d) q[d] = k[p * dim + d] - q[d] / (p + 1);
                 return q;
             };
             auto logitsOver = [&](const std::vector<double>& q, const float* keys, int p) {
                 std::vector<double> out(static_cast<std::size_t>(p + 1));
                 for (int t = 0; t <= p; ++t) {
                     double s = 0;
-                    for (int d = 0; d < dim; ++d)
-                        s += q[d] * keys[t * dim + d];
+                    for (int d = 0; d < dim; ++d) s += q[d] * keys[t * dim + d];
                     out[static_cast<std::size_t>(t)] = s / std::sqrt(static_cast<double>(dim));
                 }
                 return out;
@@ -251,8 +235,7 @@ Expected expectedFor(const MemorySource& src, KvScaling scaling, int context, in
     return e;
 }
 
-TEST(KvSweep, FiguresOfADumpMatchAnIndependentComputation)
-{
+TEST(KvSweep, FiguresOfADumpMatchAnIndependentComputation) {
     auto source = std::make_shared<MemorySource>();
     KvSweepConfig config;
     config.source = source;
@@ -296,8 +279,7 @@ TEST(KvSweep, FiguresOfADumpMatchAnIndependentComputation)
     EXPECT_TRUE(sawSaturation);
 }
 
-TEST(KvSweep, AContextPastTheSourceIsRefusedWithItsName)
-{
+TEST(KvSweep, AContextPastTheSourceIsRefusedWithItsName) {
     KvSweepConfig config;
     config.source = std::make_shared<MemorySource>();
     config.contexts = {65};
@@ -310,8 +292,7 @@ TEST(KvSweep, AContextPastTheSourceIsRefusedWithItsName)
     }
 }
 
-KvSweepConfig syntheticConfig()
-{
+KvSweepConfig syntheticConfig() {
     KvSweepConfig config;
     config.shape = KvShape{4, 2, 64, 0};
     config.contexts = {512, 2048};
@@ -321,8 +302,7 @@ KvSweepConfig syntheticConfig()
     return config;
 }
 
-TEST(KvSweep, ResultsAreBitIdenticalForAnyThreadCount)
-{
+TEST(KvSweep, ResultsAreBitIdenticalForAnyThreadCount) {
     KvSweepConfig config = syntheticConfig();
     config.threads = 1;
     const KvSweepResult one = runKvQuantSweep(config);
@@ -333,7 +313,8 @@ TEST(KvSweep, ResultsAreBitIdenticalForAnyThreadCount)
     for (std::size_t i = 0; i < one.results.size(); ++i) {
         const KvQuantResult& a = one.results[i];
         const KvQuantResult& b = three.results[i];
-        for (auto [x, y] : {std::pair{&a.key, &b.key}, std::pair{&a.value, &b.value}, std::pair{&a.combined, &b.combined}}) {
+        for (auto [x, y] :
+             {std::pair{&a.key, &b.key}, std::pair{&a.value, &b.value}, std::pair{&a.combined, &b.combined}}) {
             EXPECT_EQ(x->relRmse, y->relRmse);
             EXPECT_EQ(x->maxAbsError, y->maxAbsError);
             EXPECT_EQ(x->cosine, y->cosine);
@@ -351,8 +332,7 @@ TEST(KvSweep, ResultsAreBitIdenticalForAnyThreadCount)
     }
 }
 
-TEST(KvSweep, SyntheticLayersAreIndependentPrefixStableAndThreadFree)
-{
+TEST(KvSweep, SyntheticLayersAreIndependentPrefixStableAndThreadFree) {
     const KvShape shape{3, 2, 16, 300};
     SyntheticKvSource a(shape, 5, {}, 1);
     SyntheticKvSource b(shape, 5, {}, 4);
@@ -374,8 +354,7 @@ TEST(KvSweep, SyntheticLayersAreIndependentPrefixStableAndThreadFree)
 
 // The default synthetic cache: E4M3's rounding alone (~2-3 % relative RMSE), no value past 448, so `none` sits with
 // the scaled modes; attention as peaked as asked.
-TEST(KvSweep, SyntheticDefaultsLookLikeARealCache)
-{
+TEST(KvSweep, SyntheticDefaultsLookLikeARealCache) {
     const KvSweepConfig config = syntheticConfig();
     const KvSweepResult sweep = runKvQuantSweep(config);
     ASSERT_EQ(sweep.results.size(), 6u);
@@ -407,8 +386,7 @@ TEST(KvSweep, SyntheticDefaultsLookLikeARealCache)
 
 // massiveLayer: one layer's values pass 448, scale 1.0 clamps them, and `none` stands apart; the scaled modes do not
 // notice.
-TEST(KvSweep, MassiveActivationsSaturateScaleOne)
-{
+TEST(KvSweep, MassiveActivationsSaturateScaleOne) {
     KvSweepConfig config = syntheticConfig();
     config.generator.massiveLayer = 3;
     const KvSweepResult sweep = runKvQuantSweep(config);

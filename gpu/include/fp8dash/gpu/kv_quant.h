@@ -187,21 +187,21 @@ std::vector<double> attentionOutput(std::span<const float> query, std::span<cons
 // attention does. The same query meets the FP8 keys (only the cache is quantised). All in double.
 struct ExactAttention {
     int headDim = 0;
-    double beta = 1;                             // the head's temperature
-    std::vector<std::size_t> positions;          // each row's position p
-    std::vector<std::vector<double>> queries;    // each row's scaled query (headDim values)
-    std::vector<std::vector<double>> weights;    // each row's exact softmax (p + 1 values)
-    std::vector<std::vector<double>> outputs;    // each row's exact output (headDim values)
-    std::vector<double> entropies;               // each row's entropy (nats)
+    double beta = 1;                           // the head's temperature
+    std::vector<std::size_t> positions;        // each row's position p
+    std::vector<std::vector<double>> queries;  // each row's scaled query (headDim values)
+    std::vector<std::vector<double>> weights;  // each row's exact softmax (p + 1 values)
+    std::vector<std::vector<double>> outputs;  // each row's exact output (headDim values)
+    std::vector<double> entropies;             // each row's entropy (nats)
 };
 
 struct AttentionSums {
-    double diffSquares = 0;   // sum over rows of ||o_fp8 - o_exact||^2
-    double refSquares = 0;    // sum over rows of ||o_exact||^2
-    double cosineSum = 0;     // sum over rows of cos(o_fp8, o_exact) (1 when both are zero)
-    double tvdSum = 0;        // sum over rows of 1/2 sum_t |p_fp8_t - p_exact_t|
-    double tvdMax = 0;        // the largest row TVD
-    double entropySum = 0;    // sum over rows of -sum_t p_exact_t ln p_exact_t (nats)
+    double diffSquares = 0;  // sum over rows of ||o_fp8 - o_exact||^2
+    double refSquares = 0;   // sum over rows of ||o_exact||^2
+    double cosineSum = 0;    // sum over rows of cos(o_fp8, o_exact) (1 when both are zero)
+    double tvdSum = 0;       // sum over rows of 1/2 sum_t |p_fp8_t - p_exact_t|
+    double tvdMax = 0;       // the largest row TVD
+    double entropySum = 0;   // sum over rows of -sum_t p_exact_t ln p_exact_t (nats)
     std::uint64_t rows = 0;
 
     void merge(const AttentionSums& other);
@@ -224,17 +224,17 @@ struct KvQuantResult {
     TensorError combined;        // K and V together
     std::uint64_t keySaturated = 0;    // elements of K in this point's first `context` tokens with |x / scale| > 448
     std::uint64_t valueSaturated = 0;  // (counted before the codec clamps them to 448)
-    KvScales scales;                   // the scales used (per (layer, head); PerTensor repeats a layer's scale per head)
-    double attnOutRelRmse = 0;  // sqrt(sum ||o_fp8 - o||^2 / sum ||o||^2) over every sampled query row of every layer
-                                // and head: attention-output error normalised by the RMS of the exact outputs.
-                                // THE HEADLINE FIGURE.
-    double attnOutCosine = 1;   // mean over sampled query rows of cos(o_fp8, o)
-    double attnWeightTvd = 0;   // mean over sampled query rows of 1/2 sum_t |p_fp8_t - p_t| (softmax rows, causal)
+    KvScales scales;              // the scales used (per (layer, head); PerTensor repeats a layer's scale per head)
+    double attnOutRelRmse = 0;    // sqrt(sum ||o_fp8 - o||^2 / sum ||o||^2) over every sampled query row of every layer
+                                  // and head: attention-output error normalised by the RMS of the exact outputs.
+                                  // THE HEADLINE FIGURE.
+    double attnOutCosine = 1;     // mean over sampled query rows of cos(o_fp8, o)
+    double attnWeightTvd = 0;     // mean over sampled query rows of 1/2 sum_t |p_fp8_t - p_t| (softmax rows, causal)
     double attnWeightTvdMax = 0;  // the worst sampled row
-    double attnEntropy = 0;     // mean entropy (nats) of the exact softmax rows: how peaked attention is
-    std::string sourceKind;     // "synthetic" or "dump" (KvLayerSource::kind())
+    double attnEntropy = 0;       // mean entropy (nats) of the exact softmax rows: how peaked attention is
+    std::string sourceKind;       // "synthetic" or "dump" (KvLayerSource::kind())
     std::string sourceDescription;  // KvLayerSource::description()
-    KvShape sourceShape;        // the source's full shape (tokens = all it holds)
+    KvShape sourceShape;            // the source's full shape (tokens = all it holds)
     std::size_t elements = 0;    // K + V elements quantised for this point
     double seconds = 0;          // wall time of the quantise step alone (x / scale and encode), K and V, summed over
                                  // the layers; on the CPU the heads are quantised on all the sweep's threads
