@@ -17,9 +17,14 @@ void logitsOf(const std::vector<double>& query, const float* keys, std::size_t c
     const double invSqrtD = 1.0 / std::sqrt(static_cast<double>(dim));
     for (std::size_t t = 0; t < count; ++t) {
         const float* k = keys + t * dim;
-        double dot = 0;
-        for (std::size_t d = 0; d < dim; ++d) dot += query[d] * static_cast<double>(k[d]);
-        logits[t] = dot * invSqrtD;
+        // Four partial sums: independent chains the CPU overlaps (a single chain waits on each add).
+        double dot[4] = {0, 0, 0, 0};
+        std::size_t d = 0;
+        for (; d + 4 <= dim; d += 4)
+            for (std::size_t lane = 0; lane < 4; ++lane)
+                dot[lane] += query[d + lane] * static_cast<double>(k[d + lane]);
+        for (; d < dim; ++d) dot[0] += query[d] * static_cast<double>(k[d]);
+        logits[t] = ((dot[0] + dot[1]) + (dot[2] + dot[3])) * invSqrtD;
     }
 }
 
@@ -118,13 +123,20 @@ ExactAttention exactAttention(std::span<const float> keys, std::span<const float
     std::vector<double> logits;
     std::vector<double> p;
     // The query of a row: its key less the mean key of the row's tokens, unscaled.
+    // The sum of the keys of tokens 0 .. position, kept running so each row adds only its new tokens.
+    std::vector<double> keySum(dim, 0.0);
+    std::size_t summed = 0;  // tokens in keySum
     auto queryAt = [&](std::size_t position) {
-        const std::size_t count = position + 1;
-        std::vector<double> query(dim, 0.0);
-        for (std::size_t t = 0; t < count; ++t)
-            for (std::size_t d = 0; d < dim; ++d) query[d] += static_cast<double>(keys[t * dim + d]);
+        if (summed > position + 1) {
+            std::fill(keySum.begin(), keySum.end(), 0.0);
+            summed = 0;
+        }
+        for (; summed <= position; ++summed)
+            for (std::size_t d = 0; d < dim; ++d) keySum[d] += static_cast<double>(keys[summed * dim + d]);
+        const auto count = static_cast<double>(position + 1);
+        std::vector<double> query(dim);
         for (std::size_t d = 0; d < dim; ++d)
-            query[d] = static_cast<double>(keys[position * dim + d]) - query[d] / static_cast<double>(count);
+            query[d] = static_cast<double>(keys[position * dim + d]) - keySum[d] / count;
         return query;
     };
     // One temperature per head, as a trained head has: set on the reference row (the last of the first
@@ -134,6 +146,8 @@ ExactAttention exactAttention(std::span<const float> keys, std::span<const float
     {
         const std::vector<double> query = queryAt(reference);
         logitsOf(query, keys.data(), reference + 1, dim, logits);
+        std::fill(keySum.begin(), keySum.end(), 0.0);  // the rows start again from token 0
+        summed = 0;
         const double target = std::min(targetEntropy, 0.5 * std::log(static_cast<double>(reference + 1)));
         exact.beta = temperatureFor(logits, target, p);
     }

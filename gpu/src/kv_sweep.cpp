@@ -57,13 +57,12 @@ std::shared_ptr<KvLayerSource> sourceFor(const KvSweepConfig& config, int maxCon
     return std::make_shared<SyntheticKvSource>(shape, config.seed, config.generator, config.threads);
 }
 
-// The first `context` tokens of one loaded layer (shape.layers == 1), quantised; `seconds` gets the quantise step's
-// wall time (allocation outside it).
-QuantizedKv quantizeLayer(const KvSweepConfig& config, const KvCache& layer, const KvScales& scales, int context,
-                          double& seconds) {
+// The first `context` tokens of one loaded layer (shape.layers == 1), quantised into `quantized` (its buffers reused
+// from point to point); `seconds` gets the quantise step's wall time (allocation outside it).
+void quantizeLayer(const KvSweepConfig& config, const KvCache& layer, const KvScales& scales, int context,
+                   QuantizedKv& quantized, double& seconds) {
     KvShape shape = layer.shape;
     shape.tokens = context;
-    QuantizedKv quantized;
     if (config.quantizer) {
         // Another backend's quantiser (the CUDA kernel) owns its buffers; its call is what is timed.
         const auto start = std::chrono::steady_clock::now();
@@ -74,7 +73,7 @@ QuantizedKv quantizeLayer(const KvSweepConfig& config, const KvCache& layer, con
             quantized.keys.size() != shape.elementsPerTensor() || quantized.values.size() != shape.elementsPerTensor())
             throw std::invalid_argument("kv_quant: the quantizer returned codes of the wrong shape");
         quantized.scales = scales;  // the codes were made with these; the sweep dequantises with them
-        return quantized;
+        return;
     }
     quantized.shape = shape;
     quantized.scales = scales;
@@ -89,32 +88,36 @@ QuantizedKv quantizeLayer(const KvSweepConfig& config, const KvCache& layer, con
         quantizeKvBlock(layer.values.data() + in, quantized.values.data() + out, n, scales.valueScale(0, head));
     });
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return quantized;
 }
 
 // One head of one loaded layer against its codes: element errors, saturation, attention against the head's exact rows.
-HeadSums measureHead(const KvCache& layer, const QuantizedKv& codes, const ExactAttention& exact, int head) {
+// keysOut/valuesOut: the head's own scratch for the dequantised values (kept across points, so no page is zeroed
+// again).
+HeadSums measureHead(const KvCache& layer, const QuantizedKv& codes, const ExactAttention& exact, int head,
+                     std::vector<float>& keysOut, std::vector<float>& valuesOut) {
     const int context = codes.shape.tokens;
     const std::size_t n = static_cast<std::size_t>(context) * static_cast<std::size_t>(layer.shape.headDim);
     const float keyScale = codes.scales.keyScale(0, head);
     const float valueScale = codes.scales.valueScale(0, head);
     const float* keys = layer.keys.data() + layer.shape.offset(0, head, 0);
     const float* values = layer.values.data() + layer.shape.offset(0, head, 0);
-    std::vector<float> keysOut(n);
-    std::vector<float> valuesOut(n);
+    keysOut.resize(n);
+    valuesOut.resize(n);
     dequantizeKvBlock(codes.keys.data() + static_cast<std::size_t>(head) * n, keysOut.data(), n, keyScale);
     dequantizeKvBlock(codes.values.data() + static_cast<std::size_t>(head) * n, valuesOut.data(), n, valueScale);
 
     HeadSums sums;
     const std::span<const float> keyRef{keys, n};
     const std::span<const float> valueRef{values, n};
-    sums.key.add(keyRef, keysOut);
-    sums.value.add(valueRef, valuesOut);
-    sums.combined.add(keyRef, keysOut);
-    sums.combined.add(valueRef, valuesOut);
+    const std::span<const float> keyOut{keysOut.data(), n};
+    const std::span<const float> valueOut{valuesOut.data(), n};
+    sums.key.add(keyRef, keyOut);
+    sums.value.add(valueRef, valueOut);
+    sums.combined.add(keyRef, keyOut);
+    sums.combined.add(valueRef, valueOut);
     sums.keySaturated = countSaturated(keys, n, keyScale);
     sums.valueSaturated = countSaturated(values, n, valueScale);
-    sums.attention = compareAttention(exact, keysOut, valuesOut);
+    sums.attention = compareAttention(exact, keyOut, valueOut);
     return sums;
 }
 
@@ -180,6 +183,8 @@ KvSweepResult runKvQuantSweep(const KvSweepConfig& config, const KvProgress& pro
     layer.shape = KvShape{1, full.kvHeads, full.headDim, maxContext};
     const auto heads = static_cast<std::size_t>(full.kvHeads);
     const std::size_t block = static_cast<std::size_t>(maxContext) * static_cast<std::size_t>(full.headDim);
+    QuantizedKv codes;                                // reused from point to point
+    std::vector<std::vector<float>> scratch(2 * heads);  // each head's dequantised K and V
     for (int l = 0; l < full.layers; ++l) {
         source->loadLayer(l, maxContext, layer.keys, layer.values);
         if (layer.keys.size() != layer.shape.elementsPerTensor() || layer.values.size() != layer.keys.size())
@@ -207,11 +212,11 @@ KvSweepResult runKvQuantSweep(const KvSweepConfig& config, const KvProgress& pro
             for (std::size_t s = 0; s < config.scalings.size(); ++s) {
                 PointSums& point = points[s * contexts + c];
                 double seconds = 0;
-                const QuantizedKv codes = quantizeLayer(config, layer, layerScales[s], context, seconds);
+                quantizeLayer(config, layer, layerScales[s], context, codes, seconds);
                 std::vector<HeadSums> perHead(heads);
                 detail::parallelFor(full.kvHeads, config.threads, [&](int head) {
                     const auto h = static_cast<std::size_t>(head);
-                    perHead[h] = measureHead(layer, codes, exact[h], head);
+                    perHead[h] = measureHead(layer, codes, exact[h], head, scratch[2 * h], scratch[2 * h + 1]);
                 });
                 for (const HeadSums& h : perHead)  // head order: the same doubles for any thread count
                     merge(point.sums, h);
