@@ -2,16 +2,19 @@
 // KV-cache quantisation experiment, CPU implementation: what storing the K/V cache as FP8 E4M3 (vLLM's
 // `--kv-cache-dtype fp8`) costs in accuracy, by scaling mode and context length, against the BF16 cache it replaces.
 //
-// - A deterministic synthetic K/V cache (seeded std::mt19937_64) with outlier channels, rounded to BF16.
+// - K/V from a KvLayerSource (kv_source.h), one layer at a time: the realistic synthetic cache (kv_synthetic.h) or a
+//   dump of a real model's cache.
 // - E4M3 quantisation with Saturation::Finite (what vLLM's FP8 KV cache stores): code = E4M3(x / scale),
 //   dequantised = decode(code) * scale, both in float as the kernels do.
-// - Error metrics (relative RMSE, max abs error, cosine) and the relative error of one attention output per head,
-//   all accumulated in double.
+// - Error metrics (relative RMSE, max abs error, cosine, saturated counts) and the attention's (output error
+//   normalised by the exact outputs' RMS, softmax-row total variation, entropy) over causal query rows, all
+//   accumulated in double.
 //
 // Layout of every cache here: [layer][kv_head][token][head_dim], row-major, so one (layer, head) is one contiguous
 // block and a context of T tokens is the first T * head_dim floats of each block.
 // Plain C++, no Qt, no CUDA. Every function is pure and reentrant (safe from any thread); runKvQuantSweep runs on
-// the caller's thread and calls its progress callback there, so a UI runs it on a worker thread.
+// the caller's thread and calls its progress callback there (its per-head work goes to its own worker threads), so
+// a UI runs it on a worker thread.
 
 #include <cstddef>
 #include <cstdint>
