@@ -666,8 +666,11 @@ void addKvTable(Section& s, const BenchResults& b) {
                               pct(p.hasAttentionMetrics, p.attnOutRelRmse), pct(p.hasAttentionMetrics, p.attnWeightTvd),
                               pct(true, p.key.relRmse), pct(true, p.value.relRmse),
                               cell(count(p.key.saturated) + " / " + count(p.value.saturated)),
-                              cell(p.elementsPerSecond > 0 ? significant(p.elementsPerSecond / 1e6) + " M/s"
-                                                           : std::string("—"))};
+                              cell(p.elementsPerSecond >= 1e6
+                                       ? grouped(static_cast<std::uint64_t>(std::llround(p.elementsPerSecond / 1e6))) +
+                                             " M/s"
+                                   : p.elementsPerSecond > 0 ? significant(p.elementsPerSecond) + "/s"
+                                                             : std::string("—"))};
         if (legacyColumn)
             row.push_back(cell(p.legacyAttnRelError && !p.hasAttentionMetrics ? significant(*p.legacyAttnRelError)
                                                                               : std::string("—")));
