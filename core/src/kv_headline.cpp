@@ -52,9 +52,12 @@ std::string kvPercentText(double fraction) {
     if (!std::isfinite(fraction)) return "n/a";
     const double pct = fraction * 100;
     char buf[64];
-    if (std::abs(pct) >= 1 || pct == 0) std::snprintf(buf, sizeof buf, "%.1f%%", pct);
-    else if (std::abs(pct) >= 0.1) std::snprintf(buf, sizeof buf, "%.2f%%", pct);
-    else std::snprintf(buf, sizeof buf, "%.2g%%", pct);
+    if (std::abs(pct) >= 1 || pct == 0)
+        std::snprintf(buf, sizeof buf, "%.1f%%", pct);
+    else if (std::abs(pct) >= 0.1)
+        std::snprintf(buf, sizeof buf, "%.2f%%", pct);
+    else
+        std::snprintf(buf, sizeof buf, "%.2g%%", pct);
     return buf;
 }
 
@@ -161,7 +164,8 @@ std::string wrapped(const std::string& text, const std::string& indent, std::siz
 std::string kvResultsText(const BenchResults& r) {
     std::string out = "\nKV-cache quantisation to FP8 E4M3 (" + (r.kvBackend.empty() ? std::string("?") : r.kvBackend) +
                       "; error vs the BF16 cache)\n";
-    if (r.kv.empty()) return out + "  skipped: " + (r.kvSkipped.empty() ? std::string("no results") : r.kvSkipped) + "\n";
+    if (r.kv.empty())
+        return out + "  skipped: " + (r.kvSkipped.empty() ? std::string("no results") : r.kvSkipped) + "\n";
     bool legacyColumn = false;
     for (const BenchKvPoint& k : r.kv) legacyColumn = legacyColumn || (!k.hasAttentionMetrics && k.legacyAttnRelError);
     out += "  " + pad("scaling", 12, false) + pad("context", 9, true) + pad("K rel RMSE", 12, true) +
@@ -176,8 +180,8 @@ std::string kvResultsText(const BenchResults& r) {
                pad(k.hasAttentionMetrics ? general(k.attnWeightTvd, 4) : "-", 10, true) +
                pad(k.elementsPerSecond > 0 ? general(k.elementsPerSecond / 1e6, 4) : "-", 10, true);
         if (legacyColumn)
-            out += pad(k.legacyAttnRelError && !k.hasAttentionMetrics ? general(*k.legacyAttnRelError, 4) : "-", 11,
-                       true);
+            out +=
+                pad(k.legacyAttnRelError && !k.hasAttentionMetrics ? general(*k.legacyAttnRelError, 4) : "-", 11, true);
         out += "\n";
     }
     if (legacyColumn)
@@ -188,10 +192,11 @@ std::string kvResultsText(const BenchResults& r) {
         out += "  headline: " + h->summary() + "\n";
         out += wrapped(h->reading, "  ");
     }
-    out += wrapped("K/V rel RMSE = sqrt(sum (x_hat - x)^2 / sum x^2); sat = values with |x / scale| > 448 (clamped); "
-                   "attn out err = sqrt(sum |o_hat - o|^2 / sum |o|^2) over sampled queries; attn TVD = mean 1/2 sum "
-                   "|p_hat - p| of the softmax rows; Melem/s = million K/V elements quantised per second.",
-                   "  ");
+    out += wrapped(
+        "K/V rel RMSE = sqrt(sum (x_hat - x)^2 / sum x^2); sat = values with |x / scale| > 448 (clamped); "
+        "attn out err = sqrt(sum |o_hat - o|^2 / sum |o|^2) over sampled queries; attn TVD = mean 1/2 sum "
+        "|p_hat - p| of the softmax rows; Melem/s = million K/V elements quantised per second.",
+        "  ");
     return out;
 }
 

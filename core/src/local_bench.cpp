@@ -189,8 +189,7 @@ BenchKvPoint readKvPoint(const Json& j, const std::string& where) {
     p.maxAbsError = k.numberOr("max_abs_error", 0);
     p.cosine = k.numberOr("cosine", 1);
     if (const Json* key = k.find("key"); key && !key->is_null()) p.key = readKvSide(*key, k.path("key"));
-    if (const Json* value = k.find("value"); value && !value->is_null())
-        p.value = readKvSide(*value, k.path("value"));
+    if (const Json* value = k.find("value"); value && !value->is_null()) p.value = readKvSide(*value, k.path("value"));
     p.hasAttentionMetrics = k.find("attn_out_rel_rmse") != nullptr;
     p.attnOutRelRmse = k.number("attn_out_rel_rmse");
     p.attnOutCosine = k.number("attn_out_cosine");

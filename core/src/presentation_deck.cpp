@@ -350,8 +350,12 @@ std::optional<PresentationSlide> timelineSlide(const ComparisonDocument& doc, co
 // scale 1.0's saturation; results of older fp8dash show their K/V rel RMSE and say they predate the new metric.
 SlideFigure kvSlideFigure(const KvHeadline& h) {
     std::string detail = h.where + (h.synthetic ? " · synthetic cache" : " · the model's own K/V");
-    if (h.legacy) return {"FP8 KV cache: K/V rel. RMSE", h.figure, detail + " · saved before fp8dash measured the "
-                                                                   "attention-output error", std::nullopt};
+    if (h.legacy)
+        return {"FP8 KV cache: K/V rel. RMSE", h.figure,
+                detail +
+                    " · saved before fp8dash measured the "
+                    "attention-output error",
+                std::nullopt};
     detail += " · E4M3 rounding alone: about 2–3 %";
     if (h.noneSaturated) detail += " · scale 1.0 saturates " + groupedDigits(*h.noneSaturated) + " values";
     return {"FP8 KV cache: attention-output error", h.figure, detail, std::nullopt};
@@ -365,7 +369,8 @@ std::string kvTalkingPoint(const KvHeadline& h) {
     std::string line = "an FP8 KV cache moves the attention output by " + h.figure + " RMS" + where +
                        "; E4M3's rounding alone moves K and V by about 2–3 %";
     if (h.noneSaturated)
-        line += "; without scales " + groupedDigits(*h.noneSaturated) + " values saturate, which is what costs accuracy";
+        line +=
+            "; without scales " + groupedDigits(*h.noneSaturated) + " values saturate, which is what costs accuracy";
     return line;
 }
 

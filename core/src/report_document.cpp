@@ -656,21 +656,24 @@ void addKvTable(Section& s, const BenchResults& b) {
     const auto pct = [](bool has, double v) { return cell(has ? kvPercentText(v) : std::string("—")); };
     const auto count = [](const std::optional<std::uint64_t>& n) { return n ? grouped(*n) : std::string("—"); };
     Table t;
-    t.header = {"Scaling", "Context", "Attention-output error", "Attention TVD", "K rel. RMSE", "V rel. RMSE",
-                "Saturated K / V", "Elements/s"};
+    t.header = {"Scaling",     "Context",     "Attention-output error", "Attention TVD",
+                "K rel. RMSE", "V rel. RMSE", "Saturated K / V",        "Elements/s"};
     if (legacyColumn) t.header.push_back("Old attention figure (not comparable)");
     t.align.assign(t.header.size(), Align::Right);
     t.align[0] = Align::Left;
     for (const auto& p : b.kv) {
-        std::vector<Cell> row{Cell{code(p.scaling)}, cell(grouped(static_cast<std::uint64_t>(p.context))),
-                              pct(p.hasAttentionMetrics, p.attnOutRelRmse), pct(p.hasAttentionMetrics, p.attnWeightTvd),
-                              pct(true, p.key.relRmse), pct(true, p.value.relRmse),
-                              cell(count(p.key.saturated) + " / " + count(p.value.saturated)),
-                              cell(p.elementsPerSecond >= 1e6
-                                       ? grouped(static_cast<std::uint64_t>(std::llround(p.elementsPerSecond / 1e6))) +
-                                             " M/s"
-                                   : p.elementsPerSecond > 0 ? significant(p.elementsPerSecond) + "/s"
-                                                             : std::string("—"))};
+        std::vector<Cell> row{
+            Cell{code(p.scaling)},
+            cell(grouped(static_cast<std::uint64_t>(p.context))),
+            pct(p.hasAttentionMetrics, p.attnOutRelRmse),
+            pct(p.hasAttentionMetrics, p.attnWeightTvd),
+            pct(true, p.key.relRmse),
+            pct(true, p.value.relRmse),
+            cell(count(p.key.saturated) + " / " + count(p.value.saturated)),
+            cell(p.elementsPerSecond >= 1e6
+                     ? grouped(static_cast<std::uint64_t>(std::llround(p.elementsPerSecond / 1e6))) + " M/s"
+                 : p.elementsPerSecond > 0 ? significant(p.elementsPerSecond) + "/s"
+                                           : std::string("—"))};
         if (legacyColumn)
             row.push_back(cell(p.legacyAttnRelError && !p.hasAttentionMetrics ? significant(*p.legacyAttnRelError)
                                                                               : std::string("—")));
@@ -678,8 +681,8 @@ void addKvTable(Section& s, const BenchResults& b) {
     }
     s.table(std::move(t));
     std::vector<Line> definitions;
-    for (const char* key : {"attn_out_rel_rmse", "attn_weight_tvd", "key.rel_rmse", "value.rel_rmse", "saturated",
-                            "elements_per_s"})
+    for (const char* key :
+         {"attn_out_rel_rmse", "attn_weight_tvd", "key.rel_rmse", "value.rel_rmse", "saturated", "elements_per_s"})
         for (const KvMetricDefinition& d : kvMetricDefinitions())
             if (d.key == key) definitions.push_back(strong(d.name) + plain(": " + d.definition));
     if (legacyColumn)

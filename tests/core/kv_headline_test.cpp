@@ -55,17 +55,18 @@ BenchResults parsed(const Json& j) {
 }
 
 // A synthetic-cache row with the figures a test picks (only what the headline reads).
-Json row(const std::string& scaling, int context, double attnOut, std::uint64_t keySat = 0,
-         std::uint64_t valueSat = 0, double relRmse = 0.027) {
-    return Json{{"scaling", scaling},
-                {"context", context},
-                {"source", {{"kind", "synthetic"}, {"description", "seed 1"}, {"shape", Json::array({4, 8, 16384, 128})}}},
-                {"rel_rmse", relRmse},
-                {"key", {{"rel_rmse", relRmse}, {"saturated", keySat}, {"scales", Json::array({1.0})}}},
-                {"value", {{"rel_rmse", relRmse}, {"saturated", valueSat}, {"scales", Json::array({1.0})}}},
-                {"attn_out_rel_rmse", attnOut},
-                {"attn_weight_tvd", attnOut / 2},
-                {"elements_per_s", 4.0e8}};
+Json row(const std::string& scaling, int context, double attnOut, std::uint64_t keySat = 0, std::uint64_t valueSat = 0,
+         double relRmse = 0.027) {
+    return Json{
+        {"scaling", scaling},
+        {"context", context},
+        {"source", {{"kind", "synthetic"}, {"description", "seed 1"}, {"shape", Json::array({4, 8, 16384, 128})}}},
+        {"rel_rmse", relRmse},
+        {"key", {{"rel_rmse", relRmse}, {"saturated", keySat}, {"scales", Json::array({1.0})}}},
+        {"value", {{"rel_rmse", relRmse}, {"saturated", valueSat}, {"scales", Json::array({1.0})}}},
+        {"attn_out_rel_rmse", attnOut},
+        {"attn_weight_tvd", attnOut / 2},
+        {"elements_per_s", 4.0e8}};
 }
 
 std::string pct1(double fraction) {
@@ -110,10 +111,14 @@ TEST(KvRows, BadContractFieldsAreClearErrors) {
     };
     const std::vector<Case> cases = {
         {[](Json& k) { k["key"]["saturated"] = -1; }, "run.json.kv[0].key.saturated must be a whole number"},
-        {[](Json& k) { k["value"]["scales"] = Json::array({0.1, "x"}); },
+        {[](Json& k) {
+             k["value"]["scales"] = Json::array({0.1, "x"});
+         },
          "run.json.kv[0].value.scales[1] must be a number, found string"},
         {[](Json& k) { k["value"]["scales"] = 2; }, "run.json.kv[0].value.scales must be a list"},
-        {[](Json& k) { k["source"]["shape"] = Json::array({1, 2, 3}); },
+        {[](Json& k) {
+             k["source"]["shape"] = Json::array({1, 2, 3});
+         },
          "run.json.kv[0].source.shape must hold 4 sizes [layers, kv_heads, tokens, head_dim], found 3"},
         {[](Json& k) { k["source"]["shape"][2] = 0; }, "run.json.kv[0].source.shape[2] must be a whole number >= 1"},
         {[](Json& k) { k["source"].erase("kind"); }, "run.json.kv[0].source.kind is missing"},
@@ -131,9 +136,9 @@ TEST(KvRows, BadContractFieldsAreClearErrors) {
 
 TEST(KvHeadlineRule, PerTensorAtItsLongestContextWithScaleOnesSaturation) {
     // per_head reaches 16K, per_tensor only 4K: per_tensor (what vLLM runs) wins, at 4K; none at 4K saturates 40 + 3.
-    const BenchResults r = parsed(run(Json::array(
-        {row("none", 1024, 0.021, 12, 0), row("none", 4096, 0.024, 40, 3), row("per_tensor", 1024, 0.019),
-         row("per_tensor", 4096, 0.0203), row("per_head", 4096, 0.0185), row("per_head", 16384, 0.0188)})));
+    const BenchResults r = parsed(run(
+        Json::array({row("none", 1024, 0.021, 12, 0), row("none", 4096, 0.024, 40, 3), row("per_tensor", 1024, 0.019),
+                     row("per_tensor", 4096, 0.0203), row("per_head", 4096, 0.0185), row("per_head", 16384, 0.0188)})));
     const auto h = kvHeadline(r);
     ASSERT_TRUE(h.has_value());
     EXPECT_EQ(h->row, 3u);
@@ -151,8 +156,8 @@ TEST(KvHeadlineRule, PerTensorAtItsLongestContextWithScaleOnesSaturation) {
 }
 
 TEST(KvHeadlineRule, FallsBackToPerHeadThenNone) {
-    auto h = kvHeadline(parsed(run(Json::array(
-        {row("none", 4096, 0.024), row("per_head", 1024, 0.018), row("per_head", 4096, 0.0185)}))));
+    auto h = kvHeadline(parsed(
+        run(Json::array({row("none", 4096, 0.024), row("per_head", 1024, 0.018), row("per_head", 4096, 0.0185)}))));
     ASSERT_TRUE(h.has_value());
     EXPECT_EQ(h->row, 2u);
     EXPECT_EQ(h->where, "per_head scaling, 4K tokens");
@@ -182,8 +187,9 @@ TEST(KvHeadlineRule, ADumpIsTheModelsOwnCache) {
     ASSERT_TRUE(h.has_value());
     EXPECT_FALSE(h->synthetic);
     EXPECT_EQ(h->summary(), "attention-output error 1.9% (per_head scaling, 2K tokens; the model's own K/V)");
-    EXPECT_EQ(h->source,
-              "dump of a model's K/V (llama-3.1-8b-kv.safetensors (BF16); 2 layers × 2 KV heads × 32,768 tokens × 128)");
+    EXPECT_EQ(
+        h->source,
+        "dump of a model's K/V (llama-3.1-8b-kv.safetensors (BF16); 2 layers × 2 KV heads × 32,768 tokens × 128)");
     // The row's own saturated values (7 V) are said too.
     EXPECT_NE(h->reading.find("With per_head scaling 7 values saturate"), std::string::npos) << h->reading;
 }
@@ -213,7 +219,8 @@ TEST(KvHeadlineRule, OlderFilesAreHeadlinedByKvRelRmseNeverByTheOldFigure) {
     EXPECT_NE(h->reading.find("not comparable"), std::string::npos);
 
     // The bundled demo opens too, whichever fp8dash saved its benchmarks.
-    auto demo = loadComparisonFile(std::filesystem::path(FP8DASH_SOURCE_DIR) / "resources/demo/llama3-8b-instruct-fp8.fp8cmp");
+    auto demo =
+        loadComparisonFile(std::filesystem::path(FP8DASH_SOURCE_DIR) / "resources/demo/llama3-8b-instruct-fp8.fp8cmp");
     ASSERT_TRUE(demo.ok()) << demo.error().message;
     ASSERT_TRUE(demo->benchmarks.has_value());
     EXPECT_TRUE(kvHeadline(*demo->benchmarks).has_value());
@@ -226,7 +233,8 @@ TEST(KvText, TableSourceHeadlineAndDefinitions) {
         EXPECT_NE(text.find(column), std::string::npos) << column << "\n" << text;
     EXPECT_EQ(text.find("old attn"), std::string::npos) << text;  // no older rows: no legacy column
     // The none row: K 0.027, saturated 40 / 3, attention 0.024, TVD 0.012, 400 Melem/s.
-    const std::string noneRow = text.substr(text.find("  none "), text.find('\n', text.find("  none ")) - text.find("  none "));
+    const std::string noneRow =
+        text.substr(text.find("  none "), text.find('\n', text.find("  none ")) - text.find("  none "));
     for (const char* cell : {"0.027", " 40 ", " 3 ", "0.024", "0.012", "400"})
         EXPECT_NE(noneRow.find(cell), std::string::npos) << cell << " in: " << noneRow;
     EXPECT_NE(text.find("source: synthetic cache (seed 1; 4 layers × 8 KV heads × 16,384 tokens × 128)"),

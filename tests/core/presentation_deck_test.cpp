@@ -189,10 +189,10 @@ ComparisonDocument kvOnlyDocument(const Json& kv) {
 
 TEST(PresentationDeck, KvSlideShowsTheHeadlineItsMeaningAndTheSyntheticNote) {
     // per_tensor at 64K (its longest) is the headline: 2.13% -> "2.1%"; none at 64K saturates 1,234 keys.
-    const Json kv = Json::array({kvRow("none", 4096, 0.02, 0, "synthetic"), kvRow("none", 65536, 0.031, 1234, "synthetic"),
-                                 kvRow("per_tensor", 4096, 0.0199, 0, "synthetic"),
-                                 kvRow("per_tensor", 65536, 0.0213, 0, "synthetic"),
-                                 kvRow("per_head", 65536, 0.0190, 0, "synthetic")});
+    const Json kv = Json::array(
+        {kvRow("none", 4096, 0.02, 0, "synthetic"), kvRow("none", 65536, 0.031, 1234, "synthetic"),
+         kvRow("per_tensor", 4096, 0.0199, 0, "synthetic"), kvRow("per_tensor", 65536, 0.0213, 0, "synthetic"),
+         kvRow("per_head", 65536, 0.0190, 0, "synthetic")});
     PresentationDeck deck = deckOf(kvOnlyDocument(kv));
     ASSERT_EQ(steps(deck), (std::vector<S>{S::Cover, S::Benchmarks, S::Verdict}));
     const PresentationSlide& bench = deck.slides[1];
@@ -203,8 +203,7 @@ TEST(PresentationDeck, KvSlideShowsTheHeadlineItsMeaningAndTheSyntheticNote) {
     EXPECT_EQ(f->detail.rfind("per_tensor scaling, 64K tokens · synthetic cache", 0), 0u) << f->detail;
     EXPECT_NE(f->detail.find("E4M3 rounding alone: about 2–3 %"), std::string::npos) << f->detail;
     EXPECT_NE(f->detail.find("scale 1.0 saturates 1,234 values"), std::string::npos) << f->detail;
-    EXPECT_NE(bench.talkingPoints.find("2.1% RMS (per_tensor scaling, 64K tokens, synthetic cache)"),
-              std::string::npos)
+    EXPECT_NE(bench.talkingPoints.find("2.1% RMS (per_tensor scaling, 64K tokens, synthetic cache)"), std::string::npos)
         << bench.talkingPoints;
     EXPECT_NE(bench.talkingPoints.find("without scales 1,234 values saturate"), std::string::npos)
         << bench.talkingPoints;

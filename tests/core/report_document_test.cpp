@@ -336,8 +336,10 @@ TEST(ReportDocument, KvSectionHeadlineColumnsAndDefinitions) {
     ComparisonDocument doc = r.doc;
     doc.benchmarks = test::reportTestGpuBench();
     const std::string md = reportToMarkdownDocument(doc, r.decision, fixedContext());
-    EXPECT_NE(md.find("**" + mdEscaped("Headline: attention-output error 2.0% (per_tensor scaling, 4K tokens; synthetic "
-                                      "cache).") + "**"),
+    EXPECT_NE(md.find("**" +
+                      mdEscaped("Headline: attention-output error 2.0% (per_tensor scaling, 4K tokens; synthetic "
+                                "cache).") +
+                      "**"),
               std::string::npos)
         << md;
     EXPECT_NE(md.find("Without scales (scale 1.0"), std::string::npos);

@@ -26,9 +26,9 @@ struct KvHeadline {
     std::string metric;   // "attention-output error" or, legacy, "K/V rel. RMSE"
     std::string where;    // "per_tensor scaling, 16K tokens"
     std::optional<std::uint64_t> noneSaturated;  // K + V saturated of the none row at the same context, when > 0
-    bool synthetic = true;  // the cache was synthetic (always so in older files)
-    std::string source;     // "synthetic cache" or "dump llama.safetensors (BF16), 32 × 8 × 32,768 × 128"
-    std::string reading;    // how to read the figure: one sentence, plus the saturation note when there is one
+    bool synthetic = true;                       // the cache was synthetic (always so in older files)
+    std::string source;           // "synthetic cache" or "dump llama.safetensors (BF16), 32 × 8 × 32,768 × 128"
+    std::string reading;          // how to read the figure: one sentence, plus the saturation note when there is one
     std::string summary() const;  // "attention-output error 2.7% (per_tensor scaling, 16K tokens; synthetic cache)"
 };
 
