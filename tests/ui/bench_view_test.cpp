@@ -269,7 +269,7 @@ TEST_F(BenchViewTest, SavedResultsShowTheDeviceChartsAndTables) {
     QLineSeries* perHead = lineNamed(view->kvChart(), QStringLiteral("per_head"));
     ASSERT_NE(perHead, nullptr);
     ASSERT_EQ(perHead->count(), 2);
-    EXPECT_EQ(perHead->at(0), QPointF(10, 0.018));  // x = log2(1024)
+    EXPECT_EQ(perHead->at(0), QPointF(10, 0.018));   // x = log2(1024)
     EXPECT_EQ(perHead->at(1), QPointF(12, 0.0185));  // x = log2(4096)
     for (QLineSeries* s : seriesOf<QLineSeries>(view->kvChart()))
         EXPECT_TRUE(s->property("toolTip").toString().contains(QStringLiteral("sqrt(Σ‖ô − o‖² / Σ‖o‖²)")))
@@ -294,8 +294,9 @@ TEST_F(BenchViewTest, SavedResultsShowTheDeviceChartsAndTables) {
 TEST_F(BenchViewTest, OlderResultsShowTheirOldFigureOnlyLabelled) {
     using fp8dash::test::benchKvLegacyRow;
     Json j = h200Json();
-    j["kv"] = Json::array({benchKvLegacyRow("none", 1024, 0.03, 0.12), benchKvLegacyRow("per_tensor", 1024, 0.027, 0.10),
-                           benchKvLegacyRow("per_tensor", 4096, 0.028, 0.11)});
+    j["kv"] =
+        Json::array({benchKvLegacyRow("none", 1024, 0.03, 0.12), benchKvLegacyRow("per_tensor", 1024, 0.027, 0.10),
+                     benchKvLegacyRow("per_tensor", 4096, 0.028, 0.11)});
     BenchView view;
     view.setLocalDevice(noGpu());
     const BenchResults results = parsed(j);

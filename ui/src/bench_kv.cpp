@@ -139,7 +139,8 @@ void fillKvChart(ChartPanel* panel, const std::optional<BenchResults>& results, 
     }
     QString empty;
     if (!results) {
-        empty = BenchView::tr("No benchmark results yet: run them on this machine, or open a comparison that holds them.");
+        empty =
+            BenchView::tr("No benchmark results yet: run them on this machine, or open a comparison that holds them.");
     } else if (!results->kvSkipped.empty()) {
         empty = BenchView::tr("KV-cache experiment not run: %1").arg(toQString(results->kvSkipped));
     } else if (results->kv.empty()) {
@@ -225,8 +226,10 @@ void fillKvChart(ChartPanel* panel, const std::optional<BenchResults>& results, 
         const QString seriesTip = QStringLiteral("%1 — %2: %3").arg(toQString(scaling), title, tip);
         s->setProperty("toolTip", seriesTip);
         QObject::connect(s, &QLineSeries::hovered, view, [view, seriesTip](const QPointF&, bool on) {
-            if (on) QToolTip::showText(QCursor::pos(), seriesTip, view);
-            else QToolTip::hideText();
+            if (on)
+                QToolTip::showText(QCursor::pos(), seriesTip, view);
+            else
+                QToolTip::hideText();
         });
         chart->addSeries(s);
         s->attachAxis(x);

@@ -883,7 +883,8 @@ void BenchView::rebuildSpeedup() {
 }
 
 void BenchView::rebuildKvChart() {
-    bench::fillKvChart(m_kvChart, m_results, static_cast<bench::KvChartMetric>(std::max(0, m_kvMetric->currentIndex())));
+    bench::fillKvChart(m_kvChart, m_results,
+                       static_cast<bench::KvChartMetric>(std::max(0, m_kvMetric->currentIndex())));
     m_kvHeadline->setText(bench::kvHeadlineHtml(m_results));
     m_kvHeadline->setVisible(!m_kvHeadline->text().isEmpty());
 }
