@@ -90,6 +90,7 @@ public:
     QString rooflineMessage() const;
     QString speedupMessage() const;
     QString kvMessage() const;
+    QString kvHeadlineText() const;  // the KV headline above the charts (core's kvHeadline); empty without one
     QComboBox* kvMetricCombo() const { return m_kvMetric; }
     QTableView* gemmTable() const { return m_gemmTable; }
     QTableView* bandwidthTable() const { return m_bandwidthTable; }
@@ -113,15 +114,22 @@ public:
         GemmNote,
         GemmColumnCount
     };
+    // Columns of the KV table (bench_kv.h): the headline metric first; the old attention figure of results saved by
+    // older fp8dash last, hidden unless a row has it.
     enum KvColumn {
         KvScaling,
         KvContext,
-        KvAttnError,
-        KvRelRmse,
+        KvAttnOutError,
+        KvAttnTvd,
         KvKeyRmse,
         KvValueRmse,
+        KvKeySaturated,
+        KvValueSaturated,
+        KvElementsPerSecond,
+        KvRelRmse,
         KvMaxAbs,
         KvCosine,
+        KvLegacyAttnError,
         KvColumnCount
     };
 
@@ -138,6 +146,7 @@ private:
     struct RunState;
     QWidget* buildControls();
     QWidget* buildTables();
+    QLabel* buildKvHeadline(QWidget* parent);
     void queryDeviceOnce();
     void updateDeviceCard();
     void updateControls();
@@ -178,6 +187,7 @@ private:
     bench::ChartPanel* m_speedup = nullptr;
     bench::ChartPanel* m_kvChart = nullptr;
     QComboBox* m_kvMetric = nullptr;
+    QLabel* m_kvHeadline = nullptr;
     QLabel* m_hover = nullptr;
     QTabWidget* m_tableTabs = nullptr;
     QTableView* m_gemmTable = nullptr;
