@@ -34,7 +34,7 @@ std::string groupThousands(std::uint64_t v) {
     return out;
 }
 
-std::string fixed(double v, int decimals) {
+std::string capacityFixed(double v, int decimals) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
     return buf;
@@ -136,12 +136,12 @@ Result<CapacityResult> planCapacity(const CapacityInputs& in) {
         return Error{"the number of GPUs must be 1 to " + std::to_string(kMaxGpus) + " (got " +
                      std::to_string(in.gpus) + ")"};
     if (!(in.gpuUtilization > 0 && in.gpuUtilization <= 1))
-        return Error{"the GPU memory utilisation must be in (0, 1] (got " + fixed(in.gpuUtilization, 3) + ")"};
+        return Error{"the GPU memory utilisation must be in (0, 1] (got " + capacityFixed(in.gpuUtilization, 3) + ")"};
     if (in.contextTokens < 1 || in.contextTokens > kMaxContextTokens)
         return Error{"the context must be 1 to " + std::to_string(kMaxContextTokens) + " tokens (got " +
                      std::to_string(in.contextTokens) + ")"};
     if (!(in.overheadGiB >= 0 && in.overheadGiB <= kMaxGiB))
-        return Error{"the runtime overhead must be 0 to 1e6 GiB (got " + fixed(in.overheadGiB, 3) + ")"};
+        return Error{"the runtime overhead must be 0 to 1e6 GiB (got " + capacityFixed(in.overheadGiB, 3) + ")"};
     if (static_cast<double>(in.gpu.memoryBytes) > kMaxGiB * 1073741824.0)
         return Error{"the memory per GPU must be at most 1e6 GiB"};
     if (in.decodeBatch < 1 || in.decodeBatch > kMaxDecodeBatch)
@@ -169,7 +169,8 @@ Result<CapacityResult> planCapacity(const CapacityInputs& in) {
         r.reason = "does not fit: the weights (" + formatBytes(r.weightsBytes) + ") and the runtime overhead (" +
                    formatBytes(r.overheadBytes) + ") need more than the usable memory (" + formatBytes(r.usableBytes) +
                    " = " + std::to_string(in.gpus) + " x " + formatBytes(in.gpu.memoryBytes) + " x " +
-                   fixed(in.gpuUtilization, 2) + "); " + formatBytes(r.shortfallBytes) + " short, before any KV cache";
+                   capacityFixed(in.gpuUtilization, 2) + "); " + formatBytes(r.shortfallBytes) +
+                   " short, before any KV cache";
     } else {
         r.kvCacheBytes = static_cast<std::uint64_t>(room.kvBytes);
         r.maxTokens = room.tokens;
@@ -200,7 +201,7 @@ Result<CapacityResult> planCapacity(const CapacityInputs& in) {
 
 std::string formatBytes(std::uint64_t bytes) {
     const double b = static_cast<double>(bytes);
-    return fixed(b / 1e9, 2) + " GB (" + fixed(b / 1073741824.0, 2) + " GiB)";
+    return capacityFixed(b / 1e9, 2) + " GB (" + capacityFixed(b / 1073741824.0, 2) + " GiB)";
 }
 
 Json capacityToJson(const CapacityResult& r) {
@@ -280,8 +281,8 @@ std::string capacityToText(const CapacityResult& r) {
         l.resize(22, ' ');
         t += l + value + "\n";
     };
-    std::string params = fixed(static_cast<double>(r.parameters) / 1e9, 2) + " B";
-    if (m.publishedParameters) params += " (published " + fixed(*m.publishedParameters / 1e9, 2) + " B)";
+    std::string params = capacityFixed(static_cast<double>(r.parameters) / 1e9, 2) + " B";
+    if (m.publishedParameters) params += " (published " + capacityFixed(*m.publishedParameters / 1e9, 2) + " B)";
     line("parameters", params);
     line("KV per token", groupThousands(r.kvBytesPerToken) + " B = 2 x " + std::to_string(m.layers) + " layers x " +
                              std::to_string(m.kvHeads) + " KV heads x " + std::to_string(m.headDim) + " x " +
@@ -291,8 +292,8 @@ std::string capacityToText(const CapacityResult& r) {
                                                   : ""));
     line("weights", formatBytes(r.weightsBytes));
     line("usable memory", formatBytes(r.usableBytes) + " = " + std::to_string(in.gpus) + " x " +
-                              formatBytes(in.gpu.memoryBytes) + " x " + fixed(in.gpuUtilization, 2));
-    line("runtime overhead", formatBytes(r.overheadBytes) + ", " + fixed(in.overheadGiB, 2) + " GiB per GPU");
+                              formatBytes(in.gpu.memoryBytes) + " x " + capacityFixed(in.gpuUtilization, 2));
+    line("runtime overhead", formatBytes(r.overheadBytes) + ", " + capacityFixed(in.overheadGiB, 2) + " GiB per GPU");
     if (r.shortfallBytes > 0) {
         line("KV cache", "none: " + formatBytes(r.shortfallBytes) + " short");
     } else {
@@ -315,7 +316,7 @@ std::string capacityToText(const CapacityResult& r) {
         variant("as asked", d.selected);
         variant("BF16", d.bf16);
         variant("FP8", d.fp8);
-        line("  FP8 / BF16", fixed(d.fp8Speedup, 2) + "x");
+        line("  FP8 / BF16", capacityFixed(d.fp8Speedup, 2) + "x");
     } else {
         t += "  decode estimate: none (no datasheet bandwidth for this GPU)\n";
     }

@@ -17,7 +17,7 @@ using text::lower;
 using text::trim;
 namespace {
 
-std::string num(double v) {
+std::string evalNum(double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.4g", v);
     return buf;
@@ -159,7 +159,7 @@ std::optional<std::uint64_t> taskSizeOf(const TaskResult& b, const TaskResult& c
 }
 
 std::string verdictReason(const TaskComparison& r, const Thresholds& t) {
-    const std::string change = num(r.baseline) + " → " + num(r.candidate);
+    const std::string change = evalNum(r.baseline) + " → " + evalNum(r.candidate);
     std::string text;
     if (!r.deltaPct) {
         text = r.pointVerdict == Verdict::Go

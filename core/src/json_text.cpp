@@ -32,7 +32,9 @@ constexpr std::size_t kSimdjsonMaxBytes = std::size_t{16} << 20;
 // Texts up to this size reuse the thread's parser (sample logs parse one small document per line).
 constexpr std::size_t kReusedParserMaxBytes = std::size_t{1} << 20;
 
-bool startsWith(std::string_view s, std::size_t at, std::string_view word) { return s.substr(at, word.size()) == word; }
+bool startsWithAt(std::string_view s, std::size_t at, std::string_view word) {
+    return s.substr(at, word.size()) == word;
+}
 
 bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -274,11 +276,11 @@ Prescan prescan(std::string_view in, detail::TimelineArrays* arrays) {
             default: {
                 if (c != 'N' && c != 'I' && c != '-') break;  // the only first letters of what is looked for
                 std::string_view token;
-                if (startsWith(in, i, "NaN"))
+                if (startsWithAt(in, i, "NaN"))
                     token = "NaN";
-                else if (startsWith(in, i, "Infinity"))
+                else if (startsWithAt(in, i, "Infinity"))
                     token = "Infinity";
-                else if (startsWith(in, i, "-Infinity"))
+                else if (startsWithAt(in, i, "-Infinity"))
                     token = "-Infinity";
                 if (token.empty() || (i > 0 && isWordChar(in[i - 1])) ||
                     (i + token.size() < in.size() && isWordChar(in[i + token.size()]))) {

@@ -35,7 +35,7 @@ constexpr const char* kVariantNames[2] = {"baseline", "candidate"};
 constexpr int kMaxConcurrency = 64;
 constexpr int kRunFormatVersion = 1;
 
-std::string envOr(const char* name) {
+std::string judgeEnvOr(const char* name) {
     const char* v = std::getenv(name);
     return v ? v : "";
 }
@@ -79,7 +79,7 @@ std::string errorText(const std::string& body) {
 }
 
 // Sleeps in short slices so that Cancel is honoured within ~50 ms. Returns false when cancelled.
-bool sleepCancellable(double seconds, const Progress& progress) {
+bool judgeSleepCancellable(double seconds, const Progress& progress) {
     const auto until =
         std::chrono::steady_clock::now() +
         std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
@@ -167,7 +167,7 @@ Result<ChatReply> chatCompletion(const Endpoint& ep, const OJson& messages, cons
         if (r->status >= 500 && r->status <= 599 && retry < st.serverErrorRetries) {
             const double delay =
                 std::min(ep.http.options().maxRetryDelayS, ep.http.options().retryBaseDelayS * std::pow(2.0, retry));
-            if (!sleepCancellable(delay, progress)) return Error{shown + ": cancelled"};
+            if (!judgeSleepCancellable(delay, progress)) return Error{shown + ": cancelled"};
             continue;
         }
         if (r->status != 200)
@@ -428,12 +428,12 @@ Status JudgeRunSettings::validate() const {
 }
 
 void judgeKeysFromEnvironment(JudgeRunSettings& settings) {
-    const std::string fallback = envOr("OPENAI_API_KEY");
+    const std::string fallback = judgeEnvOr("OPENAI_API_KEY");
     const std::pair<const char*, ChatEndpoint*> endpoints[] = {{"FP8DASH_BASELINE_API_KEY", &settings.baseline},
                                                                {"FP8DASH_CANDIDATE_API_KEY", &settings.candidate},
                                                                {"FP8DASH_JUDGE_API_KEY", &settings.judge}};
     for (const auto& [name, ep] : endpoints) {
-        const std::string key = envOr(name);
+        const std::string key = judgeEnvOr(name);
         ep->apiKey = key.empty() ? fallback : key;
     }
 }

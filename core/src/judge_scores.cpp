@@ -347,7 +347,7 @@ std::vector<std::uint64_t> histogram(const std::vector<double>& scores, const Ju
     return bins;
 }
 
-std::string pct(double v) {
+std::string judgePct(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.2f %%", v);
     return buf;
@@ -532,9 +532,10 @@ Result<JudgeComparison> compareJudgeScores(const JudgeScores& baseline, const Ju
 
     char means[96];
     std::snprintf(means, sizeof means, "%.3f to %.3f", c.baselineMean, c.candidateMean);
-    c.reason = std::string("mean judge score ") + means + " (" + pct(c.degradationPct) +
-               " degradation; 95 % interval " + pct(c.confidence.lowPct) + " to " + pct(c.confidence.highPct) + ", " +
-               confidenceName(c.confidence.confidence) + "): " + std::string(verdictName(c.verdict));
+    c.reason = std::string("mean judge score ") + means + " (" + judgePct(c.degradationPct) +
+               " degradation; 95 % interval " + judgePct(c.confidence.lowPct) + " to " +
+               judgePct(c.confidence.highPct) + ", " + confidenceName(c.confidence.confidence) +
+               "): " + std::string(verdictName(c.verdict));
     if (c.verdict != c.pointVerdict)
         c.reason += " (cautious: the interval reaches the " + std::string(verdictName(c.verdict)) +
                     " band; the estimate alone says " + std::string(verdictName(c.pointVerdict)) + ")";

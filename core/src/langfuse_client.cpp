@@ -19,7 +19,6 @@ namespace {
 using json = nlohmann::json;
 using detail::excerpt;
 using detail::FetchMeter;
-using detail::stage;
 using detail::thousands;
 
 constexpr int kMaxPageSize = 100;  // Langfuse answers 400 above this
@@ -238,7 +237,7 @@ Result<std::vector<Score>> LangfuseClient::scores(const ScoreQuery& query, const
         if (!query.traceTags.empty()) {
             for (;;) {
                 if (info.traces == LangfuseTraceApi::None) info.traces = LangfuseTraceApi::Traces;
-                auto ids = detail::langfuseTraceIds(session, info.traces, counted, stage(progress, 0, 0.3), missing);
+                auto ids = detail::langfuseTraceIds(session, info.traces, counted, detail::stage(progress, 0, 0.3), missing);
                 if (!ids) return ids.error();
                 if (!missing) {
                     traceIds = std::move(ids).value();
@@ -257,7 +256,7 @@ Result<std::vector<Score>> LangfuseClient::scores(const ScoreQuery& query, const
         if (info.scores == LangfuseScoresApi::V3) {
             if (traceIds && traceIds->empty()) return std::vector<Score>{};
             auto got = detail::langfuseScoresV3(session, counted, traceIds ? &*traceIds : nullptr,
-                                                traceIds ? stage(progress, 0.3, 1) : progress, missing);
+                                                traceIds ? detail::stage(progress, 0.3, 1) : progress, missing);
             if (!got) return got.error();
             if (!missing) {
                 detail::rememberLangfuseServer(session.base(), info);

@@ -11,13 +11,13 @@
 namespace fp8dash {
 namespace {
 
-std::string number(double v) {
+std::string judgeNumber(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", v);
     return buf;
 }
 
-std::string joined(const std::vector<std::string>& items) {
+std::string judgeJoined(const std::vector<std::string>& items) {
     std::string out;
     for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
     return out;
@@ -61,8 +61,8 @@ Result<JudgeScores> fetchJudgeScoresFromLangfuse(const LangfuseSettings& setting
                          " is a " + s.dataType + " score; the judge comparison needs NUMERIC scores (1-5 points)"};
         if (!std::isfinite(s.value) || s.value < scale.min || s.value > scale.max)
             return Error{source + ": score " + s.id + (s.traceId.empty() ? "" : " (trace " + s.traceId + ")") +
-                         " has the value " + number(s.value) + ", outside the judge's scale " + number(scale.min) +
-                         "-" + number(scale.max)};
+                         " has the value " + judgeNumber(s.value) + ", outside the judge's scale " +
+                         judgeNumber(scale.min) + "-" + judgeNumber(scale.max)};
         if (s.traceId.empty()) {
             if (withoutTrace++ == 0) firstWithoutTrace = s.id;
             continue;
@@ -76,8 +76,8 @@ Result<JudgeScores> fetchJudgeScoresFromLangfuse(const LangfuseSettings& setting
     }
     if (kept.empty()) {
         std::string filters = "score name " + query.scoreName;
-        if (!query.traceTags.empty()) filters += ", trace tags " + joined(query.traceTags);
-        if (!query.environments.empty()) filters += ", environments " + joined(query.environments);
+        if (!query.traceTags.empty()) filters += ", trace tags " + judgeJoined(query.traceTags);
+        if (!query.environments.empty()) filters += ", environments " + judgeJoined(query.environments);
         if (query.from) filters += ", from " + toIso8601(*query.from);
         if (query.to) filters += ", to " + toIso8601(*query.to);
         return Error{source + ": Langfuse has no trace scores for " + filters +

@@ -43,7 +43,7 @@ std::string stripSlash(std::string base) {
 }
 
 // "4.16.0" -> {4, 16}; nullopt for what is not a version.
-std::optional<std::pair<int, int>> majorMinor(const std::string& version) {
+std::optional<std::pair<int, int>> langfuseMajorMinor(const std::string& version) {
     int major = 0, minor = 0;
     if (std::sscanf(version.c_str(), "%d.%d", &major, &minor) != 2 || major < 0 || minor < 0) return std::nullopt;
     return std::pair{major, minor};
@@ -312,7 +312,7 @@ Result<LangfuseServerInfo> LangfuseClient::server(const Progress& progress) cons
         if (doc.is_object())
             if (auto v = doc.find("version"); v != doc.end() && v->is_string()) info.version = v->get<std::string>();
     }
-    if (const auto v = majorMinor(info.version)) {
+    if (const auto v = langfuseMajorMinor(info.version)) {
         const auto [major, minor] = *v;
         if (major >= 4) {
             info.metrics = true;  // v4.3+ in write mode "legacy" has none: its 404 teaches that

@@ -26,7 +26,7 @@ double severity(const LengthComparison& l) {
     return l.verdict == Verdict::Go ? 0.0 : std::numeric_limits<double>::infinity();
 }
 
-std::string pct(double v) {
+std::string longContextPct(double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.3f%%", v);
     return buf;
@@ -203,8 +203,8 @@ std::string longContextRiskNote(const ComparisonReport& r) {
     const auto w = std::find_if(lc.lengths.begin(), lc.lengths.end(),
                                 [&](const LengthComparison& l) { return l.length == lc.worstLength; });
     if (w == lc.lengths.end()) return "";
-    std::string figure =
-        w->degradationPct ? "degradation " + pct(*w->degradationPct) : std::string("a change from a zero baseline");
+    std::string figure = w->degradationPct ? "degradation " + longContextPct(*w->degradationPct)
+                                           : std::string("a change from a zero baseline");
     return "; see the long-context table: " + figure + " at " + contextLengthLabel(w->length) + " (" +
            std::to_string(w->length) + " tokens), the worst of " + std::to_string(lc.lengths.size()) + " length" +
            (lc.lengths.size() == 1 ? "" : "s") + " (" + std::string(verdictName(lc.verdict)) + ")";

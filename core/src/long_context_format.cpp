@@ -9,7 +9,7 @@
 namespace fp8dash {
 namespace {
 
-Json optionalNumber(const std::optional<double>& v) {
+Json longContextOptionalNumber(const std::optional<double>& v) {
     return v ? Json(*v) : Json(nullptr);
 }
 
@@ -38,8 +38,8 @@ Json byLengthToJson(const std::vector<LengthComparison>& lengths, bool means) {
         Json row = {{"length", l.length},
                     {"baseline", l.baseline},
                     {"candidate", l.candidate},
-                    {"delta_pct", optionalNumber(l.deltaPct)},
-                    {"degradation_pct", optionalNumber(l.degradationPct)},
+                    {"delta_pct", longContextOptionalNumber(l.deltaPct)},
+                    {"degradation_pct", longContextOptionalNumber(l.degradationPct)},
                     {"verdict", verdictName(l.verdict)}};
         if (means) row["tasks"] = l.tasks;
         out.push_back(std::move(row));

@@ -71,7 +71,7 @@ std::optional<double> jsonNumber(const Json& j) {
 }
 
 // The first ~200 characters of a body, on one line, for error messages.
-std::string excerpt(const std::string& body) {
+std::string responseExcerpt(const std::string& body) {
     std::string out;
     for (std::size_t i = 0; i < body.size() && out.size() < kBodyExcerptChars; ++i) {
         const unsigned char c = static_cast<unsigned char>(body[i]);
@@ -150,15 +150,15 @@ Result<Envelope> parseEnvelope(const std::string& body, long httpStatus, const s
     auto parsed = parseJsonText(body, "the response body");
     if (!parsed) {
         // An error status with a plain body (401 "Unauthorized", a proxy's HTML 502): the status says it all.
-        if (httpStatus >= 400) return Error{at + http + "; it answered: " + excerpt(body)};
+        if (httpStatus >= 400) return Error{at + http + "; it answered: " + responseExcerpt(body)};
         return Error{at + http + ": not Prometheus API JSON (" + parsed.error().message +
-                     "); it begins: " + excerpt(body)};
+                     "); it begins: " + responseExcerpt(body)};
     }
     Json& parsedDoc = *parsed;
     const Json& doc = parsedDoc;
     if (!doc.is_object() || !doc.contains("status") || !doc["status"].is_string())
         return Error{at + http +
-                     ": JSON without a \"status\" field, not a Prometheus API response; it begins: " + excerpt(body)};
+                     ": JSON without a \"status\" field, not a Prometheus API response; it begins: " + responseExcerpt(body)};
     const std::string& status = doc["status"].get_ref<const std::string&>();
     if (status == "error") {
         // Verbatim, as Prometheus wrote them: "bad_data: invalid parameter \"query\": 1:5: parse error: ...".
@@ -169,7 +169,7 @@ Result<Envelope> parseEnvelope(const std::string& body, long httpStatus, const s
         return Error{at + (errorType.empty() ? "" : errorType + ": ") + error + errorTypeHint(errorType)};
     }
     if (status != "success")
-        return Error{at + http + ": unknown status \"" + status + "\" in the response; it begins: " + excerpt(body)};
+        return Error{at + http + ": unknown status \"" + status + "\" in the response; it begins: " + responseExcerpt(body)};
     Envelope e;
     if (auto w = doc.find("warnings"); w != doc.end() && w->is_array())
         for (const auto& item : *w) e.warnings.push_back(item.is_string() ? item.get<std::string>() : item.dump());
@@ -209,7 +209,7 @@ Result<QueryResult> parseData(const Envelope& envelope, const std::string& url) 
     out.infos = envelope.infos;
     if (!data.is_object() || !data.contains("resultType") || !data["resultType"].is_string() ||
         !data.contains("result"))
-        return Error{at + "the response's \"data\" has no resultType/result; it begins: " + excerpt(data.dump())};
+        return Error{at + "the response's \"data\" has no resultType/result; it begins: " + responseExcerpt(data.dump())};
     out.resultType = data["resultType"].get<std::string>();
     const Json& result = data["result"];
     const auto malformed = [&](const std::string& what) {
@@ -467,7 +467,7 @@ Result<std::vector<std::string>> PrometheusClient::labelValues(const std::string
         if (!envelope) return envelope.error();
         if (!envelope->data.is_array())
             return Error{atUrl(shown) +
-                         ": the label values are not a list; it begins: " + excerpt(envelope->data.dump())};
+                         ": the label values are not a list; it begins: " + responseExcerpt(envelope->data.dump())};
         std::vector<std::string> values;
         for (const auto& v : envelope->data)
             if (v.is_string()) values.push_back(v.get<std::string>());

@@ -18,19 +18,21 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool sampleIsDigit(char c) {
+    return c >= '0' && c <= '9';
+}
 
 // lm-eval's date_id: datetime.now().isoformat().replace(":", "-"), i.e. YYYY-MM-DDTHH-MM-SS[.ffffff].
 bool isDateId(std::string_view s) {
     static constexpr std::string_view kShape = "dddd-dd-ddTdd-dd-dd";
     if (s.size() < kShape.size()) return false;
     for (std::size_t i = 0; i < kShape.size(); ++i) {
-        if (kShape[i] == 'd' ? !isDigit(s[i]) : s[i] != kShape[i]) return false;
+        if (kShape[i] == 'd' ? !sampleIsDigit(s[i]) : s[i] != kShape[i]) return false;
     }
     std::string_view rest = s.substr(kShape.size());
     if (rest.empty()) return true;
     if (rest.front() != '.' || rest.size() == 1) return false;
-    return std::all_of(rest.begin() + 1, rest.end(), isDigit);
+    return std::all_of(rest.begin() + 1, rest.end(), sampleIsDigit);
 }
 
 std::string_view stemOf(std::string_view name) {
@@ -48,7 +50,7 @@ std::optional<std::pair<std::string, std::string>> splitSamplesName(std::string_
     return std::make_pair(std::string(middle.substr(0, cut)), std::string(middle.substr(cut + 1)));
 }
 
-std::string joined(const std::vector<std::string>& items, const char* sep = ", ") {
+std::string joinedSamples(const std::vector<std::string>& items, const char* sep = ", ") {
     std::string out;
     for (const auto& s : items) out += (out.empty() ? "" : sep) + s;
     return out;
@@ -210,7 +212,7 @@ public:
         if (count >= m_filters.size())
             return Error{where() + ": doc_id " + std::to_string(row.docId) + " appears more than " +
                          std::to_string(m_filters.size()) + " time(s), but task " + m_info.task + " has " +
-                         std::to_string(m_filters.size()) + " filter(s) (" + joined(m_filters) +
+                         std::to_string(m_filters.size()) + " filter(s) (" + joinedSamples(m_filters) +
                          "); rows without a \"filter\" field (lm-eval 0.4.6 and older) are assigned to the "
                          "filters in order, one row per filter"};
         row.filter = m_filters[count++];
@@ -240,11 +242,12 @@ public:
                 m_log.warnings.push_back(m_source + ": " + std::to_string(short_) + " doc_id(s) (first " +
                                          std::to_string(firstShort) + ") have fewer rows than the " +
                                          std::to_string(m_filters.size()) + " filters of " + m_info.task + " (" +
-                                         joined(m_filters) + "); their last filters have no rows");
+                                         joinedSamples(m_filters) + "); their last filters have no rows");
             m_log.warnings.push_back(
                 m_source + ": rows carry no \"filter\" field (lm-eval 0.4.6 or older); assigned by order to " +
-                joined(m_filters) + (m_info.filtersFromConfig ? " (the config's filter_list)"
-                                                              : " (the results file's key order: no filter_list)"));
+                joinedSamples(m_filters) +
+                (m_info.filtersFromConfig ? " (the config's filter_list)"
+                                          : " (the results file's key order: no filter_list)"));
         }
         return std::move(m_log);
     }
@@ -364,16 +367,16 @@ Result<SampleLogIndex> findSampleLogs(const fs::path& resultsFile) {
     for (const auto& [date, tasks] : otherDates) dates.push_back(date);
     if (index.dateId.empty()) {
         index.notes.push_back(name + " carries no date id in its name, so no samples_<task>_<date>.jsonl can be " +
-                              "matched to it" + (dates.empty() ? "" : " (dates beside it: " + joined(dates) + ")"));
+                              "matched to it" +
+                              (dates.empty() ? "" : " (dates beside it: " + joinedSamples(dates) + ")"));
     } else if (index.files.empty()) {
-        index.notes.push_back(dates.empty()
-                                  ? "no samples_<task>_" + index.dateId + ".jsonl beside " + name +
-                                        " (lm-eval writes them with --log_samples)"
-                                  : "no sample log beside " + name + " carries its date id " + index.dateId +
-                                        " (sample logs of other runs: " + joined(dates) + ")");
+        index.notes.push_back(dates.empty() ? "no samples_<task>_" + index.dateId + ".jsonl beside " + name +
+                                                  " (lm-eval writes them with --log_samples)"
+                                            : "no sample log beside " + name + " carries its date id " + index.dateId +
+                                                  " (sample logs of other runs: " + joinedSamples(dates) + ")");
     } else if (!dates.empty()) {
-        index.notes.push_back("sample logs of other runs beside " + name + " were left out (dates " + joined(dates) +
-                              ")");
+        index.notes.push_back("sample logs of other runs beside " + name + " were left out (dates " +
+                              joinedSamples(dates) + ")");
     }
     return index;
 }

@@ -18,12 +18,12 @@ using test::LangfuseSeedScore;
 using test::LangfuseTestServer;
 using Personality = LangfuseTestServer::Personality;
 
-constexpr double kT0 = 1795824000;         // 2026-11-28T00:00:00Z
-constexpr double kFrom = kT0 + 26 * 3600;  // the alert's baseline (1d offset 2h) is in the data
+constexpr double kServersT0 = 1795824000;         // 2026-11-28T00:00:00Z
+constexpr double kFrom = kServersT0 + 26 * 3600;  // the alert's baseline (1d offset 2h) is in the data
 constexpr double kTo = kFrom + 8 * 3600;
 constexpr double kChange = kFrom + 3600;
 
-test::ProcessResult withKeys(const LangfuseTestServer& server, std::vector<std::string> args) {
+test::ProcessResult serversWithKeys(const LangfuseTestServer& server, std::vector<std::string> args) {
     std::vector<std::string> argv = {"/usr/bin/env", "LANGFUSE_PUBLIC_KEY=" + server.options().publicKey,
                                      "LANGFUSE_SECRET_KEY=" + server.options().secretKey, FP8DASH_EXE};
     argv.insert(argv.end(), args.begin(), args.end());
@@ -41,7 +41,7 @@ LangfuseTestServer::Options personality(Personality p) {
 std::vector<LangfuseSeedScore> timelineSeed() {
     std::vector<LangfuseSeedScore> out;
     int i = 0;
-    for (double t = kT0 + 0.3; t < kTo; t += 41.3, ++i) {
+    for (double t = kServersT0 + 0.3; t < kTo; t += 41.3, ++i) {
         LangfuseSeedScore s;
         s.id = "q" + std::to_string(i);
         s.traceId = "t" + std::to_string(i);
@@ -101,7 +101,7 @@ TEST(CliLangfuseServers, TimelineGivesTheSameNumbersFromEveryServerAndMode) {
     std::vector<nlohmann::json> results;
     for (const Run& run : {Run{&v4, "raw"}, Run{&v3, "raw"}, Run{&v4, "aggregate"}, Run{&v4, "auto"}}) {
         SCOPED_TRACE(run.server->version() + " " + run.mode);
-        auto r = withKeys(*run.server, timelineArgs(*run.server, run.mode));
+        auto r = serversWithKeys(*run.server, timelineArgs(*run.server, run.mode));
         ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
         const auto j = test::parseJson(r);
         const auto& q = j["quality"];
@@ -134,7 +134,7 @@ TEST(CliLangfuseServers, JudgeComparisonIsTheSameFromV4AndFromV3WithV2) {
         LangfuseSeedScore s;
         s.id = "s" + std::to_string(i);
         s.traceId = "tr" + std::to_string(i);
-        s.timestamp = kT0 + 17.0 * i;
+        s.timestamp = kServersT0 + 17.0 * i;
         const bool fp8 = i % 3 == 0;
         s.value = fp8 ? 1 + (i % 4) : 2 + (i % 3);
         s.traceTags = {fp8 ? "precision:fp8" : "precision:bf16"};
@@ -145,8 +145,9 @@ TEST(CliLangfuseServers, JudgeComparisonIsTheSameFromV4AndFromV3WithV2) {
     std::vector<nlohmann::json> judges;
     for (const Personality p : {Personality::V4, Personality::V3WithV2}) {
         LangfuseTestServer server(seeded, personality(p));
-        auto r = withKeys(server, {"compare", "--judge-langfuse", server.baseUrl(), "--judge-baseline-tag",
-                                   "precision:bf16", "--judge-candidate-tag", "precision:fp8", "--format", "json"});
+        auto r =
+            serversWithKeys(server, {"compare", "--judge-langfuse", server.baseUrl(), "--judge-baseline-tag",
+                                     "precision:bf16", "--judge-candidate-tag", "precision:fp8", "--format", "json"});
         ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
         const auto judge = test::parseJson(r)["judge"];
         EXPECT_DOUBLE_EQ(judge["baseline_mean"].get<double>(), bSum / bN);
@@ -163,8 +164,8 @@ TEST(CliLangfuseServers, CloudDeprecationIsOneLineOnStderr) {
     auto o = personality(Personality::V3WithV2);
     o.cloud = true;  // /traces carries "_deprecation" (its replacement: observations v2)
     LangfuseTestServer server(timelineSeed(), o);
-    auto r = withKeys(server, {"compare", "--judge-langfuse", server.baseUrl(), "--judge-baseline-tag",
-                               "precision:bf16", "--judge-candidate-tag", "precision:fp8", "--format", "json"});
+    auto r = serversWithKeys(server, {"compare", "--judge-langfuse", server.baseUrl(), "--judge-baseline-tag",
+                                      "precision:bf16", "--judge-candidate-tag", "precision:fp8", "--format", "json"});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     std::size_t lines = 0;  // lines of stderr that speak of a deprecation
     std::size_t start = 0;
@@ -182,7 +183,7 @@ TEST(CliLangfuseServers, CloudDeprecationIsOneLineOnStderr) {
 
 TEST(CliLangfuseServers, AnUnknownModeIsAUsageError) {
     LangfuseTestServer server({}, personality(Personality::V4));
-    auto r = withKeys(server, timelineArgs(server, "fast"));
+    auto r = serversWithKeys(server, timelineArgs(server, "fast"));
     EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
     EXPECT_NE(r.err.find("--langfuse-mode must be raw, aggregate or auto"), std::string::npos) << r.err;
     EXPECT_EQ(server.requestCount(), 0u);

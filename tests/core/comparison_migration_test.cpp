@@ -20,7 +20,7 @@ std::filesystem::path v1(const std::string& name) {
     return test::testData() / "comparison-files/v1" / name;
 }
 
-Json readJson(const std::filesystem::path& p) {
+Json migrationReadJson(const std::filesystem::path& p) {
     return Json::parse(readTextFile(p).value());
 }
 
@@ -61,7 +61,7 @@ class Version1Files : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Version1Files, OpenAndGiveWhatFp8dash010Reported) {
     const auto path = v1(GetParam() + ".fp8cmp");
-    const Json raw = readJson(path);
+    const Json raw = migrationReadJson(path);
     ASSERT_EQ(raw["version"], 1);  // the file really is a version-1 file
     auto doc = loadComparisonFile(path);
     ASSERT_TRUE(doc.ok()) << doc.error().message;
@@ -87,14 +87,14 @@ TEST_P(Version1Files, OpenAndGiveWhatFp8dash010Reported) {
     // The same verdict, tasks, judge figures and reasons as fp8dash 0.1.0 printed for this file.
     auto decision = decide(*doc);
     ASSERT_TRUE(decision.ok()) << decision.error().message;
-    const Json expected = readJson(v1(GetParam() + ".report-0.1.0.json"));
+    const Json expected = migrationReadJson(v1(GetParam() + ".report-0.1.0.json"));
     expectSubset(expected, decisionToJson(*decision), GetParam());
 
     // Saved again, it is a version-2 file that reads back to the same document.
     TempDir dir;
     const auto again = dir.path() / "again.fp8cmp";
     ASSERT_TRUE(saveComparisonFile(*doc, again).ok());
-    EXPECT_EQ(readJson(again)["version"], 2);
+    EXPECT_EQ(migrationReadJson(again)["version"], 2);
     auto reread = loadComparisonFile(again);
     ASSERT_TRUE(reread.ok()) << reread.error().message;
     EXPECT_TRUE(reread->migrations.empty());
@@ -130,13 +130,13 @@ TEST(Version1Files, NoteIdsFollowPositionAndKeepHandEditedOnes) {
 TEST(Version1Files, ThePairedResultsAndTheBenchmarksSurvive) {
     auto paired = loadComparisonFile(v1("paired-judge-control.fp8cmp"));
     ASSERT_TRUE(paired.ok()) << paired.error().message;
-    EXPECT_EQ(paired->paired.size(), readJson(v1("paired-judge-control.fp8cmp"))["paired"].size());
+    EXPECT_EQ(paired->paired.size(), migrationReadJson(v1("paired-judge-control.fp8cmp"))["paired"].size());
     ASSERT_TRUE(paired->control.has_value());
     auto bench = loadComparisonFile(v1("judge-bench.fp8cmp"));
     ASSERT_TRUE(bench.ok()) << bench.error().message;
     EXPECT_FALSE(bench->hasEvals);
     ASSERT_TRUE(bench->benchmarks.has_value());
-    EXPECT_EQ(bench->benchmarks->raw, readJson(v1("judge-bench.fp8cmp"))["benchmarks"]);
+    EXPECT_EQ(bench->benchmarks->raw, migrationReadJson(v1("judge-bench.fp8cmp"))["benchmarks"]);
 }
 
 TEST(Migrations, StepsRunInOrderAndRefuseWhatTheyCannotRead) {
@@ -158,7 +158,7 @@ TEST(Migrations, StepsRunInOrderAndRefuseWhatTheyCannotRead) {
 
 TEST(Migrations, NewerFilesAreRefusedSayingSo) {
     TempDir dir;
-    Json j = readJson(v1("demo-llama3-8b-instruct-fp8.fp8cmp"));
+    Json j = migrationReadJson(v1("demo-llama3-8b-instruct-fp8.fp8cmp"));
     j["version"] = kComparisonVersion + 1;
     const auto path = dir.write("from-the-future.fp8cmp", j.dump());
     auto loaded = loadComparisonFile(path);

@@ -42,7 +42,7 @@ std::string sampleId(int i) {
 std::string prompt(int i) {
     return "Question " + std::to_string(i) + "?";
 }
-std::string expected(int i) {
+std::string runnerExpected(int i) {
     return "Expected " + std::to_string(i);
 }
 std::string answerText(int i, bool candidate) {
@@ -112,7 +112,7 @@ struct Rig {
               withModel(std::move(judgeOptions), "judge-model")) {
         std::string lines;
         for (int i = 0; i < n; ++i)
-            lines += json{{"id", sampleId(i)}, {"prompt", prompt(i)}, {"expected", expected(i)}}.dump() + "\n";
+            lines += json{{"id", sampleId(i)}, {"prompt", prompt(i)}, {"expected", runnerExpected(i)}}.dump() + "\n";
         samplesPath = dir.write("samples.jsonl", lines);
         settings.samplesPath = samplesPath.string();
         settings.baseline.url = baseline.baseUrl();  // the model is asked from GET /v1/models
@@ -175,7 +175,7 @@ void expectScoresFollowTheRule(const Rig& rig, const std::set<std::string>& miss
             const json& r = it->second;
             EXPECT_EQ(r["score"], cand ? candidateQuality(i) : baselineQuality(i)) << sampleId(i);
             EXPECT_EQ(r["prompt"], prompt(i));
-            EXPECT_EQ(r["expected"], expected(i));
+            EXPECT_EQ(r["expected"], runnerExpected(i));
             EXPECT_EQ(r["answer"], answerText(i, cand));
             EXPECT_TRUE(r["judge_reply"].is_string());
             EXPECT_TRUE(r["latency_s"].is_number());

@@ -25,15 +25,15 @@ using test::LangfuseSeedScore;
 using test::LangfuseTestServer;
 using Personality = LangfuseTestServer::Personality;
 
-class ForgetLangfuseServers : public ::testing::EmptyTestEventListener {
+class ForgetLangfuseServersV3 : public ::testing::EmptyTestEventListener {
     void OnTestStart(const ::testing::TestInfo&) override { forgetLangfuseServers(); }
 };
-const bool kForgetting = [] {
-    ::testing::UnitTest::GetInstance()->listeners().Append(new ForgetLangfuseServers);
+const bool kServersForgetting = [] {
+    ::testing::UnitTest::GetInstance()->listeners().Append(new ForgetLangfuseServersV3);
     return true;
 }();
 
-constexpr double kT0 = 1795824000;  // 2026-11-28T00:00:00Z
+constexpr double kServersT0 = 1795824000;  // 2026-11-28T00:00:00Z
 
 const std::vector<Personality> kAll = {Personality::V4, Personality::V3WithV2, Personality::V3Before180,
                                        Personality::PreV353};
@@ -52,7 +52,7 @@ std::string nameOf(Personality p) {
     return "?";
 }
 
-LangfuseSettings settingsFor(const LangfuseTestServer& server) {
+LangfuseSettings serversSettingsFor(const LangfuseTestServer& server) {
     LangfuseSettings s;
     s.baseUrl = server.baseUrl();
     s.publicKey = server.options().publicKey;
@@ -71,7 +71,7 @@ LangfuseTestServer::Options personality(Personality p) {
 
 // 450 scores, one every 40 s (+ 250 ms): tags alternate fp8 / bf16 (every trace also "service:chat"), environments
 // production / staging, values 1..5 in quarters; a BOOLEAN, a CATEGORICAL and another name's score mixed in.
-std::vector<LangfuseSeedScore> seed() {
+std::vector<LangfuseSeedScore> serversSeed() {
     std::vector<LangfuseSeedScore> out;
     for (int i = 0; i < 450; ++i) {
         LangfuseSeedScore s;
@@ -79,7 +79,7 @@ std::vector<LangfuseSeedScore> seed() {
         std::snprintf(id, sizeof id, "s%04d", i);
         s.id = id;
         s.traceId = "trace-" + std::to_string(i);
-        s.timestamp = kT0 + 40.0 * i + 0.25;
+        s.timestamp = kServersT0 + 40.0 * i + 0.25;
         s.value = 1 + (i * 3 % 17) * 0.25;
         s.traceTags = {i % 2 ? "precision:fp8" : "precision:bf16", "service:chat"};
         s.environment = i % 3 == 0 ? "staging" : "production";
@@ -118,10 +118,10 @@ std::set<std::string> pathsAsked(const LangfuseTestServer& server) {
 }
 
 TEST(LangfuseServers, EveryServerGivesTheSameScores) {
-    const auto seeded = seed();
+    const auto seeded = serversSeed();
     ScoreQuery q;
-    q.from = kT0 + 40 * 30;        // s0030 in
-    q.to = kT0 + 40 * 400 + 0.25;  // exclusive: s0400 out
+    q.from = kServersT0 + 40 * 30;        // s0030 in
+    q.to = kServersT0 + 40 * 400 + 0.25;  // exclusive: s0400 out
     q.traceTags = {"precision:fp8", "service:chat"};
     q.pageSize = 100;
     const auto expected = expectedIds(seeded, q);
@@ -130,7 +130,7 @@ TEST(LangfuseServers, EveryServerGivesTheSameScores) {
         SCOPED_TRACE(nameOf(p));
         forgetLangfuseServers();
         LangfuseTestServer server(seeded, personality(p));
-        auto r = LangfuseClient(settingsFor(server)).scores(q);
+        auto r = LangfuseClient(serversSettingsFor(server)).scores(q);
         ASSERT_TRUE(r.ok()) << r.error().message;
         std::set<std::string> got;
         for (const auto& s : *r) got.insert(s.id);
@@ -140,7 +140,7 @@ TEST(LangfuseServers, EveryServerGivesTheSameScores) {
                                    [](const Score& a, const Score& b) { return a.timestamp < b.timestamp; }));
         for (const auto& s : *r) {
             const int i = std::stoi(s.id.substr(1));
-            EXPECT_DOUBLE_EQ(s.timestamp, kT0 + 40.0 * i + 0.25) << s.id;
+            EXPECT_DOUBLE_EQ(s.timestamp, kServersT0 + 40.0 * i + 0.25) << s.id;
             EXPECT_DOUBLE_EQ(s.value, i == 101 ? 1.0 : 1 + (i * 3 % 17) * 0.25) << s.id;
             EXPECT_EQ(s.traceId, "trace-" + std::to_string(i));
         }
@@ -158,7 +158,7 @@ TEST(LangfuseServers, EveryServerGivesTheSameScores) {
 }
 
 TEST(LangfuseServers, EnvironmentsAndNoTagsAlike) {
-    const auto seeded = seed();
+    const auto seeded = serversSeed();
     ScoreQuery q;
     q.environments = {"production"};
     const auto expected = expectedIds(seeded, q);
@@ -166,7 +166,7 @@ TEST(LangfuseServers, EnvironmentsAndNoTagsAlike) {
         SCOPED_TRACE(nameOf(p));
         forgetLangfuseServers();
         LangfuseTestServer server(seeded, personality(p));
-        auto r = LangfuseClient(settingsFor(server)).scores(q);
+        auto r = LangfuseClient(serversSettingsFor(server)).scores(q);
         ASSERT_TRUE(r.ok()) << r.error().message;
         std::set<std::string> got;
         for (const auto& s : *r) got.insert(s.id);
@@ -175,14 +175,14 @@ TEST(LangfuseServers, EnvironmentsAndNoTagsAlike) {
 }
 
 TEST(LangfuseServers, V3PagesEndWithoutACursorAlsoOnAnExactMultiple) {
-    auto seeded = seed();
+    auto seeded = serversSeed();
     seeded.resize(200);
     seeded[105].name = "llm_judge_domain";  // 200 scores of the name: exactly two pages of 100
     LangfuseTestServer server(seeded, personality(Personality::V4));
     ScoreQuery q;
     q.allDataTypes = true;
     q.pageSize = 100;
-    auto r = LangfuseClient(settingsFor(server)).scores(q);
+    auto r = LangfuseClient(serversSettingsFor(server)).scores(q);
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(r->size(), 200u);
     std::vector<std::string> cursors;
@@ -201,12 +201,12 @@ TEST(LangfuseServers, V3PagesEndWithoutACursorAlsoOnAnExactMultiple) {
 }
 
 TEST(LangfuseServers, TheServerIsFoundOnceAndRemembered) {
-    LangfuseTestServer server(seed(), personality(Personality::V4));
-    const LangfuseClient client(settingsFor(server));
+    LangfuseTestServer server(serversSeed(), personality(Personality::V4));
+    const LangfuseClient client(serversSettingsFor(server));
     ScoreQuery q;
     q.traceTags = {"precision:bf16"};
     ASSERT_TRUE(client.scores(q).ok());
-    ASSERT_TRUE(LangfuseClient(settingsFor(server)).scores(q).ok());
+    ASSERT_TRUE(LangfuseClient(serversSettingsFor(server)).scores(q).ok());
     int health = 0;
     for (const auto& r : server.requests()) health += r.path == "/api/public/health";
     EXPECT_EQ(health, 1);
@@ -220,13 +220,13 @@ TEST(LangfuseServers, TheServerIsFoundOnceAndRemembered) {
 TEST(LangfuseServers, AServerWithoutAVersionIsProbedOnceByItsFirst404s) {
     auto o = personality(Personality::V3Before180);
     o.reportVersion = false;
-    LangfuseTestServer server(seed(), o);
+    LangfuseTestServer server(serversSeed(), o);
     ScoreQuery q;
     q.traceTags = {"precision:fp8"};
     for (int i = 0; i < 2; ++i) {
-        auto r = LangfuseClient(settingsFor(server)).scores(q);
+        auto r = LangfuseClient(serversSettingsFor(server)).scores(q);
         ASSERT_TRUE(r.ok()) << r.error().message;
-        EXPECT_EQ(r->size(), expectedIds(seed(), q).size());
+        EXPECT_EQ(r->size(), expectedIds(serversSeed(), q).size());
     }
     int v3 = 0, v2 = 0;
     for (const auto& r : server.requests())
@@ -241,9 +241,9 @@ TEST(LangfuseServers, AServerWithoutAVersionIsProbedOnceByItsFirst404s) {
 TEST(LangfuseServers, DeprecationBecomesOneNoticeNamingTheReplacementAndTheDate) {
     auto o = personality(Personality::V3Before180);
     o.cloud = true;
-    LangfuseTestServer server(seed(), o);
+    LangfuseTestServer server(serversSeed(), o);
     std::vector<std::string> notices;
-    LangfuseSettings s = settingsFor(server);
+    LangfuseSettings s = serversSettingsFor(server);
     s.notice = [&](const std::string& text) { notices.push_back(text); };
     ScoreQuery q;
     q.pageSize = 50;
@@ -260,11 +260,11 @@ TEST(LangfuseServers, RateLimitWaitsAreReportedAndHonoured) {
     auto o = personality(Personality::V4);
     o.rateLimitFirst = 1;
     o.retryAfterS = 1;
-    LangfuseTestServer server(seed(), o);
+    LangfuseTestServer server(serversSeed(), o);
     std::vector<std::string> said;
     Progress progress;
     progress.report = [&](double, const std::string& what) { said.push_back(what); };
-    auto r = LangfuseClient(settingsFor(server)).scores(ScoreQuery{}, progress);
+    auto r = LangfuseClient(serversSettingsFor(server)).scores(ScoreQuery{}, progress);
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_TRUE(std::any_of(said.begin(), said.end(), [](const std::string& s) {
         return s.find("Langfuse rate limit (429): waiting 1 s") != std::string::npos;
@@ -275,8 +275,8 @@ TEST(LangfuseServers, ALongRetryAfterIsAClearErrorNotAWait) {
     auto o = personality(Personality::V4);
     o.rateLimitFirst = 1;
     o.retryAfterS = 3600;  // the Metrics API's hourly limit
-    LangfuseTestServer server(seed(), o);
-    auto r = LangfuseClient(settingsFor(server)).scores(ScoreQuery{});
+    LangfuseTestServer server(serversSeed(), o);
+    auto r = LangfuseClient(serversSettingsFor(server)).scores(ScoreQuery{});
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("asks to wait 3,600 s"), std::string::npos) << r.error().message;
 }
@@ -288,7 +288,7 @@ TEST(LangfuseServers, ALongFetchIsAnnouncedBeforeItRuns) {
         LangfuseSeedScore s;
         s.id = "n" + std::to_string(i);
         s.traceId = "t" + std::to_string(i);
-        s.timestamp = kT0 + i + 0.5;
+        s.timestamp = kServersT0 + i + 0.5;
         s.value = 3;
         seeded.push_back(s);
     }
@@ -297,11 +297,11 @@ TEST(LangfuseServers, ALongFetchIsAnnouncedBeforeItRuns) {
     o.cloudListLimit = 30;
     LangfuseTestServer server(seeded, o);
     std::vector<std::string> notices;
-    LangfuseSettings s = settingsFor(server);
+    LangfuseSettings s = serversSettingsFor(server);
     s.notice = [&](const std::string& text) { notices.push_back(text); };
     ScoreQuery q;
-    q.from = kT0;
-    q.to = kT0 + 86400;
+    q.from = kServersT0;
+    q.to = kServersT0 + 86400;
     auto r = LangfuseClient(s).scores(q);
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(r->size(), 9500u);
@@ -313,7 +313,7 @@ TEST(LangfuseServers, ALongFetchIsAnnouncedBeforeItRuns) {
 
 // The stand-in follows the current API where fp8dash could go wrong (notes §1, §2).
 TEST(LangfuseTestServerApi, V3IsStrictAndV2IsGoneInV4) {
-    LangfuseTestServer server(seed(), personality(Personality::V4));
+    LangfuseTestServer server(serversSeed(), personality(Personality::V4));
     HttpOptions o;
     o.auth.kind = HttpAuth::Kind::Basic;
     o.auth.user = server.options().publicKey;
@@ -359,7 +359,7 @@ std::vector<LangfuseSeedScore> dayScores(double from, double to) {
         s.id = "q" + std::to_string(i);
         s.traceId = "tr" + std::to_string(i);
         s.timestamp = t;
-        const bool dip = t >= kT0 + 26 * 3600 + 2 * 3600 && t < kT0 + 26 * 3600 + 3.5 * 3600;
+        const bool dip = t >= kServersT0 + 26 * 3600 + 2 * 3600 && t < kServersT0 + 26 * 3600 + 3.5 * 3600;
         // The sine keeps window means off the threshold: an exact tie would leave the decision to rounding.
         s.value = (dip ? 3.6 : 4.2) + ((i * 37) % 11 - 5) * 0.05 + 0.01 * std::sin(i);
         s.traceTags = {"precision:fp8"};
@@ -384,7 +384,7 @@ TimelineSettings aggregateSettings(const LangfuseTestServer& server, LangfuseMod
     st.qualitySource = QualitySource::Langfuse;
     st.langfuseUrl = server.baseUrl();
     st.traceTags = {"precision:fp8"};
-    st.from = kT0 + 26 * 3600;
+    st.from = kServersT0 + 26 * 3600;
     st.to = st.from + 12 * 3600;
     st.step = 60;
     st.changeAt = st.from + 3600;
@@ -425,7 +425,7 @@ std::vector<bool> bruteForceCondition(const std::vector<LangfuseSeedScore>& seed
 class LangfuseAggregateTest : public ::testing::TestWithParam<WindowSemantics> {};
 
 TEST_P(LangfuseAggregateTest, AggregateGivesTheRawFiguresAndAlertEpisodes) {
-    const double from = kT0, to = kT0 + 38 * 3600;
+    const double from = kServersT0, to = kServersT0 + 38 * 3600;
     const auto seeded = dayScores(from, to);
     LangfuseTestServer server(seeded, personality(Personality::V4));
     const auto raw = fetchTimeline(aggregateSettings(server, LangfuseMode::Raw, GetParam()), credentialsFor(server));
@@ -474,7 +474,7 @@ INSTANTIATE_TEST_SUITE_P(Windows, LangfuseAggregateTest,
                          ::testing::Values(WindowSemantics::Prometheus2, WindowSemantics::Prometheus3));
 
 TEST(LangfuseAggregate, TheBucketsRoundTripTheFileAndReevaluateOffline) {
-    const auto seeded = dayScores(kT0, kT0 + 38 * 3600);
+    const auto seeded = dayScores(kServersT0, kServersT0 + 38 * 3600);
     LangfuseTestServer server(seeded, personality(Personality::V4));
     auto agg = fetchTimeline(aggregateSettings(server, LangfuseMode::Aggregate, WindowSemantics::Prometheus2),
                              credentialsFor(server));
@@ -506,7 +506,7 @@ TEST(LangfuseAggregate, TheBucketsRoundTripTheFileAndReevaluateOffline) {
 }
 
 TEST(LangfuseAggregate, AutoReadsRawBelowTheThresholdAndWithoutAMetricsApi) {
-    const auto seeded = dayScores(kT0, kT0 + 38 * 3600);  // ~5,900 FP8 scores: below 50,000
+    const auto seeded = dayScores(kServersT0, kServersT0 + 38 * 3600);  // ~5,900 FP8 scores: below 50,000
     for (const Personality p : {Personality::V4, Personality::V3WithV2}) {
         SCOPED_TRACE(nameOf(p));
         forgetLangfuseServers();
@@ -528,7 +528,7 @@ TEST(LangfuseAggregate, AutoAggregatesAboveTheThreshold) {
         LangfuseSeedScore s;
         s.id = "m" + std::to_string(i);
         s.traceId = "t" + std::to_string(i);
-        s.timestamp = kT0 + 26 * 3600 - 17 * 3600 + i + 0.5;
+        s.timestamp = kServersT0 + 26 * 3600 - 17 * 3600 + i + 0.5;
         s.value = 4;
         seeded.push_back(s);
     }
@@ -546,7 +546,7 @@ TEST(LangfuseAggregate, AutoAggregatesAboveTheThreshold) {
 }
 
 TEST(LangfuseAggregate, AServerWithoutTheMetricsApiSaysSo) {
-    LangfuseTestServer server(seed(), personality(Personality::V3Before180));
+    LangfuseTestServer server(serversSeed(), personality(Personality::V3Before180));
     auto r = fetchTimeline(aggregateSettings(server, LangfuseMode::Aggregate, WindowSemantics::Prometheus2),
                            credentialsFor(server));
     ASSERT_FALSE(r.ok());

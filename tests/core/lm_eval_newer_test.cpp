@@ -30,7 +30,7 @@ fs::path previewDir() {
     return test::testData() / "lm-eval-samples/preview-0.5";
 }
 
-LmEvalResults read(const fs::path& path) {
+LmEvalResults newerRead(const fs::path& path) {
     auto r = readLmEvalPath(path);
     if (!r) throw std::runtime_error(r.error().message);
     return std::move(r).value();
@@ -38,7 +38,7 @@ LmEvalResults read(const fs::path& path) {
 
 // A run compared with itself shows how its tasks pair and nest; identical runs are refused unless allowed
 // (comparability_test.cpp), so the refusal is lifted when, and only when, the check finds them identical.
-ComparisonReport compare(const LmEvalResults& b, const LmEvalResults& c) {
+ComparisonReport newerCompare(const LmEvalResults& b, const LmEvalResults& c) {
     ComparisonOptions o;
     o.allowIncomparable = checkComparability(b, c).identical;
     auto r = compareEvals(b, c, o);
@@ -52,7 +52,7 @@ std::vector<std::string> names(const std::vector<TaskComparison>& rows) {
     return out;
 }
 
-const TaskComparison& row(const std::vector<TaskComparison>& rows, const std::string& task) {
+const TaskComparison& newerRow(const std::vector<TaskComparison>& rows, const std::string& task) {
     for (const auto& t : rows)
         if (t.task == task) return t;
     throw std::runtime_error("no row " + task);
@@ -64,7 +64,7 @@ std::string missingReason(const ComparisonReport& r, const std::string& task) {
     return "(not missing)";
 }
 
-bool anyContains(const std::vector<std::string>& items, const std::string& part) {
+bool newerAnyContains(const std::vector<std::string>& items, const std::string& part) {
     for (const auto& s : items)
         if (s.find(part) != std::string::npos) return true;
     return false;
@@ -73,7 +73,7 @@ bool anyContains(const std::vector<std::string>& items, const std::string& part)
 // ---- results files ---------------------------------------------------------------------------------------------
 
 TEST(LmEval0412, ObjectModelArgsWithTypedValuesGiveTheFp8Layers) {
-    const auto run = read(newerDir() / "gemma-2b-vllm-fp8_afrimmlu_v0.4.12.json");
+    const auto run = newerRead(newerDir() / "gemma-2b-vllm-fp8_afrimmlu_v0.4.12.json");
     EXPECT_EQ(run.lmEvalVersion, "0.4.12");
     EXPECT_EQ(run.modelBackend, "vllm");
     EXPECT_EQ(run.modelName, "google/gemma-2b");
@@ -103,7 +103,7 @@ TEST(LmEval0412, ObjectModelArgsWithTypedValuesGiveTheFp8Layers) {
 }
 
 TEST(LmEval0412, GroupEntryKeysAreNotMetrics) {
-    const auto run = read(newerDir() / "qwen2.5-7b_groups_v0.4.12.json");
+    const auto run = newerRead(newerDir() / "qwen2.5-7b_groups_v0.4.12.json");
     EXPECT_EQ(run.formatLabel, "v0.4");
     EXPECT_EQ(run.modelArgs,
               (std::vector<std::pair<std::string, std::string>>{
@@ -132,12 +132,12 @@ TEST(LmEval0412, GroupEntryKeysAreNotMetrics) {
 
 // A group without an aggregate has no row; its subtasks are compared at the top level instead of being lost.
 TEST(LmEval0412, SubtasksOfAGroupWithoutAggregateAreComparedAtTheTopLevel) {
-    const auto run = read(newerDir() / "qwen2.5-7b_groups_v0.4.12.json");
-    const auto r = compare(run, run);
+    const auto run = newerRead(newerDir() / "qwen2.5-7b_groups_v0.4.12.json");
+    const auto r = newerCompare(run, run);
     EXPECT_EQ(names(r.tasks),
               (std::vector<std::string>{"cola", "hellaswag", "lambada_openai", "mnli", "mnli_mismatch", "mrpc", "piqa",
                                         "qnli", "qqp", "rte", "sst2", "winogrande", "wnli", "arc"}));
-    EXPECT_EQ(names(row(r.tasks, "arc").subtasks), (std::vector<std::string>{"arc_easy", "arc_challenge"}));
+    EXPECT_EQ(names(newerRow(r.tasks, "arc").subtasks), (std::vector<std::string>{"arc_easy", "arc_challenge"}));
     EXPECT_NE(
         missingReason(r, "glue").find("a group without an aggregate metric); its subtasks are compared on their own"),
         std::string::npos)
@@ -157,15 +157,16 @@ TEST(LmEval05Preview, TaskPathsHelpers) {
 }
 
 TEST(LmEval05Preview, PathsGroupUnderTheirGroupsAndShowBelowThem) {
-    const auto run = read(newerDir() / "qwen2.5-7b_groups_v0.5-preview.json");
+    const auto run = newerRead(newerDir() / "qwen2.5-7b_groups_v0.5-preview.json");
     EXPECT_EQ(run.lmEvalVersion, "0.5.0.dev2");
     EXPECT_EQ(run.task("arc::arc_easy")->alias, "arc_easy");
-    const auto r = compare(run, run);
+    const auto r = newerCompare(run, run);
     EXPECT_EQ(names(r.tasks),
               (std::vector<std::string>{"glue::cola", "hellaswag", "lambada_openai", "glue::mrpc", "piqa", "glue::qqp",
                                         "glue::sst2", "winogrande", "arc", "glue::nli"}));
-    EXPECT_EQ(names(row(r.tasks, "arc").subtasks), (std::vector<std::string>{"arc::arc_easy", "arc::arc_challenge"}));
-    const auto& nli = row(r.tasks, "glue::nli");
+    EXPECT_EQ(names(newerRow(r.tasks, "arc").subtasks),
+              (std::vector<std::string>{"arc::arc_easy", "arc::arc_challenge"}));
+    const auto& nli = newerRow(r.tasks, "glue::nli");
     EXPECT_EQ(names(nli.subtasks), (std::vector<std::string>{"glue::nli::mnli", "glue::nli::mnli_mismatch",
                                                              "glue::nli::qnli", "glue::nli::rte", "glue::nli::wnli"}));
     // The inline subgroup's aggregate, from the real values: size-weighted over mnli, mnli_mismatch, qnli, rte, wnli.
@@ -188,16 +189,16 @@ TEST(LmEval05Preview, PathsGroupUnderTheirGroupsAndShowBelowThem) {
 
 // A 0.4.12 baseline against a 0.5-preview candidate of the same run: subtasks pair by their last path segment.
 TEST(LmEval05Preview, PathsPairWithTheNamesOfAnOlderRun) {
-    const auto older = read(newerDir() / "qwen2.5-7b_groups_v0.4.12.json");
-    const auto preview = read(newerDir() / "qwen2.5-7b_groups_v0.5-preview.json");
-    const auto r = compare(older, preview);
-    const auto& arc = row(r.tasks, "arc");
+    const auto older = newerRead(newerDir() / "qwen2.5-7b_groups_v0.4.12.json");
+    const auto preview = newerRead(newerDir() / "qwen2.5-7b_groups_v0.5-preview.json");
+    const auto r = newerCompare(older, preview);
+    const auto& arc = newerRow(r.tasks, "arc");
     ASSERT_EQ(names(arc.subtasks), (std::vector<std::string>{"arc_easy", "arc_challenge"}));
     EXPECT_DOUBLE_EQ(arc.subtasks[0].candidate, 0.773989898989899);  // arc::arc_easy's acc_norm (preferred to acc)
     EXPECT_TRUE(arc.subtasksNotCompared.empty());
     // Top level: glue's subtasks, "cola" (0.4.12) and "glue::cola" (preview), pair by the last segment ...
-    EXPECT_DOUBLE_EQ(row(r.tasks, "cola").candidate, 0.2610560070016465);
-    EXPECT_DOUBLE_EQ(row(r.tasks, "qqp").candidate, 0.8605738313133812);
+    EXPECT_DOUBLE_EQ(newerRow(r.tasks, "cola").candidate, 0.2610560070016465);
+    EXPECT_DOUBLE_EQ(newerRow(r.tasks, "qqp").candidate, 0.8605738313133812);
     // ... but the preview holds mnli inside its subgroup glue::nli, so mnli has no top-level counterpart.
     EXPECT_NE(missingReason(r, "mnli").find("only in the baseline"), std::string::npos) << missingReason(r, "mnli");
     EXPECT_NE(missingReason(r, "glue::nli").find("only in the candidate"), std::string::npos);
@@ -214,13 +215,13 @@ TEST(LmEvalFolders, StemDateFilesAreFoundNewestFirst) {
     dir.write("out/notes_final.json", "not results");  // no date id: not a results file
     dir.write("out/fp8.json", "not results");
     dir.write("out/samples_piqa_2026-11-03T09-00-00.500000.jsonl", "");
-    const auto run = read(dir.path() / "out");
+    const auto run = newerRead(dir.path() / "out");
     EXPECT_NE(run.sourcePath.find("fp8_2026-11-03T09-00-00.500000.json"), std::string::npos) << run.sourcePath;
     EXPECT_DOUBLE_EQ(run.task("piqa")->metrics[0].value, 0.3);
 
     // The same in the single model folder, and the samples beside a <stem>_<date>.json belong to it.
     dir.write("nested/model/run_2026-11-04T08-00-00.json", R"({"results": {"piqa": {"acc,none": 0.4}}})");
-    EXPECT_DOUBLE_EQ(read(dir.path() / "nested").task("piqa")->metrics[0].value, 0.4);
+    EXPECT_DOUBLE_EQ(newerRead(dir.path() / "nested").task("piqa")->metrics[0].value, 0.4);
 }
 
 TEST(LmEvalFolders, SeveralStemsAreSeveralRunsAndAreRefused) {
@@ -249,7 +250,7 @@ TEST(LmEvalFolders, SeveralStemsAreSeveralRunsAndAreRefused) {
     // A plain results.json beside dated files is the older layout: the dated file wins, as before.
     dir.write("plain/results.json", R"({"results": {"piqa": {"acc,none": 0.1}}})");
     dir.write("plain/run_2026-11-05T10-00-00.json", R"({"results": {"piqa": {"acc,none": 0.9}}})");
-    EXPECT_DOUBLE_EQ(read(dir.path() / "plain").task("piqa")->metrics[0].value, 0.9);
+    EXPECT_DOUBLE_EQ(newerRead(dir.path() / "plain").task("piqa")->metrics[0].value, 0.9);
 }
 
 // 0.5 names a sample log by the task's path: samples_glue::cola_<date>.jsonl belongs to the task glue::cola.
@@ -305,8 +306,8 @@ TEST(LmEval05Preview, PairedTestUsesLmEvalsReducedPerDocumentScore) {
     auto bi = findSampleLogsForRunPath(previewDir() / "bf16");
     auto ci = findSampleLogsForRunPath(previewDir() / "fp8");
     ASSERT_TRUE(bi.ok() && ci.ok());
-    const auto bRun = read(previewDir() / "bf16");
-    const auto cRun = read(previewDir() / "fp8");
+    const auto bRun = newerRead(previewDir() / "bf16");
+    const auto cRun = newerRead(previewDir() / "fp8");
     PairedTaskSpec spec;
     spec.task = "gsm8k";
     spec.metric = "exact_match";
@@ -329,9 +330,9 @@ TEST(LmEval05Preview, PairedTestUsesLmEvalsReducedPerDocumentScore) {
     EXPECT_GT(std::fabs(r.baselineMean - e["baseline_repeat_mean"].get<double>()), 0.05);
     EXPECT_GT(std::fabs(r.candidateMean - e["candidate_repeat_mean"].get<double>()), 0.02);
     // The logs agree with the results files (no "differs from its results file" warning), and the repeats are named.
-    EXPECT_FALSE(anyContains(r.warnings, "differs from its results file")) << r.summary;
-    EXPECT_TRUE(anyContains(r.warnings, "scores_per_repeat: 4 repeat(s) per document in BF16, 4 in FP8"));
-    EXPECT_FALSE(anyContains(r.warnings, "repeated the documents differently"));
+    EXPECT_FALSE(newerAnyContains(r.warnings, "differs from its results file")) << r.summary;
+    EXPECT_TRUE(newerAnyContains(r.warnings, "scores_per_repeat: 4 repeat(s) per document in BF16, 4 in FP8"));
+    EXPECT_FALSE(newerAnyContains(r.warnings, "repeated the documents differently"));
 }
 
 SampleTaskInfo noneFilter() {
@@ -359,8 +360,8 @@ TEST(LmEval05Preview, DifferentRepeatCountsAreAWarning) {
     spec.filter = "none";
     auto r = pairSampleLogs(*b, *c, spec);
     ASSERT_TRUE(r.ok()) << r.error().message;
-    EXPECT_TRUE(anyContains(r->warnings, "2 repeat(s) per document in BF16, 1 in FP8"));
-    EXPECT_TRUE(anyContains(r->warnings, "repeated the documents differently (2 against 1 times)"));
+    EXPECT_TRUE(newerAnyContains(r->warnings, "2 repeat(s) per document in BF16, 1 in FP8"));
+    EXPECT_TRUE(newerAnyContains(r->warnings, "repeated the documents differently (2 against 1 times)"));
     EXPECT_EQ(r->b01, 1u);  // doc 1: 0 -> 1 on the reduced values
     EXPECT_EQ(r->b10, 0u);
 }

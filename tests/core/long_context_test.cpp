@@ -50,13 +50,13 @@ nlohmann::json raw(const fs::path& path) {
     return nlohmann::json::parse(in);
 }
 
-ComparisonReport compare(const LmEvalResults& b, const LmEvalResults& c, ComparisonOptions o = {}) {
+ComparisonReport lcCompare(const LmEvalResults& b, const LmEvalResults& c, ComparisonOptions o = {}) {
     auto r = compareEvals(b, c, o);
     if (!r) throw std::runtime_error(r.error().message);
     return std::move(r).value();
 }
 
-const TaskComparison& row(const std::vector<TaskComparison>& rows, const std::string& task) {
+const TaskComparison& lcRow(const std::vector<TaskComparison>& rows, const std::string& task) {
     for (const auto& t : rows)
         if (t.task == task) return t;
     throw std::runtime_error("no row " + task);
@@ -67,7 +67,7 @@ struct Expected {
     double b, c, delta, degradation;
     Verdict verdict;
 };
-Expected expected(double b, double c) {
+Expected lcExpected(double b, double c) {
     const double delta = (c - b) / std::fabs(b) * 100.0;
     const double degradation = delta < 0 ? -delta : 0.0;  // RULER: higher is better
     const Verdict v = degradation < 0.5 ? Verdict::Go : degradation <= 1.5 ? Verdict::Monitor : Verdict::Investigate;
@@ -111,19 +111,19 @@ TEST_F(LongContextPair, RulerTasksAreRecognisedAndOthersAreNot) {
 }
 
 TEST_F(LongContextPair, EachSubtaskIsComparedLengthByLengthSkippingMinusOne) {
-    const auto r = compare(baseline, candidate);
+    const auto r = lcCompare(baseline, candidate);
     ASSERT_EQ(r.tasks.size(), 1u);  // the group row; its subtasks beneath it
     const auto& group = r.tasks.front();
     EXPECT_EQ(group.task, "ruler");
     ASSERT_EQ(group.subtasks.size(), kSubtasks.size());
     for (const auto& name : kSubtasks) {
-        const auto& sub = row(group.subtasks, name);
+        const auto& sub = lcRow(group.subtasks, name);
         // 4096 is -1 in both runs (not evaluated): left out.
         ASSERT_EQ(rawValue(rawB, name, 4096), -1.0);
         ASSERT_EQ(sub.byLength.size(), kLengths.size()) << name;
         for (std::size_t i = 0; i < kLengths.size(); ++i) {
             const auto& l = sub.byLength[i];
-            const Expected e = expected(rawValue(rawB, name, kLengths[i]), rawValue(rawC, name, kLengths[i]));
+            const Expected e = lcExpected(rawValue(rawB, name, kLengths[i]), rawValue(rawC, name, kLengths[i]));
             EXPECT_EQ(l.length, kLengths[i]);
             EXPECT_DOUBLE_EQ(l.baseline, e.b);
             EXPECT_DOUBLE_EQ(l.candidate, e.c);
@@ -134,19 +134,19 @@ TEST_F(LongContextPair, EachSubtaskIsComparedLengthByLengthSkippingMinusOne) {
         }
     }
     // Typed from the generator: niah_single_1 at 128K goes 0.994 -> 0.982, a 1.207% loss (monitor).
-    const auto& n1 = row(group.subtasks, "niah_single_1");
+    const auto& n1 = lcRow(group.subtasks, "niah_single_1");
     EXPECT_NEAR(*n1.byLength.back().degradationPct, 0.012 / 0.994 * 100, 1e-9);
     EXPECT_EQ(n1.byLength.back().verdict, Verdict::Monitor);
 }
 
 TEST_F(LongContextPair, TheWorstLengthDecidesEachTask) {
-    const auto r = compare(baseline, candidate);
+    const auto r = lcCompare(baseline, candidate);
     for (const auto& sub : r.tasks.front().subtasks) {
         long long worst = 0;
         Expected w{};
         bool first = true;
         for (long long n : kLengths) {
-            const Expected e = expected(rawValue(rawB, sub.task, n), rawValue(rawC, sub.task, n));
+            const Expected e = lcExpected(rawValue(rawB, sub.task, n), rawValue(rawC, sub.task, n));
             if (first || e.verdict > w.verdict || (e.verdict == w.verdict && e.degradation >= w.degradation)) {
                 w = e;
                 worst = n;
@@ -167,7 +167,7 @@ TEST_F(LongContextPair, TheWorstLengthDecidesEachTask) {
 }
 
 TEST_F(LongContextPair, TheGroupAndTheSummaryAreTheMeansOfTheSubtasksPerLength) {
-    const auto r = compare(baseline, candidate);
+    const auto r = lcCompare(baseline, candidate);
     const auto& group = r.tasks.front();
     ASSERT_TRUE(group.byLengthFromSubtasks);
     ASSERT_TRUE(r.longContext);
@@ -183,7 +183,7 @@ TEST_F(LongContextPair, TheGroupAndTheSummaryAreTheMeansOfTheSubtasksPerLength) 
             sb += rawValue(rawB, name, kLengths[i]);
             sc += rawValue(rawC, name, kLengths[i]);
         }
-        const Expected e = expected(sb / kSubtasks.size(), sc / kSubtasks.size());
+        const Expected e = lcExpected(sb / kSubtasks.size(), sc / kSubtasks.size());
         for (const auto* l : {&lc.lengths[i], &group.byLength[i]}) {
             EXPECT_EQ(l->length, kLengths[i]);
             EXPECT_NEAR(l->baseline, e.b, 1e-12);
@@ -210,8 +210,8 @@ TEST_F(LongContextPair, ALengthOneRunDidNotEvaluateIsLeftOutOfThatTaskAndOfTheMe
         if (t.name == "niah_single_1")
             for (auto& m : t.metrics)
                 if (m.name == "131072") m.value = -1;
-    const auto r = compare(baseline, candidate);
-    const auto& sub = row(r.tasks.front().subtasks, "niah_single_1");
+    const auto r = lcCompare(baseline, candidate);
+    const auto& sub = lcRow(r.tasks.front().subtasks, "niah_single_1");
     ASSERT_EQ(sub.byLength.size(), 4u);
     EXPECT_EQ(sub.byLength.back().length, 65536);
     ASSERT_TRUE(r.longContext);
@@ -227,7 +227,7 @@ TEST_F(LongContextPair, ATaskWithNoLengthInBothRunsIsNotComparedAndSaysWhy) {
     for (auto& t : candidate.tasks)
         if (t.name == "ruler_cwe")
             for (auto& m : t.metrics) m.value = -1;
-    const auto r = compare(baseline, candidate);
+    const auto r = lcCompare(baseline, candidate);
     const auto& group = r.tasks.front();
     EXPECT_EQ(group.subtasks.size(), kSubtasks.size() - 1);
     bool found = false;
@@ -245,16 +245,16 @@ TEST_F(LongContextPair, AMetricOverrideComparesThatOneLengthAsAPlainMetric) {
     ComparisonOptions o;
     o.overrides.push_back({"ruler_cwe", "8192", "none"});
     // The subtasks sit under the group's row; an override applies to them by name.
-    const auto r = compare(baseline, candidate, o);
-    const auto& cwe = row(r.tasks.front().subtasks, "ruler_cwe");
+    const auto r = lcCompare(baseline, candidate, o);
+    const auto& cwe = lcRow(r.tasks.front().subtasks, "ruler_cwe");
     EXPECT_TRUE(cwe.byLength.empty());
     EXPECT_EQ(cwe.metric, "8192,none");
-    const Expected e = expected(rawValue(rawB, "ruler_cwe", 8192), rawValue(rawC, "ruler_cwe", 8192));
+    const Expected e = lcExpected(rawValue(rawB, "ruler_cwe", 8192), rawValue(rawC, "ruler_cwe", 8192));
     EXPECT_NEAR(*cwe.degradationPct, e.degradation, 1e-9);
 }
 
 TEST_F(LongContextPair, TheKvCacheRiskPointsAtTheLongContextTable) {
-    const auto r = compare(baseline, candidate);
+    const auto r = lcCompare(baseline, candidate);
     bool found = false;
     for (const auto& f : r.risks)
         if (f.kind == "kv_cache_without_scales") {
@@ -270,7 +270,7 @@ TEST_F(LongContextPair, TheKvCacheRiskPointsAtTheLongContextTable) {
 }
 
 TEST_F(LongContextPair, JsonCarriesByLengthRowsAndTheSummary) {
-    const auto r = compare(baseline, candidate);
+    const auto r = lcCompare(baseline, candidate);
     const Json j = reportToJson(r);
     const auto& lc = j.at("long_context");
     ASSERT_TRUE(lc.is_object());
@@ -300,7 +300,7 @@ TEST(LongContext, OtherComparisonsHaveANullSummaryAndNoByLength) {
     const auto run = read(p);
     ComparisonOptions sameRunTwice;
     sameRunTwice.allowIncomparable = true;  // the same file on both sides: refused as identical runs otherwise
-    const auto r = compare(run, run, sameRunTwice);
+    const auto r = lcCompare(run, run, sameRunTwice);
     EXPECT_FALSE(r.longContext);
     const Json j = reportToJson(r);
     EXPECT_TRUE(j.at("long_context").is_null());
@@ -309,13 +309,13 @@ TEST(LongContext, OtherComparisonsHaveANullSummaryAndNoByLength) {
 }
 
 TEST_F(LongContextPair, TextAndMarkdownShowTheLengthTable) {
-    const auto r = compare(baseline, candidate);
+    const auto r = lcCompare(baseline, candidate);
     double sb = 0, sc = 0;
     for (const auto& name : kSubtasks) {
         sb += rawValue(rawB, name, 131072);
         sc += rawValue(rawC, name, 131072);
     }
-    const Expected e = expected(sb / 13, sc / 13);
+    const Expected e = lcExpected(sb / 13, sc / 13);
     char b[32], c[32], d[32];
     std::snprintf(b, sizeof b, "%.4f", e.b);
     std::snprintf(c, sizeof c, "%.4f", e.c);
@@ -332,7 +332,7 @@ TEST_F(LongContextPair, TextAndMarkdownShowTheLengthTable) {
 }
 
 TEST_F(LongContextPair, AComparisonFileReDerivesTheLongContextResult) {
-    const auto direct = compare(baseline, candidate);
+    const auto direct = lcCompare(baseline, candidate);
     auto doc = makeComparisonDocument({"BF16", baselinePath().string(), baseline},
                                       {"FP8", candidatePath().string(), candidate}, {});
     test::TempDir dir;

@@ -32,7 +32,7 @@ namespace {
 using test::TestHttpServer;
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point start) {
+double faultsSecondsSince(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
@@ -50,7 +50,7 @@ TEST(NetworkFaults, ANameThatDoesNotResolveIsAClearErrorWithoutRetries) {
     const std::string url = "http://prometheus.fp8dash-test.invalid:9090/api/v1/query";
     const auto start = Clock::now();
     auto r = HttpClient(options(5, 10, 3)).get(url, {{"query", "up"}});
-    const double elapsed = secondsSince(start);
+    const double elapsed = faultsSecondsSince(start);
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("cannot resolve the host name"), std::string::npos) << r.error().message;
     EXPECT_NE(r.error().message.find(url), std::string::npos) << r.error().message;
@@ -63,7 +63,7 @@ TEST(NetworkFaults, AConnectThatNeverCompletesTimesOutAndIsRetriedABoundedNumber
     const std::string url = "http://127.0.0.1:" + std::to_string(listener.port()) + "/api/v1/query";
     const auto start = Clock::now();
     auto r = HttpClient(options(0.5, 10, 2)).get(url);
-    const double elapsed = secondsSince(start);
+    const double elapsed = faultsSecondsSince(start);
     ASSERT_FALSE(r.ok());
     // Nothing reached the server, so a retry may help: three attempts of 0.5 s each, then the message.
     EXPECT_NE(r.error().message.find("timed out"), std::string::npos) << r.error().message;
@@ -90,7 +90,7 @@ TEST_P(ServerErrors, AreRetriedABoundedNumberOfTimesThenNamed) {
     EXPECT_EQ(server.requestCount(), 3u);  // the first try and two retries, no more
     EXPECT_NE(r.error().message.find(server.url("/api/v1/query")), std::string::npos) << r.error().message;
     EXPECT_NE(r.error().message.find(std::to_string(status)), std::string::npos) << r.error().message;
-    EXPECT_LT(secondsSince(start), 5.0);
+    EXPECT_LT(faultsSecondsSince(start), 5.0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Status, ServerErrors, ::testing::Values(500, 502, 503),
@@ -104,7 +104,7 @@ TEST(NetworkFaults, AResponseOfOneGigabyteIsRefusedBeforeItIsRead) {
     });
     const auto start = Clock::now();
     auto r = HttpClient(options(2, 30, 2)).get(server.url("/api/v1/query_range"));  // the default 512 MiB limit
-    const double elapsed = secondsSince(start);
+    const double elapsed = faultsSecondsSince(start);
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("the response is larger than 512 MiB"), std::string::npos) << r.error().message;
     EXPECT_NE(r.error().message.find(server.url("/api/v1/query_range")), std::string::npos);

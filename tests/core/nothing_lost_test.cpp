@@ -37,7 +37,7 @@ ComparisonDocument documentWithPoints(std::size_t points, double level) {
     return doc;
 }
 
-std::string readAll(const fs::path& p) {
+std::string nothingLostReadAll(const fs::path& p) {
     return readTextFile(p).value();
 }
 
@@ -74,7 +74,7 @@ TEST(NothingLost, ASaveThatHitsTheFileSizeLimitLeavesTheOldFileAndSaysWhy) {
     TempDir dir;
     const fs::path path = dir.path() / "review.fp8cmp";
     ASSERT_TRUE(saveComparisonFile(documentWithPoints(10, 1000), path).ok());
-    const std::string before = readAll(path);
+    const std::string before = nothingLostReadAll(path);
     // A child with a 64 KiB file-size limit saves a document of several MiB over it.
     int pipeFds[2];
     ASSERT_EQ(::pipe(pipeFds), 0);
@@ -101,7 +101,7 @@ TEST(NothingLost, ASaveThatHitsTheFileSizeLimitLeavesTheOldFileAndSaysWhy) {
     EXPECT_NE(message.find(path.string()), std::string::npos) << message;
     EXPECT_NE(message.find("File too large"), std::string::npos) << message;
     EXPECT_NE(message.find("the previous file is unchanged"), std::string::npos) << message;
-    EXPECT_EQ(readAll(path), before);
+    EXPECT_EQ(nothingLostReadAll(path), before);
     EXPECT_TRUE(loadComparisonFile(path).ok());
     EXPECT_TRUE(othersIn(dir.path(), path).empty());  // the temporary file went with the failure
 }
@@ -112,12 +112,12 @@ TEST(NothingLost, ASaveOnAFullDiskLeavesTheOldFileAndSaysWhy) {
     if (!disk.mounted()) GTEST_SKIP() << "cannot mount a tmpfs here (not root): the file-size-limit test covers it";
     const fs::path path = dir.path() / "small" / "review.fp8cmp";
     ASSERT_TRUE(saveComparisonFile(documentWithPoints(10, 1000), path).ok());
-    const std::string before = readAll(path);
+    const std::string before = nothingLostReadAll(path);
     const Status s = saveComparisonFile(documentWithPoints(200000, 2000), path);  // megabytes into 1 MiB
     ASSERT_FALSE(s.ok());
     EXPECT_NE(s.error().message.find("No space left on device"), std::string::npos) << s.error().message;
     EXPECT_NE(s.error().message.find("the previous file is unchanged"), std::string::npos) << s.error().message;
-    EXPECT_EQ(readAll(path), before);
+    EXPECT_EQ(nothingLostReadAll(path), before);
     EXPECT_TRUE(othersIn(path.parent_path(), path).empty());
     // Room again (a smaller document): the save goes through.
     EXPECT_TRUE(saveComparisonFile(documentWithPoints(20, 3000), path).ok());
@@ -129,7 +129,7 @@ TEST(NothingLost, ASaveIntoAReadOnlyFolderLeavesTheOldFileAndSaysWhy) {
     SmallTmpfs disk(folder, 4 << 20);
     const fs::path path = folder / "review.fp8cmp";
     ASSERT_TRUE(saveComparisonFile(documentWithPoints(10, 1000), path).ok());
-    const std::string before = readAll(path);
+    const std::string before = nothingLostReadAll(path);
     std::string expected;
     if (disk.mounted()) {
         ASSERT_TRUE(disk.remountReadOnly());
@@ -143,7 +143,7 @@ TEST(NothingLost, ASaveIntoAReadOnlyFolderLeavesTheOldFileAndSaysWhy) {
     ASSERT_FALSE(s.ok());
     EXPECT_NE(s.error().message.find(expected), std::string::npos) << s.error().message;
     EXPECT_NE(s.error().message.find(folder.string()), std::string::npos) << s.error().message;
-    EXPECT_EQ(readAll(path), before);
+    EXPECT_EQ(nothingLostReadAll(path), before);
 }
 
 TEST(NothingLost, KillingAProcessInTheMiddleOfSavingNeverLeavesABrokenFile) {

@@ -23,7 +23,7 @@ fs::path groupDir() {
 constexpr const char* kBf16 = "bf16/meta-llama__Llama-3.1-8B-Instruct";
 constexpr const char* kFp8 = "fp8/RedHatAI__Llama-3.1-8B-Instruct-FP8-dynamic";
 
-nlohmann::json expected() {
+nlohmann::json poolingExpected() {
     std::ifstream in(groupDir() / "expected.json");
     return nlohmann::json::parse(in);
 }
@@ -40,7 +40,7 @@ double exactMcNemar(unsigned b01, unsigned b10) {
     return static_cast<double>(std::min(1.0L, 2 * sum));
 }
 
-bool anyContains(const std::vector<std::string>& items, const std::string& part) {
+bool poolingAnyContains(const std::vector<std::string>& items, const std::string& part) {
     for (const auto& s : items)
         if (s.find(part) != std::string::npos) return true;
     return false;
@@ -56,7 +56,7 @@ ComparisonReport compareFolders(const fs::path& b, const fs::path& c) {
 }
 
 TEST(PairedPooling, AGroupIsTestedOnAllItsSubtasksPairs) {
-    const auto e = expected();
+    const auto e = poolingExpected();
     ComparisonReport report = compareFolders(groupDir() / kBf16, groupDir() / kFp8);
     auto paired = computePairedResults(report, groupDir() / kBf16, groupDir() / kFp8);
     ASSERT_TRUE(paired.ok()) << paired.error().message;
@@ -80,7 +80,7 @@ TEST(PairedPooling, AGroupIsTestedOnAllItsSubtasksPairs) {
     EXPECT_NE(r.warnings.front().find("pooled from the sample logs of 3 subtask(s) of mmlu"), std::string::npos)
         << r.warnings.front();
     EXPECT_EQ(r.warnings.front().find("not pooled"), std::string::npos) << r.warnings.front();
-    EXPECT_FALSE(anyContains(r.warnings, "differs from"));  // the pooled means are the results file's scores
+    EXPECT_FALSE(poolingAnyContains(r.warnings, "differs from"));  // the pooled means are the results file's scores
     EXPECT_TRUE(paired->notes.empty()) << paired->notes.front();
 
     // Applied, the group row carries the paired test and its confidence comes from it.
@@ -96,7 +96,7 @@ TEST(PairedPooling, AGroupIsTestedOnAllItsSubtasksPairs) {
 }
 
 TEST(PairedPooling, ASubtaskWithoutLogsIsNamedAndLeftOut) {
-    const auto e = expected();
+    const auto e = poolingExpected();
     test::TempDir dir;
     fs::copy(groupDir(), dir.path(), fs::copy_options::recursive);
     fs::remove(dir.path() / kFp8 / "samples_mmlu_anatomy_2026-12-01T11-30-00.000001.jsonl");
@@ -112,7 +112,7 @@ TEST(PairedPooling, ASubtaskWithoutLogsIsNamedAndLeftOut) {
     EXPECT_NE(r.warnings.front().find("pooled from the sample logs of 2 subtask(s)"), std::string::npos);
     EXPECT_NE(r.warnings.front().find("mmlu_anatomy (no FP8 log)"), std::string::npos) << r.warnings.front();
     // Without a subtask, the pooled means are not the group's score: said.
-    EXPECT_TRUE(anyContains(r.warnings, "differs from mmlu's score")) << r.warnings.size();
+    EXPECT_TRUE(poolingAnyContains(r.warnings, "differs from mmlu's score")) << r.warnings.size();
 }
 
 TEST(PairedPooling, AGroupWithoutAnyLogsIsOneNote) {

@@ -16,25 +16,35 @@ namespace {
 namespace fs = std::filesystem;
 using test::TempDir;
 
-fs::path samplesDir() { return test::testData() / "lm-eval-samples"; }
-fs::path newBf16() { return samplesDir() / "new-layout/bf16/meta-llama__Llama-3.1-8B-Instruct"; }
-fs::path newFp8() { return samplesDir() / "new-layout/fp8/RedHatAI__Llama-3.1-8B-Instruct-FP8-dynamic"; }
-fs::path oldBf16() { return samplesDir() / "old-layout/bf16/meta-llama__Llama-3.1-8B-Instruct"; }
-fs::path oldFp8() { return samplesDir() / "old-layout/fp8/RedHatAI__Llama-3.1-8B-Instruct-FP8-dynamic"; }
+fs::path pairedSamplesDir() {
+    return test::testData() / "lm-eval-samples";
+}
+fs::path pairedNewBf16() {
+    return pairedSamplesDir() / "new-layout/bf16/meta-llama__Llama-3.1-8B-Instruct";
+}
+fs::path pairedNewFp8() {
+    return pairedSamplesDir() / "new-layout/fp8/RedHatAI__Llama-3.1-8B-Instruct-FP8-dynamic";
+}
+fs::path pairedOldBf16() {
+    return pairedSamplesDir() / "old-layout/bf16/meta-llama__Llama-3.1-8B-Instruct";
+}
+fs::path oldFp8() {
+    return pairedSamplesDir() / "old-layout/fp8/RedHatAI__Llama-3.1-8B-Instruct-FP8-dynamic";
+}
 
-nlohmann::json expected(const std::string& key) {
-    std::ifstream in(samplesDir() / "expected.json");
+nlohmann::json pairedExpected(const std::string& key) {
+    std::ifstream in(pairedSamplesDir() / "expected.json");
     return nlohmann::json::parse(in).at(key);
 }
 
-bool anyContains(const std::vector<std::string>& items, const std::string& part) {
+bool pairedAnyContains(const std::vector<std::string>& items, const std::string& part) {
     for (const auto& s : items)
         if (s.find(part) != std::string::npos) return true;
     return false;
 }
 
 // 2 * P[X <= k], X ~ Binomial(n, 1/2), capped at 1: summed directly in long double.
-double exactMcNemar(unsigned b01, unsigned b10) {
+double pairedExactMcNemar(unsigned b01, unsigned b10) {
     const unsigned n = b01 + b10, k = std::min(b01, b10);
     if (n == 0) return 1.0;
     long double term = std::pow(0.5L, static_cast<long double>(n));  // C(n, 0) / 2^n
@@ -72,7 +82,7 @@ void expectBinary(const PairedTaskResult& r, const nlohmann::json& e) {
     EXPECT_EQ(r.b01, e["b01"].get<std::uint64_t>());
     EXPECT_EQ(r.b10, e["b10"].get<std::uint64_t>());
     EXPECT_NEAR(r.pValue, e["p_value"].get<double>(), 1e-12);
-    EXPECT_NEAR(r.pValue, exactMcNemar(static_cast<unsigned>(r.b01), static_cast<unsigned>(r.b10)), 1e-12);
+    EXPECT_NEAR(r.pValue, pairedExactMcNemar(static_cast<unsigned>(r.b01), static_cast<unsigned>(r.b10)), 1e-12);
     EXPECT_NEAR(r.baselineMean, e["baseline_mean"].get<double>(), 1e-12);
     EXPECT_NEAR(r.candidateMean, e["candidate_mean"].get<double>(), 1e-12);
     ASSERT_TRUE(r.deltaPoints.has_value());
@@ -82,27 +92,28 @@ void expectBinary(const PairedTaskResult& r, const nlohmann::json& e) {
     EXPECT_GE(r.deltaPointsCi->high, *r.deltaPoints);
     ASSERT_TRUE(r.deltaPct.has_value());
     EXPECT_NEAR(*r.deltaPct, *r.deltaPoints / r.baselineMean, 1e-9);
-    EXPECT_TRUE(anyContains(r.warnings, "< 300: the normal approximation is unreliable; the exact McNemar test"));
+    EXPECT_TRUE(pairedAnyContains(r.warnings, "< 300: the normal approximation is unreliable; the exact McNemar test"));
 }
 
 TEST(PairedTasks, NewLayoutGsm8kExcludesChangedPrompts) {
-    const auto r = pairFolders(newBf16(), newFp8(), spec("gsm8k", "exact_match", "strict-match"));
-    const auto e = expected("new_gsm8k_strict");
+    const auto r = pairFolders(pairedNewBf16(), pairedNewFp8(), spec("gsm8k", "exact_match", "strict-match"));
+    const auto e = pairedExpected("new_gsm8k_strict");
     expectBinary(r, e);
     EXPECT_EQ(r.hashMismatches, 2u);
     EXPECT_EQ(r.promptHashMismatches, 2u);
     EXPECT_EQ(r.docHashMismatches, 0u);
     EXPECT_EQ(r.mismatchDocIds, e["prompt_mismatch_doc_ids"].get<std::vector<long long>>());
-    EXPECT_TRUE(anyContains(r.warnings, "not the same test, so they are left out"));
+    EXPECT_TRUE(pairedAnyContains(r.warnings, "not the same test, so they are left out"));
     EXPECT_EQ(r.onlyInBaseline + r.onlyInCandidate + r.uncheckedHashes + r.missingValues, 0u);
 
-    const auto flexible = pairFolders(newBf16(), newFp8(), spec("gsm8k", "exact_match", "flexible-extract"));
-    expectBinary(flexible, expected("new_gsm8k_flexible"));
+    const auto flexible =
+        pairFolders(pairedNewBf16(), pairedNewFp8(), spec("gsm8k", "exact_match", "flexible-extract"));
+    expectBinary(flexible, pairedExpected("new_gsm8k_flexible"));
 }
 
 TEST(PairedTasks, NewLayoutArcReportsDocsOnOneSide) {
-    const auto r = pairFolders(newBf16(), newFp8(), spec("arc_challenge", "acc", "none"));
-    const auto e = expected("new_arc_acc");
+    const auto r = pairFolders(pairedNewBf16(), pairedNewFp8(), spec("arc_challenge", "acc", "none"));
+    const auto e = pairedExpected("new_arc_acc");
     expectBinary(r, e);
     EXPECT_EQ(r.docHashMismatches, 1u);
     EXPECT_EQ(r.mismatchDocIds, e["doc_mismatch_doc_ids"].get<std::vector<long long>>());
@@ -110,21 +121,21 @@ TEST(PairedTasks, NewLayoutArcReportsDocsOnOneSide) {
     EXPECT_EQ(r.onlyInCandidate, 1u);
     EXPECT_EQ(r.onlyInBaselineDocIds, e["only_in_baseline"].get<std::vector<long long>>());
     EXPECT_EQ(r.onlyInCandidateDocIds, e["only_in_candidate"].get<std::vector<long long>>());
-    EXPECT_TRUE(anyContains(r.warnings, "only in the BF16 log (13) and 1 only in the FP8 log (14)"));
+    EXPECT_TRUE(pairedAnyContains(r.warnings, "only in the BF16 log (13) and 1 only in the FP8 log (14)"));
 }
 
 TEST(PairedTasks, OldLayoutPairsByAssignedFilter) {
-    expectBinary(pairFolders(oldBf16(), oldFp8(), spec("gsm8k", "exact_match", "strict-match")),
-                 expected("old_gsm8k_strict"));
-    const auto flexible = pairFolders(oldBf16(), oldFp8(), spec("gsm8k", "exact_match", "flexible-extract"));
-    expectBinary(flexible, expected("old_gsm8k_flexible"));
-    EXPECT_TRUE(anyContains(flexible.warnings, "no \"filter\" field"));
+    expectBinary(pairFolders(pairedOldBf16(), oldFp8(), spec("gsm8k", "exact_match", "strict-match")),
+                 pairedExpected("old_gsm8k_strict"));
+    const auto flexible = pairFolders(pairedOldBf16(), oldFp8(), spec("gsm8k", "exact_match", "flexible-extract"));
+    expectBinary(flexible, pairedExpected("old_gsm8k_flexible"));
+    EXPECT_TRUE(pairedAnyContains(flexible.warnings, "no \"filter\" field"));
 }
 
 // A continuous metric: Wilcoxon, and a bootstrap interval close to the t interval of the mean difference.
 TEST(PairedTasks, ContinuousMetricUsesWilcoxonAndBootstrap) {
-    const auto r = pairFolders(newBf16(), newFp8(), spec("drop", "f1", "none"));
-    const auto e = expected("new_drop_f1");
+    const auto r = pairFolders(pairedNewBf16(), pairedNewFp8(), spec("drop", "f1", "none"));
+    const auto e = pairedExpected("new_drop_f1");
     EXPECT_EQ(r.test, "wilcoxon_signed_rank");
     EXPECT_FALSE(r.binary);
     EXPECT_EQ(r.n, e["n"].get<std::uint64_t>());
@@ -139,7 +150,7 @@ TEST(PairedTasks, ContinuousMetricUsesWilcoxonAndBootstrap) {
     EXPECT_NEAR(r.deltaCi.high - r.deltaCi.low, 2 * 1.96 * se, 0.6 * se);
     ASSERT_TRUE(r.deltaPoints.has_value());  // f1 lies in [0, 1]
     EXPECT_NEAR(*r.deltaPoints, 100 * r.delta, 1e-9);
-    EXPECT_TRUE(anyContains(r.warnings, "n = 12 < 300"));
+    EXPECT_TRUE(pairedAnyContains(r.warnings, "n = 12 < 300"));
     const auto j = pairedToJson(r);
     EXPECT_TRUE(j["discordant"].is_null());
     EXPECT_EQ(j["test"], "wilcoxon_signed_rank");
@@ -147,8 +158,8 @@ TEST(PairedTasks, ContinuousMetricUsesWilcoxonAndBootstrap) {
 
 // The whole comparison: each row's spec comes from compareEvals, and the logs agree with the results files.
 TEST(PairedTasks, SpecsFromTheComparisonMatchTheResultsScores) {
-    auto b = readLmEvalPath(newBf16());
-    auto c = readLmEvalPath(newFp8());
+    auto b = readLmEvalPath(pairedNewBf16());
+    auto c = readLmEvalPath(pairedNewFp8());
     ASSERT_TRUE(b.ok() && c.ok());
     auto report = compareEvals(*b, *c, {});
     ASSERT_TRUE(report.ok()) << report.error().message;
@@ -163,7 +174,7 @@ TEST(PairedTasks, SpecsFromTheComparisonMatchTheResultsScores) {
         auto out = pairTaskLogs(*bi, *ci, s);
         ASSERT_TRUE(out.ok()) << out.error().message;
         ASSERT_TRUE(out->result) << out->noLogsReason;
-        EXPECT_FALSE(anyContains(out->result->warnings, "differs from its results file")) << row.task;
+        EXPECT_FALSE(pairedAnyContains(out->result->warnings, "differs from its results file")) << row.task;
         ++paired;
     }
     EXPECT_EQ(paired, 3);
@@ -173,7 +184,7 @@ TEST(PairedTasks, SpecsFromTheComparisonMatchTheResultsScores) {
     s.baselineScore = 0.5;
     auto out = pairTaskLogs(*bi, *ci, s);
     ASSERT_TRUE(out.ok() && out->result);
-    EXPECT_TRUE(anyContains(out->result->warnings, "baseline log's mean f1"));
+    EXPECT_TRUE(pairedAnyContains(out->result->warnings, "baseline log's mean f1"));
 }
 
 TEST(PairedTasks, NoLogsIsAReasonNotAnError) {
@@ -181,7 +192,7 @@ TEST(PairedTasks, NoLogsIsAReasonNotAnError) {
     const auto results = dir.write("results_2026-01-02T03-04-05.000001.json",
                                    R"({"results": {"gsm8k": {"exact_match,strict-match": 0.5}}})");
     auto bare = findSampleLogs(results);
-    auto withLogs = findSampleLogsForRunPath(newFp8());
+    auto withLogs = findSampleLogsForRunPath(pairedNewFp8());
     ASSERT_TRUE(bare.ok() && withLogs.ok());
     auto out = pairTaskLogs(*bare, *withLogs, spec("gsm8k", "exact_match", "strict-match"));
     ASSERT_TRUE(out.ok());
@@ -235,7 +246,7 @@ TEST(PairedTasks, McNemarOnAKnownTable) {
     EXPECT_EQ(r->n, 400u);
     EXPECT_EQ(r->b01, 30u);
     EXPECT_EQ(r->b10, 50u);
-    EXPECT_NEAR(r->pValue, exactMcNemar(30, 50), 1e-12);
+    EXPECT_NEAR(r->pValue, pairedExactMcNemar(30, 50), 1e-12);
     EXPECT_DOUBLE_EQ(r->baselineMean, 320.0 / 400);
     EXPECT_DOUBLE_EQ(r->candidateMean, 300.0 / 400);
     EXPECT_NEAR(*r->deltaPoints, -5.0, 1e-12);
@@ -246,7 +257,7 @@ TEST(PairedTasks, McNemarOnAKnownTable) {
     EXPECT_NEAR(r->deltaCi.low, d - 1.96 * se, 0.004);
     EXPECT_NEAR(r->deltaCi.high, d + 1.96 * se, 0.004);
     EXPECT_NEAR(r->deltaPctCi->low, r->deltaCi.low / 0.8 * 100, 1e-9);
-    EXPECT_FALSE(anyContains(r->warnings, "< 300"));
+    EXPECT_FALSE(pairedAnyContains(r->warnings, "< 300"));
     // Degradation 6.25 %, interval about [0.8, 11.7] %: across the 1.5 % edge, so inconclusive, and not equivalent.
     ASSERT_TRUE(r->confidence && r->equivalence);
     EXPECT_EQ(r->confidence->confidence, Confidence::Inconclusive);
@@ -323,7 +334,7 @@ TEST(PairedTasks, MismatchListsAreCappedAndAllExcludedGivesNoTest) {
     ASSERT_TRUE(r.ok());
     EXPECT_EQ(r->hashMismatches, 8u);
     EXPECT_EQ(r->mismatchDocIds, (std::vector<long long>{0, 1, 2, 3, 4}));
-    EXPECT_TRUE(anyContains(r->warnings, "doc_ids 0, 1, 2, 3, 4, …"));
+    EXPECT_TRUE(pairedAnyContains(r->warnings, "doc_ids 0, 1, 2, 3, 4, …"));
     EXPECT_EQ(r->test, "none");
     EXPECT_EQ(r->n, 0u);
     EXPECT_FALSE(r->confidence);
@@ -344,7 +355,7 @@ TEST(PairedTasks, MissingHashesAndValuesAreCounted) {
     EXPECT_EQ(r->missingValues, 1u);
     EXPECT_EQ(r->b01, 1u);
     EXPECT_EQ(r->b10, 1u);
-    EXPECT_TRUE(anyContains(r->warnings, "no doc_hash or prompt_hash"));
+    EXPECT_TRUE(pairedAnyContains(r->warnings, "no doc_hash or prompt_hash"));
 }
 
 TEST(PairedTasks, MissingFilterOrMetricIsAnErrorNamingTheFile) {
@@ -366,7 +377,7 @@ TEST(PairedTasks, JsonCarriesTheIssueFields) {
     const auto j = pairedToJson(*r);
     EXPECT_EQ(j["n"], 400);
     EXPECT_EQ(j["discordant"], Json::array({30, 50}));
-    EXPECT_NEAR(j["p_value"].get<double>(), exactMcNemar(30, 50), 1e-12);
+    EXPECT_NEAR(j["p_value"].get<double>(), pairedExactMcNemar(30, 50), 1e-12);
     ASSERT_TRUE(j["ci95_pct"].is_array());
     EXPECT_EQ(j["ci95_pct"].size(), 2u);
     EXPECT_DOUBLE_EQ(j["ci95_pct"][0].get<double>(), r->deltaPctCi->low);

@@ -254,7 +254,7 @@ TEST(PrometheusResponse, MatricesReadAsTheJsonTreeReadsThem) {
 
 // --- detectCacheDtypeChange --------------------------------------------------------------------------------------
 
-Series info(const std::string& dtype, double from, double to, double step = 60) {
+Series promInfo(const std::string& dtype, double from, double to, double step = 60) {
     Series s;
     s.labels = {{"__name__", "vllm:cache_config_info"}, {"block_size", "16"}, {"cache_dtype", dtype}};
     for (double t = from; t <= to; t += step) s.samples.push_back({t, 1});
@@ -262,12 +262,12 @@ Series info(const std::string& dtype, double from, double to, double step = 60) 
 }
 
 TEST(CacheDtypeChange, AutoThenFp8) {
-    auto c = detectCacheDtypeChange({info("fp8", 1300, 2000), info("auto", 0, 1240)});
+    auto c = detectCacheDtypeChange({promInfo("fp8", 1300, 2000), promInfo("auto", 0, 1240)});
     ASSERT_TRUE(c.has_value());
     EXPECT_EQ(c->at, 1300);
     EXPECT_EQ(c->from, "auto");
     EXPECT_EQ(c->to, "fp8");
-    auto e4m3 = detectCacheDtypeChange({info("auto", 0, 600), info("fp8_e4m3", 660, 900)});
+    auto e4m3 = detectCacheDtypeChange({promInfo("auto", 0, 600), promInfo("fp8_e4m3", 660, 900)});
     ASSERT_TRUE(e4m3.has_value());
     EXPECT_EQ(e4m3->at, 660);
     EXPECT_EQ(e4m3->to, "fp8_e4m3");
@@ -275,24 +275,26 @@ TEST(CacheDtypeChange, AutoThenFp8) {
 
 TEST(CacheDtypeChange, NothingToDetect) {
     EXPECT_FALSE(detectCacheDtypeChange({}).has_value());
-    EXPECT_FALSE(detectCacheDtypeChange({info("auto", 0, 600)}).has_value());
-    EXPECT_FALSE(detectCacheDtypeChange({info("fp8", 0, 600)}).has_value());
-    EXPECT_FALSE(detectCacheDtypeChange({info("fp8", 0, 600), info("auto", 660, 900)}).has_value());  // a roll-back
-    Series unlabeled = info("auto", 0, 600);
+    EXPECT_FALSE(detectCacheDtypeChange({promInfo("auto", 0, 600)}).has_value());
+    EXPECT_FALSE(detectCacheDtypeChange({promInfo("fp8", 0, 600)}).has_value());
+    EXPECT_FALSE(
+        detectCacheDtypeChange({promInfo("fp8", 0, 600), promInfo("auto", 660, 900)}).has_value());  // a roll-back
+    Series unlabeled = promInfo("auto", 0, 600);
     unlabeled.labels.erase("cache_dtype");
-    EXPECT_FALSE(detectCacheDtypeChange({unlabeled, info("fp8", 660, 900)}).has_value());
+    EXPECT_FALSE(detectCacheDtypeChange({unlabeled, promInfo("fp8", 660, 900)}).has_value());
 }
 
 TEST(CacheDtypeChange, FirstFp8SampleAfterTheFirstNonFp8) {
     // FP8 first, rolled back to auto at 300, FP8 again from 600 (the same series resumes after a gap).
-    Series fp8 = info("fp8", 0, 240);
+    Series fp8 = promInfo("fp8", 0, 240);
     for (double t = 600; t <= 900; t += 60) fp8.samples.push_back({t, 1});
-    auto c = detectCacheDtypeChange({fp8, info("auto", 300, 540)});
+    auto c = detectCacheDtypeChange({fp8, promInfo("auto", 300, 540)});
     ASSERT_TRUE(c.has_value());
     EXPECT_EQ(c->at, 600);
     EXPECT_EQ(c->from, "auto");
     // A rolling update: two replicas overlap; the switch is the first fp8 sample after the first auto one.
-    auto rolling = detectCacheDtypeChange({info("auto", 0, 1200), info("fp8", 900, 2000), info("bfloat16", 100, 500)});
+    auto rolling =
+        detectCacheDtypeChange({promInfo("auto", 0, 1200), promInfo("fp8", 900, 2000), promInfo("bfloat16", 100, 500)});
     ASSERT_TRUE(rolling.has_value());
     EXPECT_EQ(rolling->at, 900);
     EXPECT_EQ(rolling->from, "auto");  // the non-fp8 dtype seen last before 900
@@ -300,7 +302,7 @@ TEST(CacheDtypeChange, FirstFp8SampleAfterTheFirstNonFp8) {
 
 // --- Requests as sent --------------------------------------------------------------------------------------------
 
-PrometheusSettings settingsFor(const TestHttpServer& server) {
+PrometheusSettings promSettingsFor(const TestHttpServer& server) {
     PrometheusSettings s;
     s.baseUrl = server.baseUrl();
     s.http.maxRetries = 2;
@@ -312,7 +314,7 @@ PrometheusSettings settingsFor(const TestHttpServer& server) {
 
 TEST(PrometheusRequests, ParametersEncodedAndFormatted) {
     TestHttpServer server([](const TestHttpServer::Request&) { return TestHttpServer::Reply::json(200, kMatrixBody); });
-    auto settings = settingsFor(server);
+    auto settings = promSettingsFor(server);
     settings.baseUrl += "/api/v1/";  // a pasted API root is accepted
     const PrometheusClient client(settings);
     const std::string promql =
@@ -349,7 +351,7 @@ TEST(PrometheusRequests, ChunksOnTheSameStepGridJoinedByLabels) {
         return TestHttpServer::Reply::json(
             200, R"({"status":"success","data":{"resultType":"matrix","result":[)" + result + "]}}");
     });
-    auto settings = settingsFor(server);
+    auto settings = promSettingsFor(server);
     settings.maxPointsPerQuery = 10;
     const PrometheusClient client(settings);
     std::vector<double> fractions;
@@ -377,7 +379,7 @@ TEST(PrometheusRequests, BearerAndExtraHeadersSentSecretsNeverShown) {
     TestHttpServer server([](const TestHttpServer::Request&) {
         return TestHttpServer::Reply{401, {{"Content-Type", "text/plain"}}, "Unauthorized\n"};
     });
-    auto settings = settingsFor(server);
+    auto settings = promSettingsFor(server);
     settings.http.auth = {HttpAuth::Kind::Bearer, {}, {}, "tok-SECRET-123"};
     settings.http.headers = {{"X-Scope-OrgID", "tenant-a"}};
     auto r = PrometheusClient(settings).buildInfo();
@@ -410,12 +412,12 @@ TEST(PrometheusRequests, BuildInfoOfPrometheusAndOfAServerWithout) {
         return TestHttpServer::Reply{
             400, {{"Content-Type", "text/plain"}}, "unsupported path requested: " + r.path + "\n"};
     });
-    auto info = PrometheusClient(settingsFor(server)).buildInfo();
+    auto info = PrometheusClient(promSettingsFor(server)).buildInfo();
     ASSERT_TRUE(info.ok()) << info.error().message;
     EXPECT_EQ(*info, "Prometheus 2.42.0+ds (revision 2.42.0+ds-5+deb12u1, go1.19.8)");
 
     // VictoriaMetrics-style: the path is unknown there; queries would still work.
-    auto settings = settingsFor(server);
+    auto settings = promSettingsFor(server);
     settings.baseUrl += "/select/0/prometheus";
     auto missing = PrometheusClient(settings).buildInfo();
     ASSERT_FALSE(missing.ok());
@@ -429,7 +431,7 @@ TEST(PrometheusRequests, BuildInfoOfPrometheusAndOfAServerWithout) {
 
 TEST(PrometheusRequests, RangeArgumentsCheckedBeforeAnyRequest) {
     TestHttpServer server([](const TestHttpServer::Request&) { return TestHttpServer::Reply::json(200, kMatrixBody); });
-    const PrometheusClient client(settingsFor(server));
+    const PrometheusClient client(promSettingsFor(server));
     EXPECT_FALSE(client.queryRange("x", 100, 50, 15).ok());
     EXPECT_FALSE(client.queryRange("x", 0, 100, 0).ok());
     EXPECT_FALSE(client.queryRange("x", 0, 100, 0.0004).ok());
@@ -442,7 +444,7 @@ TEST(PrometheusRequests, RangeArgumentsCheckedBeforeAnyRequest) {
 
 // --- Faults ------------------------------------------------------------------------------------------------------
 
-double secondsSince(std::chrono::steady_clock::time_point t) {
+double promSecondsSince(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
@@ -457,7 +459,7 @@ TEST(PrometheusFaults, ConnectionRefused) {
     EXPECT_EQ(r.error().message.rfind("Prometheus at " + settings.baseUrl + "/api/v1/query: connection refused", 0), 0u)
         << r.error().message;
     EXPECT_NE(r.error().message.find("after 3 attempts"), std::string::npos) << r.error().message;
-    EXPECT_LT(secondsSince(began), 5);
+    EXPECT_LT(promSecondsSince(began), 5);
 }
 
 TEST(PrometheusFaults, TimeoutAfterTheRequestWasSentIsNotRetried) {
@@ -466,12 +468,12 @@ TEST(PrometheusFaults, TimeoutAfterTheRequestWasSentIsNotRetried) {
         r.neverAnswer = true;
         return r;
     });
-    auto settings = settingsFor(server);
+    auto settings = promSettingsFor(server);
     settings.http.totalTimeoutS = 0.4;
     settings.http.maxRetries = 1;
     const auto began = std::chrono::steady_clock::now();
     auto r = PrometheusClient(settings).queryRange("up", 0, 600, 15);
-    const double took = secondsSince(began);
+    const double took = promSecondsSince(began);
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("/api/v1/query_range: timed out"), std::string::npos) << r.error().message;
     // The server got the query and never answered: a second attempt would only load it again.
@@ -487,7 +489,7 @@ TEST(PrometheusFaults, ServerErrorThenSuccessIsRetried) {
             return TestHttpServer::Reply::json(500, R"({"status":"error","errorType":"internal","error":"boom"})");
         return TestHttpServer::Reply::json(200, kMatrixBody);
     });
-    auto r = PrometheusClient(settingsFor(server)).queryRange("up", 100, 115, 15);
+    auto r = PrometheusClient(promSettingsFor(server)).queryRange("up", 100, 115, 15);
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(server.requestCount(), 2u);
     ASSERT_EQ(r->series.size(), 1u);
@@ -498,7 +500,7 @@ TEST(PrometheusFaults, PersistentServerErrorEndsAfterTheRetries) {
     TestHttpServer server([](const TestHttpServer::Request&) {
         return TestHttpServer::Reply::json(500, R"({"status":"error","errorType":"internal","error":"boom"})");
     });
-    auto r = PrometheusClient(settingsFor(server)).query("up", 1);
+    auto r = PrometheusClient(promSettingsFor(server)).query("up", 1);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().message, "Prometheus at " + server.url("/api/v1/query") + ": internal: boom");
     EXPECT_EQ(server.requestCount(), 3u);  // the first try and maxRetries = 2
@@ -513,8 +515,8 @@ TEST(PrometheusFaults, UnavailableWithRetryAfterIsHonoured) {
         return TestHttpServer::Reply::json(200, kMatrixBody);
     });
     const auto began = std::chrono::steady_clock::now();
-    auto r = PrometheusClient(settingsFor(server)).query("up", 1);
-    const double took = secondsSince(began);
+    auto r = PrometheusClient(promSettingsFor(server)).query("up", 1);
+    const double took = promSecondsSince(began);
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(server.requestCount(), 2u);
     EXPECT_GE(took, 0.9);  // the server's 1 s, not the 10 ms backoff
@@ -527,7 +529,7 @@ TEST(PrometheusFaults, TruncatedBody) {
         r.closeAfterBytes = 40;
         return r;
     });
-    auto r = PrometheusClient(settingsFor(server)).query("up", 1);
+    auto r = PrometheusClient(promSettingsFor(server)).query("up", 1);
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("/api/v1/query: the response was cut off"), std::string::npos)
         << r.error().message;
@@ -536,7 +538,7 @@ TEST(PrometheusFaults, TruncatedBody) {
     // Cut off in the JSON itself, with a matching Content-Length: a parse error, not retried.
     TestHttpServer cut(
         [](const TestHttpServer::Request&) { return TestHttpServer::Reply::json(200, kMatrixBody.substr(0, 60)); });
-    auto c = PrometheusClient(settingsFor(cut)).query("up", 1);
+    auto c = PrometheusClient(promSettingsFor(cut)).query("up", 1);
     ASSERT_FALSE(c.ok());
     EXPECT_NE(c.error().message.find("HTTP 200: not Prometheus API JSON"), std::string::npos) << c.error().message;
     EXPECT_EQ(cut.requestCount(), 1u);
@@ -546,7 +548,7 @@ TEST(PrometheusFaults, NonJsonBodyFromAProxy) {
     TestHttpServer server([](const TestHttpServer::Request&) {
         return TestHttpServer::Reply{502, {{"Content-Type", "text/html"}}, "<html><body>Bad Gateway</body></html>"};
     });
-    auto r = PrometheusClient(settingsFor(server)).query("up", 1);
+    auto r = PrometheusClient(promSettingsFor(server)).query("up", 1);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().message, "Prometheus at " + server.url("/api/v1/query") +
                                      ": HTTP 502 (the server or a proxy in front of it is unavailable); it answered: "
@@ -562,7 +564,7 @@ TEST(PrometheusFaults, OneFailingChunkFailsTheRangeAndStopsTheRest) {
                 R"({"status":"error","errorType":"execution","error":"query processing would load too many samples into memory in query execution"})");
         return TestHttpServer::Reply::json(200, kMatrixBody);
     });
-    auto settings = settingsFor(server);
+    auto settings = promSettingsFor(server);
     settings.maxPointsPerQuery = 10;
     auto r = PrometheusClient(settings).queryRange("x", 1000, 1990, 10, {}, 1);
     ASSERT_FALSE(r.ok());
@@ -578,7 +580,7 @@ TEST(PrometheusFaults, CancelDuringSlowChunksEndsPromptly) {
         r.delayMs = 5000;
         return r;
     });
-    auto settings = settingsFor(server);
+    auto settings = promSettingsFor(server);
     settings.maxPointsPerQuery = 10;
     std::atomic<bool> cancel{false};
     Progress progress;
@@ -592,7 +594,7 @@ TEST(PrometheusFaults, CancelDuringSlowChunksEndsPromptly) {
     canceller.join();
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().message, "Prometheus at " + server.url("/api/v1/query_range") + ": cancelled");
-    EXPECT_LT(secondsSince(began), 2.5);   // libcurl polls the cancel at least once a second
+    EXPECT_LT(promSecondsSince(began), 2.5);  // libcurl polls the cancel at least once a second
     EXPECT_EQ(server.requestCount(), 4u);  // the four in flight; the rest never started
 }
 

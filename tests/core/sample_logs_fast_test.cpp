@@ -95,7 +95,7 @@ std::string docId(std::mt19937_64& rng, int i) {
 }
 
 // One row: the keys lm-eval writes, in a random order, with random values (mostly well-formed).
-std::string row(std::mt19937_64& rng, int i, bool labelled) {
+std::string fastRow(std::mt19937_64& rng, int i, bool labelled) {
     const bool broken = rng() % 4 == 0;
     const auto junk = [&] { return fp8dash::junk(rng, broken); };
     std::vector<std::string> fields;
@@ -191,7 +191,7 @@ TEST(SampleLogsFastPath, EachRandomRowReadsAsTheGeneralReaderReadsIt) {
     const SampleTaskInfo info{"gsm8k", {"strict-match", "flexible-extract"}, true};
     int failed = 0;
     for (int i = 0; i < 3000; ++i) {
-        const std::string text = row(rng, i, rng() % 2 == 0) + "\n";
+        const std::string text = fastRow(rng, i, rng() % 2 == 0) + "\n";
         const auto fast = parseSampleLogText(text, "s.jsonl", info);
         const auto general = detail::parseSampleLogTextGeneral(text, "s.jsonl", info);
         expectSame(fast, general, text);
@@ -212,9 +212,9 @@ TEST(SampleLogsFastPath, RandomFilesReadAlike) {
             std::string text;
             const int rows = 1 + static_cast<int>(rng() % 40);
             for (int i = 0; i < rows; ++i) {
-                std::string r = row(rng, i, labelled);
+                std::string r = fastRow(rng, i, labelled);
                 // Mostly well-formed files, so that whole files read and their bookkeeping is compared.
-                if (rng() % 4 != 0 && r.find("NaN") == std::string::npos) r = row(rng, i, labelled);
+                if (rng() % 4 != 0 && r.find("NaN") == std::string::npos) r = fastRow(rng, i, labelled);
                 text += r + "\n";
             }
             if (rng() % 2 == 0) text.pop_back();  // no newline at the end

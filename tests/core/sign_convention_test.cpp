@@ -38,7 +38,7 @@ Json rawJson(const fs::path& p) {
     return Json::parse(in);
 }
 
-ComparisonReport compare(const LmEvalResults& b, const LmEvalResults& c, ComparisonOptions o = {}) {
+ComparisonReport signCompare(const LmEvalResults& b, const LmEvalResults& c, ComparisonOptions o = {}) {
     auto r = compareEvals(b, c, o);
     if (!r) throw std::runtime_error(r.error().message);
     return std::move(r).value();
@@ -73,7 +73,7 @@ bool contains(const std::string& s, const std::string& part) {
 struct Expected {
     double delta, half95, half90;
 };
-Expected expected(const fs::path& bp, const fs::path& cp, const std::string& task, const std::string& key) {
+Expected signExpected(const fs::path& bp, const fs::path& cp, const std::string& task, const std::string& key) {
     const double b = value(bp, task, key), c = value(cp, task, key);
     const double seB = stderrOf(bp, task, key), seC = stderrOf(cp, task, key);
     const double sePct = std::sqrt(seB * seB + seC * seC) / std::fabs(b) * 100;
@@ -85,9 +85,9 @@ Expected expected(const fs::path& bp, const fs::path& cp, const std::string& tas
 TEST(SignConvention, NegativeBaselineImprovementIsAnImprovementEverywhere) {
     const fs::path bp = signsFixture("qwen2.5-7b_signs_baseline.json"),
                    cp = signsFixture("qwen2.5-7b_signs_candidate.json");
-    const auto report = compare(load(bp), load(cp));
+    const auto report = signCompare(load(bp), load(cp));
     const auto& cola = row(report, "cola");
-    const Expected e = expected(bp, cp, "cola", "mcc,none");
+    const Expected e = signExpected(bp, cp, "cola", "mcc,none");
     EXPECT_NEAR(e.delta, (0.2186 + 0.0914) / 0.0914 * 100, 1e-9);  // +339 %, an improvement
     ASSERT_TRUE(cola.deltaPct && cola.degradationPct);
     EXPECT_NEAR(*cola.deltaPct, e.delta, 1e-9);
@@ -121,9 +121,9 @@ TEST(SignConvention, NegativeBaselineDropIsADropEvenUnderTheCautiousPolicy) {
     ComparisonOptions cautious;
     cautious.cautious = true;
     for (const bool isCautious : {false, true}) {
-        const auto report = compare(load(bp), load(cp), isCautious ? cautious : ComparisonOptions{});
+        const auto report = signCompare(load(bp), load(cp), isCautious ? cautious : ComparisonOptions{});
         const auto& cola = row(report, "cola");
-        const Expected e = expected(bp, cp, "cola", "mcc,none");
+        const Expected e = signExpected(bp, cp, "cola", "mcc,none");
         EXPECT_NEAR(e.delta, (-0.2 + 0.0914) / 0.0914 * 100, 1e-9);  // -118.8 %
         EXPECT_NEAR(*cola.deltaPct, e.delta, 1e-9);
         EXPECT_NEAR(*cola.degradationPct, -e.delta, 1e-9);
@@ -166,7 +166,7 @@ TEST(SignConvention, PropertiesOverRandomSignsAndMagnitudes) {
         };
         ComparisonOptions options;
         options.allowIncomparable = c == b;  // an unchanged score is a case too; identical runs are refused otherwise
-        const auto report = compare(side(b), side(c), options);
+        const auto report = signCompare(side(b), side(c), options);
         const auto& t = report.tasks.at(0);
         SCOPED_TRACE("case " + std::to_string(i) + ": b=" + std::to_string(b) + " c=" + std::to_string(c) +
                      " se=" + std::to_string(se) + (hib ? " higher" : " lower"));
@@ -224,7 +224,7 @@ TEST(SignConvention, PropertiesOverRandomSignsAndMagnitudes) {
         // The cautious policy takes the worst band the interval reaches.
         ComparisonOptions o = options;
         o.cautious = true;
-        const auto cautious = compare(side(b), side(c), o).tasks.at(0);
+        const auto cautious = signCompare(side(b), side(c), o).tasks.at(0);
         const double worstLoss = std::max(0.0, lossHigh);
         const Verdict reached = worstLoss < th.goBelow - 1e-9             ? Verdict::Go
                                 : worstLoss <= th.investigateAbove + 1e-9 ? Verdict::Monitor
@@ -312,8 +312,8 @@ TEST(Statements, ConfidenceSentenceForEveryBandAndChange) {
 TEST(Statements, RealDropsAndImprovementsAreNamedSo) {
     const fs::path bp = signsFixture("qwen2.5-7b_signs_baseline.json"),
                    cp = signsFixture("qwen2.5-7b_signs_candidate.json");
-    const auto report = compare(load(bp), load(cp));
-    const Expected lambada = expected(bp, cp, "lambada_openai", "acc,none");
+    const auto report = signCompare(load(bp), load(cp));
+    const Expected lambada = signExpected(bp, cp, "lambada_openai", "acc,none");
     ASSERT_LT(lambada.delta + lambada.half90, 0);  // the file's own numbers: a drop at 90 %
     const auto& l = row(report, "lambada_openai");
     EXPECT_EQ(l.confidence->change, ChangeFinding::SignificantDrop);
@@ -330,10 +330,10 @@ TEST(Statements, RealDropsAndImprovementsAreNamedSo) {
 TEST(SamplesNeeded, NeverBeyondTheTasksSize) {
     const fs::path bp = signsFixture("qwen2.5-7b_signs_baseline.json"),
                    cp = signsFixture("qwen2.5-7b_signs_candidate.json");
-    const auto report = compare(load(bp), load(cp));
+    const auto report = signCompare(load(bp), load(cp));
     const auto& h = row(report, "hellaswag");
     // The extrapolated count, computed here: n (h / d)^2 against the go edge; far beyond the task's 10,042.
-    const Expected e = expected(bp, cp, "hellaswag", "acc_norm,none");
+    const Expected e = signExpected(bp, cp, "hellaswag", "acc_norm,none");
     const double d = 0.5 + e.delta;  // the loss is -Δ; its distance to the 0.5 % edge
     const double extrapolated = 10042 * std::pow(e.half95 / d, 2);
     ASSERT_GT(extrapolated, 10042 * 100.0);
@@ -372,7 +372,7 @@ TEST(SamplesNeeded, TheDemosMmluNoLongerAsksForBillions) {
 TEST(Recovery, PerTaskAndAverageFromTheFilesNumbers) {
     const fs::path bp = signsFixture("qwen2.5-7b_signs_baseline.json"),
                    cp = signsFixture("qwen2.5-7b_signs_candidate.json");
-    const auto report = compare(load(bp), load(cp));
+    const auto report = signCompare(load(bp), load(cp));
     EXPECT_NEAR(*row(report, "lambada_openai").recoveryPct,
                 value(cp, "lambada_openai", "acc,none") / value(bp, "lambada_openai", "acc,none") * 100, 1e-9);
     EXPECT_NEAR(*row(report, "lambada_openai").recoveryPct, 91.8, 1e-9);
@@ -421,7 +421,7 @@ TEST(Recovery, TheDemosEvalsSlideShowsTheAverage) {
 TEST(Presentation, MarkdownHasATitleADegradationColumnAndTheMethodOnce) {
     FP8DASH_REQUIRE_FIXTURE(base, "llama3-8b-base_mmlu_v0.4.2.json");
     FP8DASH_REQUIRE_FIXTURE(instruct, "llama3-8b-instruct_mmlu_v0.4.2.json");
-    const auto report = compare(load(base), load(instruct), {});
+    const auto report = signCompare(load(base), load(instruct), {});
     Decision d;
     d.evals = report;
     ComparisonDocument doc;
@@ -466,8 +466,8 @@ TEST(Presentation, MarkdownHasATitleADegradationColumnAndTheMethodOnce) {
 TEST(Presentation, TextWrapsEveryLineOutsideTheTable) {
     ComparisonOptions cautious;
     cautious.cautious = true;  // many inconclusive tasks listed in one reason: the longest reason line
-    const auto report = compare(load(signsFixture("qwen2.5-7b_signs_baseline.json")),
-                                load(signsFixture("qwen2.5-7b_signs_candidate.json")), cautious);
+    const auto report = signCompare(load(signsFixture("qwen2.5-7b_signs_baseline.json")),
+                                    load(signsFixture("qwen2.5-7b_signs_candidate.json")), cautious);
     std::size_t longest = 0;
     for (const auto& r : report.reasons) longest = std::max(longest, r.size());
     ASSERT_GT(longest, 200u);  // the real reasons are long enough to need wrapping

@@ -21,10 +21,10 @@
 namespace fp8dash {
 namespace {
 
-constexpr double kHours = 3600;
-constexpr double kSpan = 8 * kHours;
-constexpr double kChangeAt = 4 * kHours;              // llama: cache auto -> fp8 on engine 0, throughput up 50 %
-constexpr double kEngine1SwitchAt = kChangeAt + 600;  // engine 1 follows ten minutes later
+constexpr double kVllmHours = 3600;
+constexpr double kSpan = 8 * kVllmHours;
+constexpr double kVllmChangeAt = 4 * kVllmHours;          // llama: cache auto -> fp8 on engine 0, throughput up 50 %
+constexpr double kEngine1SwitchAt = kVllmChangeAt + 600;  // engine 1 follows ten minutes later
 const char* const kLlama = "meta-llama/Llama-3.1-8B-Instruct";
 const char* const kQwen = "Qwen/Qwen2.5-7B-Instruct";
 // tok/s: llama's engines 300 + 200 before the change, 450 + 300 after; qwen's one engine 100 throughout.
@@ -39,8 +39,8 @@ std::string labelText(const std::map<std::string, std::string>& labels) {
 }
 
 double llamaCounter(int engine, double t) {
-    if (t <= kChangeAt) return kLlamaBefore[engine] * t;
-    return kLlamaBefore[engine] * kChangeAt + kLlamaAfter[engine] * (t - kChangeAt);
+    if (t <= kVllmChangeAt) return kLlamaBefore[engine] * t;
+    return kLlamaBefore[engine] * kVllmChangeAt + kLlamaAfter[engine] * (t - kVllmChangeAt);
 }
 
 // OpenMetrics for promtool: the fixture's series for llama (job vllm-llama) and qwen's (job vllm-qwen, engine 0).
@@ -68,7 +68,7 @@ std::string generate(double start, const std::vector<test::ExpositionSample>& v1
         if (s.name != "vllm:cache_config_info") continue;
         auto labels = s.labels;
         labels["job"] = "vllm-llama";
-        const double switchAt = labels.at("engine") == "0" ? kChangeAt : kEngine1SwitchAt;
+        const double switchAt = labels.at("engine") == "0" ? kVllmChangeAt : kEngine1SwitchAt;
         labels["cache_dtype"] = "auto";
         series(s.name, labels, 60, 0, switchAt, [](double) { return 1.0; });
         labels["cache_dtype"] = "fp8";  // calculate_kv_scales stays "False", as in the fixture
@@ -106,7 +106,7 @@ protected:
             s_skip = "tests/data/vllm/metrics-v1-sample.txt cannot be read";
             return;
         }
-        s_start = std::floor(static_cast<double>(std::time(nullptr)) / kHours) * kHours - 4 * 24 * kHours;
+        s_start = std::floor(static_cast<double>(std::time(nullptr)) / kVllmHours) * kVllmHours - 4 * 24 * kVllmHours;
         const auto began = std::chrono::steady_clock::now();
         test::PrometheusServerOptions options;
         options.openMetrics = generate(s_start, *v1);
@@ -131,10 +131,10 @@ protected:
         st.prometheusUrl = s_server->baseUrl();
         st.throughputQuery = query;
         st.seriesPick = pick;
-        st.from = at(kChangeAt - 2 * kHours);
-        st.to = at(kChangeAt + 2 * kHours);
+        st.from = at(kVllmChangeAt - 2 * kVllmHours);
+        st.to = at(kVllmChangeAt + 2 * kVllmHours);
         st.step = 60;
-        st.changeAt = at(kChangeAt);
+        st.changeAt = at(kVllmChangeAt);
         return st;
     }
 
@@ -173,11 +173,11 @@ TEST_F(VllmV1Live, DetectsTheSwitchPerEngineAndRaisesTheScalesRisk) {
     auto data = fetchTimeline(settings(std::string("model_name=") + kLlama), {});
     ASSERT_TRUE(data.ok()) << data.error().message;
     ASSERT_TRUE(data->detectedChange.has_value());
-    EXPECT_EQ(data->detectedChange->at, at(kChangeAt));  // engine 0's switch; qwen's FP8 from the start is apart
+    EXPECT_EQ(data->detectedChange->at, at(kVllmChangeAt));  // engine 0's switch; qwen's FP8 from the start is apart
     EXPECT_EQ(data->detectedChange->from, "auto");
     EXPECT_EQ(data->detectedChange->to, "fp8");
     ASSERT_TRUE(data->kvScalesRisk.has_value());
-    EXPECT_EQ(data->kvScalesRisk->since, at(kChangeAt));
+    EXPECT_EQ(data->kvScalesRisk->since, at(kVllmChangeAt));
     EXPECT_EQ(data->kvScalesRisk->cacheDtype, "fp8");
     EXPECT_EQ(data->kvScalesRisk->where,
               (std::vector<std::string>{"{engine=\"0\", job=\"vllm-llama\"}", "{engine=\"1\", job=\"vllm-llama\"}"}));
@@ -195,7 +195,7 @@ TEST_F(VllmV1Live, DetectsTheSwitchPerEngineAndRaisesTheScalesRisk) {
 }
 
 TEST_F(VllmV1Live, LabelValuesListNamesAndModels) {
-    auto names = client().labelValues("__name__", {}, at(kChangeAt - kHours), at(kChangeAt + kHours));
+    auto names = client().labelValues("__name__", {}, at(kVllmChangeAt - kVllmHours), at(kVllmChangeAt + kVllmHours));
     ASSERT_TRUE(names.ok()) << names.error().message;
     EXPECT_NE(std::find(names->begin(), names->end(), "vllm:kv_cache_usage_perc"), names->end());
     EXPECT_EQ(std::find(names->begin(), names->end(), "vllm:gpu_cache_usage_perc"), names->end());

@@ -99,7 +99,7 @@ TEST(WindowSemantics, NamesParseBack) {
 
 // --- Which server answers ----------------------------------------------------------------------------------------
 
-std::string success(const std::string& data) {
+std::string promSuccess(const std::string& data) {
     return R"({"status":"success","data":)" + data + "}";
 }
 
@@ -107,7 +107,7 @@ TEST(BuildInfo, PrometheusVersionsDecideTheEdges) {
     // Debian 12's answer (shared/notes/data-formats.md §3.4).
     auto debian = classifyBuildInfo(
         200,
-        success(
+        promSuccess(
             R"({"version":"2.42.0+ds","revision":"2.42.0+ds-5+deb12u1","branch":"debian/sid",)"
             R"("buildUser":"team+pkg-go@tracker.debian.org","buildDate":"20260604-00:58:54","goVersion":"go1.19.8"})"));
     ASSERT_TRUE(debian.has_value());
@@ -118,7 +118,7 @@ TEST(BuildInfo, PrometheusVersionsDecideTheEdges) {
 
     // The same fields from a 3.x build.
     auto three =
-        classifyBuildInfo(200, success(R"({"version":"3.5.0","revision":"8be3a95","branch":"HEAD",)"
+        classifyBuildInfo(200, promSuccess(R"({"version":"3.5.0","revision":"8be3a95","branch":"HEAD",)"
                                        R"("buildUser":"root@x","buildDate":"20250714","goVersion":"go1.24.5"})"));
     ASSERT_TRUE(three.has_value());
     EXPECT_EQ(three->backend, PrometheusBackend::Prometheus);
@@ -127,26 +127,26 @@ TEST(BuildInfo, PrometheusVersionsDecideTheEdges) {
 
 TEST(BuildInfo, ScaleOutBackends) {
     const std::string fields = R"("revision":"abc","branch":"HEAD","goVersion":"go1.23.1")";
-    auto thanos = classifyBuildInfo(200, success(R"({"version":"0.37.2",)" + fields + "}"));
+    auto thanos = classifyBuildInfo(200, promSuccess(R"({"version":"0.37.2",)" + fields + "}"));
     ASSERT_TRUE(thanos.has_value());
     EXPECT_EQ(thanos->backend, PrometheusBackend::Thanos);
     EXPECT_EQ(thanos->windows, WindowSemantics::Prometheus3);
-    EXPECT_EQ(classifyBuildInfo(200, success(R"({"version":"0.36.1",)" + fields + "}"))->windows,
+    EXPECT_EQ(classifyBuildInfo(200, promSuccess(R"({"version":"0.36.1",)" + fields + "}"))->windows,
               WindowSemantics::Prometheus2);
 
-    auto mimir = classifyBuildInfo(200, success(R"({"application":"Grafana Mimir","version":"2.17.0",)" + fields +
+    auto mimir = classifyBuildInfo(200, promSuccess(R"({"application":"Grafana Mimir","version":"2.17.0",)" + fields +
                                                 R"(,"features":{"query_sharding":"true"}})"));
     ASSERT_TRUE(mimir.has_value());
     EXPECT_EQ(mimir->backend, PrometheusBackend::Mimir);
     EXPECT_EQ(mimir->description, "Grafana Mimir 2.17.0");
     EXPECT_EQ(mimir->windows, WindowSemantics::Prometheus3);
-    EXPECT_EQ(classifyBuildInfo(200, success(R"({"application":"Grafana Mimir","version":"2.14.3",)" + fields + "}"))
+    EXPECT_EQ(classifyBuildInfo(200, promSuccess(R"({"application":"Grafana Mimir","version":"2.14.3",)" + fields + "}"))
                   ->windows,
               WindowSemantics::Prometheus2);
 
     // VictoriaMetrics' placeholders: an empty object (v1.79, Debian 12's), or a fake Prometheus version (later).
     for (const std::string data : {"{}", R"({"version":"2.24.0"})"}) {
-        auto vm = classifyBuildInfo(200, success(data));
+        auto vm = classifyBuildInfo(200, promSuccess(data));
         ASSERT_TRUE(vm.has_value()) << data;
         EXPECT_EQ(vm->backend, PrometheusBackend::VictoriaMetrics) << data;
         EXPECT_EQ(vm->windows, WindowSemantics::Prometheus3) << data;
@@ -165,7 +165,7 @@ TEST(BuildInfo, NoBuildInfoIsUnknownAndErrorsSayNothing) {
     for (long status : {401L, 403L, 429L, 500L, 503L}) EXPECT_FALSE(classifyBuildInfo(status, "").has_value());
 }
 
-PrometheusSettings settingsFor(const TestHttpServer& server) {
+PrometheusSettings windowSettingsFor(const TestHttpServer& server) {
     PrometheusSettings s;
     s.baseUrl = server.baseUrl();
     s.http.maxRetries = 0;
@@ -181,7 +181,7 @@ TEST(ServerInfo, AskedOncePerUrlWhileErrorsAreAskedAgain) {
         return TestHttpServer::Reply::json(200, R"({"status":"success","data":{}})");
     });
     for (int i = 0; i < 3; ++i) {
-        auto info = PrometheusClient(settingsFor(vm)).serverInfo();
+        auto info = PrometheusClient(windowSettingsFor(vm)).serverInfo();
         ASSERT_TRUE(info.ok()) << info.error().message;
         EXPECT_EQ(info->backend, PrometheusBackend::VictoriaMetrics);
     }
@@ -190,8 +190,8 @@ TEST(ServerInfo, AskedOncePerUrlWhileErrorsAreAskedAgain) {
     TestHttpServer busy([](const TestHttpServer::Request&) {
         return TestHttpServer::Reply::json(503, R"({"status":"error","errorType":"unavailable","error":"busy"})");
     });
-    EXPECT_FALSE(PrometheusClient(settingsFor(busy)).serverInfo().ok());
-    auto again = PrometheusClient(settingsFor(busy)).serverInfo();
+    EXPECT_FALSE(PrometheusClient(windowSettingsFor(busy)).serverInfo().ok());
+    auto again = PrometheusClient(windowSettingsFor(busy)).serverInfo();
     ASSERT_FALSE(again.ok());
     EXPECT_EQ(again.error().message, "Prometheus at " + busy.url("/api/v1/status/buildinfo") +
                                          ": HTTP 503 (the server or a proxy in front of it is unavailable)");
@@ -202,7 +202,7 @@ TEST(ServerInfo, AskedOncePerUrlWhileErrorsAreAskedAgain) {
         return TestHttpServer::Reply{403, {{"Content-Type", "text/plain"}}, "forbidden\n"};
     });
     for (int i = 0; i < 2; ++i) {
-        auto info = PrometheusClient(settingsFor(guarded)).serverInfo();
+        auto info = PrometheusClient(windowSettingsFor(guarded)).serverInfo();
         ASSERT_TRUE(info.ok()) << info.error().message;
         EXPECT_EQ(info->backend, PrometheusBackend::Unknown);
         EXPECT_EQ(info->windows, WindowSemantics::Prometheus3);
@@ -213,7 +213,7 @@ TEST(ServerInfo, AskedOncePerUrlWhileErrorsAreAskedAgain) {
 TEST(ServerInfo, BackendParametersOnRangeQueries) {
     TestHttpServer server(
         [](const TestHttpServer::Request&) { return TestHttpServer::Reply::json(200, kEmptyMatrix); });
-    auto settings = settingsFor(server);
+    auto settings = windowSettingsFor(server);
     for (auto backend :
          {PrometheusBackend::Prometheus, PrometheusBackend::VictoriaMetrics, PrometheusBackend::Thanos}) {
         settings.backend = backend;

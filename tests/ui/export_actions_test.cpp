@@ -90,7 +90,7 @@ QString readText(const QString& path) {
     return QString::fromUtf8(f.readAll());
 }
 
-Json readJson(const std::string& path) {
+Json exportReadJson(const std::string& path) {
     QFile f(QString::fromStdString(path));
     EXPECT_TRUE(f.open(QIODevice::ReadOnly));
     return Json::parse(f.readAll().toStdString());
@@ -150,7 +150,7 @@ TEST_F(ExportActionsTest, TaskTreeAsCsvWithDepthParentAndExactValues) {
     EXPECT_EQ((*gsm)[0], QStringLiteral("0"));
     EXPECT_TRUE((*gsm)[1].isEmpty());
     // Full precision: the values of the results files and Δ% computed here, bit for bit.
-    const Json b = readJson(seedFile("bf16")), c = readJson(seedFile("fp8"));
+    const Json b = exportReadJson(seedFile("bf16")), c = exportReadJson(seedFile("fp8"));
     std::string key;  // the results-file key of the metric compared
     for (const auto& t : report->tasks)
         if (t.task == "gsm8k") key = t.metric;

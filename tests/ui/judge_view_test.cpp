@@ -25,16 +25,16 @@ namespace {
 
 class JudgeViewTest : public GuiTest {};
 
-struct Sample {
+struct JudgeSample {
     const char* id;
     int score;
 };
 
 // Paired by id: q1..q8 on both sides; q9 only in the baseline, q10 only in the candidate.
 // Differences (candidate - baseline) on the pairs: q1 -1, q2 -2, q3 -3, the rest 0.
-constexpr Sample kBaseline[] = {{"q1", 5}, {"q2", 5}, {"q3", 4}, {"q4", 3}, {"q5", 4},
+constexpr JudgeSample kBaseline[] = {{"q1", 5}, {"q2", 5}, {"q3", 4}, {"q4", 3}, {"q5", 4},
                                 {"q6", 2}, {"q7", 5}, {"q8", 3}, {"q9", 5}};
-constexpr Sample kCandidate[] = {{"q1", 4}, {"q2", 3}, {"q3", 1}, {"q4", 3}, {"q5", 4},
+constexpr JudgeSample kCandidate[] = {{"q1", 4}, {"q2", 3}, {"q3", 1}, {"q4", 3}, {"q5", 4},
                                  {"q6", 2}, {"q7", 5}, {"q8", 3}, {"q10", 1}};
 
 std::string promptOf(const std::string& id) {
@@ -42,7 +42,7 @@ std::string promptOf(const std::string& id) {
     return "Prompt of " + id + ": explain the clause.\nSecond line of " + id + " with more words to wrap.";
 }
 
-std::string jsonLines(const Sample* samples, std::size_t n, const std::string& side) {
+std::string jsonLines(const JudgeSample* samples, std::size_t n, const std::string& side) {
     std::string text;
     for (std::size_t i = 0; i < n; ++i) {
         Json row = {{"id", samples[i].id},
@@ -110,9 +110,9 @@ TEST_F(JudgeViewTest, ShowsTheDistributionsTheSummaryAndTheDrops) {
 
     // The bars: the histogram of the paired scores of each side, counted here.
     std::map<std::string, int> candidateById;
-    for (const Sample& s : kCandidate) candidateById[s.id] = s.score;
+    for (const JudgeSample& s : kCandidate) candidateById[s.id] = s.score;
     std::vector<int> expectedBaseline(5, 0), expectedCandidate(5, 0);
-    for (const Sample& s : kBaseline) {
+    for (const JudgeSample& s : kBaseline) {
         if (!candidateById.count(s.id)) continue;
         ++expectedBaseline[static_cast<std::size_t>(s.score - 1)];
         ++expectedCandidate[static_cast<std::size_t>(candidateById[s.id] - 1)];

@@ -39,7 +39,7 @@ std::string v1File(const std::string& name) {
     return std::string(FP8DASH_TEST_DATA) + "/comparison-files/v1/" + name;
 }
 
-Json readJson(const std::string& path) {
+Json presentationReadJson(const std::string& path) {
     std::ifstream in(path);
     std::stringstream text;
     text << in.rdbuf();
@@ -424,7 +424,7 @@ TEST_F(PresentationTest, PresentationModeNeedsADocument) {
 
 TEST_F(PresentationTest, NotesGoWithTheirSlideAndNTogglesThePanel) {
     // Three notes: "Sample logs paired…" and "Hand-edited…" about the whole comparison, one about gsm8k.
-    const Json file = readJson(v1File("paired-judge-control.fp8cmp"));
+    const Json file = presentationReadJson(v1File("paired-judge-control.fp8cmp"));
     QString taskNote, generalNotes[2];
     int general = 0;
     for (const Json& n : file["notes"]) {
@@ -508,7 +508,7 @@ TEST_F(PresentationTest, TheVerdictSlideCarriesTheReviewDecisionAndItsWarning) {
 // ---- the facts on the slides, against figures computed here
 
 TEST_F(PresentationTest, EvalsSlideShowsEachTasksDeltaWorstFirst) {
-    const Json file = readJson(v1File("demo-llama3-8b-instruct-fp8.fp8cmp"));
+    const Json file = presentationReadJson(v1File("demo-llama3-8b-instruct-fp8.fp8cmp"));
     PresentationWindow w(evaluated(evalsDocument()));
     layOut(w, QSize(1920, 1080));
     w.goTo(1);
@@ -567,7 +567,7 @@ TEST_F(PresentationTest, EvalsSlideShowsEachTasksDeltaWorstFirst) {
 }
 
 TEST_F(PresentationTest, JudgeSlideShowsBothMeansTheDegradationAndTheChart) {
-    const Json file = readJson(v1File("judge-bench.fp8cmp"));
+    const Json file = presentationReadJson(v1File("judge-bench.fp8cmp"));
     const auto mean = [&](const char* side) {
         double sum = 0;
         int n = 0;

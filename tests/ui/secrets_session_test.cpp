@@ -30,8 +30,8 @@ namespace {
 
 using fp8dash::test::TestHttpServer;
 
-constexpr const char* kToken = "gui-bearer-SECRET-61f0";
-constexpr const char* kTenant = "gui-tenant-SECRET-2c7";
+constexpr const char* kSecretsToken = "gui-bearer-SECRET-61f0";
+constexpr const char* kSecretsTenant = "gui-tenant-SECRET-2c7";
 
 std::mutex g_logMutex;
 QStringList g_log;
@@ -71,8 +71,8 @@ TEST_F(SecretsSessionTest, TypedCredentialsReachTheServerAndNothingElse) {
         dialog->setSettings(settings);
         TimelineCredentials typed;
         typed.prometheusAuth.kind = HttpAuth::Kind::Bearer;
-        typed.prometheusAuth.token = kToken;
-        typed.prometheusHeaders = {{"X-Scope-OrgID", kTenant}};
+        typed.prometheusAuth.token = kSecretsToken;
+        typed.prometheusHeaders = {{"X-Scope-OrgID", kSecretsTenant}};
         dialog->setCredentials(typed);
         QSignalSpy applied(&window, &MainWindow::timelineApplied);
         QTest::mouseClick(dialog->fetchButton(), Qt::LeftButton);
@@ -103,8 +103,8 @@ TEST_F(SecretsSessionTest, TypedCredentialsReachTheServerAndNothingElse) {
     // The server received the credentials on every request.
     ASSERT_GT(server.requestCount(), 0u);
     for (const auto& r : server.requests()) {
-        EXPECT_EQ(r.header("authorization"), std::string("Bearer ") + kToken) << r.target;
-        EXPECT_EQ(r.header("x-scope-orgid"), kTenant) << r.target;
+        EXPECT_EQ(r.header("authorization"), std::string("Bearer ") + kSecretsToken) << r.target;
+        EXPECT_EQ(r.header("x-scope-orgid"), kSecretsTenant) << r.target;
     }
 
     // Everything the session wrote: its folder (file, reports, recovery) and the settings file.
@@ -126,8 +126,8 @@ TEST_F(SecretsSessionTest, TypedCredentialsReachTheServerAndNothingElse) {
             EXPECT_TRUE(words.contains("Throughput +50 %")) << "the PDF's text was not read";
             bytes += words;
         }
-        EXPECT_FALSE(bytes.contains(kToken)) << path.toStdString();
-        EXPECT_FALSE(bytes.contains(kTenant)) << path.toStdString();
+        EXPECT_FALSE(bytes.contains(kSecretsToken)) << path.toStdString();
+        EXPECT_FALSE(bytes.contains(kSecretsTenant)) << path.toStdString();
     }
     // What the saved file does keep: the kind of auth and the header's name, for the next fetch to ask.
     QFile saved(dir.filePath(QStringLiteral("session.fp8cmp")));
@@ -138,8 +138,8 @@ TEST_F(SecretsSessionTest, TypedCredentialsReachTheServerAndNothingElse) {
 
     std::lock_guard lock(g_logMutex);
     for (const QString& line : g_log) {
-        EXPECT_FALSE(line.contains(QString::fromLatin1(kToken))) << line.toStdString();
-        EXPECT_FALSE(line.contains(QString::fromLatin1(kTenant))) << line.toStdString();
+        EXPECT_FALSE(line.contains(QString::fromLatin1(kSecretsToken))) << line.toStdString();
+        EXPECT_FALSE(line.contains(QString::fromLatin1(kSecretsTenant))) << line.toStdString();
     }
 }
 

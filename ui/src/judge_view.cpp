@@ -96,7 +96,7 @@ QString changeText(double diff) {
     return signedText(diff, whole ? 0 : 2);
 }
 
-QString pValueText(double p) {
+QString judgePValueText(double p) {
     if (!std::isfinite(p)) return QStringLiteral("p = —");
     if (p < 0.001) return QStringLiteral("p = %1").arg(QString::number(p, 'e', 1));
     return QStringLiteral("p = %1").arg(QString::number(p, 'g', 3));
@@ -441,7 +441,7 @@ void JudgeView::showSummary(const JudgeSection& section, const JudgeComparison& 
                              : c.testName == "mann_whitney" ? tr("Mann-Whitney U test (unpaired)")
                                                             : toQString(c.testName);
     const QString method = c.test.exact ? tr("exact") : tr("normal approximation, z = %1").arg(signedText(c.test.z, 2));
-    m_test->setText(tr("%1: %2 (%3)").arg(testName, pValueText(c.test.pValue), method));
+    m_test->setText(tr("%1: %2 (%3)").arg(testName, judgePValueText(c.test.pValue), method));
     m_test->setToolTip(c.test.pValue < 0.05
                            ? tr("Below 0.05: a difference this large would be unlikely if both sides scored alike.")
                            : tr("0.05 or above: the difference is within what chance alone produces."));
@@ -476,10 +476,10 @@ void JudgeView::showSummary(const JudgeSection& section, const JudgeComparison& 
                           .arg(interval, margin);
     } else if (c.meanDiff < 0) {
         equivalence = tr("A significant drop (%1): equivalence is not shown; the 90 % interval of the change is %2.")
-                          .arg(pValueText(c.test.pValue), interval);
+                          .arg(judgePValueText(c.test.pValue), interval);
     } else {
         equivalence = tr("A significant improvement (%1); the 90 % interval of the change (%2) lies outside ±%3 %.")
-                          .arg(pValueText(c.test.pValue), interval, margin);
+                          .arg(judgePValueText(c.test.pValue), interval, margin);
     }
     m_equivalence->setText(equivalence);
     m_equivalence->setToolTip(tr("Two one-sided tests against ±%1 %: “go” is shown only when the whole 90 % interval "

@@ -59,7 +59,7 @@ QString countsText(const JudgeRunCounts& c) {
     return text;
 }
 
-Status checkUrl(const QString& text, const QString& field) {
+Status judgeCheckUrl(const QString& text, const QString& field) {
     const QString t = text.trimmed();
     if (t.isEmpty()) return Error{RunJudgeDialog::tr("%1: required.").arg(field).toStdString()};
     const QUrl url(t, QUrl::StrictMode);
@@ -442,7 +442,7 @@ Result<JudgeRunSettings> RunJudgeDialog::settings() const {
         {tr("Candidate URL"), m_candidateUrl, m_candidateModel, &s.candidate},
         {tr("Judge URL"), m_judgeUrl, m_judgeModel, &s.judge}};
     for (const auto& [field, url, model, endpoint] : endpoints) {
-        if (auto ok = checkUrl(url->text(), field); !ok) return ok.error();
+        if (auto ok = judgeCheckUrl(url->text(), field); !ok) return ok.error();
         endpoint->url = url->text().trimmed().toStdString();
         endpoint->model = model->text().trimmed().toStdString();
     }

@@ -23,7 +23,7 @@ struct TaskTableModel::Node {
 
 namespace {
 
-QString fixed(double v, int decimals) {
+QString tableFixed(double v, int decimals) {
     if (std::isnan(v)) return QStringLiteral("NaN");
     if (std::isinf(v)) return v > 0 ? QStringLiteral("+∞") : QStringLiteral("−∞");
     return QString::number(v, 'f', decimals);
@@ -41,7 +41,7 @@ QVariant numberOrLowest(std::optional<double> v) {
 }
 
 QString stderrText(std::optional<double> se) {
-    return se ? QStringLiteral("± %1").arg(fixed(*se, 4)) : QStringLiteral("n/a");
+    return se ? QStringLiteral("± %1").arg(tableFixed(*se, 4)) : QStringLiteral("n/a");
 }
 
 // As the reports print it: three significant digits, scientific below 0.001.
@@ -198,9 +198,9 @@ QVariant TaskTableModel::displayText(const TaskComparison& t, int column, bool s
         case MetricColumn:
             return metricText(t);
         case BaselineColumn:
-            return fixed(t.baseline, 4);
+            return tableFixed(t.baseline, 4);
         case CandidateColumn:
-            return fixed(t.candidate, 4);
+            return tableFixed(t.candidate, 4);
         case DeltaColumn:
             return toQString(formatPercent(t.deltaPct, 3));
         case SigmaColumn:
@@ -216,11 +216,11 @@ QVariant TaskTableModel::displayText(const TaskComparison& t, int column, bool s
         case PairedPColumn:
             return t.paired ? pairedText(*t.paired) : QString();
         case NoiseFloorColumn:
-            return t.noiseFloorPct ? QStringLiteral("± %1 %").arg(fixed(*t.noiseFloorPct, 2)) : QString();
+            return t.noiseFloorPct ? QStringLiteral("± %1 %").arg(tableFixed(*t.noiseFloorPct, 2)) : QString();
         case DegradationColumn:
-            return t.degradationPct ? QStringLiteral("%1 %").arg(fixed(*t.degradationPct, 3)) : tr("n/a");
+            return t.degradationPct ? QStringLiteral("%1 %").arg(tableFixed(*t.degradationPct, 3)) : tr("n/a");
         case RecoveryColumn:
-            return t.recoveryPct ? QStringLiteral("%1 %").arg(fixed(*t.recoveryPct, 2)) : tr("n/a");
+            return t.recoveryPct ? QStringLiteral("%1 %").arg(tableFixed(*t.recoveryPct, 2)) : tr("n/a");
         default:
             return {};
     }
@@ -274,7 +274,7 @@ QString TaskTableModel::toolTip(const TaskComparison& t, int column, bool subtas
         if (!t.noiseFloorPct) return {};
         return tr("|%1 − %2| / %2 = %3 %: two runs of the same BF16 setup differ this much; a Δ inside it is noise.")
             .arg(style::escaped(m_report.controlLabel.empty() ? tr("control") : toQString(m_report.controlLabel)),
-                 style::escaped(baselineLabel), fixed(*t.noiseFloorPct, 3));
+                 style::escaped(baselineLabel), tableFixed(*t.noiseFloorPct, 3));
     }
     QStringList lines;
     lines << QStringLiteral("<b>%1</b>").arg(style::escaped(t.task));
@@ -283,8 +283,10 @@ QString TaskTableModel::toolTip(const TaskComparison& t, int column, bool subtas
     }
     lines << tr("Metric key: <tt>%1</tt> (%2 is better)")
                  .arg(style::escaped(t.metric), t.higherIsBetter ? tr("higher") : tr("lower"));
-    lines << tr("%1: %2 %3").arg(style::escaped(baselineLabel), fixed(t.baseline, 6), stderrText(t.baselineStderr));
-    lines << tr("%1: %2 %3").arg(style::escaped(candidateLabel), fixed(t.candidate, 6), stderrText(t.candidateStderr));
+    lines
+        << tr("%1: %2 %3").arg(style::escaped(baselineLabel), tableFixed(t.baseline, 6), stderrText(t.baselineStderr));
+    lines << tr("%1: %2 %3")
+                 .arg(style::escaped(candidateLabel), tableFixed(t.candidate, 6), stderrText(t.candidateStderr));
     if (column == DeltaColumn || column == SigmaColumn || column == VerdictColumn || column == TaskColumn) {
         lines << tr("Δ: %1 · degradation %2 · %3")
                      .arg(toQString(formatPercent(t.deltaPct, 3)), toQString(formatPercent(t.degradationPct, 3)),
@@ -305,7 +307,7 @@ QString TaskTableModel::toolTip(const TaskComparison& t, int column, bool subtas
     }
     if (column == RecoveryColumn || column == DegradationColumn) {
         lines << (t.recoveryPct ? tr("Recovery: %1 % (%2)")
-                                      .arg(fixed(*t.recoveryPct, 2),
+                                      .arg(tableFixed(*t.recoveryPct, 2),
                                            t.higherIsBetter ? tr("candidate / baseline") : tr("baseline / candidate"))
                                 : tr("Recovery: none (it needs positive values on both sides)"));
     }

@@ -51,15 +51,15 @@ qreal msOf(double unixSeconds) {
     return unixSeconds * 1000.0;
 }
 
-QDateTime utcTime(double unixSeconds) {
+QDateTime viewUtcTime(double unixSeconds) {
     return QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(std::llround(unixSeconds * 1000.0)), Qt::UTC);
 }
 
 QString timeOfDay(double unixSeconds) {
-    return utcTime(unixSeconds).toString(QStringLiteral("HH:mm:ss"));
+    return viewUtcTime(unixSeconds).toString(QStringLiteral("HH:mm:ss"));
 }
 
-QString fixed(double v, int decimals) {
+QString viewFixed(double v, int decimals) {
     return QString::number(v, 'f', decimals);
 }
 
@@ -134,7 +134,7 @@ void hideLegendEntry(QChart* chart, QAbstractSeries* series) {
 
 QString timeAxisTitle(double at) {
     // Qt Charts labels a date-time axis in local time; say which, so the labels agree with the UTC read-outs.
-    const int offset = utcTime(at).toLocalTime().offsetFromUtc();
+    const int offset = viewUtcTime(at).toLocalTime().offsetFromUtc();
     if (offset == 0) return TimelineView::tr("Time (UTC)");
     const int minutes = std::abs(offset) / 60;
     return TimelineView::tr("Time (local, UTC%1%2:%3)")
@@ -572,7 +572,7 @@ void TimelineView::resetZoom() {
 void TimelineView::applyView() {
     if (!m_data) return;
     m_applyingView = true;
-    m_timeAxis->setRange(utcTime(m_viewFrom), utcTime(m_viewTo));
+    m_timeAxis->setRange(viewUtcTime(m_viewFrom), viewUtcTime(m_viewTo));
     const double span = m_viewTo - m_viewFrom;
     m_timeAxis->setFormat(span <= 2 * 3600 ? QStringLiteral("MM-dd HH:mm:ss")
                           : span <= 10 * 86400 ? QStringLiteral("MM-dd HH:mm")
@@ -626,14 +626,14 @@ QString TimelineView::readoutAt(double t) const {
     QStringList parts{toQString(formatTimeUtc(t))};
     if (m_data && m_data->throughput) {
         if (const Sample* s = nearestSample(m_throughputSamples, t)) {
-            parts << tr("throughput %1 tokens/s (%2)").arg(fixed(s->v, 1), timeOfDay(s->t));
+            parts << tr("throughput %1 tokens/s (%2)").arg(viewFixed(s->v, 1), timeOfDay(s->t));
         } else {
             parts << tr("throughput: no samples");
         }
     }
     if (m_data && m_data->quality) {
         if (const Sample* s = nearestSample(m_qualitySamples, t)) {
-            parts << tr("quality %1 (%2)").arg(fixed(s->v, 2), timeOfDay(s->t));
+            parts << tr("quality %1 (%2)").arg(viewFixed(s->v, 2), timeOfDay(s->t));
         } else {
             parts << tr("quality: no samples");
         }
@@ -740,7 +740,7 @@ void TimelineView::updateCards() {
     } else if (const auto d = r.throughput.deltaPct()) {
         const std::optional<Verdict> level = *d >= b.throughputLowPct ? Verdict::Go : Verdict::Monitor;
         m_throughputCard->setContent(
-            tr("%1 → %2").arg(fixed(*r.throughput.beforeMean, 1), fixed(*r.throughput.afterMean, 1)),
+            tr("%1 → %2").arg(viewFixed(*r.throughput.beforeMean, 1), viewFixed(*r.throughput.afterMean, 1)),
             tr("%1% · expected +%2–%3%").arg(signedFixed(*d, 1), numberText(b.throughputLowPct),
                                              numberText(b.throughputHighPct)),
             tr("%1 samples before · %2 after (5 min settle)").arg(r.throughput.beforeCount).arg(r.throughput.afterCount),
@@ -762,7 +762,7 @@ void TimelineView::updateCards() {
                               : *d < -b.qualityTolerance ? Verdict::Monitor
                                                          : Verdict::Go;
         m_qualityCard->setContent(
-            tr("%1 → %2").arg(fixed(*r.quality.beforeMean, 2), fixed(*r.quality.afterMean, 2)),
+            tr("%1 → %2").arg(viewFixed(*r.quality.beforeMean, 2), viewFixed(*r.quality.afterMean, 2)),
             tr("%1 points · expected ±%2, problem below −%3")
                 .arg(signedFixed(*d, 2), numberText(b.qualityTolerance), numberText(b.qualityProblem)),
             tr("%1 scores before · %2 after").arg(r.quality.beforeCount).arg(r.quality.afterCount), level);

@@ -15,7 +15,7 @@ namespace fp8dash::ui {
 
 namespace {
 
-QString plainOf(const QLabel* label) {
+QString bannerPlainOf(const QLabel* label) {
     if (label->textFormat() == Qt::RichText) return QTextDocumentFragment::fromHtml(label->text()).toPlainText();
     return label->text();
 }
@@ -115,7 +115,7 @@ void VerdictBanner::showReview(const ReviewDecision* decision, std::optional<Ver
 }
 
 QString VerdictBanner::decisionText() const {
-    return plainOf(m_decisionLabel);
+    return bannerPlainOf(m_decisionLabel);
 }
 
 QColor VerdictBanner::colorFor(Verdict v) {
