@@ -33,8 +33,7 @@ TEST(CliKvDump, ContextsPastTheDumpNameTheFileAndItsTokens) {
     const std::string path = dir.write("tiny.safetensors", smallDump(2, 2, 48, 8)).string();
     auto r = fp8dashCli({"bench", "kv", "--cpu", "--kv-dump", path, "--contexts", "16,64", "--format", "json"});
     EXPECT_EQ(r.exitCode, 2);
-    EXPECT_NE(r.err.find(path + ": KV context length 64 is more than the 48 tokens the dump holds"),
-              std::string::npos)
+    EXPECT_NE(r.err.find(path + ": KV context length 64 is more than the 48 tokens the dump holds"), std::string::npos)
         << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
 }
