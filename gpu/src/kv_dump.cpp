@@ -174,6 +174,9 @@ void readStacked(const std::string& file, const Json& root, std::uint64_t dataSt
                        kvDumpDtypeName(k.dtype) + ": K and V must have one dtype");
     if (ks != vs) fail(file, "tensor \"value\": shape " + shapeText(vs) + " differs from \"key\"'s " + shapeText(ks));
     checkNoOverlap(file, {k, v});
+    if (ks[0] > kMaxKvDumpLayers)
+        fail(file, "tensor \"key\": shape " + shapeText(ks) + " has " + std::to_string(ks[0]) +
+                       " layers, more than the " + std::to_string(kMaxKvDumpLayers) + " fp8dash reads");
     out.stacked = true;
     out.dtype = k.dtype;
     out.shape =
@@ -202,6 +205,9 @@ void readPerLayer(const std::string& file, const Json& root, std::uint64_t dataS
              "\"layers.<i>.key\" and \"layers.<i>.value\" ([kv_heads, tokens, head_dim]); the file has " +
                  someNames(root));
     const std::uint64_t count = layers.rbegin()->first + 1;
+    if (count > kMaxKvDumpLayers)
+        fail(file, "tensor \"layers." + std::to_string(count - 1) + "\": more than the " +
+                       std::to_string(kMaxKvDumpLayers) + " layers fp8dash reads");
     std::vector<TensorEntry> entries;
     std::vector<std::uint64_t> firstShape;
     constexpr const char* layout = "[kv_heads, tokens, head_dim]";
@@ -230,7 +236,6 @@ void readPerLayer(const std::string& file, const Json& root, std::uint64_t dataS
             out.dataBytes += entries.back().end - entries.back().begin;
         }
     }
-    if (count > static_cast<std::uint64_t>(INT_MAX)) fail(file, "too many layers");
     checkNoOverlap(file, entries);
     out.stacked = false;
     out.shape = KvShape{static_cast<int>(count), static_cast<int>(firstShape[0]), static_cast<int>(firstShape[2]),
@@ -376,7 +381,7 @@ KvDumpLayout parseKvDumpHeader(std::string_view headerJson, std::uint64_t fileSi
     Json root;
     try {
         root = Json::parse(headerJson.begin(), headerJson.end());
-    } catch (const Json::parse_error& e) {
+    } catch (const Json::exception& e) {  // parse_error, and out_of_range for a number past double (2e308)
         fail(fileName, std::string("the safetensors header is not valid JSON: ") + e.what());
     }
     if (!root.is_object()) fail(fileName, "the safetensors header is not a JSON object");

@@ -246,6 +246,9 @@ TEST(KvDump, BrokenFilesNameTheFileAndTheTensor) {
     expectError(tooLong, "more than the file's remaining");
     expectError(withHeader("{\"key\": [", 0), "not valid JSON");
     expectError(withHeader("[1,2]", 0), "not a JSON object");
+    // Found by kv_dump_fuzzer (regressions/kv_dump/header-number-2e308.safetensors): nlohmann reports a number past
+    // double's range as out_of_range, not parse_error; it escaped the reader.
+    expectError(withHeader(R"({"key": 2e308})", 0), "not valid JSON: [json.exception.out_of_range.406]");
     expectError(withHeader(R"({"__metadata__":[]})", 0), "\"__metadata__\" is not an object");
     expectError(withHeader(R"({"weight":{"dtype":"BF16","shape":[1],"data_offsets":[0,2]}})", 2),
                 "no K/V tensors: expected \"key\" and \"value\"");
@@ -276,6 +279,10 @@ TEST(KvDump, BrokenFilesNameTheFileAndTheTensor) {
                 "tensor \"value\": shape [1,2,1,2] differs from \"key\"'s [1,1,2,2]");
     expectError(withHeader(std::string(s).replace(s.rfind("BF16"), 4, "F16"), 16),
                 "tensor \"value\" is F16 but \"key\" is BF16");
+    expectError(withHeader(R"({"key":{"dtype":"BF16","shape":[65537,1,1,1],"data_offsets":[0,131074]},)"
+                           R"("value":{"dtype":"BF16","shape":[65537,1,1,1],"data_offsets":[131074,262148]}})",
+                           262148),
+                "tensor \"key\": shape [65537,1,1,1] has 65537 layers, more than the 65536 fp8dash reads");
     expectError(withHeader(R"({"key":{"dtype":"BF16","shape":[1,1,1,1],"data_offsets":[0,2]},)"
                            R"("value":{"dtype":"BF16","shape":[1,1,1,1],"data_offsets":[2,4]},)"
                            R"("layers.0.key":{"dtype":"BF16","shape":[1,1,1],"data_offsets":[0,2]}})",

@@ -53,6 +53,10 @@ struct KvDumpLayout {
 // Pure: no file access (the fuzzer calls it on arbitrary bytes and sizes).
 KvDumpLayout parseKvDumpHeader(std::string_view headerJson, std::uint64_t fileSize, const std::string& fileName);
 
+// The most layers accepted (the largest models have ~130): a crafted shape cannot make the reader allocate per-layer
+// tables of millions of entries.
+inline constexpr std::uint64_t kMaxKvDumpLayers = 65536;
+
 // The largest header accepted (safetensors' own reader refuses more than 100 MB too).
 inline constexpr std::uint64_t kMaxKvDumpHeaderBytes = 100'000'000;
 
