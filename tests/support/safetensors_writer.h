@@ -20,9 +20,17 @@ struct StTensor {
     std::string bytes;  // raw little-endian data
 };
 
+// A tensor's entry without its data (the benchmark streams gigabytes): name, dtype, shape and byte count.
+struct StTensorSpec {
+    std::string name;
+    std::string dtype;
+    std::vector<std::uint64_t> shape;
+    std::uint64_t byteCount = 0;
+};
+
 // The header's JSON for tensors laid out one after the other in the order given (data_offsets computed from the byte
 // counts), with an optional "__metadata__" of string pairs.
-inline std::string safetensorsHeader(const std::vector<StTensor>& tensors,
+inline std::string safetensorsHeader(const std::vector<StTensorSpec>& tensors,
                                      const std::vector<std::pair<std::string, std::string>>& metadata = {}) {
     std::string json = "{";
     bool first = true;
@@ -34,14 +42,20 @@ inline std::string safetensorsHeader(const std::vector<StTensor>& tensors,
         first = false;
     }
     std::uint64_t offset = 0;
-    for (const StTensor& t : tensors) {
+    for (const StTensorSpec& t : tensors) {
         json += (first ? "\"" : ",\"") + t.name + "\":{\"dtype\":\"" + t.dtype + "\",\"shape\":[";
         for (std::size_t i = 0; i < t.shape.size(); ++i) json += (i ? "," : "") + std::to_string(t.shape[i]);
-        json += "],\"data_offsets\":[" + std::to_string(offset) + "," + std::to_string(offset + t.bytes.size()) + "]}";
-        offset += t.bytes.size();
+        json += "],\"data_offsets\":[" + std::to_string(offset) + "," + std::to_string(offset + t.byteCount) + "]}";
+        offset += t.byteCount;
         first = false;
     }
     return json + "}";
+}
+inline std::string safetensorsHeader(const std::vector<StTensor>& tensors,
+                                     const std::vector<std::pair<std::string, std::string>>& metadata = {}) {
+    std::vector<StTensorSpec> specs;
+    for (const StTensor& t : tensors) specs.push_back({t.name, t.dtype, t.shape, t.bytes.size()});
+    return safetensorsHeader(specs, metadata);
 }
 
 // The 8-byte little-endian length, then the header.
