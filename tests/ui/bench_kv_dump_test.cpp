@@ -4,6 +4,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "fp8dash/ui/bench_view.h"
@@ -11,7 +12,6 @@
 #include "fp8dash/ui/main_window.h"
 #include "gui_test_support.h"
 #include "safetensors_writer.h"
-#include "test_paths.h"
 
 namespace fp8dash::ui::test {
 namespace {
@@ -40,6 +40,13 @@ std::string tinyDump(std::uint64_t layers, std::uint64_t heads, std::uint64_t to
         {{"model", "test/tiny"}});
 }
 
+// Writes bytes as name in dir; returns the path.
+std::string writeIn(const QTemporaryDir& dir, const std::string& name, const std::string& bytes) {
+    const std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
+    fp8dash::test::writeBinaryFile(path, bytes);
+    return path;
+}
+
 QPushButton* buttonNamed(QMessageBox* box, const QString& text) {
     for (QAbstractButton* b : box->buttons())
         if (b->text() == text) return qobject_cast<QPushButton*>(b);
@@ -47,13 +54,13 @@ QPushButton* buttonNamed(QMessageBox* box, const QString& text) {
 }
 
 TEST_F(BenchKvDumpTest, ShowsTheShapeThenSweepsTheDumpIntoTheDocument) {
-    fp8dash::test::TempDir dir;
-    const auto path = dir.write("tiny.safetensors", tinyDump(2, 2, 48, 16));
+    QTemporaryDir dir;
+    const std::string path = writeIn(dir, "tiny.safetensors", tinyDump(2, 2, 48, 16));
     MainWindow window;
     window.showBenchmarks();
     BenchView* view = window.comparisonView()->benchView();
     view->setLocalDevice(noGpu());
-    view->setKvDumpChooser([&] { return QString::fromStdString(path.string()); });
+    view->setKvDumpChooser([&] { return QString::fromStdString(path); });
     view->kvDumpButton()->click();
 
     auto* box = view->findChild<QMessageBox*>(QStringLiteral("kvDumpConfirm"));
@@ -86,11 +93,11 @@ TEST_F(BenchKvDumpTest, ShowsTheShapeThenSweepsTheDumpIntoTheDocument) {
 }
 
 TEST_F(BenchKvDumpTest, CancelInTheConfirmationRunsNothing) {
-    fp8dash::test::TempDir dir;
-    const auto path = dir.write("tiny.safetensors", tinyDump(1, 1, 8, 4));
+    QTemporaryDir dir;
+    const std::string path = writeIn(dir, "tiny.safetensors", tinyDump(1, 1, 8, 4));
     BenchView view;
     view.setLocalDevice(noGpu());
-    view.measureKvDump(QString::fromStdString(path.string()));
+    view.measureKvDump(QString::fromStdString(path));
     auto* box = view.findChild<QMessageBox*>(QStringLiteral("kvDumpConfirm"));
     ASSERT_NE(box, nullptr);
     box->button(QMessageBox::Cancel)->click();
@@ -98,11 +105,11 @@ TEST_F(BenchKvDumpTest, CancelInTheConfirmationRunsNothing) {
 }
 
 TEST_F(BenchKvDumpTest, CancelDuringTheSweepKeepsWhatFinished) {
-    fp8dash::test::TempDir dir;
-    const auto path = dir.write("tiny.safetensors", tinyDump(2, 2, 64, 16));
+    QTemporaryDir dir;
+    const std::string path = writeIn(dir, "tiny.safetensors", tinyDump(2, 2, 64, 16));
     BenchView view;
     view.setLocalDevice(noGpu());
-    view.measureKvDump(QString::fromStdString(path.string()));
+    view.measureKvDump(QString::fromStdString(path));
     auto* box = view.findChild<QMessageBox*>(QStringLiteral("kvDumpConfirm"));
     ASSERT_NE(box, nullptr);
     QSignalSpy finished(&view, &BenchView::runFinished);
@@ -115,17 +122,17 @@ TEST_F(BenchKvDumpTest, CancelDuringTheSweepKeepsWhatFinished) {
 }
 
 TEST_F(BenchKvDumpTest, ABrokenDumpIsNamedAndNothingRuns) {
-    fp8dash::test::TempDir dir;
+    QTemporaryDir dir;
     const std::string bytes = tinyDump(1, 2, 8, 4);
-    const auto path = dir.write("cut.safetensors", bytes.substr(0, bytes.size() - 6));
+    const std::string path = writeIn(dir, "cut.safetensors", bytes.substr(0, bytes.size() - 6));
     BenchView view;
     view.setLocalDevice(noGpu());
-    view.setKvDumpChooser([&] { return QString::fromStdString(path.string()); });
+    view.setKvDumpChooser([&] { return QString::fromStdString(path); });
     view.measureKvDump();
     EXPECT_FALSE(view.isRunning());
     EXPECT_EQ(view.findChild<QMessageBox*>(QStringLiteral("kvDumpConfirm")), nullptr);
     const QString status = view.statusText();
-    EXPECT_TRUE(status.contains(QString::fromStdString(path.string()))) << status.toStdString();
+    EXPECT_TRUE(status.contains(QString::fromStdString(path))) << status.toStdString();
     EXPECT_TRUE(status.contains(QStringLiteral("tensor &quot;value&quot;"))) << status.toStdString();
     auto* error = view.findChild<QMessageBox*>(QStringLiteral("kvDumpError"));
     ASSERT_NE(error, nullptr);
