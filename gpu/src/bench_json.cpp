@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace fp8dash::gpu {
 namespace {
@@ -229,15 +230,6 @@ void writeStats(JsonWriter& w, const SampleStats& s)
     w.field("converged", s.converged);
 }
 
-void writeTensorError(JsonWriter& w, const TensorError& e)
-{
-    w.beginObject();
-    w.field("rel_rmse", e.relRmse);
-    w.field("max_abs_error", e.maxAbsError);
-    w.field("cosine", e.cosine);
-    w.endObject();
-}
-
 void writeDevice(JsonWriter& w, const BenchReport& r)
 {
     const DeviceReport& d = r.device;
@@ -311,19 +303,63 @@ void writeBandwidth(JsonWriter& w, const BandwidthResult& b)
     w.endObject();
 }
 
+// The scales a KV point used, as few as say it all: [1.0] for none, one per layer for per_tensor, one per (layer,
+// head), layer-major, for per_head.
+void writeKvScales(JsonWriter& w, const KvScales& scales, const std::vector<float>& perHead) {
+    w.key("scales");
+    w.beginArray();
+    if (scales.scaling == KvScaling::None) {
+        w.value(1.0);
+    } else {
+        const std::size_t step =
+            scales.scaling == KvScaling::PerTensor && scales.kvHeads > 0 ? static_cast<std::size_t>(scales.kvHeads) : 1;
+        for (std::size_t i = 0; i < perHead.size(); i += step) w.value(static_cast<double>(perHead[i]));
+    }
+    w.endArray();
+}
+
+// One side (K or V) of a KV point: its errors, the values it saturated and the scales, so anyone can recompute them.
+void writeKvSide(JsonWriter& w, const TensorError& e, std::uint64_t saturated, const KvScales& scales,
+                 const std::vector<float>& perHead) {
+    w.beginObject();
+    w.field("rel_rmse", e.relRmse);
+    w.field("max_abs_error", e.maxAbsError);
+    w.field("cosine", e.cosine);
+    w.field("saturated", saturated);
+    writeKvScales(w, scales, perHead);
+    w.endObject();
+}
+
+void writeKvSource(JsonWriter& w, const KvQuantResult& k) {
+    w.key("source");
+    w.beginObject();
+    w.field("kind", k.sourceKind);
+    w.field("description", k.sourceDescription);
+    w.key("shape");
+    w.beginArray();
+    for (int d : {k.sourceShape.layers, k.sourceShape.kvHeads, k.sourceShape.tokens, k.sourceShape.headDim}) w.value(d);
+    w.endArray();
+    w.endObject();
+}
+
 void writeKv(JsonWriter& w, const KvQuantResult& k)
 {
     w.beginObject();
     w.field("scaling", kvScalingName(k.scaling));
     w.field("context", k.context);
+    writeKvSource(w, k);
     w.field("rel_rmse", k.combined.relRmse);
     w.field("max_abs_error", k.combined.maxAbsError);
     w.field("cosine", k.combined.cosine);
     w.key("key");
-    writeTensorError(w, k.key);
+    writeKvSide(w, k.key, k.keySaturated, k.scales, k.scales.key);
     w.key("value");
-    writeTensorError(w, k.value);
-    w.field("attn_rel_error", k.attnRelError);
+    writeKvSide(w, k.value, k.valueSaturated, k.scales, k.scales.value);
+    w.field("attn_out_rel_rmse", k.attnOutRelRmse);
+    w.field("attn_out_cosine", k.attnOutCosine);
+    w.field("attn_weight_tvd", k.attnWeightTvd);
+    w.field("attn_weight_tvd_max", k.attnWeightTvdMax);
+    w.field("attn_entropy", k.attnEntropy);
     w.field("elements", static_cast<std::uint64_t>(k.elements));
     w.field("seconds", k.seconds);
     w.field("elements_per_s", k.elementsPerSecond());

@@ -1,13 +1,12 @@
 #include "fp8dash/gpu/kv_quant.h"
 
 #include "fp8dash/gpu/fp8_codec.h"
+#include "fp8dash/gpu/kv_synthetic.h"
 
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <chrono>
 #include <cmath>
-#include <random>
 #include <stdexcept>
 #include <string>
 
@@ -62,14 +61,6 @@ void checkScales(const KvShape& shape, const KvScales& scales)
         throw std::invalid_argument("kv_quant: the scales do not match the cache's shape");
 }
 
-double norm(const std::vector<double>& v)
-{
-    double sum = 0;
-    for (double x : v)
-        sum += x * x;
-    return std::sqrt(sum);
-}
-
 }  // namespace
 
 const char* kvScalingName(KvScaling scaling)
@@ -110,50 +101,18 @@ float roundToBf16(float value)
 KvCache generateKvCache(const KvShape& shape, std::uint64_t seed, const KvGeneratorOptions& options)
 {
     checkShape(shape);
+    SyntheticKvSource source(shape, seed, options);
     KvCache cache;
     cache.shape = shape;
     cache.keys.resize(shape.elementsPerTensor());
     cache.values.resize(shape.elementsPerTensor());
-
-    std::mt19937_64 rng(seed);
-    std::normal_distribution<float> normal(0.0f, 1.0f);
-    auto logUniform = [&rng](float lo, float hi) {
-        std::uniform_real_distribution<double> u(std::log(lo), std::log(hi));
-        return static_cast<float>(std::exp(u(rng)));
-    };
-    const int outliers = std::clamp(options.outlierChannelsPerHead, 0, shape.headDim);
-    const auto dim = static_cast<std::size_t>(shape.headDim);
-
+    std::vector<float> keys;
+    std::vector<float> values;
     for (int layer = 0; layer < shape.layers; ++layer) {
-        // Log-spaced so the first and last layers sit at the two ends of the range whatever the seed.
-        const double t = shape.layers > 1 ? static_cast<double>(layer) / (shape.layers - 1) : 0.5;
-        const auto layerGain = static_cast<float>(
-            std::exp(std::log(options.layerGainMin) + t * (std::log(options.layerGainMax) - std::log(options.layerGainMin))));
-        for (int head = 0; head < shape.kvHeads; ++head) {
-            const float gain = layerGain * logUniform(options.headGainMin, options.headGainMax);
-            std::vector<float> keyStd(dim, options.keyStd * gain);
-            std::vector<float> valueStd(dim, options.valueStd * gain);
-            std::vector<bool> taken(dim, false);
-            std::uniform_int_distribution<int> pick(0, shape.headDim - 1);
-            for (int i = 0; i < outliers; ++i) {
-                int channel = pick(rng);
-                while (taken[static_cast<std::size_t>(channel)])
-                    channel = pick(rng);
-                const auto c = static_cast<std::size_t>(channel);
-                taken[c] = true;
-                keyStd[c] *= logUniform(options.keyOutlierMin, options.keyOutlierMax);
-                valueStd[c] *= logUniform(options.valueOutlierMin, options.valueOutlierMax);
-            }
-            float* keys = cache.keys.data() + shape.offset(layer, head, 0);
-            float* values = cache.values.data() + shape.offset(layer, head, 0);
-            for (int token = 0; token < shape.tokens; ++token) {
-                for (std::size_t d = 0; d < dim; ++d) {
-                    const std::size_t i = static_cast<std::size_t>(token) * dim + d;
-                    keys[i] = roundToBf16(normal(rng) * keyStd[d]);
-                    values[i] = roundToBf16(normal(rng) * valueStd[d]);
-                }
-            }
-        }
+        source.loadLayer(layer, shape.tokens, keys, values);
+        const std::size_t offset = shape.offset(layer, 0, 0);
+        std::copy(keys.begin(), keys.end(), cache.keys.begin() + static_cast<std::ptrdiff_t>(offset));
+        std::copy(values.begin(), values.end(), cache.values.begin() + static_cast<std::ptrdiff_t>(offset));
     }
     return cache;
 }
@@ -209,6 +168,21 @@ KvScales computeKvScales(const KvCache& cache, KvScaling scaling, int calibratio
     }
     }
     return scales;
+}
+
+KvScales computeLayerKvScales(const KvCache& layer, KvScaling scaling, int calibrationTokens) {
+    if (layer.shape.layers != 1) throw std::invalid_argument("kv_quant: computeLayerKvScales takes a one-layer cache");
+    return computeKvScales(layer, scaling, calibrationTokens);
+}
+
+std::uint64_t countSaturated(const float* data, std::size_t n, float scale) {
+    std::uint64_t count = 0;
+    if (scale == 1.0f) {
+        for (std::size_t i = 0; i < n; ++i) count += std::fabs(data[i]) > kE4m3Max ? 1u : 0u;
+        return count;
+    }
+    for (std::size_t i = 0; i < n; ++i) count += std::fabs(data[i] / scale) > kE4m3Max ? 1u : 0u;
+    return count;
 }
 
 void quantizeKvBlock(const float* in, std::uint8_t* out, std::size_t n, float scale)
@@ -287,6 +261,14 @@ void ErrorAccumulator::add(std::span<const float> reference, std::span<const flo
     }
 }
 
+void ErrorAccumulator::merge(const ErrorAccumulator& other) {
+    m_diffSquares += other.m_diffSquares;
+    m_refSquares += other.m_refSquares;
+    m_approxSquares += other.m_approxSquares;
+    m_dot += other.m_dot;
+    m_maxAbs = std::max(m_maxAbs, other.m_maxAbs);
+}
+
 TensorError ErrorAccumulator::result() const
 {
     TensorError error;
@@ -342,170 +324,6 @@ std::vector<double> attentionOutput(std::span<const float> query, std::span<cons
             out[d] += p * static_cast<double>(values[t * dim + d]);
     }
     return out;
-}
-
-double attentionRelativeError(std::span<const float> query, std::span<const float> refKeys,
-                              std::span<const float> refValues, std::span<const float> approxKeys,
-                              std::span<const float> approxValues, int tokens, int headDim)
-{
-    const std::vector<double> reference = attentionOutput(query, refKeys, refValues, tokens, headDim);
-    const std::vector<double> approx = attentionOutput(query, approxKeys, approxValues, tokens, headDim);
-    std::vector<double> diff(reference.size());
-    for (std::size_t d = 0; d < diff.size(); ++d)
-        diff[d] = approx[d] - reference[d];
-    const double refNorm = norm(reference);
-    const double diffNorm = norm(diff);
-    if (refNorm == 0)
-        return diffNorm == 0 ? 0.0 : INFINITY;
-    return diffNorm / refNorm;
-}
-
-KvSweepResult runKvQuantSweep(const KvSweepConfig& config, const KvProgress& progress)
-{
-    if (config.contexts.empty())
-        throw std::invalid_argument("kv_quant: the sweep needs at least one context length");
-    for (int context : config.contexts) {
-        if (context < 1)
-            throw std::invalid_argument("kv_quant: context lengths must be positive");
-    }
-    KvShape shape = config.shape;
-    shape.tokens = *std::max_element(config.contexts.begin(), config.contexts.end());
-    checkShape(shape);
-
-    KvSweepResult sweep;
-    const double steps = 1.0 + static_cast<double>(config.scalings.size() * config.contexts.size());
-    double done = 0;
-    auto report = [&]() {
-        done += 1;
-        return !progress || progress(std::min(1.0, done / steps));
-    };
-
-    const KvCache cache = generateKvCache(shape, config.seed, config.generator);
-
-    // Sampled layers for the attention error, evenly spaced and including the first and last.
-    const int sampled = std::clamp(config.attentionLayers, 1, shape.layers);
-    std::vector<int> layers;
-    for (int i = 0; i < sampled; ++i)
-        layers.push_back(sampled == 1 ? shape.layers / 2 : static_cast<int>(std::lround(
-                                                               static_cast<double>(i) * (shape.layers - 1) / (sampled - 1))));
-
-    // One query per (sampled layer, kv head), from its own stream so it does not depend on the cache's draw order,
-    // scaled so its BF16 logits over the whole cache have config.logitStd: a realistic softmax temperature rather
-    // than a one-hot one driven by the outlier channels.
-    const auto dim = static_cast<std::size_t>(shape.headDim);
-    std::vector<std::vector<float>> queries;
-    {
-        std::mt19937_64 rng(config.seed ^ 0x9E3779B97F4A7C15ull);
-        std::normal_distribution<float> normal(0.0f, 1.0f);
-        for (int layer : layers) {
-            for (int head = 0; head < shape.kvHeads; ++head) {
-                std::vector<float> q(dim);
-                for (float& x : q)
-                    x = normal(rng);
-                const float* keys = cache.keys.data() + shape.offset(layer, head, 0);
-                double sum = 0;
-                double sumSquares = 0;
-                for (int t = 0; t < shape.tokens; ++t) {
-                    double dot = 0;
-                    for (std::size_t d = 0; d < dim; ++d)
-                        dot += static_cast<double>(q[d]) * keys[static_cast<std::size_t>(t) * dim + d];
-                    const double logit = dot / std::sqrt(static_cast<double>(dim));
-                    sum += logit;
-                    sumSquares += logit * logit;
-                }
-                const double mean = sum / shape.tokens;
-                const double stddev = std::sqrt(std::max(0.0, sumSquares / shape.tokens - mean * mean));
-                const double factor = stddev > 0 ? config.logitStd / stddev : 1.0;
-                for (float& x : q)
-                    x = static_cast<float>(x * factor);
-                queries.push_back(std::move(q));
-            }
-        }
-    }
-    if (!report()) {
-        sweep.cancelled = true;
-        return sweep;
-    }
-
-    for (KvScaling scaling : config.scalings) {
-        const KvScales scales = computeKvScales(cache, scaling, config.calibrationTokens);
-        for (int context : config.contexts) {
-            KvShape contextShape = shape;
-            contextShape.tokens = context;
-            QuantizedKv quantized;
-            std::chrono::steady_clock::duration elapsed{};
-            if (config.quantizer) {
-                // Another backend's quantiser (the CUDA kernel) owns its buffers; its call is what is timed.
-                const auto start = std::chrono::steady_clock::now();
-                quantized = config.quantizer(cache, scales, context);
-                elapsed = std::chrono::steady_clock::now() - start;
-                if (quantized.shape.layers != contextShape.layers || quantized.shape.kvHeads != contextShape.kvHeads ||
-                    quantized.shape.headDim != contextShape.headDim || quantized.shape.tokens != context ||
-                    quantized.keys.size() != contextShape.elementsPerTensor() ||
-                    quantized.values.size() != contextShape.elementsPerTensor())
-                    throw std::invalid_argument("kv_quant: the quantizer returned codes of the wrong shape");
-                checkScales(contextShape, quantized.scales);
-            } else {
-                quantized.shape = contextShape;
-                quantized.scales = scales;
-                quantized.keys.resize(contextShape.elementsPerTensor());
-                quantized.values.resize(contextShape.elementsPerTensor());
-                // Allocation stays outside the timed region: only x / scale and the encode are measured.
-                const auto start = std::chrono::steady_clock::now();
-                quantizeInto(cache, scales, context, quantized.keys.data(), quantized.values.data());
-                elapsed = std::chrono::steady_clock::now() - start;
-            }
-
-            const KvCache restored = dequantizeKv(quantized);
-            const std::size_t n = blockElements(shape, context);
-            ErrorAccumulator keyError;
-            ErrorAccumulator valueError;
-            ErrorAccumulator combinedError;  // K and V as one tensor: what the cache as a whole loses
-            for (int layer = 0; layer < shape.layers; ++layer) {
-                for (int head = 0; head < shape.kvHeads; ++head) {
-                    const std::size_t offset = shape.offset(layer, head, 0);
-                    const std::size_t restoredOffset = contextShape.offset(layer, head, 0);
-                    const std::span<const float> keyRef{cache.keys.data() + offset, n};
-                    const std::span<const float> keyOut{restored.keys.data() + restoredOffset, n};
-                    const std::span<const float> valueRef{cache.values.data() + offset, n};
-                    const std::span<const float> valueOut{restored.values.data() + restoredOffset, n};
-                    keyError.add(keyRef, keyOut);
-                    valueError.add(valueRef, valueOut);
-                    combinedError.add(keyRef, keyOut);
-                    combinedError.add(valueRef, valueOut);
-                }
-            }
-
-            double attnSum = 0;
-            std::size_t queryIndex = 0;
-            for (int layer : layers) {
-                for (int head = 0; head < shape.kvHeads; ++head) {
-                    const std::size_t offset = shape.offset(layer, head, 0);
-                    const std::size_t restoredOffset = contextShape.offset(layer, head, 0);
-                    attnSum += attentionRelativeError(
-                        queries[queryIndex++], {cache.keys.data() + offset, n}, {cache.values.data() + offset, n},
-                        {restored.keys.data() + restoredOffset, n}, {restored.values.data() + restoredOffset, n},
-                        context, shape.headDim);
-                }
-            }
-
-            KvQuantResult result;
-            result.scaling = scaling;
-            result.context = context;
-            result.key = keyError.result();
-            result.value = valueError.result();
-            result.combined = combinedError.result();
-            result.attnRelError = attnSum / static_cast<double>(queries.size());
-            result.elements = 2 * contextShape.elementsPerTensor();
-            result.seconds = std::chrono::duration<double>(elapsed).count();
-            sweep.results.push_back(result);
-            if (!report()) {
-                sweep.cancelled = true;
-                return sweep;
-            }
-        }
-    }
-    return sweep;
 }
 
 }  // namespace fp8dash::gpu

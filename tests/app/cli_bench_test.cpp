@@ -96,13 +96,13 @@ TEST(CliBench, KvPointMatchesADirectComputation) {
     const auto j = parseJson(r);
     ASSERT_EQ(j["kv"].size(), 6u);
     // per_head at 512 tokens (scales from the whole cache) and none at 256 (scale 1): neither depends on the
-    // calibration prefix.
+    // calibration prefix. The sweep sums per head, then over the heads: ~1e-12 apart from this one running sum.
     const double perHead = directRelRmse(gpu::KvScaling::PerHead, 512);
     EXPECT_EQ(j["kv"][5]["scaling"], "per_head");
-    EXPECT_NEAR(j["kv"][5]["rel_rmse"].get<double>(), perHead, 1e-12 * perHead);
+    EXPECT_NEAR(j["kv"][5]["rel_rmse"].get<double>(), perHead, 1e-10 * perHead);
     const double none = directRelRmse(gpu::KvScaling::None, 256);
     EXPECT_EQ(j["kv"][0]["scaling"], "none");
-    EXPECT_NEAR(j["kv"][0]["rel_rmse"].get<double>(), none, 1e-12 * none);
+    EXPECT_NEAR(j["kv"][0]["rel_rmse"].get<double>(), none, 1e-10 * none);
 }
 
 TEST(CliBench, TextSaysWhyTheGpuPartsWereSkipped) {

@@ -234,7 +234,11 @@ TEST(CudaBenchOnDevice, KvSectionMatchesTheCpuSweep)
         EXPECT_EQ(report.kv[i].context, cpu.results[i].context);
         EXPECT_DOUBLE_EQ(report.kv[i].key.relRmse, cpu.results[i].key.relRmse);
         EXPECT_DOUBLE_EQ(report.kv[i].value.maxAbsError, cpu.results[i].value.maxAbsError);
-        EXPECT_DOUBLE_EQ(report.kv[i].attnRelError, cpu.results[i].attnRelError);
+        EXPECT_DOUBLE_EQ(report.kv[i].attnOutRelRmse, cpu.results[i].attnOutRelRmse);
+        EXPECT_DOUBLE_EQ(report.kv[i].attnWeightTvd, cpu.results[i].attnWeightTvd);
+        EXPECT_EQ(report.kv[i].keySaturated, cpu.results[i].keySaturated);
+        EXPECT_EQ(report.kv[i].valueSaturated, cpu.results[i].valueSaturated);
+        EXPECT_EQ(report.kv[i].scales.key, cpu.results[i].scales.key);
     }
 }
 

@@ -200,7 +200,8 @@ TEST(BenchCpu, RunsTheKvSweepAndSaysWhyTheGpuPartsDidNot)
         EXPECT_EQ(report.kv[i].scaling, direct.results[i].scaling);
         EXPECT_EQ(report.kv[i].context, direct.results[i].context);
         EXPECT_EQ(report.kv[i].combined.relRmse, direct.results[i].combined.relRmse);
-        EXPECT_EQ(report.kv[i].attnRelError, direct.results[i].attnRelError);
+        EXPECT_EQ(report.kv[i].attnOutRelRmse, direct.results[i].attnOutRelRmse);
+        EXPECT_EQ(report.kv[i].attnWeightTvd, direct.results[i].attnWeightTvd);
     }
 }
 
@@ -328,7 +329,20 @@ BenchReport handBuiltReport()
     kv.key = TensorError{0.031, 12.5, 0.9995};
     kv.value = TensorError{0.027, 0.25, 0.9996};
     kv.combined = TensorError{0.0305, 12.5, 0.99952};
-    kv.attnRelError = 0.11;
+    kv.keySaturated = 3;
+    kv.valueSaturated = 0;
+    kv.scales.scaling = KvScaling::PerTensor;
+    kv.scales.kvHeads = 2;
+    kv.scales.key = {0.5f, 0.5f, 0.25f, 0.25f};  // 2 layers x 2 heads: per_tensor repeats a layer's scale
+    kv.scales.value = {0.125f, 0.125f, 2.0f, 2.0f};
+    kv.attnOutRelRmse = 0.031;
+    kv.attnOutCosine = 0.9994;
+    kv.attnWeightTvd = 0.012;
+    kv.attnWeightTvdMax = 0.05;
+    kv.attnEntropy = 2.9;
+    kv.sourceKind = "dump";
+    kv.sourceDescription = "llama.safetensors, bf16";
+    kv.sourceShape = KvShape{2, 2, 128, 8192};
     kv.elements = 8388608;
     kv.seconds = 0.5;
     r.kv = {kv};
@@ -423,7 +437,19 @@ TEST(BenchJson, FieldsAndValuesOfAHandBuiltReport)
     EXPECT_EQ(k["key"]["cosine"].get<double>(), 0.9995);
     EXPECT_EQ(k["value"]["rel_rmse"].get<double>(), 0.027);
     EXPECT_EQ(k["value"]["max_abs_error"].get<double>(), 0.25);
-    EXPECT_EQ(k["attn_rel_error"].get<double>(), 0.11);
+    EXPECT_FALSE(k.contains("attn_rel_error"));  // the old, misleading metric is no longer written
+    EXPECT_EQ(k["key"]["saturated"], 3);
+    EXPECT_EQ(k["value"]["saturated"], 0);
+    EXPECT_EQ(k["key"]["scales"], nlohmann::json::parse("[0.5, 0.25]"));  // one per layer for per_tensor
+    EXPECT_EQ(k["value"]["scales"], nlohmann::json::parse("[0.125, 2.0]"));
+    EXPECT_EQ(k["attn_out_rel_rmse"].get<double>(), 0.031);
+    EXPECT_EQ(k["attn_out_cosine"].get<double>(), 0.9994);
+    EXPECT_EQ(k["attn_weight_tvd"].get<double>(), 0.012);
+    EXPECT_EQ(k["attn_weight_tvd_max"].get<double>(), 0.05);
+    EXPECT_EQ(k["attn_entropy"].get<double>(), 2.9);
+    EXPECT_EQ(k["source"]["kind"], "dump");
+    EXPECT_EQ(k["source"]["description"], "llama.safetensors, bf16");
+    EXPECT_EQ(k["source"]["shape"], nlohmann::json::parse("[2, 2, 8192, 128]"));  // [layers, kv_heads, tokens, dim]
     EXPECT_EQ(k["elements"], 8388608);
     EXPECT_EQ(k["seconds"].get<double>(), 0.5);
     EXPECT_EQ(k["elements_per_s"].get<double>(), 16777216.0);
@@ -492,7 +518,7 @@ TEST(BenchJson, NonFiniteNumbersAreNullAndOthersRoundTrip)
     kv.combined.relRmse = std::numeric_limits<double>::quiet_NaN();
     kv.key.relRmse = std::numeric_limits<double>::infinity();
     kv.value.relRmse = -std::numeric_limits<double>::infinity();
-    kv.attnRelError = 0.1;
+    kv.attnOutRelRmse = 0.1;
     kv.seconds = 1e-300;
     kv.combined.maxAbsError = 123456789.123456789;
     r.kv = {kv};
@@ -501,10 +527,25 @@ TEST(BenchJson, NonFiniteNumbersAreNullAndOthersRoundTrip)
     EXPECT_TRUE(k["rel_rmse"].is_null());
     EXPECT_TRUE(k["key"]["rel_rmse"].is_null());
     EXPECT_TRUE(k["value"]["rel_rmse"].is_null());
-    EXPECT_EQ(k["attn_rel_error"].get<double>(), 0.1);
+    EXPECT_EQ(k["attn_out_rel_rmse"].get<double>(), 0.1);
+    EXPECT_EQ(k["key"]["scales"], nlohmann::json::parse("[1.0]"));  // none: scale 1.0, written once
     EXPECT_EQ(k["seconds"].get<double>(), 1e-300);
     EXPECT_EQ(k["max_abs_error"].get<double>(), 123456789.123456789);
     EXPECT_EQ(k["elements_per_s"].get<double>(), 0.0);
+}
+
+TEST(BenchJson, PerHeadScalesAreWrittenLayerMajor) {
+    BenchReport r;
+    KvQuantResult kv;
+    kv.scaling = KvScaling::PerHead;
+    kv.scales.scaling = KvScaling::PerHead;
+    kv.scales.kvHeads = 2;
+    kv.scales.key = {1.5f, 0.75f, 3.0f, 0.375f};
+    kv.scales.value = {0.5f, 0.25f, 0.125f, 4.0f};
+    r.kv = {kv};
+    const nlohmann::json j = nlohmann::json::parse(benchReportToJson(r));
+    EXPECT_EQ(j["kv"][0]["key"]["scales"], nlohmann::json::parse("[1.5, 0.75, 3.0, 0.375]"));
+    EXPECT_EQ(j["kv"][0]["value"]["scales"], nlohmann::json::parse("[0.5, 0.25, 0.125, 4.0]"));
 }
 
 }  // namespace

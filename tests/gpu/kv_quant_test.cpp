@@ -260,8 +260,10 @@ TEST(KvQuant, AttentionMatchesADirectLoop)
         diff += (approx[d] - ref[d]) * (approx[d] - ref[d]);
         norm += ref[d] * ref[d];
     }
-    EXPECT_NEAR(attentionRelativeError(q, k, v, kq, vq, tokens, dim), std::sqrt(diff / norm), 1e-13);
-    EXPECT_EQ(attentionRelativeError(q, k, v, k, v, tokens, dim), 0.0);
+    const std::vector<double> approxGot = attentionOutput(q, kq, vq, tokens, dim);
+    double gotDiff = 0;
+    for (int d = 0; d < dim; ++d) gotDiff += (approxGot[d] - got[d]) * (approxGot[d] - got[d]);
+    EXPECT_NEAR(std::sqrt(gotDiff / norm), std::sqrt(diff / norm), 1e-13);
 
     // All-zero keys: uniform weights, the output is the mean of V, by hand.
     const std::vector<float> zeros(12, 0.0f);
@@ -281,17 +283,23 @@ TEST(KvQuant, GeneratorIsDeterministicBf16AndHasOutliers)
     EXPECT_NE(a.keys, c.keys);
     for (float x : a.keys)
         ASSERT_EQ(std::bit_cast<std::uint32_t>(x) & 0xFFFFu, 0u);
-    // Outlier channels: per head, the largest channel RMS is well above the median channel's.
+    // Outlier channels in K, none in V (KIVI, KVQuant): per head, K's largest channel RMS is well above the median
+    // channel's; V's channels stay within a small factor of each other.
     for (int layer = 0; layer < shape.layers; ++layer) {
         for (int head = 0; head < shape.kvHeads; ++head) {
             std::vector<double> rms(64, 0.0);
+            std::vector<double> valueRms(64, 0.0);
             for (int t = 0; t < shape.tokens; ++t)
                 for (int d = 0; d < 64; ++d) {
                     const double x = a.keys[shape.offset(layer, head, t) + static_cast<std::size_t>(d)];
+                    const double v = a.values[shape.offset(layer, head, t) + static_cast<std::size_t>(d)];
                     rms[static_cast<std::size_t>(d)] += x * x;
+                    valueRms[static_cast<std::size_t>(d)] += v * v;
                 }
             std::sort(rms.begin(), rms.end());
-            EXPECT_GT(std::sqrt(rms.back() / rms[32]), 8.0);
+            std::sort(valueRms.begin(), valueRms.end());
+            EXPECT_GT(std::sqrt(rms.back() / rms[32]), 4.5);
+            EXPECT_LT(std::sqrt(valueRms.back() / valueRms[32]), 3.5);  // offsets only: sqrt(1 + mu^2)
         }
     }
     EXPECT_THROW(generateKvCache(KvShape{0, 1, 1, 1}, 1), std::invalid_argument);
@@ -303,6 +311,7 @@ KvSweepConfig smallConfig()
     config.shape = KvShape{4, 2, 64, 0};
     config.contexts = {256, 1024, 2048};
     config.calibrationTokens = 256;
+    config.queryRows = 8;  // enough rows for the attention figures, half the default's time
     config.seed = 42;
     return config;
 }
@@ -323,7 +332,8 @@ TEST(KvQuant, SweepIsDeterministic)
         EXPECT_EQ(x.key.maxAbsError, y.key.maxAbsError);
         EXPECT_EQ(x.key.cosine, y.key.cosine);
         EXPECT_EQ(x.value.relRmse, y.value.relRmse);
-        EXPECT_EQ(x.attnRelError, y.attnRelError);
+        EXPECT_EQ(x.attnOutRelRmse, y.attnOutRelRmse);
+        EXPECT_EQ(x.attnWeightTvd, y.attnWeightTvd);
         EXPECT_EQ(x.elements, 2u * 4u * 2u * 64u * static_cast<std::size_t>(x.context));
         EXPECT_GE(x.seconds, 0.0);
     }
@@ -336,22 +346,21 @@ TEST(KvQuant, SweepIsDeterministic)
 // Why the ordering is asserted with a tolerance: E4M3's relative rounding error for a value in its normal range does
 // not depend on the scale, and the relative RMSE is dominated by the outlier channels, which are normal in every
 // mode. The modes differ only through saturation (none past 448, per_tensor past 448 * scale for tokens after the
-// calibration prefix) and through subnormals (small values, little energy). Per_head vs per_tensor therefore ties
-// within rounding noise (across seeds 1-12 the ratio swings 0.96-1.06), and none is clearly worse only where the
-// last layer's outliers pass 448, which the default data does for some seeds (this one: ~1.8x) and not for others:
-// asserted as per_head <= per_tensor <= none within 10%. The stress data below (last-layer gain 16) passes 448 for
-// every seed tried, and there none is asserted clearly worst.
+// calibration prefix) and through subnormals (small values, little energy). With the default data no value passes
+// 448, so the three modes tie within rounding noise: asserted as within 10% of each other. The massive-activation
+// data below passes 448 in one layer, and there none is asserted clearly worst.
 void printSweep(const char* label, const KvSweepResult& sweep, std::size_t contexts)
 {
     for (std::size_t c = 0; c < contexts; ++c) {
         const KvQuantResult& none = sweep.results[c];
         const KvQuantResult& perTensor = sweep.results[contexts + c];
         const KvQuantResult& perHead = sweep.results[2 * contexts + c];
-        std::printf("%s context %d: K rel_rmse none %.5f per_tensor %.5f per_head %.5f | V %.5f %.5f %.5f | "
-                    "attn %.5f %.5f %.5f\n",
-                    label, none.context, none.key.relRmse, perTensor.key.relRmse, perHead.key.relRmse,
-                    none.value.relRmse, perTensor.value.relRmse, perHead.value.relRmse, none.attnRelError,
-                    perTensor.attnRelError, perHead.attnRelError);
+        std::printf(
+            "%s context %d: K rel_rmse none %.5f per_tensor %.5f per_head %.5f | V %.5f %.5f %.5f | "
+            "attn %.5f %.5f %.5f\n",
+            label, none.context, none.key.relRmse, perTensor.key.relRmse, perHead.key.relRmse, none.value.relRmse,
+            perTensor.value.relRmse, perHead.value.relRmse, none.attnOutRelRmse, perTensor.attnOutRelRmse,
+            perHead.attnOutRelRmse);
     }
 }
 
@@ -367,6 +376,7 @@ TEST(KvQuant, SweepOrdersTheScalingModes)
         const KvQuantResult& perHead = sweep.results[6 + c];
         EXPECT_LE(perHead.key.relRmse, 1.1 * perTensor.key.relRmse);
         EXPECT_LE(perTensor.key.relRmse, 1.1 * none.key.relRmse);
+        EXPECT_LE(none.key.relRmse, 1.1 * perTensor.key.relRmse);
         // E4M3 keeps 3 mantissa bits: a relative step of 2^-3, so rounding errors of a few percent RMS.
         for (const KvQuantResult* r : {&perTensor, &perHead}) {
             EXPECT_GT(r->key.relRmse, 0.015);
@@ -379,8 +389,7 @@ TEST(KvQuant, SweepOrdersTheScalingModes)
 TEST(KvQuant, ScaleOneSaturatesWhereTheDataPasses448)
 {
     KvSweepConfig config = smallConfig();
-    config.generator.layerGainMin = 0.02f;
-    config.generator.layerGainMax = 16.0f;
+    config.generator.massiveLayer = 3;
     const KvSweepResult sweep = runKvQuantSweep(config);
     ASSERT_EQ(sweep.results.size(), 9u);
     printSweep("stress", sweep, 3);
@@ -389,7 +398,9 @@ TEST(KvQuant, ScaleOneSaturatesWhereTheDataPasses448)
     const KvQuantResult& perHead = sweep.results[8];
     EXPECT_GT(none.key.relRmse, 2.0 * perTensor.key.relRmse);
     EXPECT_GT(none.key.maxAbsError, 2.0 * perTensor.key.maxAbsError);
-    EXPECT_GT(none.attnRelError, perTensor.attnRelError);
+    EXPECT_GT(none.attnOutRelRmse, perTensor.attnOutRelRmse);
+    EXPECT_GT(none.keySaturated, 0u);
+    EXPECT_EQ(perTensor.keySaturated, 0u);
     EXPECT_LE(perHead.key.relRmse, 1.1 * perTensor.key.relRmse);
 }
 
@@ -399,7 +410,7 @@ TEST(KvQuant, CancelStopsTheSweep)
     const KvSweepResult sweep = runKvQuantSweep(smallConfig(), [&calls](double) { return ++calls < 3; });
     EXPECT_TRUE(sweep.cancelled);
     EXPECT_EQ(calls, 3);
-    EXPECT_EQ(sweep.results.size(), 2u);  // call 1 after the generation, calls 2 and 3 after two points
+    EXPECT_TRUE(sweep.results.empty());  // every point sums over every layer: none is finished after 3 of 36 steps
 
     std::vector<double> fractions;
     const KvSweepResult full = runKvQuantSweep(smallConfig(), [&fractions](double f) {
@@ -407,7 +418,7 @@ TEST(KvQuant, CancelStopsTheSweep)
         return true;
     });
     EXPECT_FALSE(full.cancelled);
-    ASSERT_EQ(fractions.size(), 10u);
+    ASSERT_EQ(fractions.size(), 36u);  // 4 layers x 3 scalings x 3 contexts
     for (std::size_t i = 1; i < fractions.size(); ++i)
         EXPECT_GT(fractions[i], fractions[i - 1]);
     EXPECT_DOUBLE_EQ(fractions.back(), 1.0);
@@ -484,10 +495,10 @@ TEST(KvQuant, SweepUsesTheGivenQuantizer)
         return quantizeKv(cache, scales, tokens);
     };
     const KvSweepResult same = runKvQuantSweep(config);
-    EXPECT_EQ(calls, 1);
+    EXPECT_EQ(calls, 4);  // once per layer
     ASSERT_EQ(same.results.size(), 1u);
     EXPECT_EQ(same.results[0].combined.relRmse, reference.results[0].combined.relRmse);
-    EXPECT_EQ(same.results[0].attnRelError, reference.results[0].attnRelError);
+    EXPECT_EQ(same.results[0].attnOutRelRmse, reference.results[0].attnOutRelRmse);
 
     // One that stores zeros: every value is lost, so ||q - x|| / ||x|| is exactly 1 and the cosine 0.
     config.quantizer = [](const KvCache& cache, const KvScales& scales, int tokens) {

@@ -2,22 +2,26 @@
 // KV-cache quantisation experiment, CPU implementation: what storing the K/V cache as FP8 E4M3 (vLLM's
 // `--kv-cache-dtype fp8`) costs in accuracy, by scaling mode and context length, against the BF16 cache it replaces.
 //
-// - A deterministic synthetic K/V cache (seeded std::mt19937_64) with outlier channels, rounded to BF16.
+// - K/V from a KvLayerSource (kv_source.h), one layer at a time: the realistic synthetic cache (kv_synthetic.h) or a
+//   dump of a real model's cache.
 // - E4M3 quantisation with Saturation::Finite (what vLLM's FP8 KV cache stores): code = E4M3(x / scale),
 //   dequantised = decode(code) * scale, both in float as the kernels do.
-// - Error metrics (relative RMSE, max abs error, cosine) and the relative error of one attention output per head,
-//   all accumulated in double.
+// - Error metrics (relative RMSE, max abs error, cosine, saturated counts) and the attention's (output error
+//   normalised by the exact outputs' RMS, softmax-row total variation, entropy) over causal query rows, all
+//   accumulated in double.
 //
 // Layout of every cache here: [layer][kv_head][token][head_dim], row-major, so one (layer, head) is one contiguous
 // block and a context of T tokens is the first T * head_dim floats of each block.
 // Plain C++, no Qt, no CUDA. Every function is pure and reentrant (safe from any thread); runKvQuantSweep runs on
-// the caller's thread and calls its progress callback there, so a UI runs it on a worker thread.
+// the caller's thread and calls its progress callback there (its per-head work goes to its own worker threads), so
+// a UI runs it on a worker thread.
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace fp8dash::gpu {
@@ -52,19 +56,38 @@ struct KvShape {
     std::size_t offset(int layer, int head, int token) const;
 };
 
-// The synthetic data's knobs. Magnitudes are in the model's activation units (the BF16 values).
+// The synthetic cache's knobs (kv_synthetic.h generates it), in one place with a line each on why. Magnitudes are in
+// the model's activation units (the BF16 values the cache would hold). The sources:
+//  [KIVI]    Liu et al. 2024, "KIVI: A Tuning-Free Asymmetric 2bit Quantization for KV Cache", arXiv 2402.02750, §3.1
+//            and Fig. 2: the key cache has a few fixed outlier *channels* of large magnitude; the value cache has no
+//            fixed outlier channels.
+//  [KVQuant] Hooper et al. 2024, "KVQuant", arXiv 2401.18079, §3.1 and Fig. 2: pre-RoPE keys have outlier channels
+//            of consistently large magnitude, RoPE mixes each pair of channels by position; values are per-token.
+//  [Llama3]  Llama 3 / 3.1 config.json: rope_theta 500000, head_dim 128, rotate_half pairs (i, i + head_dim/2).
+//  [RoPE-LF] Barbero et al. 2025, "Round and Round We Go! What makes Rotary Positional Encodings useful?", ICLR 2025:
+//            the large-norm key/query channels sit at the lowest RoPE frequencies.
+//  [MassAct] Sun et al. 2024, "Massive Activations in Large Language Models", arXiv 2402.17762: a few activations
+//            reach 100-1000x the median, in a few layers only.
+// The defaults keep every |K| and |V| below 448 (as in most models, where a raw cast loses nothing to saturation);
+// massiveLayer >= 0 makes one layer's values pass 448, the case where scale 1.0 saturates and `none` stands apart.
 struct KvGeneratorOptions {
-    float keyStd = 0.5f;             // standard deviation of an ordinary K channel before the gains
-    float valueStd = 0.05f;          // ... of an ordinary V channel
-    float layerGainMin = 0.25f;      // per-layer gain, log-spaced from min (layer 0) to max (last layer): wide
-    float layerGainMax = 4.0f;       // enough that scale 1.0 meets both of its failure modes (see generateKvCache)
-    float headGainMin = 0.5f;        // per-(layer, head) gain, log-uniform random in [min, max]
-    float headGainMax = 2.0f;
-    int outlierChannelsPerHead = 2;  // channels per head scaled up, chosen at random per (layer, head)
-    float keyOutlierMin = 10.0f;     // K outlier channels: factor log-uniform in [10, 50]
-    float keyOutlierMax = 50.0f;
-    float valueOutlierMin = 2.0f;    // V outliers are milder
-    float valueOutlierMax = 5.0f;
+    float keyStd = 1.0f;             // spread of an ordinary pre-RoPE K channel (unit scale; the gains set the level)
+    float keyMeanStd = 0.5f;         // per-channel offset of K, N(0, this): key channels have a fixed bias [KIVI]
+    int keyOutlierChannels = 4;      // outlier channels per head (of 128), at the low RoPE frequencies [KIVI][RoPE-LF]
+    float keyOutlierMin = 6.0f;      // their magnitude: offset +-[6, 16] x keyStd, log-uniform, about an order of
+    float keyOutlierMax = 16.0f;     // magnitude above the ordinary channels, as KIVI Fig. 2 and KVQuant Fig. 2 plot
+    float keyOutlierSpread = 0.25f;  // an outlier channel's spread relative to its offset: consistent across tokens
+    double ropeTheta = 500000.0;     // RoPE base [Llama3]; keys are stored after RoPE, as vLLM's cache holds them
+    float valueStd = 0.5f;           // spread of a V channel: values are smaller than keys in Llama-class models
+    float valueMeanStd = 1.0f;       // per-channel offset of V, N(0, this x valueStd)
+    double valueTailDof = 5.0;       // V noise is Student-t with this many degrees of freedom (heavier tails than a
+                                     // normal, finite kurtosis), scaled to unit variance; no fixed channels [KIVI]
+    float layerGainMin = 0.5f;       // per-layer gain, log-spaced from min (layer 0) to max (last layer): layers
+    float layerGainMax = 2.0f;       // differ in scale, which per-layer scales absorb and scale 1.0 does not
+    float headGainMin = 0.7f;        // per-(layer, head) gain, log-uniform in [min, max]: heads differ less than
+    float headGainMax = 1.4f;        // layers, which is what per_head scaling can still buy
+    int massiveLayer = -1;           // -1: off. A layer index: that layer's K and V are multiplied by massiveGain,
+    float massiveGain = 40.0f;       // so its outlier keys reach ~|600|+ and tails of V pass 448 [MassAct]
 };
 
 // A K/V cache of one shape; keys and values each hold shape.elementsPerTensor() floats.
@@ -77,11 +100,8 @@ struct KvCache {
 // float -> bfloat16 (round to nearest, ties to even) -> float. NaN stays NaN; infinities stay.
 float roundToBf16(float value);
 
-// The synthetic cache: every value is N(0, std) * layer gain * head gain (* the outlier factor on outlier channels),
-// then rounded to BF16. With the defaults the last layer's K outliers pass 448 (scale 1.0 saturates) and the first
-// layers' V bulk sits below E4M3's smallest normal 2^-6 (scale 1.0 loses it to subnormals). Same shape, seed and
-// options give the same cache on every platform with the same std::normal_distribution (libstdc++ here).
-// Throws std::invalid_argument for a non-positive dimension.
+// The whole synthetic cache at once (SyntheticKvSource in kv_synthetic.h, every layer loaded): for tests and small
+// shapes; the sweep loads one layer at a time instead. Throws std::invalid_argument for a non-positive dimension.
 KvCache generateKvCache(const KvShape& shape, std::uint64_t seed, const KvGeneratorOptions& options = {});
 
 // Scales per (layer, kv_head), index layer * kvHeads + head; PerTensor repeats the layer's scale over its heads and
@@ -100,6 +120,14 @@ struct KvScales {
 // or 100 (V) in float, as vLLM's calc_kv_scales does. PerHead: amax over all tokens of the (layer, head) / 448.
 // An all-zero block gets scale 1.0. Throws std::invalid_argument for calibrationTokens < 1.
 KvScales computeKvScales(const KvCache& cache, KvScaling scaling, int calibrationTokens);
+
+// The same rule for one layer (a cache with shape.layers == 1, all its loaded tokens): what the layer-by-layer sweep
+// uses. Returns kvHeads key and value scales.
+KvScales computeLayerKvScales(const KvCache& layer, KvScaling scaling, int calibrationTokens);
+
+// Elements of one block with |x / scale| > 448 (the quotient in float, as the codec computes it): the values the
+// codec clamps to 448 (Saturation::Finite). NaN is not counted.
+std::uint64_t countSaturated(const float* data, std::size_t n, float scale);
 
 // One block: out[i] = E4M3 code of (in[i] / scale) with Saturation::Finite; and back: out[i] = decode(in[i]) * scale.
 // n may be 0. Arrays must not overlap.
@@ -128,6 +156,9 @@ struct TensorError {
 class ErrorAccumulator {
 public:
     void add(std::span<const float> reference, std::span<const float> approx);
+    // Adds another accumulator's sums (max for the max): merging per-head accumulators in a fixed order gives the
+    // same doubles whatever thread computed each head.
+    void merge(const ErrorAccumulator& other);
     TensorError result() const;
 
 private:
@@ -144,10 +175,48 @@ TensorError compareTensors(std::span<const float> reference, std::span<const flo
 // ([token][dim]), query headDim floats; returns headDim values. Throws std::invalid_argument for tokens < 1.
 std::vector<double> attentionOutput(std::span<const float> query, std::span<const float> keys,
                                     std::span<const float> values, int tokens, int headDim);
-// ||o_approx - o_ref|| / ||o_ref|| for the same query over two caches of one head.
-double attentionRelativeError(std::span<const float> query, std::span<const float> refKeys,
-                              std::span<const float> refValues, std::span<const float> approxKeys,
-                              std::span<const float> approxValues, int tokens, int headDim);
+
+// The sweep's attention measurement for one head and one context (kv_attention.cpp). Query rows sit at positions
+// p_j = (j + 1) * context / rows - 1, j = 0 .. rows - 1 (rows = min(queryRows, context)), so the last row sees the
+// whole context; each attends causally to tokens 0 .. p_j.
+// The query of row p is beta * (k_p - mean(k_0 .. k_p)): the exact (BF16) key at the row's position less the mean
+// key of the row's tokens. A dump holds no queries, and a head's query and key at one position are correlated in
+// trained models (shared position through RoPE, shared content), so the key there is the stand-in, for synthetic
+// data and dumps alike. The mean is removed because softmax ignores whatever is common to all logits, and the
+// outlier channels' shared offset would otherwise dominate every dot product (and the logits' rounding error with
+// it). beta, the temperature, is one per head, as in a trained head: set so that the reference row, at position
+// r = min(temperatureTokens, context) - 1, has entropy min(targetEntropy, ln(r + 1) / 2) nats (safeguarded Newton on
+// beta; entropy falls as beta grows), then used for every row, so rows over more tokens spread their weight as real
+// attention does. The same query meets the FP8 keys (only the cache is quantised). All in double.
+struct ExactAttention {
+    int headDim = 0;
+    double beta = 1;                           // the head's temperature
+    std::vector<std::size_t> positions;        // each row's position p
+    std::vector<std::vector<double>> queries;  // each row's scaled query (headDim values)
+    std::vector<std::vector<double>> weights;  // each row's exact softmax (p + 1 values)
+    std::vector<std::vector<double>> outputs;  // each row's exact output (headDim values)
+    std::vector<double> entropies;             // each row's entropy (nats)
+};
+
+struct AttentionSums {
+    double diffSquares = 0;  // sum over rows of ||o_fp8 - o_exact||^2
+    double refSquares = 0;   // sum over rows of ||o_exact||^2
+    double cosineSum = 0;    // sum over rows of cos(o_fp8, o_exact) (1 when both are zero)
+    double tvdSum = 0;       // sum over rows of 1/2 sum_t |p_fp8_t - p_exact_t|
+    double tvdMax = 0;       // the largest row TVD
+    double entropySum = 0;   // sum over rows of -sum_t p_exact_t ln p_exact_t (nats)
+    std::uint64_t rows = 0;
+
+    void merge(const AttentionSums& other);
+};
+
+// keys/values: the exact head ([token][dim], at least context tokens). Throws std::invalid_argument for a
+// non-positive context, headDim or queryRows, or inputs smaller than context * headDim.
+ExactAttention exactAttention(std::span<const float> keys, std::span<const float> values, int context, int headDim,
+                              int queryRows, double targetEntropy, int temperatureTokens);
+// The same rows over the dequantised head (approxKeys/approxValues, same layout).
+AttentionSums compareAttention(const ExactAttention& exact, std::span<const float> approxKeys,
+                               std::span<const float> approxValues);
 
 // One (scaling, context) point of the sweep.
 struct KvQuantResult {
@@ -156,14 +225,28 @@ struct KvQuantResult {
     TensorError key;             // over all layers and heads, the first `context` tokens
     TensorError value;
     TensorError combined;        // K and V together
-    double attnRelError = 0;     // attention-output relative error, mean over kv heads and the sampled layers
+    std::uint64_t keySaturated = 0;    // elements of K in this point's first `context` tokens with |x / scale| > 448
+    std::uint64_t valueSaturated = 0;  // (counted before the codec clamps them to 448)
+    KvScales scales;              // the scales used (per (layer, head); PerTensor repeats a layer's scale per head)
+    double attnOutRelRmse = 0;    // sqrt(sum ||o_fp8 - o||^2 / sum ||o||^2) over every sampled query row of every layer
+                                  // and head: attention-output error normalised by the RMS of the exact outputs.
+                                  // THE HEADLINE FIGURE.
+    double attnOutCosine = 1;     // mean over sampled query rows of cos(o_fp8, o)
+    double attnWeightTvd = 0;     // mean over sampled query rows of 1/2 sum_t |p_fp8_t - p_t| (softmax rows, causal)
+    double attnWeightTvdMax = 0;  // the worst sampled row
+    double attnEntropy = 0;       // mean entropy (nats) of the exact softmax rows: how peaked attention is
+    std::string sourceKind;       // "synthetic" or "dump" (KvLayerSource::kind())
+    std::string sourceDescription;  // KvLayerSource::description()
+    KvShape sourceShape;            // the source's full shape (tokens = all it holds)
     std::size_t elements = 0;    // K + V elements quantised for this point
-    double seconds = 0;          // wall time of the quantise step alone (x / scale and encode), K and V
+    double seconds = 0;          // wall time of the quantise step alone (x / scale and encode), K and V, summed over
+                                 // the layers; on the CPU the heads are quantised on all the sweep's threads
     double elementsPerSecond() const { return seconds > 0 ? static_cast<double>(elements) / seconds : 0; }
 };
 
 // Quantises the first `tokens` tokens of a cache with the given scales; the CPU's quantizeKv by default, the CUDA
-// runner's kernel on a GPU (it must return the same codes, bit for bit).
+// runner's kernel on a GPU (it must return the same codes, bit for bit). The sweep calls it once per (layer,
+// scaling, context) with a one-layer cache (shape.layers == 1), from the sweep's thread.
 using KvQuantizer = std::function<QuantizedKv(const KvCache& cache, const KvScales& scales, int tokens)>;
 
 struct KvSweepConfig {
@@ -172,8 +255,15 @@ struct KvSweepConfig {
     std::vector<KvScaling> scalings{KvScaling::None, KvScaling::PerTensor, KvScaling::PerHead};
     std::uint64_t seed = 1;
     int calibrationTokens = 1024;  // PerTensor's "first pass": the first prompt's tokens
-    int attentionLayers = 4;       // layers sampled for the attention error, evenly spaced (all when fewer)
-    double logitStd = 3.0;         // each query is scaled so its BF16 attention logits have this standard deviation
+    int queryRows = 16;            // sampled query rows per (layer, head, context), spread over the context
+    double targetEntropy = 3.0;    // nats of each head's reference row (below): e^3 ~ 20 tokens' worth of weight out
+                                   // of a thousand, the sparse rows H2O (Zhang et al. 2023, §3: >95% of the weights
+                                   // near zero) and StreamingLLM (Xiao et al. 2024) report
+    int temperatureTokens = 1024;  // each head's temperature is set on the row that sees the first this-many tokens
+                                   // (or the whole context, when shorter) and kept for every row: longer rows then
+                                   // spread their weight as a trained head does; attnEntropy reports what they reach
+    int threads = 0;               // worker threads for the CPU work, split by head; 0 = all cores. Results are
+                                   // bit-identical for any count (per-head sums merged in head order)
     KvGeneratorOptions generator;
     KvQuantizer quantizer;         // empty: quantizeKv on the CPU
     // Where K and V come from: empty means the synthetic cache of `shape` (and `seed`, `generator`); a dump
@@ -189,8 +279,12 @@ struct KvSweepResult {
 // Fraction done in [0, 1]; return false to stop. Called on the sweep's thread after each step.
 using KvProgress = std::function<bool(double fraction)>;
 
-// The whole experiment. Deterministic except for the seconds. A cancelled sweep returns the points finished so far.
-// Throws std::invalid_argument for an empty or non-positive context list or a bad shape.
+// The whole experiment (kv_sweep.cpp), layer by layer: load one layer (max(contexts) tokens) from the source,
+// compute each mode's scales from it, quantise each context, accumulate; memory is O(one layer). Steps are
+// layers x scalings x contexts; progress after each, cancel between them. Every point sums over all layers, so a
+// cancelled sweep returns no points. Deterministic except for the seconds, whatever config.threads is.
+// Throws std::invalid_argument for an empty or non-positive context list, a bad shape, or a context longer than the
+// source holds; KvSourceError from the source.
 KvSweepResult runKvQuantSweep(const KvSweepConfig& config, const KvProgress& progress = {});
 
 }  // namespace fp8dash::gpu
