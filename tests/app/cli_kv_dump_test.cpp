@@ -2,6 +2,8 @@
 // (support/safetensors_writer.h): its options, and every error naming the file.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -26,6 +28,32 @@ std::string smallDump(std::uint64_t layers, std::uint64_t heads, std::uint64_t t
     const std::vector<std::uint64_t> shape{layers, heads, tokens, dim};
     return test::safetensorsFile({{"key", "BF16", shape, test::le16(k)}, {"value", "BF16", shape, test::le16(v)}},
                                  {{"model", "test/tiny"}});
+}
+
+TEST(CliKvDump, RunsTheSweepOnTheDumpAndSaysSo) {
+    TempDir dir;
+    const std::string path = dir.write("tiny.safetensors", smallDump(2, 3, 48, 8)).string();
+    auto r = fp8dashCli({"bench", "kv", "--cpu", "--kv-dump", path, "--format", "json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = test::parseJson(r);
+    const auto& rows = j.at("kv");
+    // The CPU's standard contexts (1K, 4K, 16K) below the dump's 48 tokens: none; then all 48. Three scalings.
+    ASSERT_EQ(rows.size(), 3u);
+    for (const auto& row : rows) {
+        EXPECT_EQ(row.at("context"), 48);
+        EXPECT_EQ(row.at("source").at("kind"), "dump");
+        EXPECT_EQ(row.at("source").at("description"), "tiny.safetensors (BF16, test/tiny)");
+        EXPECT_EQ(row.at("source").at("shape"), nlohmann::json::parse("[2, 3, 48, 8]"));
+        // Scales: [1.0] for none, one per layer for per_tensor, one per (layer, head) for per_head.
+        const std::string scaling = row.at("scaling");
+        const std::size_t expected = scaling == "none" ? 1 : scaling == "per_tensor" ? 2 : 6;
+        EXPECT_EQ(row.at("key").at("scales").size(), expected) << scaling;
+        EXPECT_EQ(row.at("value").at("scales").size(), expected) << scaling;
+    }
+    // With --contexts, exactly those (each at most 48).
+    auto some = fp8dashCli({"bench", "kv", "--cpu", "--kv-dump", path, "--contexts", "16,48", "--format", "json"});
+    ASSERT_EQ(some.exitCode, 0) << some.err;
+    EXPECT_EQ(test::parseJson(some).at("kv").size(), 6u);
 }
 
 TEST(CliKvDump, ContextsPastTheDumpNameTheFileAndItsTokens) {
