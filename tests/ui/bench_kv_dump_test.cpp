@@ -142,10 +142,11 @@ TEST_F(BenchKvDumpTest, ABrokenDumpIsNamedAndNothingRuns) {
 
 TEST_F(BenchKvDumpTest, TheBenchMenuOffersIt) {
     MainWindow window;
-    bool found = false;
+    QAction* found = nullptr;
     for (QAction* a : window.findChildren<QAction*>())
-        found = found || a->text() == QStringLiteral("&Measure My Model's KV Cache…");
-    EXPECT_TRUE(found);
+        if (a->text() == QStringLiteral("&Measure My Model's KV Cache…")) found = a;
+    ASSERT_NE(found, nullptr);
+    EXPECT_EQ(found->shortcut(), QKeySequence(QStringLiteral("Ctrl+Alt+B")));
 }
 
 }  // namespace
