@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "fp8dash/core/comparison_file.h"
+#include "fp8dash/core/kv_headline.h"
 #include "fp8dash/core/model_architecture.h"
 #include "fp8dash/gpu/bench.h"
 #include "fp8dash/gpu/device_query.h"
@@ -139,6 +140,70 @@ std::string itemWhere(const std::string& where, const char* key, std::size_t i) 
     return where + "." + key + "[" + std::to_string(i) + "]";
 }
 
+// One side of a KV row: the error figures, and (fp8dash 0.3 on) the saturated count and the scales used.
+BenchKvSide readKvSide(const Json& j, const std::string& where) {
+    const ObjectReader r(j, where);
+    BenchKvSide side;
+    side.relRmse = r.number("rel_rmse", true);
+    side.maxAbsError = r.numberOr("max_abs_error", 0);
+    side.cosine = r.numberOr("cosine", 1);
+    if (const Json* n = r.find("saturated"); n && !n->is_null())
+        side.saturated = static_cast<std::uint64_t>(r.count("saturated", true, std::numeric_limits<long long>::max()));
+    const Json& scales = r.array("scales");
+    for (std::size_t i = 0; i < scales.size(); ++i) {
+        if (!scales[i].is_number())
+            throw FieldError{itemWhere(where, "scales", i) + " must be a number, found " + typeName(scales[i])};
+        side.scales.push_back(scales[i].get<double>());
+    }
+    return side;
+}
+
+// The source of the sweep's K and V: {"kind", "description", "shape": [layers, kv_heads, tokens, head_dim]}.
+BenchKvSource readKvSource(const Json& j, const std::string& where) {
+    const ObjectReader r(j, where);
+    BenchKvSource source;
+    source.kind = r.string("kind", true);
+    if (source.kind.empty()) throw FieldError{r.path("kind") + " must name the source (\"synthetic\" or \"dump\")"};
+    source.description = r.string("description");
+    const Json& shape = r.array("shape");
+    if (!shape.empty() && shape.size() != 4)
+        throw FieldError{r.path("shape") + " must hold 4 sizes [layers, kv_heads, tokens, head_dim], found " +
+                         std::to_string(shape.size())};
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        if (!shape[i].is_number_integer() || shape[i].get<long long>() < 1)
+            throw FieldError{itemWhere(where, "shape", i) + " must be a whole number >= 1, found " + shape[i].dump()};
+        source.shape.push_back(shape[i].get<long long>());
+    }
+    return source;
+}
+
+// One point of the KV sweep (kv-contract). A row of an older fp8dash has attn_rel_error and none of the attention,
+// saturation, scale or source fields: its figure is kept as legacyAttnRelError and the new ones stay NaN / unset.
+BenchKvPoint readKvPoint(const Json& j, const std::string& where) {
+    const ObjectReader k(j, where);
+    BenchKvPoint p;
+    p.scaling = k.string("scaling", true);
+    p.context = static_cast<int>(k.count("context", true));
+    if (const Json* source = k.find("source"); source && !source->is_null())
+        p.source = readKvSource(*source, k.path("source"));
+    p.relRmse = k.number("rel_rmse", true);
+    p.maxAbsError = k.numberOr("max_abs_error", 0);
+    p.cosine = k.numberOr("cosine", 1);
+    if (const Json* key = k.find("key"); key && !key->is_null()) p.key = readKvSide(*key, k.path("key"));
+    if (const Json* value = k.find("value"); value && !value->is_null()) p.value = readKvSide(*value, k.path("value"));
+    p.hasAttentionMetrics = k.find("attn_out_rel_rmse") != nullptr;
+    p.attnOutRelRmse = k.number("attn_out_rel_rmse");
+    p.attnOutCosine = k.number("attn_out_cosine");
+    p.attnWeightTvd = k.number("attn_weight_tvd");
+    p.attnWeightTvdMax = k.number("attn_weight_tvd_max");
+    p.attnEntropy = k.number("attn_entropy");
+    if (k.find("attn_rel_error")) p.legacyAttnRelError = k.number("attn_rel_error");
+    p.elements = k.bytes("elements");
+    p.seconds = k.numberOr("seconds", 0);
+    p.elementsPerSecond = k.numberOr("elements_per_s", 0);
+    return p;
+}
+
 BenchResults readResults(const Json& j, const std::string& where) {
     const ObjectReader r(j, where);
     BenchResults out;
@@ -186,21 +251,7 @@ BenchResults readResults(const Json& j, const std::string& where) {
 
     const Json& kv = r.array("kv", true);
     for (std::size_t i = 0; i < kv.size(); ++i) {
-        const ObjectReader k(kv[i], itemWhere(where, "kv", i));
-        BenchKvPoint p;
-        p.scaling = k.string("scaling", true);
-        p.context = static_cast<int>(k.count("context", true));
-        p.relRmse = k.number("rel_rmse", true);
-        p.maxAbsError = k.numberOr("max_abs_error", 0);
-        p.cosine = k.numberOr("cosine", 1);
-        if (const Json* key = k.find("key"); key && !key->is_null())
-            p.keyRelRmse = ObjectReader(*key, k.path("key")).number("rel_rmse", true);
-        if (const Json* value = k.find("value"); value && !value->is_null())
-            p.valueRelRmse = ObjectReader(*value, k.path("value")).number("rel_rmse", true);
-        p.attnRelError = k.numberOr("attn_rel_error", 0);
-        p.elements = k.bytes("elements");
-        p.elementsPerSecond = k.numberOr("elements_per_s", 0);
-        out.kv.push_back(std::move(p));
+        out.kv.push_back(readKvPoint(kv[i], itemWhere(where, "kv", i)));
     }
     out.kvBackend = r.string("kv_backend");
 
@@ -473,21 +524,7 @@ std::string benchResultsToText(const BenchResults& r) {
         }
     }
 
-    out << "\nKV-cache quantisation to FP8 E4M3 (" << (r.kvBackend.empty() ? "?" : r.kvBackend)
-        << "; error vs the BF16 cache, K and V together)\n";
-    if (r.kv.empty()) {
-        out << "  skipped: " << (r.kvSkipped.empty() ? "no results" : r.kvSkipped) << "\n";
-    } else {
-        out << "  " << padRight("scaling", 12) << padLeft("context", 9) << padLeft("rel RMSE", 11)
-            << padLeft("K rel RMSE", 12) << padLeft("V rel RMSE", 12) << padLeft("max abs", 11) << padLeft("cosine", 10)
-            << padLeft("attn err", 11) << "\n";
-        for (const auto& k : r.kv)
-            out << "  " << padRight(k.scaling, 12) << padLeft(std::to_string(k.context), 9)
-                << padLeft(general(k.relRmse, 4), 11) << padLeft(general(k.keyRelRmse, 4), 12)
-                << padLeft(general(k.valueRelRmse, 4), 12) << padLeft(general(k.maxAbsError, 4), 11)
-                << padLeft(fixed(k.cosine, 6), 10) << padLeft(general(k.attnRelError, 4), 11) << "\n";
-        if (!r.kvSkipped.empty()) out << "  note: " << r.kvSkipped << "\n";
-    }
+    out << kvResultsText(r);  // the table, its source and the headline (kv_headline.h)
     if (!r.kvKernel.empty()) {
         out << "\nKV quantise kernel (BF16 in, E4M3 out)\n";
         for (const auto& k : r.kvKernel) {

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "fp8dash/core/capacity.h"
+#include "fp8dash/core/kv_headline.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/time_series.h"
 
@@ -66,13 +67,6 @@ std::string verdictWord(Verdict v) {
 
 std::string labelOr(const std::string& label, const char* fallback) {
     return label.empty() ? std::string(fallback) : label;
-}
-
-std::string tokensText(double tokens) {
-    // 2048 -> "2K", 131072 -> "128K", 1000 -> "1000": the contexts of the KV sweep.
-    const long long t = std::llround(tokens);
-    if (t >= 1024 && t % 1024 == 0) return std::to_string(t / 1024) + "K";
-    return std::to_string(t);
 }
 
 std::string layerName(const std::string& layer) {
@@ -352,6 +346,34 @@ std::optional<PresentationSlide> timelineSlide(const ComparisonDocument& doc, co
     return s;
 }
 
+// The KV figure of the benchmarks slide: the headline with where it was measured, "synthetic cache" where it was, and
+// scale 1.0's saturation; results of older fp8dash show their K/V rel RMSE and say they predate the new metric.
+SlideFigure kvSlideFigure(const KvHeadline& h) {
+    std::string detail = h.where + (h.synthetic ? " · synthetic cache" : " · the model's own K/V");
+    if (h.legacy)
+        return {"FP8 KV cache: K/V rel. RMSE", h.figure,
+                detail +
+                    " · saved before fp8dash measured the "
+                    "attention-output error",
+                std::nullopt};
+    detail += " · E4M3 rounding alone: about 2–3 %";
+    if (h.noneSaturated) detail += " · scale 1.0 saturates " + groupedDigits(*h.noneSaturated) + " values";
+    return {"FP8 KV cache: attention-output error", h.figure, detail, std::nullopt};
+}
+
+std::string kvTalkingPoint(const KvHeadline& h) {
+    const std::string where = " (" + h.where + (h.synthetic ? ", synthetic cache)" : ", the model's own K/V)");
+    if (h.legacy)
+        return "these KV results predate fp8dash's attention-output error: FP8 moves K and V by " + h.figure +
+               " (relative RMSE)" + where + ", E4M3's rounding; run the benchmark again for the attention figures";
+    std::string line = "an FP8 KV cache moves the attention output by " + h.figure + " RMS" + where +
+                       "; E4M3's rounding alone moves K and V by about 2–3 %";
+    if (h.noneSaturated)
+        line +=
+            "; without scales " + groupedDigits(*h.noneSaturated) + " values saturate, which is what costs accuracy";
+    return line;
+}
+
 std::optional<PresentationSlide> benchmarksSlide(const ComparisonDocument& doc) {
     if (!doc.benchmarks) return std::nullopt;
     const BenchResults& r = *doc.benchmarks;
@@ -366,12 +388,8 @@ std::optional<PresentationSlide> benchmarksSlide(const ComparisonDocument& doc) 
         if (!best || p.speedupVsBf16 > best->speedupVsBf16) best = &p;
         lo = lo == 0 ? p.speedupVsBf16 : std::min(lo, p.speedupVsBf16);
     }
-    // The headline KV error: the longest context measured, the scaling with the smallest attention error.
-    const BenchKvPoint* kv = nullptr;
-    for (const BenchKvPoint& p : r.kv) {
-        if (!std::isfinite(p.attnRelError)) continue;
-        if (!kv || p.context > kv->context || (p.context == kv->context && p.attnRelError < kv->attnRelError)) kv = &p;
-    }
+    // The headline KV figure (kv_headline.h): per_tensor's attention-output error at its longest context.
+    const std::optional<KvHeadline> kv = kvHeadline(r);
     if (!anyGemm && !kv) return std::nullopt;  // everything skipped: nothing to show
 
     PresentationSlide s;
@@ -394,10 +412,7 @@ std::optional<PresentationSlide> benchmarksSlide(const ComparisonDocument& doc) 
         if (anyGemm) s.charts.push_back("bench-roofline");
     }
     if (kv) {
-        s.figures.push_back({"FP8 KV-cache error", fixed(kv->attnRelError * 100, 1) + "%",
-                             "attention output at " + tokensText(kv->context) + " tokens, " + kv->scaling +
-                                 " scaling · K/V RMSE " + fixed(kv->relRmse * 100, 1) + "%",
-                             std::nullopt});
+        s.figures.push_back(kvSlideFigure(*kv));
         s.charts.push_back("bench-kv");
     }
     std::vector<std::string> talk;
@@ -406,9 +421,7 @@ std::optional<PresentationSlide> benchmarksSlide(const ComparisonDocument& doc) 
                        layerName(best->layer) + ", " + std::to_string(best->m) + " tokens)");
     else
         talk.push_back("GEMM speed was not measured on " + device);
-    if (kv)
-        talk.push_back("storing the KV cache in FP8 moves the attention output by " + fixed(kv->attnRelError * 100, 1) +
-                       "% at " + tokensText(kv->context) + " tokens (" + kv->scaling + " scaling)");
+    if (kv) talk.push_back(kvTalkingPoint(*kv));
     std::string line = joined(talk, "; ");
     line[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(line[0])));
     s.talkingPoints = line + ".";

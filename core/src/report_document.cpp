@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "fp8dash/core/capacity.h"
+#include "fp8dash/core/kv_headline.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/review.h"
 #include "fp8dash/core/time_series.h"
@@ -639,6 +640,56 @@ void addTimeline(Report& report, const ComparisonDocument& doc, const Decision& 
     report.sections.push_back(std::move(s));
 }
 
+// The KV headline (kv_headline.h): the figure an ML engineer should weigh, how to read it, and the cache it came from.
+void addKvHeadline(Section& s, const BenchResults& b) {
+    const auto h = kvHeadline(b);
+    if (!h) return;
+    s.paragraph(strong("Headline: " + h->summary() + ".") + plain(" " + h->reading));
+    s.paragraph(plain("Source: " + kvSourceText(b.kv[h->row].source) + "."));
+}
+
+// The KV table with the metrics of kv_headline.h, and their definitions in one line each. Rows of older fp8dash have
+// no attention-output error: their old figure gets a column of its own, labelled as not comparable.
+void addKvTable(Section& s, const BenchResults& b) {
+    bool legacyColumn = false;
+    for (const auto& p : b.kv) legacyColumn = legacyColumn || (!p.hasAttentionMetrics && p.legacyAttnRelError);
+    const auto pct = [](bool has, double v) { return cell(has ? kvPercentText(v) : std::string("—")); };
+    const auto count = [](const std::optional<std::uint64_t>& n) { return n ? grouped(*n) : std::string("—"); };
+    Table t;
+    t.header = {"Scaling",     "Context",     "Attention-output error", "Attention TVD",
+                "K rel. RMSE", "V rel. RMSE", "Saturated K / V",        "Elements/s"};
+    if (legacyColumn) t.header.push_back("Old attention figure (not comparable)");
+    t.align.assign(t.header.size(), Align::Right);
+    t.align[0] = Align::Left;
+    for (const auto& p : b.kv) {
+        std::vector<Cell> row{
+            Cell{code(p.scaling)},
+            cell(grouped(static_cast<std::uint64_t>(p.context))),
+            pct(p.hasAttentionMetrics, p.attnOutRelRmse),
+            pct(p.hasAttentionMetrics, p.attnWeightTvd),
+            pct(true, p.key.relRmse),
+            pct(true, p.value.relRmse),
+            cell(count(p.key.saturated) + " / " + count(p.value.saturated)),
+            cell(p.elementsPerSecond >= 1e6
+                     ? grouped(static_cast<std::uint64_t>(std::llround(p.elementsPerSecond / 1e6))) + " M/s"
+                 : p.elementsPerSecond > 0 ? significant(p.elementsPerSecond) + "/s"
+                                           : std::string("—"))};
+        if (legacyColumn)
+            row.push_back(cell(p.legacyAttnRelError && !p.hasAttentionMetrics ? significant(*p.legacyAttnRelError)
+                                                                              : std::string("—")));
+        t.rows.push_back(std::move(row));
+    }
+    s.table(std::move(t));
+    std::vector<Line> definitions;
+    for (const char* key :
+         {"attn_out_rel_rmse", "attn_weight_tvd", "key.rel_rmse", "value.rel_rmse", "saturated", "elements_per_s"})
+        for (const KvMetricDefinition& d : kvMetricDefinitions())
+            if (d.key == key) definitions.push_back(strong(d.name) + plain(": " + d.definition));
+    if (legacyColumn)
+        definitions.push_back(strong("Old attention figure") + plain(": " + kvMetricDefinition("attn_rel_error")));
+    s.bullets(std::move(definitions));
+}
+
 void addBenchmarks(Report& report, const ComparisonDocument& doc, const ReportContext& ctx) {
     if (!doc.benchmarks) return;
     const BenchResults& b = *doc.benchmarks;
@@ -730,18 +781,12 @@ void addBenchmarks(Report& report, const ComparisonDocument& doc, const ReportCo
     if (b.kv.empty()) {
         s.paragraph(plain("Skipped: " + (b.kvSkipped.empty() ? std::string("no results") : b.kvSkipped) + "."));
     } else {
+        addKvHeadline(s, b);
         if (kvChart) {
             s.figure(kvChart);
             s.paragraph(chartLine(*kvChart), Only::Markdown);
         }
-        Table t;
-        t.header = {"Scaling", "Context", "Attention rel. error", "K/V rel. RMSE", "Max abs error", "Cosine"};
-        t.align = {Align::Left, Align::Right, Align::Right, Align::Right, Align::Right, Align::Right};
-        for (const auto& p : b.kv)
-            t.rows.push_back({Cell{code(p.scaling)}, cell(grouped(static_cast<std::uint64_t>(p.context))),
-                              cell(significant(p.attnRelError)), cell(significant(p.relRmse)),
-                              cell(significant(p.maxAbsError)), cell(fixed(p.cosine, 6))});
-        s.table(std::move(t));
+        addKvTable(s, b);  // the headline, the table and the definitions (kv_headline.h)
     }
     std::vector<Line> warnings;
     for (const auto& w : b.warnings) warnings.push_back(toned("⚠ " + w, Tone::Warning));

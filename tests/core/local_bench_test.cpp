@@ -93,10 +93,17 @@ TEST(LocalBench, ParsesTheGpuJson) {
     ASSERT_EQ(r->kv.size(), 2u);
     EXPECT_EQ(r->kv[0].scaling, "none");
     EXPECT_EQ(r->kv[0].relRmse, 0.5);
-    EXPECT_EQ(r->kv[0].keyRelRmse, 0.6);
-    EXPECT_EQ(r->kv[0].valueRelRmse, 0.03);
+    EXPECT_EQ(r->kv[0].key.relRmse, 0.6);
+    EXPECT_EQ(r->kv[0].value.relRmse, 0.03);
+    EXPECT_EQ(r->kv[0].value.maxAbsError, 0.01);
     EXPECT_EQ(r->kv[0].maxAbsError, 100.25);
-    EXPECT_EQ(r->kv[0].attnRelError, 0.2);
+    // A row of older fp8dash: its attention figure is the old metric, kept apart; the new fields stay unset.
+    EXPECT_FALSE(r->kv[0].hasAttentionMetrics);
+    EXPECT_EQ(r->kv[0].legacyAttnRelError, 0.2);
+    EXPECT_TRUE(std::isnan(r->kv[0].attnOutRelRmse));
+    EXPECT_FALSE(r->kv[0].key.saturated.has_value());
+    EXPECT_TRUE(r->kv[0].key.scales.empty());
+    EXPECT_TRUE(r->kv[0].source.kind.empty());
     EXPECT_EQ(r->kv[0].elements, 2097152u);
     EXPECT_TRUE(std::isnan(r->kv[1].relRmse));  // null: the writer had no finite value
     EXPECT_EQ(r->kvBackend, "cuda");
@@ -196,7 +203,10 @@ TEST(LocalBench, CpuRunMatchesADirectSweep) {
         EXPECT_EQ(r->kv[i].scaling, gpu::kvScalingName(direct.results[i].scaling));
         EXPECT_EQ(r->kv[i].context, direct.results[i].context);
         EXPECT_EQ(r->kv[i].relRmse, direct.results[i].combined.relRmse);  // exact: shortest round-trip JSON
-        EXPECT_EQ(r->kv[i].keyRelRmse, direct.results[i].key.relRmse);
+        EXPECT_EQ(r->kv[i].key.relRmse, direct.results[i].key.relRmse);
+        EXPECT_FALSE(r->kv[i].legacyAttnRelError.has_value());  // this producer no longer writes attn_rel_error
+        EXPECT_EQ(r->kv[i].attnOutRelRmse, direct.results[i].attnOutRelRmse);
+        EXPECT_EQ(r->kv[i].key.saturated, std::optional<std::uint64_t>(direct.results[i].keySaturated));
         EXPECT_EQ(r->kv[i].elements, 2u * 8u * 128u * static_cast<unsigned>(r->kv[i].context));
     }
 }
@@ -239,7 +249,14 @@ TEST(LocalBench, TextShowsTablesAndReasons) {
     EXPECT_NE(text.find("skipped square M=8192 fp8_e4m3: out of memory"), std::string::npos) << text;
     EXPECT_NE(text.find("4100 GB/s"), std::string::npos) << text;
     EXPECT_NE(text.find("per_head"), std::string::npos);
-    EXPECT_NE(text.find("n/a"), std::string::npos);  // the null rel RMSE
+    // Rows of an older fp8dash: their attention figure in a column of its own, labelled, and a headline of K/V rel
+    // RMSE. per_head's combined rel RMSE is null, so the headline falls back to none at 1K: 0.5 = 50.0%.
+    EXPECT_NE(text.find("old attn*"), std::string::npos) << text;
+    EXPECT_NE(text.find("not comparable"), std::string::npos) << text;
+    EXPECT_NE(text.find("headline: K/V rel. RMSE 50.0% (none scaling, 1K tokens; synthetic cache)"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("older fp8dash"), std::string::npos) << text;
+    EXPECT_EQ(text.find("attention-output error 20"), std::string::npos) << text;  // never the old figure as the new
     EXPECT_NE(text.find("clock throttled in 1 sample"), std::string::npos);
 
     Json noGpu = handReport();

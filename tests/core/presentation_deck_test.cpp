@@ -132,18 +132,91 @@ TEST(PresentationDeck, JudgeOnlyWithACpuBenchmarkRun) {
     // The CPU run: no GEMM (no GPU), the KV sweep at 1024 tokens.
     const PresentationSlide& bench = deck.slides[2];
     EXPECT_EQ(figure(bench, "FP8 GEMM speedup")->value, "not measured");
-    const BenchKvPoint* best = nullptr;
-    for (const auto& p : doc.benchmarks->kv)
-        if (!best || p.attnRelError < best->attnRelError) best = &p;
-    ASSERT_NE(best, nullptr);
-    std::snprintf(buf, sizeof buf, "%.1f%%", best->attnRelError * 100);
-    EXPECT_EQ(figure(bench, "FP8 KV-cache error")->value, buf);
-    EXPECT_NE(figure(bench, "FP8 KV-cache error")->detail.find(best->scaling), std::string::npos);
+    // Saved by fp8dash 0.1, before the attention-output error: the slide shows per_tensor's K/V rel RMSE (read
+    // here from the file's JSON) and says the file predates the metric; the old attention figure is not shown.
+    double perTensor = NAN, oldAttention = NAN;
+    for (const auto& k : doc.benchmarks->raw["kv"])
+        if (k["scaling"] == "per_tensor") perTensor = k["rel_rmse"].get<double>(), oldAttention = k["attn_rel_error"];
+    ASSERT_TRUE(std::isfinite(perTensor));
+    const SlideFigure* kv = figure(bench, "FP8 KV cache: K/V rel. RMSE");
+    ASSERT_NE(kv, nullptr);
+    std::snprintf(buf, sizeof buf, "%.1f%%", perTensor * 100);
+    EXPECT_EQ(kv->value, buf);
+    EXPECT_NE(kv->detail.find("per_tensor"), std::string::npos) << kv->detail;
+    EXPECT_NE(kv->detail.find("synthetic cache"), std::string::npos) << kv->detail;
+    EXPECT_NE(kv->detail.find("saved before fp8dash measured the attention-output error"), std::string::npos);
+    EXPECT_EQ(figure(bench, "FP8 KV cache: attention-output error"), nullptr);
+    std::snprintf(buf, sizeof buf, "%.1f%%", oldAttention * 100);
+    EXPECT_EQ(bench.talkingPoints.find(buf), std::string::npos) << bench.talkingPoints;
+    EXPECT_NE(bench.talkingPoints.find("predate"), std::string::npos) << bench.talkingPoints;
     EXPECT_EQ(bench.charts, (std::vector<std::string>{"bench-kv"}));
     EXPECT_NE(bench.subtitle.find("the CPU (no GPU)"), std::string::npos);
 
     // Without eval runs the model comes from the benchmarks' shapes.
     EXPECT_EQ(deck.model, "llama-3.1-8b");
+}
+
+// A KV row of the sweep contract, with the figures the slide reads.
+Json kvRow(const std::string& scaling, int context, double attnOut, std::uint64_t keySaturated,
+           const std::string& sourceKind) {
+    return Json{{"scaling", scaling},
+                {"context", context},
+                {"source", {{"kind", sourceKind}, {"description", "d"}, {"shape", Json::array({2, 2, 65536, 64})}}},
+                {"rel_rmse", 0.027},
+                {"key", {{"rel_rmse", 0.027}, {"saturated", keySaturated}, {"scales", Json::array({1.0})}}},
+                {"value", {{"rel_rmse", 0.027}, {"saturated", 0}, {"scales", Json::array({1.0})}}},
+                {"attn_out_rel_rmse", attnOut},
+                {"attn_weight_tvd", attnOut / 2}};
+}
+
+ComparisonDocument kvOnlyDocument(const Json& kv) {
+    Json j = {{"created", "2026-12-01T10:00:00Z"},
+              {"backend", "cpu"},
+              {"model", "llama-3.1-8b"},
+              {"device", {{"available", false}, {"reason", "no GPU"}}},
+              {"gemm", Json::array()},
+              {"gemm_skipped", "no usable GPU"},
+              {"bandwidth", Json::array()},
+              {"kv", kv},
+              {"kv_backend", "cpu"}};
+    auto bench = parseBenchResults(j, "kv.json");
+    EXPECT_TRUE(bench.ok()) << (bench.ok() ? "" : bench.error().message);
+    ComparisonDocument doc;
+    doc.hasEvals = false;
+    if (bench.ok()) doc.benchmarks = std::move(bench).value();
+    return doc;
+}
+
+TEST(PresentationDeck, KvSlideShowsTheHeadlineItsMeaningAndTheSyntheticNote) {
+    // per_tensor at 64K (its longest) is the headline: 2.13% -> "2.1%"; none at 64K saturates 1,234 keys.
+    const Json kv = Json::array(
+        {kvRow("none", 4096, 0.02, 0, "synthetic"), kvRow("none", 65536, 0.031, 1234, "synthetic"),
+         kvRow("per_tensor", 4096, 0.0199, 0, "synthetic"), kvRow("per_tensor", 65536, 0.0213, 0, "synthetic"),
+         kvRow("per_head", 65536, 0.0190, 0, "synthetic")});
+    PresentationDeck deck = deckOf(kvOnlyDocument(kv));
+    ASSERT_EQ(steps(deck), (std::vector<S>{S::Cover, S::Benchmarks, S::Verdict}));
+    const PresentationSlide& bench = deck.slides[1];
+    EXPECT_EQ(bench.title, "What an FP8 KV cache costs in accuracy");
+    const SlideFigure* f = figure(bench, "FP8 KV cache: attention-output error");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->value, "2.1%");
+    EXPECT_EQ(f->detail.rfind("per_tensor scaling, 64K tokens · synthetic cache", 0), 0u) << f->detail;
+    EXPECT_NE(f->detail.find("E4M3 rounding alone: about 2–3 %"), std::string::npos) << f->detail;
+    EXPECT_NE(f->detail.find("scale 1.0 saturates 1,234 values"), std::string::npos) << f->detail;
+    EXPECT_NE(bench.talkingPoints.find("2.1% RMS (per_tensor scaling, 64K tokens, synthetic cache)"), std::string::npos)
+        << bench.talkingPoints;
+    EXPECT_NE(bench.talkingPoints.find("without scales 1,234 values saturate"), std::string::npos)
+        << bench.talkingPoints;
+
+    // The model's own K/V (a dump): no "synthetic cache"; no saturation, no note.
+    const Json dump = Json::array({kvRow("per_tensor", 8192, 0.0347, 0, "dump")});
+    deck = deckOf(kvOnlyDocument(dump));
+    f = figure(deck.slides[1], "FP8 KV cache: attention-output error");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->value, "3.5%");
+    EXPECT_EQ(f->detail.find("synthetic"), std::string::npos) << f->detail;
+    EXPECT_NE(f->detail.find("the model's own K/V"), std::string::npos) << f->detail;
+    EXPECT_EQ(f->detail.find("saturates"), std::string::npos) << f->detail;
 }
 
 TEST(PresentationDeck, CapacityNeedsSettingsThatCanBePlanned) {

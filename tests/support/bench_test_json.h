@@ -42,8 +42,49 @@ inline Json benchBandwidthRow(const std::string& kernel, std::uint64_t bytes, do
                 {"bytes_per_s", bytesPerSecond}, {"percent_of_peak", percentOfPeak}};
 }
 
-// One point of the KV-cache error sweep; K's error is 1.1 and V's 0.9 times the combined one.
-inline Json benchKvRow(const std::string& scaling, int context, double relRmse, double attnRelError) {
+// One point of the KV-cache error sweep as fp8dash writes it now (the KV sweep contract): K's error is 1.1 and V's 0.9
+// times the combined one; the attention-weight TVD is half the attention-output error and its worst row the error
+// itself; scales [1.0] for none, one per layer (one layer here) for per_tensor, one per (layer, head) (two heads)
+// for per_head; a synthetic source of 1 layer x 2 KV heads x 4096 tokens x 128.
+inline Json benchKvRow(const std::string& scaling, int context, double relRmse, double attnOutRelRmse,
+                       std::uint64_t keySaturated = 0, std::uint64_t valueSaturated = 0) {
+    const Json scales = scaling == "none"         ? Json::array({1.0})
+                        : scaling == "per_tensor" ? Json::array({0.05})
+                                                  : Json::array({0.02, 0.03});
+    return Json{{"scaling", scaling},
+                {"context", context},
+                {"source",
+                 {{"kind", "synthetic"},
+                  {"description", "synthetic cache, seed 1"},
+                  {"shape", Json::array({1, 2, 4096, 128})}}},
+                {"rel_rmse", relRmse},
+                {"max_abs_error", 0.5},
+                {"cosine", 0.9995},
+                {"key",
+                 {{"rel_rmse", relRmse * 1.1},
+                  {"max_abs_error", 0.5},
+                  {"cosine", 0.999},
+                  {"saturated", keySaturated},
+                  {"scales", scales}}},
+                {"value",
+                 {{"rel_rmse", relRmse * 0.9},
+                  {"max_abs_error", 0.25},
+                  {"cosine", 0.999},
+                  {"saturated", valueSaturated},
+                  {"scales", scales}}},
+                {"attn_out_rel_rmse", attnOutRelRmse},
+                {"attn_out_cosine", 0.9998},
+                {"attn_weight_tvd", attnOutRelRmse * 0.5},
+                {"attn_weight_tvd_max", attnOutRelRmse},
+                {"attn_entropy", 3.25},
+                {"elements", 1048576},
+                {"seconds", 0.002},
+                {"elements_per_s", 5e8}};
+}
+
+// A row as fp8dash before the KV sweep contract wrote it: attn_rel_error, no saturation, scales, attention figures or
+// source.
+inline Json benchKvLegacyRow(const std::string& scaling, int context, double relRmse, double attnRelError) {
     return Json{{"scaling", scaling},
                 {"context", context},
                 {"rel_rmse", relRmse},
@@ -106,11 +147,11 @@ inline Json h200QkvAndOGemmRows() {
                         benchGemmRow("o", 128, 4096, 4096, "fp8_e4m3", 700.0, 1400.0, 50.0, 1.63)});
 }
 
-// Three scalings at 1K and 4K tokens.
+// Three scalings at 1K and 4K tokens; scale 1.0 (none) saturates 12 keys at 1K and 40 keys and 3 values at 4K.
 inline Json h200KvRows() {
-    return Json::array({benchKvRow("none", 1024, 0.03, 0.12), benchKvRow("none", 4096, 0.031, 0.15),
-                        benchKvRow("per_tensor", 1024, 0.027, 0.10), benchKvRow("per_tensor", 4096, 0.027, 0.11),
-                        benchKvRow("per_head", 1024, 0.026, 0.09), benchKvRow("per_head", 4096, 0.026, 0.095)});
+    return Json::array({benchKvRow("none", 1024, 0.03, 0.021, 12, 0), benchKvRow("none", 4096, 0.031, 0.024, 40, 3),
+                        benchKvRow("per_tensor", 1024, 0.027, 0.019), benchKvRow("per_tensor", 4096, 0.027, 0.0203),
+                        benchKvRow("per_head", 1024, 0.026, 0.018), benchKvRow("per_head", 4096, 0.026, 0.0185)});
 }
 
 }  // namespace fp8dash::test

@@ -4,6 +4,7 @@
 #include <QAbstractButton>
 #include <QCategoryAxis>
 #include <QChart>
+#include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
@@ -151,7 +152,31 @@ TEST_F(BenchViewTest, SavedResultsShowTheDeviceChartsAndTables) {
     EXPECT_EQ(cell(view->bandwidthModel(), 1, 1), QStringLiteral("2.00 GiB"));
     EXPECT_EQ(cell(view->bandwidthModel(), 2, 3), QStringLiteral("62.5 %"));
     EXPECT_EQ(cell(view->kvModel(), 1, BenchView::KvContext), QStringLiteral("4,096"));
-    EXPECT_EQ(cell(view->kvModel(), 1, BenchView::KvAttnError), QStringLiteral("0.15"));
+    // none at 4K (h200KvRows): attention-output error 0.024, TVD half of it, K 0.031 x 1.1, 40 keys and 3 values
+    // saturated, 5e8 elements/s.
+    EXPECT_EQ(cell(view->kvModel(), 1, BenchView::KvAttnOutError), QStringLiteral("2.4%"));
+    EXPECT_EQ(cell(view->kvModel(), 1, BenchView::KvAttnTvd), QStringLiteral("1.2%"));
+    EXPECT_EQ(cell(view->kvModel(), 1, BenchView::KvKeyRmse), QStringLiteral("3.4%"));
+    EXPECT_EQ(cell(view->kvModel(), 1, BenchView::KvKeySaturated), QStringLiteral("40"));
+    EXPECT_EQ(cell(view->kvModel(), 1, BenchView::KvValueSaturated), QStringLiteral("3"));
+    EXPECT_EQ(cell(view->kvModel(), 1, BenchView::KvElementsPerSecond), QStringLiteral("500 M/s"));
+    EXPECT_TRUE(view->kvTable()->isColumnHidden(BenchView::KvLegacyAttnError));  // no row of an older fp8dash
+    // Every metric column says what it measures (core's definitions, the README's words).
+    for (int c = BenchView::KvAttnOutError; c < BenchView::KvColumnCount; ++c)
+        EXPECT_FALSE(view->kvModel()->headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty()) << c;
+    EXPECT_TRUE(view->kvModel()
+                    ->headerData(BenchView::KvAttnOutError, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("sqrt(Σ‖ô − o‖² / Σ‖o‖²)")));
+    EXPECT_TRUE(view->kvModel()
+                    ->headerData(BenchView::KvKeySaturated, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("448")));
+    // The headline above the charts: per_tensor at 4K (0.0203), scale 1.0 saturating 40 + 3 values there.
+    EXPECT_TRUE(view->kvHeadlineText().contains(
+        QStringLiteral("attention-output error 2.0% (per_tensor scaling, 4K tokens; synthetic cache)")))
+        << view->kvHeadlineText().toStdString();
+    EXPECT_TRUE(view->kvHeadlineText().contains(QStringLiteral("43 values saturate")));
 
     // Sorting by TFLOP/s is numeric (512.3 after 1.6, not before it as text would be).
     view->gemmTable()->sortByColumn(BenchView::GemmTflops, Qt::DescendingOrder);
@@ -237,17 +262,60 @@ TEST_F(BenchViewTest, SavedResultsShowTheDeviceChartsAndTables) {
     EXPECT_DOUBLE_EQ(tokens->endValue(QStringLiteral("128")), 7.0);
     EXPECT_TRUE(tokens->titleText().contains(QStringLiteral("Tokens M")));
 
-    // KV error: one line per scaling mode over the contexts; the metric toggle switches to rel RMSE.
+    // KV error: the attention-output error (the headline metric), one line per scaling mode over the contexts, each
+    // line and the chart carrying the metric's definition; the metric toggle switches to rel RMSE and to the TVD.
     EXPECT_TRUE(view->kvMessage().isEmpty());
     ASSERT_EQ(seriesOf<QLineSeries>(view->kvChart()).size(), 3);
     QLineSeries* perHead = lineNamed(view->kvChart(), QStringLiteral("per_head"));
     ASSERT_NE(perHead, nullptr);
     ASSERT_EQ(perHead->count(), 2);
-    EXPECT_EQ(perHead->at(1), QPointF(12, 0.095));  // x = log2(4096)
+    EXPECT_EQ(perHead->at(0), QPointF(10, 0.018));   // x = log2(1024)
+    EXPECT_EQ(perHead->at(1), QPointF(12, 0.0185));  // x = log2(4096)
+    for (QLineSeries* s : seriesOf<QLineSeries>(view->kvChart()))
+        EXPECT_TRUE(s->property("toolTip").toString().contains(QStringLiteral("sqrt(Σ‖ô − o‖² / Σ‖o‖²)")))
+            << s->name().toStdString();
+    EXPECT_TRUE(view->kvView()->toolTip().startsWith(QStringLiteral("Attention-output error: ")));
+    EXPECT_EQ(view->kvChart()->axes(Qt::Vertical).first()->titleText(), QStringLiteral("Attention-output error"));
     view->kvMetricCombo()->setCurrentIndex(1);
     perHead = lineNamed(view->kvChart(), QStringLiteral("per_head"));
     ASSERT_NE(perHead, nullptr);
     EXPECT_EQ(perHead->at(1), QPointF(12, 0.026));
+    EXPECT_TRUE(perHead->property("toolTip").toString().contains(QStringLiteral("sqrt(Σ(x̂ − x)² / Σx²)")));
+    view->kvMetricCombo()->setCurrentIndex(2);
+    perHead = lineNamed(view->kvChart(), QStringLiteral("per_head"));
+    ASSERT_NE(perHead, nullptr);
+    EXPECT_EQ(perHead->at(1), QPointF(12, 0.0185 * 0.5));
+    EXPECT_TRUE(perHead->property("toolTip").toString().contains(QStringLiteral("½")));
+    view->kvMetricCombo()->setCurrentIndex(0);
+}
+
+// Results saved by an older fp8dash (attn_rel_error, none of the new fields): the chart plots their K/V rel RMSE and
+// says why, the old figure gets its own labelled column, and the headline is the K/V rel RMSE.
+TEST_F(BenchViewTest, OlderResultsShowTheirOldFigureOnlyLabelled) {
+    using fp8dash::test::benchKvLegacyRow;
+    Json j = h200Json();
+    j["kv"] =
+        Json::array({benchKvLegacyRow("none", 1024, 0.03, 0.12), benchKvLegacyRow("per_tensor", 1024, 0.027, 0.10),
+                     benchKvLegacyRow("per_tensor", 4096, 0.028, 0.11)});
+    BenchView view;
+    view.setLocalDevice(noGpu());
+    const BenchResults results = parsed(j);
+    view.setResults(&results);
+    EXPECT_TRUE(view.kvMessage().isEmpty());
+    EXPECT_EQ(view.kvMetricCombo()->currentIndex(), 0);  // the headline metric asked for; the file has none
+    EXPECT_TRUE(view.kvChart()->axes(Qt::Vertical).first()->titleText().contains(QStringLiteral("K/V rel. RMSE")));
+    EXPECT_TRUE(view.kvChart()->axes(Qt::Vertical).first()->titleText().contains(QStringLiteral("saved before")));
+    QLineSeries* perTensor = lineNamed(view.kvChart(), QStringLiteral("per_tensor"));
+    ASSERT_NE(perTensor, nullptr);
+    EXPECT_EQ(perTensor->at(1), QPointF(12, 0.028));
+    EXPECT_FALSE(view.kvTable()->isColumnHidden(BenchView::KvLegacyAttnError));
+    EXPECT_EQ(cell(view.kvModel(), 2, BenchView::KvLegacyAttnError), QStringLiteral("0.11"));
+    EXPECT_EQ(cell(view.kvModel(), 2, BenchView::KvAttnOutError), QStringLiteral("—"));
+    EXPECT_EQ(cell(view.kvModel(), 2, BenchView::KvKeySaturated), QStringLiteral("—"));
+    EXPECT_TRUE(view.kvHeadlineText().contains(QStringLiteral("K/V rel. RMSE 2.8% (per_tensor scaling, 4K tokens")))
+        << view.kvHeadlineText().toStdString();
+    EXPECT_TRUE(view.kvHeadlineText().contains(QStringLiteral("older fp8dash")));
+    EXPECT_FALSE(view.kvHeadlineText().contains(QStringLiteral("11.0%")));
 }
 
 TEST_F(BenchViewTest, SkippedSectionsSayWhyInPlaceOfTheirCharts) {

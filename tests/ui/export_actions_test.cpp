@@ -17,6 +17,8 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include <algorithm>
+
 #include "fp8dash/ui/bench_view.h"
 #include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/export_actions.h"
@@ -235,14 +237,21 @@ TEST_F(ExportActionsTest, BenchTablesWithUnitsAndEmptyCellsForMissingValues) {
     }
     const auto kv = parseCsv(tableCsv(view.kvTable()));
     ASSERT_EQ(kv.size(), 1 + results.kv.size());
-    const int attn = columnOf(kv[0], QStringLiteral("Attention rel. error"));
+    // The table shows percentages; the CSV keeps the fractions (and elements per second, and the counts).
+    const int attn = columnOf(kv[0], QStringLiteral("Attention-output error (fraction)"));
     const int context = columnOf(kv[0], QStringLiteral("Context (tokens)"));
+    const int keySaturated = columnOf(kv[0], QStringLiteral("Saturated K"));
+    const int perSecond = columnOf(kv[0], QStringLiteral("Elements/s (1/s)"));
+    EXPECT_EQ(std::find(kv[0].begin(), kv[0].end(), QStringLiteral("Old attention figure (not comparable)")),
+              kv[0].end());  // hidden: no row of an older fp8dash
     for (std::size_t i = 1; i < kv.size(); ++i) {
         bool found = false;
         for (const auto& p : results.kv)
             found |= p.scaling == kv[i][0].toStdString() &&
                      kv[i][static_cast<std::size_t>(context)].toInt() == p.context &&
-                     kv[i][static_cast<std::size_t>(attn)].toDouble() == p.attnRelError;
+                     kv[i][static_cast<std::size_t>(attn)].toDouble() == p.attnOutRelRmse &&
+                     kv[i][static_cast<std::size_t>(keySaturated)].toULongLong() == p.key.saturated.value_or(~0ull) &&
+                     kv[i][static_cast<std::size_t>(perSecond)].toDouble() == 5e8;
         EXPECT_TRUE(found) << kv[i][0].toStdString();
     }
 }

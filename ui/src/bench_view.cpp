@@ -37,6 +37,8 @@
 #include <mutex>
 
 #include "bench_charts.h"
+#include "bench_kv.h"
+#include "fp8dash/core/kv_headline.h"
 #include "fp8dash/core/model_architecture.h"
 #include "fp8dash/ui/export_actions.h"
 #include "fp8dash/ui/loaded_comparison.h"
@@ -235,6 +237,7 @@ BenchView::BenchView(QWidget* parent) : QWidget(parent) {
     chartsRow->addWidget(m_roofline, 1);
     chartsRow->addWidget(m_speedup, 1);
     chartsRow->addWidget(m_kvChart, 1);
+    chartsLayout->addWidget(buildKvHeadline(chartsPage));
     chartsLayout->addLayout(chartsRow, 1);
     auto* belowCharts = new QHBoxLayout;
     m_hover = style::caption(tr("Point at a roofline marker to read its layer, shape and throughput."), chartsPage);
@@ -244,8 +247,9 @@ BenchView::BenchView(QWidget* parent) : QWidget(parent) {
     auto* metricLabel = new QLabel(tr("KV chart shows:"), chartsPage);
     m_kvMetric = new QComboBox(chartsPage);
     m_kvMetric->setObjectName(QStringLiteral("kvMetric"));
-    m_kvMetric->addItem(tr("Attention output relative error"));
+    m_kvMetric->addItem(tr("Attention-output error (headline)"));
     m_kvMetric->addItem(tr("K/V relative RMSE"));
+    m_kvMetric->addItem(tr("Attention TVD"));
     m_kvMetric->setAccessibleName(tr("KV chart metric"));
     metricLabel->setBuddy(m_kvMetric);
     connect(m_kvMetric, &QComboBox::currentIndexChanged, this, [this] { rebuildKvChart(); });
@@ -375,8 +379,7 @@ QWidget* BenchView::buildTables() {
 
     m_kvModel = new QStandardItemModel(this);
     m_kvModel->setSortRole(Qt::UserRole);
-    setHeaders(m_kvModel, {tr("Scaling"), tr("Context (tokens)"), tr("Attention rel. error"), tr("K/V rel. RMSE"),
-                           tr("K rel. RMSE"), tr("V rel. RMSE"), tr("Max abs error"), tr("Cosine")});
+    bench::setupKvTable(m_kvModel);  // headers with the metrics' definitions as tooltips
     m_kvTable = makeTable(m_kvModel, tr("KV-cache error results"), m_tableTabs);
     m_kvTable->setObjectName(QStringLiteral("kvTable"));
 
@@ -557,6 +560,17 @@ QString BenchView::speedupMessage() const {
 }
 QString BenchView::kvMessage() const {
     return m_kvChart->emptyText();
+}
+QString BenchView::kvHeadlineText() const {
+    return m_kvHeadline->isHidden() ? QString() : m_kvHeadline->text();
+}
+QLabel* BenchView::buildKvHeadline(QWidget* parent) {
+    m_kvHeadline = style::caption(QString(), parent);
+    m_kvHeadline->setObjectName(QStringLiteral("kvHeadline"));
+    m_kvHeadline->setWordWrap(true);
+    m_kvHeadline->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_kvHeadline->setToolTip(toQString(kvMetricDefinition("attn_out_rel_rmse")));
+    return m_kvHeadline;
 }
 QString BenchView::hoverText() const {
     return m_hover->text();
@@ -874,56 +888,10 @@ void BenchView::rebuildSpeedup() {
 }
 
 void BenchView::rebuildKvChart() {
-    QChart* chart = m_kvChart->chart();
-    resetChart(chart);
-    const bool attention = m_kvMetric->currentIndex() == 0;
-    QString empty;
-    if (!m_results) {
-        empty = tr("No benchmark results yet: run them on this machine, or open a comparison that holds them.");
-    } else if (!m_results->kvSkipped.empty()) {
-        empty = tr("KV-cache experiment not run: %1").arg(toQString(m_results->kvSkipped));
-    } else if (m_results->kv.empty()) {
-        empty = tr("KV-cache experiment not run.");
-    }
-    std::map<std::string, std::vector<std::pair<int, double>>> byScaling;
-    std::vector<std::string> order;
-    if (empty.isEmpty()) {
-        for (const BenchKvPoint& p : m_results->kv) {
-            const double v = attention ? p.attnRelError : p.relRmse;
-            if (!(v > 0) || !std::isfinite(v) || p.context <= 0) continue;
-            if (!byScaling.count(p.scaling)) order.push_back(p.scaling);
-            byScaling[p.scaling].emplace_back(p.context, v);
-        }
-        if (byScaling.empty()) empty = tr("Every KV-cache error is zero: nothing to draw on a log scale.");
-    }
-    if (!empty.isEmpty()) {
-        m_kvChart->showEmpty(empty);
-        return;
-    }
-    std::vector<double> contexts;
-    for (const auto& [scaling, points] : byScaling) {
-        for (const auto& point : points) contexts.push_back(point.first);
-    }
-    QCategoryAxis* x = bench::log2TokenAxis(tr("Context tokens (log₂ scale)"), contexts);
-    auto* y = logAxis(attention ? tr("Attention rel. error") : tr("K/V rel. RMSE"), 10, QStringLiteral("%g"));
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    double vLo = INFINITY, vHi = 0;
-    int colour = 0;
-    for (const std::string& scaling : order) {
-        auto& points = byScaling[scaling];
-        std::sort(points.begin(), points.end());
-        QLineSeries* s = lineSeries(toQString(scaling), kLineColors[colour++ % kLineColors.size()], Qt::SolidLine, 2.0);
-        s->setPointsVisible(true);
-        for (const auto& [context, v] : points) {
-            s->append(bench::log2Of(context), v);
-            vLo = std::min(vLo, v);
-            vHi = std::max(vHi, v);
-        }
-        attach(chart, s, x, y);
-    }
-    bench::fitLogAxis(y, vLo, vHi);
-    m_kvChart->showChart();
+    bench::fillKvChart(m_kvChart, m_results,
+                       static_cast<bench::KvChartMetric>(std::max(0, m_kvMetric->currentIndex())));
+    m_kvHeadline->setText(bench::kvHeadlineHtml(m_results));
+    m_kvHeadline->setVisible(!m_kvHeadline->text().isEmpty());
 }
 
 void BenchView::rebuildTables() {
@@ -1002,16 +970,7 @@ void BenchView::fillTables() {
         bandwidthRow(tr("(not run)"), 0, r.bandwidthSkipped, {}, 0, 0, {});
     }
 
-    for (const BenchKvPoint& p : r.kv) {
-        QList<QStandardItem*> row;
-        row << textItem(toQString(p.scaling))
-            << numberItem(p.context, groupedInteger(static_cast<std::uint64_t>(p.context)))
-            << numberItem(p.attnRelError, significant(p.attnRelError)) << numberItem(p.relRmse, significant(p.relRmse))
-            << numberItem(p.keyRelRmse, significant(p.keyRelRmse))
-            << numberItem(p.valueRelRmse, significant(p.valueRelRmse))
-            << numberItem(p.maxAbsError, significant(p.maxAbsError)) << numberItem(p.cosine, fixed(p.cosine, 6));
-        m_kvModel->appendRow(row);
-    }
+    bench::fillKvTable(m_kvModel, m_kvTable, r);
 }
 
 }  // namespace fp8dash::ui

@@ -153,6 +153,18 @@ cpu = {"created": "2026-11-29T14:03:05Z", "backend": "cpu", "model": "llama-3.1-
        "kv": bench["kv"][:1], "kv_backend": "cpu", "kv_kernel": [], "kv_skipped": "", "warnings": [],
        "cancelled": True}
 write("bench_results", "cpu.json", dumps(cpu))
+# The KV rows of the sweep contract: source, per-side saturated counts and scales, the attention figures.
+kv_contract = dict(cpu, cancelled=False, kv=[
+    {"scaling": s, "context": 2048,
+     "source": {"kind": "dump", "description": "kv.safetensors (BF16)", "shape": [2, 2, 4096, 128]},
+     "rel_rmse": 0.026, "max_abs_error": 0.5, "cosine": 0.9996,
+     "key": {"rel_rmse": 0.027, "max_abs_error": 0.5, "cosine": 0.9996, "saturated": 3 if s == "none" else 0,
+             "scales": scales},
+     "value": {"rel_rmse": 0.025, "max_abs_error": 0.06, "cosine": 0.9997, "saturated": 0, "scales": scales},
+     "attn_out_rel_rmse": 0.021, "attn_out_cosine": 0.9998, "attn_weight_tvd": 0.011, "attn_weight_tvd_max": 0.04,
+     "attn_entropy": 2.7, "elements": 2097152, "seconds": 0.004, "elements_per_s": 5.2e8}
+    for s, scales in (("none", [1.0]), ("per_tensor", [0.05, 0.06]), ("per_head", [0.02, 0.03, 0.04, 0.05]))])
+write("bench_results", "kv_contract.json", dumps(kv_contract))
 
 # Comparison and recovery files: the bundled demo (every section: runs, judge, timeline, benchmarks, capacity, notes,
 # review) cut down to a few samples and points, so that a seed stays a few kilobytes.

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,16 +53,45 @@ struct BenchBandwidthPoint {
     double percentOfPeak = 0;
 };
 
+// One side (K or V) of a KV point. saturated and scales come from fp8dash 0.3 on; older files lack them.
+struct BenchKvSide {
+    double relRmse = 0;  // sqrt(sum (x_hat - x)^2 / sum x^2) over this side's elements
+    double maxAbsError = 0;
+    double cosine = 1;
+    // Elements with |x / scale| > 448 (clamped by the codec); nullopt: not recorded.
+    std::optional<std::uint64_t> saturated;
+    std::vector<double> scales;  // [1.0] for none, one per layer (per_tensor), one per (layer, head) layer-major
+};
+
+// Where the sweep's K and V came from. kind is empty in files of older fp8dash (whose cache was always synthetic).
+struct BenchKvSource {
+    std::string kind;              // "synthetic" or "dump"
+    std::string description;       // the generator and seed, or the dump's file name and dtype
+    std::vector<long long> shape;  // [layers, kv_heads, tokens, head_dim] of the whole source; empty when unknown
+};
+
 struct BenchKvPoint {
     std::string scaling;  // "none", "per_tensor", "per_head"
     int context = 0;      // tokens
+    BenchKvSource source;
     double relRmse = 0;   // K and V together
     double maxAbsError = 0;
     double cosine = 1;
-    double keyRelRmse = 0;
-    double valueRelRmse = 0;
-    double attnRelError = 0;  // relative error of the attention output vs the BF16 cache
+    BenchKvSide key;
+    BenchKvSide value;
+    // The attention figures (kv-contract; NaN in rows of older fp8dash, see hasAttentionMetrics):
+    double attnOutRelRmse = std::numeric_limits<double>::quiet_NaN();    // sqrt(sum |o_hat - o|^2 / sum |o|^2): THE
+                                                                         // headline figure
+    double attnOutCosine = std::numeric_limits<double>::quiet_NaN();     // mean cos(o_hat, o) over sampled query rows
+    double attnWeightTvd = std::numeric_limits<double>::quiet_NaN();     // mean 1/2 sum_t |p_hat_t - p_t|
+    double attnWeightTvdMax = std::numeric_limits<double>::quiet_NaN();  // the worst sampled row
+    double attnEntropy = std::numeric_limits<double>::quiet_NaN();       // mean entropy (nats) of the exact rows
+    bool hasAttentionMetrics = false;  // the row carries attn_out_rel_rmse (written by fp8dash 0.3 on)
+    // Older fp8dash's attention figure (attn_rel_error: relative to a near-zero exact output, so misleadingly large).
+    // Shown only labelled as such, never as attnOutRelRmse; nullopt when the row does not carry it.
+    std::optional<double> legacyAttnRelError;
     std::uint64_t elements = 0;
+    double seconds = 0;
     double elementsPerSecond = 0;  // quantise throughput of whoever ran it (kvBackend)
 };
 

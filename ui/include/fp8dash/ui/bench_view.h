@@ -101,6 +101,7 @@ public:
     QString rooflineMessage() const;
     QString speedupMessage() const;
     QString kvMessage() const;
+    QString kvHeadlineText() const;  // the KV headline above the charts (core's kvHeadline); empty without one
     QComboBox* kvMetricCombo() const { return m_kvMetric; }
     QTableView* gemmTable() const { return m_gemmTable; }
     QTableView* bandwidthTable() const { return m_bandwidthTable; }
@@ -124,15 +125,22 @@ public:
         GemmNote,
         GemmColumnCount
     };
+    // Columns of the KV table (bench_kv.h): the headline metric first; the old attention figure of results saved by
+    // older fp8dash last, hidden unless a row has it.
     enum KvColumn {
         KvScaling,
         KvContext,
-        KvAttnError,
-        KvRelRmse,
+        KvAttnOutError,
+        KvAttnTvd,
         KvKeyRmse,
         KvValueRmse,
+        KvKeySaturated,
+        KvValueSaturated,
+        KvElementsPerSecond,
+        KvRelRmse,
         KvMaxAbs,
         KvCosine,
+        KvLegacyAttnError,
         KvColumnCount
     };
 
@@ -152,6 +160,7 @@ private:
     QPushButton* buildKvDumpButton(QWidget* parent);
     void runWith(const LocalBenchOptions& options);
     void showKvDumpError(const QString& message);
+    QLabel* buildKvHeadline(QWidget* parent);
     void queryDeviceOnce();
     void updateDeviceCard();
     void updateControls();
@@ -195,6 +204,7 @@ private:
     bench::ChartPanel* m_speedup = nullptr;
     bench::ChartPanel* m_kvChart = nullptr;
     QComboBox* m_kvMetric = nullptr;
+    QLabel* m_kvHeadline = nullptr;
     QLabel* m_hover = nullptr;
     QTabWidget* m_tableTabs = nullptr;
     QTableView* m_gemmTable = nullptr;
