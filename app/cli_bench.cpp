@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -50,6 +51,15 @@ BenchProgressFn terminalProgress(std::ostream& err) {
     };
 }
 
+// --kv-dump measures the KV cache only and brings its own shape.
+void checkKvDumpOptions(const LocalBenchOptions& options, const std::vector<std::string>& args) {
+    if (options.kvDump.empty()) return;
+    if (!options.kv) throw UsageError{"--kv-dump needs the kv part: fp8dash bench kv --kv-dump FILE"};
+    if (std::any_of(args.begin(), args.end(),
+                    [](const std::string& x) { return x == "--kv-layers" || x.rfind("--kv-layers=", 0) == 0; }))
+        throw UsageError{"--kv-layers does not apply to --kv-dump: the dump's layers are all measured"};
+}
+
 }  // namespace
 
 int runBench(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -72,6 +82,9 @@ int runBench(const std::vector<std::string>& args, std::ostream& out, std::ostre
             const std::vector<int> layers = parseList("--kv-layers", value);
             if (layers.size() != 1) throw UsageError{"--kv-layers \"" + value + "\": expected one whole number"};
             options.kvLayers = layers.front();
+        } else if (a.option("--kv-dump", value)) {
+            if (value.empty()) throw UsageError{"--kv-dump needs a safetensors file of K and V (see the README)"};
+            options.kvDump = value;
         } else if (a.flag("--fast-accum")) {
             options.fp8FastAccum = true;
         } else if (a.option("--format", value)) {
@@ -93,6 +106,7 @@ int runBench(const std::vector<std::string>& args, std::ostream& out, std::ostre
         }
     }
 
+    checkKvDumpOptions(options, args);
     // The file must be there and load before minutes of measuring, not after.
     if (!savePath.empty()) {
         if (!std::filesystem::exists(savePath))
@@ -133,6 +147,9 @@ std::string benchUsage() {
            "      --tokens 1,8,...           GEMM M values (default 1,8,32,128,512,2048,8192)\n"
            "      --contexts 1024,4096       KV context lengths (default 1K-128K on a GPU, 1K-16K on the CPU)\n"
            "      --kv-layers N              layers of the synthetic KV cache (default 4)\n"
+           "      --kv-dump FILE.safetensors the KV error of your own model's K/V cache (packaging/dump_kv_cache.py\n"
+           "                                 writes one); contexts up to its token count (default: 1K, 4K... below\n"
+           "                                 it, then all of it)\n"
            "      --fast-accum               also time FP8 with cuBLASLt fast accumulation\n"
            "      --cpu                      the CPU implementation even when a GPU is present\n"
            "      --format text|json, --save FILE.fp8cmp (adds to an existing comparison file)\n";

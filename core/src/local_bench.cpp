@@ -16,6 +16,7 @@
 #include "fp8dash/core/model_architecture.h"
 #include "fp8dash/gpu/bench.h"
 #include "fp8dash/gpu/device_query.h"
+#include "local_bench_dump.h"
 
 namespace fp8dash {
 namespace {
@@ -392,6 +393,7 @@ Result<BenchResults> runLocalBench(const LocalBenchOptions& options, const Bench
     request.kvSweep.shape = gpu::KvShape{options.kvLayers, arch.kvHeads, arch.headDim, 1};
     request.kvSweep.contexts = options.kvContexts.empty() ? (gpuWillRun ? kGpuContexts : kCpuContexts)
                                                           : options.kvContexts;
+    if (auto s = useKvDump(options, gpuWillRun ? kGpuContexts : kCpuContexts, request.kvSweep); !s) return s.error();
     // The calibration prefix is the first prompt; a sweep of short contexts calibrates on at most its shortest.
     request.kvSweep.calibrationTokens =
         std::min(request.kvSweep.calibrationTokens,

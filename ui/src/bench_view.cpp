@@ -333,6 +333,7 @@ QWidget* BenchView::buildControls() {
     m_cancelButton->setAccessibleName(tr("Cancel the benchmark run"));
     connect(m_cancelButton, &QPushButton::clicked, this, &BenchView::cancelRun);
     controls->addWidget(m_runButton);
+    controls->addWidget(buildKvDumpButton(row));
     controls->addWidget(m_cancelButton);
     layout->addLayout(controls);
 
@@ -495,6 +496,7 @@ void BenchView::updateControls() {
     for (QCheckBox* box : {m_gemm, m_bandwidth, m_kv}) box->setEnabled(!running);
     const bool anyPart = m_gemm->isChecked() || m_bandwidth->isChecked() || m_kv->isChecked();
     m_runButton->setEnabled(!running && anyPart);
+    if (m_kvDumpButton) m_kvDumpButton->setEnabled(!running);
     m_runButton->setToolTip(anyPart ? QString() : tr("Choose at least one part to run"));
     m_cancelButton->setVisible(running);
     m_cancelButton->setEnabled(running && !m_run->cancel);
@@ -577,7 +579,10 @@ QString BenchView::hoverText() const {
 void BenchView::startRun() {
     if (isRunning()) return;
     if (!(m_gemm->isChecked() || m_bandwidth->isChecked() || m_kv->isChecked())) return;
-    const LocalBenchOptions options = runOptions();
+    runWith(runOptions());
+}
+
+void BenchView::runWith(const LocalBenchOptions& options) {
     auto state = std::make_shared<RunState>();
     m_run = state;
 

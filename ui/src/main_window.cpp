@@ -383,6 +383,12 @@ void MainWindow::buildMenus() {
     shortcut(bench->addAction(tr("Show &Local Benchmarks"), this, &MainWindow::showBenchmarks), "Ctrl+3");
     QAction* run = shortcut(bench->addAction(tr("&Run Benchmarks"), this, &MainWindow::runBenchmarks), "Ctrl+B");
     run->setStatusTip(tr("GEMM BF16 vs FP8, memory bandwidth and the KV-cache FP8 error on this machine"));
+    shortcut(bench->addAction(tr("&Measure My Model's KV Cache…"), this,
+                              [this] {
+                                  showBenchmarks();
+                                  if (m_current) m_view->benchView()->measureKvDump();
+                              }),
+             "Ctrl+Alt+B");
     m_cancelBenchAction = shortcut(
         bench->addAction(tr("&Cancel Benchmark Run"), this, [this] { m_view->benchView()->cancelRun(); }),
         "Ctrl+Shift+B");

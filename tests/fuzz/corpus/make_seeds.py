@@ -191,3 +191,41 @@ write("recovery_file", "evals.fp8recovery", dumps(recovery))
 recovery["document"] = demo
 recovery["original_path"] = ""
 write("recovery_file", "demo.fp8recovery", json.dumps(recovery))
+
+# Safetensors K/V dumps (kv_dump_fuzzer): an 8-byte little-endian header length, the JSON header, the raw data.
+import struct
+
+
+def safetensors(tensors, metadata=None):
+    header, offset, data = {}, 0, b""
+    if metadata:
+        header["__metadata__"] = metadata
+    for name, dtype, shape, raw in tensors:
+        header[name] = {"dtype": dtype, "shape": shape, "data_offsets": [offset, offset + len(raw)]}
+        offset += len(raw)
+        data += raw
+    text = json.dumps(header, separators=(",", ":")).encode()
+    return struct.pack("<Q", len(text)) + text + data
+
+
+def bf16(values):
+    return b"".join(struct.pack("<f", v)[2:] for v in values)
+
+
+kv_n = 2 * 2 * 4 * 4
+write("kv_dump", "stacked-bf16.safetensors",
+      safetensors([("key", "BF16", [2, 2, 4, 4], bf16([(i % 9 - 4) * 0.5 for i in range(kv_n)])),
+                   ("value", "BF16", [2, 2, 4, 4], bf16([(i % 5 - 2) * 0.25 for i in range(kv_n)]))],
+                  {"model": "test/tiny", "tokens": "4"}))
+layer = []
+for i in range(2):
+    layer.append(("layers.%d.key" % i, "F16", [2, 3, 2], b"".join(struct.pack("<e", j * 0.5) for j in range(12))))
+    layer.append(("layers.%d.value" % i, "F16", [2, 3, 2], b"".join(struct.pack("<e", -j) for j in range(12))))
+write("kv_dump", "per-layer-f16.safetensors", safetensors(layer))
+write("kv_dump", "stacked-f32.safetensors",
+      safetensors([("key", "F32", [1, 1, 2, 2], struct.pack("<4f", 1, -2, 448, 1e-9)),
+                   ("value", "F32", [1, 1, 2, 2], struct.pack("<4f", 0.5, 0, -0.0, 3))]))
+whole = safetensors([("key", "BF16", [1, 1, 2, 2], bf16([1, 2, 3, 4])), ("value", "BF16", [1, 1, 2, 2], bf16([4, 3, 2, 1]))])
+write("kv_dump", "truncated.safetensors", whole[:-3])
+write("kv_dump", "bad-dtype.safetensors", whole.replace(b'"BF16"', b'"I8"  ', 1))
+write("kv_dump", "overlap.safetensors", whole.replace(b"[8,16]", b"[4,12]", 1))

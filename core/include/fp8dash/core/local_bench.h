@@ -155,7 +155,21 @@ struct LocalBenchOptions {
     bool fp8FastAccum = false;
     std::vector<int> kvContexts;        // tokens; empty = 1K..128K on a GPU, 1K, 4K, 16K on the CPU
     int kvLayers = 4;                   // layers of the synthetic K/V cache (the model's kv_heads x head_dim)
+    std::string kvDump;  // "--kv-dump": a safetensors K/V dump of a real model (README); "" = the synthetic cache
 };
+
+// What a K/V dump holds, from its header alone (the file is not read further): shown before a run.
+struct KvDumpInfo {
+    std::string description;  // the file's base name, its dtype and the model its metadata names
+    int layers = 0;
+    int kvHeads = 0;
+    int tokens = 0;
+    int headDim = 0;
+};
+// Errors name the file and the tensor (a bad header, a missing tensor, a truncated file).
+Result<KvDumpInfo> inspectKvDump(const std::string& path);
+// A dump's default contexts: the standard ones shorter than its token count, ascending, then the count itself.
+std::vector<int> defaultDumpContexts(const std::vector<int>& standard, int tokens);
 
 // fraction in [0, 1], the step in words; return false to cancel (the results so far come back, cancelled = true).
 using BenchProgressFn = std::function<bool(double fraction, const std::string& step)>;

@@ -15,6 +15,7 @@
 #include <QString>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -63,6 +64,16 @@ public:
 
     bool isRunning() const { return m_run != nullptr; }
     void startRun();   // nothing while a run is going
+
+    // "Measure My Model's KV Cache…" (bench_kv_dump.cpp): a safetensors K/V dump of the user's model
+    // (packaging/dump_kv_cache.py), its shape shown in a dialog (object name "kvDumpConfirm") before the KV sweep
+    // runs over it on the worker, with the usual progress and Cancel. A file that cannot be read: the status line and
+    // a message box ("kvDumpError") name it. Nothing while a run is going.
+    void measureKvDump();                     // asks for the file (the chooser when set, else a file dialog)
+    void measureKvDump(const QString& path);  // shows the file's shape and asks to run
+    void setKvDumpChooser(std::function<QString()> chooser) { m_kvDumpChooser = std::move(chooser); }  // tests
+    QPushButton* kvDumpButton() const { return m_kvDumpButton; }
+    QString kvDumpText() const { return m_kvDumpText; }  // the last dump's name and shape, as the dialog said
     void cancelRun();  // the run stops at its next step; its partial results still come out
 
     // For tests and accessibility: what is on screen.
@@ -146,6 +157,9 @@ private:
     struct RunState;
     QWidget* buildControls();
     QWidget* buildTables();
+    QPushButton* buildKvDumpButton(QWidget* parent);
+    void runWith(const LocalBenchOptions& options);
+    void showKvDumpError(const QString& message);
     QLabel* buildKvHeadline(QWidget* parent);
     void queryDeviceOnce();
     void updateDeviceCard();
@@ -167,6 +181,9 @@ private:
     std::vector<int> m_gemmTokens;
     int m_kvLayers = 0;  // 0: runLocalBench's default
     std::shared_ptr<RunState> m_run;
+    std::function<QString()> m_kvDumpChooser;
+    QString m_kvDumpText;
+    QPushButton* m_kvDumpButton = nullptr;
     QElapsedTimer m_runTimer;
 
     QLabel* m_deviceLabel = nullptr;
