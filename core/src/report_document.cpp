@@ -191,7 +191,7 @@ std::string upper(std::string s) {
 }
 
 // The first `columns` code points of UTF-8 text, "…" when cut; line breaks become spaces.
-std::string excerpt(std::string text, std::size_t columns) {
+std::string cellExcerpt(std::string text, std::size_t columns) {
     for (char& c : text)
         if (c == '\n' || c == '\r' || c == '\t') c = ' ';
     std::size_t cut = 0, n = 0;
@@ -501,7 +501,7 @@ void addLongContext(Report& report, const Decision& d, const ReportContext& ctx)
 std::string dropPrompt(const JudgeDrop& drop) {
     for (const char* key : {"prompt", "question", "input"}) {
         auto it = drop.baselineFields.find(key);
-        if (it != drop.baselineFields.end() && it->is_string()) return excerpt(it->get<std::string>(), 90);
+        if (it != drop.baselineFields.end() && it->is_string()) return cellExcerpt(it->get<std::string>(), 90);
     }
     return "";
 }

@@ -18,15 +18,6 @@ namespace {
 
 class BenchKvDumpTest : public GuiTest {};
 
-LocalDeviceStatus noGpu() {
-    LocalDeviceStatus s;
-    s.backend = "cpu";
-    s.available = false;
-    s.unavailableCode = "no_driver";
-    s.reason = "no NVIDIA driver is loaded";
-    return s;
-}
-
 // A stacked BF16 dump [layers, kv_heads, tokens, head_dim] of values BF16 holds exactly.
 std::string tinyDump(std::uint64_t layers, std::uint64_t heads, std::uint64_t tokens, std::uint64_t dim) {
     std::vector<std::uint16_t> k, v;

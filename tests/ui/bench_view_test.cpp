@@ -61,15 +61,6 @@ BenchResults parsed(const Json& j) {
     return r.ok() ? std::move(r).value() : BenchResults{};
 }
 
-LocalDeviceStatus noGpu() {
-    LocalDeviceStatus s;
-    s.backend = "cpu";
-    s.available = false;
-    s.unavailableCode = "no_driver";
-    s.reason = "no NVIDIA driver is loaded";
-    return s;
-}
-
 ComparisonDocument documentWithBenchmarks(const BenchResults& results) {
     ComparisonDocument doc;
     doc.hasEvals = false;

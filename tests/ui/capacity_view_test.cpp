@@ -25,14 +25,6 @@ namespace {
 
 class CapacityViewTest : public GuiTest {};
 
-LocalDeviceStatus noGpu() {
-    LocalDeviceStatus s;
-    s.backend = "cpu";
-    s.unavailableCode = "no_driver";
-    s.reason = "no NVIDIA driver is loaded";
-    return s;
-}
-
 // planCapacity's inputs built here from the presets, the way the CLI does for the same options.
 CapacityResult plan(const std::string& model, const std::string& gpu, int gpus, StorageDtype weights, StorageDtype kv,
                     double utilisation, long long context, double overhead) {

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "fp8dash/core/comparison_file.h"
+#include "fp8dash/core/local_device.h"
 #include "fp8dash/core/lm_eval_results.h"
 
 class QAbstractItemModel;
@@ -63,5 +64,15 @@ std::optional<double> leadingNumber(QString text);
 
 // The expected display of a relative change, computed here: sign, 2 decimals, percent.
 QString expectedDeltaText(double baseline, double candidate);
+
+// The device status of a machine without an NVIDIA driver: the CPU path, as on CI.
+inline LocalDeviceStatus noGpu() {
+    LocalDeviceStatus s;
+    s.backend = "cpu";
+    s.available = false;
+    s.unavailableCode = "no_driver";
+    s.reason = "no NVIDIA driver is loaded";
+    return s;
+}
 
 }  // namespace fp8dash::ui::test
