@@ -38,6 +38,13 @@ std::string writeIn(const QTemporaryDir& dir, const std::string& name, const std
     return path;
 }
 
+// Asks the view to measure a dump, on a machine without a GPU; returns the confirmation it shows (null: none).
+QMessageBox* askToMeasure(BenchView& view, const std::string& path) {
+    view.setLocalDevice(noGpu());
+    view.measureKvDump(QString::fromStdString(path));
+    return view.findChild<QMessageBox*>(QStringLiteral("kvDumpConfirm"));
+}
+
 QPushButton* buttonNamed(QMessageBox* box, const QString& text) {
     for (QAbstractButton* b : box->buttons())
         if (b->text() == text) return qobject_cast<QPushButton*>(b);
@@ -87,9 +94,7 @@ TEST_F(BenchKvDumpTest, CancelInTheConfirmationRunsNothing) {
     QTemporaryDir dir;
     const std::string path = writeIn(dir, "tiny.safetensors", tinyDump(1, 1, 8, 4));
     BenchView view;
-    view.setLocalDevice(noGpu());
-    view.measureKvDump(QString::fromStdString(path));
-    auto* box = view.findChild<QMessageBox*>(QStringLiteral("kvDumpConfirm"));
+    QMessageBox* box = askToMeasure(view, path);
     ASSERT_NE(box, nullptr);
     box->button(QMessageBox::Cancel)->click();
     EXPECT_FALSE(view.isRunning());
@@ -99,9 +104,7 @@ TEST_F(BenchKvDumpTest, CancelDuringTheSweepKeepsWhatFinished) {
     QTemporaryDir dir;
     const std::string path = writeIn(dir, "tiny.safetensors", tinyDump(2, 2, 64, 16));
     BenchView view;
-    view.setLocalDevice(noGpu());
-    view.measureKvDump(QString::fromStdString(path));
-    auto* box = view.findChild<QMessageBox*>(QStringLiteral("kvDumpConfirm"));
+    QMessageBox* box = askToMeasure(view, path);
     ASSERT_NE(box, nullptr);
     QSignalSpy finished(&view, &BenchView::runFinished);
     buttonNamed(box, QStringLiteral("Measure"))->click();
