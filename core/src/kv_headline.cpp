@@ -61,6 +61,12 @@ std::string kvPercentText(double fraction) {
     return buf;
 }
 
+std::string kvRangeText(double low, double high) {
+    std::string lowText = kvPercentText(low);
+    if (!lowText.empty() && lowText.back() == '%') lowText.pop_back();
+    return lowText + "–" + kvPercentText(high);
+}
+
 std::string kvSourceText(const BenchKvSource& source) {
     if (source.kind.empty()) return "synthetic cache";  // older fp8dash: always its synthetic cache
     std::string out = source.kind == "synthetic" ? "synthetic cache"
@@ -76,8 +82,55 @@ std::string kvSourceText(const BenchKvSource& source) {
 }
 
 std::string KvHeadline::summary() const {
-    return metric + " " + figure + " (" + where + "; " + (synthetic ? "synthetic cache" : "the model's own K/V") + ")";
+    return metric + " " + figure + " (" + (interval.empty() ? "" : interval + "; ") + where + "; " +
+           (synthetic ? "synthetic cache" : "the model's own K/V") + ")";
 }
+
+namespace {
+
+// A difference of two fractions in percentage points: 0.205 -> "20.5", 0.0042 -> "0.42".
+std::string pointsText(double difference) {
+    std::string text = kvPercentText(std::abs(difference));
+    if (!text.empty() && text.back() == '%') text.pop_back();
+    return text;
+}
+
+// How the other modes at the headline's context compare with it (the headline is per_tensor's row whenever the rows
+// carry paired differences, which are all taken against per_tensor): those that differ beyond the sampling error,
+// each with its paired difference, then those that do not.
+std::string comparisonText(const std::vector<BenchKvPoint>& kv, const BenchKvPoint& head) {
+    std::string differ, same;
+    int sameCount = 0;
+    for (const BenchKvPoint& q : kv) {
+        if (q.context != head.context || q.scaling == head.scaling || !q.attnOutVsPerTensor ||
+            !q.attnOutVsPerTensorCi95 || !std::isfinite(*q.attnOutVsPerTensor))
+            continue;
+        const double d = *q.attnOutVsPerTensor;
+        const BenchInterval& ci = *q.attnOutVsPerTensorCi95;
+        if (ci.containsZero()) {
+            same += std::string(same.empty() ? "" : " and ") + q.scaling + " (" + kvPercentText(q.attnOutRelRmse) + ")";
+            ++sameCount;
+            continue;
+        }
+        differ +=
+            " " + q.scaling + " is " + (d > 0 ? "higher" : "lower") + " by " + pointsText(d) + " percentage points (" +
+            kvPercentText(q.attnOutRelRmse) + " against " + kvPercentText(head.attnOutRelRmse) +
+            "; 95% CI of the paired difference " +
+            (d > 0 ? pointsText(ci.low) + "–" + pointsText(ci.high) : pointsText(ci.high) + "–" + pointsText(ci.low)) +
+            " points).";
+    }
+    if (!same.empty())
+        same = " " + same + (sameCount > 1 ? " do" : " does") + " not differ from " + head.scaling +
+               " beyond the sampling error: the 95% interval of the paired difference includes zero" +
+               (head.attnRows > 0 && head.attnHeads > 0
+                    ? " (" + grouped(static_cast<long long>(head.attnRows)) + " query rows over " +
+                          grouped(static_cast<long long>(head.attnHeads)) + " heads)."
+                    : ".");
+    return differ.empty() && same.empty() ? std::string()
+                                          : "At " + kvContextText(head.context) + " tokens:" + differ + same;
+}
+
+}  // namespace
 
 std::optional<KvHeadline> kvHeadline(const BenchResults& results) {
     const std::vector<BenchKvPoint>& kv = results.kv;
@@ -107,7 +160,10 @@ std::optional<KvHeadline> kvHeadline(const BenchResults& results) {
         if (auto n = saturatedOf(q); n && *n > 0) h.noneSaturated = n;
         break;
     }
+    if (!h.legacy && p.attnOutCi95) h.interval = "95% CI " + kvRangeText(p.attnOutCi95->low, p.attnOutCi95->high);
+    if (!h.legacy) h.comparison = comparisonText(kv, p);
     h.reading = h.legacy ? kLegacyReading : kReading;
+    if (!h.comparison.empty()) h.reading += " " + h.comparison;
     if (!h.legacy && p.scaling != "none") {
         if (auto own = saturatedOf(p); own && *own > 0)
             h.reading += " With " + p.scaling + " scaling " + grouped(static_cast<long long>(*own)) +
@@ -168,15 +224,21 @@ std::string kvResultsText(const BenchResults& r) {
         return out + "  skipped: " + (r.kvSkipped.empty() ? std::string("no results") : r.kvSkipped) + "\n";
     bool legacyColumn = false;
     for (const BenchKvPoint& k : r.kv) legacyColumn = legacyColumn || (!k.hasAttentionMetrics && k.legacyAttnRelError);
+    bool ciColumn = false;  // files written before the intervals have none: their table stays as it was
+    for (const BenchKvPoint& k : r.kv) ciColumn = ciColumn || k.attnOutCi95.has_value();
     out += "  " + pad("scaling", 12, false) + pad("context", 9, true) + pad("K rel RMSE", 12, true) +
            pad("V rel RMSE", 12, true) + pad("K sat", 9, true) + pad("V sat", 9, true) + pad("attn out err", 14, true) +
-           pad("attn TVD", 10, true) + pad("Melem/s", 10, true) + (legacyColumn ? pad("old attn*", 11, true) : "") +
-           "\n";
+           (ciColumn ? pad("95% CI", 15, true) : "") + pad("attn TVD", 10, true) + pad("Melem/s", 10, true) +
+           (legacyColumn ? pad("old attn*", 11, true) : "") + "\n";
     for (const BenchKvPoint& k : r.kv) {
         out += "  " + pad(k.scaling, 12, false) + pad(std::to_string(k.context), 9, true) +
                pad(general(k.key.relRmse, 4), 12, true) + pad(general(k.value.relRmse, 4), 12, true) +
                pad(countText(k.key.saturated), 9, true) + pad(countText(k.value.saturated), 9, true) +
                pad(k.hasAttentionMetrics ? general(k.attnOutRelRmse, 4) : "-", 14, true) +
+               (ciColumn
+                    ? pad(k.attnOutCi95 ? general(k.attnOutCi95->low, 2) + "–" + general(k.attnOutCi95->high, 2) : "-",
+                          15, true)
+                    : "") +
                pad(k.hasAttentionMetrics ? general(k.attnWeightTvd, 4) : "-", 10, true) +
                pad(k.elementsPerSecond > 0 ? general(k.elementsPerSecond / 1e6, 4) : "-", 10, true);
         if (legacyColumn)
@@ -186,6 +248,11 @@ std::string kvResultsText(const BenchResults& r) {
     }
     if (legacyColumn)
         out += "  * older fp8dash's attention figure, relative to a near-zero exact output: not comparable\n";
+    if (ciColumn)
+        out += wrapped(
+            "95% CI: the attention-output error's 95% confidence interval, over the sampled (layer, head) "
+            "units (query rows within a head are not independent).",
+            "  ");
     if (!r.kvSkipped.empty()) out += "  note: " + r.kvSkipped + "\n";
     out += "  source: " + kvSourceText(r.kv.front().source) + "\n";
     if (const auto h = kvHeadline(r)) {
@@ -205,6 +272,10 @@ const std::vector<KvMetricDefinition>& kvMetricDefinitions() {
         {"attn_out_rel_rmse", "Attention-output error",
          "sqrt(Σ‖ô − o‖² / Σ‖o‖²) over the sampled query rows: the error of softmax(q·Kᵀ/√d)·V with the FP8 cache, "
          "normalised by the RMS of the exact outputs. The headline figure."},
+        {"attn_out_ci95", "95% interval",
+         "The attention-output error's 95% confidence interval over the sampled (layer, head) units: rows of one head "
+         "share its temperature and scales, so heads, not rows, are the independent samples. Two modes differ only "
+         "where the interval of their paired difference (same heads, same rows) excludes zero."},
         {"attn_weight_tvd", "Attention TVD",
          "Mean over the sampled query rows of ½ Σₜ |p̂ₜ − pₜ| (causal softmax rows): the share of attention "
          "probability the FP8 cache moves to other tokens; max = the worst row."},

@@ -158,6 +158,27 @@ BenchKvSide readKvSide(const Json& j, const std::string& where) {
     return side;
 }
 
+// [low, high]: two numbers, low <= high.
+BenchInterval readInterval(const Json& j, const std::string& where) {
+    if (!j.is_array() || j.size() != 2 || !j[0].is_number() || !j[1].is_number() ||
+        !(j[0].get<double>() <= j[1].get<double>()))
+        throw FieldError{where + " must be [low, high], two numbers with low <= high, found " + j.dump()};
+    return {j[0].get<double>(), j[1].get<double>()};
+}
+
+// The intervals of the attention-output error (optional: files before them have none of these fields).
+void readKvIntervals(const ObjectReader& k, BenchKvPoint& p) {
+    p.attnRows = static_cast<std::uint64_t>(k.count("attn_rows", false, std::numeric_limits<long long>::max()));
+    p.attnHeads = static_cast<std::uint64_t>(k.count("attn_heads", false, std::numeric_limits<long long>::max()));
+    if (const Json* ci = k.find("attn_out_ci95"); ci && !ci->is_null())
+        p.attnOutCi95 = readInterval(*ci, k.path("attn_out_ci95"));
+    if (const Json* vs = k.find("attn_out_vs_per_tensor"); vs && !vs->is_null()) {
+        const ObjectReader d(*vs, k.path("attn_out_vs_per_tensor"));
+        p.attnOutVsPerTensor = d.number("difference", true);
+        p.attnOutVsPerTensorCi95 = readInterval(d.require("ci95"), d.path("ci95"));
+    }
+}
+
 // The source of the sweep's K and V: {"kind", "description", "shape": [layers, kv_heads, tokens, head_dim]}.
 BenchKvSource readKvSource(const Json& j, const std::string& where) {
     const ObjectReader r(j, where);
@@ -197,6 +218,7 @@ BenchKvPoint readKvPoint(const Json& j, const std::string& where) {
     p.attnWeightTvd = k.number("attn_weight_tvd");
     p.attnWeightTvdMax = k.number("attn_weight_tvd_max");
     p.attnEntropy = k.number("attn_entropy");
+    readKvIntervals(k, p);
     if (k.find("attn_rel_error")) p.legacyAttnRelError = k.number("attn_rel_error");
     p.elements = k.bytes("elements");
     p.seconds = k.numberOr("seconds", 0);

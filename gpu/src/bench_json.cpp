@@ -342,6 +342,32 @@ void writeKvSource(JsonWriter& w, const KvQuantResult& k) {
     w.endObject();
 }
 
+void writeInterval(JsonWriter& w, std::string_view name, const KvInterval& interval)
+{
+    w.key(name);
+    w.beginArray();
+    w.value(interval.low);
+    w.value(interval.high);
+    w.endArray();
+}
+
+// How sure the attention-output error is (kv_interval.h): the sample, the 95 % interval, and the paired difference
+// from per_tensor at the same context; each written only when the sweep could compute it.
+void writeKvIntervals(JsonWriter& w, const KvQuantResult& k)
+{
+    w.field("attn_rows", k.attnRows);
+    w.field("attn_heads", static_cast<std::uint64_t>(k.attnHeads.diffSquares.size()));
+    if (k.attnOutCi95.valid())
+        writeInterval(w, "attn_out_ci95", k.attnOutCi95);
+    if (k.attnOutVsPerTensor) {
+        w.key("attn_out_vs_per_tensor");
+        w.beginObject();
+        w.field("difference", k.attnOutVsPerTensor->difference);
+        writeInterval(w, "ci95", k.attnOutVsPerTensor->ci95);
+        w.endObject();
+    }
+}
+
 void writeKv(JsonWriter& w, const KvQuantResult& k)
 {
     w.beginObject();
@@ -360,6 +386,7 @@ void writeKv(JsonWriter& w, const KvQuantResult& k)
     w.field("attn_weight_tvd", k.attnWeightTvd);
     w.field("attn_weight_tvd_max", k.attnWeightTvdMax);
     w.field("attn_entropy", k.attnEntropy);
+    writeKvIntervals(w, k);
     w.field("elements", static_cast<std::uint64_t>(k.elements));
     w.field("seconds", k.seconds);
     w.field("elements_per_s", k.elementsPerSecond());

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <limits>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -155,13 +156,20 @@ KvScales computeKvScales(const KvCache& cache, KvScaling scaling, int calibratio
         break;
     }
     case KvScaling::PerHead: {
+        // amax / 448 in float can round down, and then amax / scale is a hair above 448 (448.00003): E4M3 holds it
+        // as 448 either way, but it would count as saturated. The next float up keeps the head's own amax in range.
+        auto fullRange = [&](float amax) {
+            float scale = scaleOf(amax, kE4m3Max);
+            if (amax / scale > kE4m3Max) scale = std::nextafter(scale, std::numeric_limits<float>::infinity());
+            return scale;
+        };
         const std::size_t n = blockElements(shape, shape.tokens);
         for (int layer = 0; layer < shape.layers; ++layer) {
             for (int head = 0; head < shape.kvHeads; ++head) {
                 const std::size_t offset = shape.offset(layer, head, 0);
                 const auto i = static_cast<std::size_t>(layer * shape.kvHeads + head);
-                scales.key[i] = scaleOf(amaxOf(cache.keys.data() + offset, n), kE4m3Max);
-                scales.value[i] = scaleOf(amaxOf(cache.values.data() + offset, n), kE4m3Max);
+                scales.key[i] = fullRange(amaxOf(cache.keys.data() + offset, n));
+                scales.value[i] = fullRange(amaxOf(cache.values.data() + offset, n));
             }
         }
         break;

@@ -28,6 +28,7 @@ struct HeadSums {
 // One point, summed over the layers done so far.
 struct PointSums {
     HeadSums sums;
+    AttentionHeadSums heads;  // each (layer, head)'s attention sums, layer-major
     KvScales scales;
     double seconds = 0;
     std::size_t elements = 0;
@@ -141,12 +142,26 @@ KvQuantResult resultOf(const PointSums& point, KvScaling scaling, int context, c
     result.attnWeightTvd = a.tvdSum / rows;
     result.attnWeightTvdMax = a.tvdMax;
     result.attnEntropy = a.entropySum / rows;
+    result.attnRows = a.rows;
+    result.attnHeads = point.heads;
+    result.attnOutCi95 = attnOutInterval(point.heads);
     result.sourceKind = source.kind();
     result.sourceDescription = source.description();
     result.sourceShape = source.shape();
     result.elements = point.elements;
     result.seconds = point.seconds;
     return result;
+}
+
+// Each non-per_tensor point's difference from the per_tensor point at its context (the mode vLLM's
+// --calculate-kv-scales uses, which the headline reports), paired over the same heads and rows.
+void compareWithPerTensor(std::vector<KvQuantResult>& results) {
+    for (KvQuantResult& r : results) {
+        if (r.scaling == KvScaling::PerTensor) continue;
+        for (const KvQuantResult& base : results)
+            if (base.scaling == KvScaling::PerTensor && base.context == r.context)
+                r.attnOutVsPerTensor = attnOutDifference(r.attnHeads, base.attnHeads);
+    }
 }
 
 }  // namespace
@@ -218,8 +233,11 @@ KvSweepResult runKvQuantSweep(const KvSweepConfig& config, const KvProgress& pro
                     const auto h = static_cast<std::size_t>(head);
                     perHead[h] = measureHead(layer, codes, exact[h], head, scratch[2 * h], scratch[2 * h + 1]);
                 });
-                for (const HeadSums& h : perHead)  // head order: the same doubles for any thread count
+                for (const HeadSums& h : perHead) {  // head order: the same doubles for any thread count
                     merge(point.sums, h);
+                    point.heads.diffSquares.push_back(h.attention.diffSquares);
+                    point.heads.refSquares.push_back(h.attention.refSquares);
+                }
                 point.seconds += seconds;
                 point.elements += 2 * codes.shape.elementsPerTensor();
                 done += 1;
@@ -234,6 +252,7 @@ KvSweepResult runKvQuantSweep(const KvSweepConfig& config, const KvProgress& pro
         for (std::size_t c = 0; c < contexts; ++c)
             sweep.results.push_back(
                 resultOf(points[s * contexts + c], config.scalings[s], config.contexts[c], *source));
+    compareWithPerTensor(sweep.results);
     return sweep;
 }
 

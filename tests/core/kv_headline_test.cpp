@@ -6,9 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -247,9 +249,97 @@ TEST(KvText, TableSourceHeadlineAndDefinitions) {
     EXPECT_NE(text.find("sqrt(sum (x_hat - x)^2 / sum x^2)"), std::string::npos) << text;
 }
 
+// Rows that carry their intervals (sample, 95 % interval, paired difference from per_tensor).
+Json withIntervals(Json k, double low, double high, std::optional<std::array<double, 3>> vsPerTensor = std::nullopt) {
+    k["attn_rows"] = 256;
+    k["attn_heads"] = 16;
+    k["attn_out_ci95"] = Json::array({low, high});
+    if (vsPerTensor)
+        k["attn_out_vs_per_tensor"] = {{"difference", (*vsPerTensor)[0]},
+                                       {"ci95", Json::array({(*vsPerTensor)[1], (*vsPerTensor)[2]})}};
+    return k;
+}
+
+TEST(KvIntervals, AreReadAndBadOnesNamed) {
+    const BenchResults r = parsed(run(Json::array(
+        {withIntervals(row("per_tensor", 4096, 0.06), 0.026, 0.14),
+         withIntervals(row("per_head", 4096, 0.041), 0.023, 0.072, std::array<double, 3>{-0.019, -0.05, 0.012})})));
+    ASSERT_EQ(r.kv.size(), 2u);
+    EXPECT_EQ(r.kv[0].attnRows, 256u);
+    EXPECT_EQ(r.kv[0].attnHeads, 16u);
+    ASSERT_TRUE(r.kv[0].attnOutCi95.has_value());
+    EXPECT_EQ(r.kv[0].attnOutCi95->low, 0.026);
+    EXPECT_EQ(r.kv[0].attnOutCi95->high, 0.14);
+    EXPECT_FALSE(r.kv[0].attnOutVsPerTensor.has_value());
+    EXPECT_EQ(r.kv[1].attnOutVsPerTensor, -0.019);
+    EXPECT_EQ(r.kv[1].attnOutVsPerTensorCi95->low, -0.05);
+    // Rows without them (every file written before the intervals) read as "not recorded".
+    const BenchResults old = parsed(run(Json::array({contractRow()})));
+    EXPECT_EQ(old.kv[0].attnRows, 0u);
+    EXPECT_FALSE(old.kv[0].attnOutCi95.has_value());
+
+    const std::pair<std::function<void(Json&)>, const char*> bad[] = {
+        {[](Json& k) {
+             k["attn_out_ci95"] = Json::array({0.2, 0.1});
+         },
+         "run.json.kv[0].attn_out_ci95 must be [low, high], two numbers with low <= high, found [0.2,0.1]"},
+        {[](Json& k) { k["attn_out_ci95"] = 0.1; }, "run.json.kv[0].attn_out_ci95 must be [low, high]"},
+        {[](Json& k) {
+             k["attn_out_vs_per_tensor"] = {{"difference", 0.01}};
+         },
+         "run.json.kv[0].attn_out_vs_per_tensor.ci95 is missing"},
+        {[](Json& k) { k["attn_rows"] = -3; }, "run.json.kv[0].attn_rows must be a whole number"},
+    };
+    for (const auto& [mutate, expected] : bad) {
+        Json k = contractRow();
+        mutate(k);
+        auto parsedRun = parseBenchResults(run(Json::array({k})), "run.json");
+        ASSERT_FALSE(parsedRun.ok()) << expected;
+        EXPECT_NE(parsedRun.error().message.find(expected), std::string::npos) << parsedRun.error().message;
+    }
+}
+
+TEST(KvIntervals, HeadlineCarriesItsIntervalAndSaysWhichModesReallyDiffer) {
+    // At 16K: per_head's paired difference from per_tensor includes zero (-1.9 points, -5.0 to +1.2); none's does not
+    // (+20.5 points, 18.0 to 23.0). At 1K nothing is compared (the headline is at the longest context).
+    const BenchResults r = parsed(run(Json::array(
+        {withIntervals(row("none", 1024, 0.024), 0.023, 0.025, std::array<double, 3>{0.0001, -0.001, 0.0012}),
+         withIntervals(row("none", 16384, 0.265, 380000, 0), 0.2, 0.33, std::array<double, 3>{0.205, 0.18, 0.23}),
+         withIntervals(row("per_tensor", 1024, 0.0239), 0.023, 0.025),
+         withIntervals(row("per_tensor", 16384, 0.06), 0.026, 0.14),
+         withIntervals(row("per_head", 16384, 0.041), 0.023, 0.072, std::array<double, 3>{-0.019, -0.05, 0.012})})));
+    const auto h = kvHeadline(r);
+    ASSERT_TRUE(h.has_value());
+    EXPECT_EQ(h->row, 3u);
+    EXPECT_EQ(h->interval, "95% CI 2.6–14.0%");
+    EXPECT_EQ(h->summary(),
+              "attention-output error 6.0% (95% CI 2.6–14.0%; per_tensor scaling, 16K tokens; synthetic cache)");
+    EXPECT_EQ(h->comparison,
+              "At 16K tokens: none is higher by 20.5 percentage points (26.5% against 6.0%; 95% CI of the paired "
+              "difference 18.0–23.0 points). per_head (4.1%) does not differ from per_tensor beyond the sampling "
+              "error: the 95% interval of the paired difference includes zero (256 query rows over 16 heads).");
+    EXPECT_NE(h->reading.find(h->comparison), std::string::npos);
+    EXPECT_NE(h->reading.find("380,000 values saturate"), std::string::npos) << h->reading;
+
+    // A mode lower than per_tensor beyond doubt reads "lower", its interval from the smaller drop to the larger.
+    const BenchResults lower = parsed(run(Json::array(
+        {withIntervals(row("per_tensor", 4096, 0.05), 0.04, 0.06),
+         withIntervals(row("per_head", 4096, 0.03), 0.025, 0.035, std::array<double, 3>{-0.02, -0.031, -0.009})})));
+    EXPECT_EQ(kvHeadline(lower)->comparison,
+              "At 4K tokens: per_head is lower by 2.0 percentage points (3.0% against 5.0%; 95% CI of the paired "
+              "difference 0.90–3.1 points).");
+
+    // The table gains a 95% CI column only when some row has one: older files' tables stay as they were.
+    const std::string text = kvResultsText(r);
+    EXPECT_NE(text.find("95% CI"), std::string::npos);
+    EXPECT_NE(text.find("0.026–0.14"), std::string::npos) << text;
+    EXPECT_EQ(kvResultsText(parsed(run(Json::array({contractRow()})))).find("95% CI"), std::string::npos);
+}
+
 TEST(KvText, DefinitionsCoverEveryTableMetric) {
-    for (const char* key : {"attn_out_rel_rmse", "attn_weight_tvd", "attn_out_cosine", "attn_entropy", "key.rel_rmse",
-                            "value.rel_rmse", "rel_rmse", "saturated", "elements_per_s", "attn_rel_error"})
+    for (const char* key :
+         {"attn_out_rel_rmse", "attn_weight_tvd", "attn_out_cosine", "attn_entropy", "key.rel_rmse", "value.rel_rmse",
+          "rel_rmse", "saturated", "elements_per_s", "attn_rel_error", "attn_out_ci95"})
         EXPECT_FALSE(kvMetricDefinition(key).empty()) << key;
     EXPECT_NE(kvMetricDefinition("attn_out_rel_rmse").find("sqrt(Σ‖ô − o‖² / Σ‖o‖²)"), std::string::npos);
     EXPECT_NE(kvMetricDefinition("saturated").find("448"), std::string::npos);

@@ -23,10 +23,10 @@
 
 #include <cmath>
 
+#include "bench_test_json.h"
 #include "fp8dash/ui/bench_view.h"
 #include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/main_window.h"
-#include "bench_test_json.h"
 #include "gui_test_support.h"
 
 namespace fp8dash::ui::test {
@@ -307,6 +307,36 @@ TEST_F(BenchViewTest, OlderResultsShowTheirOldFigureOnlyLabelled) {
         << view.kvHeadlineText().toStdString();
     EXPECT_TRUE(view.kvHeadlineText().contains(QStringLiteral("older fp8dash")));
     EXPECT_FALSE(view.kvHeadlineText().contains(QStringLiteral("11.0%")));
+}
+
+TEST_F(BenchViewTest, TheAttentionCellSaysHowSureItIs) {
+    using fp8dash::test::benchKvRow;
+    // per_tensor 6.0 % (2.6-14.0 %) and per_head 4.1 %, 1.9 points lower, -5.0 to +1.2: within the sampling error.
+    Json perTensor = benchKvRow("per_tensor", 16384, 0.027, 0.06);
+    perTensor["attn_rows"] = 256;
+    perTensor["attn_heads"] = 16;
+    perTensor["attn_out_ci95"] = Json::array({0.026, 0.14});
+    Json perHead = benchKvRow("per_head", 16384, 0.027, 0.041);
+    perHead["attn_out_ci95"] = Json::array({0.023, 0.072});
+    perHead["attn_out_vs_per_tensor"] = {{"difference", -0.019}, {"ci95", Json::array({-0.05, 0.012})}};
+    Json j = h200Json();
+    j["kv"] = Json::array({perTensor, perHead});
+    BenchView view;
+    view.setLocalDevice(noGpu());
+    const BenchResults results = parsed(j);
+    view.setResults(&results);
+    const QString first = view.kvModel()->index(0, BenchView::KvAttnOutError).data(Qt::ToolTipRole).toString();
+    EXPECT_TRUE(first.contains(QStringLiteral("95% CI 2.6–14.0% (256 query rows over 16 heads)")))
+        << first.toStdString();
+    const QString second = view.kvModel()->index(1, BenchView::KvAttnOutError).data(Qt::ToolTipRole).toString();
+    EXPECT_TRUE(
+        second.contains(QStringLiteral("vs per_tensor: -1.90 points (95% CI -5.00 to 1.20): within the "
+                                       "sampling error")))
+        << second.toStdString();
+    EXPECT_TRUE(view.kvHeadlineText().contains(QStringLiteral("95% CI 2.6–14.0%")))
+        << view.kvHeadlineText().toStdString();
+    EXPECT_TRUE(view.kvHeadlineText().contains(QStringLiteral("does not differ from per_tensor beyond the sampling")))
+        << view.kvHeadlineText().toStdString();
 }
 
 TEST_F(BenchViewTest, SkippedSectionsSayWhyInPlaceOfTheirCharts) {

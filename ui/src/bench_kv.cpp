@@ -63,6 +63,26 @@ QString scalesToolTip(const char* side, const BenchKvSide& s) {
         .arg(significant(lo, 4), significant(hi, 4));
 }
 
+// How sure the row's attention-output error is, one line each, for the cell's tooltip: its 95 % interval and sample,
+// and its paired difference from per_tensor (kv_interval.h). Empty for rows saved before the intervals.
+QString intervalToolTip(const BenchKvPoint& p) {
+    QString tip;
+    if (p.attnOutCi95)
+        tip += BenchView::tr("95% CI %1 (%2 query rows over %3 heads)\n")
+                   .arg(toQString(kvRangeText(p.attnOutCi95->low, p.attnOutCi95->high)))
+                   .arg(p.attnRows)
+                   .arg(p.attnHeads);
+    if (p.attnOutVsPerTensor && p.attnOutVsPerTensorCi95 && std::isfinite(*p.attnOutVsPerTensor)) {
+        const BenchInterval& ci = *p.attnOutVsPerTensorCi95;
+        const auto points = [](double fraction) { return QString::number(fraction * 100, 'f', 2); };
+        tip += BenchView::tr("vs per_tensor: %1 points (95% CI %2 to %3): %4\n")
+                   .arg(points(*p.attnOutVsPerTensor), points(ci.low), points(ci.high),
+                        ci.containsZero() ? BenchView::tr("within the sampling error")
+                                          : BenchView::tr("a real difference"));
+    }
+    return tip;
+}
+
 }  // namespace
 
 void setupKvTable(QStandardItemModel* model) {
@@ -119,9 +139,9 @@ void fillKvTable(QStandardItemModel* model, QTableView* table, const BenchResult
                        : numberItem(-1, QStringLiteral("—")));
         if (a) {
             row[BenchView::KvAttnOutError]->setToolTip(
-                BenchView::tr("cosine %1, attention entropy %2 nats, worst row's TVD %3")
-                    .arg(fixed(p.attnOutCosine, 6), fixed(p.attnEntropy, 2),
-                         toQString(kvPercentText(p.attnWeightTvdMax))));
+                intervalToolTip(p) + BenchView::tr("cosine %1, attention entropy %2 nats, worst row's TVD %3")
+                                         .arg(fixed(p.attnOutCosine, 6), fixed(p.attnEntropy, 2),
+                                              toQString(kvPercentText(p.attnWeightTvdMax))));
         }
         row[BenchView::KvKeySaturated]->setToolTip(scalesToolTip("K", p.key));
         row[BenchView::KvValueSaturated]->setToolTip(scalesToolTip("V", p.value));

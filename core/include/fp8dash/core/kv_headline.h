@@ -25,11 +25,16 @@ struct KvHeadline {
     std::string figure;   // value as a percentage: "2.7%"
     std::string metric;   // "attention-output error" or, legacy, "K/V rel. RMSE"
     std::string where;    // "per_tensor scaling, 16K tokens"
+    std::string interval;  // "95% CI 4.2–7.8%" when the row carries its interval (empty in older files)
+    // The other modes at the same context against this one, paired by head (kv_interval.h): which differ beyond the
+    // sampling error and by how much, and which do not. Empty when the rows carry no paired differences.
+    std::string comparison;
     std::optional<std::uint64_t> noneSaturated;  // K + V saturated of the none row at the same context, when > 0
     bool synthetic = true;                       // the cache was synthetic (always so in older files)
     std::string source;           // "synthetic cache" or "dump llama.safetensors (BF16), 32 × 8 × 32,768 × 128"
     std::string reading;          // how to read the figure: one sentence, plus the saturation note when there is one
-    std::string summary() const;  // "attention-output error 2.7% (per_tensor scaling, 16K tokens; synthetic cache)"
+    // "attention-output error 2.7% (95% CI 2.1–3.2%; per_tensor scaling, 16K tokens; synthetic cache)"
+    std::string summary() const;
 };
 
 // nullopt when there is no KV row with a finite figure.
@@ -39,6 +44,8 @@ std::optional<KvHeadline> kvHeadline(const BenchResults& results);
 std::string kvContextText(int tokens);
 // A fraction as a percentage for the KV figures: 0.0268 -> "2.7%", 0.00412 -> "0.41%", 0.0000312 -> "0.0031%".
 std::string kvPercentText(double fraction);
+// An interval of fractions as percentages with one sign: (0.042, 0.078) -> "4.2–7.8%".
+std::string kvRangeText(double low, double high);
 // "synthetic cache" / "dump <description>, L × H × T × D" (the source of a row; older rows: "synthetic cache").
 std::string kvSourceText(const BenchKvSource& source);
 

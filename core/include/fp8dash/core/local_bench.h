@@ -70,6 +70,13 @@ struct BenchKvSource {
     std::vector<long long> shape;  // [layers, kv_heads, tokens, head_dim] of the whole source; empty when unknown
 };
 
+// A 95 % confidence interval [low, high] (fractions).
+struct BenchInterval {
+    double low = 0;
+    double high = 0;
+    bool containsZero() const { return low <= 0 && high >= 0; }
+};
+
 struct BenchKvPoint {
     std::string scaling;  // "none", "per_tensor", "per_head"
     int context = 0;      // tokens
@@ -87,6 +94,13 @@ struct BenchKvPoint {
     double attnWeightTvdMax = std::numeric_limits<double>::quiet_NaN();  // the worst sampled row
     double attnEntropy = std::numeric_limits<double>::quiet_NaN();       // mean entropy (nats) of the exact rows
     bool hasAttentionMetrics = false;  // the row carries attn_out_rel_rmse (written by fp8dash 0.3 on)
+    // How sure the attention-output error is (kv_interval.h in gpu; absent in files written before the intervals):
+    std::uint64_t attnRows = 0;   // query rows sampled, over every layer and head (0: not recorded)
+    std::uint64_t attnHeads = 0;  // (layer, head) units the intervals are computed over (0: not recorded)
+    std::optional<BenchInterval> attnOutCi95;  // 95 % interval of attnOutRelRmse
+    // attnOutRelRmse less per_tensor's at the same context, paired by head, and its 95 % interval (other modes' rows).
+    std::optional<double> attnOutVsPerTensor;
+    std::optional<BenchInterval> attnOutVsPerTensorCi95;
     // Older fp8dash's attention figure (attn_rel_error: relative to a near-zero exact output, so misleadingly large).
     // Shown only labelled as such, never as attnOutRelRmse; nullopt when the row does not carry it.
     std::optional<double> legacyAttnRelError;
