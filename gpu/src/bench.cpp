@@ -14,6 +14,8 @@
 #include <thread>
 #include <utility>
 
+#include "device_listing.h"
+
 #ifdef FP8DASH_WITH_CUDA
 #include "cuda_bench.h"
 #endif
@@ -180,28 +182,13 @@ BenchReport runOnCpu(const BenchRequest& request, const BenchProgress& progress,
     return report;
 }
 
-std::string noGpuReason(const DeviceReport& device)
-{
-    const std::string why = device.reason.empty() ? std::string(unavailableName(device.unavailable)) : device.reason;
-    return "no usable GPU: " + why;
-}
-
-std::string cpuReason(const BenchRequest& request, const DeviceReport& device)
-{
-    if (!device.hasUsableDevice())
-        return noGpuReason(device);
-    if (request.cpuOnly)
-        return "--cpu: the CPU implementation was asked for; this part needs the GPU";
-    return "the CPU implementation does not run this part (it needs the GPU)";
-}
-
 class CpuBenchRunner final : public BenchRunner {
 public:
     BenchReport run(const BenchRequest& request, const BenchProgress& progress) override
     {
         // The real query (the CPU one in a build without CUDA), so "no GPU" says why in this machine's terms.
         DeviceReport device = makeDeviceQuery()->query();
-        const std::string reason = cpuReason(request, device);
+        const std::string reason = detail::cpuRunnerReason(request, device);
         return runOnCpu(request, progress, std::move(device), reason);
     }
 };
@@ -309,17 +296,10 @@ BenchReport runOnWorker(const BenchRequest& request, const BenchProgress& progre
         device = makeCpuDeviceQuery()->query();
         device.reason = std::string("the device query failed: ") + e.what();
     }
-    std::string reason;
-    const bool indexValid = request.deviceIndex >= 0 &&
-                            static_cast<std::size_t>(request.deviceIndex) < device.devices.size();
-    if (request.cpuOnly || !builtWithCuda() || !device.hasUsableDevice()) {
-        reason = cpuReason(request, device);
-    } else if (!indexValid) {
-        reason = "no usable GPU: device index " + std::to_string(request.deviceIndex) + " is not present (" +
-                 std::to_string(device.devices.size()) + " device" + (device.devices.size() == 1 ? "" : "s") + ")";
-    }
-    if (!reason.empty())
-        return runOnCpu(request, progress, std::move(device), reason);
+    // By CUDA ordinal, not by position in the list: the listing skips devices it cannot query.
+    const detail::DeviceChoice choice = detail::chooseBenchDevice(request, device, builtWithCuda());
+    if (!choice.device)
+        return runOnCpu(request, progress, std::move(device), choice.cpuReason);
 
     BenchReport report;
     try {
@@ -331,14 +311,14 @@ BenchReport runOnWorker(const BenchRequest& request, const BenchProgress& progre
         return report;
     }
     // The report describes the device that ran it.
-    const DeviceInfo used = device.devices[static_cast<std::size_t>(request.deviceIndex)];
+    const DeviceInfo& used = *choice.device;
     if (report.device.devices.empty())
         report.device = device;
     report.device.devices = {used};
     if (!report.peak)
         report.peak = findPeakSpec(used.name);
     if (!report.peak && report.backend == "cuda") {
-        const std::string warning = "no datasheet roof for " + used.name + ": no % of peak";
+        const std::string warning = detail::noPeakWarning(used.name);
         if (std::find(report.warnings.begin(), report.warnings.end(), warning) == report.warnings.end())
             report.warnings.push_back(warning);
     }

@@ -23,7 +23,15 @@
 namespace fp8dash::gpu {
 namespace {
 
-// The reason to skip, or "" when device 0 is usable (and, with needFp8, has FP8 tensor cores).
+// The CUDA ordinal of the first usable device (not position 0 of the list: the listing skips devices it cannot
+// query, so the first listed device need not be device 0). -1 without one.
+int testDevice()
+{
+    const DeviceReport report = makeDeviceQuery()->query();
+    return report.hasUsableDevice() ? report.devices.front().index : -1;
+}
+
+// The reason to skip, or "" when testDevice() is usable (and, with needFp8, has FP8 tensor cores).
 std::string skipReason(bool needFp8 = false)
 {
     if (!builtWithCuda())
@@ -94,7 +102,7 @@ TEST(CudaGemmOnDevice, Bf16MatchesCpuReference)
 {
     FP8DASH_REQUIRE_GPU(false);
     const GemmShape shape{"test", 64, 128, 256};
-    const GemmOnceOutput out = runGemmOnce(0, shape, GemmPrecision::Bf16, false, 1.0f, 1.0f, 5);
+    const GemmOnceOutput out = runGemmOnce(testDevice(), shape, GemmPrecision::Bf16, false, 1.0f, 1.0f, 5);
     // BF16 inputs in [-1, 1); products are exact in FP32, the output's BF16 rounding is 2^-9 relative.
     for (float v : out.x)
         ASSERT_TRUE(v >= -1.0f && v < 1.0f) << v;
@@ -109,7 +117,7 @@ TEST(CudaGemmOnDevice, Fp8MatchesCpuReferenceWithScales)
     // FP8 tensor cores keep only ~14 bits while they sum one k-chunk before cuBLASLt promotes it to FP32 (DeepSeek-V3
     // report, section 3.3.2), hence 2^-10 of the sum of |products|: still ~60x below what a wrong layout gives
     // (a different dot product: ~sum|p| / sqrt(k)).
-    const GemmOnceOutput out = runGemmOnce(0, shape, GemmPrecision::Fp8E4m3, false, 0.5f, 4.0f, 9);
+    const GemmOnceOutput out = runGemmOnce(testDevice(), shape, GemmPrecision::Fp8E4m3, false, 0.5f, 4.0f, 9);
     for (float v : out.w) {
         ASSERT_FALSE(std::isnan(v));
         ASSERT_LE(std::fabs(v), 1.0f);
@@ -123,7 +131,7 @@ TEST(CudaGemmOnDevice, Fp8FastAccumulationStaysClose)
 {
     FP8DASH_REQUIRE_GPU(true);
     const GemmShape shape{"test", 64, 128, 256};
-    const GemmOnceOutput out = runGemmOnce(0, shape, GemmPrecision::Fp8E4m3, true, 1.0f, 1.0f, 13);
+    const GemmOnceOutput out = runGemmOnce(testDevice(), shape, GemmPrecision::Fp8E4m3, true, 1.0f, 1.0f, 13);
     // No promotion at all: ~14-bit sums over the whole k = 256, bounded by 256 x 2^-14 = 2^-6 of sum|p| at worst.
     expectGemmClose(out, shape, 1.0, std::ldexp(1.0, -8), std::ldexp(1.0, -6));
 }
@@ -133,7 +141,7 @@ TEST(CudaGemmOnDevice, Fp8RejectsKNotMultipleOf16)
     if (!builtWithCuda())
         GTEST_SKIP() << "this build has no CUDA implementation";
     // Checked before the device is touched, so it runs without a GPU too.
-    const GemmOnceOutput out = runGemmOnce(0, GemmShape{"odd", 64, 128, 100}, GemmPrecision::Fp8E4m3, false, 1, 1, 1);
+    const GemmOnceOutput out = runGemmOnce(testDevice(), GemmShape{"odd", 64, 128, 100}, GemmPrecision::Fp8E4m3, false, 1, 1, 1);
     EXPECT_NE(out.error.find("multiple of 16"), std::string::npos) << out.error;
     EXPECT_NE(out.error.find("K=100"), std::string::npos) << out.error;
 }
@@ -160,7 +168,7 @@ TEST(CudaKvQuantizerOnDevice, EveryBf16ValueMatchesCpuBitForBit)
 {
     FP8DASH_REQUIRE_GPU(false);
     const KvCache cache = everyBf16Cache();
-    const KvQuantizer quantizer = makeCudaKvQuantizer(0);
+    const KvQuantizer quantizer = makeCudaKvQuantizer(testDevice());
     // 1.0 (a raw cast), a scale that makes x / scale inexact, and a tiny one that pushes most values to saturation.
     for (const float scale : {1.0f, 0.37f, 3.0e-3f}) {
         SCOPED_TRACE(scale);
@@ -184,7 +192,7 @@ TEST(CudaKvQuantizerOnDevice, GeneratedCacheMatchesCpuForEveryScaling)
 {
     FP8DASH_REQUIRE_GPU(false);
     const KvCache cache = generateKvCache(KvShape{3, 2, 64, 512}, 3);
-    const KvQuantizer quantizer = makeCudaKvQuantizer(0);
+    const KvQuantizer quantizer = makeCudaKvQuantizer(testDevice());
     for (const KvScaling scaling : {KvScaling::None, KvScaling::PerTensor, KvScaling::PerHead}) {
         SCOPED_TRACE(kvScalingName(scaling));
         const KvScales scales = computeKvScales(cache, scaling, 128);
@@ -203,6 +211,7 @@ TEST(CudaBenchOnDevice, KvSectionMatchesTheCpuSweep)
 {
     FP8DASH_REQUIRE_GPU(false);
     BenchRequest request;
+    request.deviceIndex = testDevice();
     request.gemm = false;
     request.bandwidth = false;
     request.kvSweep.shape = KvShape{2, 2, 64, 1};
@@ -246,6 +255,7 @@ TEST(CudaBenchOnDevice, BandwidthKernelsMeasureAndTheJsonParses)
 {
     FP8DASH_REQUIRE_GPU(false);
     BenchRequest request;
+    request.deviceIndex = testDevice();
     request.gemm = false;
     request.kv = false;
     request.bandwidthBytes = 64ull << 20;
@@ -286,6 +296,7 @@ TEST(CudaBenchOnDevice, GemmRowsForAGoodAndAMisalignedShape)
 {
     FP8DASH_REQUIRE_GPU(true);
     BenchRequest request;
+    request.deviceIndex = testDevice();
     request.bandwidth = false;
     request.kv = false;
     request.gemmShapes = {GemmShape{"test", 256, 512, 1024}, GemmShape{"odd", 64, 128, 100}};
@@ -323,6 +334,7 @@ TEST(CudaBenchOnDevice, CancelStopsAtTheFirstCase)
 {
     FP8DASH_REQUIRE_GPU(false);
     BenchRequest request;
+    request.deviceIndex = testDevice();
     request.gemmShapes = {GemmShape{"test", 64, 128, 256}, GemmShape{"test", 128, 128, 256}};
     request.measure = quickMeasure();
     int calls = 0;
