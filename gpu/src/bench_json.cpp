@@ -228,6 +228,9 @@ void writeStats(JsonWriter& w, const SampleStats& s)
     w.field("max_s", s.maxSeconds);
     w.field("noise", s.relStdDev);
     w.field("converged", s.converged);
+    // Only where a GPU measured it, so reports without it (every CPU report) stay as they were.
+    if (s.smClockMHz > 0)
+        w.field("sm_clock_mhz", s.smClockMHz);
 }
 
 void writeDevice(JsonWriter& w, const BenchReport& r)

@@ -3,14 +3,16 @@
 // memory bandwidth (read and copy kernels), and the KV-cache quantisation experiment (error by scaling mode and
 // context length, and the quantise kernel's throughput).
 //
-// Two implementations: CUDA (compiled when the toolkit is found, gpu/src/cuda_bench.cu) and CPU (always). The CPU
+// Two implementations: CUDA (compiled when the toolkit is found: gpu/src/cuda_bench.cpp and the files it names) and
+// CPU (always). The CPU
 // one runs what needs no GPU (the KV error sweep on the software codec) and records GEMM and bandwidth as skipped
 // with the reason. makeBenchRunner() always succeeds.
 //
 // Method, in nvbench's tradition: warm-up runs, CUDA events around each sample, the L2 cache flushed between
 // samples, at least MeasureOptions::minSamples samples, stop when the relative standard deviation of the samples
-// falls to targetRelStdDev or at the per-case time cap, report the median and the noise; samples taken while the
-// SM clock ran below throttleThreshold of its peak are discarded and counted. Every CUDA call is checked: a case that
+// falls to targetRelStdDev or at the per-case time cap, report the median, the noise and the SM clock the case ran
+// at. Samples are not dropped for a low clock by default: a power-capped FP8 GEMM runs below the boost clock
+// legitimately, and dropping those would keep only the fastest samples; throttleThreshold > 0 turns dropping on. Every CUDA call is checked: a case that
 // cannot run (out of memory, unsupported by cuBLASLt, no algorithm) is recorded as skipped with its reason.
 //
 // Threads: all GPU work of the process runs on one dedicated worker thread (runBench queues onto it); runBench may
@@ -40,7 +42,9 @@ struct MeasureOptions {
     double targetRelStdDev = 0.005;   // 0.5 %
     double maxSecondsPerCase = 1.5;   // wall-clock cap per case, warm-up included
     bool flushL2 = true;              // overwrite an L2-sized buffer before each sample ("cold" measurement)
-    double throttleThreshold = 0.75;  // a sample whose SM clock is below this fraction of the peak is discarded
+    // > 0: a sample whose SM clock is below this fraction of the peak is discarded (nvbench's 0.75); 0: kept (the
+    // default, see above), the clock recorded per case in SampleStats::smClockMHz.
+    double throttleThreshold = 0;
 };
 
 struct SampleStats {
@@ -52,6 +56,7 @@ struct SampleStats {
     double maxSeconds = 0;
     double relStdDev = 0;       // sample standard deviation / mean: the noise
     bool converged = false;     // stopped because relStdDev <= target (false: stopped at the time or sample cap)
+    double smClockMHz = 0;      // GPU: median effective SM clock over the kept samples; 0 when not measured
 };
 
 // Median, mean, min, max and relative standard deviation (n - 1 denominator; 0 for fewer than 2 samples).
