@@ -308,6 +308,7 @@ BenchReport handBuiltReport()
     fp8.roof.reset();
     fp8.speedupVsBf16 = 1.75;
     fp8.maxRelError = 0.01;
+    fp8.stats.smClockMHz = 1755.5;  // measured on a GPU; bf16's 0 = not measured
     GemmResult skipped;
     skipped.shape = GemmShape{"square", 8192, 8192, 8192};
     skipped.precision = GemmPrecision::Fp8E4m3;
@@ -414,6 +415,9 @@ TEST(BenchJson, FieldsAndValuesOfAHandBuiltReport)
     EXPECT_EQ(f["bound"], "");
     EXPECT_EQ(f["speedup_vs_bf16"].get<double>(), 1.75);
     EXPECT_EQ(f["max_rel_error"].get<double>(), 0.01);
+    // The clock a case ran at is written only where it was measured, so reports without it are unchanged.
+    EXPECT_EQ(f["sm_clock_mhz"].get<double>(), 1755.5);
+    EXPECT_FALSE(g.contains("sm_clock_mhz"));
     EXPECT_EQ(j["gemm"][2]["skipped"], "out of memory");
     EXPECT_EQ(j["gemm_skipped"], "");
 

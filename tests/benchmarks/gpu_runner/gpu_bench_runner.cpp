@@ -1,8 +1,11 @@
 // fp8dash-gpu-bench: runs the FP8 microbenchmarks (gpu/bench.h) for the llama-3.1-8b linear layers and prints the
 // report as JSON (gpu::benchReportToJson), without Qt or core, so the GPU machine's build (FP8DASH_GPU_ONLY) has it.
 // Without a usable GPU (or with --cpu) it runs the CPU implementation and still exits 0: the JSON says why.
+// The sections run one at a time and --out is rewritten after each (section_runner.h), so a time limit that kills
+// the runner leaves what it finished.
 #include "fp8dash/gpu/bench.h"
 #include "fp8dash/gpu/device_query.h"
+#include "section_runner.h"
 
 #include <algorithm>
 #include <atomic>
@@ -44,7 +47,9 @@ void printUsage(std::ostream& out)
            "  Sections: any of gemm, bandwidth, kv (default: all).\n"
            "options:\n"
            "  --cpu                  the CPU implementation even when a GPU is present\n"
-           "  --out FILE             also write the JSON to FILE\n"
+           "  --out FILE             also write the JSON to FILE, rewritten after each section (a stopped run\n"
+           "                         leaves the sections it finished; the others say they were not run)\n"
+           "  --plan                 print the cases a run would measure and exit, measuring nothing\n"
            "  --tokens LIST          GEMM token counts (M), comma-separated (default 1,8,32,128,512,2048,8192)\n"
            "  --contexts LIST        KV sweep context lengths in tokens (default with a GPU\n"
            "                         1024,4096,16384,65536,131072; without one the CPU's 1024,4096,16384)\n"
@@ -95,6 +100,7 @@ struct Options {
     bool square = true;
     bool fastAccum = false;
     bool quiet = false;
+    bool plan = false;
     int device = 0;
     double secondsPerCase = 0;  // 0: MeasureOptions' default
     std::uint64_t bandwidthBytes = 0;
@@ -137,6 +143,8 @@ std::optional<Options> parseArguments(int argc, char** argv, bool& help)
             options.fastAccum = true;
         } else if (arg == "--quiet") {
             options.quiet = true;
+        } else if (arg == "--plan") {
+            options.plan = true;
         } else if (arg == "--out") {
             const auto v = value();
             if (!v || v->empty())
@@ -222,6 +230,18 @@ int main(int argc, char** argv)
     if (options.secondsPerCase > 0)
         request.measure.maxSecondsPerCase = options.secondsPerCase;
 
+    if (options.plan) {
+        std::string where = options.cpu ? std::string("the CPU (--cpu)") : device.reason;
+        for (const DeviceInfo& d : device.devices) {
+            if (!options.cpu && d.index == options.device)
+                where = d.name + " (device " + std::to_string(d.index) + ")";
+        }
+        if (where.empty())
+            where = "no usable GPU";
+        runner::printPlan(std::cout, request, where);
+        return 0;
+    }
+
     std::signal(SIGTERM, requestStop);
     std::signal(SIGINT, requestStop);
     std::string lastStep;
@@ -236,18 +256,17 @@ int main(int argc, char** argv)
         return g_stopRequested.load() == 0;
     };
 
-    const BenchReport report = runBench(request, progress);
-    const std::string json = benchReportToJson(report);
-    std::cout << json << "\n";
+    bool writeFailed = false;
+    const auto written = [&](const BenchReport& soFar) {
+        if (!options.out.empty() && !runner::writeFileAtomically(options.out, benchReportToJson(soFar) + "\n"))
+            writeFailed = true;
+    };
+    const BenchReport report = runner::runSections(request, progress, written);
+    std::cout << benchReportToJson(report) << "\n";
     std::cout.flush();
-    if (!options.out.empty()) {
-        std::ofstream file(options.out, std::ios::binary | std::ios::trunc);
-        file << json << "\n";
-        file.close();
-        if (!file) {
-            std::cerr << "fp8dash-gpu-bench: could not write " << options.out << "\n";
-            return 1;
-        }
+    if (writeFailed) {
+        std::cerr << "fp8dash-gpu-bench: could not write " << options.out << "\n";
+        return 1;
     }
     if (!options.quiet && !gpu)
         std::cerr << "fp8dash-gpu-bench: no GPU benchmarks ran: "
