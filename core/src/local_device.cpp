@@ -34,7 +34,8 @@ std::string LocalDeviceStatus::summary() const
 
 LocalDeviceStatus queryLocalDevices()
 {
-    // A fresh query per call: DeviceQuery instances are not shared between threads, and this must be thread-safe.
+    // A DeviceQuery of its own per call (instances are not shared between threads); the CUDA one answers from the
+    // process's one device listing, so repeated calls create no CUDA context and cost nothing.
     const gpu::DeviceReport report = gpu::makeDeviceQuery()->query();
 
     LocalDeviceStatus status;
