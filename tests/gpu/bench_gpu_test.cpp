@@ -23,14 +23,6 @@
 namespace fp8dash::gpu {
 namespace {
 
-// The CUDA ordinal of the first usable device (not position 0 of the list: the listing skips devices it cannot
-// query, so the first listed device need not be device 0). -1 without one.
-int testDevice()
-{
-    const DeviceReport report = makeDeviceQuery()->query();
-    return report.hasUsableDevice() ? report.devices.front().index : -1;
-}
-
 // The reason to skip, or "" when testDevice() is usable (and, with needFp8, has FP8 tensor cores).
 std::string skipReason(bool needFp8 = false)
 {
@@ -53,6 +45,14 @@ std::string skipReason(bool needFp8 = false)
     } while (false)
 
 #ifdef FP8DASH_WITH_CUDA
+
+// The CUDA ordinal of the first usable device (not position 0 of the list: the listing skips devices it cannot
+// query, so the first listed device need not be device 0). -1 without one.
+int testDevice()
+{
+    const DeviceReport report = makeDeviceQuery()->query();
+    return report.hasUsableDevice() ? report.devices.front().index : -1;
+}
 
 // Quick sampling: these tests check results, not speed.
 MeasureOptions quickMeasure()
