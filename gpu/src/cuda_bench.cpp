@@ -43,13 +43,10 @@ constexpr std::uint64_t kAutoBandwidthBytes = 1ull << 30;
 class ProgressTracker {
 public:
     ProgressTracker(const BenchProgress& callback, double total)
-        : m_callback(callback), m_total(std::max(1.0, total))
-    {
-    }
+        : m_callback(callback), m_total(std::max(1.0, total)) {}
 
     // After a case; false once the caller asked to stop.
-    bool advance(double units, const std::string& step)
-    {
+    bool advance(double units, const std::string& step) {
         m_done += units;
         return report(m_done, step);
     }
@@ -57,8 +54,7 @@ public:
     bool within(double units, const std::string& step) { return report(m_done + units, step); }
 
     // The end: 1.0 whatever was skipped on the way.
-    void finish()
-    {
+    void finish() {
         m_done = m_total;
         report(m_done, "done");
     }
@@ -66,12 +62,9 @@ public:
     bool cancelled() const { return m_cancelled; }
 
 private:
-    bool report(double done, const std::string& step)
-    {
-        if (m_cancelled)
-            return false;
-        if (m_callback && !m_callback(std::clamp(done / m_total, 0.0, 1.0), step))
-            m_cancelled = true;
+    bool report(double done, const std::string& step) {
+        if (m_cancelled) return false;
+        if (m_callback && !m_callback(std::clamp(done / m_total, 0.0, 1.0), step)) m_cancelled = true;
         return !m_cancelled;
     }
 
@@ -86,8 +79,7 @@ private:
 
 class CudaBenchRunner final : public BenchRunner {
 public:
-    BenchReport run(const BenchRequest& request, const BenchProgress& progress) override
-    {
+    BenchReport run(const BenchRequest& request, const BenchProgress& progress) override {
         BenchReport report;
         report.backend = "cuda";
         report.model = request.model;
@@ -108,26 +100,20 @@ public:
 
 private:
     // Every section that did not finish says why.
-    static void markRest(BenchReport& report, const std::string& why)
-    {
-        if (report.gemmSkipped.empty() && report.gemm.empty())
-            report.gemmSkipped = why;
-        if (report.bandwidthSkipped.empty() && report.bandwidth.empty())
-            report.bandwidthSkipped = why;
-        if (report.kvSkipped.empty() && report.kv.empty() && report.kvKernel.empty())
-            report.kvSkipped = why;
+    static void markRest(BenchReport& report, const std::string& why) {
+        if (report.gemmSkipped.empty() && report.gemm.empty()) report.gemmSkipped = why;
+        if (report.bandwidthSkipped.empty() && report.bandwidth.empty()) report.bandwidthSkipped = why;
+        if (report.kvSkipped.empty() && report.kv.empty() && report.kvKernel.empty()) report.kvSkipped = why;
     }
 
-    void runAll(const BenchRequest& request, const BenchProgress& progress, BenchReport& report)
-    {
+    void runAll(const BenchRequest& request, const BenchProgress& progress, BenchReport& report) {
         check(cudaSetDevice(request.deviceIndex), "cudaSetDevice");
         m_device = deviceProps(request.deviceIndex);
         report.peak = findPeakSpec(m_device.name);
         m_fp8 = supportsFp8(m_device.major, m_device.minor);
 
-        const int gemmCases = request.gemm ? static_cast<int>(request.gemmShapes.size()) *
-                                                 (request.fp8FastAccum ? 3 : 2)
-                                           : 0;
+        const int gemmCases =
+            request.gemm ? static_cast<int>(request.gemmShapes.size()) * (request.fp8FastAccum ? 3 : 2) : 0;
         const int bandwidthCases = request.bandwidth ? 2 : 0;
         const int kvKernelCases = request.kv ? static_cast<int>(request.kvSweep.scalings.size()) : 0;
         const double sweepUnits =
@@ -152,12 +138,10 @@ private:
             report.kvSkipped = "not requested";
         } else if (!stopped(tracker)) {
             runKvKernel(request, report, sampler, tracker);
-            if (!stopped(tracker))
-                runKvSweep(request, report, tracker);
+            if (!stopped(tracker)) runKvSweep(request, report, tracker);
         }
 
-        if (tracker.cancelled())
-            report.cancelled = true;
+        if (tracker.cancelled()) report.cancelled = true;
         if (!m_fatal.empty()) {
             report.warnings.push_back("the CUDA context failed, the remaining cases were not run: " + m_fatal);
             markRest(report, "not run: the CUDA context failed earlier (" + m_fatal + ")");
@@ -174,29 +158,24 @@ private:
         if (sampler.timedOutTotal() > 0)
             report.warnings.push_back(std::to_string(sampler.timedOutTotal()) +
                                       " samples were discarded because the host queued their work too slowly");
-        if (!report.cancelled)
-            tracker.finish();
+        if (!report.cancelled) tracker.finish();
     }
 
     bool stopped(const ProgressTracker& tracker) const { return tracker.cancelled() || !m_fatal.empty(); }
 
     // After a failed case: clears what can be cleared and finds out whether the context survived.
-    std::string recover(const std::string& reason)
-    {
+    std::string recover(const std::string& reason) {
         cudaGetLastError();
         cudaError_t e = cudaStreamSynchronize(m_stream);
-        if (e == cudaSuccess)
-            e = cudaDeviceSynchronize();
-        if (e != cudaSuccess && m_fatal.empty())
-            m_fatal = cudaText(e) + " after: " + reason;
+        if (e == cudaSuccess) e = cudaDeviceSynchronize();
+        if (e != cudaSuccess && m_fatal.empty()) m_fatal = cudaText(e) + " after: " + reason;
         cudaGetLastError();
         return reason;
     }
 
     // Runs one case body, turning every failure into the case's skip reason.
     template <typename Body>
-    std::string guarded(const std::string& label, Body&& body)
-    {
+    std::string guarded(const std::string& label, Body&& body) {
         try {
             body();
             return {};
@@ -217,8 +196,7 @@ private:
 
     // ---- GEMM
 
-    void runGemm(const BenchRequest& request, BenchReport& report, Sampler& sampler, ProgressTracker& tracker)
-    {
+    void runGemm(const BenchRequest& request, BenchReport& report, Sampler& sampler, ProgressTracker& tracker) {
         const CublasLtApi& lt = cublasLt();
         if (!lt.loaded()) {
             report.gemmSkipped = lt.error;
@@ -246,22 +224,19 @@ private:
 
         std::vector<std::pair<GemmPrecision, bool>> variants{{GemmPrecision::Bf16, false},
                                                              {GemmPrecision::Fp8E4m3, false}};
-        if (request.fp8FastAccum)
-            variants.emplace_back(GemmPrecision::Fp8E4m3, true);
+        if (request.fp8FastAccum) variants.emplace_back(GemmPrecision::Fp8E4m3, true);
 
         for (const GemmShape& shape : request.gemmShapes) {
-            if (stopped(tracker))
-                return;
+            if (stopped(tracker)) return;
             std::vector<GemmResult> rows;
             std::unique_ptr<GemmOperands> operands;
-            const std::string allocError = shapeProblem(shape, GemmPrecision::Bf16).empty()
-                                               ? guarded(shapeText(shape), [&] {
-                                                     operands = std::make_unique<GemmOperands>(shape, shapeText(shape));
-                                                 })
-                                               : shapeProblem(shape, GemmPrecision::Bf16);
+            const std::string allocError =
+                shapeProblem(shape, GemmPrecision::Bf16).empty()
+                    ? guarded(shapeText(shape),
+                              [&] { operands = std::make_unique<GemmOperands>(shape, shapeText(shape)); })
+                    : shapeProblem(shape, GemmPrecision::Bf16);
             for (const auto& [precision, fastAccum] : variants) {
-                if (stopped(tracker))
-                    break;
+                if (stopped(tracker)) break;
                 GemmResult row;
                 row.shape = shape;
                 row.precision = precision;
@@ -279,8 +254,7 @@ private:
                     const std::string failure = guarded(label, [&] {
                         runGemmCase(lt, handle->get(), *operands, workspace, unitScales, sampler, report, row);
                     });
-                    if (!failure.empty())
-                        row.skipped = failure;
+                    if (!failure.empty()) row.skipped = failure;
                 }
                 rows.push_back(std::move(row));
                 tracker.advance(1, label);
@@ -296,15 +270,13 @@ private:
                     row.stats.medianSeconds > 0)
                     row.speedupVsBf16 = bf16->stats.medianSeconds / row.stats.medianSeconds;
             }
-            for (GemmResult& row : rows)
-                report.gemm.push_back(std::move(row));
+            for (GemmResult& row : rows) report.gemm.push_back(std::move(row));
         }
     }
 
     void runGemmCase(const CublasLtApi& lt, cublasLtHandle_t handle, const GemmOperands& operands,
                      const DeviceBuffer& workspace, const DeviceBuffer& unitScales, Sampler& sampler,
-                     BenchReport& report, GemmResult& row)
-    {
+                     BenchReport& report, GemmResult& row) {
         const GemmShape& shape = row.shape;
         fillGemmInputs(operands, shape, row.precision, 1, m_stream);
         const float* scaleA = unitScales.as<float>();
@@ -312,8 +284,8 @@ private:
         const GemmPlan plan(lt, handle, shape, row.precision, row.fastAccum, scaleA, scaleB);
         const std::vector<cublasLtMatmulAlgo_t> algos = plan.candidates(workspace.bytes(), kGemmHeuristics);
         if (algos.empty()) {
-            row.skipped = "cuBLASLt has no algorithm for " + caseText(shape, row.precision, row.fastAccum) +
-                          " on this GPU";
+            row.skipped =
+                "cuBLASLt has no algorithm for " + caseText(shape, row.precision, row.fastAccum) + " on this GPU";
             return;
         }
 
@@ -340,8 +312,7 @@ private:
             }
             check(cudaStreamSynchronize(m_stream), "cudaStreamSynchronize (GEMM candidate)");
             const double seconds = sampler.rankCold(enqueueWith(algo), kGemmRankSamples);
-            if (seconds <= 0)
-                continue;
+            if (seconds <= 0) continue;
             ++row.algorithmsTried;
             if (!best || seconds < bestSeconds) {
                 best = &algo;
@@ -369,15 +340,13 @@ private:
         }
         if (report.peak) {
             row.roof = gemmRoof(shape, row.precision, *report.peak);
-            if (row.roof->attainableTflops > 0)
-                row.percentOfRoof = row.tflops / row.roof->attainableTflops * 100;
+            if (row.roof->attainableTflops > 0) row.percentOfRoof = row.tflops / row.roof->attainableTflops * 100;
         }
     }
 
     // ---- Bandwidth
 
-    void runBandwidth(const BenchRequest& request, BenchReport& report, Sampler& sampler, ProgressTracker& tracker)
-    {
+    void runBandwidth(const BenchRequest& request, BenchReport& report, Sampler& sampler, ProgressTracker& tracker) {
         std::uint64_t bytes = request.bandwidthBytes;
         DeviceBuffer source;
         DeviceBuffer destination;
@@ -393,8 +362,7 @@ private:
                 // Two buffers (the copy's) within 80 % of what is free; 1 GiB each when there is room.
                 bytes = kAutoBandwidthBytes;
                 const auto room = static_cast<std::uint64_t>(static_cast<double>(freeBytes) * 0.4);
-                if (bytes > room)
-                    bytes = room / (1ull << 20) * (1ull << 20);
+                if (bytes > room) bytes = room / (1ull << 20) * (1ull << 20);
             }
             bytes = bytes / 16 * 16;  // the kernels move 16-byte vectors
             if (bytes == 0)
@@ -416,23 +384,20 @@ private:
         }
         DeviceBuffer sink;
         for (const bool copy : {false, true}) {
-            if (stopped(tracker))
-                return;
+            if (stopped(tracker)) return;
             BandwidthResult result;
             result.kernel = copy ? "copy" : "read";
             result.bytes = copy ? 2 * bytes : bytes;
             const std::string label = "bandwidth " + result.kernel + " " + sizeText(bytes);
             const std::string failure = guarded(label, [&] {
-                if (!sink.get())
-                    sink = DeviceBuffer(sizeof(std::uint32_t), "the read kernel's sink");
+                if (!sink.get()) sink = DeviceBuffer(sizeof(std::uint32_t), "the read kernel's sink");
                 const Enqueue enqueue = [&](cudaStream_t stream) {
                     if (copy)
-                        check(launchCopyKernel(destination.get(), source.get(), bytes, copyGrid, copyBlock,
-                                                       stream),
+                        check(launchCopyKernel(destination.get(), source.get(), bytes, copyGrid, copyBlock, stream),
                               "copy kernel launch");
                     else
-                        check(launchReadKernel(source.get(), bytes, sink.as<std::uint32_t>(), readGrid,
-                                                       readBlock, stream),
+                        check(launchReadKernel(source.get(), bytes, sink.as<std::uint32_t>(), readGrid, readBlock,
+                                               stream),
                               "read kernel launch");
                 };
                 const Sampler::Outcome outcome = sampler.measure(enqueue);
@@ -441,15 +406,13 @@ private:
                     result.skipped = outcome.skipped;
                     return;
                 }
-                if (!outcome.warning.empty())
-                    report.warnings.push_back(label + ": " + outcome.warning);
+                if (!outcome.warning.empty()) report.warnings.push_back(label + ": " + outcome.warning);
                 if (result.stats.medianSeconds > 0)
                     result.bytesPerSecond = static_cast<double>(result.bytes) / result.stats.medianSeconds;
                 if (report.peak && report.peak->memoryBandwidthGBps > 0)
                     result.percentOfPeak = result.bytesPerSecond / (report.peak->memoryBandwidthGBps * 1e9) * 100;
             });
-            if (!failure.empty())
-                result.skipped = failure;
+            if (!failure.empty()) result.skipped = failure;
             report.bandwidth.push_back(std::move(result));
             tracker.advance(1, label);
         }
@@ -457,8 +420,7 @@ private:
 
     // ---- KV quantise kernel
 
-    void runKvKernel(const BenchRequest& request, BenchReport& report, Sampler& sampler, ProgressTracker& tracker)
-    {
+    void runKvKernel(const BenchRequest& request, BenchReport& report, Sampler& sampler, ProgressTracker& tracker) {
         const KvShape& shape = request.kvSweep.shape;
         if (shape.layers < 1 || shape.kvHeads < 1 || shape.headDim < 1) {
             report.kvSkipped = "invalid KV shape: layers, kv heads and head dim must be positive";
@@ -477,19 +439,17 @@ private:
             std::size_t totalBytes = 0;
             check(cudaMemGetInfo(&freeBytes, &totalBytes), "cudaMemGetInfo");
             const auto perToken = static_cast<std::size_t>(blocks) * static_cast<std::size_t>(shape.headDim) * 3;
-            while (tokens > 1 && tokens * perToken > freeBytes / 2)
-                tokens /= 2;
+            while (tokens > 1 && tokens * perToken > freeBytes / 2) tokens /= 2;
             blockElements = tokens * static_cast<std::size_t>(shape.headDim);
             elements = blockElements * static_cast<std::size_t>(blocks);
             input = DeviceBuffer(elements * 2, "the KV kernel's BF16 input");
             codes = DeviceBuffer(elements, "the KV kernel's codes");
             scales = DeviceBuffer(gains.size() * sizeof(float), "the KV kernel's scales");
             DeviceBuffer deviceGains(gains.size() * sizeof(float), "the KV kernel's gains");
-            check(cudaMemcpyAsync(deviceGains.get(), gains.data(), gains.size() * sizeof(float),
-                                  cudaMemcpyHostToDevice, m_stream),
+            check(cudaMemcpyAsync(deviceGains.get(), gains.data(), gains.size() * sizeof(float), cudaMemcpyHostToDevice,
+                                  m_stream),
                   "cudaMemcpyAsync (gains)");
-            check(fillKvBf16(input.as<std::uint16_t>(), elements, blockElements, deviceGains.as<float>(), 11,
-                                     m_stream),
+            check(fillKvBf16(input.as<std::uint16_t>(), elements, blockElements, deviceGains.as<float>(), 11, m_stream),
                   "fill kernel launch");
             check(cudaStreamSynchronize(m_stream), "cudaStreamSynchronize");
             sampler.spinUp();
@@ -505,13 +465,12 @@ private:
             return;
         }
         for (KvScaling scaling : request.kvSweep.scalings) {
-            if (stopped(tracker))
-                return;
+            if (stopped(tracker)) return;
             KvKernelResult result;
             result.scaling = scaling;
             result.elements = elements;
-            const std::string label = std::string("KV quantise kernel ") + kvScalingName(scaling) + " " +
-                                      std::to_string(tokens) + " tokens";
+            const std::string label =
+                std::string("KV quantise kernel ") + kvScalingName(scaling) + " " + std::to_string(tokens) + " tokens";
             const std::vector<float> hostScales = kvKernelScales(scaling, gains, shape.layers, shape.kvHeads);
             const std::string failure = guarded(label, [&] {
                 // On the kernel's stream, ahead of its launches; hostScales outlives the measurement.
@@ -520,7 +479,7 @@ private:
                       "cudaMemcpyAsync (scales)");
                 const Enqueue enqueue = [&](cudaStream_t stream) {
                     check(quantizeBf16ToE4m3(input.as<std::uint16_t>(), codes.as<std::uint8_t>(), elements,
-                                                     scales.as<float>(), blockElements, stream),
+                                             scales.as<float>(), blockElements, stream),
                           "KV quantise kernel launch");
                 };
                 const Sampler::Outcome outcome = sampler.measure(enqueue);
@@ -529,16 +488,14 @@ private:
                     result.skipped = outcome.skipped;
                     return;
                 }
-                if (!outcome.warning.empty())
-                    report.warnings.push_back(label + ": " + outcome.warning);
+                if (!outcome.warning.empty()) report.warnings.push_back(label + ": " + outcome.warning);
                 if (result.stats.medianSeconds > 0)
                     result.bytesPerSecond = 3.0 * static_cast<double>(elements) / result.stats.medianSeconds;
                 if (report.peak && report.peak->memoryBandwidthGBps > 0)
                     result.percentOfPeak = result.bytesPerSecond / (report.peak->memoryBandwidthGBps * 1e9) * 100;
                 result.matchesCpu = kernelMatchesCpu(input, codes, hostScales, blockElements, blocks);
             });
-            if (!failure.empty())
-                result.skipped = failure;
+            if (!failure.empty()) result.skipped = failure;
             report.kvKernel.push_back(std::move(result));
             tracker.advance(1, label);
         }
@@ -546,8 +503,7 @@ private:
 
     // The first, a middle and the last (layer, head) block's leading elements against the CPU codec.
     bool kernelMatchesCpu(const DeviceBuffer& input, const DeviceBuffer& codes, const std::vector<float>& scales,
-                          std::size_t blockElements, int blocks)
-    {
+                          std::size_t blockElements, int blocks) {
         const std::size_t count = std::min<std::size_t>(blockElements, 1u << 16);
         std::vector<std::uint16_t> raw(count);
         std::vector<float> values(count);
@@ -559,19 +515,16 @@ private:
                   "cudaMemcpy (KV input sample)");
             check(cudaMemcpy(gpuCodes.data(), codes.as<std::uint8_t>() + offset, count, cudaMemcpyDeviceToHost),
                   "cudaMemcpy (KV codes sample)");
-            for (std::size_t i = 0; i < count; ++i)
-                values[i] = bf16ToFloat(raw[i]);
+            for (std::size_t i = 0; i < count; ++i) values[i] = bf16ToFloat(raw[i]);
             quantizeKvBlock(values.data(), cpuCodes.data(), count, scales[static_cast<std::size_t>(block)]);
-            if (gpuCodes != cpuCodes)
-                return false;
+            if (gpuCodes != cpuCodes) return false;
         }
         return true;
     }
 
     // ---- KV error sweep, quantised on the GPU
 
-    void runKvSweep(const BenchRequest& request, BenchReport& report, ProgressTracker& tracker)
-    {
+    void runKvSweep(const BenchRequest& request, BenchReport& report, ProgressTracker& tracker) {
         KvSweepConfig config = request.kvSweep;
         config.quantizer = makeCudaKvQuantizer(m_device.index);
         const std::string label = "KV-cache quantisation error (GPU quantiser)";
@@ -580,8 +533,7 @@ private:
         try {
             KvSweepResult sweep = runKvQuantSweep(config, kvProgress);
             report.kv = std::move(sweep.results);
-            if (sweep.cancelled)
-                report.cancelled = true;
+            if (sweep.cancelled) report.cancelled = true;
         } catch (const std::bad_alloc&) {
             report.kv.clear();
             report.kvSkipped = "out of host memory for the KV-cache sweep (reduce the contexts or the layers)";
@@ -603,21 +555,18 @@ private:
 
 }  // namespace
 
-std::unique_ptr<BenchRunner> makeCudaBenchRunner()
-{
+std::unique_ptr<BenchRunner> makeCudaBenchRunner() {
     return std::make_unique<CudaBenchRunner>();
 }
 
 GemmOnceOutput runGemmOnce(int deviceIndex, const GemmShape& shape, GemmPrecision precision, bool fastAccum,
-                           float scaleA, float scaleB, std::uint64_t seed)
-{
+                           float scaleA, float scaleB, std::uint64_t seed) {
     GemmOnceOutput output;
     try {
         if (const std::string problem = shapeProblem(shape, precision); !problem.empty())
             throw std::invalid_argument(problem);
         const CublasLtApi& lt = cublasLt();
-        if (!lt.loaded())
-            throw std::runtime_error(lt.error);
+        if (!lt.loaded()) throw std::runtime_error(lt.error);
         check(cudaSetDevice(deviceIndex), "cudaSetDevice");
         Stream stream;
         LtHandle handle(lt);
@@ -628,15 +577,13 @@ GemmOnceOutput runGemmOnce(int deviceIndex, const GemmShape& shape, GemmPrecisio
               "cudaMemcpyAsync (scales)");
         const GemmOperands operands(shape, shapeText(shape));
         fillGemmInputs(operands, shape, precision, seed, stream.get());
-        const GemmPlan plan(lt, handle.get(), shape, precision, fastAccum, scales.as<float>(),
-                            scales.as<float>() + 1);
+        const GemmPlan plan(lt, handle.get(), shape, precision, fastAccum, scales.as<float>(), scales.as<float>() + 1);
         const std::vector<cublasLtMatmulAlgo_t> algos = plan.candidates(workspace.bytes(), kGemmHeuristics);
         cublasStatus_t status = CUBLAS_STATUS_NOT_SUPPORTED;
         for (const cublasLtMatmulAlgo_t& algo : algos) {
             status = plan.run(algo, operands.w.get(), operands.x.get(), operands.y.get(), workspace.get(),
                               workspace.bytes(), stream.get());
-            if (status == CUBLAS_STATUS_SUCCESS)
-                break;
+            if (status == CUBLAS_STATUS_SUCCESS) break;
         }
         checkLt(lt, status, algos.empty() ? "cublasLtMatmulAlgoGetHeuristic (no algorithm)" : "cublasLtMatmul");
         check(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize");

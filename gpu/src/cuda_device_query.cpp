@@ -21,8 +21,7 @@ namespace fp8dash::gpu::detail {
 namespace {
 
 // Describes a failed call and clears the runtime's last-error slot, so a later, unrelated call is not blamed.
-std::string failure(const char* call, cudaError_t error)
-{
+std::string failure(const char* call, cudaError_t error) {
     cudaGetLastError();
     return std::string(call) + " failed: " + cudaGetErrorString(error) + " (" + cudaGetErrorName(error) + ")";
 }
@@ -31,36 +30,28 @@ std::string failure(const char* call, cudaError_t error)
 // nvmlMemory_t is {total, free, used} in bytes; nvmlDevice_t is an opaque pointer).
 class Nvml {
 public:
-    Nvml()
-    {
+    Nvml() {
         m_library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-        if (!m_library)
-            return;
+        if (!m_library) return;
         m_init = reinterpret_cast<InitFn>(dlsym(m_library, "nvmlInit_v2"));
         m_shutdown = reinterpret_cast<ShutdownFn>(dlsym(m_library, "nvmlShutdown"));
         m_byBusId = reinterpret_cast<ByBusIdFn>(dlsym(m_library, "nvmlDeviceGetHandleByPciBusId_v2"));
         m_memory = reinterpret_cast<MemoryFn>(dlsym(m_library, "nvmlDeviceGetMemoryInfo"));
         m_ready = m_init && m_shutdown && m_byBusId && m_memory && m_init() == 0;
     }
-    ~Nvml()
-    {
-        if (m_ready)
-            m_shutdown();
-        if (m_library)
-            dlclose(m_library);
+    ~Nvml() {
+        if (m_ready) m_shutdown();
+        if (m_library) dlclose(m_library);
     }
     Nvml(const Nvml&) = delete;
     Nvml& operator=(const Nvml&) = delete;
 
     // Free bytes of the device at this PCI bus id, or false.
-    bool freeBytes(const char* busId, std::uint64_t& out) const
-    {
-        if (!m_ready)
-            return false;
+    bool freeBytes(const char* busId, std::uint64_t& out) const {
+        if (!m_ready) return false;
         void* device = nullptr;
         Memory memory{};
-        if (m_byBusId(busId, &device) != 0 || m_memory(device, &memory) != 0)
-            return false;
+        if (m_byBusId(busId, &device) != 0 || m_memory(device, &memory) != 0) return false;
         out = memory.free;
         return true;
     }
@@ -86,32 +77,26 @@ private:
 
 class CudaDeviceApi final : public DeviceApi {
 public:
-    std::string runtimeVersion(int& version) override
-    {
+    std::string runtimeVersion(int& version) override {
         const cudaError_t e = cudaRuntimeGetVersion(&version);
         return e == cudaSuccess ? std::string() : failure("cudaRuntimeGetVersion", e);
     }
 
-    std::string driverVersion(int& version) override
-    {
+    std::string driverVersion(int& version) override {
         const cudaError_t e = cudaDriverGetVersion(&version);
         return e == cudaSuccess ? std::string() : failure("cudaDriverGetVersion", e);
     }
 
-    Count deviceCount(int& count, std::string& error) override
-    {
+    Count deviceCount(int& count, std::string& error) override {
         const cudaError_t e = cudaGetDeviceCount(&count);
-        if (e == cudaSuccess)
-            return Count::Ok;
+        if (e == cudaSuccess) return Count::Ok;
         error = failure("cudaGetDeviceCount", e);
-        if (e == cudaErrorInsufficientDriver)
-            return Count::InsufficientDriver;
+        if (e == cudaErrorInsufficientDriver) return Count::InsufficientDriver;
         return e == cudaErrorNoDevice ? Count::NoDevice : Count::Error;
     }
 
     // cudaGetDeviceProperties reads attributes; since CUDA 12 it creates no context (cudaSetDevice would).
-    std::string attributes(int index, Attributes& out) override
-    {
+    std::string attributes(int index, Attributes& out) override {
         cudaDeviceProp props{};
         if (const cudaError_t e = cudaGetDeviceProperties(&props, index); e != cudaSuccess)
             return failure("cudaGetDeviceProperties", e);
@@ -123,19 +108,16 @@ public:
         return {};
     }
 
-    std::string freeBytes(int index, std::uint64_t& out) override
-    {
+    std::string freeBytes(int index, std::uint64_t& out) override {
         char busId[32] = {};
-        if (cudaDeviceGetPCIBusId(busId, sizeof busId, index) == cudaSuccess && m_nvml.freeBytes(busId, out))
-            return {};
+        if (cudaDeviceGetPCIBusId(busId, sizeof busId, index) == cudaSuccess && m_nvml.freeBytes(busId, out)) return {};
         cudaGetLastError();
         return freeBytesFromContext(index, out);
     }
 
 private:
     // The fallback: the device's primary context (cudaSetDevice), the calling thread's device put back after.
-    static std::string freeBytesFromContext(int index, std::uint64_t& out)
-    {
+    static std::string freeBytesFromContext(int index, std::uint64_t& out) {
         int previous = -1;
         if (cudaGetDevice(&previous) != cudaSuccess) {
             cudaGetLastError();
@@ -149,16 +131,14 @@ private:
         else if (const cudaError_t m = cudaMemGetInfo(&freeBytes, &totalBytes); m != cudaSuccess)
             error = failure("cudaMemGetInfo", m);
         out = freeBytes;
-        if (previous >= 0 && previous != index && cudaSetDevice(previous) != cudaSuccess)
-            cudaGetLastError();
+        if (previous >= 0 && previous != index && cudaSetDevice(previous) != cudaSuccess) cudaGetLastError();
         return error;
     }
 
     Nvml m_nvml;
 };
 
-DeviceReport failedReport(std::string reason)
-{
+DeviceReport failedReport(std::string reason) {
     DeviceReport report;
     report.backend = "cuda";
     report.unavailable = Unavailable::Error;
@@ -166,8 +146,7 @@ DeviceReport failedReport(std::string reason)
     return report;
 }
 
-DeviceReport listCudaDevices()
-{
+DeviceReport listCudaDevices() {
     // The interface promises no exceptions; only allocation can throw here.
     try {
         CudaDeviceApi api;
@@ -182,8 +161,7 @@ DeviceReport listCudaDevices()
 class CudaDeviceQuery final : public DeviceQuery {
 public:
     // The process's one listing (device_listing.h says why once is enough).
-    DeviceReport query() override
-    {
+    DeviceReport query() override {
         static DeviceReportCache cache(listCudaDevices);
         return cache.get();
     }
@@ -191,8 +169,7 @@ public:
 
 }  // namespace
 
-std::unique_ptr<DeviceQuery> makeCudaDeviceQuery()
-{
+std::unique_ptr<DeviceQuery> makeCudaDeviceQuery() {
     return std::make_unique<CudaDeviceQuery>();
 }
 

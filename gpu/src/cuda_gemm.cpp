@@ -10,25 +10,23 @@
 
 namespace fp8dash::gpu::detail {
 
-std::string shapeText(const GemmShape& shape)
-{
+std::string shapeText(const GemmShape& shape) {
     return (shape.layer.empty() ? std::string("GEMM") : shape.layer) + " M=" + std::to_string(shape.m) +
            " N=" + std::to_string(shape.n) + " K=" + std::to_string(shape.k);
 }
 
-std::string caseText(const GemmShape& shape, GemmPrecision precision, bool fastAccum)
-{
+std::string caseText(const GemmShape& shape, GemmPrecision precision, bool fastAccum) {
     return "GEMM " + shapeText(shape) + " " + gemmPrecisionName(precision) + (fastAccum ? " (fast accumulation)" : "");
 }
 
-std::string shapeProblem(const GemmShape& shape, GemmPrecision precision)
-{
+std::string shapeProblem(const GemmShape& shape, GemmPrecision precision) {
     if (shape.m < 1 || shape.n < 1 || shape.k < 1)
         return "invalid shape " + shapeText(shape) + ": every dimension must be positive";
     if (precision == GemmPrecision::Fp8E4m3) {
         if (shape.k % 16 != 0)
             return "FP8 GEMM needs K to be a multiple of 16 (16-byte aligned leading dimension of the E4M3 "
-                   "operands); " + shapeText(shape) + " is not";
+                   "operands); " +
+                   shapeText(shape) + " is not";
         if (shape.n % 8 != 0)
             return "FP8 GEMM needs N to be a multiple of 8 (16-byte aligned leading dimension of the BF16 output); " +
                    shapeText(shape) + " is not";
@@ -38,8 +36,7 @@ std::string shapeProblem(const GemmShape& shape, GemmPrecision precision)
 
 GemmPlan::GemmPlan(const CublasLtApi& lt, cublasLtHandle_t handle, const GemmShape& shape, GemmPrecision precision,
                    bool fastAccum, const float* deviceScaleA, const float* deviceScaleB)
-    : m_lt(lt), m_handle(handle), m_op(lt), m_a(lt), m_b(lt), m_d(lt)
-{
+    : m_lt(lt), m_handle(handle), m_op(lt), m_a(lt), m_b(lt), m_d(lt) {
     checkLt(lt, lt.matmulDescCreate(m_op.out(), CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
     const cublasOperation_t transa = CUBLAS_OP_T;
     const cublasOperation_t transb = CUBLAS_OP_N;
@@ -64,8 +61,7 @@ GemmPlan::GemmPlan(const CublasLtApi& lt, cublasLtHandle_t handle, const GemmSha
             "cublasLtMatrixLayoutCreate(D)");
 }
 
-std::vector<cublasLtMatmulAlgo_t> GemmPlan::candidates(std::size_t workspaceBytes, int count) const
-{
+std::vector<cublasLtMatmulAlgo_t> GemmPlan::candidates(std::size_t workspaceBytes, int count) const {
     LtPreference preference(m_lt);
     checkLt(m_lt, m_lt.preferenceCreate(preference.out()), "cublasLtMatmulPreferenceCreate");
     const std::uint64_t maxWorkspace = workspaceBytes;
@@ -82,15 +78,13 @@ std::vector<cublasLtMatmulAlgo_t> GemmPlan::candidates(std::size_t workspaceByte
     std::vector<cublasLtMatmulAlgo_t> algos;
     for (int i = 0; i < std::min(returned, count); ++i) {
         const auto& r = results[static_cast<std::size_t>(i)];
-        if (r.state == CUBLAS_STATUS_SUCCESS && r.workspaceSize <= workspaceBytes)
-            algos.push_back(r.algo);
+        if (r.state == CUBLAS_STATUS_SUCCESS && r.workspaceSize <= workspaceBytes) algos.push_back(r.algo);
     }
     return algos;
 }
 
 cublasStatus_t GemmPlan::run(const cublasLtMatmulAlgo_t& algo, const void* a, const void* b, void* d, void* workspace,
-                             std::size_t workspaceBytes, cudaStream_t stream) const
-{
+                             std::size_t workspaceBytes, cudaStream_t stream) const {
     const float alpha = 1.0f;
     const float beta = 0.0f;
     return m_lt.matmul(m_handle, m_op.get(), &alpha, a, m_a.get(), b, m_b.get(), &beta, d, m_d.get(), d, m_d.get(),
@@ -98,17 +92,15 @@ cublasStatus_t GemmPlan::run(const cublasLtMatmulAlgo_t& algo, const void* a, co
 }
 
 void GemmPlan::setAttribute(cublasLtMatmulDescAttributes_t attribute, const void* value, std::size_t size,
-                            const char* name)
-{
+                            const char* name) {
     const cublasStatus_t status = m_lt.matmulDescSetAttribute(m_op.get(), attribute, value, size);
     if (status != CUBLAS_STATUS_SUCCESS)
         throw LtFailure(std::string("cublasLtMatmulDescSetAttribute(") + name + ") failed: " + m_lt.statusText(status),
                         status);
 }
 
-void fillGemmInputs(const GemmOperands& operands, const GemmShape& shape, GemmPrecision precision,
-                    std::uint64_t seed, cudaStream_t stream)
-{
+void fillGemmInputs(const GemmOperands& operands, const GemmShape& shape, GemmPrecision precision, std::uint64_t seed,
+                    cudaStream_t stream) {
     const std::size_t wCount = static_cast<std::size_t>(shape.n) * static_cast<std::size_t>(shape.k);
     const std::size_t xCount = static_cast<std::size_t>(shape.m) * static_cast<std::size_t>(shape.k);
     if (precision == GemmPrecision::Fp8E4m3) {
@@ -120,8 +112,7 @@ void fillGemmInputs(const GemmOperands& operands, const GemmShape& shape, GemmPr
     }
 }
 
-float bf16ToFloat(std::uint16_t bits)
-{
+float bf16ToFloat(std::uint16_t bits) {
     const std::uint32_t word = static_cast<std::uint32_t>(bits) << 16;
     float value;
     std::memcpy(&value, &word, sizeof value);

@@ -40,8 +40,7 @@ public:
                        std::size_t workspaceBytes, cudaStream_t stream) const;
 
 private:
-    void setAttribute(cublasLtMatmulDescAttributes_t attribute, const void* value, std::size_t size,
-                      const char* name);
+    void setAttribute(cublasLtMatmulDescAttributes_t attribute, const void* value, std::size_t size, const char* name);
 
     const CublasLtApi& m_lt;
     cublasLtHandle_t m_handle;
@@ -60,13 +59,11 @@ struct GemmOperands {
     GemmOperands(const GemmShape& shape, const std::string& what)
         : w(static_cast<std::size_t>(shape.n) * static_cast<std::size_t>(shape.k) * 2, what + " weights"),
           x(static_cast<std::size_t>(shape.m) * static_cast<std::size_t>(shape.k) * 2, what + " activations"),
-          y(static_cast<std::size_t>(shape.m) * static_cast<std::size_t>(shape.n) * 2, what + " output")
-    {
-    }
+          y(static_cast<std::size_t>(shape.m) * static_cast<std::size_t>(shape.n) * 2, what + " output") {}
 };
 
-void fillGemmInputs(const GemmOperands& operands, const GemmShape& shape, GemmPrecision precision,
-                    std::uint64_t seed, cudaStream_t stream);
+void fillGemmInputs(const GemmOperands& operands, const GemmShape& shape, GemmPrecision precision, std::uint64_t seed,
+                    cudaStream_t stream);
 
 float bf16ToFloat(std::uint16_t bits);
 

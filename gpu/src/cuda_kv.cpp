@@ -13,16 +13,13 @@
 namespace fp8dash::gpu {
 namespace detail {
 
-std::vector<float> kvKernelGains(int blocks)
-{
+std::vector<float> kvKernelGains(int blocks) {
     std::vector<float> gains(static_cast<std::size_t>(blocks));
-    for (int b = 0; b < blocks; ++b)
-        gains[static_cast<std::size_t>(b)] = std::ldexp(1.0f, (b * 5) % 9 - 4);
+    for (int b = 0; b < blocks; ++b) gains[static_cast<std::size_t>(b)] = std::ldexp(1.0f, (b * 5) % 9 - 4);
     return gains;
 }
 
-std::vector<float> kvKernelScales(KvScaling scaling, const std::vector<float>& gains, int layers, int kvHeads)
-{
+std::vector<float> kvKernelScales(KvScaling scaling, const std::vector<float>& gains, int layers, int kvHeads) {
     std::vector<float> scales(gains.size(), 1.0f);
     for (int layer = 0; layer < layers; ++layer) {
         float layerMax = 0;
@@ -31,9 +28,15 @@ std::vector<float> kvKernelScales(KvScaling scaling, const std::vector<float>& g
         for (int head = 0; head < kvHeads; ++head) {
             const auto b = static_cast<std::size_t>(layer * kvHeads + head);
             switch (scaling) {
-            case KvScaling::None: scales[b] = 1.0f; break;
-            case KvScaling::PerTensor: scales[b] = layerMax / kVllmKeyScaleDivisor; break;
-            case KvScaling::PerHead: scales[b] = gains[b] / fp8MaxFinite(Fp8Format::E4M3); break;
+                case KvScaling::None:
+                    scales[b] = 1.0f;
+                    break;
+                case KvScaling::PerTensor:
+                    scales[b] = layerMax / kVllmKeyScaleDivisor;
+                    break;
+                case KvScaling::PerHead:
+                    scales[b] = gains[b] / fp8MaxFinite(Fp8Format::E4M3);
+                    break;
             }
         }
     }
@@ -42,8 +45,7 @@ std::vector<float> kvKernelScales(KvScaling scaling, const std::vector<float>& g
 
 namespace {
 
-void checkKvArguments(const KvCache& cache, const KvScales& scales, int tokens)
-{
+void checkKvArguments(const KvCache& cache, const KvScales& scales, int tokens) {
     const KvShape& s = cache.shape;
     if (s.layers < 1 || s.kvHeads < 1 || s.headDim < 1 || s.tokens < 1)
         throw std::invalid_argument("kv_quant (GPU): every dimension of the KV shape must be positive");
@@ -60,8 +62,7 @@ void checkKvArguments(const KvCache& cache, const KvScales& scales, int tokens)
 // blocks' prefixes, the kernel quantises them, the codes come back densely packed ([layer][head][token][dim]).
 void quantizeTensorOnGpu(const std::vector<float>& tensor, const std::vector<float>& scales, const KvShape& shape,
                          int tokens, std::uint8_t* out, const DeviceBuffer& input, const DeviceBuffer& codes,
-                         const DeviceBuffer& deviceScales, cudaStream_t stream)
-{
+                         const DeviceBuffer& deviceScales, cudaStream_t stream) {
     const std::size_t prefix = static_cast<std::size_t>(tokens) * static_cast<std::size_t>(shape.headDim);
     const std::size_t block = static_cast<std::size_t>(shape.tokens) * static_cast<std::size_t>(shape.headDim);
     const auto heads = static_cast<std::size_t>(shape.kvHeads);
@@ -77,8 +78,7 @@ void quantizeTensorOnGpu(const std::vector<float>& tensor, const std::vector<flo
                                 prefix * sizeof(float), heads, cudaMemcpyHostToDevice, stream),
               "cudaMemcpy2DAsync (KV cache to the GPU)");
         const float* layerScales = deviceScales.as<float>() + static_cast<std::size_t>(layer) * heads;
-        check(quantizeFloatToE4m3(input.as<float>(), codes.as<std::uint8_t>(), layerCodes, layerScales, prefix,
-                                  stream),
+        check(quantizeFloatToE4m3(input.as<float>(), codes.as<std::uint8_t>(), layerCodes, layerScales, prefix, stream),
               "KV quantise kernel launch");
         check(cudaMemcpyAsync(out + static_cast<std::size_t>(layer) * layerCodes, codes.get(), layerCodes,
                               cudaMemcpyDeviceToHost, stream),
@@ -97,8 +97,7 @@ using detail::CudaFailure;
 using detail::DeviceBuffer;
 using detail::Stream;
 
-KvQuantizer makeCudaKvQuantizer(int deviceIndex)
-{
+KvQuantizer makeCudaKvQuantizer(int deviceIndex) {
     return [deviceIndex](const KvCache& cache, const KvScales& scales, int tokens) {
         detail::checkKvArguments(cache, scales, tokens);
         try {
@@ -117,10 +116,10 @@ KvQuantizer makeCudaKvQuantizer(int deviceIndex)
             const DeviceBuffer codes(layerElements, "one layer of KV codes");
             const DeviceBuffer deviceScales(scales.key.size() * sizeof(float), "the KV scales");
             const Stream stream;
-            detail::quantizeTensorOnGpu(cache.keys, scales.key, cache.shape, tokens, quantized.keys.data(), input, codes,
-                                deviceScales, stream.get());
+            detail::quantizeTensorOnGpu(cache.keys, scales.key, cache.shape, tokens, quantized.keys.data(), input,
+                                        codes, deviceScales, stream.get());
             detail::quantizeTensorOnGpu(cache.values, scales.value, cache.shape, tokens, quantized.values.data(), input,
-                                codes, deviceScales, stream.get());
+                                        codes, deviceScales, stream.get());
             return quantized;
         } catch (const CudaFailure& e) {
             cudaGetLastError();

@@ -3,8 +3,7 @@
 
 namespace fp8dash::gpu::detail {
 
-DeviceProps deviceProps(int index)
-{
+DeviceProps deviceProps(int index) {
     cudaDeviceProp props{};
     check(cudaGetDeviceProperties(&props, index), "cudaGetDeviceProperties");
     DeviceProps out;

@@ -19,7 +19,8 @@
 
 namespace fp8dash::gpu::detail {
 
-inline constexpr std::uint64_t kBlockingTimeoutNs = 200'000'000;  // the host queues a sample in microseconds; 0.2 s is a hang
+inline constexpr std::uint64_t kBlockingTimeoutNs =
+    200'000'000;                                     // the host queues a sample in microseconds; 0.2 s is a hang
 inline constexpr double kMinClockWindowNs = 20'000;  // shorter windows: the global timer is too coarse to judge
 inline constexpr double kSpinUpSeconds = 0.2;        // busy time before a section, so clocks leave idle
 
@@ -61,8 +62,7 @@ public:
 
     Sampler(const DeviceProps& device, cudaStream_t stream, const MeasureOptions& options,
             std::vector<std::string>& warnings)
-        : m_device(device), m_stream(stream), m_options(options)
-    {
+        : m_device(device), m_stream(stream), m_options(options) {
         if (m_options.flushL2 && device.l2Bytes > 0) {
             // Twice the L2: a memset of exactly its size can leave lines of the benchmark's data behind.
             const auto bytes = 2 * static_cast<std::size_t>(device.l2Bytes);
@@ -84,10 +84,8 @@ public:
     }
 
     // Keeps the GPU busy for a moment so its clocks leave the idle state before the first samples.
-    void spinUp()
-    {
-        if (!m_flush.get())
-            return;
+    void spinUp() {
+        if (!m_flush.get()) return;
         const auto start = Clock::now();
         while (secondsSince(start) < kSpinUpSeconds) {
             for (int i = 0; i < 8; ++i)
@@ -97,8 +95,7 @@ public:
     }
 
     // Warm-up, then samples until the SampleController is satisfied (or the per-case cap passes with nothing kept).
-    Outcome measure(const Enqueue& enqueue)
-    {
+    Outcome measure(const Enqueue& enqueue) {
         const auto start = Clock::now();
         // At least one warm-up whatever the options say: it loads the kernels outside any blocked window.
         const int warmups = std::max(1, m_options.warmupRuns);
@@ -127,13 +124,11 @@ public:
                 lowestClockKHz = lowestClockKHz == 0 ? sample.clockKHz : std::min(lowestClockKHz, sample.clockKHz);
             } else {
                 controller.add(sample.seconds);
-                if (sample.clockKHz > 0)
-                    keptClocksKHz.push_back(sample.clockKHz);
+                if (sample.clockKHz > 0) keptClocksKHz.push_back(sample.clockKHz);
                 ++kept;
             }
             const double elapsed = secondsSince(start);
-            if (controller.done(elapsed))
-                break;
+            if (controller.done(elapsed)) break;
             if (elapsed >= m_options.maxSecondsPerCase && kept == 0)
                 break;  // every attempt was throttled or timed out: stop at the cap rather than spin
         }
@@ -143,8 +138,7 @@ public:
         outcome.stats = controller.stats();
         // The clock each case ran at (the median over its samples): a power-capped FP8 GEMM runs below the boost
         // clock legitimately, and the reader sees it here rather than through discarded samples.
-        if (!keptClocksKHz.empty())
-            outcome.stats.smClockMHz = summarizeSamples(keptClocksKHz).medianSeconds / 1000.0;
+        if (!keptClocksKHz.empty()) outcome.stats.smClockMHz = summarizeSamples(keptClocksKHz).medianSeconds / 1000.0;
         if (outcome.stats.samples == 0) {
             if (throttled > 0) {
                 // A GPU that never leaves its throttled state (power or thermal cap) still gets a figure, flagged:
@@ -159,8 +153,8 @@ public:
                                   " MHz); the figures come from throttled samples";
             } else {
                 outcome.skipped = "no sample could be taken: the host did not queue the work within " +
-                                  std::to_string(kBlockingTimeoutNs / 1'000'000) + " ms (" +
-                                  std::to_string(timedOut) + " attempts)";
+                                  std::to_string(kBlockingTimeoutNs / 1'000'000) + " ms (" + std::to_string(timedOut) +
+                                  " attempts)";
             }
         }
         return outcome;
@@ -169,13 +163,11 @@ public:
     // The median of `runs` samples taken exactly as measure() takes them (L2 flushed before each): cuBLASLt's
     // candidates are ranked under the conditions they are measured in, since the fastest with a warm L2 need not be
     // the fastest cold. 0 when no sample could be taken.
-    double rankCold(const Enqueue& enqueue, int runs)
-    {
+    double rankCold(const Enqueue& enqueue, int runs) {
         std::vector<double> seconds;
         for (int i = 0; i < runs; ++i) {
             const Sample sample = takeSample(enqueue);
-            if (!sample.timedOut)
-                seconds.push_back(sample.seconds);
+            if (!sample.timedOut) seconds.push_back(sample.seconds);
         }
         return summarizeSamples(seconds).medianSeconds;
     }
@@ -204,8 +196,7 @@ private:
     };
 
     // The stream is idle here (every sample ends with a synchronisation), so the host may rewrite the block.
-    void arm()
-    {
+    void arm() {
         SampleSync* sync = m_sync.host();
         std::atomic_ref<int>(sync->release).store(0, std::memory_order_relaxed);
         std::atomic_ref<int>(sync->timedOut).store(0, std::memory_order_relaxed);
@@ -217,8 +208,7 @@ private:
               "blocking kernel launch");
     }
 
-    void flushL2()
-    {
+    void flushL2() {
         if (m_flush.get()) {
             check(cudaMemsetAsync(m_flush.get(), m_flushValue, m_flush.bytes(), m_stream),
                   "cudaMemsetAsync (L2 flush)");
@@ -226,8 +216,7 @@ private:
         }
     }
 
-    Sample takeSample(const Enqueue& enqueue)
-    {
+    Sample takeSample(const Enqueue& enqueue) {
         arm();
         {
             Release release(m_sync.host());
@@ -257,8 +246,8 @@ private:
             const double clockKHz = cycles / ns * 1e6;
             if (ns >= kMinClockWindowNs && clockKHz < 1.5 * m_device.clockKHz) {
                 sample.clockKHz = clockKHz;
-                sample.throttled = m_options.throttleThreshold > 0 &&
-                                   clockKHz < m_options.throttleThreshold * m_device.clockKHz;
+                sample.throttled =
+                    m_options.throttleThreshold > 0 && clockKHz < m_options.throttleThreshold * m_device.clockKHz;
             }
         }
         return sample;

@@ -1,8 +1,8 @@
 #pragma once
 // Internal to fp8dash_gpu (CUDA builds only): the CUDA and cuBLASLt errors as exceptions, and an owner (RAII) for every
-// CUDA and cuBLASLt object the benchmarks create: device buffers, streams, events, mapped host memory, cuBLASLt handles,
-// matmul descriptors, matrix layouts and preferences. Destructors ignore errors: after a failure there is nothing better
-// to do. Each owner is created by a checked call, so a constructor that throws leaves nothing behind.
+// CUDA and cuBLASLt object the benchmarks create: device buffers, streams, events, mapped host memory, cuBLASLt
+// handles, matmul descriptors, matrix layouts and preferences. Destructors ignore errors: after a failure there is
+// nothing better to do. Each owner is created by a checked call, so a constructor that throws leaves nothing behind.
 
 #include "cuda_cublaslt.h"
 
@@ -20,8 +20,7 @@ namespace fp8dash::gpu::detail {
 
 using Clock = std::chrono::steady_clock;
 
-inline double secondsSince(Clock::time_point start)
-{
+inline double secondsSince(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
@@ -49,7 +48,6 @@ private:
     cublasStatus_t m_status;
 };
 
-
 std::string cudaText(cudaError_t e);
 // Throws CudaFailure / LtFailure naming `what` when the call failed.
 void check(cudaError_t e, const char* what);
@@ -61,10 +59,8 @@ void checkLt(const CublasLtApi& lt, cublasStatus_t status, const char* what);
 class DeviceBuffer {
 public:
     DeviceBuffer() = default;
-    DeviceBuffer(std::size_t bytes, const std::string& what) : m_bytes(bytes)
-    {
-        if (bytes == 0)
-            return;
+    DeviceBuffer(std::size_t bytes, const std::string& what) : m_bytes(bytes) {
+        if (bytes == 0) return;
         if (const cudaError_t e = cudaMalloc(&m_ptr, bytes); e != cudaSuccess) {
             m_ptr = nullptr;
             cudaGetLastError();  // out of memory is not sticky; clear it so later calls are not blamed
@@ -73,11 +69,8 @@ public:
     }
     ~DeviceBuffer() { reset(); }
     DeviceBuffer(DeviceBuffer&& other) noexcept
-        : m_ptr(std::exchange(other.m_ptr, nullptr)), m_bytes(std::exchange(other.m_bytes, 0))
-    {
-    }
-    DeviceBuffer& operator=(DeviceBuffer&& other) noexcept
-    {
+        : m_ptr(std::exchange(other.m_ptr, nullptr)), m_bytes(std::exchange(other.m_bytes, 0)) {}
+    DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
         if (this != &other) {
             reset();
             m_ptr = std::exchange(other.m_ptr, nullptr);
@@ -88,17 +81,14 @@ public:
     DeviceBuffer(const DeviceBuffer&) = delete;
     DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 
-    void reset()
-    {
-        if (m_ptr)
-            cudaFree(m_ptr);
+    void reset() {
+        if (m_ptr) cudaFree(m_ptr);
         m_ptr = nullptr;
         m_bytes = 0;
     }
     void* get() const { return m_ptr; }
     template <typename T>
-    T* as() const
-    {
+    T* as() const {
         return static_cast<T*>(m_ptr);
     }
     std::size_t bytes() const { return m_bytes; }
@@ -136,8 +126,7 @@ private:
 template <typename T>
 class MappedHost {
 public:
-    MappedHost()
-    {
+    MappedHost() {
         void* host = nullptr;
         check(cudaHostAlloc(&host, sizeof(T), cudaHostAllocMapped), "cudaHostAlloc (mapped)");
         m_host = static_cast<T*>(host);
@@ -179,10 +168,8 @@ template <typename Handle, cublasStatus_t (*CublasLtApi::*Destroy)(Handle)>
 class LtObject {
 public:
     explicit LtObject(const CublasLtApi& lt) : m_lt(lt) {}
-    ~LtObject()
-    {
-        if (m_handle)
-            (m_lt.*Destroy)(m_handle);
+    ~LtObject() {
+        if (m_handle) (m_lt.*Destroy)(m_handle);
     }
     LtObject(const LtObject&) = delete;
     LtObject& operator=(const LtObject&) = delete;

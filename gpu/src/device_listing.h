@@ -70,8 +70,7 @@ std::string noPeakWarning(const std::string& deviceName);
 class DeviceReportCache {
 public:
     explicit DeviceReportCache(std::function<DeviceReport()> list) : m_list(std::move(list)) {}
-    DeviceReport get()
-    {
+    DeviceReport get() {
         std::call_once(m_once, [this] { m_report = m_list(); });
         return m_report;
     }

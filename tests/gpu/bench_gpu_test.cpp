@@ -24,10 +24,8 @@ namespace fp8dash::gpu {
 namespace {
 
 // The reason to skip, or "" when testDevice() is usable (and, with needFp8, has FP8 tensor cores).
-std::string skipReason(bool needFp8 = false)
-{
-    if (!builtWithCuda())
-        return "this build has no CUDA implementation (configured without the CUDA toolkit)";
+std::string skipReason(bool needFp8 = false) {
+    if (!builtWithCuda()) return "this build has no CUDA implementation (configured without the CUDA toolkit)";
     const DeviceReport report = makeDeviceQuery()->query();
     if (!report.hasUsableDevice())
         return "no usable GPU (" + std::string(unavailableName(report.unavailable)) + "): " + report.reason;
@@ -38,25 +36,22 @@ std::string skipReason(bool needFp8 = false)
     return {};
 }
 
-#define FP8DASH_REQUIRE_GPU(needFp8)                           \
-    do {                                                       \
-        if (const std::string why = skipReason(needFp8); !why.empty()) \
-            GTEST_SKIP() << why;                               \
+#define FP8DASH_REQUIRE_GPU(needFp8)                                                        \
+    do {                                                                                    \
+        if (const std::string why = skipReason(needFp8); !why.empty()) GTEST_SKIP() << why; \
     } while (false)
 
 #ifdef FP8DASH_WITH_CUDA
 
 // The CUDA ordinal of the first usable device (not position 0 of the list: the listing skips devices it cannot
 // query, so the first listed device need not be device 0). -1 without one.
-int testDevice()
-{
+int testDevice() {
     const DeviceReport report = makeDeviceQuery()->query();
     return report.hasUsableDevice() ? report.devices.front().index : -1;
 }
 
 // Quick sampling: these tests check results, not speed.
-MeasureOptions quickMeasure()
-{
+MeasureOptions quickMeasure() {
     MeasureOptions m;
     m.warmupRuns = 1;
     m.minSamples = 3;
@@ -67,8 +62,7 @@ MeasureOptions quickMeasure()
 
 // y (m x n) against scale * x . w^T computed in double; each element within relTol of its reference plus absTol of
 // the sum of |products| (the rounding of an FP32 accumulation, whatever order cuBLASLt sums in).
-void expectGemmClose(const GemmOnceOutput& out, const GemmShape& shape, double scale, double relTol, double absTol)
-{
+void expectGemmClose(const GemmOnceOutput& out, const GemmShape& shape, double scale, double relTol, double absTol) {
     ASSERT_TRUE(out.error.empty()) << out.error;
     ASSERT_EQ(out.x.size(), static_cast<std::size_t>(shape.m) * shape.k);
     ASSERT_EQ(out.w.size(), static_cast<std::size_t>(shape.n) * shape.k);
@@ -98,19 +92,16 @@ void expectGemmClose(const GemmOnceOutput& out, const GemmShape& shape, double s
     EXPECT_GT(nonZero, 0.9 * shape.m * shape.n);  // the inputs are not degenerate
 }
 
-TEST(CudaGemmOnDevice, Bf16MatchesCpuReference)
-{
+TEST(CudaGemmOnDevice, Bf16MatchesCpuReference) {
     FP8DASH_REQUIRE_GPU(false);
     const GemmShape shape{"test", 64, 128, 256};
     const GemmOnceOutput out = runGemmOnce(testDevice(), shape, GemmPrecision::Bf16, false, 1.0f, 1.0f, 5);
     // BF16 inputs in [-1, 1); products are exact in FP32, the output's BF16 rounding is 2^-9 relative.
-    for (float v : out.x)
-        ASSERT_TRUE(v >= -1.0f && v < 1.0f) << v;
+    for (float v : out.x) ASSERT_TRUE(v >= -1.0f && v < 1.0f) << v;
     expectGemmClose(out, shape, 1.0, 1e-2, 1e-4);
 }
 
-TEST(CudaGemmOnDevice, Fp8MatchesCpuReferenceWithScales)
-{
+TEST(CudaGemmOnDevice, Fp8MatchesCpuReferenceWithScales) {
     FP8DASH_REQUIRE_GPU(true);
     const GemmShape shape{"test", 64, 128, 256};
     // Powers of two: the scales are exact, so what is left is the accumulation and the BF16 output (2^-9). Hopper's
@@ -127,8 +118,7 @@ TEST(CudaGemmOnDevice, Fp8MatchesCpuReferenceWithScales)
     expectGemmClose(out, shape, 2.0, std::ldexp(1.0, -8), std::ldexp(1.0, -10));
 }
 
-TEST(CudaGemmOnDevice, Fp8FastAccumulationStaysClose)
-{
+TEST(CudaGemmOnDevice, Fp8FastAccumulationStaysClose) {
     FP8DASH_REQUIRE_GPU(true);
     const GemmShape shape{"test", 64, 128, 256};
     const GemmOnceOutput out = runGemmOnce(testDevice(), shape, GemmPrecision::Fp8E4m3, true, 1.0f, 1.0f, 13);
@@ -136,20 +126,18 @@ TEST(CudaGemmOnDevice, Fp8FastAccumulationStaysClose)
     expectGemmClose(out, shape, 1.0, std::ldexp(1.0, -8), std::ldexp(1.0, -6));
 }
 
-TEST(CudaGemmOnDevice, Fp8RejectsKNotMultipleOf16)
-{
-    if (!builtWithCuda())
-        GTEST_SKIP() << "this build has no CUDA implementation";
+TEST(CudaGemmOnDevice, Fp8RejectsKNotMultipleOf16) {
+    if (!builtWithCuda()) GTEST_SKIP() << "this build has no CUDA implementation";
     // Checked before the device is touched, so it runs without a GPU too.
-    const GemmOnceOutput out = runGemmOnce(testDevice(), GemmShape{"odd", 64, 128, 100}, GemmPrecision::Fp8E4m3, false, 1, 1, 1);
+    const GemmOnceOutput out =
+        runGemmOnce(testDevice(), GemmShape{"odd", 64, 128, 100}, GemmPrecision::Fp8E4m3, false, 1, 1, 1);
     EXPECT_NE(out.error.find("multiple of 16"), std::string::npos) << out.error;
     EXPECT_NE(out.error.find("K=100"), std::string::npos) << out.error;
 }
 
 // A cache holding every finite BF16 value (and the infinities) once per tensor, so the quantiser meets every input
 // the real cache can hold: zeros, subnormals, the saturation edge at 464 and beyond.
-KvCache everyBf16Cache()
-{
+KvCache everyBf16Cache() {
     KvCache cache;
     cache.shape = KvShape{1, 2, 256, 128};  // 2 heads x 128 tokens x 256 = 65536 values per tensor
     cache.keys.resize(cache.shape.elementsPerTensor());
@@ -164,8 +152,7 @@ KvCache everyBf16Cache()
     return cache;
 }
 
-TEST(CudaKvQuantizerOnDevice, EveryBf16ValueMatchesCpuBitForBit)
-{
+TEST(CudaKvQuantizerOnDevice, EveryBf16ValueMatchesCpuBitForBit) {
     FP8DASH_REQUIRE_GPU(false);
     const KvCache cache = everyBf16Cache();
     const KvQuantizer quantizer = makeCudaKvQuantizer(testDevice());
@@ -188,8 +175,7 @@ TEST(CudaKvQuantizerOnDevice, EveryBf16ValueMatchesCpuBitForBit)
     }
 }
 
-TEST(CudaKvQuantizerOnDevice, GeneratedCacheMatchesCpuForEveryScaling)
-{
+TEST(CudaKvQuantizerOnDevice, GeneratedCacheMatchesCpuForEveryScaling) {
     FP8DASH_REQUIRE_GPU(false);
     const KvCache cache = generateKvCache(KvShape{3, 2, 64, 512}, 3);
     const KvQuantizer quantizer = makeCudaKvQuantizer(testDevice());
@@ -207,8 +193,7 @@ TEST(CudaKvQuantizerOnDevice, GeneratedCacheMatchesCpuForEveryScaling)
     EXPECT_THROW(quantizer(cache, computeKvScales(cache, KvScaling::None, 1), 513), std::invalid_argument);
 }
 
-TEST(CudaBenchOnDevice, KvSectionMatchesTheCpuSweep)
-{
+TEST(CudaBenchOnDevice, KvSectionMatchesTheCpuSweep) {
     FP8DASH_REQUIRE_GPU(false);
     BenchRequest request;
     request.deviceIndex = testDevice();
@@ -251,8 +236,7 @@ TEST(CudaBenchOnDevice, KvSectionMatchesTheCpuSweep)
     }
 }
 
-TEST(CudaBenchOnDevice, BandwidthKernelsMeasureAndTheJsonParses)
-{
+TEST(CudaBenchOnDevice, BandwidthKernelsMeasureAndTheJsonParses) {
     FP8DASH_REQUIRE_GPU(false);
     BenchRequest request;
     request.deviceIndex = testDevice();
@@ -292,8 +276,7 @@ TEST(CudaBenchOnDevice, BandwidthKernelsMeasureAndTheJsonParses)
     EXPECT_EQ(bandwidth->items.size(), 2u);
 }
 
-TEST(CudaBenchOnDevice, GemmRowsForAGoodAndAMisalignedShape)
-{
+TEST(CudaBenchOnDevice, GemmRowsForAGoodAndAMisalignedShape) {
     FP8DASH_REQUIRE_GPU(true);
     BenchRequest request;
     request.deviceIndex = testDevice();
@@ -326,12 +309,10 @@ TEST(CudaBenchOnDevice, GemmRowsForAGoodAndAMisalignedShape)
     EXPECT_NE(report.gemm[5].skipped.find("multiple of 16"), std::string::npos) << report.gemm[5].skipped;
     ASSERT_FALSE(fractions.empty());
     EXPECT_DOUBLE_EQ(fractions.back(), 1.0);
-    for (std::size_t i = 1; i < fractions.size(); ++i)
-        EXPECT_GE(fractions[i], fractions[i - 1]);
+    for (std::size_t i = 1; i < fractions.size(); ++i) EXPECT_GE(fractions[i], fractions[i - 1]);
 }
 
-TEST(CudaBenchOnDevice, CancelStopsAtTheFirstCase)
-{
+TEST(CudaBenchOnDevice, CancelStopsAtTheFirstCase) {
     FP8DASH_REQUIRE_GPU(false);
     BenchRequest request;
     request.deviceIndex = testDevice();
@@ -351,8 +332,7 @@ TEST(CudaBenchOnDevice, CancelStopsAtTheFirstCase)
 
 #else  // no CUDA in this build: one test that says so
 
-TEST(CudaBenchOnDevice, NeedsACudaBuild)
-{
+TEST(CudaBenchOnDevice, NeedsACudaBuild) {
     GTEST_SKIP() << skipReason();
 }
 

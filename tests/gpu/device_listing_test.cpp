@@ -27,42 +27,34 @@ public:
     std::map<int, std::uint64_t> free;
     int attributeCalls = 0;
 
-    std::string runtimeVersion(int& version) override
-    {
+    std::string runtimeVersion(int& version) override {
         version = runtime;
         return {};
     }
-    std::string driverVersion(int& version) override
-    {
+    std::string driverVersion(int& version) override {
         version = driver;
         return {};
     }
-    Count deviceCount(int& count, std::string& error) override
-    {
+    Count deviceCount(int& count, std::string& error) override {
         count = static_cast<int>(devices.size());
         if (countStatus == Count::Error)
             error = "cudaGetDeviceCount failed: initialization error (cudaErrorInitializationError)";
         return countStatus;
     }
-    std::string attributes(int index, Attributes& out) override
-    {
+    std::string attributes(int index, Attributes& out) override {
         ++attributeCalls;
-        if (auto it = broken.find(index); it != broken.end())
-            return it->second;
+        if (auto it = broken.find(index); it != broken.end()) return it->second;
         out = devices.at(static_cast<std::size_t>(index));
         return {};
     }
-    std::string freeBytes(int index, std::uint64_t& out) override
-    {
-        if (auto it = noFree.find(index); it != noFree.end())
-            return it->second;
+    std::string freeBytes(int index, std::uint64_t& out) override {
+        if (auto it = noFree.find(index); it != noFree.end()) return it->second;
         out = free.count(index) ? free[index] : 1000;
         return {};
     }
 };
 
-DeviceApi::Attributes gpu(const std::string& name, int major, int minor, std::uint64_t total = 2000)
-{
+DeviceApi::Attributes gpu(const std::string& name, int major, int minor, std::uint64_t total = 2000) {
     DeviceApi::Attributes a;
     a.name = name;
     a.major = major;
@@ -73,8 +65,7 @@ DeviceApi::Attributes gpu(const std::string& name, int major, int minor, std::ui
 }
 
 // Three H200-class GPUs where the middle one is busy: the listing keeps devices 0 and 2 under their own ordinals.
-FakeApi threeGpusMiddleBusy()
-{
+FakeApi threeGpusMiddleBusy() {
     FakeApi api;
     api.devices = {gpu("GPU zero", 9, 0), gpu("GPU one", 9, 0), gpu("GPU two", 8, 9)};
     api.broken[1] = "cudaGetDeviceProperties failed: device busy (cudaErrorDevicesUnavailable)";
@@ -82,8 +73,7 @@ FakeApi threeGpusMiddleBusy()
     return api;
 }
 
-TEST(DeviceListing, KeepsCudaOrdinalsWhenADeviceBeforeIsSkipped)
-{
+TEST(DeviceListing, KeepsCudaOrdinalsWhenADeviceBeforeIsSkipped) {
     FakeApi api = threeGpusMiddleBusy();
     const DeviceReport report = listDevices(api);
     ASSERT_TRUE(report.hasUsableDevice()) << report.reason;
@@ -98,8 +88,7 @@ TEST(DeviceListing, KeepsCudaOrdinalsWhenADeviceBeforeIsSkipped)
     EXPECT_EQ(report.reason, "device 1: cudaGetDeviceProperties failed: device busy (cudaErrorDevicesUnavailable)");
 }
 
-TEST(DeviceListing, ADeviceWithoutFreeMemoryIsSkippedWithTheReason)
-{
+TEST(DeviceListing, ADeviceWithoutFreeMemoryIsSkippedWithTheReason) {
     FakeApi api;
     api.devices = {gpu("A", 9, 0), gpu("B", 9, 0)};
     api.noFree[0] = "cudaMemGetInfo failed: out of memory (cudaErrorMemoryAllocation)";
@@ -109,8 +98,7 @@ TEST(DeviceListing, ADeviceWithoutFreeMemoryIsSkippedWithTheReason)
     EXPECT_EQ(report.reason, "device 0: cudaMemGetInfo failed: out of memory (cudaErrorMemoryAllocation)");
 }
 
-TEST(DeviceListing, NoDeviceQueryableIsAnErrorNamingEach)
-{
+TEST(DeviceListing, NoDeviceQueryableIsAnErrorNamingEach) {
     FakeApi api;
     api.devices = {gpu("A", 9, 0), gpu("B", 9, 0)};
     api.broken[0] = "x failed";
@@ -121,8 +109,7 @@ TEST(DeviceListing, NoDeviceQueryableIsAnErrorNamingEach)
     EXPECT_EQ(report.reason, "no CUDA device could be queried: device 0: x failed; device 1: y failed");
 }
 
-TEST(DeviceListing, DriverStatesAreToldApart)
-{
+TEST(DeviceListing, DriverStatesAreToldApart) {
     FakeApi none;
     none.driver = 0;
     EXPECT_EQ(listDevices(none).unavailable, Unavailable::NoDriver);
@@ -149,8 +136,7 @@ TEST(DeviceListing, DriverStatesAreToldApart)
     EXPECT_EQ(failed.reason, "cudaGetDeviceCount failed: initialization error (cudaErrorInitializationError)");
 }
 
-TEST(ChooseBenchDevice, FindsTheRequestedCudaOrdinalNotThePosition)
-{
+TEST(ChooseBenchDevice, FindsTheRequestedCudaOrdinalNotThePosition) {
     FakeApi api = threeGpusMiddleBusy();
     const DeviceReport report = listDevices(api);
     BenchRequest request;
@@ -166,22 +152,20 @@ TEST(ChooseBenchDevice, FindsTheRequestedCudaOrdinalNotThePosition)
     EXPECT_EQ(zero.device->name, "GPU zero");
 }
 
-TEST(ChooseBenchDevice, RefusesASkippedOrMissingOrdinalNamingWhatIsThere)
-{
+TEST(ChooseBenchDevice, RefusesASkippedOrMissingOrdinalNamingWhatIsThere) {
     FakeApi api = threeGpusMiddleBusy();
     const DeviceReport report = listDevices(api);
     BenchRequest request;
     request.deviceIndex = 1;  // the busy one: position 1 exists, ordinal 1 does not
     const DeviceChoice busy = chooseBenchDevice(request, report, true);
     EXPECT_FALSE(busy.device.has_value());
-    EXPECT_EQ(busy.cpuReason, "no usable GPU: device index 1 is not present (2 usable devices: 0, 2; " +
-                                  report.reason + ")");
+    EXPECT_EQ(busy.cpuReason,
+              "no usable GPU: device index 1 is not present (2 usable devices: 0, 2; " + report.reason + ")");
     request.deviceIndex = 3;
     EXPECT_FALSE(chooseBenchDevice(request, report, true).device.has_value());
 }
 
-TEST(ChooseBenchDevice, SaysUpFrontThatAGpuBelowSm89HasNoFp8)
-{
+TEST(ChooseBenchDevice, SaysUpFrontThatAGpuBelowSm89HasNoFp8) {
     FakeApi api;
     api.devices = {gpu("NVIDIA A100-SXM4-80GB", 8, 0)};
     const DeviceReport report = listDevices(api);
@@ -193,8 +177,7 @@ TEST(ChooseBenchDevice, SaysUpFrontThatAGpuBelowSm89HasNoFp8)
         << choice.cpuReason;
 }
 
-TEST(ChooseBenchDevice, CpuOnlyOrNoCudaBuildOrNoGpuRunOnTheCpu)
-{
+TEST(ChooseBenchDevice, CpuOnlyOrNoCudaBuildOrNoGpuRunOnTheCpu) {
     FakeApi api;
     api.devices = {gpu("H", 9, 0)};
     const DeviceReport report = listDevices(api);
@@ -210,8 +193,7 @@ TEST(ChooseBenchDevice, CpuOnlyOrNoCudaBuildOrNoGpuRunOnTheCpu)
               "no usable GPU: no NVIDIA driver is loaded (cudaDriverGetVersion reports 0)");
 }
 
-TEST(DeviceReportCache, ListsOnceWhateverTheNumberOfQueriesAndThreads)
-{
+TEST(DeviceReportCache, ListsOnceWhateverTheNumberOfQueriesAndThreads) {
     std::atomic<int> listings{0};
     DeviceReportCache cache([&listings] {
         ++listings;
@@ -223,16 +205,13 @@ TEST(DeviceReportCache, ListsOnceWhateverTheNumberOfQueriesAndThreads)
     std::vector<std::thread> threads;
     for (int t = 0; t < 4; ++t)
         threads.emplace_back([&cache] {
-            for (int i = 0; i < 5; ++i)
-                EXPECT_EQ(cache.get().reason, "listed");
+            for (int i = 0; i < 5; ++i) EXPECT_EQ(cache.get().reason, "listed");
         });
-    for (std::thread& t : threads)
-        t.join();
+    for (std::thread& t : threads) t.join();
     EXPECT_EQ(listings.load(), 1);
 }
 
-TEST(NoPeakWarning, NamesMigSlicesAndUnverifiedPartsApart)
-{
+TEST(NoPeakWarning, NamesMigSlicesAndUnverifiedPartsApart) {
     EXPECT_EQ(noPeakWarning("NVIDIA H100 80GB HBM3 MIG 1g.10gb"),
               "NVIDIA H100 80GB HBM3 MIG 1g.10gb is a MIG instance: the datasheet roof is the whole GPU's, not this "
               "slice's: no % of peak");

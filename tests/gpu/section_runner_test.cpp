@@ -11,8 +11,7 @@
 namespace fp8dash::gpu::runner {
 namespace {
 
-BenchRequest cpuRequest()
-{
+BenchRequest cpuRequest() {
     BenchRequest r;
     r.cpuOnly = true;
     r.model = "test";
@@ -23,14 +22,12 @@ BenchRequest cpuRequest()
 }
 
 // The JSON without the wall-clock figures of the KV rows, which differ between any two runs.
-std::string withoutTimings(const std::string& json)
-{
+std::string withoutTimings(const std::string& json) {
     std::string out;
     std::size_t start = 0;
     while (start < json.size()) {
         std::size_t end = json.find('\n', start);
-        if (end == std::string::npos)
-            end = json.size();
+        if (end == std::string::npos) end = json.size();
         const std::string line = json.substr(start, end - start);
         if (line.find("\"seconds\"") == std::string::npos && line.find("\"elements_per_s\"") == std::string::npos)
             out += line + "\n";
@@ -39,8 +36,7 @@ std::string withoutTimings(const std::string& json)
     return out;
 }
 
-TEST(SectionRunner, WritesAfterEachSectionAndEndsWithTheSingleRunsReport)
-{
+TEST(SectionRunner, WritesAfterEachSectionAndEndsWithTheSingleRunsReport) {
     const BenchRequest request = cpuRequest();
     std::vector<BenchReport> writes;
     const BenchReport report = runSections(request, {}, [&](const BenchReport& r) { writes.push_back(r); });
@@ -61,8 +57,7 @@ TEST(SectionRunner, WritesAfterEachSectionAndEndsWithTheSingleRunsReport)
     EXPECT_EQ(withoutTimings(benchReportToJson(report)), withoutTimings(benchReportToJson(runBench(request))));
 }
 
-TEST(SectionRunner, SectionsNotRequestedSayWhatASingleRunSays)
-{
+TEST(SectionRunner, SectionsNotRequestedSayWhatASingleRunSays) {
     BenchRequest request = cpuRequest();
     request.bandwidth = false;
     request.gemm = false;
@@ -75,8 +70,7 @@ TEST(SectionRunner, SectionsNotRequestedSayWhatASingleRunSays)
     EXPECT_FALSE(report.kv.empty());
 }
 
-TEST(SectionRunner, ACancelledSectionEndsTheRun)
-{
+TEST(SectionRunner, ACancelledSectionEndsTheRun) {
     const BenchRequest request = cpuRequest();
     // Stop at the first progress report of the second section (bandwidth: 1/3 .. 2/3 of the whole).
     const BenchProgress progress = [](double fraction, const std::string&) { return fraction < 0.5; };

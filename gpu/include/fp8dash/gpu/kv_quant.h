@@ -221,10 +221,10 @@ AttentionSums compareAttention(const ExactAttention& exact, std::span<const floa
 // One (scaling, context) point of the sweep.
 struct KvQuantResult {
     KvScaling scaling = KvScaling::None;
-    int context = 0;             // tokens
-    TensorError key;             // over all layers and heads, the first `context` tokens
+    int context = 0;  // tokens
+    TensorError key;  // over all layers and heads, the first `context` tokens
     TensorError value;
-    TensorError combined;        // K and V together
+    TensorError combined;              // K and V together
     std::uint64_t keySaturated = 0;    // elements of K in this point's first `context` tokens with |x / scale| > 448
     std::uint64_t valueSaturated = 0;  // (counted before the codec clamps them to 448)
     KvScales scales;              // the scales used (per (layer, head); PerTensor repeats a layer's scale per head)
@@ -238,9 +238,9 @@ struct KvQuantResult {
     std::string sourceKind;       // "synthetic" or "dump" (KvLayerSource::kind())
     std::string sourceDescription;  // KvLayerSource::description()
     KvShape sourceShape;            // the source's full shape (tokens = all it holds)
-    std::size_t elements = 0;    // K + V elements quantised for this point
-    double seconds = 0;          // wall time of the quantise step alone (x / scale and encode), K and V, summed over
-                                 // the layers; on the CPU the heads are quantised on all the sweep's threads
+    std::size_t elements = 0;       // K + V elements quantised for this point
+    double seconds = 0;             // wall time of the quantise step alone (x / scale and encode), K and V, summed over
+                                    // the layers; on the CPU the heads are quantised on all the sweep's threads
     double elementsPerSecond() const { return seconds > 0 ? static_cast<double>(elements) / seconds : 0; }
 };
 
@@ -250,8 +250,8 @@ struct KvQuantResult {
 using KvQuantizer = std::function<QuantizedKv(const KvCache& cache, const KvScales& scales, int tokens)>;
 
 struct KvSweepConfig {
-    KvShape shape;                                  // tokens is ignored: the cache holds max(contexts) tokens
-    std::vector<int> contexts{1024, 4096, 16384};   // tokens; a small CPU default, any list works
+    KvShape shape;                                 // tokens is ignored: the cache holds max(contexts) tokens
+    std::vector<int> contexts{1024, 4096, 16384};  // tokens; a small CPU default, any list works
     std::vector<KvScaling> scalings{KvScaling::None, KvScaling::PerTensor, KvScaling::PerHead};
     std::uint64_t seed = 1;
     int calibrationTokens = 1024;  // PerTensor's "first pass": the first prompt's tokens
@@ -265,7 +265,7 @@ struct KvSweepConfig {
     int threads = 0;               // worker threads for the CPU work, split by head; 0 = all cores. Results are
                                    // bit-identical for any count (per-head sums merged in head order)
     KvGeneratorOptions generator;
-    KvQuantizer quantizer;         // empty: quantizeKv on the CPU
+    KvQuantizer quantizer;  // empty: quantizeKv on the CPU
     // Where K and V come from: empty means the synthetic cache of `shape` (and `seed`, `generator`); a dump
     // (kv_dump.h) brings its own shape, and `shape` is then ignored.
     std::shared_ptr<KvLayerSource> source;
