@@ -9,32 +9,29 @@ namespace fp8dash {
 namespace {
 
 // "NVIDIA H200 (sm_90, 140.4 GiB, FP8 yes)": memory in binary GiB, the unit nvidia-smi's MiB figures scale to.
-std::string describe(const LocalGpu& gpu)
-{
+std::string describe(const LocalGpu& gpu) {
     char memory[32];
-    std::snprintf(memory, sizeof memory, "%.1f", static_cast<double>(gpu.memoryTotalBytes) / (1024.0 * 1024.0 * 1024.0));
+    std::snprintf(memory, sizeof memory, "%.1f",
+                  static_cast<double>(gpu.memoryTotalBytes) / (1024.0 * 1024.0 * 1024.0));
     return gpu.name + " (sm_" + std::to_string(gpu.computeMajor) + std::to_string(gpu.computeMinor) + ", " + memory +
            " GiB, FP8 " + (gpu.fp8Supported ? "yes" : "no") + ")";
 }
 
 }  // namespace
 
-std::string LocalDeviceStatus::summary() const
-{
-    if (!available || gpus.empty())
-        return "no GPU: " + (reason.empty() ? std::string("unknown reason") : reason);
+std::string LocalDeviceStatus::summary() const {
+    if (!available || gpus.empty()) return "no GPU: " + (reason.empty() ? std::string("unknown reason") : reason);
     std::string line;
     for (const LocalGpu& gpu : gpus) {
-        if (!line.empty())
-            line += "; ";
+        if (!line.empty()) line += "; ";
         line += describe(gpu);
     }
     return line;
 }
 
-LocalDeviceStatus queryLocalDevices()
-{
-    // A fresh query per call: DeviceQuery instances are not shared between threads, and this must be thread-safe.
+LocalDeviceStatus queryLocalDevices() {
+    // A DeviceQuery of its own per call (instances are not shared between threads); the CUDA one answers from the
+    // process's one device listing, so repeated calls create no CUDA context and cost nothing.
     const gpu::DeviceReport report = gpu::makeDeviceQuery()->query();
 
     LocalDeviceStatus status;

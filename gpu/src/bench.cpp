@@ -14,6 +14,8 @@
 #include <thread>
 #include <utility>
 
+#include "device_listing.h"
+
 #ifdef FP8DASH_WITH_CUDA
 #include "cuda_bench.h"
 #endif
@@ -23,12 +25,10 @@ namespace fp8dash::gpu {
 // ---------------------------------------------------------------------------------------------------------------
 // Sampling
 
-SampleStats summarizeSamples(std::span<const double> seconds)
-{
+SampleStats summarizeSamples(std::span<const double> seconds) {
     SampleStats stats;
     stats.samples = static_cast<int>(seconds.size());
-    if (seconds.empty())
-        return stats;
+    if (seconds.empty()) return stats;
     std::vector<double> sorted(seconds.begin(), seconds.end());
     std::sort(sorted.begin(), sorted.end());
     const std::size_t n = sorted.size();
@@ -36,8 +36,7 @@ SampleStats summarizeSamples(std::span<const double> seconds)
     stats.minSeconds = sorted.front();
     stats.maxSeconds = sorted.back();
     double sum = 0;
-    for (double s : sorted)
-        sum += s;
+    for (double s : sorted) sum += s;
     stats.meanSeconds = sum / static_cast<double>(n);
     // Identical samples have no noise: said exactly, since their floating-point mean may differ from them in the
     // last bit.
@@ -45,8 +44,7 @@ SampleStats summarizeSamples(std::span<const double> seconds)
         // Two passes (sum of squared deviations from the mean) rather than sum x^2 - n mean^2, which cancels
         // catastrophically for samples that agree to many digits: exactly the converged case.
         double squares = 0;
-        for (double s : sorted)
-            squares += (s - stats.meanSeconds) * (s - stats.meanSeconds);
+        for (double s : sorted) squares += (s - stats.meanSeconds) * (s - stats.meanSeconds);
         stats.relStdDev = std::sqrt(squares / static_cast<double>(n - 1)) / stats.meanSeconds;
     }
     return stats;
@@ -54,61 +52,53 @@ SampleStats summarizeSamples(std::span<const double> seconds)
 
 SampleController::SampleController(const MeasureOptions& options) : m_options(options) {}
 
-void SampleController::add(double seconds)
-{
+void SampleController::add(double seconds) {
     m_samples.push_back(seconds);
 }
 
-void SampleController::addThrottled()
-{
+void SampleController::addThrottled() {
     ++m_throttled;
 }
 
-bool SampleController::done(double elapsedSeconds) const
-{
+bool SampleController::done(double elapsedSeconds) const {
     const auto kept = static_cast<int>(m_samples.size());
-    if (kept >= std::max(1, m_options.maxSamples))
-        return true;
-    if (kept >= std::max(1, m_options.minSamples) &&
-        summarizeSamples(m_samples).relStdDev <= m_options.targetRelStdDev)
+    if (kept >= std::max(1, m_options.maxSamples)) return true;
+    if (kept >= std::max(1, m_options.minSamples) && summarizeSamples(m_samples).relStdDev <= m_options.targetRelStdDev)
         return true;
     if (elapsedSeconds >= m_options.maxSecondsPerCase) {
         // Past the cap a case reports what it has. A GPU that throttles every sample would otherwise never stop:
         // attempts (kept + throttled) reaching maxSamples end it too, with no samples and converged = false.
-        if (kept >= 1 || kept + m_throttled >= std::max(1, m_options.maxSamples))
-            return true;
+        if (kept >= 1 || kept + m_throttled >= std::max(1, m_options.maxSamples)) return true;
     }
     return false;
 }
 
-SampleStats SampleController::stats() const
-{
+SampleStats SampleController::stats() const {
     SampleStats stats = summarizeSamples(m_samples);
     stats.throttledSamples = m_throttled;
-    stats.converged = stats.samples >= std::max(1, m_options.minSamples) &&
-                      stats.relStdDev <= m_options.targetRelStdDev;
+    stats.converged =
+        stats.samples >= std::max(1, m_options.minSamples) && stats.relStdDev <= m_options.targetRelStdDev;
     return stats;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // GEMM arithmetic
 
-const char* gemmPrecisionName(GemmPrecision p)
-{
+const char* gemmPrecisionName(GemmPrecision p) {
     switch (p) {
-    case GemmPrecision::Bf16: return "bf16";
-    case GemmPrecision::Fp8E4m3: return "fp8_e4m3";
+        case GemmPrecision::Bf16:
+            return "bf16";
+        case GemmPrecision::Fp8E4m3:
+            return "fp8_e4m3";
     }
     return "unknown";
 }
 
-int gemmInputBytes(GemmPrecision p)
-{
+int gemmInputBytes(GemmPrecision p) {
     return p == GemmPrecision::Fp8E4m3 ? 1 : 2;
 }
 
-double GemmShape::minBytes(GemmPrecision p) const
-{
+double GemmShape::minBytes(GemmPrecision p) const {
     const double in = gemmInputBytes(p);
     const double md = m;
     const double nd = n;
@@ -116,8 +106,7 @@ double GemmShape::minBytes(GemmPrecision p) const
     return md * kd * in + kd * nd * in + md * nd * 2.0;  // D is BF16 for both precisions
 }
 
-GemmRoof gemmRoof(const GemmShape& shape, GemmPrecision p, const PeakSpec& peak)
-{
+GemmRoof gemmRoof(const GemmShape& shape, GemmPrecision p, const PeakSpec& peak) {
     const double computeTflops = p == GemmPrecision::Fp8E4m3 ? peak.fp8DenseTflops : peak.bf16DenseTflops;
     const double bytes = shape.minBytes(p);
     // FLOP/byte x GB/s = GFLOP/s; / 1e3 = TFLOP/s.
@@ -141,8 +130,7 @@ namespace {
 // The CPU implementation over a device report someone already took (runBench's, so the reasons match the machine).
 // gpuReason: why the GPU parts are not run here, in words.
 BenchReport runOnCpu(const BenchRequest& request, const BenchProgress& progress, DeviceReport device,
-                     const std::string& gpuReason)
-{
+                     const std::string& gpuReason) {
     BenchReport report;
     report.backend = "cpu";
     report.device = std::move(device);
@@ -175,33 +163,16 @@ BenchReport runOnCpu(const BenchRequest& request, const BenchProgress& progress,
             report.kv.clear();
         }
     }
-    if (!report.cancelled && progress && !progress(1.0, "done"))
-        report.cancelled = true;
+    if (!report.cancelled && progress && !progress(1.0, "done")) report.cancelled = true;
     return report;
-}
-
-std::string noGpuReason(const DeviceReport& device)
-{
-    const std::string why = device.reason.empty() ? std::string(unavailableName(device.unavailable)) : device.reason;
-    return "no usable GPU: " + why;
-}
-
-std::string cpuReason(const BenchRequest& request, const DeviceReport& device)
-{
-    if (!device.hasUsableDevice())
-        return noGpuReason(device);
-    if (request.cpuOnly)
-        return "--cpu: the CPU implementation was asked for; this part needs the GPU";
-    return "the CPU implementation does not run this part (it needs the GPU)";
 }
 
 class CpuBenchRunner final : public BenchRunner {
 public:
-    BenchReport run(const BenchRequest& request, const BenchProgress& progress) override
-    {
+    BenchReport run(const BenchRequest& request, const BenchProgress& progress) override {
         // The real query (the CPU one in a build without CUDA), so "no GPU" says why in this machine's terms.
         DeviceReport device = makeDeviceQuery()->query();
-        const std::string reason = cpuReason(request, device);
+        const std::string reason = detail::cpuRunnerReason(request, device);
         return runOnCpu(request, progress, std::move(device), reason);
     }
 };
@@ -220,8 +191,7 @@ public:
 // state first; the runtime's teardown then comes after this destructor, never under a running job.
 class GpuWorker {
 public:
-    GpuWorker()
-    {
+    GpuWorker() {
         m_thread = std::thread([this] { loop(); });
         std::promise<void> warmed;
         std::future<void> ready = warmed.get_future();
@@ -232,8 +202,7 @@ public:
         ready.wait();
     }
 
-    ~GpuWorker()
-    {
+    ~GpuWorker() {
         {
             std::lock_guard lock(m_mutex);
             m_stopping = true;
@@ -252,33 +221,28 @@ public:
     GpuWorker(const GpuWorker&) = delete;
     GpuWorker& operator=(const GpuWorker&) = delete;
 
-    void submit(std::function<void()> job)
-    {
+    void submit(std::function<void()> job) {
         {
             std::lock_guard lock(m_mutex);
-            if (m_stopping)
-                return;  // the job is destroyed unrun: its caller's promise breaks
+            if (m_stopping) return;  // the job is destroyed unrun: its caller's promise breaks
             m_jobs.push_back(std::move(job));
         }
         m_wake.notify_one();
     }
 
-    bool stopping() const
-    {
+    bool stopping() const {
         std::lock_guard lock(m_mutex);
         return m_stopping;
     }
 
 private:
-    void loop()
-    {
+    void loop() {
         for (;;) {
             std::function<void()> job;
             {
                 std::unique_lock lock(m_mutex);
                 m_wake.wait(lock, [this] { return m_stopping || !m_jobs.empty(); });
-                if (m_stopping)
-                    return;
+                if (m_stopping) return;
                 job = std::move(m_jobs.front());
                 m_jobs.pop_front();
             }
@@ -293,15 +257,13 @@ private:
     std::thread m_thread;
 };
 
-GpuWorker& gpuWorker()
-{
+GpuWorker& gpuWorker() {
     static GpuWorker worker;
     return worker;
 }
 
 // On the worker thread: picks the implementation and runs it; never throws.
-BenchReport runOnWorker(const BenchRequest& request, const BenchProgress& progress)
-{
+BenchReport runOnWorker(const BenchRequest& request, const BenchProgress& progress) {
     DeviceReport device;
     try {
         device = makeDeviceQuery()->query();
@@ -309,17 +271,9 @@ BenchReport runOnWorker(const BenchRequest& request, const BenchProgress& progre
         device = makeCpuDeviceQuery()->query();
         device.reason = std::string("the device query failed: ") + e.what();
     }
-    std::string reason;
-    const bool indexValid = request.deviceIndex >= 0 &&
-                            static_cast<std::size_t>(request.deviceIndex) < device.devices.size();
-    if (request.cpuOnly || !builtWithCuda() || !device.hasUsableDevice()) {
-        reason = cpuReason(request, device);
-    } else if (!indexValid) {
-        reason = "no usable GPU: device index " + std::to_string(request.deviceIndex) + " is not present (" +
-                 std::to_string(device.devices.size()) + " device" + (device.devices.size() == 1 ? "" : "s") + ")";
-    }
-    if (!reason.empty())
-        return runOnCpu(request, progress, std::move(device), reason);
+    // By CUDA ordinal, not by position in the list: the listing skips devices it cannot query.
+    const detail::DeviceChoice choice = detail::chooseBenchDevice(request, device, builtWithCuda());
+    if (!choice.device) return runOnCpu(request, progress, std::move(device), choice.cpuReason);
 
     BenchReport report;
     try {
@@ -331,14 +285,12 @@ BenchReport runOnWorker(const BenchRequest& request, const BenchProgress& progre
         return report;
     }
     // The report describes the device that ran it.
-    const DeviceInfo used = device.devices[static_cast<std::size_t>(request.deviceIndex)];
-    if (report.device.devices.empty())
-        report.device = device;
+    const DeviceInfo& used = *choice.device;
+    if (report.device.devices.empty()) report.device = device;
     report.device.devices = {used};
-    if (!report.peak)
-        report.peak = findPeakSpec(used.name);
+    if (!report.peak) report.peak = findPeakSpec(used.name);
     if (!report.peak && report.backend == "cuda") {
-        const std::string warning = "no datasheet roof for " + used.name + ": no % of peak";
+        const std::string warning = detail::noPeakWarning(used.name);
         if (std::find(report.warnings.begin(), report.warnings.end(), warning) == report.warnings.end())
             report.warnings.push_back(warning);
     }
@@ -347,13 +299,11 @@ BenchReport runOnWorker(const BenchRequest& request, const BenchProgress& progre
 
 }  // namespace
 
-std::unique_ptr<BenchRunner> makeCpuBenchRunner()
-{
+std::unique_ptr<BenchRunner> makeCpuBenchRunner() {
     return std::make_unique<CpuBenchRunner>();
 }
 
-std::unique_ptr<BenchRunner> makeBenchRunner()
-{
+std::unique_ptr<BenchRunner> makeBenchRunner() {
 #ifdef FP8DASH_WITH_CUDA
     return makeCudaBenchRunner();
 #else
@@ -361,8 +311,7 @@ std::unique_ptr<BenchRunner> makeBenchRunner()
 #endif
 }
 
-BenchReport runBench(const BenchRequest& request, const BenchProgress& progress)
-{
+BenchReport runBench(const BenchRequest& request, const BenchProgress& progress) {
     GpuWorker& worker = gpuWorker();
     auto promise = std::make_shared<std::promise<BenchReport>>();
     std::future<BenchReport> result = promise->get_future();
@@ -370,8 +319,7 @@ BenchReport runBench(const BenchRequest& request, const BenchProgress& progress)
     // returns instead of waiting forever. The progress callback also stops a running job at exit.
     worker.submit([promise = std::move(promise), &request, &progress, &worker] {
         const BenchProgress guarded = [&progress, &worker](double fraction, const std::string& step) {
-            if (worker.stopping())
-                return false;
+            if (worker.stopping()) return false;
             return !progress || progress(fraction, step);
         };
         try {

@@ -25,38 +25,33 @@ public:
     void endArray() { close(']'); }
 
     // The key of the next value inside an object.
-    void key(std::string_view name)
-    {
+    void key(std::string_view name) {
         separate();
         writeString(name);
         m_out += m_indent > 0 ? ": " : ":";
         m_afterKey = true;
     }
 
-    void value(std::string_view s)
-    {
+    void value(std::string_view s) {
         separate();
         writeString(s);
     }
     void value(const char* s) { value(std::string_view(s ? s : "")); }
     void value(const std::string& s) { value(std::string_view(s)); }
-    void value(bool b)
-    {
+    void value(bool b) {
         separate();
         m_out += b ? "true" : "false";
     }
     void value(int v) { integer(static_cast<long long>(v)); }
     void value(long long v) { integer(v); }
-    void value(std::uint64_t v)
-    {
+    void value(std::uint64_t v) {
         separate();
         char buffer[32];
         const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
         m_out.append(buffer, end);
     }
     // Shortest text that reads back as the same double; JSON has no NaN or infinity, so those are null.
-    void value(double v)
-    {
+    void value(double v) {
         separate();
         if (!std::isfinite(v)) {
             m_out += "null";
@@ -66,15 +61,13 @@ public:
         const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
         m_out.append(buffer, end);
     }
-    void null()
-    {
+    void null() {
         separate();
         m_out += "null";
     }
 
     template <class T>
-    void field(std::string_view name, const T& v)
-    {
+    void field(std::string_view name, const T& v) {
         key(name);
         value(v);
     }
@@ -82,59 +75,49 @@ public:
     std::string take() { return std::move(m_out); }
 
 private:
-    void integer(long long v)
-    {
+    void integer(long long v) {
         separate();
         char buffer[32];
         const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
         m_out.append(buffer, end);
     }
 
-    void newline()
-    {
-        if (m_indent == 0)
-            return;
+    void newline() {
+        if (m_indent == 0) return;
         m_out += '\n';
         m_out.append(static_cast<std::size_t>(m_depth * m_indent), ' ');
     }
 
     // Before any value or key: a comma after a sibling, and the line break of pretty output. A value right after
     // its key goes on the key's line.
-    void separate()
-    {
+    void separate() {
         if (m_afterKey) {
             m_afterKey = false;
             return;
         }
-        if (m_depth == 0)
-            return;
-        if (!m_first)
-            m_out += ',';
+        if (m_depth == 0) return;
+        if (!m_first) m_out += ',';
         m_first = false;
         newline();
     }
 
-    void open(char bracket)
-    {
+    void open(char bracket) {
         separate();
         m_out += bracket;
         ++m_depth;
         m_first = true;
     }
 
-    void close(char bracket)
-    {
+    void close(char bracket) {
         --m_depth;
-        if (!m_first)
-            newline();  // an empty container stays "{}" / "[]"
+        if (!m_first) newline();  // an empty container stays "{}" / "[]"
         m_out += bracket;
         m_first = false;
     }
 
     // Quotes, backslashes and control characters escaped; valid UTF-8 passed through as is; a byte that is not
     // part of valid UTF-8 (a driver string in another encoding) becomes U+FFFD so the document always parses.
-    void writeString(std::string_view s)
-    {
+    void writeString(std::string_view s) {
         static constexpr char kHex[] = "0123456789abcdef";
         m_out += '"';
         std::size_t i = 0;
@@ -142,21 +125,35 @@ private:
             const auto c = static_cast<unsigned char>(s[i]);
             if (c < 0x80) {
                 switch (c) {
-                case '"': m_out += "\\\""; break;
-                case '\\': m_out += "\\\\"; break;
-                case '\b': m_out += "\\b"; break;
-                case '\f': m_out += "\\f"; break;
-                case '\n': m_out += "\\n"; break;
-                case '\r': m_out += "\\r"; break;
-                case '\t': m_out += "\\t"; break;
-                default:
-                    if (c < 0x20) {
-                        m_out += "\\u00";
-                        m_out += kHex[c >> 4];
-                        m_out += kHex[c & 0xF];
-                    } else {
-                        m_out += static_cast<char>(c);
-                    }
+                    case '"':
+                        m_out += "\\\"";
+                        break;
+                    case '\\':
+                        m_out += "\\\\";
+                        break;
+                    case '\b':
+                        m_out += "\\b";
+                        break;
+                    case '\f':
+                        m_out += "\\f";
+                        break;
+                    case '\n':
+                        m_out += "\\n";
+                        break;
+                    case '\r':
+                        m_out += "\\r";
+                        break;
+                    case '\t':
+                        m_out += "\\t";
+                        break;
+                    default:
+                        if (c < 0x20) {
+                            m_out += "\\u00";
+                            m_out += kHex[c >> 4];
+                            m_out += kHex[c & 0xF];
+                        } else {
+                            m_out += static_cast<char>(c);
+                        }
                 }
                 ++i;
                 continue;
@@ -175,8 +172,7 @@ private:
 
     // Length of the well-formed UTF-8 sequence starting at s[i] (RFC 3629: no overlongs, no surrogates, at most
     // U+10FFFF), or 0 when it is not one.
-    static std::size_t utf8SequenceLength(std::string_view s, std::size_t i)
-    {
+    static std::size_t utf8SequenceLength(std::string_view s, std::size_t i) {
         const auto byte = [&s](std::size_t at) { return static_cast<unsigned char>(s[at]); };
         const unsigned char lead = byte(i);
         std::size_t length = 0;
@@ -186,26 +182,19 @@ private:
             length = 2;
         } else if (lead >= 0xE0 && lead <= 0xEF) {
             length = 3;
-            if (lead == 0xE0)
-                low = 0xA0;  // overlong
-            if (lead == 0xED)
-                high = 0x9F;  // surrogates
+            if (lead == 0xE0) low = 0xA0;   // overlong
+            if (lead == 0xED) high = 0x9F;  // surrogates
         } else if (lead >= 0xF0 && lead <= 0xF4) {
             length = 4;
-            if (lead == 0xF0)
-                low = 0x90;  // overlong
-            if (lead == 0xF4)
-                high = 0x8F;  // past U+10FFFF
+            if (lead == 0xF0) low = 0x90;   // overlong
+            if (lead == 0xF4) high = 0x8F;  // past U+10FFFF
         } else {
             return 0;
         }
-        if (i + length > s.size())
-            return 0;
-        if (byte(i + 1) < low || byte(i + 1) > high)
-            return 0;
+        if (i + length > s.size()) return 0;
+        if (byte(i + 1) < low || byte(i + 1) > high) return 0;
         for (std::size_t k = 2; k < length; ++k) {
-            if (byte(i + k) < 0x80 || byte(i + k) > 0xBF)
-                return 0;
+            if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
         }
         return length;
     }
@@ -218,8 +207,7 @@ private:
 };
 
 // The fields every measured case shares.
-void writeStats(JsonWriter& w, const SampleStats& s)
-{
+void writeStats(JsonWriter& w, const SampleStats& s) {
     w.field("samples", s.samples);
     w.field("throttled_samples", s.throttledSamples);
     w.field("median_s", s.medianSeconds);
@@ -228,18 +216,19 @@ void writeStats(JsonWriter& w, const SampleStats& s)
     w.field("max_s", s.maxSeconds);
     w.field("noise", s.relStdDev);
     w.field("converged", s.converged);
+    // Only where a GPU measured it, so reports without it (every CPU report) stay as they were.
+    if (s.smClockMHz > 0) w.field("sm_clock_mhz", s.smClockMHz);
 }
 
-void writeDevice(JsonWriter& w, const BenchReport& r)
-{
+void writeDevice(JsonWriter& w, const BenchReport& r) {
     const DeviceReport& d = r.device;
     // The device that ran (runBench keeps only that one); the first when a runner left several.
     const DeviceInfo* info = d.devices.empty() ? nullptr : &d.devices.front();
     w.beginObject();
     w.field("available", d.hasUsableDevice());
     w.field("name", info ? info->name : std::string());
-    w.field("compute_capability", info ? std::to_string(info->computeMajor) + "." + std::to_string(info->computeMinor)
-                                       : std::string());
+    w.field("compute_capability",
+            info ? std::to_string(info->computeMajor) + "." + std::to_string(info->computeMinor) : std::string());
     w.field("memory_bytes", info ? info->memoryTotalBytes : std::uint64_t{0});
     w.field("reason", d.reason);
     w.field("backend", d.backend);
@@ -261,8 +250,7 @@ void writeDevice(JsonWriter& w, const BenchReport& r)
     w.endObject();
 }
 
-void writeGemm(JsonWriter& w, const GemmResult& g)
-{
+void writeGemm(JsonWriter& w, const GemmResult& g) {
     w.beginObject();
     w.field("layer", g.shape.layer);
     w.field("m", g.shape.m);
@@ -291,8 +279,7 @@ void writeGemm(JsonWriter& w, const GemmResult& g)
     w.endObject();
 }
 
-void writeBandwidth(JsonWriter& w, const BandwidthResult& b)
-{
+void writeBandwidth(JsonWriter& w, const BandwidthResult& b) {
     w.beginObject();
     w.field("kernel", b.kernel);
     w.field("bytes", b.bytes);
@@ -342,8 +329,7 @@ void writeKvSource(JsonWriter& w, const KvQuantResult& k) {
     w.endObject();
 }
 
-void writeInterval(JsonWriter& w, std::string_view name, const KvInterval& interval)
-{
+void writeInterval(JsonWriter& w, std::string_view name, const KvInterval& interval) {
     w.key(name);
     w.beginArray();
     w.value(interval.low);
@@ -353,12 +339,10 @@ void writeInterval(JsonWriter& w, std::string_view name, const KvInterval& inter
 
 // How sure the attention-output error is (kv_interval.h): the sample, the 95 % interval, and the paired difference
 // from per_tensor at the same context; each written only when the sweep could compute it.
-void writeKvIntervals(JsonWriter& w, const KvQuantResult& k)
-{
+void writeKvIntervals(JsonWriter& w, const KvQuantResult& k) {
     w.field("attn_rows", k.attnRows);
     w.field("attn_heads", static_cast<std::uint64_t>(k.attnHeads.diffSquares.size()));
-    if (k.attnOutCi95.valid())
-        writeInterval(w, "attn_out_ci95", k.attnOutCi95);
+    if (k.attnOutCi95.valid()) writeInterval(w, "attn_out_ci95", k.attnOutCi95);
     if (k.attnOutVsPerTensor) {
         w.key("attn_out_vs_per_tensor");
         w.beginObject();
@@ -368,8 +352,7 @@ void writeKvIntervals(JsonWriter& w, const KvQuantResult& k)
     }
 }
 
-void writeKv(JsonWriter& w, const KvQuantResult& k)
-{
+void writeKv(JsonWriter& w, const KvQuantResult& k) {
     w.beginObject();
     w.field("scaling", kvScalingName(k.scaling));
     w.field("context", k.context);
@@ -393,8 +376,7 @@ void writeKv(JsonWriter& w, const KvQuantResult& k)
     w.endObject();
 }
 
-void writeKvKernel(JsonWriter& w, const KvKernelResult& k)
-{
+void writeKvKernel(JsonWriter& w, const KvKernelResult& k) {
     w.beginObject();
     w.field("scaling", kvScalingName(k.scaling));
     w.field("elements", k.elements);
@@ -407,19 +389,16 @@ void writeKvKernel(JsonWriter& w, const KvKernelResult& k)
 }
 
 template <class T, class Fn>
-void writeArray(JsonWriter& w, std::string_view name, const std::vector<T>& items, Fn writeOne)
-{
+void writeArray(JsonWriter& w, std::string_view name, const std::vector<T>& items, Fn writeOne) {
     w.key(name);
     w.beginArray();
-    for (const T& item : items)
-        writeOne(w, item);
+    for (const T& item : items) writeOne(w, item);
     w.endArray();
 }
 
 }  // namespace
 
-std::string benchReportToJson(const BenchReport& report, int indent)
-{
+std::string benchReportToJson(const BenchReport& report, int indent) {
     JsonWriter w(indent);
     w.beginObject();
     w.field("backend", report.backend);

@@ -12,8 +12,7 @@ namespace {
 #define FP8DASH_STRINGIFY(x) FP8DASH_STRINGIFY_(x)
 
 template <typename Fn>
-bool resolve(void* library, const char* name, Fn& slot, std::string& error)
-{
+bool resolve(void* library, const char* name, Fn& slot, std::string& error) {
     void* symbol = ::dlsym(library, name);
     if (!symbol) {
         error = std::string("the cuBLASLt library lacks ") + name;
@@ -23,8 +22,7 @@ bool resolve(void* library, const char* name, Fn& slot, std::string& error)
     return true;
 }
 
-CublasLtApi load()
-{
+CublasLtApi load() {
     CublasLtApi api;
     const std::string soname = "libcublasLt.so." FP8DASH_STRINGIFY(CUBLAS_VER_MAJOR);
     std::vector<std::string> candidates{soname};
@@ -79,14 +77,12 @@ CublasLtApi load()
 
 }  // namespace
 
-std::string CublasLtApi::statusText(cublasStatus_t status) const
-{
+std::string CublasLtApi::statusText(cublasStatus_t status) const {
     const char* name = getStatusString ? getStatusString(status) : nullptr;
     return std::string(name ? name : "cuBLAS status") + " (" + std::to_string(static_cast<int>(status)) + ")";
 }
 
-const CublasLtApi& cublasLt()
-{
+const CublasLtApi& cublasLt() {
     static const CublasLtApi api = load();  // C++11 magic static: loaded once, thread-safe
     return api;
 }

@@ -6,15 +6,20 @@
 
 namespace fp8dash::gpu {
 
-const char* unavailableName(Unavailable u)
-{
+const char* unavailableName(Unavailable u) {
     switch (u) {
-    case Unavailable::None: return "none";
-    case Unavailable::NotBuilt: return "not_built";
-    case Unavailable::NoDriver: return "no_driver";
-    case Unavailable::DriverTooOld: return "driver_too_old";
-    case Unavailable::NoDevice: return "no_device";
-    case Unavailable::Error: return "error";
+        case Unavailable::None:
+            return "none";
+        case Unavailable::NotBuilt:
+            return "not_built";
+        case Unavailable::NoDriver:
+            return "no_driver";
+        case Unavailable::DriverTooOld:
+            return "driver_too_old";
+        case Unavailable::NoDevice:
+            return "no_device";
+        case Unavailable::Error:
+            return "error";
     }
     return "error";  // out-of-range value cast into the enum
 }
@@ -24,26 +29,24 @@ namespace {
 // A build without the toolkit still answers, so callers never need to special-case it.
 class CpuDeviceQuery final : public DeviceQuery {
 public:
-    DeviceReport query() override
-    {
+    DeviceReport query() override {
         DeviceReport report;
         report.backend = "cpu";
         report.unavailable = Unavailable::NotBuilt;
-        report.reason = "this build of fp8dash has no CUDA support (the CUDA toolkit was not found when it was "
-                        "built); GPU benchmarks are unavailable, CPU paths still work";
+        report.reason =
+            "this build of fp8dash has no CUDA support (the CUDA toolkit was not found when it was "
+            "built); GPU benchmarks are unavailable, CPU paths still work";
         return report;
     }
 };
 
 }  // namespace
 
-std::unique_ptr<DeviceQuery> makeCpuDeviceQuery()
-{
+std::unique_ptr<DeviceQuery> makeCpuDeviceQuery() {
     return std::make_unique<CpuDeviceQuery>();
 }
 
-bool builtWithCuda()
-{
+bool builtWithCuda() {
 #ifdef FP8DASH_WITH_CUDA
     return true;
 #else
@@ -51,8 +54,7 @@ bool builtWithCuda()
 #endif
 }
 
-std::unique_ptr<DeviceQuery> makeDeviceQuery()
-{
+std::unique_ptr<DeviceQuery> makeDeviceQuery() {
 #ifdef FP8DASH_WITH_CUDA
     return detail::makeCudaDeviceQuery();
 #else

@@ -50,20 +50,17 @@ constexpr std::int32_t kFloatInfBits = 0x7F800000;
 constexpr std::uint32_t kFp8NaN = 0x7F;  // cuda_fp8.h's NaN for both formats, sign dropped
 
 template <Fp8Format F>
-constexpr const EncodeParams& paramsFor()
-{
+constexpr const EncodeParams& paramsFor() {
     return F == Fp8Format::E4M3 ? kE4M3 : kE5M2;
 }
 
 // All ones when the condition holds, else zero.
-[[gnu::always_inline]] inline std::uint32_t maskIf(bool condition)
-{
+[[gnu::always_inline]] inline std::uint32_t maskIf(bool condition) {
     return 0u - static_cast<std::uint32_t>(condition);
 }
 
 template <Fp8Format F, Saturation S>
-[[gnu::always_inline]] inline std::uint32_t encodeLane(std::uint32_t bits)
-{
+[[gnu::always_inline]] inline std::uint32_t encodeLane(std::uint32_t bits) {
     constexpr EncodeParams p = paramsFor<F>();
     const std::uint32_t sign = (bits >> 24) & 0x80u;
     const std::uint32_t magnitude = bits & 0x7FFFFFFFu;
@@ -96,30 +93,25 @@ template <Fp8Format F, Saturation S>
 constexpr std::size_t kEncodeBlock = 64;
 
 template <Fp8Format F, Saturation S>
-[[gnu::always_inline]] inline void encodeLoop(const float* __restrict in, std::uint8_t* __restrict out,
-                                              std::size_t n)
-{
+[[gnu::always_inline]] inline void encodeLoop(const float* __restrict in, std::uint8_t* __restrict out, std::size_t n) {
     std::size_t i = 0;
     for (; n - i >= kEncodeBlock; i += kEncodeBlock)
         for (std::size_t j = 0; j < kEncodeBlock; ++j)
             out[i + j] = static_cast<std::uint8_t>(encodeLane<F, S>(std::bit_cast<std::uint32_t>(in[i + j])));
-    for (; i < n; ++i)
-        out[i] = static_cast<std::uint8_t>(encodeLane<F, S>(std::bit_cast<std::uint32_t>(in[i])));
+    for (; i < n; ++i) out[i] = static_cast<std::uint8_t>(encodeLane<F, S>(std::bit_cast<std::uint32_t>(in[i])));
 }
 
 using EncodeFn = void (*)(const float*, std::uint8_t*, std::size_t);
 
 template <Fp8Format F, Saturation S>
-void encodeBaseline(const float* __restrict in, std::uint8_t* __restrict out, std::size_t n)
-{
+void encodeBaseline(const float* __restrict in, std::uint8_t* __restrict out, std::size_t n) {
     encodeLoop<F, S>(in, out, n);
 }
 
 #ifdef FP8DASH_CODEC_X86_DISPATCH
 template <Fp8Format F, Saturation S>
 __attribute__((target("avx2"))) void encodeAvx2(const float* __restrict in, std::uint8_t* __restrict out,
-                                                std::size_t n)
-{
+                                                std::size_t n) {
     encodeLoop<F, S>(in, out, n);
 }
 #endif
@@ -131,29 +123,25 @@ struct EncodeTable {
     EncodeFn e5m2Finite;
     const char* name;
 
-    EncodeFn pick(Fp8Format format, Saturation saturation) const
-    {
+    EncodeFn pick(Fp8Format format, Saturation saturation) const {
         const bool finite = saturation == Saturation::Finite;
         return format == Fp8Format::E4M3 ? (finite ? e4m3Finite : e4m3None) : (finite ? e5m2Finite : e5m2None);
     }
 };
 
-constexpr EncodeTable kBaselineTable{encodeBaseline<Fp8Format::E4M3, Saturation::None>,
-                                     encodeBaseline<Fp8Format::E4M3, Saturation::Finite>,
-                                     encodeBaseline<Fp8Format::E5M2, Saturation::None>,
-                                     encodeBaseline<Fp8Format::E5M2, Saturation::Finite>, "baseline"};
+constexpr EncodeTable kBaselineTable{
+    encodeBaseline<Fp8Format::E4M3, Saturation::None>, encodeBaseline<Fp8Format::E4M3, Saturation::Finite>,
+    encodeBaseline<Fp8Format::E5M2, Saturation::None>, encodeBaseline<Fp8Format::E5M2, Saturation::Finite>, "baseline"};
 
-const EncodeTable& encodeTable()
-{
+const EncodeTable& encodeTable() {
     // Chosen once per process; function-local static initialisation is thread-safe.
     static const EncodeTable table = [] {
 #ifdef FP8DASH_CODEC_X86_DISPATCH
         __builtin_cpu_init();
         if (__builtin_cpu_supports("avx2"))
-            return EncodeTable{encodeAvx2<Fp8Format::E4M3, Saturation::None>,
-                               encodeAvx2<Fp8Format::E4M3, Saturation::Finite>,
-                               encodeAvx2<Fp8Format::E5M2, Saturation::None>,
-                               encodeAvx2<Fp8Format::E5M2, Saturation::Finite>, "avx2"};
+            return EncodeTable{
+                encodeAvx2<Fp8Format::E4M3, Saturation::None>, encodeAvx2<Fp8Format::E4M3, Saturation::Finite>,
+                encodeAvx2<Fp8Format::E5M2, Saturation::None>, encodeAvx2<Fp8Format::E5M2, Saturation::Finite>, "avx2"};
 #endif
         return kBaselineTable;
     }();
@@ -163,13 +151,11 @@ const EncodeTable& encodeTable()
 // Decoding: 256 exact values per format, built at compile time from the format definitions.
 constexpr std::uint32_t kCanonicalNaNBits = 0x7FFFFFFF;
 
-constexpr float decodeE4M3(std::uint32_t code)
-{
+constexpr float decodeE4M3(std::uint32_t code) {
     const std::uint32_t sign = (code & 0x80u) << 24;
     const std::uint32_t exponent = (code >> 3) & 0xFu;
     const std::uint32_t mantissa = code & 0x7u;
-    if ((code & 0x7Fu) == 0x7Fu)
-        return std::bit_cast<float>(kCanonicalNaNBits);
+    if ((code & 0x7Fu) == 0x7Fu) return std::bit_cast<float>(kCanonicalNaNBits);
     if (exponent == 0) {  // zero and subnormals: mantissa * 2^-9, exact in float
         const float magnitude = static_cast<float>(mantissa) * 0x1p-9f;
         return std::bit_cast<float>(std::bit_cast<std::uint32_t>(magnitude) | sign);
@@ -177,13 +163,11 @@ constexpr float decodeE4M3(std::uint32_t code)
     return std::bit_cast<float>(sign | ((exponent - 7 + 127) << 23) | (mantissa << 20));
 }
 
-constexpr float decodeE5M2(std::uint32_t code)
-{
+constexpr float decodeE5M2(std::uint32_t code) {
     const std::uint32_t sign = (code & 0x80u) << 24;
     const std::uint32_t exponent = (code >> 2) & 0x1Fu;
     const std::uint32_t mantissa = code & 0x3u;
-    if (exponent == 0x1F)
-        return std::bit_cast<float>(mantissa == 0 ? (sign | 0x7F800000u) : kCanonicalNaNBits);
+    if (exponent == 0x1F) return std::bit_cast<float>(mantissa == 0 ? (sign | 0x7F800000u) : kCanonicalNaNBits);
     if (exponent == 0) {  // zero and subnormals: mantissa * 2^-16
         const float magnitude = static_cast<float>(mantissa) * 0x1p-16f;
         return std::bit_cast<float>(std::bit_cast<std::uint32_t>(magnitude) | sign);
@@ -192,31 +176,26 @@ constexpr float decodeE5M2(std::uint32_t code)
 }
 
 template <float (*Decode)(std::uint32_t)>
-constexpr std::array<float, 256> makeDecodeTable()
-{
+constexpr std::array<float, 256> makeDecodeTable() {
     std::array<float, 256> table{};
-    for (std::uint32_t code = 0; code < 256; ++code)
-        table[code] = Decode(code);
+    for (std::uint32_t code = 0; code < 256; ++code) table[code] = Decode(code);
     return table;
 }
 
 constexpr std::array<float, 256> kDecodeE4M3 = makeDecodeTable<decodeE4M3>();
 constexpr std::array<float, 256> kDecodeE5M2 = makeDecodeTable<decodeE5M2>();
 
-const std::array<float, 256>& decodeTable(Fp8Format format)
-{
+const std::array<float, 256>& decodeTable(Fp8Format format) {
     return format == Fp8Format::E4M3 ? kDecodeE4M3 : kDecodeE5M2;
 }
 
 }  // namespace
 
-float fp8MaxFinite(Fp8Format format)
-{
+float fp8MaxFinite(Fp8Format format) {
     return format == Fp8Format::E4M3 ? 448.0f : 57344.0f;
 }
 
-std::uint8_t encodeFp8(float value, Fp8Format format, Saturation saturation)
-{
+std::uint8_t encodeFp8(float value, Fp8Format format, Saturation saturation) {
     const auto bits = std::bit_cast<std::uint32_t>(value);
     std::uint32_t code = 0;
     if (format == Fp8Format::E4M3)
@@ -228,33 +207,25 @@ std::uint8_t encodeFp8(float value, Fp8Format format, Saturation saturation)
     return static_cast<std::uint8_t>(code);
 }
 
-float decodeFp8(std::uint8_t code, Fp8Format format)
-{
+float decodeFp8(std::uint8_t code, Fp8Format format) {
     return decodeTable(format)[code];
 }
 
-void encodeFp8(const float* in, std::uint8_t* out, std::size_t n, Fp8Format format, Saturation saturation)
-{
-    if (n != 0)
-        encodeTable().pick(format, saturation)(in, out, n);
+void encodeFp8(const float* in, std::uint8_t* out, std::size_t n, Fp8Format format, Saturation saturation) {
+    if (n != 0) encodeTable().pick(format, saturation)(in, out, n);
 }
 
-void encodeFp8Baseline(const float* in, std::uint8_t* out, std::size_t n, Fp8Format format, Saturation saturation)
-{
-    if (n != 0)
-        kBaselineTable.pick(format, saturation)(in, out, n);
+void encodeFp8Baseline(const float* in, std::uint8_t* out, std::size_t n, Fp8Format format, Saturation saturation) {
+    if (n != 0) kBaselineTable.pick(format, saturation)(in, out, n);
 }
 
-const char* fp8EncodeKernel()
-{
+const char* fp8EncodeKernel() {
     return encodeTable().name;
 }
 
-void decodeFp8(const std::uint8_t* in, float* out, std::size_t n, Fp8Format format)
-{
+void decodeFp8(const std::uint8_t* in, float* out, std::size_t n, Fp8Format format) {
     const float* table = decodeTable(format).data();
-    for (std::size_t i = 0; i < n; ++i)
-        out[i] = table[in[i]];
+    for (std::size_t i = 0; i < n; ++i) out[i] = table[in[i]];
 }
 
 }  // namespace fp8dash::gpu

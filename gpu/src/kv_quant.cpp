@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <limits>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -19,29 +19,24 @@ constexpr float kE4m3Max = 448.0f;
 // Chunk for the x / scale staging buffer: small enough to stay in L1 next to the codes.
 constexpr std::size_t kChunk = 2048;
 
-void checkShape(const KvShape& shape)
-{
+void checkShape(const KvShape& shape) {
     if (shape.layers < 1 || shape.kvHeads < 1 || shape.headDim < 1 || shape.tokens < 1)
         throw std::invalid_argument("kv_quant: every dimension of the KV shape must be positive");
 }
 
-std::size_t blockElements(const KvShape& shape, int tokens)
-{
+std::size_t blockElements(const KvShape& shape, int tokens) {
     return static_cast<std::size_t>(tokens) * static_cast<std::size_t>(shape.headDim);
 }
 
-float amaxOf(const float* data, std::size_t n)
-{
+float amaxOf(const float* data, std::size_t n) {
     float amax = 0;
-    for (std::size_t i = 0; i < n; ++i)
-        amax = std::max(amax, std::fabs(data[i]));
+    for (std::size_t i = 0; i < n; ++i) amax = std::max(amax, std::fabs(data[i]));
     return amax;
 }
 
 // Codes for the first `tokens` tokens into preallocated buffers; kept apart from the allocation so the sweep times
 // the quantise step alone.
-void quantizeInto(const KvCache& cache, const KvScales& scales, int tokens, std::uint8_t* keys, std::uint8_t* values)
-{
+void quantizeInto(const KvCache& cache, const KvScales& scales, int tokens, std::uint8_t* keys, std::uint8_t* values) {
     const KvShape& shape = cache.shape;
     const std::size_t n = blockElements(shape, tokens);
     std::size_t outOffset = 0;
@@ -55,8 +50,7 @@ void quantizeInto(const KvCache& cache, const KvScales& scales, int tokens, std:
     }
 }
 
-void checkScales(const KvShape& shape, const KvScales& scales)
-{
+void checkScales(const KvShape& shape, const KvScales& scales) {
     const auto expected = static_cast<std::size_t>(shape.layers) * static_cast<std::size_t>(shape.kvHeads);
     if (scales.kvHeads != shape.kvHeads || scales.key.size() != expected || scales.value.size() != expected)
         throw std::invalid_argument("kv_quant: the scales do not match the cache's shape");
@@ -64,34 +58,32 @@ void checkScales(const KvShape& shape, const KvScales& scales)
 
 }  // namespace
 
-const char* kvScalingName(KvScaling scaling)
-{
+const char* kvScalingName(KvScaling scaling) {
     switch (scaling) {
-    case KvScaling::None: return "none";
-    case KvScaling::PerTensor: return "per_tensor";
-    case KvScaling::PerHead: return "per_head";
+        case KvScaling::None:
+            return "none";
+        case KvScaling::PerTensor:
+            return "per_tensor";
+        case KvScaling::PerHead:
+            return "per_head";
     }
     return "unknown";
 }
 
-std::size_t KvShape::elementsPerTensor() const
-{
+std::size_t KvShape::elementsPerTensor() const {
     return static_cast<std::size_t>(layers) * static_cast<std::size_t>(kvHeads) * static_cast<std::size_t>(tokens) *
            static_cast<std::size_t>(headDim);
 }
 
-std::size_t KvShape::offset(int layer, int head, int token) const
-{
-    const std::size_t block = static_cast<std::size_t>(layer) * static_cast<std::size_t>(kvHeads) +
-                              static_cast<std::size_t>(head);
+std::size_t KvShape::offset(int layer, int head, int token) const {
+    const std::size_t block =
+        static_cast<std::size_t>(layer) * static_cast<std::size_t>(kvHeads) + static_cast<std::size_t>(head);
     return (block * static_cast<std::size_t>(tokens) + static_cast<std::size_t>(token)) *
            static_cast<std::size_t>(headDim);
 }
 
-float roundToBf16(float value)
-{
-    if (std::isnan(value))
-        return value;
+float roundToBf16(float value) {
+    if (std::isnan(value)) return value;
     std::uint32_t bits = std::bit_cast<std::uint32_t>(value);
     // Adding 0x7FFF plus the lowest kept bit rounds to nearest with ties to even; infinities have zero low bits and
     // the largest finite floats round up to infinity, as a bfloat16 conversion does.
@@ -99,8 +91,7 @@ float roundToBf16(float value)
     return std::bit_cast<float>(bits & 0xFFFF0000u);
 }
 
-KvCache generateKvCache(const KvShape& shape, std::uint64_t seed, const KvGeneratorOptions& options)
-{
+KvCache generateKvCache(const KvShape& shape, std::uint64_t seed, const KvGeneratorOptions& options) {
     checkShape(shape);
     SyntheticKvSource source(shape, seed, options);
     KvCache cache;
@@ -118,10 +109,8 @@ KvCache generateKvCache(const KvShape& shape, std::uint64_t seed, const KvGenera
     return cache;
 }
 
-KvScales computeKvScales(const KvCache& cache, KvScaling scaling, int calibrationTokens)
-{
-    if (calibrationTokens < 1)
-        throw std::invalid_argument("kv_quant: calibrationTokens must be at least 1");
+KvScales computeKvScales(const KvCache& cache, KvScaling scaling, int calibrationTokens) {
+    if (calibrationTokens < 1) throw std::invalid_argument("kv_quant: calibrationTokens must be at least 1");
     const KvShape& shape = cache.shape;
     checkShape(shape);
     const auto count = static_cast<std::size_t>(shape.layers) * static_cast<std::size_t>(shape.kvHeads);
@@ -135,45 +124,47 @@ KvScales computeKvScales(const KvCache& cache, KvScaling scaling, int calibratio
     auto scaleOf = [](float amax, float divisor) { return amax > 0 ? amax / divisor : 1.0f; };
 
     switch (scaling) {
-    case KvScaling::None: break;
-    case KvScaling::PerTensor: {
-        const int calibration = std::min(calibrationTokens, shape.tokens);
-        const std::size_t n = blockElements(shape, calibration);
-        for (int layer = 0; layer < shape.layers; ++layer) {
-            float keyAmax = 0;
-            float valueAmax = 0;
-            for (int head = 0; head < shape.kvHeads; ++head) {
-                const std::size_t offset = shape.offset(layer, head, 0);
-                keyAmax = std::max(keyAmax, amaxOf(cache.keys.data() + offset, n));
-                valueAmax = std::max(valueAmax, amaxOf(cache.values.data() + offset, n));
+        case KvScaling::None:
+            break;
+        case KvScaling::PerTensor: {
+            const int calibration = std::min(calibrationTokens, shape.tokens);
+            const std::size_t n = blockElements(shape, calibration);
+            for (int layer = 0; layer < shape.layers; ++layer) {
+                float keyAmax = 0;
+                float valueAmax = 0;
+                for (int head = 0; head < shape.kvHeads; ++head) {
+                    const std::size_t offset = shape.offset(layer, head, 0);
+                    keyAmax = std::max(keyAmax, amaxOf(cache.keys.data() + offset, n));
+                    valueAmax = std::max(valueAmax, amaxOf(cache.values.data() + offset, n));
+                }
+                for (int head = 0; head < shape.kvHeads; ++head) {
+                    const auto i = static_cast<std::size_t>(layer * shape.kvHeads + head);
+                    scales.key[i] = scaleOf(keyAmax, kVllmKeyScaleDivisor);
+                    scales.value[i] = scaleOf(valueAmax, kVllmValueScaleDivisor);
+                }
             }
-            for (int head = 0; head < shape.kvHeads; ++head) {
-                const auto i = static_cast<std::size_t>(layer * shape.kvHeads + head);
-                scales.key[i] = scaleOf(keyAmax, kVllmKeyScaleDivisor);
-                scales.value[i] = scaleOf(valueAmax, kVllmValueScaleDivisor);
-            }
+            break;
         }
-        break;
-    }
-    case KvScaling::PerHead: {
-        // amax / 448 in float can round down, and then amax / scale is a hair above 448 (448.00003): E4M3 holds it
-        // as 448 either way, but it would count as saturated. The next float up keeps the head's own amax in range.
-        auto fullRange = [&](float amax) {
-            float scale = scaleOf(amax, kE4m3Max);
-            if (amax / scale > kE4m3Max) scale = std::nextafter(scale, std::numeric_limits<float>::infinity());
-            return scale;
-        };
-        const std::size_t n = blockElements(shape, shape.tokens);
-        for (int layer = 0; layer < shape.layers; ++layer) {
-            for (int head = 0; head < shape.kvHeads; ++head) {
-                const std::size_t offset = shape.offset(layer, head, 0);
-                const auto i = static_cast<std::size_t>(layer * shape.kvHeads + head);
-                scales.key[i] = fullRange(amaxOf(cache.keys.data() + offset, n));
-                scales.value[i] = fullRange(amaxOf(cache.values.data() + offset, n));
+        case KvScaling::PerHead: {
+            // amax / 448 in float can round down, and then amax / scale is a hair above 448 (448.00003): E4M3 holds
+            // it as 448 either way, but it would count as saturated. The next float up keeps the head's own amax in
+            // range.
+            auto fullRange = [&](float amax) {
+                float scale = scaleOf(amax, kE4m3Max);
+                if (amax / scale > kE4m3Max) scale = std::nextafter(scale, std::numeric_limits<float>::infinity());
+                return scale;
+            };
+            const std::size_t n = blockElements(shape, shape.tokens);
+            for (int layer = 0; layer < shape.layers; ++layer) {
+                for (int head = 0; head < shape.kvHeads; ++head) {
+                    const std::size_t offset = shape.offset(layer, head, 0);
+                    const auto i = static_cast<std::size_t>(layer * shape.kvHeads + head);
+                    scales.key[i] = fullRange(amaxOf(cache.keys.data() + offset, n));
+                    scales.value[i] = fullRange(amaxOf(cache.values.data() + offset, n));
+                }
             }
+            break;
         }
-        break;
-    }
     }
     return scales;
 }
@@ -193,8 +184,7 @@ std::uint64_t countSaturated(const float* data, std::size_t n, float scale) {
     return count;
 }
 
-void quantizeKvBlock(const float* in, std::uint8_t* out, std::size_t n, float scale)
-{
+void quantizeKvBlock(const float* in, std::uint8_t* out, std::size_t n, float scale) {
     if (scale == 1.0f) {  // a raw cast: x / 1 == x, so skip the staging copy
         encodeFp8(in, out, n, Fp8Format::E4M3, Saturation::Finite);
         return;
@@ -202,21 +192,17 @@ void quantizeKvBlock(const float* in, std::uint8_t* out, std::size_t n, float sc
     std::array<float, kChunk> scaled;
     for (std::size_t begin = 0; begin < n; begin += kChunk) {
         const std::size_t count = std::min(kChunk, n - begin);
-        for (std::size_t i = 0; i < count; ++i)
-            scaled[i] = in[begin + i] / scale;
+        for (std::size_t i = 0; i < count; ++i) scaled[i] = in[begin + i] / scale;
         encodeFp8(scaled.data(), out + begin, count, Fp8Format::E4M3, Saturation::Finite);
     }
 }
 
-void dequantizeKvBlock(const std::uint8_t* in, float* out, std::size_t n, float scale)
-{
+void dequantizeKvBlock(const std::uint8_t* in, float* out, std::size_t n, float scale) {
     decodeFp8(in, out, n, Fp8Format::E4M3);
-    for (std::size_t i = 0; i < n; ++i)
-        out[i] *= scale;
+    for (std::size_t i = 0; i < n; ++i) out[i] *= scale;
 }
 
-QuantizedKv quantizeKv(const KvCache& cache, const KvScales& scales, int tokens)
-{
+QuantizedKv quantizeKv(const KvCache& cache, const KvScales& scales, int tokens) {
     checkShape(cache.shape);
     if (tokens < 1 || tokens > cache.shape.tokens)
         throw std::invalid_argument("kv_quant: tokens must be in [1, " + std::to_string(cache.shape.tokens) + "]");
@@ -231,8 +217,7 @@ QuantizedKv quantizeKv(const KvCache& cache, const KvScales& scales, int tokens)
     return quantized;
 }
 
-KvCache dequantizeKv(const QuantizedKv& quantized)
-{
+KvCache dequantizeKv(const QuantizedKv& quantized) {
     const KvShape& shape = quantized.shape;
     checkShape(shape);
     checkScales(shape, quantized.scales);
@@ -253,10 +238,8 @@ KvCache dequantizeKv(const QuantizedKv& quantized)
     return cache;
 }
 
-void ErrorAccumulator::add(std::span<const float> reference, std::span<const float> approx)
-{
-    if (reference.size() != approx.size())
-        throw std::invalid_argument("kv_quant: compared tensors differ in size");
+void ErrorAccumulator::add(std::span<const float> reference, std::span<const float> approx) {
+    if (reference.size() != approx.size()) throw std::invalid_argument("kv_quant: compared tensors differ in size");
     for (std::size_t i = 0; i < reference.size(); ++i) {
         const double x = reference[i];
         const double q = approx[i];
@@ -277,8 +260,7 @@ void ErrorAccumulator::merge(const ErrorAccumulator& other) {
     m_maxAbs = std::max(m_maxAbs, other.m_maxAbs);
 }
 
-TensorError ErrorAccumulator::result() const
-{
+TensorError ErrorAccumulator::result() const {
     TensorError error;
     error.maxAbsError = m_maxAbs;
     if (m_refSquares > 0)
@@ -293,45 +275,10 @@ TensorError ErrorAccumulator::result() const
     return error;
 }
 
-TensorError compareTensors(std::span<const float> reference, std::span<const float> approx)
-{
+TensorError compareTensors(std::span<const float> reference, std::span<const float> approx) {
     ErrorAccumulator accumulator;
     accumulator.add(reference, approx);
     return accumulator.result();
-}
-
-std::vector<double> attentionOutput(std::span<const float> query, std::span<const float> keys,
-                                    std::span<const float> values, int tokens, int headDim)
-{
-    if (tokens < 1 || headDim < 1)
-        throw std::invalid_argument("kv_quant: attention needs at least one token and one dimension");
-    const auto dim = static_cast<std::size_t>(headDim);
-    const auto count = static_cast<std::size_t>(tokens);
-    if (query.size() < dim || keys.size() < count * dim || values.size() < count * dim)
-        throw std::invalid_argument("kv_quant: attention inputs are smaller than tokens * headDim");
-    const double invSqrtD = 1.0 / std::sqrt(static_cast<double>(headDim));
-    std::vector<double> logits(count);
-    double maxLogit = -INFINITY;
-    for (std::size_t t = 0; t < count; ++t) {
-        double dot = 0;
-        for (std::size_t d = 0; d < dim; ++d)
-            dot += static_cast<double>(query[d]) * static_cast<double>(keys[t * dim + d]);
-        logits[t] = dot * invSqrtD;
-        maxLogit = std::max(maxLogit, logits[t]);
-    }
-    // Subtracting the max keeps exp() in range; the normalisation makes the result the same softmax.
-    double sum = 0;
-    for (double& logit : logits) {
-        logit = std::exp(logit - maxLogit);
-        sum += logit;
-    }
-    std::vector<double> out(dim, 0.0);
-    for (std::size_t t = 0; t < count; ++t) {
-        const double p = logits[t] / sum;
-        for (std::size_t d = 0; d < dim; ++d)
-            out[d] += p * static_cast<double>(values[t * dim + d]);
-    }
-    return out;
 }
 
 }  // namespace fp8dash::gpu

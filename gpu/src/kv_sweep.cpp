@@ -198,7 +198,7 @@ KvSweepResult runKvQuantSweep(const KvSweepConfig& config, const KvProgress& pro
     layer.shape = KvShape{1, full.kvHeads, full.headDim, maxContext};
     const auto heads = static_cast<std::size_t>(full.kvHeads);
     const std::size_t block = static_cast<std::size_t>(maxContext) * static_cast<std::size_t>(full.headDim);
-    QuantizedKv codes;                                // reused from point to point
+    QuantizedKv codes;                                   // reused from point to point
     std::vector<std::vector<float>> scratch(2 * heads);  // each head's dequantised K and V
     for (int l = 0; l < full.layers; ++l) {
         source->loadLayer(l, maxContext, layer.keys, layer.values);

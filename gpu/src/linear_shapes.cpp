@@ -9,16 +9,14 @@
 namespace fp8dash::gpu {
 namespace {
 
-int checkedProduct(std::int64_t a, std::int64_t b, const char* what)
-{
+int checkedProduct(std::int64_t a, std::int64_t b, const char* what) {
     const std::int64_t product = a * b;  // both are positive ints: the product fits in 64 bits
     if (product > INT_MAX)
         throw std::invalid_argument(std::string("linearLayerShapes: ") + what + " does not fit in an int");
     return static_cast<int>(product);
 }
 
-void requirePositive(int value, const char* field)
-{
+void requirePositive(int value, const char* field) {
     if (value < 1)
         throw std::invalid_argument(std::string("linearLayerShapes: ") + field + " must be positive, got " +
                                     std::to_string(value));
@@ -26,15 +24,13 @@ void requirePositive(int value, const char* field)
 
 }  // namespace
 
-std::vector<GemmShape> linearLayerShapes(const LinearDims& dims, std::span<const int> tokens, bool square)
-{
+std::vector<GemmShape> linearLayerShapes(const LinearDims& dims, std::span<const int> tokens, bool square) {
     requirePositive(dims.hidden, "hidden");
     requirePositive(dims.heads, "heads");
     requirePositive(dims.kvHeads, "kvHeads");
     requirePositive(dims.headDim, "headDim");
     requirePositive(dims.intermediate, "intermediate");
-    for (int t : tokens)
-        requirePositive(t, "tokens");
+    for (int t : tokens) requirePositive(t, "tokens");
 
     const int qkvN = checkedProduct(static_cast<std::int64_t>(dims.heads) + 2 * static_cast<std::int64_t>(dims.kvHeads),
                                     dims.headDim, "(heads + 2 kvHeads) headDim");
@@ -56,11 +52,9 @@ std::vector<GemmShape> linearLayerShapes(const LinearDims& dims, std::span<const
     std::vector<GemmShape> shapes;
     shapes.reserve(std::size(layers) * tokens.size() + 1);
     for (const Layer& layer : layers) {
-        for (int t : tokens)
-            shapes.push_back(GemmShape{layer.name, t, layer.n, layer.k});
+        for (int t : tokens) shapes.push_back(GemmShape{layer.name, t, layer.n, layer.k});
     }
-    if (square)
-        shapes.push_back(GemmShape{"square", 8192, 8192, 8192});
+    if (square) shapes.push_back(GemmShape{"square", 8192, 8192, 8192});
     return shapes;
 }
 

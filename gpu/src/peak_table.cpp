@@ -77,7 +77,9 @@ std::string normalise(std::string_view s) {
 
 }  // namespace
 
-std::span<const PeakSpec> peakTable() { return kTable; }
+std::span<const PeakSpec> peakTable() {
+    return kTable;
+}
 
 std::optional<PeakSpec> findPeakSpec(std::string_view nameOrKey) {
     const std::string n = normalise(nameOrKey);

@@ -23,11 +23,9 @@
 namespace fp8dash::gpu {
 namespace {
 
-// The reason to skip, or "" when device 0 is usable (and, with needFp8, has FP8 tensor cores).
-std::string skipReason(bool needFp8 = false)
-{
-    if (!builtWithCuda())
-        return "this build has no CUDA implementation (configured without the CUDA toolkit)";
+// The reason to skip, or "" when testDevice() is usable (and, with needFp8, has FP8 tensor cores).
+std::string skipReason(bool needFp8 = false) {
+    if (!builtWithCuda()) return "this build has no CUDA implementation (configured without the CUDA toolkit)";
     const DeviceReport report = makeDeviceQuery()->query();
     if (!report.hasUsableDevice())
         return "no usable GPU (" + std::string(unavailableName(report.unavailable)) + "): " + report.reason;
@@ -38,17 +36,22 @@ std::string skipReason(bool needFp8 = false)
     return {};
 }
 
-#define FP8DASH_REQUIRE_GPU(needFp8)                           \
-    do {                                                       \
-        if (const std::string why = skipReason(needFp8); !why.empty()) \
-            GTEST_SKIP() << why;                               \
+#define FP8DASH_REQUIRE_GPU(needFp8)                                                        \
+    do {                                                                                    \
+        if (const std::string why = skipReason(needFp8); !why.empty()) GTEST_SKIP() << why; \
     } while (false)
 
 #ifdef FP8DASH_WITH_CUDA
 
+// The CUDA ordinal of the first usable device (not position 0 of the list: the listing skips devices it cannot
+// query, so the first listed device need not be device 0). -1 without one.
+int testDevice() {
+    const DeviceReport report = makeDeviceQuery()->query();
+    return report.hasUsableDevice() ? report.devices.front().index : -1;
+}
+
 // Quick sampling: these tests check results, not speed.
-MeasureOptions quickMeasure()
-{
+MeasureOptions quickMeasure() {
     MeasureOptions m;
     m.warmupRuns = 1;
     m.minSamples = 3;
@@ -59,8 +62,7 @@ MeasureOptions quickMeasure()
 
 // y (m x n) against scale * x . w^T computed in double; each element within relTol of its reference plus absTol of
 // the sum of |products| (the rounding of an FP32 accumulation, whatever order cuBLASLt sums in).
-void expectGemmClose(const GemmOnceOutput& out, const GemmShape& shape, double scale, double relTol, double absTol)
-{
+void expectGemmClose(const GemmOnceOutput& out, const GemmShape& shape, double scale, double relTol, double absTol) {
     ASSERT_TRUE(out.error.empty()) << out.error;
     ASSERT_EQ(out.x.size(), static_cast<std::size_t>(shape.m) * shape.k);
     ASSERT_EQ(out.w.size(), static_cast<std::size_t>(shape.n) * shape.k);
@@ -90,26 +92,23 @@ void expectGemmClose(const GemmOnceOutput& out, const GemmShape& shape, double s
     EXPECT_GT(nonZero, 0.9 * shape.m * shape.n);  // the inputs are not degenerate
 }
 
-TEST(CudaGemmOnDevice, Bf16MatchesCpuReference)
-{
+TEST(CudaGemmOnDevice, Bf16MatchesCpuReference) {
     FP8DASH_REQUIRE_GPU(false);
     const GemmShape shape{"test", 64, 128, 256};
-    const GemmOnceOutput out = runGemmOnce(0, shape, GemmPrecision::Bf16, false, 1.0f, 1.0f, 5);
+    const GemmOnceOutput out = runGemmOnce(testDevice(), shape, GemmPrecision::Bf16, false, 1.0f, 1.0f, 5);
     // BF16 inputs in [-1, 1); products are exact in FP32, the output's BF16 rounding is 2^-9 relative.
-    for (float v : out.x)
-        ASSERT_TRUE(v >= -1.0f && v < 1.0f) << v;
+    for (float v : out.x) ASSERT_TRUE(v >= -1.0f && v < 1.0f) << v;
     expectGemmClose(out, shape, 1.0, 1e-2, 1e-4);
 }
 
-TEST(CudaGemmOnDevice, Fp8MatchesCpuReferenceWithScales)
-{
+TEST(CudaGemmOnDevice, Fp8MatchesCpuReferenceWithScales) {
     FP8DASH_REQUIRE_GPU(true);
     const GemmShape shape{"test", 64, 128, 256};
     // Powers of two: the scales are exact, so what is left is the accumulation and the BF16 output (2^-9). Hopper's
     // FP8 tensor cores keep only ~14 bits while they sum one k-chunk before cuBLASLt promotes it to FP32 (DeepSeek-V3
     // report, section 3.3.2), hence 2^-10 of the sum of |products|: still ~60x below what a wrong layout gives
     // (a different dot product: ~sum|p| / sqrt(k)).
-    const GemmOnceOutput out = runGemmOnce(0, shape, GemmPrecision::Fp8E4m3, false, 0.5f, 4.0f, 9);
+    const GemmOnceOutput out = runGemmOnce(testDevice(), shape, GemmPrecision::Fp8E4m3, false, 0.5f, 4.0f, 9);
     for (float v : out.w) {
         ASSERT_FALSE(std::isnan(v));
         ASSERT_LE(std::fabs(v), 1.0f);
@@ -119,29 +118,26 @@ TEST(CudaGemmOnDevice, Fp8MatchesCpuReferenceWithScales)
     expectGemmClose(out, shape, 2.0, std::ldexp(1.0, -8), std::ldexp(1.0, -10));
 }
 
-TEST(CudaGemmOnDevice, Fp8FastAccumulationStaysClose)
-{
+TEST(CudaGemmOnDevice, Fp8FastAccumulationStaysClose) {
     FP8DASH_REQUIRE_GPU(true);
     const GemmShape shape{"test", 64, 128, 256};
-    const GemmOnceOutput out = runGemmOnce(0, shape, GemmPrecision::Fp8E4m3, true, 1.0f, 1.0f, 13);
+    const GemmOnceOutput out = runGemmOnce(testDevice(), shape, GemmPrecision::Fp8E4m3, true, 1.0f, 1.0f, 13);
     // No promotion at all: ~14-bit sums over the whole k = 256, bounded by 256 x 2^-14 = 2^-6 of sum|p| at worst.
     expectGemmClose(out, shape, 1.0, std::ldexp(1.0, -8), std::ldexp(1.0, -6));
 }
 
-TEST(CudaGemmOnDevice, Fp8RejectsKNotMultipleOf16)
-{
-    if (!builtWithCuda())
-        GTEST_SKIP() << "this build has no CUDA implementation";
+TEST(CudaGemmOnDevice, Fp8RejectsKNotMultipleOf16) {
+    if (!builtWithCuda()) GTEST_SKIP() << "this build has no CUDA implementation";
     // Checked before the device is touched, so it runs without a GPU too.
-    const GemmOnceOutput out = runGemmOnce(0, GemmShape{"odd", 64, 128, 100}, GemmPrecision::Fp8E4m3, false, 1, 1, 1);
+    const GemmOnceOutput out =
+        runGemmOnce(testDevice(), GemmShape{"odd", 64, 128, 100}, GemmPrecision::Fp8E4m3, false, 1, 1, 1);
     EXPECT_NE(out.error.find("multiple of 16"), std::string::npos) << out.error;
     EXPECT_NE(out.error.find("K=100"), std::string::npos) << out.error;
 }
 
 // A cache holding every finite BF16 value (and the infinities) once per tensor, so the quantiser meets every input
 // the real cache can hold: zeros, subnormals, the saturation edge at 464 and beyond.
-KvCache everyBf16Cache()
-{
+KvCache everyBf16Cache() {
     KvCache cache;
     cache.shape = KvShape{1, 2, 256, 128};  // 2 heads x 128 tokens x 256 = 65536 values per tensor
     cache.keys.resize(cache.shape.elementsPerTensor());
@@ -156,11 +152,10 @@ KvCache everyBf16Cache()
     return cache;
 }
 
-TEST(CudaKvQuantizerOnDevice, EveryBf16ValueMatchesCpuBitForBit)
-{
+TEST(CudaKvQuantizerOnDevice, EveryBf16ValueMatchesCpuBitForBit) {
     FP8DASH_REQUIRE_GPU(false);
     const KvCache cache = everyBf16Cache();
-    const KvQuantizer quantizer = makeCudaKvQuantizer(0);
+    const KvQuantizer quantizer = makeCudaKvQuantizer(testDevice());
     // 1.0 (a raw cast), a scale that makes x / scale inexact, and a tiny one that pushes most values to saturation.
     for (const float scale : {1.0f, 0.37f, 3.0e-3f}) {
         SCOPED_TRACE(scale);
@@ -180,11 +175,10 @@ TEST(CudaKvQuantizerOnDevice, EveryBf16ValueMatchesCpuBitForBit)
     }
 }
 
-TEST(CudaKvQuantizerOnDevice, GeneratedCacheMatchesCpuForEveryScaling)
-{
+TEST(CudaKvQuantizerOnDevice, GeneratedCacheMatchesCpuForEveryScaling) {
     FP8DASH_REQUIRE_GPU(false);
     const KvCache cache = generateKvCache(KvShape{3, 2, 64, 512}, 3);
-    const KvQuantizer quantizer = makeCudaKvQuantizer(0);
+    const KvQuantizer quantizer = makeCudaKvQuantizer(testDevice());
     for (const KvScaling scaling : {KvScaling::None, KvScaling::PerTensor, KvScaling::PerHead}) {
         SCOPED_TRACE(kvScalingName(scaling));
         const KvScales scales = computeKvScales(cache, scaling, 128);
@@ -199,10 +193,10 @@ TEST(CudaKvQuantizerOnDevice, GeneratedCacheMatchesCpuForEveryScaling)
     EXPECT_THROW(quantizer(cache, computeKvScales(cache, KvScaling::None, 1), 513), std::invalid_argument);
 }
 
-TEST(CudaBenchOnDevice, KvSectionMatchesTheCpuSweep)
-{
+TEST(CudaBenchOnDevice, KvSectionMatchesTheCpuSweep) {
     FP8DASH_REQUIRE_GPU(false);
     BenchRequest request;
+    request.deviceIndex = testDevice();
     request.gemm = false;
     request.bandwidth = false;
     request.kvSweep.shape = KvShape{2, 2, 64, 1};
@@ -242,10 +236,10 @@ TEST(CudaBenchOnDevice, KvSectionMatchesTheCpuSweep)
     }
 }
 
-TEST(CudaBenchOnDevice, BandwidthKernelsMeasureAndTheJsonParses)
-{
+TEST(CudaBenchOnDevice, BandwidthKernelsMeasureAndTheJsonParses) {
     FP8DASH_REQUIRE_GPU(false);
     BenchRequest request;
+    request.deviceIndex = testDevice();
     request.gemm = false;
     request.kv = false;
     request.bandwidthBytes = 64ull << 20;
@@ -282,10 +276,10 @@ TEST(CudaBenchOnDevice, BandwidthKernelsMeasureAndTheJsonParses)
     EXPECT_EQ(bandwidth->items.size(), 2u);
 }
 
-TEST(CudaBenchOnDevice, GemmRowsForAGoodAndAMisalignedShape)
-{
+TEST(CudaBenchOnDevice, GemmRowsForAGoodAndAMisalignedShape) {
     FP8DASH_REQUIRE_GPU(true);
     BenchRequest request;
+    request.deviceIndex = testDevice();
     request.bandwidth = false;
     request.kv = false;
     request.gemmShapes = {GemmShape{"test", 256, 512, 1024}, GemmShape{"odd", 64, 128, 100}};
@@ -315,14 +309,13 @@ TEST(CudaBenchOnDevice, GemmRowsForAGoodAndAMisalignedShape)
     EXPECT_NE(report.gemm[5].skipped.find("multiple of 16"), std::string::npos) << report.gemm[5].skipped;
     ASSERT_FALSE(fractions.empty());
     EXPECT_DOUBLE_EQ(fractions.back(), 1.0);
-    for (std::size_t i = 1; i < fractions.size(); ++i)
-        EXPECT_GE(fractions[i], fractions[i - 1]);
+    for (std::size_t i = 1; i < fractions.size(); ++i) EXPECT_GE(fractions[i], fractions[i - 1]);
 }
 
-TEST(CudaBenchOnDevice, CancelStopsAtTheFirstCase)
-{
+TEST(CudaBenchOnDevice, CancelStopsAtTheFirstCase) {
     FP8DASH_REQUIRE_GPU(false);
     BenchRequest request;
+    request.deviceIndex = testDevice();
     request.gemmShapes = {GemmShape{"test", 64, 128, 256}, GemmShape{"test", 128, 128, 256}};
     request.measure = quickMeasure();
     int calls = 0;
@@ -339,8 +332,7 @@ TEST(CudaBenchOnDevice, CancelStopsAtTheFirstCase)
 
 #else  // no CUDA in this build: one test that says so
 
-TEST(CudaBenchOnDevice, NeedsACudaBuild)
-{
+TEST(CudaBenchOnDevice, NeedsACudaBuild) {
     GTEST_SKIP() << skipReason();
 }
 

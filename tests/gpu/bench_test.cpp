@@ -18,8 +18,7 @@
 namespace fp8dash::gpu {
 namespace {
 
-TEST(BenchStats, MedianMeanAndNoiseByHand)
-{
+TEST(BenchStats, MedianMeanAndNoiseByHand) {
     // {4, 1, 3, 2}: sorted 1 2 3 4, median (2 + 3) / 2 = 2.5, mean 2.5; squared deviations 2.25 + 0.25 + 0.25 + 2.25
     // = 5, / (n - 1) = 5/3, sd = 1.290994..., / mean = 0.516397...
     const std::vector<double> even{4, 1, 3, 2};
@@ -58,8 +57,7 @@ TEST(BenchStats, MedianMeanAndNoiseByHand)
     EXPECT_NEAR(summarizeSamples(close).relStdDev, std::sqrt(20.0 / 3.0) * ulp, 0.01 * ulp);
 }
 
-MeasureOptions smallOptions()
-{
+MeasureOptions smallOptions() {
     MeasureOptions o;
     o.minSamples = 3;
     o.maxSamples = 6;
@@ -68,8 +66,7 @@ MeasureOptions smallOptions()
     return o;
 }
 
-TEST(BenchStats, ControllerStopsWhenQuietAfterMinSamples)
-{
+TEST(BenchStats, ControllerStopsWhenQuietAfterMinSamples) {
     SampleController c(smallOptions());
     EXPECT_FALSE(c.done(0));
     c.add(1.0);
@@ -82,8 +79,7 @@ TEST(BenchStats, ControllerStopsWhenQuietAfterMinSamples)
     EXPECT_TRUE(s.converged);
 }
 
-TEST(BenchStats, ControllerStopsAtMaxSamplesUnconverged)
-{
+TEST(BenchStats, ControllerStopsAtMaxSamplesUnconverged) {
     SampleController c(smallOptions());
     for (int i = 0; i < 5; ++i) {
         c.add(i % 2 == 0 ? 1.0 : 2.0);  // ~35% noise, never under 1%
@@ -95,8 +91,7 @@ TEST(BenchStats, ControllerStopsAtMaxSamplesUnconverged)
     EXPECT_EQ(c.stats().samples, 6);
 }
 
-TEST(BenchStats, ControllerTimeCapNeedsOneSampleAndCountsThrottled)
-{
+TEST(BenchStats, ControllerTimeCapNeedsOneSampleAndCountsThrottled) {
     SampleController c(smallOptions());
     c.addThrottled();
     EXPECT_FALSE(c.done(11));  // past the cap, but nothing kept yet
@@ -111,16 +106,14 @@ TEST(BenchStats, ControllerTimeCapNeedsOneSampleAndCountsThrottled)
 
     // A GPU that throttles every sample still ends: past the cap after maxSamples attempts.
     SampleController throttled(smallOptions());
-    for (int i = 0; i < 6; ++i)
-        throttled.addThrottled();
+    for (int i = 0; i < 6; ++i) throttled.addThrottled();
     EXPECT_FALSE(throttled.done(1));
     EXPECT_TRUE(throttled.done(10));
     EXPECT_EQ(throttled.stats().samples, 0);
     EXPECT_EQ(throttled.stats().throttledSamples, 6);
 }
 
-TEST(BenchGemm, NamesBytesAndRoofByHand)
-{
+TEST(BenchGemm, NamesBytesAndRoofByHand) {
     EXPECT_STREQ(gemmPrecisionName(GemmPrecision::Bf16), "bf16");
     EXPECT_STREQ(gemmPrecisionName(GemmPrecision::Fp8E4m3), "fp8_e4m3");
     EXPECT_EQ(gemmInputBytes(GemmPrecision::Bf16), 2);
@@ -150,8 +143,7 @@ TEST(BenchGemm, NamesBytesAndRoofByHand)
     EXPECT_DOUBLE_EQ(gemmRoof(square, GemmPrecision::Fp8E4m3, peak).attainableTflops, 1979);
 }
 
-BenchRequest smallKvRequest()
-{
+BenchRequest smallKvRequest() {
     BenchRequest request;
     request.gemm = true;
     request.bandwidth = false;
@@ -165,8 +157,7 @@ BenchRequest smallKvRequest()
     return request;
 }
 
-TEST(BenchCpu, RunsTheKvSweepAndSaysWhyTheGpuPartsDidNot)
-{
+TEST(BenchCpu, RunsTheKvSweepAndSaysWhyTheGpuPartsDidNot) {
     const BenchRequest request = smallKvRequest();
     std::vector<double> fractions;
     const BenchReport report = makeCpuBenchRunner()->run(request, [&fractions](double f, const std::string& step) {
@@ -205,8 +196,7 @@ TEST(BenchCpu, RunsTheKvSweepAndSaysWhyTheGpuPartsDidNot)
     }
 }
 
-TEST(BenchCpu, CancelAndBadConfigComeBackAsValues)
-{
+TEST(BenchCpu, CancelAndBadConfigComeBackAsValues) {
     BenchRequest request = smallKvRequest();
     const BenchReport cancelled = makeCpuBenchRunner()->run(request, [](double, const std::string&) { return false; });
     EXPECT_TRUE(cancelled.cancelled);
@@ -221,8 +211,7 @@ TEST(BenchCpu, CancelAndBadConfigComeBackAsValues)
     EXPECT_EQ(makeCpuBenchRunner()->run(request, {}).kvSkipped, "not requested");
 }
 
-TEST(BenchWorker, OneThreadRunsEveryJob)
-{
+TEST(BenchWorker, OneThreadRunsEveryJob) {
     // Four callers at once: every job reports progress from the same thread, never a caller's, and every caller gets
     // its own result.
     std::mutex mutex;
@@ -246,8 +235,7 @@ TEST(BenchWorker, OneThreadRunsEveryJob)
             });
         });
     }
-    for (auto& t : callers)
-        t.join();
+    for (auto& t : callers) t.join();
     ASSERT_EQ(workerThreads.size(), 1u);
     EXPECT_EQ(callerThreads.count(*workerThreads.begin()), 0u);
     EXPECT_NE(*workerThreads.begin(), std::this_thread::get_id());
@@ -267,8 +255,7 @@ TEST(BenchWorker, OneThreadRunsEveryJob)
 // ---------------------------------------------------------------------------------------------------------------
 // JSON
 
-BenchReport handBuiltReport()
-{
+BenchReport handBuiltReport() {
     BenchReport r;
     r.backend = "cuda";
     r.model = "llama-3.1-8b";
@@ -308,6 +295,7 @@ BenchReport handBuiltReport()
     fp8.roof.reset();
     fp8.speedupVsBf16 = 1.75;
     fp8.maxRelError = 0.01;
+    fp8.stats.smClockMHz = 1755.5;  // measured on a GPU; bf16's 0 = not measured
     GemmResult skipped;
     skipped.shape = GemmShape{"square", 8192, 8192, 8192};
     skipped.precision = GemmPrecision::Fp8E4m3;
@@ -357,8 +345,7 @@ BenchReport handBuiltReport()
     return r;
 }
 
-TEST(BenchJson, FieldsAndValuesOfAHandBuiltReport)
-{
+TEST(BenchJson, FieldsAndValuesOfAHandBuiltReport) {
     const BenchReport r = handBuiltReport();
     const nlohmann::json j = nlohmann::json::parse(benchReportToJson(r));
     EXPECT_EQ(j["backend"], "cuda");
@@ -414,6 +401,9 @@ TEST(BenchJson, FieldsAndValuesOfAHandBuiltReport)
     EXPECT_EQ(f["bound"], "");
     EXPECT_EQ(f["speedup_vs_bf16"].get<double>(), 1.75);
     EXPECT_EQ(f["max_rel_error"].get<double>(), 0.01);
+    // The clock a case ran at is written only where it was measured, so reports without it are unchanged.
+    EXPECT_EQ(f["sm_clock_mhz"].get<double>(), 1755.5);
+    EXPECT_FALSE(g.contains("sm_clock_mhz"));
     EXPECT_EQ(j["gemm"][2]["skipped"], "out of memory");
     EXPECT_EQ(j["gemm_skipped"], "");
 
@@ -468,8 +458,7 @@ TEST(BenchJson, FieldsAndValuesOfAHandBuiltReport)
     EXPECT_EQ(benchReportToJson(r, 0).find('\n'), std::string::npos);
 }
 
-TEST(BenchJson, NoGpuReportHasEmptyDeviceAndNullPeak)
-{
+TEST(BenchJson, NoGpuReportHasEmptyDeviceAndNullPeak) {
     BenchReport r;
     r.backend = "cpu";
     r.device.backend = "cpu";
@@ -489,8 +478,7 @@ TEST(BenchJson, NoGpuReportHasEmptyDeviceAndNullPeak)
     EXPECT_EQ(j["gemm_skipped"], "no usable GPU: built without CUDA");
 }
 
-TEST(BenchJson, StringsAreEscapedAndUtf8PassesThrough)
-{
+TEST(BenchJson, StringsAreEscapedAndUtf8PassesThrough) {
     BenchReport r;
     const std::string tricky = std::string("a \"quoted\" \\ path\nline\ttab\r\b\f") + '\x01' + '\x1f' + '\x7f' +
                                " caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x9A\x80";
@@ -511,8 +499,7 @@ TEST(BenchJson, StringsAreEscapedAndUtf8PassesThrough)
     EXPECT_EQ(bad["model"], "x\xEF\xBF\xBDy\xEF\xBF\xBDz\xEF\xBF\xBD\xEF\xBF\xBDw\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
 }
 
-TEST(BenchJson, NonFiniteNumbersAreNullAndOthersRoundTrip)
-{
+TEST(BenchJson, NonFiniteNumbersAreNullAndOthersRoundTrip) {
     BenchReport r;
     KvQuantResult kv;
     kv.combined.relRmse = std::numeric_limits<double>::quiet_NaN();

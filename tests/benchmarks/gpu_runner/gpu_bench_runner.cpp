@@ -1,8 +1,11 @@
 // fp8dash-gpu-bench: runs the FP8 microbenchmarks (gpu/bench.h) for the llama-3.1-8b linear layers and prints the
 // report as JSON (gpu::benchReportToJson), without Qt or core, so the GPU machine's build (FP8DASH_GPU_ONLY) has it.
 // Without a usable GPU (or with --cpu) it runs the CPU implementation and still exits 0: the JSON says why.
+// The sections run one at a time and --out is rewritten after each (section_runner.h), so a time limit that kills
+// the runner leaves what it finished.
 #include "fp8dash/gpu/bench.h"
 #include "fp8dash/gpu/device_query.h"
+#include "section_runner.h"
 
 #include <algorithm>
 #include <atomic>
@@ -26,8 +29,7 @@ using namespace fp8dash::gpu;
 std::atomic<int> g_stopRequested{0};
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs a lock-free flag");
 
-void requestStop(int)
-{
+void requestStop(int) {
     g_stopRequested.store(1);
 }
 
@@ -37,14 +39,15 @@ constexpr int kDefaultGpuContexts[] = {1024, 4096, 16384, 65536, 131072};
 // request as core's runLocalBench for the llama-3.1-8b preset, so both give the same report.
 constexpr KvShape kLlama31_8bKvShape{4, 8, 128, 1};
 
-void printUsage(std::ostream& out)
-{
+void printUsage(std::ostream& out) {
     out << "usage: fp8dash-gpu-bench [gemm|bandwidth|kv|all]... [options]\n"
            "  Runs the FP8 microbenchmarks for llama-3.1-8b and prints the report as JSON on stdout.\n"
            "  Sections: any of gemm, bandwidth, kv (default: all).\n"
            "options:\n"
            "  --cpu                  the CPU implementation even when a GPU is present\n"
-           "  --out FILE             also write the JSON to FILE\n"
+           "  --out FILE             also write the JSON to FILE, rewritten after each section (a stopped run\n"
+           "                         leaves the sections it finished; the others say they were not run)\n"
+           "  --plan                 print the cases a run would measure and exit, measuring nothing\n"
            "  --tokens LIST          GEMM token counts (M), comma-separated (default 1,8,32,128,512,2048,8192)\n"
            "  --contexts LIST        KV sweep context lengths in tokens (default with a GPU\n"
            "                         1024,4096,16384,65536,131072; without one the CPU's 1024,4096,16384)\n"
@@ -58,31 +61,26 @@ void printUsage(std::ostream& out)
 }
 
 // A whole decimal integer in [min, max], else nullopt.
-std::optional<long> parseInteger(const std::string& text, long min, long max)
-{
+std::optional<long> parseInteger(const std::string& text, long min, long max) {
     char* end = nullptr;
     errno = 0;
     const long value = std::strtol(text.c_str(), &end, 10);
-    if (text.empty() || *end != '\0' || errno != 0 || value < min || value > max)
-        return std::nullopt;
+    if (text.empty() || *end != '\0' || errno != 0 || value < min || value > max) return std::nullopt;
     return value;
 }
 
 // "1,8,32" -> {1, 8, 32}; nullopt when an entry is not a positive integer.
-std::optional<std::vector<int>> parseList(std::string_view text)
-{
+std::optional<std::vector<int>> parseList(std::string_view text) {
     std::vector<int> values;
     std::size_t start = 0;
     for (;;) {
         const std::size_t comma = text.find(',', start);
-        const std::string item(text.substr(start, comma == std::string_view::npos ? std::string_view::npos
-                                                                                    : comma - start));
+        const std::string item(
+            text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
         const std::optional<long> value = parseInteger(item, 1, 1'000'000'000);
-        if (!value)
-            return std::nullopt;
+        if (!value) return std::nullopt;
         values.push_back(static_cast<int>(*value));
-        if (comma == std::string_view::npos)
-            return values;
+        if (comma == std::string_view::npos) return values;
         start = comma + 1;
     }
 }
@@ -95,6 +93,7 @@ struct Options {
     bool square = true;
     bool fastAccum = false;
     bool quiet = false;
+    bool plan = false;
     int device = 0;
     double secondsPerCase = 0;  // 0: MeasureOptions' default
     std::uint64_t bandwidthBytes = 0;
@@ -104,8 +103,7 @@ struct Options {
 };
 
 // nullopt after printing the problem (or the help, with `help` set).
-std::optional<Options> parseArguments(int argc, char** argv, bool& help)
-{
+std::optional<Options> parseArguments(int argc, char** argv, bool& help) {
     Options options;
     bool anySection = false;
     auto fail = [](const std::string& message) {
@@ -116,8 +114,7 @@ std::optional<Options> parseArguments(int argc, char** argv, bool& help)
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         auto value = [&]() -> std::optional<std::string> {
-            if (i + 1 >= argc)
-                return std::nullopt;
+            if (i + 1 >= argc) return std::nullopt;
             return std::string(argv[++i]);
         };
         if (arg == "--help" || arg == "-h") {
@@ -137,16 +134,16 @@ std::optional<Options> parseArguments(int argc, char** argv, bool& help)
             options.fastAccum = true;
         } else if (arg == "--quiet") {
             options.quiet = true;
+        } else if (arg == "--plan") {
+            options.plan = true;
         } else if (arg == "--out") {
             const auto v = value();
-            if (!v || v->empty())
-                return fail("--out needs a file name");
+            if (!v || v->empty()) return fail("--out needs a file name");
             options.out = *v;
         } else if (arg == "--tokens" || arg == "--contexts") {
             const auto v = value();
             const auto list = v ? parseList(*v) : std::nullopt;
-            if (!list)
-                return fail(arg + " needs a comma-separated list of positive integers, e.g. 1,8,32");
+            if (!list) return fail(arg + " needs a comma-separated list of positive integers, e.g. 1,8,32");
             if (arg == "--tokens")
                 options.tokens = *list;
             else
@@ -154,8 +151,7 @@ std::optional<Options> parseArguments(int argc, char** argv, bool& help)
         } else if (arg == "--device") {
             const auto v = value();
             const std::optional<long> index = v ? parseInteger(*v, 0, 1024) : std::nullopt;
-            if (!index)
-                return fail("--device needs a device index (0, 1, ...)");
+            if (!index) return fail("--device needs a device index (0, 1, ...)");
             options.device = static_cast<int>(*index);
         } else if (arg == "--seconds-per-case") {
             const auto v = value();
@@ -176,19 +172,16 @@ std::optional<Options> parseArguments(int argc, char** argv, bool& help)
             return fail("unknown argument '" + arg + "'");
         }
     }
-    if (!anySection)
-        options.gemm = options.bandwidth = options.kv = true;
+    if (!anySection) options.gemm = options.bandwidth = options.kv = true;
     return options;
 }
 
 }  // namespace
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
     bool help = false;
     const std::optional<Options> parsed = parseArguments(argc, argv, help);
-    if (!parsed)
-        return help ? 0 : 2;
+    if (!parsed) return help ? 0 : 2;
     const Options& options = *parsed;
 
     // The defaults that depend on the machine: the long contexts only where a GPU quantises them.
@@ -219,8 +212,17 @@ int main(int argc, char** argv)
     request.kvSweep.calibrationTokens =
         std::min(request.kvSweep.calibrationTokens,
                  *std::min_element(request.kvSweep.contexts.begin(), request.kvSweep.contexts.end()));
-    if (options.secondsPerCase > 0)
-        request.measure.maxSecondsPerCase = options.secondsPerCase;
+    if (options.secondsPerCase > 0) request.measure.maxSecondsPerCase = options.secondsPerCase;
+
+    if (options.plan) {
+        std::string where = options.cpu ? std::string("the CPU (--cpu)") : device.reason;
+        for (const DeviceInfo& d : device.devices) {
+            if (!options.cpu && d.index == options.device) where = d.name + " (device " + std::to_string(d.index) + ")";
+        }
+        if (where.empty()) where = "no usable GPU";
+        runner::printPlan(std::cout, request, where);
+        return 0;
+    }
 
     std::signal(SIGTERM, requestStop);
     std::signal(SIGINT, requestStop);
@@ -236,18 +238,17 @@ int main(int argc, char** argv)
         return g_stopRequested.load() == 0;
     };
 
-    const BenchReport report = runBench(request, progress);
-    const std::string json = benchReportToJson(report);
-    std::cout << json << "\n";
+    bool writeFailed = false;
+    const auto written = [&](const BenchReport& soFar) {
+        if (!options.out.empty() && !runner::writeFileAtomically(options.out, benchReportToJson(soFar) + "\n"))
+            writeFailed = true;
+    };
+    const BenchReport report = runner::runSections(request, progress, written);
+    std::cout << benchReportToJson(report) << "\n";
     std::cout.flush();
-    if (!options.out.empty()) {
-        std::ofstream file(options.out, std::ios::binary | std::ios::trunc);
-        file << json << "\n";
-        file.close();
-        if (!file) {
-            std::cerr << "fp8dash-gpu-bench: could not write " << options.out << "\n";
-            return 1;
-        }
+    if (writeFailed) {
+        std::cerr << "fp8dash-gpu-bench: could not write " << options.out << "\n";
+        return 1;
     }
     if (!options.quiet && !gpu)
         std::cerr << "fp8dash-gpu-bench: no GPU benchmarks ran: "

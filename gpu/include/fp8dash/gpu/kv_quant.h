@@ -174,11 +174,6 @@ private:
 
 TensorError compareTensors(std::span<const float> reference, std::span<const float> approx);
 
-// softmax(q . K^T / sqrt(headDim)) . V in double for one head: keys and values hold tokens * headDim floats
-// ([token][dim]), query headDim floats; returns headDim values. Throws std::invalid_argument for tokens < 1.
-std::vector<double> attentionOutput(std::span<const float> query, std::span<const float> keys,
-                                    std::span<const float> values, int tokens, int headDim);
-
 // The sweep's attention measurement for one head and one context (kv_attention.cpp). Query rows sit at positions
 // p_j = (j + 1) * context / rows - 1, j = 0 .. rows - 1 (rows = min(queryRows, context)), so the last row sees the
 // whole context; each attends causally to tokens 0 .. p_j.
@@ -224,10 +219,10 @@ AttentionSums compareAttention(const ExactAttention& exact, std::span<const floa
 // One (scaling, context) point of the sweep.
 struct KvQuantResult {
     KvScaling scaling = KvScaling::None;
-    int context = 0;             // tokens
-    TensorError key;             // over all layers and heads, the first `context` tokens
+    int context = 0;  // tokens
+    TensorError key;  // over all layers and heads, the first `context` tokens
     TensorError value;
-    TensorError combined;        // K and V together
+    TensorError combined;              // K and V together
     std::uint64_t keySaturated = 0;    // elements of K in this point's first `context` tokens with |x / scale| > 448
     std::uint64_t valueSaturated = 0;  // (counted before the codec clamps them to 448)
     KvScales scales;              // the scales used (per (layer, head); PerTensor repeats a layer's scale per head)
@@ -244,12 +239,12 @@ struct KvQuantResult {
     // This mode's attnOutRelRmse less per_tensor's at the same context, paired by head, with its 95 % interval; set
     // on the other modes' points when the sweep measured per_tensor too.
     std::optional<KvDifference> attnOutVsPerTensor;
-    std::string sourceKind;       // "synthetic" or "dump" (KvLayerSource::kind())
+    std::string sourceKind;         // "synthetic" or "dump" (KvLayerSource::kind())
     std::string sourceDescription;  // KvLayerSource::description()
     KvShape sourceShape;            // the source's full shape (tokens = all it holds)
-    std::size_t elements = 0;    // K + V elements quantised for this point
-    double seconds = 0;          // wall time of the quantise step alone (x / scale and encode), K and V, summed over
-                                 // the layers; on the CPU the heads are quantised on all the sweep's threads
+    std::size_t elements = 0;       // K + V elements quantised for this point
+    double seconds = 0;             // wall time of the quantise step alone (x / scale and encode), K and V, summed over
+                                    // the layers; on the CPU the heads are quantised on all the sweep's threads
     double elementsPerSecond() const { return seconds > 0 ? static_cast<double>(elements) / seconds : 0; }
 };
 
@@ -259,8 +254,8 @@ struct KvQuantResult {
 using KvQuantizer = std::function<QuantizedKv(const KvCache& cache, const KvScales& scales, int tokens)>;
 
 struct KvSweepConfig {
-    KvShape shape;                                  // tokens is ignored: the cache holds max(contexts) tokens
-    std::vector<int> contexts{1024, 4096, 16384};   // tokens; a small CPU default, any list works
+    KvShape shape;                                 // tokens is ignored: the cache holds max(contexts) tokens
+    std::vector<int> contexts{1024, 4096, 16384};  // tokens; a small CPU default, any list works
     std::vector<KvScaling> scalings{KvScaling::None, KvScaling::PerTensor, KvScaling::PerHead};
     std::uint64_t seed = 1;
     int calibrationTokens = 1024;  // PerTensor's "first pass": the first prompt's tokens
@@ -277,7 +272,7 @@ struct KvSweepConfig {
     int threads = 0;               // worker threads for the CPU work, split by head; 0 = all cores. Results are
                                    // bit-identical for any count (per-head sums merged in head order)
     KvGeneratorOptions generator;
-    KvQuantizer quantizer;         // empty: quantizeKv on the CPU
+    KvQuantizer quantizer;  // empty: quantizeKv on the CPU
     // Where K and V come from: empty means the synthetic cache of `shape` (and `seed`, `generator`); a dump
     // (kv_dump.h) brings its own shape, and `shape` is then ignored.
     std::shared_ptr<KvLayerSource> source;

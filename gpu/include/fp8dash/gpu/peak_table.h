@@ -10,14 +10,14 @@
 namespace fp8dash::gpu {
 
 struct PeakSpec {
-    std::string_view key;          // preset name: "h100-sxm"
-    std::string_view displayName;  // "NVIDIA H100 SXM"
-    double fp8DenseTflops = 0;     // TFLOP/s (10^12 FLOP/s), dense FP8 (E4M3) tensor cores, FP32 accumulate
-    double bf16DenseTflops = 0;    // TFLOP/s, dense BF16 tensor cores, FP32 accumulate
+    std::string_view key;            // preset name: "h100-sxm"
+    std::string_view displayName;    // "NVIDIA H100 SXM"
+    double fp8DenseTflops = 0;       // TFLOP/s (10^12 FLOP/s), dense FP8 (E4M3) tensor cores, FP32 accumulate
+    double bf16DenseTflops = 0;      // TFLOP/s, dense BF16 tensor cores, FP32 accumulate
     double memoryBandwidthGBps = 0;  // GB/s (10^9 bytes/s), datasheet memory bandwidth
-    double memoryGB = 0;           // GB (10^9 bytes) as the datasheet prints it; devices report a little more
+    double memoryGB = 0;             // GB (10^9 bytes) as the datasheet prints it; devices report a little more
     bool computeUnverified = false;  // the TFLOP/s could not be re-checked against a datasheet (conservative value)
-    std::string_view source;       // the datasheet (or mirror) the figures come from
+    std::string_view source;         // the datasheet (or mirror) the figures come from
 };
 
 // Every known GPU, in a stable order (Hopper, Ada, Blackwell).
