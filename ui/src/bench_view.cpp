@@ -8,7 +8,6 @@
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QFrame>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -28,7 +27,6 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <atomic>
@@ -40,6 +38,7 @@
 #include "bench_kv.h"
 #include "fp8dash/core/kv_headline.h"
 #include "fp8dash/core/model_architecture.h"
+#include "fp8dash/ui/background_job.h"
 #include "fp8dash/ui/export_actions.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
@@ -170,16 +169,13 @@ QString noiseToolTip(const BenchSampleSummary& s) {
 
 // The run in flight: shared by the GUI thread and the worker. cancel is read by the progress callback; the latest
 // progress waits under the mutex until the GUI thread picks it up (at most one queued call at a time).
-struct BenchView::RunState {
-    std::atomic<bool> cancel{false};
-    std::mutex mutex;
-    double fraction = 0;
-    std::string step;
-    bool posted = false;
-};
-
 BenchView::BenchView(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("benchView"));
+    m_runJob = new BackgroundJob(this);
+    connect(m_runJob, &BackgroundJob::progressed, this, [this](qint64 done, qint64 total, const QString& step) {
+        showProgress(total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 0.0, step);
+    });
+    m_deviceJob = new BackgroundJob(this);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 8, 0, 0);
     layout->setSpacing(6);
@@ -276,9 +272,12 @@ BenchView::BenchView(QWidget* parent) : QWidget(parent) {
     rebuild();
 }
 
-BenchView::~BenchView() {
-    // The worker keeps going until its next progress call; it then stops, and nobody waits for its results.
-    if (m_run) m_run->cancel = true;
+// The worker keeps going until its next progress call; it then stops (the job is destroyed with the view), and
+// nobody waits for its results.
+BenchView::~BenchView() = default;
+
+bool BenchView::isRunning() const {
+    return m_runJob->isRunning();
 }
 
 QWidget* BenchView::buildControls() {
@@ -397,16 +396,13 @@ void BenchView::showEvent(QShowEvent* event) {
 void BenchView::queryDeviceOnce() {
     if (m_deviceQueryStarted || m_local) return;
     m_deviceQueryStarted = true;
-    auto* watcher = new QFutureWatcher<LocalDeviceStatus>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        watcher->deleteLater();
+    m_deviceJob->watch(bench::localDeviceQuery(), [this](const LocalDeviceStatus& status) {
         if (m_local) return;  // set meanwhile (tests)
-        m_local = watcher->future().result();
+        m_local = status;
         updateDeviceCard();
         updateControls();
         emit localDeviceKnown();
     });
-    watcher->setFuture(bench::localDeviceQuery());
 }
 
 void BenchView::setLocalDevice(const LocalDeviceStatus& status) {
@@ -499,7 +495,7 @@ void BenchView::updateControls() {
     if (m_kvDumpButton) m_kvDumpButton->setEnabled(!running);
     m_runButton->setToolTip(anyPart ? QString() : tr("Choose at least one part to run"));
     m_cancelButton->setVisible(running);
-    m_cancelButton->setEnabled(running && !m_run->cancel);
+    m_cancelButton->setEnabled(running && !m_cancelRequested);
     m_progress->setVisible(running);
     m_step->setVisible(running);
     if (m_local) updateDeviceCard();
@@ -583,75 +579,47 @@ void BenchView::startRun() {
 }
 
 void BenchView::runWith(const LocalBenchOptions& options) {
-    auto state = std::make_shared<RunState>();
-    m_run = state;
-
-    QPointer<BenchView> self(this);
-    // Runs on the worker (or gpu/'s own thread underneath): keeps the latest step and queues one GUI update at a time.
-    BenchProgressFn progress = [state, self](double fraction, const std::string& step) {
-        bool post = false;
-        {
-            std::lock_guard lock(state->mutex);
-            state->fraction = fraction;
-            state->step = step;
-            if (!state->posted) post = state->posted = true;
-        }
-        if (post) {
-            QMetaObject::invokeMethod(
-                qApp,
-                [state, self] {
-                    double f = 0;
-                    std::string s;
-                    {
-                        std::lock_guard lock(state->mutex);
-                        f = state->fraction;
-                        s = state->step;
-                        state->posted = false;
-                    }
-                    if (self && self->m_run == state) self->showProgress(f, toQString(s));
-                },
-                Qt::QueuedConnection);
-        }
-        return !state->cancel.load();
-    };
-
-    auto* watcher = new QFutureWatcher<Result<BenchResults>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, state] {
-        watcher->deleteLater();
-        finishRun(state, watcher->future().takeResult());
-    });
-    m_status->hide();
-    m_runTimer.start();
-    showProgress(0, tr("Starting…"));
-    updateControls();
-    emit runStarted();
-    watcher->setFuture(QtConcurrent::run([options, progress]() -> Result<BenchResults> {
+    m_cancelRequested = false;
+    // Progress reaches the GUI through the job, coalesced (one update at a time); Cancel stops the run after its
+    // current step and the parts finished before it still arrive.
+    auto run = [options](JobControl& job) -> Result<BenchResults> {
+        BenchProgressFn progress = [&job](double fraction, const std::string& step) {
+            const double f = std::isfinite(fraction) ? std::clamp(fraction, 0.0, 1.0) : 0.0;
+            job.report(std::llround(f * 1000), 1000, toQString(step));
+            return !job.isCancelled();
+        };
         try {
             return runLocalBench(options, progress);
         } catch (const std::exception& e) {
             return Error{std::string("the benchmark run failed: ") + e.what()};
         }
-    }));
+    };
+    m_runJob->start(std::move(run), [this](Result<BenchResults> outcome) { finishRun(std::move(outcome)); });
+    m_status->hide();
+    m_runTimer.start();
+    showProgress(0, tr("Starting…"));
+    updateControls();
+    emit runStarted();
 }
 
 void BenchView::cancelRun() {
-    if (!m_run) return;
-    m_run->cancel = true;
+    if (!isRunning()) return;
+    m_cancelRequested = true;
+    m_runJob->requestStop();
     m_step->setText(tr("Cancelling… (the current step finishes first)"));
     updateControls();
 }
 
 void BenchView::showProgress(double fraction, const QString& step) {
     m_progress->setValue(static_cast<int>(std::lround(std::clamp(fraction, 0.0, 1.0) * 1000)));
-    if (m_run && m_run->cancel) return;  // keep saying "Cancelling…"
+    if (isRunning() && m_cancelRequested) return;  // keep saying "Cancelling…"
     m_step->setText(step);
 }
 
-void BenchView::finishRun(const std::shared_ptr<RunState>& state, Result<BenchResults> outcome) {
-    if (m_run != state) return;
-    const bool cancelled = state->cancel.load();
+void BenchView::finishRun(Result<BenchResults> outcome) {
+    const bool cancelled = m_cancelRequested;
+    m_cancelRequested = false;
     const QString took = tr("%1 s").arg(fixed(static_cast<double>(m_runTimer.elapsed()) / 1000.0, 1));
-    m_run.reset();
     updateControls();
     // The outcome is said after the signal: the owner's setResults (the document's new results) comes first.
     if (!outcome) {

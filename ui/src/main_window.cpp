@@ -37,6 +37,7 @@
 #include "fp8dash/core/live_sources.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/version.h"
+#include "fp8dash/ui/background_job.h"
 #include "fp8dash/ui/bench_view.h"
 #include "fp8dash/ui/capacity_view.h"
 #include "fp8dash/ui/comparison_view.h"
@@ -100,6 +101,9 @@ MainWindow::MainWindow(QWidget* parent)
     initUiResources();
     allWindows().append(this);
     Theme::instance();  // the saved theme is applied before the first window is drawn
+    m_load = new BackgroundJob(this);
+    m_liveCheck = new BackgroundJob(this);
+    m_deviceQuery = new BackgroundJob(this);
     m_autosaveTimer = new QTimer(this);
     m_autosaveTimer->setSingleShot(true);
     m_autosaveTimer->setInterval(kAutosaveDelayMs);
@@ -466,7 +470,7 @@ PresentationWindow* MainWindow::startPresentation() {
 
 void MainWindow::showDocument(ComparisonDocument doc, const QString& path, const QString& displayName) {
     // An explicit document supersedes any file still loading.
-    ++m_loadGeneration;
+    m_load->cancel();
     clearLoading();
     const QString source = path.isEmpty() ? (displayName.isEmpty() ? tr("the comparison") : displayName) : path;
     auto loaded = evaluateForDisplay(std::move(doc), source);
@@ -481,15 +485,12 @@ void MainWindow::showDocument(ComparisonDocument doc, const QString& path, const
 
 void MainWindow::openFileAsync(const QString& path) {
     const QString absolute = QFileInfo(path).absoluteFilePath();
-    const quint64 generation = ++m_loadGeneration;
     setLoading(absolute);
     using Outcome = Result<LoadedComparison>;
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, absolute] {
-        watcher->deleteLater();
-        if (generation != m_loadGeneration) return;  // stale: a newer load or document took over
+    // A newer load or document cancels this one (m_load->cancel()): its result is then dropped.
+    auto read = [absolute](JobControl&) { return loadComparisonForDisplay(absolute); };
+    m_load->start(std::move(read), [this, absolute](Outcome outcome) {
         clearLoading();
-        Outcome outcome = watcher->future().takeResult();
         if (!outcome) {
             const QString message = toQString(outcome.error().message);
             showError(tr("Could not open comparison"), tr("Could not open “%1”.").arg(QFileInfo(absolute).fileName()),
@@ -501,7 +502,6 @@ void MainWindow::openFileAsync(const QString& path) {
         display(std::move(outcome).value(), absolute, {});
         statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(absolute)), 5000);
     });
-    watcher->setFuture(QtConcurrent::run([absolute] { return loadComparisonForDisplay(absolute); }));
 }
 
 void MainWindow::openDemo() {
@@ -582,7 +582,7 @@ void MainWindow::newComparison() {
                 newWindow()->openFileAsync(dialog->savedPath());
                 return;
             }
-            ++m_loadGeneration;
+            m_load->cancel();
             clearLoading();
             display(*result, dialog->savedPath(), {});
             QString message = tr("Saved %1").arg(QDir::toNativeSeparators(dialog->savedPath()));
@@ -668,7 +668,7 @@ bool MainWindow::showDerived(ComparisonDocument doc) {
         return false;
     }
     // Not a new load: any file still loading must not replace it.
-    ++m_loadGeneration;
+    m_load->cancel();
     clearLoading();
     display(std::move(loaded).value(), path, name, m_current.has_value());
     return true;
@@ -1265,7 +1265,7 @@ bool MainWindow::recover(const RecoveryOrphan& orphan) {
                   toQString(loaded.error().message));
         return false;
     }
-    ++m_loadGeneration;
+    m_load->cancel();
     clearLoading();
     display(std::move(loaded).value(), path, path.isEmpty() ? toQString(r.displayName) : QString());
     m_recoverySlot = std::move(slot);
@@ -1289,31 +1289,25 @@ bool MainWindow::recover(const RecoveryOrphan& orphan) {
 // ---- the offline notice
 
 void MainWindow::checkLiveSources() {
-    const quint64 serial = ++m_liveCheckSerial;
+    m_liveCheck->cancel();  // another document: the check of the last one is dropped
     m_liveChecks.clear();
     updateOfflineNotice();
     if (!m_current) return;
     if (m_current->document.timeline) {
         const TimelineSettings settings = m_current->document.timeline->settings;
-        auto* watcher = new QFutureWatcher<std::vector<LiveSourceCheck>>(this);
-        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, serial] {
-            watcher->deleteLater();
-            if (serial != m_liveCheckSerial) return;  // another document since
-            m_liveChecks = watcher->future().result();
-            updateOfflineNotice();
-            emit liveSourcesChecked();
-        });
-        watcher->setFuture(QtConcurrent::run([settings] { return checkTimelineSources(settings); }));
+        m_liveCheck->start([settings](JobControl&) { return checkTimelineSources(settings); },
+                           [this](std::vector<LiveSourceCheck> checks) {
+                               m_liveChecks = std::move(checks);
+                               updateOfflineNotice();
+                               emit liveSourcesChecked();
+                           });
     }
-    if (m_current->document.benchmarks && !m_gpuUnavailable) {
-        auto* watcher = new QFutureWatcher<LocalDeviceStatus>(this);
-        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-            watcher->deleteLater();
-            const LocalDeviceStatus status = watcher->future().result();
+    // The device does not change with the document: a query still running is kept.
+    if (m_current->document.benchmarks && !m_gpuUnavailable && !m_deviceQuery->isRunning()) {
+        m_deviceQuery->watch(bench::localDeviceQuery(), [this](const LocalDeviceStatus& status) {
             m_gpuUnavailable = status.available ? QString() : toQString(status.reason);
             updateOfflineNotice();
         });
-        watcher->setFuture(bench::localDeviceQuery());
     }
 }
 

@@ -7,7 +7,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -24,6 +23,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "fp8dash/ui/background_job.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -31,7 +31,6 @@ namespace fp8dash::ui {
 struct NewComparisonDialog::BuildProgress {
     std::atomic<std::uint64_t> done{0};
     std::atomic<std::uint64_t> total{0};
-    std::atomic<bool> cancelled{false};
 };
 
 namespace {
@@ -226,11 +225,10 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
     m_progressTimer = new QTimer(this);
     m_progressTimer->setInterval(100);
     connect(m_progressTimer, &QTimer::timeout, this, &NewComparisonDialog::pollProgress);
+    m_job = new BackgroundJob(this);  // destroyed with the dialog: a running job stops reading sample logs
 }
 
-NewComparisonDialog::~NewComparisonDialog() {
-    if (m_progress) m_progress->cancelled = true;  // a running job stops reading sample logs
-}
+NewComparisonDialog::~NewComparisonDialog() = default;
 
 void NewComparisonDialog::showEvent(QShowEvent* event) {
     QDialog::showEvent(event);
@@ -352,8 +350,7 @@ void NewComparisonDialog::accept() {
 
 void NewComparisonDialog::reject() {
     if (m_busy) {
-        ++m_generation;  // its result will be dropped; reading sample logs stops at the next progress report
-        if (m_progress) m_progress->cancelled = true;
+        m_job->cancel();  // its result will be dropped; reading sample logs stops at the next progress report
         setBusy(false, tr("Cancelled. The comparison was abandoned."));
         return;
     }
@@ -361,27 +358,22 @@ void NewComparisonDialog::reject() {
 }
 
 void NewComparisonDialog::start(NewComparisonRequest request) {
-    const quint64 generation = ++m_generation;
     m_errorLabel->hide();
     setBusy(true, request.hasEvals() ? tr("Reading the runs and comparing…") : tr("Reading the judge scores…"));
     auto progress = std::make_shared<BuildProgress>();
     m_progress = progress;
     m_progressTimer->start();
     using Outcome = Result<LoadedComparison>;
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_generation) return;  // cancelled, or superseded
-        finish(watcher->future().takeResult());
-    });
-    // The worker only touches the shared progress: no call into the dialog, which may be gone when it reports.
-    watcher->setFuture(QtConcurrent::run([request = std::move(request), progress] {
-        return buildNewComparison(request, [progress](std::uint64_t done, std::uint64_t total) {
+    // The worker only touches the shared progress (polled by a timer: sample logs report very often) and its job's
+    // cancel flag: no call into the dialog, which may be gone when it reports.
+    auto work = [request = std::move(request), progress](JobControl& job) -> Outcome {
+        return buildNewComparison(request, [progress, &job](std::uint64_t done, std::uint64_t total) {
             progress->done = done;
             progress->total = total;
-            return !progress->cancelled.load();
+            return !job.isCancelled();
         });
-    }));
+    };
+    m_job->start(std::move(work), [this](Outcome outcome) { finish(std::move(outcome)); });
 }
 
 void NewComparisonDialog::pollProgress() {

@@ -6,7 +6,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -14,14 +13,12 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProgressBar>
-#include <QPromise>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 #include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -29,6 +26,7 @@
 #include <tuple>
 #include <utility>
 
+#include "fp8dash/ui/background_job.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
 
@@ -96,6 +94,14 @@ RunJudgeDialog::RunJudgeDialog(QWidget* parent) : QDialog(parent) {
     setObjectName(QStringLiteral("runJudgeDialog"));
     setWindowTitle(tr("Run Domain Eval"));
     setMinimumWidth(760);
+    m_job = new BackgroundJob(this);
+    // Progress: done of all work units, with the counts in words.
+    connect(m_job, &BackgroundJob::progressed, this, [this](qint64 done, qint64 total, const QString& text) {
+        if (!m_running) return;
+        if (m_progress->maximum() != total) m_progress->setRange(0, static_cast<int>(total));
+        m_progress->setValue(static_cast<int>(done));
+        if (!m_cancelling && !text.isEmpty()) m_statusLabel->setText(text);
+    });
 
     auto* layout = new QVBoxLayout(this);
     layout->setSpacing(10);
@@ -296,10 +302,9 @@ RunJudgeDialog::RunJudgeDialog(QWidget* parent) : QDialog(parent) {
     setRunning(false);
 }
 
-RunJudgeDialog::~RunJudgeDialog() {
-    // A worker still running stops at its next check; what it wrote stays in the folder, resumable.
-    if (m_cancel) m_cancel->store(true);
-}
+// A worker still running stops at its next check (the job is destroyed with the dialog); what it wrote stays in the
+// folder, resumable.
+RunJudgeDialog::~RunJudgeDialog() = default;
 
 void RunJudgeDialog::loadRemembered() {
     const QSettings s;
@@ -486,7 +491,7 @@ void RunJudgeDialog::reject() {
 void RunJudgeDialog::cancelRun() {
     if (!m_running || m_cancelling) return;
     m_cancelling = true;
-    if (m_cancel) m_cancel->store(true);
+    m_job->requestStop();  // the run returns what it finished: its summary still arrives
     m_closeButton->setEnabled(false);
     m_statusLabel->setText(tr("Cancelling… (what is done stays in the output folder)"));
 }
@@ -503,37 +508,15 @@ void RunJudgeDialog::startRun() {
     m_errorLabel->hide();
     m_failuresLabel->hide();
     remember();
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    m_cancel = cancel;
     m_cancelling = false;
     setRunning(true, tr("Starting: asking the servers…"));
 
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    // Progress arrives queued on the GUI thread through the future; the range is the number of work units.
-    connect(watcher, &QFutureWatcherBase::progressRangeChanged, this, [this](int minimum, int maximum) {
-        if (m_running) m_progress->setRange(minimum, maximum);
-    });
-    connect(watcher, &QFutureWatcherBase::progressValueChanged, this, [this](int value) {
-        if (m_running) m_progress->setValue(value);
-    });
-    connect(watcher, &QFutureWatcherBase::progressTextChanged, this, [this](const QString& text) {
-        if (m_running && !m_cancelling && !text.isEmpty()) m_statusLabel->setText(text);
-    });
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        finishRun(watcher->future().takeResult());
-    });
-    watcher->setFuture(QtConcurrent::run([settings = std::move(s).value(), cancel](QPromise<Outcome>& promise) {
+    auto run = [settings = std::move(s).value()](JobControl& job) {
         Progress progress;
-        progress.cancelled = [cancel] { return cancel->load(); };
-        bool rangeSet = false;
+        progress.cancelled = [&job] { return job.isCancelled(); };
         // Called one at a time by core's workers.
-        auto onCounts = [&promise, &rangeSet](const JudgeRunCounts& c) {
-            if (!rangeSet) {
-                promise.setProgressRange(0, static_cast<int>(c.total));
-                rangeSet = true;
-            }
-            promise.setProgressValueAndText(static_cast<int>(c.finished()), countsText(c));
+        auto onCounts = [&job](const JudgeRunCounts& c) {
+            job.report(static_cast<std::int64_t>(c.finished()), static_cast<std::int64_t>(c.total), countsText(c));
         };
         Outcome outcome;
         outcome.summary = runJudgeEval(settings, progress, onCounts);
@@ -552,8 +535,9 @@ void RunJudgeDialog::startRun() {
                 outcome.scores = std::move(section);
             }
         }
-        promise.addResult(std::move(outcome));
-    }));
+        return outcome;
+    };
+    m_job->start(std::move(run), [this](Outcome outcome) { finishRun(std::move(outcome)); });
 }
 
 void RunJudgeDialog::finishRun(Outcome outcome) {

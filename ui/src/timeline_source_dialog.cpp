@@ -7,7 +7,6 @@
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QJsonArray>
@@ -18,14 +17,12 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProgressBar>
-#include <QPromise>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QTimer>
 #include <QUrl>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -33,6 +30,7 @@
 #include <utility>
 
 #include "fp8dash/core/prometheus_client.h"
+#include "fp8dash/ui/background_job.h"
 #include "fp8dash/ui/credential_store.h"
 #include "fp8dash/ui/keychain_credential_store.h"
 #include "fp8dash/ui/loaded_comparison.h"
@@ -137,6 +135,9 @@ TimelineSourceDialog::TimelineSourceDialog(QWidget* parent, std::shared_ptr<Cred
     setObjectName(QStringLiteral("timelineSourceDialog"));
     setWindowTitle(tr("Production Timeline: Data Source"));
     setMinimumWidth(1000);
+    m_testJob = new BackgroundJob(this);
+    m_fetchJob = new BackgroundJob(this);
+    connect(m_fetchJob, &BackgroundJob::progressed, this, &TimelineSourceDialog::showFetchProgress);
 
     auto* layout = new QVBoxLayout(this);
     layout->setSpacing(10);
@@ -454,11 +455,9 @@ TimelineSourceDialog::TimelineSourceDialog(QWidget* parent, std::shared_ptr<Cred
     updatePointEstimate();
 }
 
-TimelineSourceDialog::~TimelineSourceDialog() {
-    // A worker still running stops at its next progress check; its result goes nowhere.
-    if (m_fetchCancel) m_fetchCancel->store(true);
-    if (m_testCancel) m_testCancel->store(true);
-}
+// A worker still running stops at its next progress check; its result goes nowhere (the jobs are destroyed with
+// the dialog).
+TimelineSourceDialog::~TimelineSourceDialog() = default;
 
 void TimelineSourceDialog::setHeaderPlaceholder(const std::vector<std::string>& fetchedWith) {
     QString text = fetchedWith.empty()
@@ -688,23 +687,16 @@ void TimelineSourceDialog::testConnection() {
     PrometheusSettings ps = std::move(settings).value();
 
     const Remembered remembered = rememberedFor(true, false);
-    const quint64 generation = ++m_testGeneration;
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    if (m_testCancel) m_testCancel->store(true);
-    m_testCancel = cancel;
     m_testing = true;
     m_testButton->setEnabled(false);
     m_connectionLabel->setStyleSheet(QString());
     m_connectionLabel->setText(tr("Asking %1 for its build info…").arg(url));
 
-    auto* watcher = new QFutureWatcher<Result<std::string>>(this);
     const std::string testedUrl = ps.baseUrl;
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, remembered, testedUrl] {
-        watcher->deleteLater();
-        if (generation != m_testGeneration) return;
+    auto ask = [ps = std::move(ps)](JobControl& job) { return PrometheusClient(ps).buildInfo(job.progress()); };
+    m_testJob->start(std::move(ask), [this, remembered, testedUrl](const Result<std::string>& info) {
         m_testing = false;
         m_testButton->setEnabled(!m_fetching);
-        const Result<std::string> info = watcher->future().takeResult();
         if (info) {
             m_connectionLabel->setStyleSheet(style::colorRule(style::successTextColor()));
             QString text = tr("✓ Connected: %1").arg(toQString(*info));
@@ -724,11 +716,6 @@ void TimelineSourceDialog::testConnection() {
         growToFit();
         emit connectionTested(info.ok(), m_connectionLabel->text());
     });
-    watcher->setFuture(QtConcurrent::run([ps = std::move(ps), cancel] {
-        Progress progress;
-        progress.cancelled = [cancel] { return cancel->load(); };
-        return PrometheusClient(ps).buildInfo(progress);
-    }));
 }
 
 void TimelineSourceDialog::accept() {
@@ -738,13 +725,12 @@ void TimelineSourceDialog::accept() {
 void TimelineSourceDialog::reject() {
     if (m_fetching) {
         // Returns at once: the worker sees the flag at its next progress check and its result is dropped.
-        if (m_fetchCancel) m_fetchCancel->store(true);
-        ++m_fetchGeneration;
+        m_fetchJob->cancel();
         setFetching(false, tr("Cancelled. Nothing was changed."));
         emit fetchCancelled();
         return;
     }
-    if (m_testCancel) m_testCancel->store(true);
+    m_testJob->requestStop();
     QDialog::reject();
 }
 
@@ -761,24 +747,11 @@ void TimelineSourceDialog::startFetch() {
     Request req = std::move(r).value();
     const bool usesPrometheus = req.settings.fetchThroughput || req.settings.qualitySource == QualitySource::Prometheus;
     m_fetchRemember = rememberedFor(usesPrometheus, req.settings.qualitySource == QualitySource::Langfuse);
-    const quint64 generation = ++m_fetchGeneration;
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    m_fetchCancel = cancel;
     const QString where = toQString(!req.settings.prometheusUrl.empty() ? req.settings.prometheusUrl
                                                                         : req.settings.langfuseUrl);
     setFetching(true, tr("Fetching from %1…").arg(where));
 
     using Outcome = Result<TimelineData>;
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    // The future's progress signals arrive queued on the GUI thread; stale ones (after Cancel) are ignored.
-    connect(watcher, &QFutureWatcherBase::progressValueChanged, this, [this, generation](int value) {
-        if (generation != m_fetchGeneration) return;
-        if (m_progress->maximum() == 0) m_progress->setRange(0, kProgressSteps);  // the first report ends "busy"
-        m_progress->setValue(value);
-    });
-    connect(watcher, &QFutureWatcherBase::progressTextChanged, this, [this, generation](const QString& text) {
-        if (generation == m_fetchGeneration && !text.isEmpty()) m_statusLabel->setText(text);
-    });
     // The servers' notices (a deprecated endpoint, a long fetch ahead, a rate-limit wait): shown as progress text
     // as they come, and handed to the main window's notice area with the result. Shared with the worker, which may
     // outlive the dialog.
@@ -789,36 +762,40 @@ void TimelineSourceDialog::startFetch() {
     auto notices = std::make_shared<Notices>();
     m_notices.clear();
     TimelineCredentials credentials = req.credentials;
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, credentials, notices] {
-        watcher->deleteLater();
-        if (generation != m_fetchGeneration) return;  // cancelled or superseded
-        {
-            std::lock_guard lock(notices->mutex);
-            m_notices = notices->lines;
-        }
-        finishFetch(watcher->future().takeResult(), credentials);
-    });
-    watcher->setFuture(QtConcurrent::run([req = std::move(req), cancel, notices](QPromise<Outcome>& promise) {
-        promise.setProgressRange(0, kProgressSteps);
+    auto fetch = [req = std::move(req), notices](JobControl& job) {
         auto last = std::make_shared<std::atomic<int>>(0);
-        Progress progress;
-        progress.cancelled = [cancel] { return cancel->load(); };
-        progress.report = [&promise, last](double fraction, const std::string& what) {
+        Progress progress = job.progress(kProgressSteps);
+        progress.report = [job, last](double fraction, const std::string& what) {
             const int value = static_cast<int>(std::lround(std::clamp(fraction, 0.0, 1.0) * kProgressSteps));
             *last = value;
-            promise.setProgressValueAndText(value, QString::fromStdString(what));
+            job.report(value, kProgressSteps, QString::fromStdString(what));
         };
         TimelineCredentials withNotices = req.credentials;
-        withNotices.notice = [&promise, last, notices](const std::string& text) {
+        withNotices.notice = [job, last, notices](const std::string& text) {
             const QString line = QString::fromStdString(text);
             {
                 std::lock_guard lock(notices->mutex);
                 if (!notices->lines.contains(line)) notices->lines << line;
             }
-            promise.setProgressValueAndText(last->load(), line);
+            job.report(last->load(), kProgressSteps, line);
         };
-        promise.addResult(fetchTimeline(req.settings, withNotices, progress));
-    }));
+        return fetchTimeline(req.settings, withNotices, progress);
+    };
+    // A cancelled or superseded fetch is dropped by the job.
+    m_fetchJob->start(std::move(fetch), [this, credentials, notices](Outcome outcome) {
+        {
+            std::lock_guard lock(notices->mutex);
+            m_notices = notices->lines;
+        }
+        finishFetch(std::move(outcome), credentials);
+    });
+}
+
+void TimelineSourceDialog::showFetchProgress(qint64 done, qint64, const QString& text) {
+    if (!m_fetching) return;
+    if (m_progress->maximum() == 0) m_progress->setRange(0, kProgressSteps);  // the first report ends "busy"
+    m_progress->setValue(static_cast<int>(done));
+    if (!text.isEmpty()) m_statusLabel->setText(text);
 }
 
 void TimelineSourceDialog::startFetchAfterKeychain() {

@@ -46,6 +46,7 @@ class QUrl;
 
 namespace fp8dash::ui {
 
+class BackgroundJob;
 class ComparisonView;
 class CredentialStore;
 class NoteDialog;
@@ -258,11 +259,12 @@ private:
     bool m_autosaveAgain = false;      // a change came during that write: write again after it
     bool m_discardAfterWrite = false;  // saved or discarded during that write: remove what it wrote
 
-    quint64 m_liveCheckSerial = 0;  // the document a live-source check was started for
+    BackgroundJob* m_liveCheck = nullptr;    // the reachability check of the shown document's live sources
+    BackgroundJob* m_deviceQuery = nullptr;  // whether GPU benchmarks can run here
     std::vector<LiveSourceCheck> m_liveChecks;
     std::optional<QString> m_gpuUnavailable;  // why GPU benchmarks cannot run here, once known
     QPointer<PresentationWindow> m_presentation;
-    quint64 m_loadGeneration = 0;  // bumped by each openFileAsync; a finished load with an older number is stale
+    BackgroundJob* m_load = nullptr;  // the file openFileAsync reads; cancelled by any newer document
     quint64 m_documentSerial = 0;  // bumped by each new document shown (not by derived ones)
     quint64 m_benchSerial = 0;     // the document a benchmark run was started for
 };

@@ -26,6 +26,8 @@ class QTimer;
 
 namespace fp8dash::ui {
 
+class BackgroundJob;
+
 class NewComparisonDialog : public QDialog {
     Q_OBJECT
 public:
@@ -72,7 +74,7 @@ protected:
     virtual QString chooseSavePath(const QString& suggestedName);
 
 private:
-    struct BuildProgress;  // shared with the worker: sample-log bytes read, and the cancel flag
+    struct BuildProgress;  // shared with the worker: sample-log bytes read
 
     void browse(QLineEdit* edit, bool directory);
     void browseScores(QLineEdit* edit);
@@ -107,7 +109,7 @@ private:
     QList<QWidget*> m_inputs;  // disabled while busy
 
     bool m_busy = false;
-    quint64 m_generation = 0;                   // bumped by each start and by Cancel; an older finished job is dropped
+    BackgroundJob* m_job = nullptr;             // the running comparison; Cancel drops its result
     std::shared_ptr<BuildProgress> m_progress;  // the running job's
     QString m_presetSavePath;
     QString m_startDirectory;

@@ -37,6 +37,8 @@ class QWidget;
 
 namespace fp8dash::ui {
 
+class BackgroundJob;
+
 class RunJudgeDialog : public QDialog {
     Q_OBJECT
 public:
@@ -133,7 +135,7 @@ private:
     HttpOptions m_http = JudgeRunSettings::defaultHttp();
     bool m_running = false;
     bool m_cancelling = false;
-    std::shared_ptr<std::atomic<bool>> m_cancel;  // read by core's Progress::cancelled on the worker
+    BackgroundJob* m_job = nullptr;  // the run; Cancel asks it to stop, its summary still arrives
     std::optional<JudgeRunSummary> m_summary;
     std::optional<JudgeSection> m_scores;
 };
