@@ -28,6 +28,8 @@ class QCheckBox;
 class QComboBox;
 class QDateTimeEdit;
 class QFormLayout;
+class QGroupBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -36,6 +38,7 @@ class QPushButton;
 class QSpinBox;
 class QStackedWidget;
 class QTimer;
+class QVBoxLayout;
 
 namespace fp8dash::ui {
 
@@ -108,6 +111,13 @@ signals:
     void keychainForgotten(bool ok);  // Forget has answered
 
 private:
+    // The form (timeline_source_form.cpp), one builder per group.
+    QGroupBox* buildPrometheusBox();
+    QGroupBox* buildThroughputBox();
+    QGroupBox* buildQualityBox();
+    QGroupBox* buildRangeBox();
+    QHBoxLayout* buildKeychainRow();
+    void buildFeedback(QVBoxLayout* layout);  // the error line, progress, status and the buttons
     void updateVisibility();
     void setHeaderPlaceholder(const std::vector<std::string>& fetchedWith);
     void updatePointEstimate();
