@@ -30,6 +30,7 @@
 
 #include "fp8dash/ui/export_actions.h"
 #include "fp8dash/ui/loaded_comparison.h"
+#include "fp8dash/ui/number_text.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -76,18 +77,11 @@ QString score(double v) {
 }
 
 QString mean3(double v) {
-    return std::isfinite(v) ? QString::number(v, 'f', 3) : QStringLiteral("—");
+    return fixedText(v, 3);
 }
 
 QString fixed2(double v) {
-    return std::isfinite(v) ? QString::number(v, 'f', 2) : QStringLiteral("—");
-}
-
-QString signedText(double v, int decimals) {
-    if (!std::isfinite(v)) return QStringLiteral("—");
-    const QString digits = QString::number(std::abs(v), 'f', decimals);
-    if (digits.toDouble() == 0.0) return digits;  // no sign on a rounded zero
-    return (v < 0 ? QStringLiteral("−") : QStringLiteral("+")) + digits;
+    return fixedText(v, 2);
 }
 
 // A change of score: whole points as integers ("−2"), otherwise two decimals.

@@ -13,6 +13,7 @@
 
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/ui/loaded_comparison.h"
+#include "fp8dash/ui/number_text.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -265,7 +266,7 @@ QString cardStyle(const QString& objectName, const QColor& edge, int edgeWidth, 
 
 QString fixedValue(double v) {
     const double a = std::fabs(v);
-    return QString::number(v, 'f', a < 1 ? 4 : a < 100 ? 2 : 1);
+    return fixedText(v, a < 1 ? 4 : a < 100 ? 2 : 1);
 }
 
 }  // namespace

@@ -28,6 +28,7 @@
 
 #include "fp8dash/ui/background_job.h"
 #include "fp8dash/ui/loaded_comparison.h"
+#include "fp8dash/ui/number_text.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -576,7 +577,7 @@ void RunJudgeDialog::finishRun(Outcome outcome) {
         return;
     }
     const auto mean = [](const JudgeVariantSummary& v) {
-        return v.meanScore ? QString::number(*v.meanScore, 'f', 2) : QStringLiteral("–");
+        return v.meanScore ? fixedText(*v.meanScore, 2) : QStringLiteral("–");
     };
     const QString done =
         tr("Done: %1 samples; baseline %2 scored (mean %3), candidate %4 scored (mean %5).")

@@ -30,6 +30,7 @@
 #include "fp8dash/ui/time_range_picker.h"
 #include "fp8dash/ui/timeline_chart_view.h"
 #include "fp8dash/ui/timeline_summary_card.h"
+#include "fp8dash/ui/number_text.h"
 #include "timeline_view_parts.h"
 #include "ui_style.h"
 
@@ -59,11 +60,12 @@ QString timeOfDay(double unixSeconds) {
 }
 
 QString viewFixed(double v, int decimals) {
-    return QString::number(v, 'f', decimals);
+    return fixedText(v, decimals);
 }
 
+// The cards' changes: "+50.0" and "-0.35" (an ASCII minus, as the timeline has always shown them).
 QString signedFixed(double v, int decimals) {
-    return (v >= 0 ? QStringLiteral("+") : QString()) + QString::number(v, 'f', decimals);
+    return (v >= 0 ? QStringLiteral("+") : QString()) + fixedText(v, decimals);
 }
 
 QString numberText(double v) {
