@@ -103,6 +103,7 @@ TEST_F(VerdictBannerTest, OneLineUntilDetailsAndTheChoiceIsRemembered) {
     window.comparisonView()->layout()->activate();
     QApplication::processEvents();
     const int expanded = banner->height();
+    saveScreenshot(window, QStringLiteral("laptop-1366x768-details.png"));
     std::cout << "banner height at 1366 x 768: " << collapsed << " px collapsed, " << expanded << " px with details\n";
     EXPECT_LT(collapsed, expanded);
 
