@@ -141,7 +141,50 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
                                                 judgeBox));
     layout->addWidget(judgeBox);
 
-    // Rules
+    layout->addWidget(buildRulesBox());
+
+    // Feedback
+    m_errorLabel = new QLabel(this);
+    m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
+    m_errorLabel->setWordWrap(true);
+    m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_errorLabel->setStyleSheet(
+        QStringLiteral("QLabel { color: #9b1c1c; background: #fbdcdc; border-radius: 4px;"
+                       " padding: 6px 8px; }"));
+    m_errorLabel->hide();
+    layout->addWidget(m_errorLabel);
+
+    auto* statusRow = new QHBoxLayout;
+    m_busyBar = new QProgressBar(this);
+    m_busyBar->setObjectName(QStringLiteral("busyBar"));
+    m_busyBar->setRange(0, 0);
+    m_busyBar->setTextVisible(false);
+    m_busyBar->setMaximumWidth(160);
+    m_busyBar->hide();
+    m_statusLabel = style::caption(QString(), this);
+    m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
+    statusRow->addWidget(m_busyBar);
+    statusRow->addWidget(m_statusLabel, 1);
+    layout->addLayout(statusRow);
+
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    m_okButton = m_buttons->button(QDialogButtonBox::Ok);
+    m_okButton->setText(tr("Compare and Save…"));
+    m_okButton->setObjectName(QStringLiteral("compareButton"));
+    m_cancelButton = m_buttons->button(QDialogButtonBox::Cancel);
+    m_cancelButton->setObjectName(QStringLiteral("cancelButton"));
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &NewComparisonDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &NewComparisonDialog::reject);
+    layout->addWidget(m_buttons);
+
+    m_progressTimer = new QTimer(this);
+    m_progressTimer->setInterval(100);
+    connect(m_progressTimer, &QTimer::timeout, this, &NewComparisonDialog::pollProgress);
+    m_job = new BackgroundJob(this);  // destroyed with the dialog: a running job stops reading sample logs
+}
+
+// The verdict rules: the thresholds, the cautious policy, comparing what is not comparable, metric overrides.
+QGroupBox* NewComparisonDialog::buildRulesBox() {
     auto* rulesBox = new QGroupBox(tr("Verdict rules"), this);
     auto* rulesForm = new QFormLayout(rulesBox);
     rulesForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -186,46 +229,7 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
     rulesForm->addRow(tr("&Metric overrides:"), m_overridesEdit);
     m_inputs << m_goBelowSpin << m_investigateAboveSpin << m_overridesEdit << m_cautiousCheck
              << m_allowIncomparableCheck;
-    layout->addWidget(rulesBox);
-
-    // Feedback
-    m_errorLabel = new QLabel(this);
-    m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
-    m_errorLabel->setWordWrap(true);
-    m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_errorLabel->setStyleSheet(
-        QStringLiteral("QLabel { color: #9b1c1c; background: #fbdcdc; border-radius: 4px;"
-                       " padding: 6px 8px; }"));
-    m_errorLabel->hide();
-    layout->addWidget(m_errorLabel);
-
-    auto* statusRow = new QHBoxLayout;
-    m_busyBar = new QProgressBar(this);
-    m_busyBar->setObjectName(QStringLiteral("busyBar"));
-    m_busyBar->setRange(0, 0);
-    m_busyBar->setTextVisible(false);
-    m_busyBar->setMaximumWidth(160);
-    m_busyBar->hide();
-    m_statusLabel = style::caption(QString(), this);
-    m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
-    statusRow->addWidget(m_busyBar);
-    statusRow->addWidget(m_statusLabel, 1);
-    layout->addLayout(statusRow);
-
-    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    m_okButton = m_buttons->button(QDialogButtonBox::Ok);
-    m_okButton->setText(tr("Compare and Save…"));
-    m_okButton->setObjectName(QStringLiteral("compareButton"));
-    m_cancelButton = m_buttons->button(QDialogButtonBox::Cancel);
-    m_cancelButton->setObjectName(QStringLiteral("cancelButton"));
-    connect(m_buttons, &QDialogButtonBox::accepted, this, &NewComparisonDialog::accept);
-    connect(m_buttons, &QDialogButtonBox::rejected, this, &NewComparisonDialog::reject);
-    layout->addWidget(m_buttons);
-
-    m_progressTimer = new QTimer(this);
-    m_progressTimer->setInterval(100);
-    connect(m_progressTimer, &QTimer::timeout, this, &NewComparisonDialog::pollProgress);
-    m_job = new BackgroundJob(this);  // destroyed with the dialog: a running job stops reading sample logs
+    return rulesBox;
 }
 
 NewComparisonDialog::~NewComparisonDialog() = default;

@@ -111,7 +111,66 @@ RunJudgeDialog::RunJudgeDialog(QWidget* parent) : QDialog(parent) {
            "temperature 0); a judge model then rates every answer 1–5 against the expected answer."),
         this));
 
-    // Samples and output
+    layout->addWidget(buildFilesBox());
+
+    layout->addWidget(buildServersBox());
+
+    layout->addWidget(buildRunBox());
+
+    layout->addWidget(style::caption(
+        tr("Results are written to the output folder as they come. Cancel keeps what is done; Run again with the "
+           "same folder resumes (scored samples are skipped, failed ones are tried again)."),
+        this));
+
+    m_errorLabel = new QLabel(this);
+    m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
+    m_errorLabel->setAccessibleName(tr("Error"));
+    m_errorLabel->setWordWrap(true);
+    m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_errorLabel->setStyleSheet(style::colorRule(style::errorTextColor()));
+    m_errorLabel->hide();
+    layout->addWidget(m_errorLabel);
+
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("runProgress"));
+    m_progress->setAccessibleName(tr("Run progress"));
+    m_progress->setFormat(QStringLiteral("%v/%m"));
+    m_progress->hide();
+    layout->addWidget(m_progress);
+    m_statusLabel = new QLabel(this);
+    m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
+    m_statusLabel->setAccessibleName(tr("Run status"));
+    m_statusLabel->setWordWrap(true);
+    m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_statusLabel);
+    m_failuresLabel = new QLabel(this);
+    m_failuresLabel->setObjectName(QStringLiteral("failuresLabel"));
+    m_failuresLabel->setAccessibleName(tr("Failures"));
+    m_failuresLabel->setWordWrap(true);
+    m_failuresLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_failuresLabel->setStyleSheet(style::colorRule(style::cautionTextColor()));
+    m_failuresLabel->hide();
+    layout->addWidget(m_failuresLabel);
+
+    auto* buttons = new QDialogButtonBox(this);
+    m_runButton = buttons->addButton(tr("&Run"), QDialogButtonBox::AcceptRole);
+    m_runButton->setObjectName(QStringLiteral("runButton"));
+    m_runButton->setAccessibleName(tr("Run the domain eval"));
+    m_runButton->setDefault(true);
+    m_closeButton = buttons->addButton(QDialogButtonBox::Close);
+    m_closeButton->setObjectName(QStringLiteral("closeButton"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &RunJudgeDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &RunJudgeDialog::reject);
+    layout->addWidget(buttons);
+
+    loadRemembered();
+    updateKeysNote();
+    updateOutputNote();
+    setRunning(false);
+}
+
+// The samples file and the output folder.
+QGroupBox* RunJudgeDialog::buildFilesBox() {
     auto* filesBox = new QGroupBox(tr("Samples and results"), this);
     auto* filesLayout = new QVBoxLayout(filesBox);
     auto* filesForm = new QFormLayout;
@@ -149,9 +208,11 @@ RunJudgeDialog::RunJudgeDialog(QWidget* parent) : QDialog(parent) {
     m_outputNote = style::caption(QString(), filesBox);
     m_outputNote->setObjectName(QStringLiteral("outputNote"));
     filesLayout->addWidget(m_outputNote);
-    layout->addWidget(filesBox);
+    return filesBox;
+}
 
-    // Endpoints
+// The three OpenAI-compatible servers: baseline, candidate and judge.
+QGroupBox* RunJudgeDialog::buildServersBox() {
     auto* serversBox = new QGroupBox(tr("Servers (OpenAI-compatible)"), this);
     auto* serversLayout = new QVBoxLayout(serversBox);
     auto* grid = new QGridLayout;
@@ -183,9 +244,11 @@ RunJudgeDialog::RunJudgeDialog(QWidget* parent) : QDialog(parent) {
     m_keysLabel = style::caption(QString(), serversBox);
     m_keysLabel->setObjectName(QStringLiteral("apiKeysNote"));
     serversLayout->addWidget(m_keysLabel);
-    layout->addWidget(serversBox);
+    return serversBox;
+}
 
-    // Run settings and rubric
+// The run settings and the rubric.
+QGroupBox* RunJudgeDialog::buildRunBox() {
     auto* runBox = new QGroupBox(tr("Run"), this);
     auto* runLayout = new QVBoxLayout(runBox);
     auto* spins = new QHBoxLayout;
@@ -249,58 +312,7 @@ RunJudgeDialog::RunJudgeDialog(QWidget* parent) : QDialog(parent) {
         m_rubricPanel->setVisible(on);
         growToFit(!on);
     });
-    layout->addWidget(runBox);
-
-    layout->addWidget(style::caption(
-        tr("Results are written to the output folder as they come. Cancel keeps what is done; Run again with the "
-           "same folder resumes (scored samples are skipped, failed ones are tried again)."),
-        this));
-
-    m_errorLabel = new QLabel(this);
-    m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
-    m_errorLabel->setAccessibleName(tr("Error"));
-    m_errorLabel->setWordWrap(true);
-    m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_errorLabel->setStyleSheet(style::colorRule(style::errorTextColor()));
-    m_errorLabel->hide();
-    layout->addWidget(m_errorLabel);
-
-    m_progress = new QProgressBar(this);
-    m_progress->setObjectName(QStringLiteral("runProgress"));
-    m_progress->setAccessibleName(tr("Run progress"));
-    m_progress->setFormat(QStringLiteral("%v/%m"));
-    m_progress->hide();
-    layout->addWidget(m_progress);
-    m_statusLabel = new QLabel(this);
-    m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
-    m_statusLabel->setAccessibleName(tr("Run status"));
-    m_statusLabel->setWordWrap(true);
-    m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_statusLabel);
-    m_failuresLabel = new QLabel(this);
-    m_failuresLabel->setObjectName(QStringLiteral("failuresLabel"));
-    m_failuresLabel->setAccessibleName(tr("Failures"));
-    m_failuresLabel->setWordWrap(true);
-    m_failuresLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_failuresLabel->setStyleSheet(style::colorRule(style::cautionTextColor()));
-    m_failuresLabel->hide();
-    layout->addWidget(m_failuresLabel);
-
-    auto* buttons = new QDialogButtonBox(this);
-    m_runButton = buttons->addButton(tr("&Run"), QDialogButtonBox::AcceptRole);
-    m_runButton->setObjectName(QStringLiteral("runButton"));
-    m_runButton->setAccessibleName(tr("Run the domain eval"));
-    m_runButton->setDefault(true);
-    m_closeButton = buttons->addButton(QDialogButtonBox::Close);
-    m_closeButton->setObjectName(QStringLiteral("closeButton"));
-    connect(buttons, &QDialogButtonBox::accepted, this, &RunJudgeDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &RunJudgeDialog::reject);
-    layout->addWidget(buttons);
-
-    loadRemembered();
-    updateKeysNote();
-    updateOutputNote();
-    setRunning(false);
+    return runBox;
 }
 
 // A worker still running stops at its next check (the job is destroyed with the dialog); what it wrote stays in the

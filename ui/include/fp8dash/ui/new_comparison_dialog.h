@@ -17,6 +17,7 @@
 class QCheckBox;
 class QDialogButtonBox;
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -74,7 +75,8 @@ protected:
     virtual QString chooseSavePath(const QString& suggestedName);
 
 private:
-    struct BuildProgress;  // shared with the worker: sample-log bytes read
+    QGroupBox* buildRulesBox();  // the constructor's verdict-rules group
+    struct BuildProgress;        // shared with the worker: sample-log bytes read
 
     void browse(QLineEdit* edit, bool directory);
     void browseScores(QLineEdit* edit);

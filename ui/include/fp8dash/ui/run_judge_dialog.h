@@ -26,6 +26,7 @@
 #include "fp8dash/core/judge_scores.h"
 
 class QDialogButtonBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -92,6 +93,10 @@ signals:
     void runCancelled();  // the worker has stopped after Cancel; the dialog is usable again
 
 private:
+    // The form, one builder per group.
+    QGroupBox* buildFilesBox();
+    QGroupBox* buildServersBox();
+    QGroupBox* buildRunBox();
     struct Outcome;
 
     void browseSamples();
