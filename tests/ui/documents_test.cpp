@@ -339,13 +339,19 @@ TEST_F(DocumentsTest, DarkAndLightThemesApplyAndAreRemembered) {
     EXPECT_EQ(QSettings().value(QStringLiteral("view/theme")).toString(), QStringLiteral("dark"));
     MainWindow window;
     window.openDemo();
-    // A go cell of the task table is tinted for the dark palette.
-    const QModelIndex mmlu = findTaskRow(window.comparisonView()->taskTable()->model(), QStringLiteral("mmlu"));
-    const QColor darkCell = mmlu.siblingAtColumn(TaskTableModel::VerdictColumn).data(Qt::BackgroundRole).value<QColor>();
+    // A go cell of the task table is tinted for the dark palette. The row is looked up again after each theme
+    // change: a plain QModelIndex does not survive a change of its model (it points into the model's freed rows).
+    const auto verdictCell = [&window] {
+        const QAbstractItemModel* model = window.comparisonView()->taskTable()->model();
+        const QModelIndex mmlu = findTaskRow(model, QStringLiteral("mmlu"));
+        EXPECT_TRUE(mmlu.isValid());
+        return mmlu.siblingAtColumn(TaskTableModel::VerdictColumn).data(Qt::BackgroundRole).value<QColor>();
+    };
+    const QColor darkCell = verdictCell();
     theme->setMode(ThemeMode::Light);
     EXPECT_FALSE(theme->isDark());
     EXPECT_GT(QApplication::palette().color(QPalette::Window).lightness(), 128);
-    const QColor lightCell = mmlu.siblingAtColumn(TaskTableModel::VerdictColumn).data(Qt::BackgroundRole).value<QColor>();
+    const QColor lightCell = verdictCell();
     ASSERT_TRUE(darkCell.isValid() && lightCell.isValid());
     EXPECT_LT(darkCell.lightness(), 100);
     EXPECT_GT(lightCell.lightness(), 180);

@@ -19,6 +19,7 @@
 
 #include "fp8dash/ui/export_actions.h"
 #include "fp8dash/ui/loaded_comparison.h"
+#include "fp8dash/ui/number_text.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui::bench {
@@ -29,9 +30,9 @@ QString groupedInteger(std::uint64_t v) {
     return digits;
 }
 
-// A saved run may hold null (NaN here) where the writer had no finite value: shown as a dash.
+// A saved run may hold null (NaN here) where the writer had no finite value: shown as a dash (number_text.h).
 QString fixed(double v, int decimals) {
-    return std::isfinite(v) ? QString::number(v, 'f', decimals) : QStringLiteral("—");
+    return fixedText(v, decimals, NonFinite::Dash);
 }
 
 QString significant(double v, int digits) {

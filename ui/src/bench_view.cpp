@@ -8,7 +8,6 @@
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QFrame>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -28,7 +27,6 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <atomic>
@@ -40,8 +38,10 @@
 #include "bench_kv.h"
 #include "fp8dash/core/kv_headline.h"
 #include "fp8dash/core/model_architecture.h"
+#include "fp8dash/ui/background_job.h"
 #include "fp8dash/ui/export_actions.h"
 #include "fp8dash/ui/loaded_comparison.h"
+#include "bench_view_parts.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -55,82 +55,7 @@ using bench::textItem;
 
 namespace {
 
-const QColor kBf16Color(0x1a, 0x73, 0xe8);
-const QColor kFp8Color(0xd9, 0x48, 0x1c);
-const QColor kFp8FastColor(0xf2, 0x9e, 0x2e);
-const QColor kBandwidthRoofColor(0x5f, 0x63, 0x68);
-const QColor kReferenceColor(0x80, 0x86, 0x8b);
-const QList<QColor> kLineColors = {QColor(0x1a, 0x73, 0xe8), QColor(0xd9, 0x48, 0x1c), QColor(0x1e, 0x8e, 0x3e),
-                                   QColor(0x8e, 0x24, 0xaa), QColor(0xf2, 0x9e, 0x2e), QColor(0x00, 0x89, 0x7b)};
-
-bool isFp8(const BenchGemmPoint& p) {
-    return p.precision.rfind("fp8", 0) == 0;
-}
-
-QString precisionLabel(const BenchGemmPoint& p) {
-    if (isFp8(p)) return p.fastAccum ? QStringLiteral("FP8 E4M3 (fast accum)") : QStringLiteral("FP8 E4M3");
-    if (p.precision == "bf16") return QStringLiteral("BF16");
-    return toQString(p.precision);
-}
-
-bool measured(const BenchGemmPoint& p) {
-    return p.skipped.empty() && p.tflops > 0 && p.arithmeticIntensity() > 0;
-}
-
-// "NVIDIA H200 (sm_90, 132 SMs, 139.8 GiB)"
-QString deviceDescription(const BenchDevice& d) {
-    QStringList details;
-    if (!d.computeCapability.empty()) details << bench::smText(d.computeCapability);
-    if (d.multiprocessors > 0) details << BenchView::tr("%1 SMs").arg(d.multiprocessors);
-    if (d.memoryBytes > 0) details << bench::bytesText(d.memoryBytes);
-    const QString name = d.name.empty() ? BenchView::tr("an unnamed GPU") : toQString(d.name);
-    return details.isEmpty() ? name : QStringLiteral("%1 (%2)").arg(name, details.join(QStringLiteral(", ")));
-}
-
-QLineSeries* lineSeries(const QString& name, const QColor& color, Qt::PenStyle style, qreal width = 1.6) {
-    auto* s = new QLineSeries;
-    s->setName(name);
-    QPen pen(color);
-    pen.setWidthF(width);
-    pen.setStyle(style);
-    s->setPen(pen);
-    return s;
-}
-
-QScatterSeries* scatterSeries(const QString& name, const QColor& color) {
-    auto* s = new QScatterSeries;
-    s->setName(name);
-    s->setColor(color);
-    s->setBorderColor(color.darker(130));
-    s->setMarkerSize(9);
-    return s;
-}
-
-void resetChart(QChart* chart) {
-    chart->removeAllSeries();
-    for (QAbstractAxis* axis : chart->axes()) {
-        chart->removeAxis(axis);
-        delete axis;
-    }
-}
-
-void attach(QChart* chart, QAbstractSeries* series, QAbstractAxis* x, QAbstractAxis* y) {
-    chart->addSeries(series);
-    series->attachAxis(x);
-    series->attachAxis(y);
-}
-
-QLogValueAxis* logAxis(const QString& title, double base, const QString& format) {
-    auto* axis = new QLogValueAxis;
-    axis->setBase(base);
-    axis->setTitleText(title);
-    axis->setLabelFormat(format);
-    axis->setMinorTickCount(base == 10 ? 8 : 0);
-    QPen minor = axis->minorGridLinePen();
-    minor.setColor(QColor(0xee, 0xee, 0xee));
-    axis->setMinorGridLinePen(minor);
-    return axis;
-}
+using namespace bench_view_parts;
 
 void setHeaders(QStandardItemModel* model, const QStringList& headers) {
     model->setColumnCount(static_cast<int>(headers.size()));
@@ -170,16 +95,13 @@ QString noiseToolTip(const BenchSampleSummary& s) {
 
 // The run in flight: shared by the GUI thread and the worker. cancel is read by the progress callback; the latest
 // progress waits under the mutex until the GUI thread picks it up (at most one queued call at a time).
-struct BenchView::RunState {
-    std::atomic<bool> cancel{false};
-    std::mutex mutex;
-    double fraction = 0;
-    std::string step;
-    bool posted = false;
-};
-
 BenchView::BenchView(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("benchView"));
+    m_runJob = new BackgroundJob(this);
+    connect(m_runJob, &BackgroundJob::progressed, this, [this](qint64 done, qint64 total, const QString& step) {
+        showProgress(total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 0.0, step);
+    });
+    m_deviceJob = new BackgroundJob(this);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 8, 0, 0);
     layout->setSpacing(6);
@@ -276,9 +198,12 @@ BenchView::BenchView(QWidget* parent) : QWidget(parent) {
     rebuild();
 }
 
-BenchView::~BenchView() {
-    // The worker keeps going until its next progress call; it then stops, and nobody waits for its results.
-    if (m_run) m_run->cancel = true;
+// The worker keeps going until its next progress call; it then stops (the job is destroyed with the view), and
+// nobody waits for its results.
+BenchView::~BenchView() = default;
+
+bool BenchView::isRunning() const {
+    return m_runJob->isRunning();
 }
 
 QWidget* BenchView::buildControls() {
@@ -397,16 +322,13 @@ void BenchView::showEvent(QShowEvent* event) {
 void BenchView::queryDeviceOnce() {
     if (m_deviceQueryStarted || m_local) return;
     m_deviceQueryStarted = true;
-    auto* watcher = new QFutureWatcher<LocalDeviceStatus>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        watcher->deleteLater();
+    m_deviceJob->watch(bench::localDeviceQuery(), [this](const LocalDeviceStatus& status) {
         if (m_local) return;  // set meanwhile (tests)
-        m_local = watcher->future().result();
+        m_local = status;
         updateDeviceCard();
         updateControls();
         emit localDeviceKnown();
     });
-    watcher->setFuture(bench::localDeviceQuery());
 }
 
 void BenchView::setLocalDevice(const LocalDeviceStatus& status) {
@@ -499,7 +421,7 @@ void BenchView::updateControls() {
     if (m_kvDumpButton) m_kvDumpButton->setEnabled(!running);
     m_runButton->setToolTip(anyPart ? QString() : tr("Choose at least one part to run"));
     m_cancelButton->setVisible(running);
-    m_cancelButton->setEnabled(running && !m_run->cancel);
+    m_cancelButton->setEnabled(running && !m_cancelRequested);
     m_progress->setVisible(running);
     m_step->setVisible(running);
     if (m_local) updateDeviceCard();
@@ -583,75 +505,47 @@ void BenchView::startRun() {
 }
 
 void BenchView::runWith(const LocalBenchOptions& options) {
-    auto state = std::make_shared<RunState>();
-    m_run = state;
-
-    QPointer<BenchView> self(this);
-    // Runs on the worker (or gpu/'s own thread underneath): keeps the latest step and queues one GUI update at a time.
-    BenchProgressFn progress = [state, self](double fraction, const std::string& step) {
-        bool post = false;
-        {
-            std::lock_guard lock(state->mutex);
-            state->fraction = fraction;
-            state->step = step;
-            if (!state->posted) post = state->posted = true;
-        }
-        if (post) {
-            QMetaObject::invokeMethod(
-                qApp,
-                [state, self] {
-                    double f = 0;
-                    std::string s;
-                    {
-                        std::lock_guard lock(state->mutex);
-                        f = state->fraction;
-                        s = state->step;
-                        state->posted = false;
-                    }
-                    if (self && self->m_run == state) self->showProgress(f, toQString(s));
-                },
-                Qt::QueuedConnection);
-        }
-        return !state->cancel.load();
-    };
-
-    auto* watcher = new QFutureWatcher<Result<BenchResults>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, state] {
-        watcher->deleteLater();
-        finishRun(state, watcher->future().takeResult());
-    });
-    m_status->hide();
-    m_runTimer.start();
-    showProgress(0, tr("Starting…"));
-    updateControls();
-    emit runStarted();
-    watcher->setFuture(QtConcurrent::run([options, progress]() -> Result<BenchResults> {
+    m_cancelRequested = false;
+    // Progress reaches the GUI through the job, coalesced (one update at a time); Cancel stops the run after its
+    // current step and the parts finished before it still arrive.
+    auto run = [options](JobControl& job) -> Result<BenchResults> {
+        BenchProgressFn progress = [&job](double fraction, const std::string& step) {
+            const double f = std::isfinite(fraction) ? std::clamp(fraction, 0.0, 1.0) : 0.0;
+            job.report(std::llround(f * 1000), 1000, toQString(step));
+            return !job.isCancelled();
+        };
         try {
             return runLocalBench(options, progress);
         } catch (const std::exception& e) {
             return Error{std::string("the benchmark run failed: ") + e.what()};
         }
-    }));
+    };
+    m_runJob->start(std::move(run), [this](Result<BenchResults> outcome) { finishRun(std::move(outcome)); });
+    m_status->hide();
+    m_runTimer.start();
+    showProgress(0, tr("Starting…"));
+    updateControls();
+    emit runStarted();
 }
 
 void BenchView::cancelRun() {
-    if (!m_run) return;
-    m_run->cancel = true;
+    if (!isRunning()) return;
+    m_cancelRequested = true;
+    m_runJob->requestStop();
     m_step->setText(tr("Cancelling… (the current step finishes first)"));
     updateControls();
 }
 
 void BenchView::showProgress(double fraction, const QString& step) {
     m_progress->setValue(static_cast<int>(std::lround(std::clamp(fraction, 0.0, 1.0) * 1000)));
-    if (m_run && m_run->cancel) return;  // keep saying "Cancelling…"
+    if (isRunning() && m_cancelRequested) return;  // keep saying "Cancelling…"
     m_step->setText(step);
 }
 
-void BenchView::finishRun(const std::shared_ptr<RunState>& state, Result<BenchResults> outcome) {
-    if (m_run != state) return;
-    const bool cancelled = state->cancel.load();
+void BenchView::finishRun(Result<BenchResults> outcome) {
+    const bool cancelled = m_cancelRequested;
+    m_cancelRequested = false;
     const QString took = tr("%1 s").arg(fixed(static_cast<double>(m_runTimer.elapsed()) / 1000.0, 1));
-    m_run.reset();
     updateControls();
     // The outcome is said after the signal: the owner's setResults (the document's new results) comes first.
     if (!outcome) {
@@ -682,216 +576,6 @@ void BenchView::rebuild() {
     rebuildSpeedup();
     rebuildKvChart();
     rebuildTables();
-}
-
-namespace {
-
-// Why the GEMM charts have nothing to show, or an empty string when they have.
-QString gemmEmptyReason(const std::optional<BenchResults>& r) {
-    if (!r)
-        return BenchView::tr(
-            "No benchmark results yet: run them on this machine, or open a comparison that "
-            "holds them.");
-    if (!r->gemmSkipped.empty()) return BenchView::tr("GEMM not run: %1").arg(toQString(r->gemmSkipped));
-    if (r->gemm.empty()) return BenchView::tr("GEMM not run.");
-    for (const BenchGemmPoint& p : r->gemm) {
-        if (measured(p)) return {};
-    }
-    return BenchView::tr("No GEMM case was measured: %1").arg(toQString(r->gemm.front().skipped));
-}
-
-}  // namespace
-
-void BenchView::rebuildRoofline() {
-    QChart* chart = m_roofline->chart();
-    resetChart(chart);
-    m_roofPoints.clear();
-    const QString empty = gemmEmptyReason(m_results);
-    if (!empty.isEmpty()) {
-        m_roofline->showEmpty(empty);
-        return;
-    }
-    const BenchResults& r = *m_results;
-
-    auto* x = logAxis(tr("Arithmetic intensity (FLOP/byte)"), 10, QStringLiteral("%g"));
-    auto* y = logAxis(tr("TFLOP/s"), 10, QStringLiteral("%g"));
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-
-    double xLo = INFINITY, xHi = 0, yLo = INFINITY, yHi = 0;
-    auto widen = [&](double ai, double tflops) {
-        xLo = std::min(xLo, ai);
-        xHi = std::max(xHi, ai);
-        yLo = std::min(yLo, tflops);
-        yHi = std::max(yHi, tflops);
-    };
-    QScatterSeries* bf16 = scatterSeries(tr("BF16"), kBf16Color);
-    QScatterSeries* fp8 = scatterSeries(tr("FP8"), kFp8Color);
-    QScatterSeries* fp8Fast = scatterSeries(tr("FP8 fast acc."), kFp8FastColor);
-    std::vector<std::size_t> bf16Rows, fp8Rows, fastRows;
-    for (std::size_t i = 0; i < r.gemm.size(); ++i) {
-        const BenchGemmPoint& p = r.gemm[i];
-        if (!measured(p)) continue;
-        const double ai = p.arithmeticIntensity();
-        widen(ai, p.tflops);
-        if (!isFp8(p)) {
-            bf16->append(ai, p.tflops);
-            bf16Rows.push_back(i);
-        } else if (p.fastAccum) {
-            fp8Fast->append(ai, p.tflops);
-            fastRows.push_back(i);
-        } else {
-            fp8->append(ai, p.tflops);
-            fp8Rows.push_back(i);
-        }
-    }
-    // The roofs, when the device has a datasheet entry: compute ceilings from their ridge point on, and the bandwidth
-    // diagonal (TFLOP/s = GB/s x FLOP/byte / 1000) up to the higher ridge.
-    if (r.device.peak && r.device.peak->memoryBandwidthGBps > 0) {
-        const BenchPeak& peak = *r.device.peak;
-        const double bw = peak.memoryBandwidthGBps / 1000.0;  // TFLOP/s per FLOP/byte
-        const double topPeak = std::max(peak.bf16DenseTflops, peak.fp8DenseTflops);
-        const double diagStart = xLo / 4;
-        const double ridgeTop = topPeak / bw;
-        xLo = diagStart;
-        xHi = std::max(xHi, ridgeTop * 4);
-        yHi = std::max(yHi, topPeak);
-        yLo = std::min(yLo, diagStart * bw);
-        auto addRoof = [&](double tflops, const QString& name, const QColor& color) {
-            if (tflops <= 0) return;
-            QLineSeries* roof = lineSeries(name, color, Qt::DashLine);
-            roof->append(tflops / bw, tflops);
-            roof->append(xHi, tflops);
-            attach(chart, roof, x, y);
-        };
-        // Short legend names (three charts share the width); the figures are in the device card.
-        addRoof(peak.bf16DenseTflops, tr("BF16 roof"), kBf16Color);
-        addRoof(peak.fp8DenseTflops, tr("FP8 roof"), kFp8Color);
-        QLineSeries* diag = lineSeries(tr("Memory roof"), kBandwidthRoofColor, Qt::SolidLine);
-        diag->append(diagStart, diagStart * bw);
-        diag->append(ridgeTop, topPeak);
-        attach(chart, diag, x, y);
-    }
-    for (auto [series, rows] : {std::pair{bf16, &bf16Rows}, std::pair{fp8, &fp8Rows}, std::pair{fp8Fast, &fastRows}}) {
-        if (rows->empty()) {
-            delete series;
-            continue;
-        }
-        attach(chart, series, x, y);
-        m_roofPoints.emplace_back(series, *rows);
-        connect(series, &QScatterSeries::hovered, this,
-                [this, series](const QPointF& point, bool state) { roofPointHovered(series, point, state); });
-    }
-    bench::fitLogAxis(x, xLo, xHi);
-    bench::fitLogAxis(y, yLo / 1.2, yHi * 1.3);
-    m_roofline->showChart();
-}
-
-void BenchView::roofPointHovered(QScatterSeries* series, const QPointF& point, bool state) {
-    if (!m_results) return;
-    for (const auto& entry : m_roofPoints) {
-        entry.first->setPointLabelsVisible(false);
-        entry.first->clearPointsConfiguration(QXYSeries::PointConfiguration::LabelVisibility);
-    }
-    if (!state) {
-        QToolTip::hideText();
-        return;
-    }
-    for (const auto& [s, rows] : m_roofPoints) {
-        if (s != series) continue;
-        // The nearest point of the series (the hovered point is one of them, up to rounding).
-        int best = -1;
-        double bestDistance = INFINITY;
-        for (int i = 0; i < series->count(); ++i) {
-            const QPointF q = series->at(i);
-            const double d = std::abs(std::log(q.x() / point.x())) + std::abs(std::log(q.y() / point.y()));
-            if (d < bestDistance) {
-                bestDistance = d;
-                best = i;
-            }
-        }
-        if (best < 0 || static_cast<std::size_t>(best) >= rows.size()) return;
-        const BenchGemmPoint& p = m_results->gemm[rows[static_cast<std::size_t>(best)]];
-        QString text = tr("%1 %2×%3×%4 %5: %6 TFLOP/s")
-                           .arg(toQString(p.layer))
-                           .arg(p.m)
-                           .arg(p.n)
-                           .arg(p.k)
-                           .arg(precisionLabel(p), fixed(p.tflops, 1));
-        if (p.roofTflops) {
-            text += tr(", %1 % of its %2-bound roof (%3 TFLOP/s)")
-                        .arg(fixed(p.percentOfRoof, 1), toQString(p.bound), fixed(*p.roofTflops, 1));
-        }
-        if (p.speedupVsBf16 > 0) text += tr(", %1× BF16").arg(fixed(p.speedupVsBf16, 2));
-        m_hover->setText(text);
-        // The hovered point's label in the chart itself: labels on for the series, off for every other point.
-        series->setPointLabelsFormat(QStringLiteral("%1 M=%2").arg(toQString(p.layer)).arg(p.m));
-        series->setPointLabelsClipping(false);
-        for (int i = 0; i < series->count(); ++i) {
-            series->setPointConfiguration(i, QXYSeries::PointConfiguration::LabelVisibility, i == best);
-        }
-        series->setPointLabelsVisible(true);
-        QToolTip::showText(QCursor::pos(), text, m_roofline->chartView());
-        return;
-    }
-}
-
-void BenchView::rebuildSpeedup() {
-    QChart* chart = m_speedup->chart();
-    resetChart(chart);
-    QString empty = gemmEmptyReason(m_results);
-    // Per layer: the FP8 rows that have a BF16 partner, by M.
-    std::map<std::string, std::vector<std::pair<int, double>>> byLayer;
-    std::vector<std::string> order;
-    if (empty.isEmpty()) {
-        for (const BenchGemmPoint& p : m_results->gemm) {
-            if (!isFp8(p) || p.fastAccum || p.speedupVsBf16 <= 0 || p.m <= 0 || p.layer == "square") continue;
-            if (!byLayer.count(p.layer)) order.push_back(p.layer);
-            byLayer[p.layer].emplace_back(p.m, p.speedupVsBf16);
-        }
-        if (byLayer.empty()) empty = tr("No FP8/BF16 pair of the model's layers was measured.");
-    }
-    if (!empty.isEmpty()) {
-        m_speedup->showEmpty(empty);
-        return;
-    }
-    std::vector<double> ms;
-    for (const auto& [layer, points] : byLayer) {
-        for (const auto& point : points) ms.push_back(point.first);
-    }
-    QCategoryAxis* x = bench::log2TokenAxis(tr("Tokens M (log₂ scale)"), ms);
-    auto* y = new QValueAxis;
-    y->setTitleText(tr("FP8 / BF16 (×)"));
-    y->setLabelFormat(QStringLiteral("%.1f"));
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    double sHi = 1.0;
-    int colour = 0;
-    for (const std::string& layer : order) {
-        auto& points = byLayer[layer];
-        std::sort(points.begin(), points.end());
-        QLineSeries* s = lineSeries(toQString(layer), kLineColors[colour++ % kLineColors.size()], Qt::SolidLine, 2.0);
-        s->setPointsVisible(true);
-        for (const auto& [m, speedup] : points) {
-            s->append(bench::log2Of(m), speedup);
-            sHi = std::max(sHi, speedup);
-        }
-        attach(chart, s, x, y);
-    }
-    QLineSeries* reference = lineSeries(tr("1.0× (no gain)"), kReferenceColor, Qt::DashLine, 1.2);
-    reference->append(x->min(), 1.0);
-    reference->append(x->max(), 1.0);
-    attach(chart, reference, x, y);
-    y->setRange(0, std::ceil(sHi * 1.1 * 2) / 2);
-    y->applyNiceNumbers();
-    m_speedup->showChart();
-}
-
-void BenchView::rebuildKvChart() {
-    bench::fillKvChart(m_kvChart, m_results,
-                       static_cast<bench::KvChartMetric>(std::max(0, m_kvMetric->currentIndex())));
-    m_kvHeadline->setText(bench::kvHeadlineHtml(m_results));
-    m_kvHeadline->setVisible(!m_kvHeadline->text().isEmpty());
 }
 
 void BenchView::rebuildTables() {

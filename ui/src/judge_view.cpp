@@ -30,6 +30,7 @@
 
 #include "fp8dash/ui/export_actions.h"
 #include "fp8dash/ui/loaded_comparison.h"
+#include "fp8dash/ui/number_text.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -76,18 +77,11 @@ QString score(double v) {
 }
 
 QString mean3(double v) {
-    return std::isfinite(v) ? QString::number(v, 'f', 3) : QStringLiteral("—");
+    return fixedText(v, 3);
 }
 
 QString fixed2(double v) {
-    return std::isfinite(v) ? QString::number(v, 'f', 2) : QStringLiteral("—");
-}
-
-QString signedText(double v, int decimals) {
-    if (!std::isfinite(v)) return QStringLiteral("—");
-    const QString digits = QString::number(std::abs(v), 'f', decimals);
-    if (digits.toDouble() == 0.0) return digits;  // no sign on a rounded zero
-    return (v < 0 ? QStringLiteral("−") : QStringLiteral("+")) + digits;
+    return fixedText(v, 2);
 }
 
 // A change of score: whole points as integers ("−2"), otherwise two decimals.
@@ -164,30 +158,7 @@ JudgeView::JudgeView(QWidget* parent) : QWidget(parent) {
     m_stack = new QStackedWidget(this);
     outer->addWidget(m_stack);
 
-    // Empty state.
-    auto* emptyPage = new QWidget(m_stack);
-    auto* emptyLayout = new QVBoxLayout(emptyPage);
-    emptyLayout->setContentsMargins(24, 24, 24, 24);
-    m_empty = new QLabel(emptyPage);
-    m_empty->setObjectName(QStringLiteral("judgeEmpty"));
-    m_empty->setTextFormat(Qt::RichText);
-    m_empty->setWordWrap(true);
-    m_empty->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_empty->setMaximumWidth(760);
-    m_empty->setText(
-        tr("<p><b>This comparison has no domain judge scores.</b></p>"
-           "<p>An LLM judge rates the answers of both deployments to your own domain prompts (1–5); the scores of "
-           "the baseline and of the candidate are compared here, sample by sample when they share ids.</p>"
-           "<p>To add them:</p><ul>"
-           "<li>choose the judge score files of both sides (JSON Lines, CSV or JSON) in <b>File › New "
-           "Comparison…</b>;</li>"
-           "<li>or on the command line: <code>fp8dash compare [BASELINE CANDIDATE] --judge-baseline "
-           "baseline.jsonl --judge-candidate candidate.jsonl --save comparison.fp8cmp</code>;</li>"
-           "<li>no scores yet? <code>fp8dash judge --samples prompts.jsonl …</code> sends each prompt to both "
-           "deployments and has a judge model rate the answers.</li></ul>"));
-    emptyLayout->addWidget(m_empty, 0, Qt::AlignHCenter | Qt::AlignTop);
-    emptyLayout->addStretch(1);
-    m_stack->addWidget(emptyPage);
+    m_stack->addWidget(buildEmptyPage());
 
     // Content: chart and summary card on top, the biggest drops below.
     auto* content = new QSplitter(Qt::Vertical, m_stack);
@@ -318,6 +289,33 @@ JudgeView::JudgeView(QWidget* parent) : QWidget(parent) {
             [this](const QModelIndex& current) { showDetail(current.isValid() ? current.row() : -1); });
 
     clear();
+}
+
+// The page shown without judge scores: what they are and how to add them.
+QWidget* JudgeView::buildEmptyPage() {
+    auto* emptyPage = new QWidget(m_stack);
+    auto* emptyLayout = new QVBoxLayout(emptyPage);
+    emptyLayout->setContentsMargins(24, 24, 24, 24);
+    m_empty = new QLabel(emptyPage);
+    m_empty->setObjectName(QStringLiteral("judgeEmpty"));
+    m_empty->setTextFormat(Qt::RichText);
+    m_empty->setWordWrap(true);
+    m_empty->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_empty->setMaximumWidth(760);
+    m_empty->setText(
+        tr("<p><b>This comparison has no domain judge scores.</b></p>"
+           "<p>An LLM judge rates the answers of both deployments to your own domain prompts (1–5); the scores of "
+           "the baseline and of the candidate are compared here, sample by sample when they share ids.</p>"
+           "<p>To add them:</p><ul>"
+           "<li>choose the judge score files of both sides (JSON Lines, CSV or JSON) in <b>File › New "
+           "Comparison…</b>;</li>"
+           "<li>or on the command line: <code>fp8dash compare [BASELINE CANDIDATE] --judge-baseline "
+           "baseline.jsonl --judge-candidate candidate.jsonl --save comparison.fp8cmp</code>;</li>"
+           "<li>no scores yet? <code>fp8dash judge --samples prompts.jsonl …</code> sends each prompt to both "
+           "deployments and has a judge model rate the answers.</li></ul>"));
+    emptyLayout->addWidget(m_empty, 0, Qt::AlignHCenter | Qt::AlignTop);
+    emptyLayout->addStretch(1);
+    return emptyPage;
 }
 
 void JudgeView::clear() {

@@ -1,19 +1,20 @@
 // The timeline dialog's model menu: model_name values from Prometheus' label values API, fetched off the GUI thread.
 #include "model_pick_button.h"
 
-#include <QFutureWatcher>
 #include <QLineEdit>
 #include <QMenu>
-#include <QtConcurrent/QtConcurrentRun>
 
-#include <atomic>
-
+#include "fp8dash/ui/background_job.h"
 #include "fp8dash/ui/loaded_comparison.h"  // toQString
 
 namespace fp8dash::ui {
 
 ModelPickButton::ModelPickButton(QLineEdit* pickField, Source source, QWidget* parent)
-    : QToolButton(parent), m_pickField(pickField), m_source(std::move(source)), m_menu(new QMenu(this)) {
+    : QToolButton(parent),
+      m_pickField(pickField),
+      m_source(std::move(source)),
+      m_menu(new QMenu(this)),
+      m_lookup(new BackgroundJob(this)) {
     setObjectName(QStringLiteral("modelPick"));
     setText(tr("Models…"));
     setToolTip(
@@ -22,9 +23,7 @@ ModelPickButton::ModelPickButton(QLineEdit* pickField, Source source, QWidget* p
     connect(this, &QToolButton::clicked, this, &ModelPickButton::lookUp);
 }
 
-ModelPickButton::~ModelPickButton() {
-    if (m_cancel) m_cancel->store(true);
-}
+ModelPickButton::~ModelPickButton() = default;  // the job stops a look-up still running
 
 void ModelPickButton::lookUp() {
     auto source = m_source();
@@ -32,24 +31,17 @@ void ModelPickButton::lookUp() {
         showModels(source.error());
         return;
     }
-    if (m_cancel) m_cancel->store(true);
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    m_cancel = cancel;
-    const quint64 generation = ++m_generation;
     setEnabled(false);
-    auto* watcher = new QFutureWatcher<Result<std::vector<std::string>>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_generation) return;  // a newer look-up answers instead
-        setEnabled(true);
-        showModels(watcher->future().takeResult());
-    });
-    watcher->setFuture(QtConcurrent::run([settings = source->first, range = source->second, cancel] {
-        Progress progress;
-        progress.cancelled = [cancel] { return cancel->load(); };
-        return PrometheusClient(settings).labelValues("model_name", {"vllm:generation_tokens_total"}, range.first,
-                                                      range.second, progress);
-    }));
+    // A newer look-up answers instead of an older one.
+    m_lookup->start(
+        [settings = source->first, range = source->second](JobControl& job) {
+            return PrometheusClient(settings).labelValues("model_name", {"vllm:generation_tokens_total"}, range.first,
+                                                          range.second, job.progress());
+        },
+        [this](Result<std::vector<std::string>> models) {
+            setEnabled(true);
+            showModels(models);
+        });
 }
 
 void ModelPickButton::showModels(const Result<std::vector<std::string>>& models) {

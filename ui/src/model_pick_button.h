@@ -5,7 +5,6 @@
 
 #include <QToolButton>
 
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -17,6 +16,8 @@ class QLineEdit;
 class QMenu;
 
 namespace fp8dash::ui {
+
+class BackgroundJob;
 
 class ModelPickButton : public QToolButton {
 public:
@@ -34,8 +35,7 @@ private:
     QLineEdit* m_pickField;
     Source m_source;
     QMenu* m_menu;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    quint64 m_generation = 0;
+    BackgroundJob* m_lookup;
 };
 
 }  // namespace fp8dash::ui

@@ -7,7 +7,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -24,6 +23,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "fp8dash/ui/background_job.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -31,7 +31,6 @@ namespace fp8dash::ui {
 struct NewComparisonDialog::BuildProgress {
     std::atomic<std::uint64_t> done{0};
     std::atomic<std::uint64_t> total{0};
-    std::atomic<bool> cancelled{false};
 };
 
 namespace {
@@ -142,7 +141,50 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
                                                 judgeBox));
     layout->addWidget(judgeBox);
 
-    // Rules
+    layout->addWidget(buildRulesBox());
+
+    // Feedback
+    m_errorLabel = new QLabel(this);
+    m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
+    m_errorLabel->setWordWrap(true);
+    m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_errorLabel->setStyleSheet(
+        QStringLiteral("QLabel { color: #9b1c1c; background: #fbdcdc; border-radius: 4px;"
+                       " padding: 6px 8px; }"));
+    m_errorLabel->hide();
+    layout->addWidget(m_errorLabel);
+
+    auto* statusRow = new QHBoxLayout;
+    m_busyBar = new QProgressBar(this);
+    m_busyBar->setObjectName(QStringLiteral("busyBar"));
+    m_busyBar->setRange(0, 0);
+    m_busyBar->setTextVisible(false);
+    m_busyBar->setMaximumWidth(160);
+    m_busyBar->hide();
+    m_statusLabel = style::caption(QString(), this);
+    m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
+    statusRow->addWidget(m_busyBar);
+    statusRow->addWidget(m_statusLabel, 1);
+    layout->addLayout(statusRow);
+
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    m_okButton = m_buttons->button(QDialogButtonBox::Ok);
+    m_okButton->setText(tr("Compare and Save…"));
+    m_okButton->setObjectName(QStringLiteral("compareButton"));
+    m_cancelButton = m_buttons->button(QDialogButtonBox::Cancel);
+    m_cancelButton->setObjectName(QStringLiteral("cancelButton"));
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &NewComparisonDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &NewComparisonDialog::reject);
+    layout->addWidget(m_buttons);
+
+    m_progressTimer = new QTimer(this);
+    m_progressTimer->setInterval(100);
+    connect(m_progressTimer, &QTimer::timeout, this, &NewComparisonDialog::pollProgress);
+    m_job = new BackgroundJob(this);  // destroyed with the dialog: a running job stops reading sample logs
+}
+
+// The verdict rules: the thresholds, the cautious policy, comparing what is not comparable, metric overrides.
+QGroupBox* NewComparisonDialog::buildRulesBox() {
     auto* rulesBox = new QGroupBox(tr("Verdict rules"), this);
     auto* rulesForm = new QFormLayout(rulesBox);
     rulesForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -187,50 +229,10 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
     rulesForm->addRow(tr("&Metric overrides:"), m_overridesEdit);
     m_inputs << m_goBelowSpin << m_investigateAboveSpin << m_overridesEdit << m_cautiousCheck
              << m_allowIncomparableCheck;
-    layout->addWidget(rulesBox);
-
-    // Feedback
-    m_errorLabel = new QLabel(this);
-    m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
-    m_errorLabel->setWordWrap(true);
-    m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_errorLabel->setStyleSheet(
-        QStringLiteral("QLabel { color: #9b1c1c; background: #fbdcdc; border-radius: 4px;"
-                       " padding: 6px 8px; }"));
-    m_errorLabel->hide();
-    layout->addWidget(m_errorLabel);
-
-    auto* statusRow = new QHBoxLayout;
-    m_busyBar = new QProgressBar(this);
-    m_busyBar->setObjectName(QStringLiteral("busyBar"));
-    m_busyBar->setRange(0, 0);
-    m_busyBar->setTextVisible(false);
-    m_busyBar->setMaximumWidth(160);
-    m_busyBar->hide();
-    m_statusLabel = style::caption(QString(), this);
-    m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
-    statusRow->addWidget(m_busyBar);
-    statusRow->addWidget(m_statusLabel, 1);
-    layout->addLayout(statusRow);
-
-    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    m_okButton = m_buttons->button(QDialogButtonBox::Ok);
-    m_okButton->setText(tr("Compare and Save…"));
-    m_okButton->setObjectName(QStringLiteral("compareButton"));
-    m_cancelButton = m_buttons->button(QDialogButtonBox::Cancel);
-    m_cancelButton->setObjectName(QStringLiteral("cancelButton"));
-    connect(m_buttons, &QDialogButtonBox::accepted, this, &NewComparisonDialog::accept);
-    connect(m_buttons, &QDialogButtonBox::rejected, this, &NewComparisonDialog::reject);
-    layout->addWidget(m_buttons);
-
-    m_progressTimer = new QTimer(this);
-    m_progressTimer->setInterval(100);
-    connect(m_progressTimer, &QTimer::timeout, this, &NewComparisonDialog::pollProgress);
+    return rulesBox;
 }
 
-NewComparisonDialog::~NewComparisonDialog() {
-    if (m_progress) m_progress->cancelled = true;  // a running job stops reading sample logs
-}
+NewComparisonDialog::~NewComparisonDialog() = default;
 
 void NewComparisonDialog::showEvent(QShowEvent* event) {
     QDialog::showEvent(event);
@@ -352,8 +354,7 @@ void NewComparisonDialog::accept() {
 
 void NewComparisonDialog::reject() {
     if (m_busy) {
-        ++m_generation;  // its result will be dropped; reading sample logs stops at the next progress report
-        if (m_progress) m_progress->cancelled = true;
+        m_job->cancel();  // its result will be dropped; reading sample logs stops at the next progress report
         setBusy(false, tr("Cancelled. The comparison was abandoned."));
         return;
     }
@@ -361,27 +362,22 @@ void NewComparisonDialog::reject() {
 }
 
 void NewComparisonDialog::start(NewComparisonRequest request) {
-    const quint64 generation = ++m_generation;
     m_errorLabel->hide();
     setBusy(true, request.hasEvals() ? tr("Reading the runs and comparing…") : tr("Reading the judge scores…"));
     auto progress = std::make_shared<BuildProgress>();
     m_progress = progress;
     m_progressTimer->start();
     using Outcome = Result<LoadedComparison>;
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_generation) return;  // cancelled, or superseded
-        finish(watcher->future().takeResult());
-    });
-    // The worker only touches the shared progress: no call into the dialog, which may be gone when it reports.
-    watcher->setFuture(QtConcurrent::run([request = std::move(request), progress] {
-        return buildNewComparison(request, [progress](std::uint64_t done, std::uint64_t total) {
+    // The worker only touches the shared progress (polled by a timer: sample logs report very often) and its job's
+    // cancel flag: no call into the dialog, which may be gone when it reports.
+    auto work = [request = std::move(request), progress](JobControl& job) -> Outcome {
+        return buildNewComparison(request, [progress, &job](std::uint64_t done, std::uint64_t total) {
             progress->done = done;
             progress->total = total;
-            return !progress->cancelled.load();
+            return !job.isCancelled();
         });
-    }));
+    };
+    m_job->start(std::move(work), [this](Outcome outcome) { finish(std::move(outcome)); });
 }
 
 void NewComparisonDialog::pollProgress() {

@@ -13,6 +13,7 @@
 
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/ui/loaded_comparison.h"
+#include "fp8dash/ui/number_text.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -28,7 +29,11 @@ const QColor kRule(0xdc, 0xe0, 0xe6);
 const QColor kAccent(0x24, 0x34, 0x47);  // neutral accent (no verdict): slate
 const QColor kNoVerdict(0x5f, 0x63, 0x68);
 
-// Sizes in pixels at 1920 × 1080 (unit 1); everything scales with the unit.
+}  // namespace
+
+// Sizes in pixels at 1920 × 1080 (unit 1); everything scales with the unit. In a named namespace: the builders'
+// shared Parts (a member type of the view) holds one.
+namespace presentation_slide_metrics {
 struct Metrics {
     explicit Metrics(QSize size) : w(size.width()), h(size.height()), u(PresentationSlideView::unitFor(size)) {}
     int w, h;
@@ -51,6 +56,10 @@ struct Metrics {
     }  // compact cards, one line of detail
     int gap() const { return px(36); }
 };
+}  // namespace presentation_slide_metrics
+using presentation_slide_metrics::Metrics;
+
+namespace {
 
 QString colorName(const QColor& c) {
     return c.name(QColor::HexRgb);
@@ -257,10 +266,54 @@ QString cardStyle(const QString& objectName, const QColor& edge, int edgeWidth, 
 
 QString fixedValue(double v) {
     const double a = std::fabs(v);
-    return QString::number(v, 'f', a < 1 ? 4 : a < 100 ? 2 : 1);
+    return fixedText(v, a < 1 ? 4 : a < 100 ? 2 : 1);
 }
 
 }  // namespace
+
+// What a slide's builders share: the deck, the slide, its metrics and the charts it shows.
+struct PresentationSlideView::Parts {
+    const PresentationDeck& deck;
+    const PresentationSlide& slide;
+    Metrics m;
+    std::vector<const ChartSnapshot*> shownCharts;
+
+    // compact: a row of cards above a chart, which needs the height.
+    QFrame* figureCard(const SlideFigure& f, QWidget* owner, qreal valuePx, bool compact = false) const {
+        auto* card = new QFrame(owner);
+        card->setObjectName(QStringLiteral("slideFigure"));
+        card->setProperty("figureLabel", toQString(f.label));
+        card->setStyleSheet(cardStyle(card->objectName(), f.level ? style::verdictColor(*f.level) : kRule,
+                                      m.px(f.level ? 9 : 6), m.px(10)));
+        auto* l = new QVBoxLayout(card);
+        l->setContentsMargins(m.px(28), m.px(compact ? 14 : 20), m.px(24), m.px(compact ? 14 : 22));
+        l->setSpacing(m.px(compact ? 2 : 4));
+        l->addWidget(
+            makeLabel(card, toQString(f.label), m.px(22), QFont::DemiBold, kQuiet, QStringLiteral("figureLabel")));
+        l->addWidget(makeLabel(card, typographic(f.value), m.px(valuePx), QFont::Bold,
+                               f.level ? style::verdictTextColor(*f.level) : kInk, QStringLiteral("figureValue")));
+        if (!f.detail.empty())
+            l->addWidget(makeLabel(card, typographic(f.detail), m.px(22), QFont::Normal, kQuiet,
+                                   QStringLiteral("figureDetail")));
+        l->addStretch(1);
+        card->setAccessibleName(toQString(f.label) + QStringLiteral(": ") + typographic(f.value));
+        card->setAccessibleDescription(typographic(f.detail));
+        return card;
+    }
+    QLabel* kicker(const QString& text, QWidget* owner, const QColor& color) const {
+        auto* label =
+            makeLabel(owner, text.toUpper(), m.px(24), QFont::Bold, color, QStringLiteral("slideKicker"), false);
+        QFont f = label->font();
+        f.setLetterSpacing(QFont::PercentageSpacing, 112);
+        label->setFont(f);
+        return label;
+    }
+};
+
+QWidget* PresentationSlideView::chartWidget(const ChartSnapshot& snapshot, QWidget* owner) {
+    m_chartKeys << snapshot.key;
+    return new FittedImage(snapshot, owner);  // the views draw their own chart titles
+}
 
 PresentationSlideView::PresentationSlideView(const PresentationDeck& deck, std::size_t index, QSize size,
                                              const std::vector<ChartSnapshot>& charts, QWidget* parent)
@@ -282,45 +335,14 @@ PresentationSlideView::PresentationSlideView(const PresentationDeck& deck, std::
     root->setContentsMargins(m.marginX(), m.marginTop(), m.marginX(), m.marginBottom());
     root->setSpacing(m.bodySpacing());
 
-    // compact: a row of cards above a chart, which needs the height.
-    const auto figureCard = [&](const SlideFigure& f, QWidget* owner, qreal valuePx, bool compact = false) {
-        auto* card = new QFrame(owner);
-        card->setObjectName(QStringLiteral("slideFigure"));
-        card->setProperty("figureLabel", toQString(f.label));
-        card->setStyleSheet(cardStyle(card->objectName(), f.level ? style::verdictColor(*f.level) : kRule,
-                                      m.px(f.level ? 9 : 6), m.px(10)));
-        auto* l = new QVBoxLayout(card);
-        l->setContentsMargins(m.px(28), m.px(compact ? 14 : 20), m.px(24), m.px(compact ? 14 : 22));
-        l->setSpacing(m.px(compact ? 2 : 4));
-        l->addWidget(
-            makeLabel(card, toQString(f.label), m.px(22), QFont::DemiBold, kQuiet, QStringLiteral("figureLabel")));
-        l->addWidget(makeLabel(card, typographic(f.value), m.px(valuePx), QFont::Bold,
-                               f.level ? style::verdictTextColor(*f.level) : kInk, QStringLiteral("figureValue")));
-        if (!f.detail.empty())
-            l->addWidget(makeLabel(card, typographic(f.detail), m.px(22), QFont::Normal, kQuiet,
-                                   QStringLiteral("figureDetail")));
-        l->addStretch(1);
-        card->setAccessibleName(toQString(f.label) + QStringLiteral(": ") + typographic(f.value));
-        card->setAccessibleDescription(typographic(f.detail));
-        return card;
-    };
-    std::vector<const ChartSnapshot*> shownCharts;
+    Parts parts{deck, slide, m, {}};
     for (const std::string& key : slide.charts) {
         for (const ChartSnapshot& snapshot : charts) {
-            if (snapshot.key == toQString(key) && !snapshot.image.isNull()) shownCharts.push_back(&snapshot);
+            if (snapshot.key == toQString(key) && !snapshot.image.isNull()) parts.shownCharts.push_back(&snapshot);
         }
     }
-    const auto chart = [&](const ChartSnapshot& snapshot, QWidget* owner) {
-        m_chartKeys << snapshot.key;
-        return new FittedImage(snapshot, owner);  // the views draw their own chart titles
-    };
-    const auto kicker = [&](const QString& text, QWidget* owner, const QColor& color) {
-        auto* label =
-            makeLabel(owner, text.toUpper(), m.px(24), QFont::Bold, color, QStringLiteral("slideKicker"), false);
-        QFont f = label->font();
-        f.setLetterSpacing(QFont::PercentageSpacing, 112);
-        label->setFont(f);
-        return label;
+    const auto kicker = [&parts](const QString& text, QWidget* owner, const QColor& color) {
+        return parts.kicker(text, owner, color);
     };
 
     // ---- header: kicker and verdict pill, title, subtitle (the cover and the verdict slide have their own)
@@ -351,299 +373,22 @@ PresentationSlideView::PresentationSlideView(const PresentationDeck& deck, std::
     root->addWidget(body, 1);
 
     switch (slide.step) {
-        case PresentationStep::Cover: {
-            auto* l = new QVBoxLayout(body);
-            l->setContentsMargins(0, 0, 0, 0);
-            l->setSpacing(m.px(18));
-            l->addWidget(kicker(tr("FP8 decision review"), body, kQuiet));
-            l->addStretch(2);
-            auto* bar = new QFrame(body);
-            bar->setFixedSize(m.px(120), m.px(10));
-            bar->setStyleSheet(QStringLiteral("background: %1; border: none;").arg(colorName(kAccent)));
-            l->addWidget(bar);
-            l->addWidget(makeLabel(body, m_title, m.px(84), QFont::Bold, kInk, QStringLiteral("slideTitle")));
-            if (!slide.subtitle.empty())
-                l->addWidget(makeLabel(body, toQString(slide.subtitle), m.px(34), QFont::Normal, kQuiet,
-                                       QStringLiteral("slideSubtitle")));
-            l->addSpacing(m.px(20));
-            auto* runs = new QGridLayout;
-            runs->setHorizontalSpacing(m.px(24));
-            runs->setVerticalSpacing(m.px(10));
-            int row = 0;
-            for (const std::string& p : slide.points) {
-                // "BF16: model — layers": the label in bold in its own column, so the two runs line up.
-                const QString point = toQString(p);
-                const int colon = point.indexOf(QStringLiteral(": "));
-                auto* text = makeLabel(body, colon > 0 ? point.mid(colon + 2) : point, m.px(28), QFont::Normal, kInk,
-                                       QStringLiteral("slidePoint"));
-                if (colon > 0 && colon <= 12) {
-                    runs->addWidget(makeLabel(body, point.left(colon), m.px(28), QFont::Bold, kAccent,
-                                              QStringLiteral("slidePointLabel"), false),
-                                    row, 0, Qt::AlignTop);
-                    runs->addWidget(text, row, 1);
-                } else {
-                    text->setText(point);
-                    runs->addWidget(text, row, 0, 1, 2);
-                }
-                ++row;
-            }
-            runs->setColumnStretch(1, 1);
-            l->addLayout(runs);
-            l->addStretch(3);
-            QStringList agenda;
-            for (std::size_t i = 1; i < deck.slides.size(); ++i) agenda << stepLabel(deck.slides[i].step);
-            l->addWidget(makeLabel(body, agenda.join(QStringLiteral("  →  ")), m.px(26), QFont::DemiBold, kAccent,
-                                   QStringLiteral("coverAgenda")));
-            if (!deck.date.empty())
-                l->addWidget(makeLabel(body, tr("Comparison of %1").arg(toQString(deck.date)), m.px(24), QFont::Normal,
-                                       kQuiet, QStringLiteral("coverDate")));
+        case PresentationStep::Cover:
+            buildCover(body, parts);
             break;
-        }
-        case PresentationStep::Evals: {
-            auto* l = new QHBoxLayout(body);
-            l->setContentsMargins(0, 0, 0, 0);
-            l->setSpacing(m.gap() * 3 / 2);
-            auto* table = new QWidget(body);
-            table->setObjectName(QStringLiteral("taskTable"));
-            table->setAccessibleName(tr("Tasks compared, worst first"));
-            auto* grid = new QGridLayout(table);
-            grid->setContentsMargins(0, 0, 0, 0);
-            grid->setHorizontalSpacing(0);
-            grid->setVerticalSpacing(0);
-            const int textPx = m.px(30);
-            const int headerHeight = m.px(21 * 2.4);
-            const int n = static_cast<int>(slide.tasks.size());
-            const int available = m.bodyHeight() - headerHeight;
-            // Rows get roomier when there are few tasks, and the list is cut (and summed up) when they do not fit.
-            const int minRow = m.px(30 * 1.9), maxRow = m.px(30 * 2.6);
-            const int fit = std::max(1, available / minRow);
-            m_visibleTaskRows = n <= fit ? n : fit - 1;
-            const int rows = m_visibleTaskRows + (m_visibleTaskRows < n ? 1 : 0);
-            const int rowHeight = std::clamp(rows > 0 ? available / rows : maxRow, minRow, maxRow);
-            const int pad = m.px(16);
-
-            // A band behind each row (tint for the worst task, a rule under every row), the cells on top.
-            const auto band = [&](int row, const QColor& back, const QColor& rule, int ruleWidth) {
-                auto* b = new QFrame(table);
-                b->setObjectName(QStringLiteral("taskBand"));
-                b->setStyleSheet(
-                    QStringLiteral("QFrame#taskBand { background: %1; border: none; border-bottom: %2px solid %3; }")
-                        .arg(back.alpha() == 0 ? QStringLiteral("transparent") : colorName(back))
-                        .arg(ruleWidth)
-                        .arg(colorName(rule)));
-                grid->addWidget(b, row, 0, 1, 5);
-            };
-            const QStringList header{tr("Task"), toQString(deck.baselineLabel), toQString(deck.candidateLabel), tr("Δ"),
-                                     tr("Verdict")};
-            band(0, Qt::transparent, kInk, std::max(1, m.px(2)));
-            for (int c = 0; c < header.size(); ++c) {
-                auto* h = makeLabel(table, header[c].toUpper(), m.px(21), QFont::Bold, kQuiet, {}, false);
-                h->setFixedHeight(headerHeight);
-                h->setContentsMargins(pad, 0, pad, 0);
-                h->setAlignment((c == 0   ? Qt::AlignLeft
-                                 : c == 4 ? Qt::AlignHCenter
-                                          : Qt::AlignRight) |
-                                Qt::AlignVCenter);
-                grid->addWidget(h, 0, c);
-            }
-            for (int i = 0; i < m_visibleTaskRows; ++i) {
-                const SlideTaskRow& t = slide.tasks[static_cast<std::size_t>(i)];
-                const bool isWorst = i == 0 && t.degradationPct.value_or(0) > 0;
-                band(i + 1, isWorst ? style::verdictTint(t.verdict) : QColor(Qt::transparent), kRule,
-                     std::max(1, m.px(1)));
-                const auto cell = [&](const QString& text, const char* column, Qt::Alignment align, QFont::Weight w,
-                                      const QColor& color) {
-                    auto* c = makeLabel(table, text, textPx, w, color, QStringLiteral("taskCell"), false);
-                    c->setProperty("task", toQString(t.task));
-                    c->setProperty("column", QString::fromLatin1(column));
-                    c->setAlignment(align | Qt::AlignVCenter);
-                    c->setFixedHeight(rowHeight);
-                    c->setContentsMargins(pad, 0, pad, 0);
-                    return c;
-                };
-                auto* task =
-                    cell(toQString(t.task), "task", Qt::AlignLeft, isWorst ? QFont::Bold : QFont::DemiBold, kInk);
-                if (t.fp8Sensitive) task->setToolTip(tr("Known to be FP8-sensitive (math, reasoning or code)"));
-                grid->addWidget(task, i + 1, 0);
-                grid->addWidget(cell(fixedValue(t.baseline), "baseline", Qt::AlignRight, QFont::Normal, kQuiet), i + 1,
-                                1);
-                grid->addWidget(cell(fixedValue(t.candidate), "candidate", Qt::AlignRight, QFont::Normal, kQuiet),
-                                i + 1, 2);
-                grid->addWidget(cell(typographic(formatPercent(t.deltaPct)), "delta", Qt::AlignRight, QFont::Bold,
-                                     style::verdictTextColor(t.verdict)),
-                                i + 1, 3);
-                auto* pill = verdictPill(table, t.verdict, m.px(20), QStringLiteral("taskCell"));
-                pill->setProperty("task", toQString(t.task));
-                pill->setProperty("column", QStringLiteral("verdict"));
-                pill->setProperty("verdict", toQString(verdictName(t.verdict)));
-                grid->addWidget(pill, i + 1, 4, Qt::AlignCenter);
-            }
-            if (m_visibleTaskRows < n) {
-                Verdict worstHidden = Verdict::Go;
-                for (int i = m_visibleTaskRows; i < n; ++i)
-                    worstHidden = worst(worstHidden, slide.tasks[static_cast<std::size_t>(i)].verdict);
-                auto* more = makeLabel(table,
-                                       tr("+ %1 more tasks, none worse than %2")
-                                           .arg(n - m_visibleTaskRows)
-                                           .arg(toQString(verdictTitle(worstHidden))),
-                                       m.px(24), QFont::Normal, kQuiet, QStringLiteral("moreTasks"), false);
-                more->setFixedHeight(rowHeight);
-                more->setContentsMargins(pad, 0, pad, 0);
-                grid->addWidget(more, m_visibleTaskRows + 1, 0, 1, 5);
-            }
-            grid->setColumnStretch(0, 1);
-            grid->setRowStretch(grid->rowCount(), 1);
-            l->addWidget(table, 3);
-            auto* side = new QVBoxLayout;
-            side->setSpacing(m.px(24));
-            for (const SlideFigure& f : slide.figures) side->addWidget(figureCard(f, body, 60));
-            side->addStretch(1);
-            l->addLayout(side, 2);
+        case PresentationStep::Evals:
+            buildEvals(body, parts);
             break;
-        }
         case PresentationStep::LongContext:
         case PresentationStep::Judge:
         case PresentationStep::Benchmarks:
         case PresentationStep::Timeline:
-        case PresentationStep::Capacity: {
-            const bool beside = slide.step == PresentationStep::Judge ||
-                                (slide.step == PresentationStep::Benchmarks && shownCharts.size() == 1);
-            if (beside) {
-                auto* l = new QHBoxLayout(body);
-                l->setContentsMargins(0, 0, 0, 0);
-                l->setSpacing(m.gap());
-                auto* side = new QVBoxLayout;
-                side->setSpacing(m.px(20));
-                for (const SlideFigure& f : slide.figures) side->addWidget(figureCard(f, body, 60));
-                side->addStretch(1);
-                l->addLayout(side, 2);
-                if (!shownCharts.empty()) {
-                    l->addWidget(chart(*shownCharts.front(), body), 3);
-                } else {
-                    l->addStretch(3);
-                }
-            } else {
-                auto* l = new QVBoxLayout(body);
-                l->setContentsMargins(0, 0, 0, 0);
-                l->setSpacing(m.bodySpacing());
-                auto* row = new QHBoxLayout;
-                row->setSpacing(m.gap());
-                const bool compact = slide.step != PresentationStep::Capacity;
-                for (const SlideFigure& f : slide.figures)
-                    row->addWidget(figureCard(f, body, compact ? 52 : 60, compact), 1);
-                l->addLayout(row);
-                if (slide.step == PresentationStep::Capacity && !slide.bars.empty()) {
-                    // Bars of the tokens each side holds, under the figures.
-                    std::vector<CapacityBars::Bar> bars;
-                    for (const SlideBar& b : slide.bars) {
-                        bars.push_back({toQString(b.label), b.value, toQString(b.valueText),
-                                        b.label == "BF16" ? QColor(0x9a, 0xa5, 0xb1) : kAccent});
-                    }
-                    l->addSpacing(m.px(12));
-                    l->addWidget(makeLabel(body, tr("KV-cache tokens that fit"), m.px(22), QFont::DemiBold, kQuiet,
-                                           QStringLiteral("barsTitle"), false));
-                    l->addWidget(new CapacityBars(std::move(bars), m.px(30), body));
-                    l->addStretch(1);
-                } else if (!shownCharts.empty()) {
-                    auto* chartsRow = new QHBoxLayout;
-                    chartsRow->setSpacing(m.gap());
-                    for (const ChartSnapshot* s : shownCharts) chartsRow->addWidget(chart(*s, body), 1);
-                    l->addLayout(chartsRow, 1);
-                } else {
-                    l->addStretch(1);
-                }
-            }
+        case PresentationStep::Capacity:
+            buildEvidence(body, parts);
             break;
-        }
-        case PresentationStep::Verdict: {
-            auto* l = new QVBoxLayout(body);
-            l->setContentsMargins(0, 0, 0, 0);
-            l->setSpacing(m.px(24));
-            const QColor strong = slide.verdict ? style::verdictColor(*slide.verdict) : kNoVerdict;
-            auto* band = new QFrame(body);
-            band->setObjectName(QStringLiteral("verdictBand"));
-            band->setStyleSheet(
-                QStringLiteral("QFrame#verdictBand { background: %1; border: none; border-radius: %2px; }")
-                    .arg(colorName(strong))
-                    .arg(m.px(16)));
-            auto* bl = new QVBoxLayout(band);
-            bl->setContentsMargins(m.px(48), m.px(26), m.px(48), m.px(30));
-            bl->setSpacing(m.px(4));
-            bl->addWidget(kicker(tr("The verdict"), band, QColor(255, 255, 255, 215)));
-            auto* title =
-                makeLabel(band, m_title, m.px(112), QFont::Black, Qt::white, QStringLiteral("slideTitle"), false);
-            title->setAccessibleName(tr("Verdict: %1").arg(m_title));
-            bl->addWidget(title);
-            bl->addWidget(makeLabel(band, toQString(slide.subtitle), m.px(32), QFont::DemiBold, Qt::white,
-                                    QStringLiteral("slideSubtitle")));
-            l->addWidget(band);
-
-            // The reasons, worst first: each step's verdict as a pill beside its news.
-            auto* reasons = new QGridLayout;
-            reasons->setHorizontalSpacing(m.px(24));
-            reasons->setVerticalSpacing(m.px(22));
-            int row = 0;
-            for (const SlideFigure& f : slide.figures) {
-                auto* line = new QFrame(body);
-                line->setObjectName(QStringLiteral("slideFigure"));
-                line->setProperty("figureLabel", toQString(f.label));
-                auto* h = new QHBoxLayout(line);
-                h->setContentsMargins(0, 0, 0, 0);
-                h->setSpacing(m.px(24));
-                // The pill is the row's value (figureValue), for tests and screen readers alike.
-                auto* pill = verdictPill(line, f.level, m.px(24), QStringLiteral("figureValue"));
-                pill->setMinimumWidth(m.px(24 * 9));
-                h->addWidget(pill, 0, Qt::AlignVCenter);
-                auto* text = new QVBoxLayout;
-                text->setSpacing(0);
-                text->addWidget(makeLabel(line, toQString(f.label), m.px(20), QFont::DemiBold, kQuiet,
-                                          QStringLiteral("figureLabel"), false));
-                text->addWidget(makeLabel(line, typographic(f.detail), m.px(34), QFont::Normal, kInk,
-                                          QStringLiteral("figureDetail")));
-                h->addLayout(text, 1);
-                line->setAccessibleName(toQString(f.label) + QStringLiteral(": ") + toQString(f.value));
-                line->setAccessibleDescription(typographic(f.detail));
-                reasons->addWidget(line, row++, 0);
-            }
-            l->addLayout(reasons);
-            if (!slide.points.empty()) l->addSpacing(m.px(8));
-            for (const std::string& p : slide.points) {
-                auto* gains = new QHBoxLayout;
-                gains->setSpacing(m.px(16));
-                gains->addWidget(makeLabel(body, tr("What FP8 buys:"), m.px(28), QFont::Bold, kAccent,
-                                           QStringLiteral("slidePointLabel"), false),
-                                 0, Qt::AlignTop);
-                gains->addWidget(
-                    makeLabel(body, typographic(p), m.px(28), QFont::Normal, kInk, QStringLiteral("slidePoint")), 1);
-                l->addLayout(gains);
-            }
-            l->addStretch(1);
-
-            auto* review = new QFrame(body);
-            review->setObjectName(QStringLiteral("slideReview"));
-            review->setStyleSheet(cardStyle(
-                review->objectName(), slide.reviewWarnings.empty() ? kAccent : style::verdictColor(Verdict::Monitor),
-                m.px(8), m.px(10)));
-            auto* rl = new QVBoxLayout(review);
-            rl->setContentsMargins(m.px(26), m.px(14), m.px(26), m.px(16));
-            rl->setSpacing(m.px(4));
-            if (!slide.review.empty()) {
-                rl->addWidget(kicker(tr("Recorded decision"), review, kQuiet));
-                rl->addWidget(makeLabel(review, toQString(slide.review), m.px(26), QFont::DemiBold, kInk,
-                                        QStringLiteral("reviewText")));
-                for (const std::string& w : slide.reviewWarnings)
-                    rl->addWidget(makeLabel(review, QStringLiteral("⚠  ") + toQString(w), m.px(22), QFont::Normal,
-                                            style::verdictTextColor(Verdict::Monitor),
-                                            QStringLiteral("reviewWarning")));
-                review->setAccessibleName(tr("Recorded decision: %1").arg(toQString(slide.review)));
-            } else {
-                rl->addWidget(makeLabel(review, tr("No review decision recorded yet."), m.px(26), QFont::Normal, kQuiet,
-                                        QStringLiteral("reviewText")));
-                review->setAccessibleName(tr("No review decision recorded yet"));
-            }
-            l->addWidget(review);
+        case PresentationStep::Verdict:
+            buildVerdict(body, parts);
             break;
-        }
     }
 
     // ---- footer: progress, step, model, n / N
@@ -669,6 +414,312 @@ PresentationSlideView::PresentationSlideView(const PresentationDeck& deck, std::
     footer->addLayout(line);
     root->addLayout(footer);
     setAccessibleName(tr("Slide %1 of %2: %3").arg(index + 1).arg(total).arg(m_title));
+}
+
+// The cover: the title, the two runs, the agenda.
+void PresentationSlideView::buildCover(QWidget* body, const Parts& parts) {
+    const Metrics& m = parts.m;
+    const PresentationSlide& slide = parts.slide;
+    const PresentationDeck& deck = parts.deck;
+    const auto kicker = [&parts](const QString& text, QWidget* owner, const QColor& color) {
+        return parts.kicker(text, owner, color);
+    };
+    auto* l = new QVBoxLayout(body);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->setSpacing(m.px(18));
+    l->addWidget(kicker(tr("FP8 decision review"), body, kQuiet));
+    l->addStretch(2);
+    auto* bar = new QFrame(body);
+    bar->setFixedSize(m.px(120), m.px(10));
+    bar->setStyleSheet(QStringLiteral("background: %1; border: none;").arg(colorName(kAccent)));
+    l->addWidget(bar);
+    l->addWidget(makeLabel(body, m_title, m.px(84), QFont::Bold, kInk, QStringLiteral("slideTitle")));
+    if (!slide.subtitle.empty())
+        l->addWidget(makeLabel(body, toQString(slide.subtitle), m.px(34), QFont::Normal, kQuiet,
+                               QStringLiteral("slideSubtitle")));
+    l->addSpacing(m.px(20));
+    auto* runs = new QGridLayout;
+    runs->setHorizontalSpacing(m.px(24));
+    runs->setVerticalSpacing(m.px(10));
+    int row = 0;
+    for (const std::string& p : slide.points) {
+        // "BF16: model — layers": the label in bold in its own column, so the two runs line up.
+        const QString point = toQString(p);
+        const int colon = point.indexOf(QStringLiteral(": "));
+        auto* text = makeLabel(body, colon > 0 ? point.mid(colon + 2) : point, m.px(28), QFont::Normal, kInk,
+                               QStringLiteral("slidePoint"));
+        if (colon > 0 && colon <= 12) {
+            runs->addWidget(makeLabel(body, point.left(colon), m.px(28), QFont::Bold, kAccent,
+                                      QStringLiteral("slidePointLabel"), false),
+                            row, 0, Qt::AlignTop);
+            runs->addWidget(text, row, 1);
+        } else {
+            text->setText(point);
+            runs->addWidget(text, row, 0, 1, 2);
+        }
+        ++row;
+    }
+    runs->setColumnStretch(1, 1);
+    l->addLayout(runs);
+    l->addStretch(3);
+    QStringList agenda;
+    for (std::size_t i = 1; i < deck.slides.size(); ++i) agenda << stepLabel(deck.slides[i].step);
+    l->addWidget(makeLabel(body, agenda.join(QStringLiteral("  →  ")), m.px(26), QFont::DemiBold, kAccent,
+                           QStringLiteral("coverAgenda")));
+    if (!deck.date.empty())
+        l->addWidget(makeLabel(body, tr("Comparison of %1").arg(toQString(deck.date)), m.px(24), QFont::Normal, kQuiet,
+                               QStringLiteral("coverDate")));
+}
+
+// The offline evals: the tasks, worst first, beside their figures.
+void PresentationSlideView::buildEvals(QWidget* body, const Parts& parts) {
+    const Metrics& m = parts.m;
+    const PresentationSlide& slide = parts.slide;
+    const PresentationDeck& deck = parts.deck;
+    const auto figureCard = [&parts](const SlideFigure& f, QWidget* owner, qreal valuePx, bool compact = false) {
+        return parts.figureCard(f, owner, valuePx, compact);
+    };
+    auto* l = new QHBoxLayout(body);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->setSpacing(m.gap() * 3 / 2);
+    auto* table = new QWidget(body);
+    table->setObjectName(QStringLiteral("taskTable"));
+    table->setAccessibleName(tr("Tasks compared, worst first"));
+    auto* grid = new QGridLayout(table);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setHorizontalSpacing(0);
+    grid->setVerticalSpacing(0);
+    const int textPx = m.px(30);
+    const int headerHeight = m.px(21 * 2.4);
+    const int n = static_cast<int>(slide.tasks.size());
+    const int available = m.bodyHeight() - headerHeight;
+    // Rows get roomier when there are few tasks, and the list is cut (and summed up) when they do not fit.
+    const int minRow = m.px(30 * 1.9), maxRow = m.px(30 * 2.6);
+    const int fit = std::max(1, available / minRow);
+    m_visibleTaskRows = n <= fit ? n : fit - 1;
+    const int rows = m_visibleTaskRows + (m_visibleTaskRows < n ? 1 : 0);
+    const int rowHeight = std::clamp(rows > 0 ? available / rows : maxRow, minRow, maxRow);
+    const int pad = m.px(16);
+
+    // A band behind each row (tint for the worst task, a rule under every row), the cells on top.
+    const auto band = [&](int row, const QColor& back, const QColor& rule, int ruleWidth) {
+        auto* b = new QFrame(table);
+        b->setObjectName(QStringLiteral("taskBand"));
+        b->setStyleSheet(
+            QStringLiteral("QFrame#taskBand { background: %1; border: none; border-bottom: %2px solid %3; }")
+                .arg(back.alpha() == 0 ? QStringLiteral("transparent") : colorName(back))
+                .arg(ruleWidth)
+                .arg(colorName(rule)));
+        grid->addWidget(b, row, 0, 1, 5);
+    };
+    const QStringList header{tr("Task"), toQString(deck.baselineLabel), toQString(deck.candidateLabel), tr("Δ"),
+                             tr("Verdict")};
+    band(0, Qt::transparent, kInk, std::max(1, m.px(2)));
+    for (int c = 0; c < header.size(); ++c) {
+        auto* h = makeLabel(table, header[c].toUpper(), m.px(21), QFont::Bold, kQuiet, {}, false);
+        h->setFixedHeight(headerHeight);
+        h->setContentsMargins(pad, 0, pad, 0);
+        h->setAlignment((c == 0 ? Qt::AlignLeft : c == 4 ? Qt::AlignHCenter : Qt::AlignRight) | Qt::AlignVCenter);
+        grid->addWidget(h, 0, c);
+    }
+    for (int i = 0; i < m_visibleTaskRows; ++i) {
+        const SlideTaskRow& t = slide.tasks[static_cast<std::size_t>(i)];
+        const bool isWorst = i == 0 && t.degradationPct.value_or(0) > 0;
+        band(i + 1, isWorst ? style::verdictTint(t.verdict) : QColor(Qt::transparent), kRule, std::max(1, m.px(1)));
+        const auto cell = [&](const QString& text, const char* column, Qt::Alignment align, QFont::Weight w,
+                              const QColor& color) {
+            auto* c = makeLabel(table, text, textPx, w, color, QStringLiteral("taskCell"), false);
+            c->setProperty("task", toQString(t.task));
+            c->setProperty("column", QString::fromLatin1(column));
+            c->setAlignment(align | Qt::AlignVCenter);
+            c->setFixedHeight(rowHeight);
+            c->setContentsMargins(pad, 0, pad, 0);
+            return c;
+        };
+        auto* task = cell(toQString(t.task), "task", Qt::AlignLeft, isWorst ? QFont::Bold : QFont::DemiBold, kInk);
+        if (t.fp8Sensitive) task->setToolTip(tr("Known to be FP8-sensitive (math, reasoning or code)"));
+        grid->addWidget(task, i + 1, 0);
+        grid->addWidget(cell(fixedValue(t.baseline), "baseline", Qt::AlignRight, QFont::Normal, kQuiet), i + 1, 1);
+        grid->addWidget(cell(fixedValue(t.candidate), "candidate", Qt::AlignRight, QFont::Normal, kQuiet), i + 1, 2);
+        grid->addWidget(cell(typographic(formatPercent(t.deltaPct)), "delta", Qt::AlignRight, QFont::Bold,
+                             style::verdictTextColor(t.verdict)),
+                        i + 1, 3);
+        auto* pill = verdictPill(table, t.verdict, m.px(20), QStringLiteral("taskCell"));
+        pill->setProperty("task", toQString(t.task));
+        pill->setProperty("column", QStringLiteral("verdict"));
+        pill->setProperty("verdict", toQString(verdictName(t.verdict)));
+        grid->addWidget(pill, i + 1, 4, Qt::AlignCenter);
+    }
+    if (m_visibleTaskRows < n) {
+        Verdict worstHidden = Verdict::Go;
+        for (int i = m_visibleTaskRows; i < n; ++i)
+            worstHidden = worst(worstHidden, slide.tasks[static_cast<std::size_t>(i)].verdict);
+        auto* more = makeLabel(table,
+                               tr("+ %1 more tasks, none worse than %2")
+                                   .arg(n - m_visibleTaskRows)
+                                   .arg(toQString(verdictTitle(worstHidden))),
+                               m.px(24), QFont::Normal, kQuiet, QStringLiteral("moreTasks"), false);
+        more->setFixedHeight(rowHeight);
+        more->setContentsMargins(pad, 0, pad, 0);
+        grid->addWidget(more, m_visibleTaskRows + 1, 0, 1, 5);
+    }
+    grid->setColumnStretch(0, 1);
+    grid->setRowStretch(grid->rowCount(), 1);
+    l->addWidget(table, 3);
+    auto* side = new QVBoxLayout;
+    side->setSpacing(m.px(24));
+    for (const SlideFigure& f : slide.figures) side->addWidget(figureCard(f, body, 60));
+    side->addStretch(1);
+    l->addLayout(side, 2);
+}
+
+// A step of evidence (long context, judge, benchmarks, timeline, capacity): its figures and charts.
+void PresentationSlideView::buildEvidence(QWidget* body, const Parts& parts) {
+    const Metrics& m = parts.m;
+    const PresentationSlide& slide = parts.slide;
+    const std::vector<const ChartSnapshot*>& shownCharts = parts.shownCharts;
+    const auto figureCard = [&parts](const SlideFigure& f, QWidget* owner, qreal valuePx, bool compact = false) {
+        return parts.figureCard(f, owner, valuePx, compact);
+    };
+    const auto chart = [this](const ChartSnapshot& snapshot, QWidget* owner) { return chartWidget(snapshot, owner); };
+    const bool beside = slide.step == PresentationStep::Judge ||
+                        (slide.step == PresentationStep::Benchmarks && shownCharts.size() == 1);
+    if (beside) {
+        auto* l = new QHBoxLayout(body);
+        l->setContentsMargins(0, 0, 0, 0);
+        l->setSpacing(m.gap());
+        auto* side = new QVBoxLayout;
+        side->setSpacing(m.px(20));
+        for (const SlideFigure& f : slide.figures) side->addWidget(figureCard(f, body, 60));
+        side->addStretch(1);
+        l->addLayout(side, 2);
+        if (!shownCharts.empty()) {
+            l->addWidget(chart(*shownCharts.front(), body), 3);
+        } else {
+            l->addStretch(3);
+        }
+    } else {
+        auto* l = new QVBoxLayout(body);
+        l->setContentsMargins(0, 0, 0, 0);
+        l->setSpacing(m.bodySpacing());
+        auto* row = new QHBoxLayout;
+        row->setSpacing(m.gap());
+        const bool compact = slide.step != PresentationStep::Capacity;
+        for (const SlideFigure& f : slide.figures) row->addWidget(figureCard(f, body, compact ? 52 : 60, compact), 1);
+        l->addLayout(row);
+        if (slide.step == PresentationStep::Capacity && !slide.bars.empty()) {
+            // Bars of the tokens each side holds, under the figures.
+            std::vector<CapacityBars::Bar> bars;
+            for (const SlideBar& b : slide.bars) {
+                bars.push_back({toQString(b.label), b.value, toQString(b.valueText),
+                                b.label == "BF16" ? QColor(0x9a, 0xa5, 0xb1) : kAccent});
+            }
+            l->addSpacing(m.px(12));
+            l->addWidget(makeLabel(body, tr("KV-cache tokens that fit"), m.px(22), QFont::DemiBold, kQuiet,
+                                   QStringLiteral("barsTitle"), false));
+            l->addWidget(new CapacityBars(std::move(bars), m.px(30), body));
+            l->addStretch(1);
+        } else if (!shownCharts.empty()) {
+            auto* chartsRow = new QHBoxLayout;
+            chartsRow->setSpacing(m.gap());
+            for (const ChartSnapshot* s : shownCharts) chartsRow->addWidget(chart(*s, body), 1);
+            l->addLayout(chartsRow, 1);
+        } else {
+            l->addStretch(1);
+        }
+    }
+}
+
+// The verdict: one row per step, and the review decision.
+void PresentationSlideView::buildVerdict(QWidget* body, const Parts& parts) {
+    const Metrics& m = parts.m;
+    const PresentationSlide& slide = parts.slide;
+    const auto kicker = [&parts](const QString& text, QWidget* owner, const QColor& color) {
+        return parts.kicker(text, owner, color);
+    };
+    auto* l = new QVBoxLayout(body);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->setSpacing(m.px(24));
+    const QColor strong = slide.verdict ? style::verdictColor(*slide.verdict) : kNoVerdict;
+    auto* band = new QFrame(body);
+    band->setObjectName(QStringLiteral("verdictBand"));
+    band->setStyleSheet(QStringLiteral("QFrame#verdictBand { background: %1; border: none; border-radius: %2px; }")
+                            .arg(colorName(strong))
+                            .arg(m.px(16)));
+    auto* bl = new QVBoxLayout(band);
+    bl->setContentsMargins(m.px(48), m.px(26), m.px(48), m.px(30));
+    bl->setSpacing(m.px(4));
+    bl->addWidget(kicker(tr("The verdict"), band, QColor(255, 255, 255, 215)));
+    auto* title = makeLabel(band, m_title, m.px(112), QFont::Black, Qt::white, QStringLiteral("slideTitle"), false);
+    title->setAccessibleName(tr("Verdict: %1").arg(m_title));
+    bl->addWidget(title);
+    bl->addWidget(makeLabel(band, toQString(slide.subtitle), m.px(32), QFont::DemiBold, Qt::white,
+                            QStringLiteral("slideSubtitle")));
+    l->addWidget(band);
+
+    // The reasons, worst first: each step's verdict as a pill beside its news.
+    auto* reasons = new QGridLayout;
+    reasons->setHorizontalSpacing(m.px(24));
+    reasons->setVerticalSpacing(m.px(22));
+    int row = 0;
+    for (const SlideFigure& f : slide.figures) {
+        auto* line = new QFrame(body);
+        line->setObjectName(QStringLiteral("slideFigure"));
+        line->setProperty("figureLabel", toQString(f.label));
+        auto* h = new QHBoxLayout(line);
+        h->setContentsMargins(0, 0, 0, 0);
+        h->setSpacing(m.px(24));
+        // The pill is the row's value (figureValue), for tests and screen readers alike.
+        auto* pill = verdictPill(line, f.level, m.px(24), QStringLiteral("figureValue"));
+        pill->setMinimumWidth(m.px(24 * 9));
+        h->addWidget(pill, 0, Qt::AlignVCenter);
+        auto* text = new QVBoxLayout;
+        text->setSpacing(0);
+        text->addWidget(makeLabel(line, toQString(f.label), m.px(20), QFont::DemiBold, kQuiet,
+                                  QStringLiteral("figureLabel"), false));
+        text->addWidget(
+            makeLabel(line, typographic(f.detail), m.px(34), QFont::Normal, kInk, QStringLiteral("figureDetail")));
+        h->addLayout(text, 1);
+        line->setAccessibleName(toQString(f.label) + QStringLiteral(": ") + toQString(f.value));
+        line->setAccessibleDescription(typographic(f.detail));
+        reasons->addWidget(line, row++, 0);
+    }
+    l->addLayout(reasons);
+    if (!slide.points.empty()) l->addSpacing(m.px(8));
+    for (const std::string& p : slide.points) {
+        auto* gains = new QHBoxLayout;
+        gains->setSpacing(m.px(16));
+        gains->addWidget(makeLabel(body, tr("What FP8 buys:"), m.px(28), QFont::Bold, kAccent,
+                                   QStringLiteral("slidePointLabel"), false),
+                         0, Qt::AlignTop);
+        gains->addWidget(makeLabel(body, typographic(p), m.px(28), QFont::Normal, kInk, QStringLiteral("slidePoint")),
+                         1);
+        l->addLayout(gains);
+    }
+    l->addStretch(1);
+
+    auto* review = new QFrame(body);
+    review->setObjectName(QStringLiteral("slideReview"));
+    review->setStyleSheet(cardStyle(review->objectName(),
+                                    slide.reviewWarnings.empty() ? kAccent : style::verdictColor(Verdict::Monitor),
+                                    m.px(8), m.px(10)));
+    auto* rl = new QVBoxLayout(review);
+    rl->setContentsMargins(m.px(26), m.px(14), m.px(26), m.px(16));
+    rl->setSpacing(m.px(4));
+    if (!slide.review.empty()) {
+        rl->addWidget(kicker(tr("Recorded decision"), review, kQuiet));
+        rl->addWidget(
+            makeLabel(review, toQString(slide.review), m.px(26), QFont::DemiBold, kInk, QStringLiteral("reviewText")));
+        for (const std::string& w : slide.reviewWarnings)
+            rl->addWidget(makeLabel(review, QStringLiteral("⚠  ") + toQString(w), m.px(22), QFont::Normal,
+                                    style::verdictTextColor(Verdict::Monitor), QStringLiteral("reviewWarning")));
+        review->setAccessibleName(tr("Recorded decision: %1").arg(toQString(slide.review)));
+    } else {
+        rl->addWidget(makeLabel(review, tr("No review decision recorded yet."), m.px(26), QFont::Normal, kQuiet,
+                                QStringLiteral("reviewText")));
+        review->setAccessibleName(tr("No review decision recorded yet"));
+    }
+    l->addWidget(review);
 }
 
 QString PresentationSlideView::titleText() const {

@@ -6,7 +6,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -14,14 +13,12 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProgressBar>
-#include <QPromise>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 #include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -29,7 +26,9 @@
 #include <tuple>
 #include <utility>
 
+#include "fp8dash/ui/background_job.h"
 #include "fp8dash/ui/loaded_comparison.h"
+#include "fp8dash/ui/number_text.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -96,6 +95,14 @@ RunJudgeDialog::RunJudgeDialog(QWidget* parent) : QDialog(parent) {
     setObjectName(QStringLiteral("runJudgeDialog"));
     setWindowTitle(tr("Run Domain Eval"));
     setMinimumWidth(760);
+    m_job = new BackgroundJob(this);
+    // Progress: done of all work units, with the counts in words.
+    connect(m_job, &BackgroundJob::progressed, this, [this](qint64 done, qint64 total, const QString& text) {
+        if (!m_running) return;
+        if (m_progress->maximum() != total) m_progress->setRange(0, static_cast<int>(total));
+        m_progress->setValue(static_cast<int>(done));
+        if (!m_cancelling && !text.isEmpty()) m_statusLabel->setText(text);
+    });
 
     auto* layout = new QVBoxLayout(this);
     layout->setSpacing(10);
@@ -104,7 +111,66 @@ RunJudgeDialog::RunJudgeDialog(QWidget* parent) : QDialog(parent) {
            "temperature 0); a judge model then rates every answer 1–5 against the expected answer."),
         this));
 
-    // Samples and output
+    layout->addWidget(buildFilesBox());
+
+    layout->addWidget(buildServersBox());
+
+    layout->addWidget(buildRunBox());
+
+    layout->addWidget(style::caption(
+        tr("Results are written to the output folder as they come. Cancel keeps what is done; Run again with the "
+           "same folder resumes (scored samples are skipped, failed ones are tried again)."),
+        this));
+
+    m_errorLabel = new QLabel(this);
+    m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
+    m_errorLabel->setAccessibleName(tr("Error"));
+    m_errorLabel->setWordWrap(true);
+    m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_errorLabel->setStyleSheet(style::colorRule(style::errorTextColor()));
+    m_errorLabel->hide();
+    layout->addWidget(m_errorLabel);
+
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("runProgress"));
+    m_progress->setAccessibleName(tr("Run progress"));
+    m_progress->setFormat(QStringLiteral("%v/%m"));
+    m_progress->hide();
+    layout->addWidget(m_progress);
+    m_statusLabel = new QLabel(this);
+    m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
+    m_statusLabel->setAccessibleName(tr("Run status"));
+    m_statusLabel->setWordWrap(true);
+    m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_statusLabel);
+    m_failuresLabel = new QLabel(this);
+    m_failuresLabel->setObjectName(QStringLiteral("failuresLabel"));
+    m_failuresLabel->setAccessibleName(tr("Failures"));
+    m_failuresLabel->setWordWrap(true);
+    m_failuresLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_failuresLabel->setStyleSheet(style::colorRule(style::cautionTextColor()));
+    m_failuresLabel->hide();
+    layout->addWidget(m_failuresLabel);
+
+    auto* buttons = new QDialogButtonBox(this);
+    m_runButton = buttons->addButton(tr("&Run"), QDialogButtonBox::AcceptRole);
+    m_runButton->setObjectName(QStringLiteral("runButton"));
+    m_runButton->setAccessibleName(tr("Run the domain eval"));
+    m_runButton->setDefault(true);
+    m_closeButton = buttons->addButton(QDialogButtonBox::Close);
+    m_closeButton->setObjectName(QStringLiteral("closeButton"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &RunJudgeDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &RunJudgeDialog::reject);
+    layout->addWidget(buttons);
+
+    loadRemembered();
+    updateKeysNote();
+    updateOutputNote();
+    setRunning(false);
+}
+
+// The samples file and the output folder.
+QGroupBox* RunJudgeDialog::buildFilesBox() {
     auto* filesBox = new QGroupBox(tr("Samples and results"), this);
     auto* filesLayout = new QVBoxLayout(filesBox);
     auto* filesForm = new QFormLayout;
@@ -142,9 +208,11 @@ RunJudgeDialog::RunJudgeDialog(QWidget* parent) : QDialog(parent) {
     m_outputNote = style::caption(QString(), filesBox);
     m_outputNote->setObjectName(QStringLiteral("outputNote"));
     filesLayout->addWidget(m_outputNote);
-    layout->addWidget(filesBox);
+    return filesBox;
+}
 
-    // Endpoints
+// The three OpenAI-compatible servers: baseline, candidate and judge.
+QGroupBox* RunJudgeDialog::buildServersBox() {
     auto* serversBox = new QGroupBox(tr("Servers (OpenAI-compatible)"), this);
     auto* serversLayout = new QVBoxLayout(serversBox);
     auto* grid = new QGridLayout;
@@ -176,9 +244,11 @@ RunJudgeDialog::RunJudgeDialog(QWidget* parent) : QDialog(parent) {
     m_keysLabel = style::caption(QString(), serversBox);
     m_keysLabel->setObjectName(QStringLiteral("apiKeysNote"));
     serversLayout->addWidget(m_keysLabel);
-    layout->addWidget(serversBox);
+    return serversBox;
+}
 
-    // Run settings and rubric
+// The run settings and the rubric.
+QGroupBox* RunJudgeDialog::buildRunBox() {
     auto* runBox = new QGroupBox(tr("Run"), this);
     auto* runLayout = new QVBoxLayout(runBox);
     auto* spins = new QHBoxLayout;
@@ -242,64 +312,12 @@ RunJudgeDialog::RunJudgeDialog(QWidget* parent) : QDialog(parent) {
         m_rubricPanel->setVisible(on);
         growToFit(!on);
     });
-    layout->addWidget(runBox);
-
-    layout->addWidget(style::caption(
-        tr("Results are written to the output folder as they come. Cancel keeps what is done; Run again with the "
-           "same folder resumes (scored samples are skipped, failed ones are tried again)."),
-        this));
-
-    m_errorLabel = new QLabel(this);
-    m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
-    m_errorLabel->setAccessibleName(tr("Error"));
-    m_errorLabel->setWordWrap(true);
-    m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_errorLabel->setStyleSheet(style::colorRule(style::errorTextColor()));
-    m_errorLabel->hide();
-    layout->addWidget(m_errorLabel);
-
-    m_progress = new QProgressBar(this);
-    m_progress->setObjectName(QStringLiteral("runProgress"));
-    m_progress->setAccessibleName(tr("Run progress"));
-    m_progress->setFormat(QStringLiteral("%v/%m"));
-    m_progress->hide();
-    layout->addWidget(m_progress);
-    m_statusLabel = new QLabel(this);
-    m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
-    m_statusLabel->setAccessibleName(tr("Run status"));
-    m_statusLabel->setWordWrap(true);
-    m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_statusLabel);
-    m_failuresLabel = new QLabel(this);
-    m_failuresLabel->setObjectName(QStringLiteral("failuresLabel"));
-    m_failuresLabel->setAccessibleName(tr("Failures"));
-    m_failuresLabel->setWordWrap(true);
-    m_failuresLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_failuresLabel->setStyleSheet(style::colorRule(style::cautionTextColor()));
-    m_failuresLabel->hide();
-    layout->addWidget(m_failuresLabel);
-
-    auto* buttons = new QDialogButtonBox(this);
-    m_runButton = buttons->addButton(tr("&Run"), QDialogButtonBox::AcceptRole);
-    m_runButton->setObjectName(QStringLiteral("runButton"));
-    m_runButton->setAccessibleName(tr("Run the domain eval"));
-    m_runButton->setDefault(true);
-    m_closeButton = buttons->addButton(QDialogButtonBox::Close);
-    m_closeButton->setObjectName(QStringLiteral("closeButton"));
-    connect(buttons, &QDialogButtonBox::accepted, this, &RunJudgeDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &RunJudgeDialog::reject);
-    layout->addWidget(buttons);
-
-    loadRemembered();
-    updateKeysNote();
-    updateOutputNote();
-    setRunning(false);
+    return runBox;
 }
 
-RunJudgeDialog::~RunJudgeDialog() {
-    // A worker still running stops at its next check; what it wrote stays in the folder, resumable.
-    if (m_cancel) m_cancel->store(true);
-}
+// A worker still running stops at its next check (the job is destroyed with the dialog); what it wrote stays in the
+// folder, resumable.
+RunJudgeDialog::~RunJudgeDialog() = default;
 
 void RunJudgeDialog::loadRemembered() {
     const QSettings s;
@@ -486,7 +504,7 @@ void RunJudgeDialog::reject() {
 void RunJudgeDialog::cancelRun() {
     if (!m_running || m_cancelling) return;
     m_cancelling = true;
-    if (m_cancel) m_cancel->store(true);
+    m_job->requestStop();  // the run returns what it finished: its summary still arrives
     m_closeButton->setEnabled(false);
     m_statusLabel->setText(tr("Cancelling… (what is done stays in the output folder)"));
 }
@@ -503,37 +521,15 @@ void RunJudgeDialog::startRun() {
     m_errorLabel->hide();
     m_failuresLabel->hide();
     remember();
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    m_cancel = cancel;
     m_cancelling = false;
     setRunning(true, tr("Starting: asking the servers…"));
 
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    // Progress arrives queued on the GUI thread through the future; the range is the number of work units.
-    connect(watcher, &QFutureWatcherBase::progressRangeChanged, this, [this](int minimum, int maximum) {
-        if (m_running) m_progress->setRange(minimum, maximum);
-    });
-    connect(watcher, &QFutureWatcherBase::progressValueChanged, this, [this](int value) {
-        if (m_running) m_progress->setValue(value);
-    });
-    connect(watcher, &QFutureWatcherBase::progressTextChanged, this, [this](const QString& text) {
-        if (m_running && !m_cancelling && !text.isEmpty()) m_statusLabel->setText(text);
-    });
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        finishRun(watcher->future().takeResult());
-    });
-    watcher->setFuture(QtConcurrent::run([settings = std::move(s).value(), cancel](QPromise<Outcome>& promise) {
+    auto run = [settings = std::move(s).value()](JobControl& job) {
         Progress progress;
-        progress.cancelled = [cancel] { return cancel->load(); };
-        bool rangeSet = false;
+        progress.cancelled = [&job] { return job.isCancelled(); };
         // Called one at a time by core's workers.
-        auto onCounts = [&promise, &rangeSet](const JudgeRunCounts& c) {
-            if (!rangeSet) {
-                promise.setProgressRange(0, static_cast<int>(c.total));
-                rangeSet = true;
-            }
-            promise.setProgressValueAndText(static_cast<int>(c.finished()), countsText(c));
+        auto onCounts = [&job](const JudgeRunCounts& c) {
+            job.report(static_cast<std::int64_t>(c.finished()), static_cast<std::int64_t>(c.total), countsText(c));
         };
         Outcome outcome;
         outcome.summary = runJudgeEval(settings, progress, onCounts);
@@ -552,8 +548,9 @@ void RunJudgeDialog::startRun() {
                 outcome.scores = std::move(section);
             }
         }
-        promise.addResult(std::move(outcome));
-    }));
+        return outcome;
+    };
+    m_job->start(std::move(run), [this](Outcome outcome) { finishRun(std::move(outcome)); });
 }
 
 void RunJudgeDialog::finishRun(Outcome outcome) {
@@ -592,7 +589,7 @@ void RunJudgeDialog::finishRun(Outcome outcome) {
         return;
     }
     const auto mean = [](const JudgeVariantSummary& v) {
-        return v.meanScore ? QString::number(*v.meanScore, 'f', 2) : QStringLiteral("–");
+        return v.meanScore ? fixedText(*v.meanScore, 2) : QStringLiteral("–");
     };
     const QString done =
         tr("Done: %1 samples; baseline %2 scored (mean %3), candidate %4 scored (mean %5).")

@@ -9,6 +9,7 @@
 #include "fp8dash/core/lm_eval_paths.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/ui/loaded_comparison.h"
+#include "fp8dash/ui/number_text.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -23,10 +24,9 @@ struct TaskTableModel::Node {
 
 namespace {
 
+// A broken input is seen as such: "NaN", "+∞", "−∞" (number_text.h).
 QString tableFixed(double v, int decimals) {
-    if (std::isnan(v)) return QStringLiteral("NaN");
-    if (std::isinf(v)) return v > 0 ? QStringLiteral("+∞") : QStringLiteral("−∞");
-    return QString::number(v, 'f', decimals);
+    return fixedText(v, decimals, NonFinite::Spelled);
 }
 
 QString metricText(const TaskComparison& t) {

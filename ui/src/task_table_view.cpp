@@ -11,6 +11,7 @@
 
 #include "fp8dash/ui/export_actions.h"
 #include "fp8dash/ui/task_table_model.h"
+#include "fp8dash/ui/number_text.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -93,7 +94,7 @@ void TaskTableView::setReport(const ComparisonReport& report) {
     if (auto* recovery = findChild<QLabel*>(QStringLiteral("averageRecovery"))) {
         recovery->setVisible(report.averageRecoveryPct.has_value());
         recovery->setText(report.averageRecoveryPct
-                              ? tr("Average recovery: %1 %").arg(QString::number(*report.averageRecoveryPct, 'f', 2))
+                              ? tr("Average recovery: %1 %").arg(fixedText(*report.averageRecoveryPct, 2))
                               : QString());
         recovery->setToolTip(
             tr("Mean %1 / mean %2 × 100 over the compared higher-is-better tasks")

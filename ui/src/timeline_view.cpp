@@ -30,11 +30,15 @@
 #include "fp8dash/ui/time_range_picker.h"
 #include "fp8dash/ui/timeline_chart_view.h"
 #include "fp8dash/ui/timeline_summary_card.h"
+#include "fp8dash/ui/number_text.h"
+#include "timeline_view_parts.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
 
 namespace {
+
+using namespace timeline_view_parts;
 
 const QColor kThroughputColor(0x1a, 0x73, 0xe8);
 const QColor kQualityColor(0x8e, 0x24, 0xaa);
@@ -47,10 +51,6 @@ const QColor kFiringFill(0xc6, 0x28, 0x28, 90);   // red, darker: the alert fire
 constexpr double kMinVisibleSpanS = 60;
 constexpr int kMinDrawnPoints = 10;  // LTTB needs a few buckets to keep the shape
 
-qreal msOf(double unixSeconds) {
-    return unixSeconds * 1000.0;
-}
-
 QDateTime viewUtcTime(double unixSeconds) {
     return QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(std::llround(unixSeconds * 1000.0)), Qt::UTC);
 }
@@ -60,11 +60,12 @@ QString timeOfDay(double unixSeconds) {
 }
 
 QString viewFixed(double v, int decimals) {
-    return QString::number(v, 'f', decimals);
+    return fixedText(v, decimals);
 }
 
+// The cards' changes: "+50.0" and "-0.35" (an ASCII minus, as the timeline has always shown them).
 QString signedFixed(double v, int decimals) {
-    return (v >= 0 ? QStringLiteral("+") : QString()) + QString::number(v, 'f', decimals);
+    return (v >= 0 ? QStringLiteral("+") : QString()) + fixedText(v, decimals);
 }
 
 QString numberText(double v) {
@@ -79,27 +80,6 @@ QString durationText(double seconds) {
     return numberText(seconds) + QLatin1Char('s');
 }
 
-std::vector<Sample> finiteSamples(const std::optional<Series>& series) {
-    std::vector<Sample> out;
-    if (!series) return out;
-    out.reserve(series->samples.size());
-    // NaN and infinities cannot be drawn or read out; the figures (core) skip them the same way.
-    for (const Sample& s : series->samples) {
-        if (std::isfinite(s.v)) out.push_back(s);
-    }
-    return out;
-}
-
-// The samples to draw for [from, to]: those inside plus one neighbour on each side, so the line runs on to the edges
-// of the plot instead of stopping at the last sample inside. A view of `all`, not a copy (1M samples a series).
-std::span<const Sample> visibleSlice(const std::vector<Sample>& all, double from, double to) {
-    auto lo = std::lower_bound(all.begin(), all.end(), from, [](const Sample& s, double t) { return s.t < t; });
-    auto hi = std::upper_bound(all.begin(), all.end(), to, [](double t, const Sample& s) { return t < s.t; });
-    if (lo != all.begin()) --lo;
-    if (hi != all.end()) ++hi;
-    return {lo, hi};
-}
-
 // Qt Charts paints every segment of a line series on every repaint of the area it covers, a hover line moving over it
 // included: 2,000 segments of an antialiased 1.4-1.8 px pen cost ~9 ms a series (issue #7). Its line items are kept
 // as device-pixel caches instead (QGraphicsItem::DeviceCoordinateCache): a repaint that changes nothing blits them,
@@ -110,22 +90,6 @@ void cacheLineItems(QGraphicsItem* item) {
         object && std::string_view(object->metaObject()->className()).ends_with("LineChartItem"))
         item->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
     for (QGraphicsItem* child : item->childItems()) cacheLineItems(child);
-}
-
-QList<QPointF> pointsOf(const std::vector<Sample>& samples) {
-    QList<QPointF> points;
-    points.reserve(static_cast<qsizetype>(samples.size()));
-    for (const Sample& s : samples) points.append(QPointF(msOf(s.t), s.v));
-    return points;
-}
-
-const Sample* nearestSample(const std::vector<Sample>& samples, double t) {
-    if (samples.empty()) return nullptr;
-    auto it = std::lower_bound(samples.begin(), samples.end(), t, [](const Sample& s, double x) { return s.t < x; });
-    if (it == samples.end()) return &samples.back();
-    if (it == samples.begin()) return &*it;
-    const auto before = std::prev(it);
-    return (t - before->t) <= (it->t - t) ? &*before : &*it;
 }
 
 void hideLegendEntry(QChart* chart, QAbstractSeries* series) {

@@ -2,8 +2,13 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPainter>
 #include <QPushButton>
+#include <QSettings>
+#include <QSignalBlocker>
+#include <QStyle>
 #include <QTextDocumentFragment>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -26,36 +31,102 @@ QString number(double v) {
 
 }  // namespace
 
+namespace {
+
+const QString kDetailsKey = QStringLiteral("view/bannerDetails");  // QSettings: the banner shows its details
+
+// One line that ends in "…" when the window is too narrow for it (never clipped mid-letter); the whole line is its
+// text() and its tooltip.
+class ElidedLineLabel : public QLabel {
+public:
+    using QLabel::QLabel;
+    QSize minimumSizeHint() const override {
+        return {fontMetrics().horizontalAdvance(QStringLiteral("…")) * 4, sizeHint().height()};
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override {
+        QPainter painter(this);
+        const QRect area = contentsRect();
+        const QString shown = fontMetrics().elidedText(text(), Qt::ElideRight, area.width());
+        style()->drawItemText(&painter, area, static_cast<int>(alignment()), palette(), isEnabled(), shown,
+                              foregroundRole());
+    }
+};
+
+}  // namespace
+
 VerdictBanner::VerdictBanner(QWidget* parent) : QFrame(parent) {
     setObjectName(QStringLiteral("verdictBanner"));
     setFrameShape(QFrame::NoFrame);
 
     auto* outer = new QVBoxLayout(this);
-    outer->setContentsMargins(20, 14, 20, 12);
-    outer->setSpacing(10);
-    auto* layout = new QHBoxLayout;
-    layout->setSpacing(24);
-    outer->addLayout(layout);
+    outer->setContentsMargins(16, 8, 12, 8);
+    outer->setSpacing(8);
+    outer->addLayout(buildHeadline());
+    m_details = buildDetails();
+    outer->addWidget(m_details);
+    showReview(nullptr, std::nullopt);
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    // Collapsed unless this user left it open: one line keeps the tables on a laptop's screen.
+    setDetailsShown(QSettings().value(kDetailsKey, false).toBool(), false);
+}
 
-    auto* left = new QVBoxLayout;
-    left->setSpacing(4);
+// One line, always shown: the verdict, the counts and the decision, the button that shows the rest, and the button
+// that records a decision.
+QHBoxLayout* VerdictBanner::buildHeadline() {
+    auto* row = new QHBoxLayout;
+    row->setSpacing(16);
     m_verdictLabel = new QLabel(this);
     m_verdictLabel->setObjectName(QStringLiteral("verdictTitle"));
     QFont big = m_verdictLabel->font();
-    big.setPointSizeF(big.pointSizeF() * 2.4);
+    big.setPointSizeF(big.pointSizeF() * 2.0);
     big.setBold(true);
     big.setLetterSpacing(QFont::PercentageSpacing, 104);
     m_verdictLabel->setFont(big);
     m_verdictLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    left->addWidget(m_verdictLabel);
-    m_countsLabel = new QLabel(this);
-    left->addWidget(m_countsLabel);
-    left->addStretch(1);
-    layout->addLayout(left, 0);
+    row->addWidget(m_verdictLabel, 0, Qt::AlignVCenter);
+    // The counts and the decision in one line; a window too narrow for it elides the line (the whole of it is the
+    // tooltip and in the details).
+    m_summaryLabel = new ElidedLineLabel(this);
+    m_summaryLabel->setObjectName(QStringLiteral("bannerSummary"));
+    m_summaryLabel->setTextFormat(Qt::PlainText);
+    m_summaryLabel->setWordWrap(false);
+    m_summaryLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_summaryLabel->setMinimumWidth(0);
+    row->addWidget(m_summaryLabel, 1, Qt::AlignVCenter);
+    m_detailsButton = new QToolButton(this);
+    m_detailsButton->setObjectName(QStringLiteral("bannerDetails"));
+    m_detailsButton->setCheckable(true);
+    m_detailsButton->setCursor(Qt::PointingHandCursor);
+    m_detailsButton->setToolTip(tr("The advice, every reason, the thresholds and the decision's text"));
+    connect(m_detailsButton, &QToolButton::toggled, this, [this](bool shown) { setDetailsShown(shown, true); });
+    row->addWidget(m_detailsButton, 0, Qt::AlignVCenter);
+    m_recordButton = new QPushButton(tr("Record Decision…"), this);
+    m_recordButton->setObjectName(QStringLiteral("bannerRecordDecision"));
+    m_recordButton->setCursor(Qt::PointingHandCursor);
+    connect(m_recordButton, &QPushButton::clicked, this, &VerdictBanner::recordDecisionRequested);
+    row->addWidget(m_recordButton, 0, Qt::AlignVCenter);
+    return row;
+}
+
+// A click away: the counts by signal, the advice, every reason, the thresholds in use and the reviewer's decision
+// in a strip of its own (so the evidence's verdict and the decision are never confused).
+QWidget* VerdictBanner::buildDetails() {
+    auto* details = new QWidget(this);
+    details->setObjectName(QStringLiteral("bannerDetailsPane"));
+    auto* outer = new QVBoxLayout(details);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->setSpacing(8);
+    auto* layout = new QHBoxLayout;
+    layout->setSpacing(24);
+    outer->addLayout(layout);
+    m_countsLabel = new QLabel(details);
+    layout->addWidget(m_countsLabel, 0, Qt::AlignTop);
 
     auto* right = new QVBoxLayout;
     right->setSpacing(6);
-    m_adviceLabel = new QLabel(this);
+    m_adviceLabel = new QLabel(details);
     QFont adviceFont = m_adviceLabel->font();
     adviceFont.setBold(true);
     adviceFont.setPointSizeF(adviceFont.pointSizeF() * 1.15);
@@ -63,7 +134,7 @@ VerdictBanner::VerdictBanner(QWidget* parent) : QFrame(parent) {
     m_adviceLabel->setWordWrap(true);
     m_adviceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     right->addWidget(m_adviceLabel);
-    m_reasonsLabel = new QLabel(this);
+    m_reasonsLabel = new QLabel(details);
     m_reasonsLabel->setTextFormat(Qt::RichText);
     m_reasonsLabel->setWordWrap(true);
     m_reasonsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse |
@@ -71,13 +142,12 @@ VerdictBanner::VerdictBanner(QWidget* parent) : QFrame(parent) {
     m_reasonsLabel->setOpenExternalLinks(false);
     connect(m_reasonsLabel, &QLabel::linkActivated, this, [this] { setReasonsExpanded(!m_reasonsExpanded); });
     right->addWidget(m_reasonsLabel);
-    m_thresholdsLabel = new QLabel(this);
+    m_thresholdsLabel = new QLabel(details);
     m_thresholdsLabel->setWordWrap(true);
     right->addWidget(m_thresholdsLabel);
     layout->addLayout(right, 1);
 
-    // The reviewer's decision, under the evidence's verdict: a strip of its own, so the two are never confused.
-    auto* strip = new QFrame(this);
+    auto* strip = new QFrame(details);
     strip->setObjectName(QStringLiteral("decisionStrip"));
     auto* stripLayout = new QHBoxLayout(strip);
     stripLayout->setContentsMargins(10, 6, 6, 6);
@@ -87,31 +157,54 @@ VerdictBanner::VerdictBanner(QWidget* parent) : QFrame(parent) {
     m_decisionLabel->setTextFormat(Qt::RichText);
     m_decisionLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     stripLayout->addWidget(m_decisionLabel, 1);
-    m_recordButton = new QPushButton(tr("Record Decision…"), strip);
-    m_recordButton->setObjectName(QStringLiteral("bannerRecordDecision"));
-    m_recordButton->setCursor(Qt::PointingHandCursor);
-    connect(m_recordButton, &QPushButton::clicked, this, &VerdictBanner::recordDecisionRequested);
-    stripLayout->addWidget(m_recordButton, 0, Qt::AlignVCenter);
     outer->addWidget(strip);
-    showReview(nullptr, std::nullopt);
+    return details;
+}
 
-    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+void VerdictBanner::setDetailsShown(bool shown, bool remember) {
+    m_details->setVisible(shown);
+    {
+        const QSignalBlocker block(m_detailsButton);
+        m_detailsButton->setChecked(shown);
+    }
+    m_detailsButton->setText(shown ? tr("Hide Details ▴") : tr("Details ▾"));
+    m_detailsButton->setAccessibleName(shown ? tr("Hide the banner's details") : tr("Show the banner's details"));
+    if (remember) QSettings().setValue(kDetailsKey, shown);
+}
+
+void VerdictBanner::updateSummary() {
+    QString counts = m_countsLabel->text();
+    counts.replace(QLatin1Char('\n'), QStringLiteral(" · "));
+    const QString line = counts.isEmpty() ? m_decisionSummary : counts + QStringLiteral("  —  ") + m_decisionSummary;
+    m_summaryLabel->setText(line);
+    m_summaryLabel->setToolTip(line);
 }
 
 void VerdictBanner::showReview(const ReviewDecision* decision, std::optional<Verdict> current) {
     if (!decision) {
         m_decisionLabel->setText(tr("<b>Decision:</b> none recorded yet"));
         m_recordButton->setText(tr("Record Decision…"));
+        m_decisionSummary = tr("Decision: none recorded yet");
+        updateSummary();
         return;
     }
     QString html = tr("<b>Decision: %1</b>").arg(style::escaped(std::string(reviewOutcomeTitle(decision->outcome))));
-    html += QStringLiteral(" — ") + tr("by %1, %2").arg(style::escaped(decision->by),
-                                                         style::escaped(readableTimestamp(decision->at)));
+    html += QStringLiteral(" — ") +
+            tr("by %1, %2").arg(style::escaped(decision->by), style::escaped(readableTimestamp(decision->at)));
     if (!decision->why.empty()) html += QStringLiteral("<br>“") + style::escaped(decision->why) + QStringLiteral("”");
-    for (const std::string& w : assessReview(*decision, current).warnings)
+    const std::vector<std::string> warnings = assessReview(*decision, current).warnings;
+    for (const std::string& w : warnings)
         html += QStringLiteral("<br><b>⚠ ") + style::escaped(w) + QStringLiteral("</b>");
     m_decisionLabel->setText(html);
     m_recordButton->setText(tr("Revise…"));
+    // The one-line form: the outcome and who; a warning is flagged (its words are in the details).
+    m_decisionSummary =
+        tr("Decision: %1 — by %2")
+            .arg(toQString(std::string(reviewOutcomeTitle(decision->outcome))), toQString(decision->by));
+    if (!warnings.empty()) {
+        m_decisionSummary += warnings.size() == 1 ? tr("  ⚠ 1 warning") : tr("  ⚠ %1 warnings").arg(warnings.size());
+    }
+    updateSummary();
 }
 
 QString VerdictBanner::decisionText() const {
@@ -129,10 +222,13 @@ void VerdictBanner::showVerdict(std::optional<Verdict> v, const QString& noVerdi
     setStyleSheet(QStringLiteral("QFrame#verdictBanner { background-color: %1; border-radius: 8px; }"
                                  " QFrame#verdictBanner QLabel { color: white; background: transparent; }"
                                  " QFrame#decisionStrip { background-color: rgba(0, 0, 0, 56); border-radius: 6px; }"
-                                 " QFrame#decisionStrip QPushButton { color: white; background: transparent;"
-                                 " border: 1px solid rgba(255, 255, 255, 170); border-radius: 4px; padding: 3px 10px; }"
-                                 " QFrame#decisionStrip QPushButton:hover { background: rgba(255, 255, 255, 40); }"
-                                 " QFrame#decisionStrip QPushButton:focus { border: 2px solid white; }")
+                                 " QFrame#verdictBanner QPushButton, QFrame#verdictBanner QToolButton { color: white;"
+                                 " background: transparent; border: 1px solid rgba(255, 255, 255, 170);"
+                                 " border-radius: 4px; padding: 3px 10px; }"
+                                 " QFrame#verdictBanner QPushButton:hover, QFrame#verdictBanner QToolButton:hover"
+                                 " { background: rgba(255, 255, 255, 40); }"
+                                 " QFrame#verdictBanner QPushButton:focus, QFrame#verdictBanner QToolButton:focus"
+                                 " { border: 2px solid white; }")
                       .arg(colour.name()));
     m_verdictLabel->setText(v ? toQString(verdictTitle(*v)) : tr("NO VERDICT"));
     m_verdictLabel->setAccessibleName(tr("Verdict: %1").arg(m_verdictLabel->text()));
@@ -175,14 +271,14 @@ void VerdictBanner::showReasons(const std::vector<std::string>& reasons) {
         " -qt-list-indent:1;\">");
     for (std::size_t i = 0; i < reasons.size(); ++i) {
         if (!show[i]) continue;
-        html += QStringLiteral("<li style=\"margin-bottom:2px;\">") + style::escaped(reasons[i]) + QStringLiteral("</li>");
+        html +=
+            QStringLiteral("<li style=\"margin-bottom:2px;\">") + style::escaped(reasons[i]) + QStringLiteral("</li>");
     }
     html += QStringLiteral("</ul>");
     if (reasons.size() > kReasonsShown) {
-        const QString link = m_reasonsExpanded ? tr("Show fewer reasons")
-                                               : reasons.size() - shown == 1
-                                                     ? tr("Show 1 more reason")
-                                                     : tr("Show %1 more reasons").arg(reasons.size() - shown);
+        const QString link = m_reasonsExpanded             ? tr("Show fewer reasons")
+                             : reasons.size() - shown == 1 ? tr("Show 1 more reason")
+                                                           : tr("Show %1 more reasons").arg(reasons.size() - shown);
         html += QStringLiteral("<a href=\"toggle\" style=\"color:white;\">%1</a>").arg(link);
     }
     m_reasonsLabel->setText(reasons.empty() ? QString() : html);
@@ -227,6 +323,7 @@ QString bandsLine(const TimelineBands& b) {
 void VerdictBanner::setReport(const ComparisonReport& report) {
     showVerdict(report.verdict, {});
     m_countsLabel->setText(taskCounts(report));
+    updateSummary();
     showReasons(report.reasons);
     m_thresholdsLabel->setText(thresholdsLine(report.thresholds));
 }
@@ -257,6 +354,7 @@ void VerdictBanner::setDecision(const Decision& decision, const ComparisonDocume
                              : tr("production: no verdict"));
     }
     m_countsLabel->setText(counts.join(QLatin1Char('\n')));
+    updateSummary();
     // With evals alone, their own reasons read best (no "offline evals:" prefix on every line).
     showReasons(!doc.timeline && !decision.judge && decision.evals ? decision.evals->reasons : decision.reasons);
     QStringList lines;
@@ -289,6 +387,12 @@ QString VerdictBanner::thresholdsText() const {
 }
 QString VerdictBanner::countsText() const {
     return m_countsLabel->text();
+}
+QString VerdictBanner::summaryText() const {
+    return m_summaryLabel->text();
+}
+bool VerdictBanner::detailsShown() const {
+    return !m_details->isHidden();
 }
 
 }  // namespace fp8dash::ui

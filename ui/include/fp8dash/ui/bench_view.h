@@ -37,6 +37,8 @@ class QTableView;
 
 namespace fp8dash::ui {
 
+class BackgroundJob;
+
 namespace bench {
 class ChartPanel;
 }
@@ -62,7 +64,7 @@ public:
     void setKvLayers(int layers) { m_kvLayers = layers; }
     void setGemmTokens(std::vector<int> tokens) { m_gemmTokens = std::move(tokens); }
 
-    bool isRunning() const { return m_run != nullptr; }
+    bool isRunning() const;
     void startRun();   // nothing while a run is going
 
     // "Measure My Model's KV Cache…" (bench_kv_dump.cpp): a safetensors K/V dump of the user's model
@@ -154,7 +156,6 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
-    struct RunState;
     QWidget* buildControls();
     QWidget* buildTables();
     QPushButton* buildKvDumpButton(QWidget* parent);
@@ -171,7 +172,7 @@ private:
     void rebuildTables();
     void fillTables();  // the rows of m_results
     void showProgress(double fraction, const QString& step);
-    void finishRun(const std::shared_ptr<RunState>& state, Result<BenchResults> outcome);
+    void finishRun(Result<BenchResults> outcome);
     void roofPointHovered(QScatterSeries* series, const QPointF& point, bool state);
 
     std::optional<BenchResults> m_results;
@@ -180,7 +181,9 @@ private:
     std::vector<int> m_kvContexts;
     std::vector<int> m_gemmTokens;
     int m_kvLayers = 0;  // 0: runLocalBench's default
-    std::shared_ptr<RunState> m_run;
+    BackgroundJob* m_runJob = nullptr;     // the benchmark run on this machine
+    BackgroundJob* m_deviceJob = nullptr;  // the query of this machine's GPU
+    bool m_cancelRequested = false;     // Cancel was pressed: the run ends after its current step
     std::function<QString()> m_kvDumpChooser;
     QString m_kvDumpText;
     QPushButton* m_kvDumpButton = nullptr;

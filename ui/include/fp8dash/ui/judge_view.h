@@ -58,6 +58,7 @@ public:
     void selectDrop(int row);  // selects a row of the drops table (and so fills the detail pane)
 
 private:
+    QWidget* buildEmptyPage();  // the constructor's page without scores
     void showChart(const JudgeComparison& c, const QString& baselineLabel, const QString& candidateLabel);
     void showSummary(const JudgeSection& section, const JudgeComparison& c, const QString& baselineLabel,
                      const QString& candidateLabel);

@@ -30,6 +30,7 @@
 #include "fp8dash/core/live_sources.h"
 #include "fp8dash/core/report_document.h"
 #include "fp8dash/core/timeline.h"
+#include "fp8dash/ui/document_controller.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/recovery_store.h"
 
@@ -46,6 +47,7 @@ class QUrl;
 
 namespace fp8dash::ui {
 
+class BackgroundJob;
 class ComparisonView;
 class CredentialStore;
 class NoteDialog;
@@ -130,7 +132,7 @@ public:
     PresentationWindow* startPresentation();
     PresentationWindow* presentationWindow() const;  // the running one, or nullptr
 
-    bool isModified() const { return m_modified; }
+    bool isModified() const { return m_doc.isModified(); }
     // Writes the document to path (atomically); clears the modified mark. An error is shown and returned.
     Status saveTo(const QString& path);
     // File › Export Report… once the path is chosen: the whole report in that format (report_exporter.h), with a busy
@@ -150,9 +152,10 @@ public:
     // machine's GPU: what the offline notice says is unavailable here. Empty while nothing is unavailable.
     QString offlineNoticeText() const;
 
-    const LoadedComparison* current() const { return m_current ? &*m_current : nullptr; }  // nullptr: none shown
-    QString documentPath() const { return m_path; }  // empty for the demo or an unsaved document
-    QString displayName() const { return m_displayName; }
+    // nullptr: none shown
+    const LoadedComparison* current() const { return m_doc.current() ? &*m_doc.current() : nullptr; }
+    QString documentPath() const { return m_doc.path(); }  // empty for the demo or an unsaved document
+    QString displayName() const { return m_doc.displayName(); }
     bool isLoading() const { return m_loadingPath.has_value(); }
     ComparisonView* comparisonView() const { return m_view; }
 
@@ -203,6 +206,7 @@ private:
     bool applyReviewChange(ComparisonDocument doc, const QString& message);
     QStringList taskNames() const;
     // Autosave.
+    void setUpAutosave();  // in the constructor
     void scheduleAutosave();
     void autosaveInBackground();  // what the timer runs: the record prepared here, written on a worker
     // The record to autosave now (true), or false when nothing is unsaved (the recovery file is then removed).
@@ -236,11 +240,8 @@ private:
     QAction* m_presentAction = nullptr;
     QMenu* m_recentMenu = nullptr;
 
-    std::optional<LoadedComparison> m_current;
-    QString m_path;
-    QString m_displayName;
+    DocumentController m_doc;  // the document shown: its path, name, modified mark (no widgets)
     std::optional<QString> m_loadingPath;
-    bool m_modified = false;
     std::optional<TimelineCredentials> m_sessionCredentials;
     QStringList m_sourceNotices;  // the live servers' notices of the last timeline fetch (deprecations, ...)  // used
                                   // by the last fetch; memory only
@@ -258,13 +259,13 @@ private:
     bool m_autosaveAgain = false;      // a change came during that write: write again after it
     bool m_discardAfterWrite = false;  // saved or discarded during that write: remove what it wrote
 
-    quint64 m_liveCheckSerial = 0;  // the document a live-source check was started for
+    BackgroundJob* m_liveCheck = nullptr;    // the reachability check of the shown document's live sources
+    BackgroundJob* m_deviceQuery = nullptr;  // whether GPU benchmarks can run here
     std::vector<LiveSourceCheck> m_liveChecks;
     std::optional<QString> m_gpuUnavailable;  // why GPU benchmarks cannot run here, once known
     QPointer<PresentationWindow> m_presentation;
-    quint64 m_loadGeneration = 0;  // bumped by each openFileAsync; a finished load with an older number is stale
-    quint64 m_documentSerial = 0;  // bumped by each new document shown (not by derived ones)
-    quint64 m_benchSerial = 0;     // the document a benchmark run was started for
+    BackgroundJob* m_load = nullptr;  // the file openFileAsync reads; cancelled by any newer document
+    quint64 m_benchSerial = 0;  // the document (DocumentController::serial) a benchmark run was started for
 };
 
 }  // namespace fp8dash::ui

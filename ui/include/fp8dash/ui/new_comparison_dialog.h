@@ -17,6 +17,7 @@
 class QCheckBox;
 class QDialogButtonBox;
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -25,6 +26,8 @@ class QPushButton;
 class QTimer;
 
 namespace fp8dash::ui {
+
+class BackgroundJob;
 
 class NewComparisonDialog : public QDialog {
     Q_OBJECT
@@ -72,7 +75,8 @@ protected:
     virtual QString chooseSavePath(const QString& suggestedName);
 
 private:
-    struct BuildProgress;  // shared with the worker: sample-log bytes read, and the cancel flag
+    QGroupBox* buildRulesBox();  // the constructor's verdict-rules group
+    struct BuildProgress;        // shared with the worker: sample-log bytes read
 
     void browse(QLineEdit* edit, bool directory);
     void browseScores(QLineEdit* edit);
@@ -107,7 +111,7 @@ private:
     QList<QWidget*> m_inputs;  // disabled while busy
 
     bool m_busy = false;
-    quint64 m_generation = 0;                   // bumped by each start and by Cancel; an older finished job is dropped
+    BackgroundJob* m_job = nullptr;             // the running comparison; Cancel drops its result
     std::shared_ptr<BuildProgress> m_progress;  // the running job's
     QString m_presetSavePath;
     QString m_startDirectory;

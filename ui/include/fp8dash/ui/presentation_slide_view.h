@@ -50,6 +50,13 @@ public:
     static ChartRequest chartRequest(const PresentationSlide& slide, QSize size);
 
 private:
+    struct Parts;  // what the builders below share
+    void buildCover(QWidget* body, const Parts& parts);
+    void buildEvals(QWidget* body, const Parts& parts);
+    void buildEvidence(QWidget* body, const Parts& parts);
+    void buildVerdict(QWidget* body, const Parts& parts);
+    QWidget* chartWidget(const ChartSnapshot& snapshot, QWidget* owner);  // a chart picture; remembers its key
+
     std::size_t m_index = 0;
     PresentationStep m_step = PresentationStep::Cover;
     QString m_title;

@@ -26,6 +26,7 @@
 #include "fp8dash/core/judge_scores.h"
 
 class QDialogButtonBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -36,6 +37,8 @@ class QToolButton;
 class QWidget;
 
 namespace fp8dash::ui {
+
+class BackgroundJob;
 
 class RunJudgeDialog : public QDialog {
     Q_OBJECT
@@ -90,6 +93,10 @@ signals:
     void runCancelled();  // the worker has stopped after Cancel; the dialog is usable again
 
 private:
+    // The form, one builder per group.
+    QGroupBox* buildFilesBox();
+    QGroupBox* buildServersBox();
+    QGroupBox* buildRunBox();
     struct Outcome;
 
     void browseSamples();
@@ -133,7 +140,7 @@ private:
     HttpOptions m_http = JudgeRunSettings::defaultHttp();
     bool m_running = false;
     bool m_cancelling = false;
-    std::shared_ptr<std::atomic<bool>> m_cancel;  // read by core's Progress::cancelled on the worker
+    BackgroundJob* m_job = nullptr;  // the run; Cancel asks it to stop, its summary still arrives
     std::optional<JudgeRunSummary> m_summary;
     std::optional<JudgeSection> m_scores;
 };

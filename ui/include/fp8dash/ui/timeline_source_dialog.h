@@ -28,6 +28,8 @@ class QCheckBox;
 class QComboBox;
 class QDateTimeEdit;
 class QFormLayout;
+class QGroupBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -36,8 +38,11 @@ class QPushButton;
 class QSpinBox;
 class QStackedWidget;
 class QTimer;
+class QVBoxLayout;
 
 namespace fp8dash::ui {
+
+class BackgroundJob;
 
 class CredentialStore;
 class ModelPickButton;
@@ -106,11 +111,19 @@ signals:
     void keychainForgotten(bool ok);  // Forget has answered
 
 private:
+    // The form (timeline_source_form.cpp), one builder per group.
+    QGroupBox* buildPrometheusBox();
+    QGroupBox* buildThroughputBox();
+    QGroupBox* buildQualityBox();
+    QGroupBox* buildRangeBox();
+    QHBoxLayout* buildKeychainRow();
+    void buildFeedback(QVBoxLayout* layout);  // the error line, progress, status and the buttons
     void updateVisibility();
     void setHeaderPlaceholder(const std::vector<std::string>& fetchedWith);
     void updatePointEstimate();
     void setFetching(bool fetching, const QString& status = {});
     void finishFetch(Result<TimelineData> outcome, TimelineCredentials credentials);
+    void showFetchProgress(qint64 done, qint64 total, const QString& text);
     void showError(const QString& message);
     void growToFit();
     Headers typedHeaders() const;
@@ -192,10 +205,8 @@ private:
     Remembered m_fetchRemember;  // stored when the running fetch succeeds
     bool m_fetching = false;
     bool m_testing = false;
-    quint64 m_fetchGeneration = 0;  // bumped by each fetch and by Cancel; an older finished fetch is dropped
-    quint64 m_testGeneration = 0;
-    std::shared_ptr<std::atomic<bool>> m_fetchCancel;  // read by core's Progress::cancelled on the worker
-    std::shared_ptr<std::atomic<bool>> m_testCancel;
+    BackgroundJob* m_fetchJob = nullptr;  // Cancel or the dialog's end stops the fetch and drops its result
+    BackgroundJob* m_testJob = nullptr;   // Test Connection
     std::optional<TimelineData> m_result;
     TimelineCredentials m_resultCredentials;
 };

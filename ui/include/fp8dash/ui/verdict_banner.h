@@ -1,10 +1,12 @@
 #pragma once
 // VerdictBanner: the overall verdict in large white letters on its colour (GO green, MONITOR amber, INVESTIGATE
-// red; grey when nothing gives a verdict yet), with the advice, every reason and the thresholds in use. The overall
-// verdict is the worst of the offline evals, the domain judge and the production timeline (core's decide()); local
-// benchmarks and capacity inform but give none. Under it, in a strip of its own, the reviewer's recorded decision
-// (with a warning when it overrides the verdict or the evidence changed since) and a button to record or revise
-// it. GUI thread only.
+// red; grey when nothing gives a verdict yet). One line, always shown: the verdict, the counts, the reviewer's
+// recorded decision (flagged when it has warnings), a Details button and a button to record or revise the
+// decision. The details, a click away: the advice, every reason, the thresholds in use and, in a strip of its
+// own, the decision in full (with a warning when it overrides the verdict or the evidence changed since). Whether
+// the details are shown is remembered per user (QSettings "view/bannerDetails"; collapsed at first, so a laptop's
+// screen keeps the tables). The overall verdict is the worst of the offline evals, the domain judge and the
+// production timeline (core's decide()); local benchmarks and capacity inform but give none. GUI thread only.
 
 #include <QFrame>
 #include <QString>
@@ -16,8 +18,10 @@
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/eval_comparison.h"
 
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
+class QToolButton;
 
 namespace fp8dash::ui {
 
@@ -41,6 +45,10 @@ public:
     QString thresholdsText() const;
     QString countsText() const;
     QString decisionText() const;  // the decision strip
+    QString summaryText() const;   // the one line beside the verdict: counts and decision
+    bool detailsShown() const;
+    void setDetailsShown(bool shown) { setDetailsShown(shown, true); }  // and remembers it for this user
+    QToolButton* detailsButton() const { return m_detailsButton; }
     QPushButton* recordButton() const { return m_recordButton; }
     Verdict verdict() const { return m_verdict.value_or(Verdict::Go); }
     std::optional<Verdict> overallVerdict() const { return m_verdict; }  // nullopt: "NO VERDICT" is shown
@@ -55,6 +63,10 @@ private:
     void showVerdict(std::optional<Verdict> v, const QString& noVerdictAdvice);
     void showReasons(const std::vector<std::string>& reasons);
     void showReview(const ReviewDecision* decision, std::optional<Verdict> current);
+    QHBoxLayout* buildHeadline();
+    QWidget* buildDetails();
+    void setDetailsShown(bool shown, bool remember);
+    void updateSummary();  // the one line, from the counts and the decision
 
     std::optional<Verdict> m_verdict = Verdict::Go;
     QLabel* m_verdictLabel = nullptr;
@@ -63,6 +75,10 @@ private:
     QLabel* m_reasonsLabel = nullptr;
     QLabel* m_thresholdsLabel = nullptr;
     QLabel* m_decisionLabel = nullptr;
+    QLabel* m_summaryLabel = nullptr;
+    QToolButton* m_detailsButton = nullptr;
+    QWidget* m_details = nullptr;
+    QString m_decisionSummary;
     std::vector<std::string> m_reasons;
     bool m_reasonsExpanded = false;
     QPushButton* m_recordButton = nullptr;

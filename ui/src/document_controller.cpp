@@ -1,0 +1,64 @@
+#include "fp8dash/ui/document_controller.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include "fp8dash/core/version.h"
+
+namespace fp8dash::ui {
+
+void DocumentController::show(LoadedComparison loaded, const QString& path, const QString& displayName, bool derived) {
+    if (!derived) ++m_serial;
+    m_current = std::move(loaded);
+    m_path = path;
+    if (!displayName.isEmpty()) {
+        m_displayName = displayName;
+    } else if (!path.isEmpty()) {
+        m_displayName = QFileInfo(path).fileName();
+    } else if (!m_current->document.title.empty()) {
+        m_displayName = toQString(m_current->document.title);
+    } else {
+        m_displayName = tr("Untitled comparison");
+    }
+    m_modified = false;
+}
+
+void DocumentController::markSaved(const QString& path) {
+    m_path = QFileInfo(path).absoluteFilePath();
+    m_displayName = QFileInfo(path).fileName();
+    m_modified = false;
+}
+
+DocumentController::DerivedTarget DocumentController::derivedTarget() const {
+    DerivedTarget t;
+    t.path = m_current ? m_path : QString();
+    t.displayName = m_current && t.path.isEmpty() ? m_displayName : QString();
+    t.source = t.path.isEmpty() ? (t.displayName.isEmpty() ? tr("the comparison") : t.displayName) : t.path;
+    return t;
+}
+
+QString DocumentController::windowTitle() const {
+    return QStringLiteral("%1%2 — fp8dash").arg(m_displayName, m_modified ? QStringLiteral("*") : QString());
+}
+
+QString DocumentController::statusText() const {
+    if (m_modified) {
+        return tr("%1 — modified, not saved").arg(m_path.isEmpty() ? m_displayName : QDir::toNativeSeparators(m_path));
+    }
+    return m_path.isEmpty() ? tr("Not saved to a file") : QDir::toNativeSeparators(m_path);
+}
+
+ComparisonDocument DocumentController::documentOr(const QString& title) const {
+    return m_current ? m_current->document : withoutRuns(title);
+}
+
+ComparisonDocument DocumentController::withoutRuns(const QString& title) {
+    ComparisonDocument doc;
+    doc.hasEvals = false;
+    doc.created = nowIso8601Utc();
+    doc.toolVersion = FP8DASH_VERSION;
+    doc.title = title.toStdString();
+    return doc;
+}
+
+}  // namespace fp8dash::ui
