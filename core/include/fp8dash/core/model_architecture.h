@@ -39,6 +39,10 @@ struct ModelArchitecture {
     bool qkvBias = false;       // q/k/v projections carry a bias (Qwen2; Llama's attention_bias)
     bool oBias = false;         // the output projection carries a bias (Llama's attention_bias)
     bool mlpBias = false;       // gate/up/down carry a bias (Llama's mlp_bias)
+    bool qkNorm = false;        // an RMSNorm over each head's q and k (Qwen3): 2 x head_dim weights a layer
+    // Parameters outside the decoder that a checkpoint loads beside it (a multimodal model's vision tower and
+    // projector), kept 16-bit in every format; 0 for a text-only model.
+    std::uint64_t extraParameters = 0;
     std::optional<long long> maxPositionEmbeddings;  // tokens; the longest context the model is configured for
     std::optional<double> publishedParameters;       // the total its model card publishes, when known
 
@@ -47,7 +51,7 @@ struct ModelArchitecture {
     std::uint64_t lmHeadParameters() const;     // vocab x hidden, or 0 when tied to the embedding
     std::uint64_t linearParameters() const;     // every layer's q/k/v/o and gate/up/down weight matrices
     std::uint64_t normAndBiasParameters() const;  // RMSNorm weights (2 per layer + final) and the biases
-    std::uint64_t parameterCount() const;       // the sum of the four above
+    std::uint64_t parameterCount() const;       // the sum of the four above, and extraParameters
 
     // K and V of one token over all layers: 2 x layers x kv_heads x head_dim x bytes per element (DESIGN.md
     // "KV-cache capacity"). Bytes.
