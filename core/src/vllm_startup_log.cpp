@@ -195,6 +195,8 @@ Result<bool> LogReader::readLine(std::string_view line, int lineNo) {
     number(line, lineNo, {"num_gpu_blocks is", "\"num_gpu_blocks\"", "'num_gpu_blocks'"}, g.gpuBlocks,
            "number of GPU blocks");
     number(line, lineNo, {"\"num_kv_tokens\"", "\"kv_cache_size_tokens\""}, g.kvTokens, "KV cache tokens");
+    if (!g.maxConcurrency)
+        number(line, lineNo, {"\"kv_cache_max_concurrency\""}, g.maxConcurrency, "maximum concurrency");
     number(line, lineNo, {"available_kv_cache_memory", "kv_cache_size"}, g.availableKvGiB,
            "available KV cache memory");
     number(line, lineNo, {"model weights take"}, g.weightsGiB, "weights");
