@@ -450,10 +450,10 @@ Result<VllmCalibration> calibrateFromVllmLog(const VllmStartupLog& log, const Vl
         const std::string basis = "the pool plus the " + logFixed(saved / kLogGiB, 2) + " GiB per GPU that " +
                                   weightFormatName(f) + " weights save over " + weightFormatName(from) +
                                   " (counted from the architecture)";
-        c.answers.push_back(answerFor(me, base, std::string(weightFormatName(f)) + " weights", me.fp8Kv, saved,
-                                      me.utilization, ctx, f, basis));
-        c.answers.push_back(answerFor(me, base, std::string(weightFormatName(f)) + " weights + FP8 KV cache", true,
-                                      saved, me.utilization, ctx, f, basis + "; FP8 KV cache"));
+        const std::string name = f == WeightFormat::Fp8 ? "FP8" : weightFormatName(f);
+        c.answers.push_back(answerFor(me, base, name + " weights", me.fp8Kv, saved, me.utilization, ctx, f, basis));
+        c.answers.push_back(answerFor(me, base, name + " weights + FP8 KV cache", true, saved, me.utilization, ctx, f,
+                                      basis + "; FP8 KV cache"));
     }
     if (!sixteenBit)
         c.notes.push_back(std::string("the logged weights are already ") + weightFormatName(*me.weights) +
@@ -568,7 +568,7 @@ std::string vllmCalibrationToText(const VllmCalibration& c) {
                     (me.v1Engine ? "V1" : "V0") + " engine" + (g.model ? ", " + *g.model : "") + ")\n";
     const auto line = [&t](const std::string& label, const std::string& value) {
         std::string l = "  " + label;
-        l.resize(30, ' ');
+        l.resize(std::max<std::size_t>(l.size() + 2, 30), ' ');
         t += l + value + "\n";
     };
     const auto gibOr = [](const std::optional<double>& v) { return v ? logFixed(*v, 2) + " GiB" : "not logged"; };

@@ -128,8 +128,8 @@ TEST(VllmStartupLog, AnswersFromTheMeasuredOverheads) {
     // FP8 weights: 32 layers x (2 x 4096 x 4096 + 2 x 4096 x 1024 + 3 x 4096 x 14336) = 6,979,321,856 weights,
     // one byte each saved.
     const double saved = 6979321856.0;
-    EXPECT_EQ(find("fp8 weights").tokens, static_cast<std::uint64_t>(std::floor((pool + saved) / page)) * 16);
-    EXPECT_EQ(find("fp8 weights + FP8 KV cache").tokens,
+    EXPECT_EQ(find("FP8 weights").tokens, static_cast<std::uint64_t>(std::floor((pool + saved) / page)) * 16);
+    EXPECT_EQ(find("FP8 weights + FP8 KV cache").tokens,
               static_cast<std::uint64_t>(std::floor((pool + saved) / (page / 2))) * 16);
     // Utilisation 0.90: (0.90 - 0.95) x 79.19 GiB = -3.9595 GiB.
     const double lower = pool - 0.05 * 79.19 * 1073741824.0;
