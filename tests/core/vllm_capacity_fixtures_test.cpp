@@ -3,6 +3,7 @@
 // GPU preset (its device-reported memory, not the log's); the token count must be within 5 % of vLLM's, or 15 % where
 // the KV pool is under a tenth of the usable memory (the README's table is this test's output).
 #include "fp8dash/core/capacity.h"
+#include "fp8dash/core/local_bench.h"
 #include "fp8dash/core/model_architecture.h"
 
 #include <gtest/gtest.h>
@@ -130,6 +131,40 @@ TEST(VllmCapacityFixtures, EveryStartUpWithinToleranceOfVllm) {
         EXPECT_LE(std::fabs(diff), o.tolerance)
             << o.id << ": vLLM " << o.expected << ", fp8dash " << o.planned << " (tolerance " << o.tolerance << ")";
     }
+}
+
+}  // namespace
+}  // namespace fp8dash
+
+namespace fp8dash {
+namespace {
+
+// Saved capacity settings: without "vllm_version" (every file written before vLLM's accounting) they plan with
+// their flat overhead, as saved; with it, by that release's accounting. The key is written only when set.
+TEST(VllmCapacitySettings, OldFilesKeepTheFlatOverheadNewOnesNameTheRelease) {
+    CapacitySettings old;
+    Json j = capacitySettingsToJson(old);
+    EXPECT_FALSE(j.contains("vllm_version"));
+    auto flat = capacityInputsFromSettings(*parseCapacitySettings(j, "capacity"), nullptr);
+    ASSERT_TRUE(flat);
+    EXPECT_FALSE(flat->vllm.has_value());
+
+    CapacitySettings now;
+    now.vllmVersion = "0.28";
+    j = capacitySettingsToJson(now);
+    EXPECT_EQ(j["vllm_version"], "0.28");
+    auto parsed = parseCapacitySettings(j, "capacity");
+    ASSERT_TRUE(parsed);
+    EXPECT_EQ(*parsed, now);
+    auto vllm = capacityInputsFromSettings(*parsed, nullptr);
+    ASSERT_TRUE(vllm);
+    ASSERT_TRUE(vllm->vllm.has_value());
+    EXPECT_EQ(vllm->vllm->version, "0.28");
+
+    j["vllm_version"] = "newest";
+    auto bad = parseCapacitySettings(j, "capacity");
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().message.find("capacity.vllm_version"), std::string::npos) << bad.error().message;
 }
 
 }  // namespace
