@@ -126,8 +126,10 @@ TEST(VllmCapacityFixtures, EveryStartUpWithinToleranceOfVllm) {
     for (const Json& run : runs) {
         const Outcome o = planRun(run);
         const double diff = o.planned / o.expected - 1;
-        std::printf("| %s | %.0f%s | %.0f%s | %+.1f %% |\n", o.id.c_str(), o.expected, o.tokens ? "" : " GiB",
-                    o.planned, o.tokens ? "" : " GiB", 100 * diff);
+        if (o.tokens)
+            std::printf("| %s | %.0f | %.0f | %+.1f %% |\n", o.id.c_str(), o.expected, o.planned, 100 * diff);
+        else
+            std::printf("| %s | %.2f GiB | %.2f GiB | %+.1f %% |\n", o.id.c_str(), o.expected, o.planned, 100 * diff);
         EXPECT_LE(std::fabs(diff), o.tolerance)
             << o.id << ": vLLM " << o.expected << ", fp8dash " << o.planned << " (tolerance " << o.tolerance << ")";
     }
