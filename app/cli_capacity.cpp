@@ -17,7 +17,6 @@
 namespace fp8dash::cli {
 namespace {
 
-
 // --name VALUE and --name=VALUE; flags; nothing positional.
 
 long long parseCount(const std::string& option, const std::string& text, long long min) {
@@ -76,8 +75,9 @@ GpuSpec gpuFrom(const std::string& text, int gpus, std::optional<double> memoryG
     } else if (text.empty()) {
         throw UsageError{"--gpu needs a GPU: " + gpuPresetNamesText() + ", or local (this machine's GPU)"};
     } else {
-        throw UsageError{"unknown GPU \"" + text + "\": expected one of " + gpuPresetNamesText() +
-                       ", a device name as CUDA reports it (\"NVIDIA H100 80GB HBM3\"), or local (this machine's GPU)"};
+        throw UsageError{
+            "unknown GPU \"" + text + "\": expected one of " + gpuPresetNamesText() +
+            ", a device name as CUDA reports it (\"NVIDIA H100 80GB HBM3\"), or local (this machine's GPU)"};
     }
     if (memoryGiB) g.memoryBytes = static_cast<std::uint64_t>(std::llround(*memoryGiB * 1073741824.0));
     return g;
@@ -109,25 +109,31 @@ struct SharedOptions {
     // Consumes the next argument when it is one of these options.
     bool read(Args& o) {
         std::string value;
-        if (o.option("--model", value)) model = value;
-        else if (o.option("--gpu", value)) gpu = value;
-        else if (o.option("--gpus", value)) gpus = static_cast<int>(parseCount("--gpus", value, 1));
-        else if (o.option("--gpu-util", value)) gpuUtilization = parseUtilisation(value);
+        if (o.option("--model", value))
+            model = value;
+        else if (o.option("--gpu", value))
+            gpu = value;
+        else if (o.option("--gpus", value))
+            gpus = static_cast<int>(parseCount("--gpus", value, 1));
+        else if (o.option("--gpu-util", value))
+            gpuUtilization = parseUtilisation(value);
         else if (o.option("--overhead-gib", value)) {
             overheadGiB = parseNumber("--overhead-gib", value, "GiB per GPU, such as 2");
             overheadGiven = true;
-        }
-        else if (o.option("--memory-gib", value))
+        } else if (o.option("--memory-gib", value))
             memoryGiB = parseNumber("--memory-gib", value, "GiB per GPU, such as 79.6");
-        else if (o.option("--format", value)) json = parseJsonFormat(value);
-        else return false;
+        else if (o.option("--format", value))
+            json = parseJsonFormat(value);
+        else
+            return false;
         return true;
     }
 
     // Fills the inputs both planners take; the messages name the command.
     template <class Inputs>
     void applyTo(Inputs& in, const std::string& command) const {
-        if (model.empty()) throw UsageError{command + " needs --model (" + modelPresetNamesText() + ", or a config.json)"};
+        if (model.empty())
+            throw UsageError{command + " needs --model (" + modelPresetNamesText() + ", or a config.json)"};
         if (gpu.empty()) throw UsageError{command + " needs --gpu (" + gpuPresetNamesText() + ", or local)"};
         in.gpus = gpus;
         in.gpuUtilization = gpuUtilization;
@@ -157,8 +163,10 @@ int runFromVllmLog(const std::string& path, const SharedOptions& shared, const s
     if (weights && *weights != WeightFormat::Fp8) req.weights = weights;
     auto c = calibrateFromVllmLog(*log, req);
     if (!c) throw UsageError{c.error().message};
-    if (shared.json) out << vllmCalibrationToJson(*c).dump(2) << "\n";
-    else out << vllmCalibrationToText(*c);
+    if (shared.json)
+        out << vllmCalibrationToJson(*c).dump(2) << "\n";
+    else
+        out << vllmCalibrationToText(*c);
     return kExitOk;
 }
 
@@ -183,9 +191,12 @@ int runCapacity(const std::vector<std::string>& args, std::ostream& out, std::os
         if (o.option("--weights", value)) {
             applyWeights(in, value);
             weights = parseWeightFormat(value);
-        } else if (o.option("--kv", value)) in.kv = parseDtype("--kv", value);
-        else if (o.option("--context", value)) context = in.contextTokens = parseCount("--context", value, 1);
-        else if (o.option("--batch", value)) in.decodeBatch = static_cast<int>(parseCount("--batch", value, 1));
+        } else if (o.option("--kv", value))
+            in.kv = parseDtype("--kv", value);
+        else if (o.option("--context", value))
+            context = in.contextTokens = parseCount("--context", value, 1);
+        else if (o.option("--batch", value))
+            in.decodeBatch = static_cast<int>(parseCount("--batch", value, 1));
         else if (o.option("--vllm-version", value)) {
             if (auto v = parseVllmVersion(value); !v) throw UsageError{"--vllm-version: " + v.error().message};
             vllm.version = value;
@@ -197,23 +208,32 @@ int runCapacity(const std::vector<std::string>& args, std::ostream& out, std::os
             vllm.pipelineParallel = static_cast<int>(parseCount("--pp", value, 1));
         else if (o.option("--block-size", value))
             vllm.blockSize = static_cast<int>(parseCount("--block-size", value, 1));
-        else if (o.flag("--no-custom-all-reduce")) vllm.customAllReduce = false;
-        else if (o.flag("--enforce-eager")) vllm.enforceEager = true;
-        else if (o.flag("--deduct-cuda-graphs")) vllm.deductCudaGraphs = true;
-        else if (o.option("--from-vllm-log", value)) logPath = value;
-        else o.unknown("capacity");
+        else if (o.flag("--no-custom-all-reduce"))
+            vllm.customAllReduce = false;
+        else if (o.flag("--enforce-eager"))
+            vllm.enforceEager = true;
+        else if (o.flag("--deduct-cuda-graphs"))
+            vllm.deductCudaGraphs = true;
+        else if (o.option("--from-vllm-log", value))
+            logPath = value;
+        else
+            o.unknown("capacity");
     }
     if (!logPath.empty()) return runFromVllmLog(logPath, shared, weights, context, utilisationGiven, out);
     shared.applyTo(in, "capacity");
     // vLLM's accounting unless a flat overhead is asked for.
-    if (!shared.overheadGiven) in.vllm = vllm;
+    if (!shared.overheadGiven)
+        in.vllm = vllm;
     else if (vllm.pipelineParallel != 1 || vllm.maxNumBatchedTokens || vllm.maxNumSeqs)
-        throw UsageError{"--pp, --max-num-batched-tokens and --max-num-seqs size vLLM's accounting, which "
-                         "--overhead-gib replaces with a flat overhead: give one or the other"};
+        throw UsageError{
+            "--pp, --max-num-batched-tokens and --max-num-seqs size vLLM's accounting, which "
+            "--overhead-gib replaces with a flat overhead: give one or the other"};
     auto result = planCapacity(in);
     if (!result) throw UsageError{result.error().message};
-    if (shared.json) out << capacityToJson(*result).dump(2) << "\n";
-    else out << capacityToText(*result);
+    if (shared.json)
+        out << capacityToJson(*result).dump(2) << "\n";
+    else
+        out << capacityToText(*result);
     return kExitOk;
 }
 
@@ -224,29 +244,40 @@ int runPlan(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     std::string value;
     while (!o.done()) {
         if (shared.read(o)) continue;
-        if (o.option("--tp", value)) in.tensorParallel = static_cast<int>(parseCount("--tp", value, 1));
-        else if (o.option("--context", value)) in.contextTokens = parseCount("--context", value, 1);
-        else if (o.option("--tasks", value)) in.tasks = splitTasks(value);
+        if (o.option("--tp", value))
+            in.tensorParallel = static_cast<int>(parseCount("--tp", value, 1));
+        else if (o.option("--context", value))
+            in.contextTokens = parseCount("--context", value, 1);
+        else if (o.option("--tasks", value))
+            in.tasks = splitTasks(value);
         else if (o.option("--num-fewshot", value))
             in.numFewshot = static_cast<int>(parseCount("--num-fewshot", value, 0));
-        else if (o.option("--out-dir", value)) in.outDir = value;
-        else if (o.option("--hf-model", value)) in.bf16Model = value;
-        else if (o.option("--fp8-model", value)) in.fp8Model = value;
-        else if (o.flag("--no-kv-scales")) in.kvScales = false;
-        else o.unknown("plan");
+        else if (o.option("--out-dir", value))
+            in.outDir = value;
+        else if (o.option("--hf-model", value))
+            in.bf16Model = value;
+        else if (o.option("--fp8-model", value))
+            in.fp8Model = value;
+        else if (o.flag("--no-kv-scales"))
+            in.kvScales = false;
+        else
+            o.unknown("plan");
     }
     shared.applyTo(in, "plan");
     auto plan = makeRunPlan(in);
     if (!plan) throw UsageError{plan.error().message};
-    if (shared.json) out << runPlanToJson(*plan).dump(2) << "\n";
-    else out << runPlanToText(*plan);
+    if (shared.json)
+        out << runPlanToJson(*plan).dump(2) << "\n";
+    else
+        out << runPlanToText(*plan);
     return kExitOk;
 }
 
 std::string capacityUsage() {
     return std::string(
                "  fp8dash capacity --model NAME|config.json --gpu NAME|local [options]\n"
-               "                                 KV-cache room beside the weights, as vLLM sizes it, and a decode bound\n"
+               "                                 KV-cache room beside the weights, as vLLM sizes it, and a decode "
+               "bound\n"
                "      --gpus N                   GPUs of one tensor-parallel group (default 1)\n"
                "      --weights FORMAT           bf16, fp16, fp8, fp8-channel, fp8-dynamic, int8, int4 (GPTQ W4A16),\n"
                "                                 int4-awq (default bf16)\n"

@@ -26,7 +26,9 @@ std::string capacityFixed(double v, int decimals) {
     return buf;
 }
 
-std::string upper(StorageDtype d) { return d == StorageDtype::Fp8 ? "FP8" : "BF16"; }
+std::string upper(StorageDtype d) {
+    return d == StorageDtype::Fp8 ? "FP8" : "BF16";
+}
 
 std::uint64_t weightsBytesOf(const ModelArchitecture& m, WeightFormat f) {
     return weightBytesOf(m, f).total(m.layers);
@@ -95,12 +97,9 @@ DecodeVariant decodeFor(const CapacityInputs& in, double bandwidth, WeightFormat
 }
 
 Json decodeVariantJson(const DecodeVariant& d) {
-    return Json{{"weights", storageDtypeName(d.weights)},
-                {"kv", storageDtypeName(d.kv)},
-                {"bytes_per_step", d.bytesPerStep},
-                {"step_seconds", d.stepSeconds},
-                {"tokens_per_s", d.tokensPerS},
-                {"batch_fits", d.batchFits}};
+    return Json{{"weights", storageDtypeName(d.weights)}, {"kv", storageDtypeName(d.kv)},
+                {"bytes_per_step", d.bytesPerStep},       {"step_seconds", d.stepSeconds},
+                {"tokens_per_s", d.tokensPerS},           {"batch_fits", d.batchFits}};
 }
 
 template <class T>
@@ -108,7 +107,9 @@ Json optionalJson(const std::optional<T>& v) {
     return v ? Json(*v) : Json(nullptr);
 }
 
-std::string gibText(std::uint64_t bytes) { return capacityFixed(static_cast<double>(bytes) / 1073741824.0, 2); }
+std::string gibText(std::uint64_t bytes) {
+    return capacityFixed(static_cast<double>(bytes) / 1073741824.0, 2);
+}
 
 // Per GPU of each stage, in GiB as vLLM prints them.
 std::string vllmStagesText(const VllmMemoryPlan& p) {
@@ -118,15 +119,15 @@ std::string vllmStagesText(const VllmMemoryPlan& p) {
                     (p.profile.cudaGraphsDeducted ? "; CUDA graphs deducted" : "; CUDA graphs not deducted") + "\n";
     for (std::size_t i = 0; i < p.stages.size(); ++i) {
         const VllmStage& st = p.stages[i];
-        t += "    " + (p.stages.size() > 1 ? "stage " + std::to_string(i + 1) + " (" + std::to_string(st.layers) +
-                                                 " layers): "
-                                           : std::string()) +
+        t += "    " +
+             (p.stages.size() > 1 ? "stage " + std::to_string(i + 1) + " (" + std::to_string(st.layers) + " layers): "
+                                  : std::string()) +
              "weights " + gibText(st.weightsBytes) + " GiB, activation peak " + gibText(st.activationBytes) +
              " GiB, non-torch " + gibText(st.nonTorchBytes) + " GiB" +
              (st.cudaGraphBytes ? ", CUDA graphs " + gibText(st.cudaGraphBytes) + " GiB" : std::string()) +
              ", KV pool " +
-             (st.poolBytes > 0 ? gibText(static_cast<std::uint64_t>(st.poolBytes)) + " GiB = " +
-                                     groupThousands(st.blocks) + " blocks of " + std::to_string(p.blockSize)
+             (st.poolBytes > 0 ? gibText(static_cast<std::uint64_t>(st.poolBytes)) +
+                                     " GiB = " + groupThousands(st.blocks) + " blocks of " + std::to_string(p.blockSize)
                                : std::string("none")) +
              (p.stages.size() > 1 && static_cast<int>(i) == p.tightestStage ? " (the tightest)" : "") + "\n";
     }
@@ -336,8 +337,8 @@ std::string capacityToText(const CapacityResult& r) {
                                                         ": more GPUs than KV heads, which vLLM copies)"
                                                   : ""));
     line("weights", formatBytes(r.weightsBytes));
-    line("usable memory", formatBytes(r.usableBytes) + " = " + std::to_string(in.gpus * in.pipelineParallel()) +
-                              " x " + formatBytes(in.gpu.memoryBytes) + " x " + capacityFixed(in.gpuUtilization, 2));
+    line("usable memory", formatBytes(r.usableBytes) + " = " + std::to_string(in.gpus * in.pipelineParallel()) + " x " +
+                              formatBytes(in.gpu.memoryBytes) + " x " + capacityFixed(in.gpuUtilization, 2));
     if (r.vllm) {
         line("runtime overhead", formatBytes(r.overheadBytes) + ", vLLM " + r.vllm->profile.version.text + "'s " +
                                      "accounting (" + (r.vllm->profile.v1Engine ? "V1" : "V0") + ")");

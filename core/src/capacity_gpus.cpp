@@ -123,8 +123,8 @@ std::optional<GpuSpec> findGpuPreset(std::string_view nameOrDevice) {
 
 Result<GpuSpec> gpuFromLocalDevices(const LocalDeviceStatus& status, int count) {
     if (!status.available || status.gpus.empty())
-        return Error{"no usable GPU on this machine: " + (status.reason.empty() ? std::string("unknown reason")
-                                                                                : status.reason)};
+        return Error{"no usable GPU on this machine: " +
+                     (status.reason.empty() ? std::string("unknown reason") : status.reason)};
     if (count < 1 || static_cast<std::size_t>(count) > status.gpus.size())
         return Error{"--gpus " + std::to_string(count) + " asks for more GPUs than this machine has (" +
                      std::to_string(status.gpus.size()) + ")"};

@@ -11,7 +11,9 @@ namespace fp8dash {
 using text::lower;
 using text::trim;
 
-const char* storageDtypeName(StorageDtype d) { return d == StorageDtype::Fp8 ? "fp8" : "bf16"; }
+const char* storageDtypeName(StorageDtype d) {
+    return d == StorageDtype::Fp8 ? "fp8" : "bf16";
+}
 
 std::optional<StorageDtype> parseStorageDtype(std::string_view text) {
     const std::string t = lower(trim(text));
@@ -24,7 +26,9 @@ namespace {
 using U = std::uint64_t;
 }  // namespace
 
-std::uint64_t ModelArchitecture::embeddingParameters() const { return U(vocabSize) * U(hiddenSize); }
+std::uint64_t ModelArchitecture::embeddingParameters() const {
+    return U(vocabSize) * U(hiddenSize);
+}
 
 std::uint64_t ModelArchitecture::lmHeadParameters() const {
     return tieWordEmbeddings ? 0 : U(vocabSize) * U(hiddenSize);
@@ -49,8 +53,7 @@ std::uint64_t ModelArchitecture::normAndBiasParameters() const {
 }
 
 std::uint64_t ModelArchitecture::parameterCount() const {
-    return embeddingParameters() + lmHeadParameters() + linearParameters() + normAndBiasParameters() +
-           extraParameters;
+    return embeddingParameters() + lmHeadParameters() + linearParameters() + normAndBiasParameters() + extraParameters;
 }
 
 std::uint64_t ModelArchitecture::kvBytesPerToken(StorageDtype kv) const {
@@ -104,8 +107,8 @@ std::vector<ModelArchitecture> makePresets() {
                70.6e9),
         // meta-llama/Llama-3.1-405B (8 KV heads in the official config; some third-party copies say 16); 405B as Meta
         // names it (the Hub's metadata rounds it to 406B).
-        preset("llama-3.1-405b", "meta-llama/Llama-3.1-405B", "llama", 126, 16384, 128, 8, 53248, 128256, false,
-               131072, 405e9),
+        preset("llama-3.1-405b", "meta-llama/Llama-3.1-405B", "llama", 126, 16384, 128, 8, 53248, 128256, false, 131072,
+               405e9),
         // Qwen/Qwen2.5-7B (q/k/v carry a bias in every Qwen2 model); card: 7.61B parameters, 6.53B non-embedding.
         preset("qwen2.5-7b", "Qwen/Qwen2.5-7B", "qwen2", 28, 3584, 28, 4, 18944, 152064, true, 131072, 7.61e9),
         // Qwen/Qwen2.5-14B; card: 14.7B, 13.1B non-embedding.
@@ -176,8 +179,10 @@ private:
 // The model_type, from "model_type", else from "architectures".
 Result<std::string> modelTypeOf(const Json& j, const std::string& source) {
     static const std::vector<std::pair<std::string, std::string>> kArchitectures = {
-        {"LlamaForCausalLM", "llama"},   {"MistralForCausalLM", "mistral"},
-        {"Qwen2ForCausalLM", "qwen2"},   {"Qwen3ForCausalLM", "qwen3"},
+        {"LlamaForCausalLM", "llama"},
+        {"MistralForCausalLM", "mistral"},
+        {"Qwen2ForCausalLM", "qwen2"},
+        {"Qwen3ForCausalLM", "qwen3"},
         {"Mistral3ForConditionalGeneration", "mistral3"}};
     std::string type;
     if (auto it = j.find("model_type"); it != j.end() && !it->is_null()) {
@@ -194,8 +199,9 @@ Result<std::string> modelTypeOf(const Json& j, const std::string& source) {
         return Error{source + ": field \"model_type\" is missing (and there is no \"architectures\")"};
     }
     if (type != "llama" && type != "mistral" && type != "qwen2" && type != "qwen3" && type != "mistral3")
-        return Error{source + ": field \"model_type\" is \"" + type +
-                     "\", which fp8dash does not size; it reads dense llama, mistral, mistral3, qwen2 and qwen3 configs"};
+        return Error{
+            source + ": field \"model_type\" is \"" + type +
+            "\", which fp8dash does not size; it reads dense llama, mistral, mistral3, qwen2 and qwen3 configs"};
     return type;
 }
 
@@ -234,8 +240,7 @@ Result<ModelArchitecture> parseHfConfig(const Json& j, const std::string& source
     if (!kv) return kv.error();
     m.kvHeads = kv->value_or(m.attentionHeads);  // absent: multi-head attention, as transformers defaults it
     if (m.attentionHeads % m.kvHeads != 0)
-        return r.error("num_key_value_heads", "(" + std::to_string(m.kvHeads) +
-                                                  ") must divide num_attention_heads (" +
+        return r.error("num_key_value_heads", "(" + std::to_string(m.kvHeads) + ") must divide num_attention_heads (" +
                                                   std::to_string(m.attentionHeads) + ")");
 
     auto headDim = r.positiveInt("head_dim", false);

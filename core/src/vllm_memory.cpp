@@ -16,7 +16,9 @@ namespace {
 using U = std::uint64_t;
 constexpr double kGiB = 1073741824.0;
 
-U gib(double v) { return static_cast<U>(std::llround(v * kGiB)); }
+U gib(double v) {
+    return static_cast<U>(std::llround(v * kGiB));
+}
 
 // Non-torch memory per GPU at TP 1: 0.25 GiB in every V1 log of 0.19 (H100), 0.35 GiB in the V0 log of issue
 // #10517 (RTX 3090). Tensor parallelism adds the custom all-reduce and NCCL buffers: 2.07 - 0.25 = 1.82 GiB per GPU
@@ -34,10 +36,14 @@ struct FormatName {
     const char* name;
 };
 constexpr FormatName kFormatNames[] = {
-    {WeightFormat::Bf16, "bf16"},          {WeightFormat::Fp16, "fp16"},
-    {WeightFormat::Fp8, "fp8"},            {WeightFormat::Fp8Channel, "fp8-channel"},
-    {WeightFormat::Fp8Dynamic, "fp8-dynamic"}, {WeightFormat::Int8W8A8, "int8"},
-    {WeightFormat::Int4W4A16, "int4"},     {WeightFormat::Int4Awq, "int4-awq"},
+    {WeightFormat::Bf16, "bf16"},
+    {WeightFormat::Fp16, "fp16"},
+    {WeightFormat::Fp8, "fp8"},
+    {WeightFormat::Fp8Channel, "fp8-channel"},
+    {WeightFormat::Fp8Dynamic, "fp8-dynamic"},
+    {WeightFormat::Int8W8A8, "int8"},
+    {WeightFormat::Int4W4A16, "int4"},
+    {WeightFormat::Int4Awq, "int4-awq"},
 };
 
 bool containsCi(std::string_view haystack, std::string_view needle) {
@@ -81,7 +87,9 @@ std::optional<WeightFormat> parseWeightFormat(std::string_view textIn) {
     return std::nullopt;
 }
 
-WeightFormat weightFormatOf(StorageDtype d) { return d == StorageDtype::Fp8 ? WeightFormat::Fp8 : WeightFormat::Bf16; }
+WeightFormat weightFormatOf(StorageDtype d) {
+    return d == StorageDtype::Fp8 ? WeightFormat::Fp8 : WeightFormat::Bf16;
+}
 
 StorageDtype storageDtypeOf(WeightFormat f) {
     return f == WeightFormat::Bf16 || f == WeightFormat::Fp16 ? StorageDtype::Bf16 : StorageDtype::Fp8;
@@ -94,19 +102,25 @@ WeightBytes weightBytesOf(const ModelArchitecture& m, WeightFormat f, int groupS
     const U h = U(m.hiddenSize), q = U(m.attentionHeads) * U(m.headDim), kv = U(m.kvHeads) * U(m.headDim);
     const U outChannels = q + 2 * kv + h + 2 * U(m.intermediateSize) + h;  // q, k, v, o, gate, up, down
     switch (f) {
-    case WeightFormat::Bf16:
-    case WeightFormat::Fp16: b.linearPerLayer = 2 * linear; break;
-    case WeightFormat::Fp8: b.linearPerLayer = linear; break;  // one FP32 scale a matrix: a few bytes, left out
-    case WeightFormat::Fp8Channel:
-    case WeightFormat::Fp8Dynamic:
-    case WeightFormat::Int8W8A8: b.linearPerLayer = linear + 4 * outChannels; break;  // FP32 scale per channel
-    case WeightFormat::Int4W4A16:
-    case WeightFormat::Int4Awq: {
-        const U groups = linear / static_cast<U>(std::max(groupSize, 1));
-        // Half a byte a weight, a 16-bit scale a group, and for AWQ a 4-bit zero point a group.
-        b.linearPerLayer = linear / 2 + 2 * groups + (f == WeightFormat::Int4Awq ? groups / 2 : 0);
-        break;
-    }
+        case WeightFormat::Bf16:
+        case WeightFormat::Fp16:
+            b.linearPerLayer = 2 * linear;
+            break;
+        case WeightFormat::Fp8:
+            b.linearPerLayer = linear;
+            break;  // one FP32 scale a matrix: a few bytes, left out
+        case WeightFormat::Fp8Channel:
+        case WeightFormat::Fp8Dynamic:
+        case WeightFormat::Int8W8A8:
+            b.linearPerLayer = linear + 4 * outChannels;
+            break;  // FP32 scale per channel
+        case WeightFormat::Int4W4A16:
+        case WeightFormat::Int4Awq: {
+            const U groups = linear / static_cast<U>(std::max(groupSize, 1));
+            // Half a byte a weight, a 16-bit scale a group, and for AWQ a 4-bit zero point a group.
+            b.linearPerLayer = linear / 2 + 2 * groups + (f == WeightFormat::Int4Awq ? groups / 2 : 0);
+            break;
+        }
     }
     const U normsAndBiases = m.normAndBiasParameters() - h;  // less the final norm
     b.normAndBiasPerLayer = 2 * (normsAndBiases / layers);
@@ -131,11 +145,12 @@ Result<VllmVersion> parseVllmVersion(std::string_view textIn) {
         if (ec != std::errc() || next == p) break;
         ++count;
         p = next;
-        if (p < end && *p == '.') ++p;
-        else break;
+        if (p < end && *p == '.')
+            ++p;
+        else
+            break;
     }
-    if (count < 2)
-        return Error{"vLLM version \"" + v.text + "\": expected a release such as 0.19 or 0.6.4"};
+    if (count < 2) return Error{"vLLM version \"" + v.text + "\": expected a release such as 0.19 or 0.6.4"};
     return v;
 }
 
@@ -196,7 +211,9 @@ std::uint64_t vllmNonTorchBytes(const VllmProfile& p, int tensorParallel, bool c
     return gib(g);
 }
 
-std::uint64_t vllmCudaGraphBytes(int tensorParallel) { return gib(tensorParallel >= 2 ? 1.69 : 0.84); }
+std::uint64_t vllmCudaGraphBytes(int tensorParallel) {
+    return gib(tensorParallel >= 2 ? 1.69 : 0.84);
+}
 
 Result<VllmMemoryPlan> planVllmMemory(const ModelArchitecture& m, WeightFormat weights, StorageDtype kv,
                                       std::uint64_t gpuMemoryBytes, std::string_view gpuName, double utilization,
@@ -219,8 +236,8 @@ Result<VllmMemoryPlan> planVllmMemory(const ModelArchitecture& m, WeightFormat w
     plan.tensorParallel = std::max(tensorParallel, 1);
     plan.pipelineParallel = s.pipelineParallel;
     plan.blockSize = s.blockSize;
-    plan.requestedBytes = static_cast<U>(
-        std::llround(static_cast<long double>(gpuMemoryBytes) * static_cast<long double>(utilization)));
+    plan.requestedBytes =
+        static_cast<U>(std::llround(static_cast<long double>(gpuMemoryBytes) * static_cast<long double>(utilization)));
     const U tp = static_cast<U>(plan.tensorParallel);
     const WeightBytes wb = weightBytesOf(m, weights, kDefaultGroupSize);
     // vLLM keeps at least one KV head on each GPU: past kv_heads GPUs the heads are copied, not split.

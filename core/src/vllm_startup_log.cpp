@@ -15,7 +15,9 @@ namespace {
 
 constexpr double kLogGiB = 1073741824.0;
 
-bool keyChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }
+bool keyChar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+}
 
 // The position just after `key` in line when it stands as a whole word (quotes and punctuation around it are fine),
 // or npos. Searches every occurrence.
@@ -75,8 +77,8 @@ std::optional<double> numberBefore(std::string_view line, std::size_t p) {
 // A word value at p: up to a quote, comma, brace, bracket or space.
 std::string wordAt(std::string_view line, std::size_t p) {
     std::size_t e = p;
-    while (e < line.size() && line[e] != '\'' && line[e] != '"' && line[e] != ',' && line[e] != '}' &&
-           line[e] != ')' && line[e] != ' ' && line[e] != '\t')
+    while (e < line.size() && line[e] != '\'' && line[e] != '"' && line[e] != ',' && line[e] != '}' && line[e] != ')' &&
+           line[e] != ' ' && line[e] != '\t')
         ++e;
     return std::string(line.substr(p, e - p));
 }
@@ -171,10 +173,14 @@ Result<bool> LogReader::readLine(std::string_view line, int lineNo) {
         auto r = strict(line, lineNo, marker, v, figure);
         if (!r) return r.error();
         if (!*r) continue;
-        if (marker == "GPU KV cache size:") g.kvTokens = static_cast<long long>(*v);
-        else if (marker == "Available KV cache memory:") g.availableKvGiB = v;
-        else if (marker == "GPU blocks:") g.gpuBlocks = static_cast<long long>(*v);
-        else g.weightsGiB = v;
+        if (marker == "GPU KV cache size:")
+            g.kvTokens = static_cast<long long>(*v);
+        else if (marker == "Available KV cache memory:")
+            g.availableKvGiB = v;
+        else if (marker == "GPU blocks:")
+            g.gpuBlocks = static_cast<long long>(*v);
+        else
+            g.weightsGiB = v;
     }
     if (const std::size_t p = line.find("Maximum concurrency for "); p != std::string_view::npos) {
         std::size_t e = 0;
@@ -182,8 +188,7 @@ Result<bool> LogReader::readLine(std::string_view line, int lineNo) {
         const std::size_t x = line.find("per request:", p);
         const auto conc = x == std::string_view::npos ? std::nullopt : numberAt(line, skipSeparators(line, x + 12));
         if (!tokens || !conc)
-            return Error{g.source + ":" + std::to_string(lineNo) +
-                         ": could not read the maximum concurrency from \"" +
+            return Error{g.source + ":" + std::to_string(lineNo) + ": could not read the maximum concurrency from \"" +
                          std::string(line.substr(p, std::min<std::size_t>(60, line.size() - p))) + "\""};
         g.concurrencyTokens = static_cast<long long>(*tokens);
         g.maxConcurrency = conc;
@@ -197,8 +202,7 @@ Result<bool> LogReader::readLine(std::string_view line, int lineNo) {
     number(line, lineNo, {"\"num_kv_tokens\"", "\"kv_cache_size_tokens\""}, g.kvTokens, "KV cache tokens");
     if (!g.maxConcurrency)
         number(line, lineNo, {"\"kv_cache_max_concurrency\""}, g.maxConcurrency, "maximum concurrency");
-    number(line, lineNo, {"available_kv_cache_memory", "kv_cache_size"}, g.availableKvGiB,
-           "available KV cache memory");
+    number(line, lineNo, {"available_kv_cache_memory", "kv_cache_size"}, g.availableKvGiB, "available KV cache memory");
     number(line, lineNo, {"model weights take"}, g.weightsGiB, "weights");
     number(line, lineNo, {"PyTorch activation peak memory"}, g.activationGiB, "activation peak");
     number(line, lineNo, {"peak_torch_memory"}, peakTorchAbsolute, "torch peak (with the weights)");
@@ -213,8 +217,8 @@ Result<bool> LogReader::readLine(std::string_view line, int lineNo) {
         if (slash != std::string_view::npos)
             if (const auto t = numberAt(line, slash + 1)) g.totalGiB = t;
     }
-    if (std::optional<double> bytes; (number(line, lineNo, {"\"device_total_memory_bytes\""}, bytes, "total GPU memory"),
-                                      bytes))
+    if (std::optional<double> bytes;
+        (number(line, lineNo, {"\"device_total_memory_bytes\""}, bytes, "total GPU memory"), bytes))
         g.totalGiB = *bytes / kLogGiB;
     // "Actual usage is 14.99 GiB for weight, 1.89 GiB for peak activation, 0.25 GiB for non-torch memory, and 0.91 GiB
     // for CUDAGraph memory" (later releases: "... for consumed memory (weights + non-torch)").
@@ -301,8 +305,9 @@ Result<VllmStartupLog> parseVllmStartupLog(std::string_view text, const std::str
     if (g.version && !g.version->empty() && (g.version->front() == 'v' || g.version->front() == 'V'))
         g.version->erase(0, 1);
     if (!g.kvTokens && !g.gpuBlocks && !g.availableKvGiB)
-        return Error{source + ": no KV-cache sizing line found (expected \"GPU KV cache size: N tokens\", \"# GPU "
-                              "blocks: N\" or \"Available KV cache memory: X GiB\" as vLLM prints at start-up)"};
+        return Error{source +
+                     ": no KV-cache sizing line found (expected \"GPU KV cache size: N tokens\", \"# GPU "
+                     "blocks: N\" or \"Available KV cache memory: X GiB\" as vLLM prints at start-up)"};
     return std::move(g);
 }
 
@@ -332,8 +337,8 @@ std::uint64_t modelBytesPerTokenPerGpu(const ModelArchitecture& m, int tp, int p
 }
 
 struct Base {
-    double poolBytes = 0;     // per GPU, as logged (or blocks x page)
-    std::uint64_t page = 0;   // bytes per block at the logged KV dtype
+    double poolBytes = 0;    // per GPU, as logged (or blocks x page)
+    std::uint64_t page = 0;  // bytes per block at the logged KV dtype
 };
 
 VllmWhatIf answerFor(const VllmMeasured& me, const Base& base, std::string label, bool fp8Kv, double deltaBytes,
@@ -395,7 +400,8 @@ Result<VllmCalibration> calibrateFromVllmLog(const VllmStartupLog& log, const Vl
     if (!me.blocks && me.tokens) me.blocks = me.tokens / bs;
 
     if (req.model) {
-        me.kvBytesPerTokenPerGpu = modelBytesPerTokenPerGpu(*req.model, me.tensorParallel, me.pipelineParallel, me.fp8Kv);
+        me.kvBytesPerTokenPerGpu =
+            modelBytesPerTokenPerGpu(*req.model, me.tensorParallel, me.pipelineParallel, me.fp8Kv);
         me.kvBytesFromModel = true;
     } else if (me.tokens && me.availableKvGiB && *me.availableKvGiB > 0) {
         // pool / tokens, to the nearest 128 bytes (2 x layers x heads x head_dim x bytes is a multiple of 128 for
@@ -418,17 +424,16 @@ Result<VllmCalibration> calibrateFromVllmLog(const VllmStartupLog& log, const Vl
     const long long ctx = me.maxModelLen;
     const std::string kvName = me.fp8Kv ? "FP8" : "BF16";
 
-    VllmWhatIf logged = answerFor(me, base, "as logged", me.fp8Kv, 0, me.utilization, ctx, me.weights,
-                                  "what vLLM reported");
+    VllmWhatIf logged =
+        answerFor(me, base, "as logged", me.fp8Kv, 0, me.utilization, ctx, me.weights, "what vLLM reported");
     logged.tokens = me.tokens;
     logged.blocks = me.blocks;
     if (log.maxConcurrency) logged.maxConcurrency = *log.maxConcurrency;
     c.answers.push_back(logged);
-    c.answers.push_back(answerFor(me, base, me.fp8Kv ? "BF16 KV cache" : "FP8 KV cache", !me.fp8Kv, 0, me.utilization,
-                                  ctx, me.weights,
-                                  std::string("the same pool; ") + (me.fp8Kv ? "2 bytes" : "1 byte") +
-                                      " per element instead of " + (me.fp8Kv ? "1" : "2") + " (" + kvName +
-                                      " logged)"));
+    c.answers.push_back(
+        answerFor(me, base, me.fp8Kv ? "BF16 KV cache" : "FP8 KV cache", !me.fp8Kv, 0, me.utilization, ctx, me.weights,
+                  std::string("the same pool; ") + (me.fp8Kv ? "2 bytes" : "1 byte") + " per element instead of " +
+                      (me.fp8Kv ? "1" : "2") + " (" + kvName + " logged)"));
 
     // FP8 weights: the pool grows by what FP8 saves on this GPU; needs the model and 16-bit weights in the log.
     const bool sixteenBit = !me.weights || *me.weights == WeightFormat::Bf16 || *me.weights == WeightFormat::Fp16;
@@ -443,10 +448,9 @@ Result<VllmCalibration> calibrateFromVllmLog(const VllmStartupLog& log, const Vl
             break;
         }
         const WeightFormat from = me.weights.value_or(WeightFormat::Bf16);
-        const double saved =
-            (static_cast<double>(weightBytesOf(*req.model, from).total(req.model->layers)) -
-             static_cast<double>(weightBytesOf(*req.model, f).total(req.model->layers))) /
-            gpusPerCopy;
+        const double saved = (static_cast<double>(weightBytesOf(*req.model, from).total(req.model->layers)) -
+                              static_cast<double>(weightBytesOf(*req.model, f).total(req.model->layers))) /
+                             gpusPerCopy;
         const std::string basis = "the pool plus the " + logFixed(saved / kLogGiB, 2) + " GiB per GPU that " +
                                   weightFormatName(f) + " weights save over " + weightFormatName(from) +
                                   " (counted from the architecture)";
@@ -484,15 +488,15 @@ Result<VllmCalibration> calibrateFromVllmLog(const VllmStartupLog& log, const Vl
                 const double act = *log.activationGiB * kLogGiB;
                 delta = -act * (batch(*req.context) / batch(ctx) - 1);
                 basis = "V0 profiles max_model_len tokens: the measured activation peak of " +
-                        logFixed(*log.activationGiB, 2) + " GiB scaled to " + logThousands(static_cast<std::uint64_t>(
-                                                                                   batch(*req.context))) +
-                        " tokens";
+                        logFixed(*log.activationGiB, 2) + " GiB scaled to " +
+                        logThousands(static_cast<std::uint64_t>(batch(*req.context))) + " tokens";
             } else {
                 c.notes.push_back("another context on V0: the log gives no activation peak; the pool is kept");
             }
         }
         const std::string label = "context " + logThousands(static_cast<std::uint64_t>(*req.context));
-        c.answers.push_back(answerFor(me, base, label, me.fp8Kv, delta, me.utilization, *req.context, me.weights, basis));
+        c.answers.push_back(
+            answerFor(me, base, label, me.fp8Kv, delta, me.utilization, *req.context, me.weights, basis));
         c.answers.push_back(answerFor(me, base, label + " + FP8 KV cache", true, delta, me.utilization, *req.context,
                                       me.weights, basis + "; FP8 KV cache"));
     }
@@ -586,9 +590,8 @@ std::string vllmCalibrationToText(const VllmCalibration& c) {
         line("maximum concurrency", logFixed(*g.maxConcurrency, 2) + "x for " +
                                         logThousands(static_cast<std::uint64_t>(g.concurrencyTokens.value_or(0))) +
                                         " tokens per request");
-    t += "The same server (from these overheads; KV bytes per token per GPU " +
-         logThousands(me.kvBytesPerTokenPerGpu) + (me.kvBytesFromModel ? ", from the model" : ", from pool / tokens") +
-         "):\n";
+    t += "The same server (from these overheads; KV bytes per token per GPU " + logThousands(me.kvBytesPerTokenPerGpu) +
+         (me.kvBytesFromModel ? ", from the model" : ", from pool / tokens") + "):\n";
     for (const VllmWhatIf& a : c.answers) {
         std::string v = logThousands(a.tokens) + " tokens, pool " + logFixed(a.poolGiB, 2) + " GiB";
         if (a.maxConcurrency) v += ", " + logFixed(*a.maxConcurrency, 2) + "x";

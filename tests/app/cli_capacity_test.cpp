@@ -64,8 +64,8 @@ TEST(CliCapacity, OptionsChangeTheFigures) {
     EXPECT_EQ(j["max_tokens"], 1632459);
     EXPECT_EQ(j["max_sequences"], 99);
     // --memory-gib replaces the datasheet figure: 79.6 x 2^30 = 85,469,849,190 bytes (rounded).
-    auto m = fp8dashCli({"capacity", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--memory-gib", "79.6", "--format",
-                         "json"});
+    auto m = fp8dashCli(
+        {"capacity", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--memory-gib", "79.6", "--format", "json"});
     ASSERT_EQ(m.exitCode, 0) << m.err;
     EXPECT_EQ(parseJson(m)["gpu_spec"]["memory_bytes"], 85469849190ull);
 }
@@ -158,11 +158,12 @@ TEST(CliCapacity, BadInputIsExitTwoWithAMessage) {
 // bytes the linear layers' second byte took: (58.11 GiB + that) / (16 x 131,072) = 33,080 blocks).
 TEST(CliCapacity, FromAVllmStartUpLog) {
     TempDir dir;
-    const auto log = dir.write("server.log",
-                               "INFO 04-22 [gpu_worker.py] Model loading took 14.99 GiB memory and 14.4 seconds\n"
-                               "INFO 04-22 [gpu_worker.py] Available KV cache memory: 58.11 GiB\n"
-                               "INFO 04-22 [kv_cache_utils.py] GPU KV cache size: 476,016 tokens\n"
-                               "INFO 04-22 [kv_cache_utils.py] Maximum concurrency for 8,192 tokens per request: 58.11x\n");
+    const auto log =
+        dir.write("server.log",
+                  "INFO 04-22 [gpu_worker.py] Model loading took 14.99 GiB memory and 14.4 seconds\n"
+                  "INFO 04-22 [gpu_worker.py] Available KV cache memory: 58.11 GiB\n"
+                  "INFO 04-22 [kv_cache_utils.py] GPU KV cache size: 476,016 tokens\n"
+                  "INFO 04-22 [kv_cache_utils.py] Maximum concurrency for 8,192 tokens per request: 58.11x\n");
     auto r = fp8dashCli({"capacity", "--from-vllm-log", log.string(), "--model", "llama-3.1-8b", "--format", "json"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto j = parseJson(r);
@@ -263,8 +264,8 @@ TEST(CliPlan, WarningsAndText) {
     EXPECT_NE(text.out.find("fp8dash compare results/bf16 results/fp8"), std::string::npos);
 
     auto help = fp8dashCli({"--help"});
-    for (const char* word : {"fp8dash capacity", "fp8dash plan", "--overhead-gib", "--no-kv-scales", "rtx-6000-ada",
-                             "qwen2.5-72b"})
+    for (const char* word :
+         {"fp8dash capacity", "fp8dash plan", "--overhead-gib", "--no-kv-scales", "rtx-6000-ada", "qwen2.5-72b"})
         EXPECT_NE(help.out.find(word), std::string::npos) << word;
 }
 

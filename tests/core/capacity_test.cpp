@@ -348,9 +348,9 @@ TEST(Capacity, JsonCarriesTheFiguresAndTheInputs) {
 
 // The datasheet table through core's GPU presets (gpu/peak_table).
 TEST(GpuPresets, DatasheetFiguresAndCudaNames) {
-    EXPECT_EQ(gpuPresetNames(), (std::vector<std::string>{"h100-sxm", "h100-pcie", "h200", "l40s", "rtx-4090",
-                                                          "rtx-6000-ada", "b200", "a100-80gb", "rtx-3090",
-                                                          "rtx-4080", "rtx-pro-6000"}));
+    EXPECT_EQ(gpuPresetNames(),
+              (std::vector<std::string>{"h100-sxm", "h100-pcie", "h200", "l40s", "rtx-4090", "rtx-6000-ada", "b200",
+                                        "a100-80gb", "rtx-3090", "rtx-4080", "rtx-pro-6000"}));
     struct Case {
         const char* cudaName;
         const char* key;
@@ -375,8 +375,7 @@ TEST(GpuPresets, DatasheetFiguresAndCudaNames) {
             EXPECT_DOUBLE_EQ(*g->bf16DenseTflops, c.bf16) << name;
             EXPECT_DOUBLE_EQ(*g->bandwidthBytesPerS, c.bandwidthGBps * 1e9) << name;
             EXPECT_DOUBLE_EQ(*g->datasheetMemoryGB, c.memoryGB) << name;
-            EXPECT_EQ(g->memoryBytes, static_cast<std::uint64_t>(std::llround(c.reportedGiB * 1073741824.0)))
-                << name;
+            EXPECT_EQ(g->memoryBytes, static_cast<std::uint64_t>(std::llround(c.reportedGiB * 1073741824.0))) << name;
             EXPECT_FALSE(g->memorySource.empty()) << name;
             EXPECT_EQ(g->source, "preset");
         }
@@ -533,8 +532,8 @@ TEST(HfConfig, ErrorsNameTheFileAndTheField) {
         const auto path = dir.write(c.file, c.content);
         auto m = readHfConfig(path);
         ASSERT_FALSE(m.ok()) << c.file;
-        EXPECT_NE(m.error().message.find(path.string()), std::string::npos) << "must name the file: "
-                                                                             << m.error().message;
+        EXPECT_NE(m.error().message.find(path.string()), std::string::npos)
+            << "must name the file: " << m.error().message;
         EXPECT_NE(m.error().message.find(c.expected), std::string::npos) << c.file << ": " << m.error().message;
     }
 }

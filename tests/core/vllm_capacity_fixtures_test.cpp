@@ -77,8 +77,8 @@ Outcome planRun(const Json& run) {
     in.weightFormat = rm.format;
     in.gpu = findGpuPreset(gpuOf(run.at("gpu_model").get<std::string>())).value();
     in.gpus = field<int>(run, "tensor_parallel_size").value_or(1);
-    in.kv = field<std::string>(run, "kv_cache_dtype").value_or("auto") == "fp8" ? StorageDtype::Fp8
-                                                                               : StorageDtype::Bf16;
+    in.kv =
+        field<std::string>(run, "kv_cache_dtype").value_or("auto") == "fp8" ? StorageDtype::Fp8 : StorageDtype::Bf16;
     in.gpuUtilization = field<double>(run, "gpu_memory_utilization").value_or(0.9);
     in.contextTokens = field<long long>(run, "max_model_len").value_or(8192);  // PR #10511: the model's 8192
     VllmServeSettings s;
@@ -89,8 +89,8 @@ Outcome planRun(const Json& run) {
     if (const auto seqs = field<long long>(run, "max_num_seqs")) s.maxNumSeqs = static_cast<int>(*seqs);
     s.blockSize = field<int>(run, "block_size").value_or(16);
     // The RTX PRO 6000 run passed disable_custom_all_reduce=True (its engine_kwargs).
-    s.customAllReduce = run.at("quote").get<std::string>().find("\"disable_custom_all_reduce\": true") ==
-                        std::string::npos;
+    s.customAllReduce =
+        run.at("quote").get<std::string>().find("\"disable_custom_all_reduce\": true") == std::string::npos;
     in.vllm = s;
     const CapacityResult r = planCapacity(in).value();
 

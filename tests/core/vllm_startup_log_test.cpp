@@ -66,7 +66,8 @@ TEST(VllmStartupLog, EveryFixtureReproducedAndTwiceTheTokensInFp8) {
             ASSERT_TRUE(c.answers[0].maxConcurrency.has_value());
             EXPECT_DOUBLE_EQ(*c.answers[0].maxConcurrency, *v);
         }
-        if (const auto v = logField<double>(run, "gpu_memory_utilization")) EXPECT_DOUBLE_EQ(c.measured.utilization, *v);
+        if (const auto v = logField<double>(run, "gpu_memory_utilization"))
+            EXPECT_DOUBLE_EQ(c.measured.utilization, *v);
         if (const auto v = logField<int>(run, "tensor_parallel_size")) EXPECT_EQ(c.measured.tensorParallel, *v);
         if (const auto v = logField<long long>(run, "max_model_len")) EXPECT_EQ(c.measured.maxModelLen, *v);
         if (!breakdownOnly) {
@@ -84,9 +85,12 @@ TEST(VllmStartupLog, EveryFixtureReproducedAndTwiceTheTokensInFp8) {
 
         // The tokens: the log's, or blocks x 16 (V0 logs print blocks), or the pool counted with the model.
         std::uint64_t tokens = 0;
-        if (const auto v = logField<long long>(run, "gpu_kv_cache_tokens")) tokens = static_cast<std::uint64_t>(*v);
-        else if (const auto b = logField<long long>(run, "num_gpu_blocks")) tokens = static_cast<std::uint64_t>(*b) * 16;
-        else tokens = static_cast<std::uint64_t>(53.29 * 1073741824.0 / (16 * 131072)) * 16;  // 27,280 blocks
+        if (const auto v = logField<long long>(run, "gpu_kv_cache_tokens"))
+            tokens = static_cast<std::uint64_t>(*v);
+        else if (const auto b = logField<long long>(run, "num_gpu_blocks"))
+            tokens = static_cast<std::uint64_t>(*b) * 16;
+        else
+            tokens = static_cast<std::uint64_t>(53.29 * 1073741824.0 / (16 * 131072)) * 16;  // 27,280 blocks
         EXPECT_EQ(c.answers[0].tokens, tokens);
         // The other KV dtype at the same pool: FP8 holds twice the tokens, BF16 half.
         const bool fp8 = logField<std::string>(run, "kv_cache_dtype").value_or("auto") == "fp8";
@@ -116,9 +120,9 @@ TEST(VllmStartupLog, AnswersFromTheMeasuredOverheads) {
     req.utilization = 0.90;
     req.context = 32768;
     const VllmCalibration c = calibrate(kPlanner01, req);
-    EXPECT_DOUBLE_EQ(*c.log.nonTorchGiB, 0.25);  // the profiling line's, not the start-up snapshot's 0.51
+    EXPECT_DOUBLE_EQ(*c.log.nonTorchGiB, 0.25);            // the profiling line's, not the start-up snapshot's 0.51
     EXPECT_EQ(c.measured.kvBytesPerTokenPerGpu, 131072u);  // 2 x 32 x 8 x 128 x 2
-    const double page = 16.0 * 131072;  // bytes of one block
+    const double page = 16.0 * 131072;                     // bytes of one block
     const auto find = [&](const std::string& label) -> const VllmWhatIf& {
         for (const auto& a : c.answers)
             if (a.label == label) return a;

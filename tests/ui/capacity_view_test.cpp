@@ -275,10 +275,11 @@ TEST_F(CapacityViewTest, OpenVllmLogShowsWhatVllmMeasuredAndTheFp8Answers) {
     {
         QFile f(good);
         ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-        f.write("INFO Model loading took 14.99 GiB memory and 14.4 seconds\n"
-                "INFO Available KV cache memory: 58.11 GiB\n"
-                "INFO GPU KV cache size: 476,016 tokens\n"
-                "INFO Maximum concurrency for 8,192 tokens per request: 58.11x\n");
+        f.write(
+            "INFO Model loading took 14.99 GiB memory and 14.4 seconds\n"
+            "INFO Available KV cache memory: 58.11 GiB\n"
+            "INFO GPU KV cache size: 476,016 tokens\n"
+            "INFO Maximum concurrency for 8,192 tokens per request: 58.11x\n");
     }
     CapacityView view;
     view.setLocalDevice(noGpu());
@@ -305,10 +306,10 @@ TEST_F(CapacityViewTest, OpenVllmLogShowsWhatVllmMeasuredAndTheFp8Answers) {
 
 TEST_F(CapacityViewTest, InputsHaveAccessibleNames) {
     CapacityView view;
-    for (QWidget* w : std::initializer_list<QWidget*>{
-             view.modelCombo(), view.configButton(), view.gpuCombo(), view.gpusSpin(), view.weightsCombo(),
-             view.kvCombo(), view.utilizationSpin(), view.contextSpin(), view.overheadSpin(), view.table(),
-             view.accountingCombo(), view.vllmLogButton()}) {
+    for (QWidget* w : std::initializer_list<QWidget*>{view.modelCombo(), view.configButton(), view.gpuCombo(),
+                                                      view.gpusSpin(), view.weightsCombo(), view.kvCombo(),
+                                                      view.utilizationSpin(), view.contextSpin(), view.overheadSpin(),
+                                                      view.table(), view.accountingCombo(), view.vllmLogButton()}) {
         EXPECT_FALSE(w->accessibleName().isEmpty()) << w->objectName().toStdString();
     }
 }

@@ -151,16 +151,18 @@ CapacityView::CapacityView(QWidget* parent) : QWidget(parent) {
     m_accounting->addItem(tr("As vLLM %1 sizes it").arg(QString::fromLatin1(kDefaultVllmVersion)),
                           QString::fromLatin1(kDefaultVllmVersion));
     m_accounting->addItem(tr("Flat overhead per GPU"), QString());
-    m_accounting->setToolTip(tr("vLLM's accounting: the activation peak of its profiling run, non-torch memory by "
-                                "tensor parallelism, whole blocks; or the one overhead figure above"));
+    m_accounting->setToolTip(
+        tr("vLLM's accounting: the activation peak of its profiling run, non-torch memory by "
+           "tensor parallelism, whole blocks; or the one overhead figure above"));
     form->addRow(tr("&Accounting:"), m_accounting);
     inputsLayout->addLayout(form);
 
     m_logButton = new QPushButton(tr("Open vLLM Log…"), inputs);
     m_logButton->setObjectName(QStringLiteral("capacityVllmLogButton"));
     m_logButton->setAccessibleName(tr("Read a vLLM start-up log"));
-    m_logButton->setToolTip(tr("Read what your vLLM server measured at start-up, and see the same server with an FP8 "
-                               "KV cache, FP8 weights, or the utilisation and context chosen here"));
+    m_logButton->setToolTip(
+        tr("Read what your vLLM server measured at start-up, and see the same server with an FP8 "
+           "KV cache, FP8 weights, or the utilisation and context chosen here"));
     connect(m_logButton, &QPushButton::clicked, this, &CapacityView::chooseVllmLog);
     inputsLayout->addWidget(m_logButton);
     inputsLayout->addStretch(1);

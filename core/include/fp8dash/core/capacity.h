@@ -26,7 +26,7 @@ struct GpuSpec {
     // live GPU its free bytes; memorySource says where the figure comes from.
     std::uint64_t memoryBytes = 0;
     std::string memorySource;
-    std::optional<double> datasheetMemoryGB;  // the datasheet's label ("80 GB"), for display; nullopt for a live GPU
+    std::optional<double> datasheetMemoryGB;   // the datasheet's label ("80 GB"), for display; nullopt for a live GPU
     std::optional<double> bandwidthBytesPerS;  // datasheet memory bandwidth; nullopt for a GPU not in the table
     std::optional<double> fp8DenseTflops;      // dense FP8 tensor TFLOP/s; nullopt when unknown
     std::optional<double> bf16DenseTflops;
@@ -36,7 +36,7 @@ struct GpuSpec {
 // gpu/'s peak table ("h100-sxm", "h100-pcie", "h200", "l40s", "rtx-4090", "rtx-6000-ada", "b200"), then GPUs of real
 // vLLM logs with memory only ("a100-80gb", "rtx-3090", "rtx-4080", "rtx-pro-6000").
 std::vector<std::string> gpuPresetNames();
-std::string gpuPresetNamesText();           // the same, comma-separated, for messages
+std::string gpuPresetNamesText();  // the same, comma-separated, for messages
 // A preset key or a device name as CUDA reports it ("NVIDIA H100 80GB HBM3"); nullopt when the table lacks it.
 std::optional<GpuSpec> findGpuPreset(std::string_view nameOrDevice);
 // The first `count` live GPUs as one group: the smallest free memory among them (a tensor-parallel group is bound by
@@ -58,7 +58,7 @@ struct CapacityInputs {
     int gpus = 1;  // GPUs of one tensor-parallel group (a replica has gpus x pipeline stages)
     StorageDtype weights = StorageDtype::Bf16;
     StorageDtype kv = StorageDtype::Bf16;
-    double gpuUtilization = kDefaultGpuUtilization;  // fraction of each GPU's memory vLLM may use, (0, 1]
+    double gpuUtilization = kDefaultGpuUtilization;   // fraction of each GPU's memory vLLM may use, (0, 1]
     long long contextTokens = kDefaultContextTokens;  // one sequence's length (--max-model-len)
     double overheadGiB = kDefaultOverheadGiB;         // per GPU, GiB; only without `vllm`
     // vLLM's own accounting (activation peak, non-torch memory, whole blocks, pipeline stages: vllm_memory.h) when
@@ -67,7 +67,7 @@ struct CapacityInputs {
     std::optional<WeightFormat> weightFormat;  // the weights' format when it is more than `weights` (int4, int8...)
     WeightFormat weightsFormat() const { return weightFormat.value_or(weightFormatOf(weights)); }
     int pipelineParallel() const { return vllm ? vllm->pipelineParallel : 1; }
-    int decodeBatch = kDefaultDecodeBatch;            // sequences decoded together, for the decode estimate
+    int decodeBatch = kDefaultDecodeBatch;  // sequences decoded together, for the decode estimate
 };
 
 // Bandwidth-bound decode: each step reads the weights once (less the input embedding table) and the K/V of every
@@ -100,9 +100,9 @@ struct CapacityResult {
     // token costs kvReplication x kvBytesPerToken in the group. 1 when gpus <= kv heads.
     int kvReplication = 1;
     std::uint64_t weightsBytes = 0;
-    std::uint64_t usableBytes = 0;    // GPUs x memory x utilisation
-    std::uint64_t overheadBytes = 0;  // GPUs x per-GPU overhead (vLLM: activation peak + non-torch [+ CUDA graphs])
-    std::uint64_t kvCacheBytes = 0;   // usable - weights - overhead; 0 when negative (vLLM: whole blocks, all GPUs)
+    std::uint64_t usableBytes = 0;     // GPUs x memory x utilisation
+    std::uint64_t overheadBytes = 0;   // GPUs x per-GPU overhead (vLLM: activation peak + non-torch [+ CUDA graphs])
+    std::uint64_t kvCacheBytes = 0;    // usable - weights - overhead; 0 when negative (vLLM: whole blocks, all GPUs)
     std::uint64_t shortfallBytes = 0;  // how much is missing when the weights and overhead do not fit, else 0
     std::uint64_t maxTokens = 0;       // kvCacheBytes / (kvBytesPerToken x kvReplication); vLLM: whole blocks
     std::uint64_t maxSequences = 0;    // maxTokens / contextTokens

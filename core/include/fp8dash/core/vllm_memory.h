@@ -21,19 +21,19 @@ namespace fp8dash {
 // How the checkpoint's linear layers are stored in GPU memory. The embedding, the LM head, the norms and the biases
 // stay 16-bit in every format (llm-compressor, AutoGPTQ, AutoAWQ and vLLM's --quantization fp8 leave them alone).
 enum class WeightFormat {
-    Bf16,           // 2 bytes a weight (also FP16: the same size)
-    Fp16,           //
-    Fp8,            // FP8 E4M3, one scale per matrix (vLLM --quantization fp8, per-tensor FP8 checkpoints)
-    Fp8Channel,     // FP8 E4M3 with one FP32 scale per output channel
-    Fp8Dynamic,     // compressed-tensors "fp8-dynamic" (FP8_DYNAMIC): per-channel weight scales, dynamic activations
-    Int8W8A8,       // INT8 weights (per-channel FP32 scales), INT8 activations
-    Int4W4A16,      // INT4 weights with a 16-bit scale per group (GPTQ, compressed-tensors W4A16: symmetric)
-    Int4Awq,        // INT4 weights with a 16-bit scale and a 4-bit zero point per group (AWQ)
+    Bf16,        // 2 bytes a weight (also FP16: the same size)
+    Fp16,        //
+    Fp8,         // FP8 E4M3, one scale per matrix (vLLM --quantization fp8, per-tensor FP8 checkpoints)
+    Fp8Channel,  // FP8 E4M3 with one FP32 scale per output channel
+    Fp8Dynamic,  // compressed-tensors "fp8-dynamic" (FP8_DYNAMIC): per-channel weight scales, dynamic activations
+    Int8W8A8,    // INT8 weights (per-channel FP32 scales), INT8 activations
+    Int4W4A16,   // INT4 weights with a 16-bit scale per group (GPTQ, compressed-tensors W4A16: symmetric)
+    Int4Awq,     // INT4 weights with a 16-bit scale and a 4-bit zero point per group (AWQ)
 };
 
 // "bf16", "fp16", "fp8", "fp8-channel", "fp8-dynamic", "int8", "int4", "int4-awq"
 const char* weightFormatName(WeightFormat f);
-std::string weightFormatNamesText();           // the names, comma-separated, for messages
+std::string weightFormatNamesText();  // the names, comma-separated, for messages
 // Also "bfloat16", "float16", "fp8_e4m3", "w8a8", "w4a16", "gptq", "awq". nullopt for anything else.
 std::optional<WeightFormat> parseWeightFormat(std::string_view text);
 // Bf16 -> Bf16, Fp8 -> Fp8 (per tensor): the two formats of the comparison.
@@ -47,10 +47,10 @@ inline constexpr int kDefaultGroupSize = 128;  // GPTQ/AWQ's usual group of weig
 struct WeightBytes {
     std::uint64_t linearPerLayer = 0;  // one decoder layer's q/k/v/o and gate/up/down, with their scales
     std::uint64_t normAndBiasPerLayer = 0;
-    std::uint64_t embedding = 0;       // input embedding, 16-bit
-    std::uint64_t lmHead = 0;          // 0 when tied
+    std::uint64_t embedding = 0;  // input embedding, 16-bit
+    std::uint64_t lmHead = 0;     // 0 when tied
     std::uint64_t finalNorm = 0;
-    std::uint64_t extra = 0;           // parts outside the decoder (a vision tower), 16-bit
+    std::uint64_t extra = 0;  // parts outside the decoder (a vision tower), 16-bit
     std::uint64_t total(int layers) const {
         return (linearPerLayer + normAndBiasPerLayer) * static_cast<std::uint64_t>(layers) + embedding + lmHead +
                finalNorm + extra;
@@ -74,8 +74,9 @@ inline constexpr double kVllmDefaultUtilization = 0.9;  // vLLM's --gpu-memory-u
 // What a version does when it sizes the KV cache (the fixture logs, README "what is modelled"):
 struct VllmProfile {
     VllmVersion version;
-    bool v1Engine = true;             // 0.8.0 and later (V0 before)
-    bool cudaGraphsDeducted = false;  // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: off by default in every logged release
+    bool v1Engine = true;  // 0.8.0 and later (V0 before)
+    bool cudaGraphsDeducted =
+        false;  // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: off by default in every logged release
     long long maxNumBatchedTokens = 0;  // what the profiling run processes
     int maxNumSeqs = 0;                 // the sampler's rows in the profiling run
     std::string batchedTokensSource;    // "--max-num-batched-tokens", "vLLM's default for ...", ...
@@ -95,8 +96,8 @@ struct VllmServeSettings {
 };
 
 // The version's behaviour for this GPU (its reported memory and name pick the default batch) and context.
-Result<VllmProfile> vllmProfileFor(const VllmServeSettings& s, std::uint64_t gpuMemoryBytes,
-                                   std::string_view gpuName, long long contextTokens);
+Result<VllmProfile> vllmProfileFor(const VllmServeSettings& s, std::uint64_t gpuMemoryBytes, std::string_view gpuName,
+                                   long long contextTokens);
 
 // The activation peak of the profiling run on one GPU of a stage, estimated from the model's widths: the larger of
 // the forward pass (tokens x (3 x intermediate / TP + 3 x hidden) x 2 bytes) and, on the last stage, the sampler
@@ -115,8 +116,8 @@ struct VllmStage {
     std::uint64_t weightsBytes = 0;
     std::uint64_t activationBytes = 0;
     std::uint64_t nonTorchBytes = 0;
-    std::uint64_t cudaGraphBytes = 0;  // deducted ones only
-    long long poolBytes = 0;           // requested - the four above; negative when they do not fit
+    std::uint64_t cudaGraphBytes = 0;   // deducted ones only
+    long long poolBytes = 0;            // requested - the four above; negative when they do not fit
     std::uint64_t kvBytesPerToken = 0;  // this GPU's share of one token's K and V
     std::uint64_t blocks = 0;
     std::uint64_t tokens = 0;
@@ -127,7 +128,7 @@ struct VllmMemoryPlan {
     std::uint64_t requestedBytes = 0;  // per GPU: utilisation x memory
     int tensorParallel = 1, pipelineParallel = 1, blockSize = 16;
     std::vector<VllmStage> stages;
-    int tightestStage = 0;   // the stage with the fewest tokens (the replica's bound)
+    int tightestStage = 0;     // the stage with the fewest tokens (the replica's bound)
     std::uint64_t tokens = 0;  // of the replica: the tightest stage's
     std::uint64_t blocks = 0;
 };

@@ -21,10 +21,10 @@ namespace fp8dash {
 // What the log says, each figure as printed (GiB where vLLM prints GiB; V0's "GB" labels a GiB figure), nullopt
 // where the log does not say. Line numbers are 1-based.
 struct VllmStartupLog {
-    std::string source;  // the file name, for messages
-    std::optional<std::string> version;    // "0.19.0" (from "V1 LLM engine (v0.19.0)" or "vllm_version")
-    std::optional<std::string> engine;     // "V0" or "V1", when the log says
-    std::optional<std::string> model;      // the model argument
+    std::string source;                       // the file name, for messages
+    std::optional<std::string> version;       // "0.19.0" (from "V1 LLM engine (v0.19.0)" or "vllm_version")
+    std::optional<std::string> engine;        // "V0" or "V1", when the log says
+    std::optional<std::string> model;         // the model argument
     std::optional<std::string> kvCacheDtype;  // "auto", "fp8", ...
     std::optional<std::string> dtype;         // "bfloat16", "float16", ...
     std::optional<std::string> quantization;  // "fp8", "gptq_marlin", "awq", ...
@@ -32,14 +32,14 @@ struct VllmStartupLog {
     std::optional<double> utilization;        // gpu_memory_utilization
     std::optional<double> requestedGiB;       // utilisation x total, as vLLM printed it
     std::optional<double> weightsGiB;
-    std::optional<double> activationGiB;      // the profiling run's torch peak increase
-    std::optional<double> nonTorchGiB;        // non-torch memory of the profiling
-    std::optional<double> nonKvGiB;           // "Total non KV cache memory", of the tightest stage under PP
-    std::optional<double> cudaGraphGiB;       // captured after sizing (or estimated)
-    std::optional<double> availableKvGiB;     // "Available KV cache memory" (per GPU)
-    std::optional<long long> kvTokens;        // "GPU KV cache size: N tokens" (the replica)
-    std::optional<long long> gpuBlocks;       // "# GPU blocks" / num_gpu_blocks
-    std::optional<double> maxConcurrency;     // "Maximum concurrency for N tokens per request: X"
+    std::optional<double> activationGiB;         // the profiling run's torch peak increase
+    std::optional<double> nonTorchGiB;           // non-torch memory of the profiling
+    std::optional<double> nonKvGiB;              // "Total non KV cache memory", of the tightest stage under PP
+    std::optional<double> cudaGraphGiB;          // captured after sizing (or estimated)
+    std::optional<double> availableKvGiB;        // "Available KV cache memory" (per GPU)
+    std::optional<long long> kvTokens;           // "GPU KV cache size: N tokens" (the replica)
+    std::optional<long long> gpuBlocks;          // "# GPU blocks" / num_gpu_blocks
+    std::optional<double> maxConcurrency;        // "Maximum concurrency for N tokens per request: X"
     std::optional<long long> concurrencyTokens;  // its N
     std::optional<long long> maxModelLen;
     std::optional<long long> maxNumBatchedTokens;
@@ -49,7 +49,7 @@ struct VllmStartupLog {
     std::optional<int> blockSize;
     std::optional<bool> enforceEager;
     std::optional<bool> customAllReduceDisabled;
-    int profilingStages = 0;  // "Memory profiling takes" lines: one per pipeline stage
+    int profilingStages = 0;                         // "Memory profiling takes" lines: one per pipeline stage
     std::vector<std::pair<std::string, int>> lines;  // figure name -> the line it was read from
 };
 
@@ -69,8 +69,8 @@ struct VllmMeasured {
     int blockSize = 16;
     int tensorParallel = 1;
     int pipelineParallel = 1;
-    long long maxModelLen = 0;  // 0 when unknown
-    bool fp8Kv = false;         // --kv-cache-dtype fp8*
+    long long maxModelLen = 0;            // 0 when unknown
+    bool fp8Kv = false;                   // --kv-cache-dtype fp8*
     std::optional<WeightFormat> weights;  // from dtype / quantization when the log says
     bool v1Engine = true;
     // Bytes of K and V per token on one GPU of the tightest stage: from the model when given, else derived from the
@@ -81,7 +81,7 @@ struct VllmMeasured {
 
 // One answer: the same server with something changed, from the user's measured overheads.
 struct VllmWhatIf {
-    std::string label;      // "as logged", "FP8 KV cache", "FP8 weights", "utilisation 0.95", ...
+    std::string label;  // "as logged", "FP8 KV cache", "FP8 weights", "utilisation 0.95", ...
     bool fp8Kv = false;
     std::optional<WeightFormat> weights;  // nullopt: as logged
     double utilization = 0;
@@ -90,8 +90,8 @@ struct VllmWhatIf {
     std::uint64_t blocks = 0;
     std::uint64_t tokens = 0;
     std::optional<double> maxConcurrency;  // tokens / context
-    bool fits = true;                       // the pool holds one sequence of `context`
-    std::string basis;                      // how it was computed, in words
+    bool fits = true;                      // the pool holds one sequence of `context`
+    std::string basis;                     // how it was computed, in words
 };
 
 struct VllmCalibration {
