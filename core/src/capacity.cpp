@@ -320,8 +320,9 @@ std::string capacityToText(const CapacityResult& r) {
     const ModelArchitecture& m = in.model;
     std::string t;
     t += m.name + " on " + std::to_string(in.gpus) + " x " + in.gpu.displayName +
-         (in.gpu.source == "local" ? " (this machine, free memory)" : "") + ": weights " + upper(in.weights) +
-         ", KV cache " + upper(in.kv) + "\n";
+         (in.gpu.source == "local" ? " (this machine, free memory)" : "") + ": weights " +
+         (in.weightFormat ? std::string(weightFormatName(*in.weightFormat)) : upper(in.weights)) + ", KV cache " +
+         upper(in.kv) + "\n";
     const auto line = [&t](const std::string& label, const std::string& value) {
         std::string l = "  " + label;
         l.resize(22, ' ');
