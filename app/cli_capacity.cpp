@@ -12,10 +12,10 @@
 #include "fp8dash/core/capacity.h"
 #include "fp8dash/core/local_device.h"
 #include "fp8dash/core/run_plan.h"
+#include "fp8dash/core/vllm_startup_log.h"
 
 namespace fp8dash::cli {
 namespace {
-
 
 // --name VALUE and --name=VALUE; flags; nothing positional.
 
@@ -75,8 +75,9 @@ GpuSpec gpuFrom(const std::string& text, int gpus, std::optional<double> memoryG
     } else if (text.empty()) {
         throw UsageError{"--gpu needs a GPU: " + gpuPresetNamesText() + ", or local (this machine's GPU)"};
     } else {
-        throw UsageError{"unknown GPU \"" + text + "\": expected one of " + gpuPresetNamesText() +
-                       ", a device name as CUDA reports it (\"NVIDIA H100 80GB HBM3\"), or local (this machine's GPU)"};
+        throw UsageError{
+            "unknown GPU \"" + text + "\": expected one of " + gpuPresetNamesText() +
+            ", a device name as CUDA reports it (\"NVIDIA H100 80GB HBM3\"), or local (this machine's GPU)"};
     }
     if (memoryGiB) g.memoryBytes = static_cast<std::uint64_t>(std::llround(*memoryGiB * 1073741824.0));
     return g;
@@ -102,28 +103,37 @@ struct SharedOptions {
     std::optional<double> memoryGiB;
     double gpuUtilization = kDefaultGpuUtilization;
     double overheadGiB = kDefaultOverheadGiB;
+    bool overheadGiven = false;  // --overhead-gib: the flat overhead instead of vLLM's accounting (capacity)
     bool json = false;
 
     // Consumes the next argument when it is one of these options.
     bool read(Args& o) {
         std::string value;
-        if (o.option("--model", value)) model = value;
-        else if (o.option("--gpu", value)) gpu = value;
-        else if (o.option("--gpus", value)) gpus = static_cast<int>(parseCount("--gpus", value, 1));
-        else if (o.option("--gpu-util", value)) gpuUtilization = parseUtilisation(value);
-        else if (o.option("--overhead-gib", value))
+        if (o.option("--model", value))
+            model = value;
+        else if (o.option("--gpu", value))
+            gpu = value;
+        else if (o.option("--gpus", value))
+            gpus = static_cast<int>(parseCount("--gpus", value, 1));
+        else if (o.option("--gpu-util", value))
+            gpuUtilization = parseUtilisation(value);
+        else if (o.option("--overhead-gib", value)) {
             overheadGiB = parseNumber("--overhead-gib", value, "GiB per GPU, such as 2");
-        else if (o.option("--memory-gib", value))
+            overheadGiven = true;
+        } else if (o.option("--memory-gib", value))
             memoryGiB = parseNumber("--memory-gib", value, "GiB per GPU, such as 79.6");
-        else if (o.option("--format", value)) json = parseJsonFormat(value);
-        else return false;
+        else if (o.option("--format", value))
+            json = parseJsonFormat(value);
+        else
+            return false;
         return true;
     }
 
     // Fills the inputs both planners take; the messages name the command.
     template <class Inputs>
     void applyTo(Inputs& in, const std::string& command) const {
-        if (model.empty()) throw UsageError{command + " needs --model (" + modelPresetNamesText() + ", or a config.json)"};
+        if (model.empty())
+            throw UsageError{command + " needs --model (" + modelPresetNamesText() + ", or a config.json)"};
         if (gpu.empty()) throw UsageError{command + " needs --gpu (" + gpuPresetNamesText() + ", or local)"};
         in.gpus = gpus;
         in.gpuUtilization = gpuUtilization;
@@ -133,26 +143,97 @@ struct SharedOptions {
     }
 };
 
+// --weights: a format of weightFormatNamesText(); bf16 and fp8 are the comparison's two.
+void applyWeights(CapacityInputs& in, const std::string& text) {
+    const auto f = parseWeightFormat(text);
+    if (!f) throw UsageError{"--weights \"" + text + "\": expected one of " + weightFormatNamesText()};
+    in.weights = storageDtypeOf(*f);
+    in.weightFormat = *f == WeightFormat::Bf16 || *f == WeightFormat::Fp8 ? std::nullopt : std::optional(*f);
+}
+
+// `capacity --from-vllm-log FILE`: what the user's own vLLM measured, and the same server changed.
+int runFromVllmLog(const std::string& path, const SharedOptions& shared, const std::optional<WeightFormat>& weights,
+                   const std::optional<long long>& context, bool utilisationGiven, std::ostream& out) {
+    auto log = readVllmStartupLog(path);
+    if (!log) throw UsageError{log.error().message};
+    VllmWhatIfRequest req;
+    if (!shared.model.empty()) req.model = modelFrom(shared.model);
+    if (utilisationGiven) req.utilization = shared.gpuUtilization;
+    req.context = context;
+    if (weights && *weights != WeightFormat::Fp8) req.weights = weights;
+    auto c = calibrateFromVllmLog(*log, req);
+    if (!c) throw UsageError{c.error().message};
+    if (shared.json)
+        out << vllmCalibrationToJson(*c).dump(2) << "\n";
+    else
+        out << vllmCalibrationToText(*c);
+    return kExitOk;
+}
+
 }  // namespace
 
 int runCapacity(const std::vector<std::string>& args, std::ostream& out, std::ostream& /*err*/) {
     Args o(args);
     SharedOptions shared;
     CapacityInputs in;
-    std::string value;
+    VllmServeSettings vllm;
+    std::string value, logPath;
+    std::optional<WeightFormat> weights;
+    std::optional<long long> context;
+    bool utilisationGiven = false;
     while (!o.done()) {
+        if (o.option("--gpu-util", value)) {  // read here too: --from-vllm-log asks "another utilisation"
+            shared.gpuUtilization = parseUtilisation(value);
+            utilisationGiven = true;
+            continue;
+        }
         if (shared.read(o)) continue;
-        if (o.option("--weights", value)) in.weights = parseDtype("--weights", value);
-        else if (o.option("--kv", value)) in.kv = parseDtype("--kv", value);
-        else if (o.option("--context", value)) in.contextTokens = parseCount("--context", value, 1);
-        else if (o.option("--batch", value)) in.decodeBatch = static_cast<int>(parseCount("--batch", value, 1));
-        else o.unknown("capacity");
+        if (o.option("--weights", value)) {
+            applyWeights(in, value);
+            weights = parseWeightFormat(value);
+        } else if (o.option("--kv", value))
+            in.kv = parseDtype("--kv", value);
+        else if (o.option("--context", value))
+            context = in.contextTokens = parseCount("--context", value, 1);
+        else if (o.option("--batch", value))
+            in.decodeBatch = static_cast<int>(parseCount("--batch", value, 1));
+        else if (o.option("--vllm-version", value)) {
+            if (auto v = parseVllmVersion(value); !v) throw UsageError{"--vllm-version: " + v.error().message};
+            vllm.version = value;
+        } else if (o.option("--max-num-batched-tokens", value))
+            vllm.maxNumBatchedTokens = parseCount("--max-num-batched-tokens", value, 1);
+        else if (o.option("--max-num-seqs", value))
+            vllm.maxNumSeqs = static_cast<int>(parseCount("--max-num-seqs", value, 1));
+        else if (o.option("--pp", value))
+            vllm.pipelineParallel = static_cast<int>(parseCount("--pp", value, 1));
+        else if (o.option("--block-size", value))
+            vllm.blockSize = static_cast<int>(parseCount("--block-size", value, 1));
+        else if (o.flag("--no-custom-all-reduce"))
+            vllm.customAllReduce = false;
+        else if (o.flag("--enforce-eager"))
+            vllm.enforceEager = true;
+        else if (o.flag("--deduct-cuda-graphs"))
+            vllm.deductCudaGraphs = true;
+        else if (o.option("--from-vllm-log", value))
+            logPath = value;
+        else
+            o.unknown("capacity");
     }
+    if (!logPath.empty()) return runFromVllmLog(logPath, shared, weights, context, utilisationGiven, out);
     shared.applyTo(in, "capacity");
+    // vLLM's accounting unless a flat overhead is asked for.
+    if (!shared.overheadGiven)
+        in.vllm = vllm;
+    else if (vllm.pipelineParallel != 1 || vllm.maxNumBatchedTokens || vllm.maxNumSeqs)
+        throw UsageError{
+            "--pp, --max-num-batched-tokens and --max-num-seqs size vLLM's accounting, which "
+            "--overhead-gib replaces with a flat overhead: give one or the other"};
     auto result = planCapacity(in);
     if (!result) throw UsageError{result.error().message};
-    if (shared.json) out << capacityToJson(*result).dump(2) << "\n";
-    else out << capacityToText(*result);
+    if (shared.json)
+        out << capacityToJson(*result).dump(2) << "\n";
+    else
+        out << capacityToText(*result);
     return kExitOk;
 }
 
@@ -163,36 +244,57 @@ int runPlan(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     std::string value;
     while (!o.done()) {
         if (shared.read(o)) continue;
-        if (o.option("--tp", value)) in.tensorParallel = static_cast<int>(parseCount("--tp", value, 1));
-        else if (o.option("--context", value)) in.contextTokens = parseCount("--context", value, 1);
-        else if (o.option("--tasks", value)) in.tasks = splitTasks(value);
+        if (o.option("--tp", value))
+            in.tensorParallel = static_cast<int>(parseCount("--tp", value, 1));
+        else if (o.option("--context", value))
+            in.contextTokens = parseCount("--context", value, 1);
+        else if (o.option("--tasks", value))
+            in.tasks = splitTasks(value);
         else if (o.option("--num-fewshot", value))
             in.numFewshot = static_cast<int>(parseCount("--num-fewshot", value, 0));
-        else if (o.option("--out-dir", value)) in.outDir = value;
-        else if (o.option("--hf-model", value)) in.bf16Model = value;
-        else if (o.option("--fp8-model", value)) in.fp8Model = value;
-        else if (o.flag("--no-kv-scales")) in.kvScales = false;
-        else o.unknown("plan");
+        else if (o.option("--out-dir", value))
+            in.outDir = value;
+        else if (o.option("--hf-model", value))
+            in.bf16Model = value;
+        else if (o.option("--fp8-model", value))
+            in.fp8Model = value;
+        else if (o.flag("--no-kv-scales"))
+            in.kvScales = false;
+        else
+            o.unknown("plan");
     }
     shared.applyTo(in, "plan");
     auto plan = makeRunPlan(in);
     if (!plan) throw UsageError{plan.error().message};
-    if (shared.json) out << runPlanToJson(*plan).dump(2) << "\n";
-    else out << runPlanToText(*plan);
+    if (shared.json)
+        out << runPlanToJson(*plan).dump(2) << "\n";
+    else
+        out << runPlanToText(*plan);
     return kExitOk;
 }
 
 std::string capacityUsage() {
     return std::string(
                "  fp8dash capacity --model NAME|config.json --gpu NAME|local [options]\n"
-               "                                 KV-cache room beside the weights, and a decode-speed bound\n"
+               "                                 KV-cache room beside the weights, as vLLM sizes it, and a decode "
+               "bound\n"
                "      --gpus N                   GPUs of one tensor-parallel group (default 1)\n"
-               "      --weights bf16|fp8, --kv bf16|fp8   how weights and KV cache are stored (default bf16)\n"
+               "      --weights FORMAT           bf16, fp16, fp8, fp8-channel, fp8-dynamic, int8, int4 (GPTQ W4A16),\n"
+               "                                 int4-awq (default bf16)\n"
+               "      --kv bf16|fp8              how the KV cache is stored (default bf16)\n"
                "      --gpu-util F               fraction of GPU memory vLLM may use (default 0.92)\n"
-               "      --context N                tokens per sequence (default 8192)\n"
-               "      --overhead-gib X           runtime overhead per GPU (default 2)\n"
-               "      --memory-gib X             per-GPU memory instead of the datasheet's (as nvidia-smi shows)\n"
+               "      --context N                tokens per sequence, --max-model-len (default 8192)\n"
+               "      --vllm-version V           the vLLM release whose accounting to follow (default 0.28)\n"
+               "      --max-num-batched-tokens N, --max-num-seqs N   as given to vllm serve (default: vLLM's)\n"
+               "      --pp N                     pipeline-parallel stages (the tightest one bounds the tokens)\n"
+               "      --block-size N             tokens per KV block (default 16)\n"
+               "      --no-custom-all-reduce, --enforce-eager, --deduct-cuda-graphs   as vLLM's options / env\n"
+               "      --overhead-gib X           one flat overhead per GPU instead of vLLM's accounting\n"
+               "      --memory-gib X             per-GPU memory instead of the preset's (what the device reports)\n"
                "      --batch N                  sequences per decode step, for the decode estimate (default 32)\n"
+               "      --from-vllm-log FILE       read a vLLM start-up log: what vLLM measured, and the same server\n"
+               "                                 with an FP8 KV cache, FP8 weights (with --model), --gpu-util F,\n"
+               "                                 --context N or --weights FORMAT\n"
                "      --format text|json\n"
                "      models: ") +
            modelPresetNamesText() + "\n      GPUs: " + gpuPresetNamesText() +

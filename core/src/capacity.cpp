@@ -1,8 +1,7 @@
 // The KV-cache capacity planner (DESIGN.md "KV-cache capacity"): capacity = (GPUs x memory x utilisation - weights -
-// runtime overhead) / bytes per token, per tensor-parallel group; GPU figures from gpu/'s datasheet peak table.
+// runtime overhead) / bytes per token, per tensor-parallel group, the overhead either flat or vLLM's own accounting
+// (vllm_memory.h); GPU presets in capacity_gpus.cpp.
 #include "fp8dash/core/capacity.h"
-
-#include "fp8dash/gpu/peak_table.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,19 +10,6 @@
 
 namespace fp8dash {
 namespace {
-
-GpuSpec fromPeak(const gpu::PeakSpec& p) {
-    GpuSpec g;
-    g.name = std::string(p.key);
-    g.displayName = std::string(p.displayName);
-    g.source = "preset";
-    g.memoryBytes = static_cast<std::uint64_t>(std::llround(p.memoryGB * 1e9));
-    g.bandwidthBytesPerS = p.memoryBandwidthGBps * 1e9;
-    g.fp8DenseTflops = p.fp8DenseTflops;
-    g.bf16DenseTflops = p.bf16DenseTflops;
-    g.fp8TensorCores = true;  // every GPU of the table is Ada, Hopper or Blackwell
-    return g;
-}
 
 std::string groupThousands(std::uint64_t v) {
     std::string digits = std::to_string(v), out;
@@ -40,48 +26,80 @@ std::string capacityFixed(double v, int decimals) {
     return buf;
 }
 
-std::string upper(StorageDtype d) { return d == StorageDtype::Fp8 ? "FP8" : "BF16"; }
+std::string upper(StorageDtype d) {
+    return d == StorageDtype::Fp8 ? "FP8" : "BF16";
+}
 
+std::uint64_t weightsBytesOf(const ModelArchitecture& m, WeightFormat f) {
+    return weightBytesOf(m, f).total(m.layers);
+}
+
+// The room for KV cache of one variant (weights format, KV dtype) of the inputs, flat or by vLLM's accounting.
 struct Room {
-    long long kvBytes = 0;  // may be negative: the weights and overhead do not fit
+    std::uint64_t usable = 0;    // all GPUs
+    std::uint64_t overhead = 0;  // all GPUs
+    long long kvBytes = 0;       // may be negative: the weights and overhead do not fit
     std::uint64_t tokens = 0;
+    std::optional<VllmMemoryPlan> plan;
 };
 
-Room roomFor(const CapacityInputs& in, std::uint64_t usable, std::uint64_t overhead, StorageDtype weights,
-             StorageDtype kv, int replication) {
+Result<Room> roomFor(const CapacityInputs& in, WeightFormat weights, StorageDtype kv, int replication) {
     Room r;
-    r.kvBytes = static_cast<long long>(usable) - static_cast<long long>(in.model.weightsBytes(weights)) -
-                static_cast<long long>(overhead);
-    const std::uint64_t perToken = in.model.kvBytesPerToken(kv) * static_cast<std::uint64_t>(replication);
-    if (r.kvBytes > 0 && perToken > 0) r.tokens = static_cast<std::uint64_t>(r.kvBytes) / perToken;
+    const auto tp = static_cast<std::uint64_t>(in.gpus);
+    if (!in.vllm) {
+        const auto gpus = tp;
+        // Rounded to the byte, so that 4 x 80e9 x 0.92 is 294.4e9 exactly as on paper.
+        r.usable = static_cast<std::uint64_t>(std::llround(static_cast<long double>(gpus * in.gpu.memoryBytes) *
+                                                           static_cast<long double>(in.gpuUtilization)));
+        r.overhead = gpus * static_cast<std::uint64_t>(std::llround(in.overheadGiB * 1073741824.0));
+        r.kvBytes = static_cast<long long>(r.usable) - static_cast<long long>(weightsBytesOf(in.model, weights)) -
+                    static_cast<long long>(r.overhead);
+        const std::uint64_t perToken = in.model.kvBytesPerToken(kv) * static_cast<std::uint64_t>(replication);
+        if (r.kvBytes > 0 && perToken > 0) r.tokens = static_cast<std::uint64_t>(r.kvBytes) / perToken;
+        return r;
+    }
+    auto plan = planVllmMemory(in.model, weights, kv, in.gpu.memoryBytes, in.gpu.name + " " + in.gpu.displayName,
+                               in.gpuUtilization, in.gpus, in.contextTokens, *in.vllm);
+    if (!plan) return plan.error();
+    const auto stages = static_cast<std::uint64_t>(plan->stages.size());
+    r.usable = tp * stages * plan->requestedBytes;
+    long long kvBytes = 0, deficit = 0;
+    for (const VllmStage& st : plan->stages) {
+        r.overhead += tp * (st.activationBytes + st.nonTorchBytes + st.cudaGraphBytes);
+        if (st.poolBytes <= 0) deficit += st.poolBytes;
+        // What vLLM allocates: the replica's blocks on every GPU of the stage.
+        kvBytes += static_cast<long long>(tp * plan->blocks * static_cast<std::uint64_t>(plan->blockSize) *
+                                          st.kvBytesPerToken);
+    }
+    r.kvBytes = deficit < 0 ? static_cast<long long>(tp) * deficit : kvBytes;
+    r.tokens = deficit < 0 ? 0 : plan->tokens;
+    r.plan = std::move(plan).value();
     return r;
 }
 
-DecodeVariant decodeFor(const CapacityInputs& in, double bandwidth, std::uint64_t usable, std::uint64_t overhead,
-                        StorageDtype weights, StorageDtype kv, int replication) {
+DecodeVariant decodeFor(const CapacityInputs& in, double bandwidth, WeightFormat weights, StorageDtype kv,
+                        int replication) {
     DecodeVariant d;
-    d.weights = weights;
+    d.weights = storageDtypeOf(weights);
     d.kv = kv;
     // In long double: a huge batch of long sequences can pass 2^64 bytes, where the estimate saturates.
     using L = long double;
-    const L bytes = L(in.model.weightsBytesReadPerStep(weights)) +
+    const std::uint64_t embedding = in.model.tieWordEmbeddings ? 0 : 2 * in.model.embeddingParameters();
+    const L bytes = L(weightsBytesOf(in.model, weights) - embedding) +
                     L(in.decodeBatch) * L(in.contextTokens) * L(in.model.kvBytesPerToken(kv)) * L(replication);
     d.bytesPerStep = bytes >= L(UINT64_MAX) ? UINT64_MAX : static_cast<std::uint64_t>(bytes);
     d.stepSeconds = static_cast<double>(d.bytesPerStep) / bandwidth;
     d.tokensPerS = in.decodeBatch / d.stepSeconds;
-    const Room room = roomFor(in, usable, overhead, weights, kv, replication);
-    d.batchFits =
-        room.tokens / static_cast<std::uint64_t>(in.contextTokens) >= static_cast<std::uint64_t>(in.decodeBatch);
+    const auto room = roomFor(in, weights, kv, replication);
+    d.batchFits = room && room->tokens / static_cast<std::uint64_t>(in.contextTokens) >=
+                              static_cast<std::uint64_t>(in.decodeBatch);
     return d;
 }
 
 Json decodeVariantJson(const DecodeVariant& d) {
-    return Json{{"weights", storageDtypeName(d.weights)},
-                {"kv", storageDtypeName(d.kv)},
-                {"bytes_per_step", d.bytesPerStep},
-                {"step_seconds", d.stepSeconds},
-                {"tokens_per_s", d.tokensPerS},
-                {"batch_fits", d.batchFits}};
+    return Json{{"weights", storageDtypeName(d.weights)}, {"kv", storageDtypeName(d.kv)},
+                {"bytes_per_step", d.bytesPerStep},       {"step_seconds", d.stepSeconds},
+                {"tokens_per_s", d.tokensPerS},           {"batch_fits", d.batchFits}};
 }
 
 template <class T>
@@ -89,47 +107,63 @@ Json optionalJson(const std::optional<T>& v) {
     return v ? Json(*v) : Json(nullptr);
 }
 
-}  // namespace
-
-std::vector<std::string> gpuPresetNames() {
-    std::vector<std::string> names;
-    for (const auto& p : gpu::peakTable()) names.emplace_back(p.key);
-    return names;
+std::string gibText(std::uint64_t bytes) {
+    return capacityFixed(static_cast<double>(bytes) / 1073741824.0, 2);
 }
 
-std::string gpuPresetNamesText() {
-    std::string out;
-    for (const auto& n : gpuPresetNames()) out += (out.empty() ? "" : ", ") + n;
-    return out;
-}
-
-std::optional<GpuSpec> findGpuPreset(std::string_view nameOrDevice) {
-    const auto p = gpu::findPeakSpec(nameOrDevice);
-    if (!p) return std::nullopt;
-    return fromPeak(*p);
-}
-
-Result<GpuSpec> gpuFromLocalDevices(const LocalDeviceStatus& status, int count) {
-    if (!status.available || status.gpus.empty())
-        return Error{"no usable GPU on this machine: " + (status.reason.empty() ? std::string("unknown reason")
-                                                                                : status.reason)};
-    if (count < 1 || static_cast<std::size_t>(count) > status.gpus.size())
-        return Error{"--gpus " + std::to_string(count) + " asks for more GPUs than this machine has (" +
-                     std::to_string(status.gpus.size()) + ")"};
-    const LocalGpu& first = status.gpus.front();
-    GpuSpec g;
-    if (const auto p = gpu::findPeakSpec(first.name)) g = fromPeak(*p);
-    g.name = first.name;
-    g.displayName = first.name;
-    g.source = "local";
-    g.memoryBytes = first.memoryFreeBytes;
-    g.fp8TensorCores = true;
-    for (int i = 0; i < count; ++i) {
-        g.memoryBytes = std::min(g.memoryBytes, status.gpus[static_cast<std::size_t>(i)].memoryFreeBytes);
-        g.fp8TensorCores = g.fp8TensorCores && status.gpus[static_cast<std::size_t>(i)].fp8Supported;
+// Per GPU of each stage, in GiB as vLLM prints them.
+std::string vllmStagesText(const VllmMemoryPlan& p) {
+    std::string t = "    per GPU: " + gibText(p.requestedBytes) + " GiB requested; profiling run of " +
+                    groupThousands(static_cast<std::uint64_t>(p.profile.maxNumBatchedTokens)) + " tokens (" +
+                    p.profile.batchedTokensSource + "), " + std::to_string(p.profile.maxNumSeqs) + " sequences" +
+                    (p.profile.cudaGraphsDeducted ? "; CUDA graphs deducted" : "; CUDA graphs not deducted") + "\n";
+    for (std::size_t i = 0; i < p.stages.size(); ++i) {
+        const VllmStage& st = p.stages[i];
+        t += "    " +
+             (p.stages.size() > 1 ? "stage " + std::to_string(i + 1) + " (" + std::to_string(st.layers) + " layers): "
+                                  : std::string()) +
+             "weights " + gibText(st.weightsBytes) + " GiB, activation peak " + gibText(st.activationBytes) +
+             " GiB, non-torch " + gibText(st.nonTorchBytes) + " GiB" +
+             (st.cudaGraphBytes ? ", CUDA graphs " + gibText(st.cudaGraphBytes) + " GiB" : std::string()) +
+             ", KV pool " +
+             (st.poolBytes > 0 ? gibText(static_cast<std::uint64_t>(st.poolBytes)) +
+                                     " GiB = " + groupThousands(st.blocks) + " blocks of " + std::to_string(p.blockSize)
+                               : std::string("none")) +
+             (p.stages.size() > 1 && static_cast<int>(i) == p.tightestStage ? " (the tightest)" : "") + "\n";
     }
-    return g;
+    return t;
 }
+
+Json vllmPlanJson(const VllmMemoryPlan& p, const VllmServeSettings& s) {
+    Json stages = Json::array();
+    for (const VllmStage& st : p.stages)
+        stages.push_back(Json{{"first_layer", st.firstLayer},
+                              {"layers", st.layers},
+                              {"weights_bytes", st.weightsBytes},
+                              {"activation_peak_bytes", st.activationBytes},
+                              {"non_torch_bytes", st.nonTorchBytes},
+                              {"cuda_graph_bytes", st.cudaGraphBytes},
+                              {"kv_pool_bytes", st.poolBytes},
+                              {"kv_bytes_per_token", st.kvBytesPerToken},
+                              {"blocks", st.blocks},
+                              {"tokens", st.tokens}});
+    return Json{{"version", p.profile.version.text},
+                {"engine", p.profile.v1Engine ? "V1" : "V0"},
+                {"max_num_batched_tokens", p.profile.maxNumBatchedTokens},
+                {"max_num_batched_tokens_from", p.profile.batchedTokensSource},
+                {"max_num_seqs", p.profile.maxNumSeqs},
+                {"block_size", p.blockSize},
+                {"tensor_parallel", p.tensorParallel},
+                {"pipeline_parallel", p.pipelineParallel},
+                {"custom_all_reduce", s.customAllReduce},
+                {"cuda_graphs_deducted", p.profile.cudaGraphsDeducted},
+                {"requested_bytes_per_gpu", p.requestedBytes},
+                {"tightest_stage", p.tightestStage},
+                {"blocks", p.blocks},
+                {"stages", stages}};
+}
+
+}  // namespace
 
 Result<CapacityResult> planCapacity(const CapacityInputs& in) {
     if (in.gpus < 1 || in.gpus > kMaxGpus)
@@ -152,28 +186,29 @@ Result<CapacityResult> planCapacity(const CapacityInputs& in) {
 
     CapacityResult r;
     r.inputs = in;
-    const auto gpus = static_cast<std::uint64_t>(in.gpus);
     r.parameters = in.model.parameterCount();
     r.kvBytesPerToken = in.model.kvBytesPerToken(in.kv);
     // vLLM gives each GPU max(1, kv_heads / tp) KV heads: past kv_heads GPUs the heads are copied, not split.
     r.kvReplication = in.gpus > in.model.kvHeads ? (in.gpus + in.model.kvHeads - 1) / in.model.kvHeads : 1;
-    r.weightsBytes = in.model.weightsBytes(in.weights);
-    // Rounded to the byte, so that 4 x 80e9 x 0.92 is 294.4e9 exactly as on paper.
-    r.usableBytes = static_cast<std::uint64_t>(std::llround(static_cast<long double>(gpus * in.gpu.memoryBytes) *
-                                                            static_cast<long double>(in.gpuUtilization)));
-    r.overheadBytes = gpus * static_cast<std::uint64_t>(std::llround(in.overheadGiB * 1073741824.0));
+    const WeightFormat format = in.weightsFormat();
+    r.weightsBytes = weightsBytesOf(in.model, format);
 
-    const Room room = roomFor(in, r.usableBytes, r.overheadBytes, in.weights, in.kv, r.kvReplication);
-    if (room.kvBytes <= 0) {
-        r.shortfallBytes = static_cast<std::uint64_t>(-room.kvBytes);
+    auto room = roomFor(in, format, in.kv, r.kvReplication);
+    if (!room) return room.error();
+    r.usableBytes = room->usable;
+    r.overheadBytes = room->overhead;
+    r.vllm = room->plan;
+    const std::string gpusText = std::to_string(in.gpus * in.pipelineParallel());
+    if (room->kvBytes <= 0) {
+        r.shortfallBytes = static_cast<std::uint64_t>(-room->kvBytes);
         r.reason = "does not fit: the weights (" + formatBytes(r.weightsBytes) + ") and the runtime overhead (" +
                    formatBytes(r.overheadBytes) + ") need more than the usable memory (" + formatBytes(r.usableBytes) +
-                   " = " + std::to_string(in.gpus) + " x " + formatBytes(in.gpu.memoryBytes) + " x " +
+                   " = " + gpusText + " x " + formatBytes(in.gpu.memoryBytes) + " x " +
                    capacityFixed(in.gpuUtilization, 2) + "); " + formatBytes(r.shortfallBytes) +
                    " short, before any KV cache";
     } else {
-        r.kvCacheBytes = static_cast<std::uint64_t>(room.kvBytes);
-        r.maxTokens = room.tokens;
+        r.kvCacheBytes = static_cast<std::uint64_t>(room->kvBytes);
+        r.maxTokens = room->tokens;
         r.maxSequences = r.maxTokens / static_cast<std::uint64_t>(in.contextTokens);
         if (r.maxSequences == 0)
             r.reason = "does not fit: the KV cache holds " + groupThousands(r.maxTokens) +
@@ -186,13 +221,14 @@ Result<CapacityResult> planCapacity(const CapacityInputs& in) {
         DecodeEstimate d;
         d.batch = in.decodeBatch;
         d.contextTokens = in.contextTokens;
+        // Pipeline stages read their layers one after the other: a step runs at one stage's TP bandwidth.
         d.bandwidthBytesPerS = static_cast<double>(in.gpus) * *in.gpu.bandwidthBytesPerS;
-        const auto variant = [&](StorageDtype w, StorageDtype kv) {
-            return decodeFor(in, d.bandwidthBytesPerS, r.usableBytes, r.overheadBytes, w, kv, r.kvReplication);
+        const auto variant = [&](WeightFormat w, StorageDtype kv) {
+            return decodeFor(in, d.bandwidthBytesPerS, w, kv, r.kvReplication);
         };
-        d.selected = variant(in.weights, in.kv);
-        d.bf16 = variant(StorageDtype::Bf16, StorageDtype::Bf16);
-        d.fp8 = variant(StorageDtype::Fp8, StorageDtype::Fp8);
+        d.selected = variant(format, in.kv);
+        d.bf16 = variant(WeightFormat::Bf16, StorageDtype::Bf16);
+        d.fp8 = variant(WeightFormat::Fp8, StorageDtype::Fp8);
         d.fp8Speedup = d.fp8.tokensPerS / d.bf16.tokensPerS;
         r.decode = d;
     }
@@ -216,7 +252,14 @@ Json capacityToJson(const CapacityResult& r) {
     j["gpu_util"] = in.gpuUtilization;
     j["context"] = in.contextTokens;
     j["overhead_gib"] = in.overheadGiB;
+    if (r.vllm) {  // the modelled overhead per GPU of the tightest stage
+        const VllmStage& st = r.vllm->stages[static_cast<std::size_t>(r.vllm->tightestStage)];
+        j["overhead_gib"] =
+            static_cast<double>(st.activationBytes + st.nonTorchBytes + st.cudaGraphBytes) / 1073741824.0;
+    }
     j["batch"] = in.decodeBatch;
+    j["accounting"] = in.vllm ? "vllm" : "flat";
+    j["weight_format"] = weightFormatName(in.weightsFormat());
     j["model_architecture"] = Json{{"name", m.name},
                                    {"source", m.fromConfigFile ? "config" : "preset"},
                                    {"hf_repo", m.hfRepo},
@@ -236,6 +279,8 @@ Json capacityToJson(const CapacityResult& r) {
                          {"display_name", in.gpu.displayName},
                          {"source", in.gpu.source},
                          {"memory_bytes", in.gpu.memoryBytes},
+                         {"memory_source", in.gpu.memorySource},
+                         {"datasheet_memory_gb", optionalJson(in.gpu.datasheetMemoryGB)},
                          {"bandwidth_bytes_per_s", optionalJson(in.gpu.bandwidthBytesPerS)},
                          {"fp8_dense_tflops", optionalJson(in.gpu.fp8DenseTflops)},
                          {"bf16_dense_tflops", optionalJson(in.gpu.bf16DenseTflops)},
@@ -252,6 +297,7 @@ Json capacityToJson(const CapacityResult& r) {
     j["max_sequences"] = r.maxSequences;
     j["fits"] = r.fits;
     j["reason"] = r.reason.empty() ? Json(nullptr) : Json(r.reason);
+    j["vllm"] = r.vllm ? vllmPlanJson(*r.vllm, *in.vllm) : Json(nullptr);
     if (r.decode) {
         const DecodeEstimate& d = *r.decode;
         j["decode_estimate"] = Json{{"bound", "memory bandwidth (an upper bound)"},
@@ -274,8 +320,9 @@ std::string capacityToText(const CapacityResult& r) {
     const ModelArchitecture& m = in.model;
     std::string t;
     t += m.name + " on " + std::to_string(in.gpus) + " x " + in.gpu.displayName +
-         (in.gpu.source == "local" ? " (this machine, free memory)" : "") + ": weights " + upper(in.weights) +
-         ", KV cache " + upper(in.kv) + "\n";
+         (in.gpu.source == "local" ? " (this machine, free memory)" : "") + ": weights " +
+         (in.weightFormat ? std::string(weightFormatName(*in.weightFormat)) : upper(in.weights)) + ", KV cache " +
+         upper(in.kv) + "\n";
     const auto line = [&t](const std::string& label, const std::string& value) {
         std::string l = "  " + label;
         l.resize(22, ' ');
@@ -291,9 +338,16 @@ std::string capacityToText(const CapacityResult& r) {
                                                         ": more GPUs than KV heads, which vLLM copies)"
                                                   : ""));
     line("weights", formatBytes(r.weightsBytes));
-    line("usable memory", formatBytes(r.usableBytes) + " = " + std::to_string(in.gpus) + " x " +
+    line("usable memory", formatBytes(r.usableBytes) + " = " + std::to_string(in.gpus * in.pipelineParallel()) + " x " +
                               formatBytes(in.gpu.memoryBytes) + " x " + capacityFixed(in.gpuUtilization, 2));
-    line("runtime overhead", formatBytes(r.overheadBytes) + ", " + capacityFixed(in.overheadGiB, 2) + " GiB per GPU");
+    if (r.vllm) {
+        line("runtime overhead", formatBytes(r.overheadBytes) + ", vLLM " + r.vllm->profile.version.text + "'s " +
+                                     "accounting (" + (r.vllm->profile.v1Engine ? "V1" : "V0") + ")");
+        t += vllmStagesText(*r.vllm);
+    } else {
+        line("runtime overhead",
+             formatBytes(r.overheadBytes) + ", " + capacityFixed(in.overheadGiB, 2) + " GiB per GPU (flat)");
+    }
     if (r.shortfallBytes > 0) {
         line("KV cache", "none: " + formatBytes(r.shortfallBytes) + " short");
     } else {

@@ -569,14 +569,16 @@ std::string benchResultsToText(const BenchResults& r) {
 }
 
 Json capacitySettingsToJson(const CapacitySettings& s) {
-    return Json{{"model", s.model},
-                {"gpu", s.gpu},
-                {"gpus", s.gpus},
-                {"weights", s.weights},
-                {"kv", s.kv},
-                {"gpu_utilization", s.gpuUtilization},
-                {"context_tokens", s.contextTokens},
-                {"overhead_gib", s.overheadGiB}};
+    Json j{{"model", s.model},
+           {"gpu", s.gpu},
+           {"gpus", s.gpus},
+           {"weights", s.weights},
+           {"kv", s.kv},
+           {"gpu_utilization", s.gpuUtilization},
+           {"context_tokens", s.contextTokens},
+           {"overhead_gib", s.overheadGiB}};
+    if (!s.vllmVersion.empty()) j["vllm_version"] = s.vllmVersion;  // optional: older files plan with the flat overhead
+    return j;
 }
 
 Result<CapacitySettings> parseCapacitySettings(const Json& j, const std::string& where) {
@@ -607,6 +609,10 @@ Result<CapacitySettings> parseCapacitySettings(const Json& j, const std::string&
         if (!std::isfinite(s.overheadGiB) || s.overheadGiB < 0)
             throw FieldError{r.path("overhead_gib") + " must be a number of GiB >= 0, found " +
                              r.require("overhead_gib").dump()};
+        s.vllmVersion = r.string("vllm_version");
+        if (!s.vllmVersion.empty())
+            if (auto v = parseVllmVersion(s.vllmVersion); !v)
+                throw FieldError{r.path("vllm_version") + ": " + v.error().message};
         return s;
     } catch (const FieldError& e) {
         return Error{e.message};
@@ -638,6 +644,11 @@ Result<CapacityInputs> capacityInputsFromSettings(const CapacitySettings& s, con
     in.gpuUtilization = s.gpuUtilization;
     in.contextTokens = s.contextTokens;
     in.overheadGiB = s.overheadGiB;
+    if (!s.vllmVersion.empty()) {
+        VllmServeSettings v;
+        v.version = s.vllmVersion;
+        in.vllm = v;
+    }
     return in;
 }
 

@@ -11,7 +11,9 @@ namespace fp8dash {
 using text::lower;
 using text::trim;
 
-const char* storageDtypeName(StorageDtype d) { return d == StorageDtype::Fp8 ? "fp8" : "bf16"; }
+const char* storageDtypeName(StorageDtype d) {
+    return d == StorageDtype::Fp8 ? "fp8" : "bf16";
+}
 
 std::optional<StorageDtype> parseStorageDtype(std::string_view text) {
     const std::string t = lower(trim(text));
@@ -24,7 +26,9 @@ namespace {
 using U = std::uint64_t;
 }  // namespace
 
-std::uint64_t ModelArchitecture::embeddingParameters() const { return U(vocabSize) * U(hiddenSize); }
+std::uint64_t ModelArchitecture::embeddingParameters() const {
+    return U(vocabSize) * U(hiddenSize);
+}
 
 std::uint64_t ModelArchitecture::lmHeadParameters() const {
     return tieWordEmbeddings ? 0 : U(vocabSize) * U(hiddenSize);
@@ -44,11 +48,12 @@ std::uint64_t ModelArchitecture::normAndBiasParameters() const {
     if (qkvBias) perLayer += (U(attentionHeads) + 2 * U(kvHeads)) * U(headDim);
     if (oBias) perLayer += h;
     if (mlpBias) perLayer += 2 * U(intermediateSize) + h;
+    if (qkNorm) perLayer += 2 * U(headDim);
     return perLayer * U(layers) + h;
 }
 
 std::uint64_t ModelArchitecture::parameterCount() const {
-    return embeddingParameters() + lmHeadParameters() + linearParameters() + normAndBiasParameters();
+    return embeddingParameters() + lmHeadParameters() + linearParameters() + normAndBiasParameters() + extraParameters;
 }
 
 std::uint64_t ModelArchitecture::kvBytesPerToken(StorageDtype kv) const {
@@ -58,8 +63,9 @@ std::uint64_t ModelArchitecture::kvBytesPerToken(StorageDtype kv) const {
 std::uint64_t ModelArchitecture::weightsBytes(StorageDtype weights) const {
     if (weights == StorageDtype::Bf16) return 2 * parameterCount();
     // FP8 checkpoints (llm-compressor's, and vLLM's on-the-fly --quantization fp8) quantise the Linear layers of the
-    // decoder only: the embedding, the LM head, the norms and the biases stay BF16.
-    return linearParameters() + 2 * (embeddingParameters() + lmHeadParameters() + normAndBiasParameters());
+    // decoder only: the embedding, the LM head, the norms, the biases and a vision tower stay BF16.
+    return linearParameters() +
+           2 * (embeddingParameters() + lmHeadParameters() + normAndBiasParameters() + extraParameters);
 }
 
 std::uint64_t ModelArchitecture::weightsBytesReadPerStep(StorageDtype weights) const {
@@ -101,8 +107,8 @@ std::vector<ModelArchitecture> makePresets() {
                70.6e9),
         // meta-llama/Llama-3.1-405B (8 KV heads in the official config; some third-party copies say 16); 405B as Meta
         // names it (the Hub's metadata rounds it to 406B).
-        preset("llama-3.1-405b", "meta-llama/Llama-3.1-405B", "llama", 126, 16384, 128, 8, 53248, 128256, false,
-               131072, 405e9),
+        preset("llama-3.1-405b", "meta-llama/Llama-3.1-405B", "llama", 126, 16384, 128, 8, 53248, 128256, false, 131072,
+               405e9),
         // Qwen/Qwen2.5-7B (q/k/v carry a bias in every Qwen2 model); card: 7.61B parameters, 6.53B non-embedding.
         preset("qwen2.5-7b", "Qwen/Qwen2.5-7B", "qwen2", 28, 3584, 28, 4, 18944, 152064, true, 131072, 7.61e9),
         // Qwen/Qwen2.5-14B; card: 14.7B, 13.1B non-embedding.
@@ -173,7 +179,11 @@ private:
 // The model_type, from "model_type", else from "architectures".
 Result<std::string> modelTypeOf(const Json& j, const std::string& source) {
     static const std::vector<std::pair<std::string, std::string>> kArchitectures = {
-        {"LlamaForCausalLM", "llama"}, {"MistralForCausalLM", "mistral"}, {"Qwen2ForCausalLM", "qwen2"}};
+        {"LlamaForCausalLM", "llama"},
+        {"MistralForCausalLM", "mistral"},
+        {"Qwen2ForCausalLM", "qwen2"},
+        {"Qwen3ForCausalLM", "qwen3"},
+        {"Mistral3ForConditionalGeneration", "mistral3"}};
     std::string type;
     if (auto it = j.find("model_type"); it != j.end() && !it->is_null()) {
         if (!it->is_string()) return Error{source + ": field \"model_type\" must be a string (got " + it->dump() + ")"};
@@ -188,11 +198,14 @@ Result<std::string> modelTypeOf(const Json& j, const std::string& source) {
     } else {
         return Error{source + ": field \"model_type\" is missing (and there is no \"architectures\")"};
     }
-    if (type != "llama" && type != "mistral" && type != "qwen2")
-        return Error{source + ": field \"model_type\" is \"" + type +
-                     "\", which fp8dash does not size; it reads dense llama, mistral and qwen2 configs"};
+    if (type != "llama" && type != "mistral" && type != "qwen2" && type != "qwen3" && type != "mistral3")
+        return Error{
+            source + ": field \"model_type\" is \"" + type +
+            "\", which fp8dash does not size; it reads dense llama, mistral, mistral3, qwen2 and qwen3 configs"};
     return type;
 }
+
+Result<ModelArchitecture> parseMistral3Config(const Json& j, const std::string& sourceName);
 
 }  // namespace
 
@@ -200,6 +213,7 @@ Result<ModelArchitecture> parseHfConfig(const Json& j, const std::string& source
     if (!j.is_object()) return Error{sourceName + ": not a Hugging Face config (the JSON is not an object)"};
     auto type = modelTypeOf(j, sourceName);
     if (!type) return type.error();
+    if (*type == "mistral3") return parseMistral3Config(j, sourceName);
     for (const char* moe : {"num_experts", "num_local_experts", "n_routed_experts"})
         if (auto it = j.find(moe); it != j.end() && it->is_number() && it->get<double>() > 0)
             return Error{sourceName + ": field \"" + moe +
@@ -226,8 +240,7 @@ Result<ModelArchitecture> parseHfConfig(const Json& j, const std::string& source
     if (!kv) return kv.error();
     m.kvHeads = kv->value_or(m.attentionHeads);  // absent: multi-head attention, as transformers defaults it
     if (m.attentionHeads % m.kvHeads != 0)
-        return r.error("num_key_value_heads", "(" + std::to_string(m.kvHeads) +
-                                                  ") must divide num_attention_heads (" +
+        return r.error("num_key_value_heads", "(" + std::to_string(m.kvHeads) + ") must divide num_attention_heads (" +
                                                   std::to_string(m.attentionHeads) + ")");
 
     auto headDim = r.positiveInt("head_dim", false);
@@ -246,7 +259,12 @@ Result<ModelArchitecture> parseHfConfig(const Json& j, const std::string& source
     auto tie = r.boolean("tie_word_embeddings", false);
     if (!tie) return tie.error();
     m.tieWordEmbeddings = *tie;
-    if (m.modelType == "qwen2") {
+    if (m.modelType == "qwen3") {
+        m.qkNorm = true;  // Qwen3Attention: RMSNorm over each head's q and k, no q/k/v bias unless attention_bias
+        auto attentionBias = r.boolean("attention_bias", false);
+        if (!attentionBias) return attentionBias.error();
+        m.qkvBias = m.oBias = *attentionBias;
+    } else if (m.modelType == "qwen2") {
         m.qkvBias = true;  // Qwen2Attention: bias on q/k/v, none on o
     } else if (m.modelType == "llama") {
         auto attentionBias = r.boolean("attention_bias", false);
@@ -275,6 +293,56 @@ Result<ModelArchitecture> parseHfConfig(const Json& j, const std::string& source
         return Error{sourceName + ": describes a KV cache of over a terabyte per token, beyond what fp8dash sizes"};
     return m;
 }
+
+namespace {
+
+// Mistral3ForConditionalGeneration (Mistral Small 3.1): a Mistral text decoder in "text_config" and a Pixtral vision
+// tower with its projector, which vLLM loads beside it and which stays 16-bit. The tower: a patch convolution
+// (channels x patch^2 x hidden), per layer q/k/v/o (4 x hidden^2), gate/up/down (3 x hidden x intermediate) and two
+// norms, and a pre-norm; the projector: a norm, the patch merger (merge^2 x hidden -> hidden) and two linear layers
+// (hidden -> text hidden -> text hidden, with biases when multimodal_projector_bias).
+Result<ModelArchitecture> parseMistral3Config(const Json& j, const std::string& sourceName) {
+    const auto text = j.find("text_config");
+    if (text == j.end() || !text->is_object())
+        return Error{sourceName + ": field \"text_config\" is missing (a mistral3 config keeps its decoder there)"};
+    Json decoder = *text;
+    decoder["model_type"] = "mistral";
+    auto m = parseHfConfig(decoder, sourceName + " (text_config)");
+    if (!m) return m;
+    m->name = sourceName;
+    m->modelType = "mistral3";
+    const auto vision = j.find("vision_config");
+    if (vision == j.end() || !vision->is_object()) return m;
+    const std::string visionSource = sourceName + " (vision_config)";
+    const ConfigReader v(*vision, visionSource);
+    int h = 0, inter = 0, layers = 0, patch = 0, channels = 3;
+    struct Field {
+        const char* name;
+        int* target;
+    };
+    for (const Field& f : {Field{"hidden_size", &h}, Field{"intermediate_size", &inter},
+                           Field{"num_hidden_layers", &layers}, Field{"patch_size", &patch}}) {
+        auto value = v.positiveInt(f.name, true);
+        if (!value) return value.error();
+        *f.target = **value;
+    }
+    auto ch = v.positiveInt("num_channels", false);
+    if (!ch) return ch.error();
+    channels = ch->value_or(3);
+    const ConfigReader top(j, sourceName);
+    auto merge = top.positiveInt("spatial_merge_size", false);
+    if (!merge) return merge.error();
+    auto bias = top.boolean("multimodal_projector_bias", false);
+    if (!bias) return bias.error();
+    using U = std::uint64_t;
+    const U H = U(h), T = U(m->hiddenSize), g = U(merge->value_or(1));
+    const U tower = U(channels) * U(patch) * U(patch) * H + H + U(layers) * (4 * H * H + 3 * H * U(inter) + 2 * H);
+    const U projector = H + g * g * H * H + H * T + T * T + (*bias ? 2 * T : 0);
+    m->extraParameters = tower + projector;
+    return m;
+}
+
+}  // namespace
 
 Result<ModelArchitecture> readHfConfig(const std::filesystem::path& configJson) {
     auto text = readTextFile(configJson, 16u << 20);

@@ -25,10 +25,16 @@ TEST(CliCapacity, JsonFiguresAndInputs) {
     // 2 x 32 layers x 8 KV heads x 128 x 1 byte.
     EXPECT_EQ(j["kv_bytes_per_token"], 65536);
     EXPECT_EQ(j["weights_bytes"], 16060522496ull);  // 2 x 8,030,261,248 parameters
-    // 80e9 x 0.92 - 16,060,522,496 - 2 GiB = 55,391,993,856; / 65,536 = 845,214 tokens; / 8,192 = 103.
-    EXPECT_EQ(j["kv_cache_bytes"], 55391993856ull);
-    EXPECT_EQ(j["max_tokens"], 845214);
-    EXPECT_EQ(j["max_sequences"], 103);
+    // vLLM's accounting on an H100 (79.19 GiB = 85,029,615,043 bytes): x 0.92 = 78,227,245,840 requested; less the
+    // weights, the sampler's activation peak (3.75 x 1,024 rows x 128,256 x 4 B + 8,192 x 4,096 x 2 B =
+    // 2,037,121,024) and 0.25 GiB of non-torch memory = 59,861,166,864 bytes; / (16 x 65,536) = 57,088 blocks =
+    // 913,408 tokens (59,861,106,688 bytes); / 8,192 = 111 sequences.
+    EXPECT_EQ(j["accounting"], "vllm");
+    EXPECT_EQ(j["kv_cache_bytes"], 59861106688ull);
+    EXPECT_EQ(j["max_tokens"], 913408);
+    EXPECT_EQ(j["max_sequences"], 111);
+    EXPECT_EQ(j["vllm"]["stages"][0]["activation_peak_bytes"], 2037121024ull);
+    EXPECT_EQ(j["vllm"]["max_num_batched_tokens"], 8192);  // vLLM's default on a GPU of 70 GiB or more
     EXPECT_EQ(j["fits"], true);
     EXPECT_EQ(j["model"], "llama-3.1-8b");
     EXPECT_EQ(j["gpu"], "h100-sxm");
@@ -37,13 +43,15 @@ TEST(CliCapacity, JsonFiguresAndInputs) {
     EXPECT_EQ(j["kv"], "fp8");
     EXPECT_EQ(j["gpu_util"], 0.92);
     EXPECT_EQ(j["context"], 8192);
-    EXPECT_EQ(j["overhead_gib"], 2.0);
+    // The modelled overhead per GPU: (2,037,121,024 + 268,435,456) / 2^30.
+    EXPECT_DOUBLE_EQ(j["overhead_gib"].get<double>(), 2305556480.0 / 1073741824.0);
+    EXPECT_EQ(j["gpu_spec"]["datasheet_memory_gb"], 80.0);
     EXPECT_TRUE(j["decode_estimate"].is_object());
 }
 
 TEST(CliCapacity, OptionsChangeTheFigures) {
-    // 70B, all FP8, on 4 x H100 with the seed article's arithmetic (all memory, no overhead): 320e9 - 72,656,371,712 =
-    // 247,343,628,288 bytes; / 163,840 = 1,509,665 tokens; / 16,384 = 92 sequences.
+    // 70B, all FP8, on 4 x H100 with a flat overhead of 0 (--overhead-gib): 4 x 85,029,615,043 - 72,656,371,712 =
+    // 267,462,088,460 bytes; / 163,840 = 1,632,459 tokens; / 16,384 = 99 sequences.
     auto r = fp8dashCli({"capacity", "--model=llama-3.1-70b", "--gpu", "NVIDIA H100 80GB HBM3", "--gpus", "4",
                          "--weights", "fp8", "--kv", "fp8", "--gpu-util", "1", "--overhead-gib", "0", "--context",
                          "16384", "--format", "json"});
@@ -51,12 +59,13 @@ TEST(CliCapacity, OptionsChangeTheFigures) {
     const auto j = parseJson(r);
     EXPECT_EQ(j["gpu"], "h100-sxm");
     EXPECT_EQ(j["weights_bytes"], 72656371712ull);
-    EXPECT_EQ(j["kv_cache_bytes"], 247343628288ull);
-    EXPECT_EQ(j["max_tokens"], 1509665);
-    EXPECT_EQ(j["max_sequences"], 92);
+    EXPECT_EQ(j["accounting"], "flat");
+    EXPECT_EQ(j["kv_cache_bytes"], 267462088460ull);
+    EXPECT_EQ(j["max_tokens"], 1632459);
+    EXPECT_EQ(j["max_sequences"], 99);
     // --memory-gib replaces the datasheet figure: 79.6 x 2^30 = 85,469,849,190 bytes (rounded).
-    auto m = fp8dashCli({"capacity", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--memory-gib", "79.6", "--format",
-                         "json"});
+    auto m = fp8dashCli(
+        {"capacity", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--memory-gib", "79.6", "--format", "json"});
     ASSERT_EQ(m.exitCode, 0) << m.err;
     EXPECT_EQ(parseJson(m)["gpu_spec"]["memory_bytes"], 85469849190ull);
 }
@@ -103,13 +112,20 @@ TEST(CliCapacity, BadInputIsExitTwoWithAMessage) {
          {"unknown model \"gpt-5\"", "llama-3.1-8b", "qwen2.5-14b", "mistral-7b"}},
         {{"capacity", "--model", "llama-3.1-8b", "--gpu", "a100"},
          {"unknown GPU \"a100\"", "h100-sxm", "h100-pcie", "h200", "l40s", "rtx-4090", "rtx-6000-ada", "b200",
-          "local"}},
+          "a100-80gb", "rtx-pro-6000", "local"}},
         {{"capacity", "--model", "llama-3.1-8b"}, {"capacity needs --gpu"}},
         {{"capacity", "--gpu", "h200"}, {"capacity needs --model", "llama-3.1-8b"}},
         {{"capacity", "--model", "llama-3.1-8b", "--gpu", "h200", "--gpu-util", "1.5"}, {"--gpu-util \"1.5\""}},
         {{"capacity", "--model", "llama-3.1-8b", "--gpu", "h200", "--gpu-util", "0"}, {"--gpu-util \"0\""}},
-        {{"capacity", "--model", "llama-3.1-8b", "--gpu", "h200", "--weights", "int4"},
-         {"--weights \"int4\": expected bf16 or fp8"}},
+        {{"capacity", "--model", "llama-3.1-8b", "--gpu", "h200", "--weights", "int3"},
+         {"--weights \"int3\": expected one of", "fp8-dynamic", "int4-awq"}},
+        {{"capacity", "--model", "llama-3.1-8b", "--gpu", "h200", "--vllm-version", "latest"},
+         {"--vllm-version", "expected a release such as 0.19"}},
+        {{"capacity", "--model", "llama-3.1-8b", "--gpu", "h200", "--pp", "64"},
+         {"pipeline-parallel size must be 1 to the model's 32 layers"}},
+        {{"capacity", "--model", "llama-3.1-8b", "--gpu", "h200", "--pp", "2", "--overhead-gib", "2"},
+         {"give one or the other"}},
+        {{"capacity", "--from-vllm-log", "/nonexistent/server.log"}, {"/nonexistent/server.log"}},
         {{"capacity", "--model", "llama-3.1-8b", "--gpu", "h200", "--kv", "fp16"}, {"--kv \"fp16\""}},
         {{"capacity", "--model", "llama-3.1-8b", "--gpu", "h200", "--context", "0"}, {"--context \"0\""}},
         {{"capacity", "--model", "llama-3.1-8b", "--gpu", "h200", "--gpus", "two"}, {"--gpus \"two\""}},
@@ -135,6 +151,60 @@ TEST(CliCapacity, BadInputIsExitTwoWithAMessage) {
         for (const auto& e : c.expected) EXPECT_NE(r.err.find(e), std::string::npos) << e << " in: " << r.err;
         EXPECT_TRUE(r.out.empty()) << r.out;
     }
+}
+
+// A user's own start-up log (the llm-d-planner H100 run's lines): what vLLM measured, and the same server with an
+// FP8 KV cache (twice the 476,016 tokens in the same 58.11 GiB) and FP8 weights (the pool plus the 6,979,321,856
+// bytes the linear layers' second byte took: (58.11 GiB + that) / (16 x 131,072) = 33,080 blocks).
+TEST(CliCapacity, FromAVllmStartUpLog) {
+    TempDir dir;
+    const auto log =
+        dir.write("server.log",
+                  "INFO 04-22 [gpu_worker.py] Model loading took 14.99 GiB memory and 14.4 seconds\n"
+                  "INFO 04-22 [gpu_worker.py] Available KV cache memory: 58.11 GiB\n"
+                  "INFO 04-22 [kv_cache_utils.py] GPU KV cache size: 476,016 tokens\n"
+                  "INFO 04-22 [kv_cache_utils.py] Maximum concurrency for 8,192 tokens per request: 58.11x\n");
+    auto r = fp8dashCli({"capacity", "--from-vllm-log", log.string(), "--model", "llama-3.1-8b", "--format", "json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = parseJson(r);
+    EXPECT_EQ(j["log"]["gpu_kv_cache_tokens"], 476016);
+    EXPECT_EQ(j["log"]["available_kv_cache_gib"], 58.11);
+    EXPECT_EQ(j["answers"][0]["tokens"], 476016);
+    EXPECT_EQ(j["answers"][1]["label"], "FP8 KV cache");
+    EXPECT_EQ(j["answers"][1]["tokens"], 952032);
+    EXPECT_EQ(j["answers"][2]["label"], "FP8 weights");
+    EXPECT_EQ(j["answers"][2]["tokens"], 33080 * 16);
+    auto text = fp8dashCli({"capacity", "--from-vllm-log", log.string()});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("952,032 tokens"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("name the model (--model)"), std::string::npos) << text.out;
+    // A line it cannot read is named.
+    const auto bad = dir.write("bad.log", "INFO start\nINFO GPU KV cache size: unknown tokens\n");
+    auto b = fp8dashCli({"capacity", "--from-vllm-log", bad.string()});
+    EXPECT_EQ(b.exitCode, 2);
+    EXPECT_NE(b.err.find(bad.string() + ":2"), std::string::npos) << b.err;
+}
+
+// --vllm-version: V0 (before 0.8) profiles a whole max_model_len, so a longer context leaves less KV cache.
+TEST(CliCapacity, VllmVersionAndPipelineStages) {
+    const auto tokens = [](std::vector<std::string> extra) {
+        std::vector<std::string> args{"capacity", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--format", "json"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        auto r = fp8dashCli(args);
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        return parseJson(r);
+    };
+    const auto v1 = tokens({"--context", "32768"});
+    const auto v0 = tokens({"--context", "32768", "--vllm-version", "0.6.4"});
+    EXPECT_EQ(v0["vllm"]["engine"], "V0");
+    EXPECT_EQ(v0["vllm"]["max_num_batched_tokens"], 32768);
+    // V0 at 32,768 tokens: 32,768 x 2 x (3 x 14,336 + 3 x 4,096) = 3,623,878,656 bytes of activation.
+    EXPECT_EQ(v0["vllm"]["stages"][0]["activation_peak_bytes"], 3623878656ull);
+    EXPECT_LT(v0["max_tokens"].get<long long>(), v1["max_tokens"].get<long long>());
+    const auto pp = tokens({"--pp", "2"});
+    ASSERT_EQ(pp["vllm"]["stages"].size(), 2u);
+    EXPECT_EQ(pp["vllm"]["stages"][0]["layers"], 16);
+    EXPECT_EQ(pp["vllm"]["tightest_stage"], 1);  // the last stage holds the LM head and runs the sampler
 }
 
 TEST(CliCapacity, LocalGpuOrAClearReason) {
@@ -173,7 +243,8 @@ TEST(CliPlan, JsonCommandsWarningsAndCapacity) {
     EXPECT_EQ(j["commands"]["compare"], "fp8dash compare runs/bf16 runs/fp8 --save runs/fp8-vs-bf16.fp8cmp");
     EXPECT_TRUE(j["warnings"].empty()) << j["warnings"];
     EXPECT_EQ(j["capacity"]["bf16"]["context"], 16384);
-    EXPECT_EQ(j["capacity"]["bf16"]["max_tokens"], 441597);  // (294.4e9 - 141,107,412,992 - 8 GiB) / 327,680
+    // The plan keeps the flat overhead: (4 x 85,029,615,043 x 0.92 - 141,107,412,992 - 8 GiB) / 327,680.
+    EXPECT_EQ(j["capacity"]["bf16"]["max_tokens"], 498082);
     EXPECT_EQ(j["max_model_len"], 16384);
 }
 
@@ -193,8 +264,8 @@ TEST(CliPlan, WarningsAndText) {
     EXPECT_NE(text.out.find("fp8dash compare results/bf16 results/fp8"), std::string::npos);
 
     auto help = fp8dashCli({"--help"});
-    for (const char* word : {"fp8dash capacity", "fp8dash plan", "--overhead-gib", "--no-kv-scales", "rtx-6000-ada",
-                             "qwen2.5-72b"})
+    for (const char* word :
+         {"fp8dash capacity", "fp8dash plan", "--overhead-gib", "--no-kv-scales", "rtx-6000-ada", "qwen2.5-72b"})
         EXPECT_NE(help.out.find(word), std::string::npos) << word;
 }
 

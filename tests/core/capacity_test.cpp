@@ -27,10 +27,13 @@ CapacityInputs inputs(const char* model, const char* gpu, int gpus, StorageDtype
     CapacityInputs in;
     in.model = preset(model);
     in.gpu = findGpuPreset(gpu).value();
+    // The flat formula by hand, on the datasheet's decimal memory (80e9 bytes for an "80 GB" H100), as the seed
+    // article's tables count it; the presets' device-reported memory is checked in GpuPresets below.
+    in.gpu.memoryBytes = static_cast<std::uint64_t>(*in.gpu.datasheetMemoryGB * 1e9);
     in.gpus = gpus;
     in.weights = w;
     in.kv = kv;
-    return in;  // utilisation 0.92, context 8192, overhead 2 GiB per GPU, batch 32
+    return in;  // utilisation 0.92, context 8192, overhead 2 GiB per GPU, batch 32, flat accounting
 }
 
 CapacityResult plan(const CapacityInputs& in) {
@@ -345,21 +348,23 @@ TEST(Capacity, JsonCarriesTheFiguresAndTheInputs) {
 
 // The datasheet table through core's GPU presets (gpu/peak_table).
 TEST(GpuPresets, DatasheetFiguresAndCudaNames) {
-    EXPECT_EQ(gpuPresetNames(), (std::vector<std::string>{"h100-sxm", "h100-pcie", "h200", "l40s", "rtx-4090",
-                                                          "rtx-6000-ada", "b200"}));
+    EXPECT_EQ(gpuPresetNames(),
+              (std::vector<std::string>{"h100-sxm", "h100-pcie", "h200", "l40s", "rtx-4090", "rtx-6000-ada", "b200",
+                                        "a100-80gb", "rtx-3090", "rtx-4080", "rtx-pro-6000"}));
     struct Case {
         const char* cudaName;
         const char* key;
         double fp8, bf16, bandwidthGBps, memoryGB;
+        double reportedGiB;  // what the device reports (vLLM's "total_memory"), per the sources in capacity_gpus.cpp
     };
     const Case cases[] = {
-        {"NVIDIA H100 80GB HBM3", "h100-sxm", 1979, 989, 3350, 80},
-        {"NVIDIA H100 PCIe", "h100-pcie", 1513, 756, 2000, 80},
-        {"NVIDIA H200", "h200", 1979, 989, 4800, 141},
-        {"NVIDIA L40S", "l40s", 733, 362, 864, 48},
-        {"NVIDIA GeForce RTX 4090", "rtx-4090", 330.3, 165.2, 1008, 24},  // FP32 accumulate
-        {"NVIDIA RTX 6000 Ada Generation", "rtx-6000-ada", 728, 364, 960, 48},
-        {"NVIDIA B200", "b200", 4500, 2250, 7700, 180},
+        {"NVIDIA H100 80GB HBM3", "h100-sxm", 1979, 989, 3350, 80, 79.19},
+        {"NVIDIA H100 PCIe", "h100-pcie", 1513, 756, 2000, 80, 79.19},
+        {"NVIDIA H200", "h200", 1979, 989, 4800, 141, 139.81},
+        {"NVIDIA L40S", "l40s", 733, 362, 864, 48, 44.39},
+        {"NVIDIA GeForce RTX 4090", "rtx-4090", 330.3, 165.2, 1008, 24, 23.5},  // FP32 accumulate
+        {"NVIDIA RTX 6000 Ada Generation", "rtx-6000-ada", 728, 364, 960, 48, 47.5},
+        {"NVIDIA B200", "b200", 4500, 2250, 7700, 180, 178.35},
     };
     for (const auto& c : cases) {
         for (const char* name : {c.cudaName, c.key}) {
@@ -369,16 +374,29 @@ TEST(GpuPresets, DatasheetFiguresAndCudaNames) {
             EXPECT_DOUBLE_EQ(*g->fp8DenseTflops, c.fp8) << name;
             EXPECT_DOUBLE_EQ(*g->bf16DenseTflops, c.bf16) << name;
             EXPECT_DOUBLE_EQ(*g->bandwidthBytesPerS, c.bandwidthGBps * 1e9) << name;
-            EXPECT_EQ(g->memoryBytes, static_cast<std::uint64_t>(c.memoryGB * 1e9)) << name;
+            EXPECT_DOUBLE_EQ(*g->datasheetMemoryGB, c.memoryGB) << name;
+            EXPECT_EQ(g->memoryBytes, static_cast<std::uint64_t>(std::llround(c.reportedGiB * 1073741824.0))) << name;
+            EXPECT_FALSE(g->memorySource.empty()) << name;
             EXPECT_EQ(g->source, "preset");
         }
         EXPECT_NEAR(c.fp8 / c.bf16, 2.0, 0.03) << c.key << ": FP8 tensor math is twice BF16's on all of these";
+        // The device reports less than the label: 79.19 GiB is 85.03e9 bytes against "80 GB" (80e9), 6 % more.
+        EXPECT_LT(c.reportedGiB, c.memoryGB) << c.key;
     }
     EXPECT_TRUE(findGpuPreset("  nvidia   h100 80gb hbm3 ").has_value());
     EXPECT_TRUE(findGpuPreset("H100_SXM").has_value());
-    // Other GPUs are measured without a roof; whole-name matching keeps look-alikes out.
-    for (const char* other : {"NVIDIA A100-SXM4-80GB", "NVIDIA L40", "Quadro RTX 6000", "NVIDIA H100 NVL",
-                              "NVIDIA H200 NVL", "NVIDIA GeForce RTX 4090 D", "NVIDIA H800", "", "h100"})
+    // GPUs of real vLLM logs without a roof: memory only, no bandwidth (no decode estimate).
+    const auto a100 = findGpuPreset("NVIDIA A100-SXM4-80GB");
+    ASSERT_TRUE(a100.has_value());
+    EXPECT_EQ(a100->name, "a100-80gb");
+    EXPECT_FALSE(a100->bandwidthBytesPerS.has_value());
+    EXPECT_FALSE(a100->fp8TensorCores);
+    EXPECT_EQ(findGpuPreset("rtx-pro-6000")->memoryBytes, 101976440832u);  // the run's device_total_memory_bytes
+    EXPECT_EQ(findGpuPreset("NVIDIA GeForce RTX 3090")->memoryBytes,
+              static_cast<std::uint64_t>(std::llround(23.58 * 1073741824.0)));
+    // Other GPUs are not presets; whole-name matching keeps look-alikes out.
+    for (const char* other : {"NVIDIA L40", "Quadro RTX 6000", "NVIDIA H100 NVL", "NVIDIA H200 NVL",
+                              "NVIDIA GeForce RTX 4090 D", "NVIDIA H800", "", "h100", "NVIDIA A100-SXM4-40GB"})
         EXPECT_FALSE(findGpuPreset(other).has_value()) << other;
 }
 
@@ -514,8 +532,8 @@ TEST(HfConfig, ErrorsNameTheFileAndTheField) {
         const auto path = dir.write(c.file, c.content);
         auto m = readHfConfig(path);
         ASSERT_FALSE(m.ok()) << c.file;
-        EXPECT_NE(m.error().message.find(path.string()), std::string::npos) << "must name the file: "
-                                                                             << m.error().message;
+        EXPECT_NE(m.error().message.find(path.string()), std::string::npos)
+            << "must name the file: " << m.error().message;
         EXPECT_NE(m.error().message.find(c.expected), std::string::npos) << c.file << ": " << m.error().message;
     }
 }

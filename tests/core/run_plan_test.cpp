@@ -102,23 +102,24 @@ TEST(RunPlan, ModelArgsReadBackAsTheirFp8Layers) {
 }
 
 TEST(RunPlan, MaxModelLenFromTheCapacity) {
-    // 8B on one H100 in BF16: 55,391,993,856 bytes of KV cache / 131,072 = 422,607 tokens: 32K (the ceiling) fits.
+    // An H100 reports 79.19 GiB = 85,029,615,043 bytes. 8B on one in BF16: x 0.92 = 78,227,245,840 - 16,060,522,496 -
+    // 2 GiB = 60,019,239,696 bytes of KV cache / 131,072 = 457,910 tokens: 32K (the ceiling) fits.
     RunPlan p = make(planInputs("llama-3.1-8b", "h100-sxm", 1));
     EXPECT_TRUE(p.maxModelLenChosen);
     EXPECT_EQ(p.maxModelLen, 32768);
-    EXPECT_EQ(p.bf16.maxTokens, 422607u);
-    EXPECT_EQ(p.bf16.maxSequences, 12u);  // 422,607 // 32,768
+    EXPECT_EQ(p.bf16.maxTokens, 457910u);
+    EXPECT_EQ(p.bf16.maxSequences, 13u);  // 457,910 // 32,768
     EXPECT_EQ(after(p.commands.serveFp8, "--max-model-len"), "32768");
 
-    // 70B BF16 on 2 x H100: 147,200,000,000 - 141,107,412,992 - 2 x 2 GiB = 1,797,619,712 bytes / 327,680 = 5,485
-    // tokens: 4096 is the longest candidate the baseline holds. FP8 (1 byte KV, 72,656,371,712 of weights):
-    // 70,248,660,992 / 163,840 = 428,763 tokens = 104 sequences of 4096.
+    // 70B BF16 on 2 x H100: 2 x 85,029,615,043 x 0.92 = 156,454,491,679 - 141,107,412,992 - 2 x 2 GiB =
+    // 11,052,111,391 bytes / 327,680 = 33,728 tokens: 32768 fits once. FP8 (1 byte KV, 72,656,371,712 of weights):
+    // 79,503,152,671 / 163,840 = 485,248 tokens = 14 sequences of 32768.
     p = make(planInputs("llama-3.1-70b", "h100-sxm", 2));
-    EXPECT_EQ(p.maxModelLen, 4096);
-    EXPECT_EQ(p.bf16.maxTokens, 5485u);
+    EXPECT_EQ(p.maxModelLen, 32768);
+    EXPECT_EQ(p.bf16.maxTokens, 33728u);
     EXPECT_EQ(p.bf16.maxSequences, 1u);
-    EXPECT_EQ(p.fp8.maxTokens, 428763u);
-    EXPECT_EQ(p.fp8.maxSequences, 104u);
+    EXPECT_EQ(p.fp8.maxTokens, 485248u);
+    EXPECT_EQ(p.fp8.maxSequences, 14u);
     EXPECT_TRUE(p.warnings.empty()) << p.warnings.front().message;
 
     // Mistral-7B allows 32768 positions; the candidates stop there.
@@ -127,18 +128,20 @@ TEST(RunPlan, MaxModelLenFromTheCapacity) {
 
 TEST(RunPlan, ContextThatDoesNotFitWarns) {
     PlanInputs in = planInputs("llama-3.1-70b", "h100-sxm", 2);
-    in.contextTokens = 8192;  // the baseline holds 5,485 tokens (above)
+    in.contextTokens = 65536;  // the baseline holds 33,728 tokens (above)
     RunPlan p = make(in);
     ASSERT_EQ(kinds(p), std::vector<std::string>{"context_does_not_fit"});
     EXPECT_NE(p.warnings[0].message.find("the BF16 baseline"), std::string::npos) << p.warnings[0].message;
-    EXPECT_NE(p.warnings[0].message.find("5485 tokens"), std::string::npos) << p.warnings[0].message;
+    EXPECT_NE(p.warnings[0].message.find("33728 tokens"), std::string::npos) << p.warnings[0].message;
 
-    // 70B on one H100: neither variant's weights fit (FP8: 73.6e9 - 72,656,371,712 - 2 GiB < 0).
+    // 70B on one H100: BF16 weights do not fit (78,227,245,840 - 141,107,412,992 < 0); FP8 ones do, with
+    // 78,227,245,840 - 72,656,371,712 - 2 GiB = 3,423,390,480 bytes of KV cache.
     p = make(planInputs("llama-3.1-70b", "h100-sxm", 1));
-    EXPECT_EQ(kinds(p), (std::vector<std::string>{"weights_do_not_fit", "weights_do_not_fit"}));
+    EXPECT_EQ(kinds(p), (std::vector<std::string>{"weights_do_not_fit"}));
     EXPECT_NE(p.warnings[0].message.find("BF16"), std::string::npos);
-    EXPECT_NE(p.warnings[1].message.find("FP8"), std::string::npos);
-    EXPECT_EQ(p.maxModelLen, 2048);  // nothing fits: the shortest candidate, with the warnings
+    EXPECT_EQ(p.fp8.kvCacheBytes, 3423390480u);
+    // Without a BF16 baseline the FP8 variant picks: 3,423,390,480 / 163,840 = 20,894 tokens hold 16K once.
+    EXPECT_EQ(p.maxModelLen, 16384);
     EXPECT_FALSE(p.commands.serveBf16.empty());  // the commands are still printed
 }
 

@@ -26,8 +26,9 @@ namespace {
 class CapacityViewTest : public GuiTest {};
 
 // planCapacity's inputs built here from the presets, the way the CLI does for the same options.
+// vllm: the release whose accounting sizes the plan (a fresh tab's), or nullptr for the flat overhead.
 CapacityResult plan(const std::string& model, const std::string& gpu, int gpus, StorageDtype weights, StorageDtype kv,
-                    double utilisation, long long context, double overhead) {
+                    double utilisation, long long context, double overhead, const char* vllm = kDefaultVllmVersion) {
     CapacityInputs in;
     const ModelArchitecture* m = findModelPreset(model);
     EXPECT_NE(m, nullptr) << model;
@@ -41,6 +42,11 @@ CapacityResult plan(const std::string& model, const std::string& gpu, int gpus, 
     in.gpuUtilization = utilisation;
     in.contextTokens = context;
     in.overheadGiB = overhead;
+    if (vllm) {
+        VllmServeSettings v;
+        v.version = vllm;
+        in.vllm = v;
+    }
     auto r = planCapacity(in);
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
     return std::move(r).value();
@@ -57,7 +63,9 @@ TEST_F(CapacityViewTest, DefaultsMatchPlanCapacityAndTheHandComputedKvBytes) {
     CapacityView view;
     view.setLocalDevice(noGpu());
     const CapacitySettings s = view.settings();
-    EXPECT_EQ(s, CapacitySettings{});  // capacity.h's defaults: llama-3.1-8b on one H100 SXM, FP8 weights and KV
+    CapacitySettings fresh;  // capacity.h's defaults: llama-3.1-8b on one H100 SXM, FP8 weights and KV...
+    fresh.vllmVersion = kDefaultVllmVersion;  // ...sized as vLLM sizes it
+    EXPECT_EQ(s, fresh);
     ASSERT_NE(view.selectedResult(), nullptr) << view.errorText().toStdString();
     ASSERT_NE(view.bf16Result(), nullptr);
 
@@ -101,17 +109,21 @@ TEST_F(CapacityViewTest, EditedInputsFollowPlanCapacityLiveAndAreAnnounced) {
     view.weightsCombo()->setCurrentIndex(view.weightsCombo()->findData(QStringLiteral("bf16")));
     view.contextSpin()->setValue(32768);
     view.utilizationSpin()->setValue(0.9);
+    EXPECT_TRUE(view.overheadSpin()->isEnabled() == false);  // vLLM's accounting models the overhead
+    view.accountingCombo()->setCurrentIndex(view.accountingCombo()->findData(QString()));
+    EXPECT_TRUE(view.overheadSpin()->isEnabled());
     view.overheadSpin()->setValue(3.5);
-    EXPECT_EQ(edited.count(), 6);
+    EXPECT_EQ(edited.count(), 7);
     const CapacitySettings last = edited.last().at(0).value<CapacitySettings>();
     EXPECT_EQ(last, view.settings());
     EXPECT_EQ(last.model, "llama-3.1-70b");
     EXPECT_EQ(last.gpus, 4);
     EXPECT_EQ(last.weights, "bf16");
     EXPECT_EQ(last.kv, "fp8");
+    EXPECT_EQ(last.vllmVersion, "");
     ASSERT_NE(view.selectedResult(), nullptr) << view.errorText().toStdString();
     const CapacityResult expected =
-        plan("llama-3.1-70b", "h100-sxm", 4, StorageDtype::Bf16, StorageDtype::Fp8, 0.9, 32768, 3.5);
+        plan("llama-3.1-70b", "h100-sxm", 4, StorageDtype::Bf16, StorageDtype::Fp8, 0.9, 32768, 3.5, nullptr);
     EXPECT_EQ(capacityToJson(*view.selectedResult()), capacityToJson(expected));
     // 70B: 80 layers x 8 KV heads x 128 x 2 x 2 bytes.
     EXPECT_EQ(value(view, CapacityView::KvPerTokenRow, CapacityView::Bf16Column), 2.0 * 80 * 8 * 128 * 2);
@@ -247,16 +259,55 @@ TEST_F(CapacityViewTest, InputsAreSavedIntoTheDocumentAndRestoredFromTheFile) {
     EXPECT_EQ(capacityToJson(*view->selectedResult()),
               capacityToJson(plan("llama-3.1-8b", "h200", 2, StorageDtype::Fp8, StorageDtype::Bf16, 0.92, 16384, 2.0)));
 
-    // Another document without the section shows the defaults again.
+    // The demo's section: the defaults, saved before vLLM's accounting (no vllm_version: the flat overhead).
     window.openDemo();
     EXPECT_EQ(view->settings(), CapacitySettings{});
 }
 
+// "Open vLLM Log…": read off the GUI thread; what vLLM measured and the same server with an FP8 KV cache (twice the
+// 476,016 tokens of this H100 run at the same 58.11 GiB); a line it cannot read is named in the error.
+TEST_F(CapacityViewTest, OpenVllmLogShowsWhatVllmMeasuredAndTheFp8Answers) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString good = dir.filePath(QStringLiteral("server.log"));
+    {
+        QFile f(good);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(
+            "INFO Model loading took 14.99 GiB memory and 14.4 seconds\n"
+            "INFO Available KV cache memory: 58.11 GiB\n"
+            "INFO GPU KV cache size: 476,016 tokens\n"
+            "INFO Maximum concurrency for 8,192 tokens per request: 58.11x\n");
+    }
+    CapacityView view;
+    view.setLocalDevice(noGpu());
+    QSignalSpy read(&view, &CapacityView::vllmLogRead);
+    view.openVllmLog(good);
+    ASSERT_TRUE(read.wait(10000));
+    EXPECT_TRUE(view.errorText().isEmpty()) << view.errorText().toStdString();
+    EXPECT_TRUE(view.vllmLogText().contains(QStringLiteral("476,016 tokens"))) << view.vllmLogText().toStdString();
+    EXPECT_TRUE(view.vllmLogText().contains(QStringLiteral("FP8 KV cache"))) << view.vllmLogText().toStdString();
+    EXPECT_TRUE(view.vllmLogText().contains(QStringLiteral("952,032 tokens"))) << view.vllmLogText().toStdString();
+    EXPECT_TRUE(view.vllmLogButton()->isEnabled());
+
+    const QString bad = dir.filePath(QStringLiteral("bad.log"));
+    {
+        QFile f(bad);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write("INFO start\nINFO GPU KV cache size: ??? tokens\n");
+    }
+    view.openVllmLog(bad);
+    ASSERT_TRUE(read.wait(10000));
+    EXPECT_TRUE(view.errorText().contains(QStringLiteral("bad.log:2"))) << view.errorText().toStdString();
+    EXPECT_TRUE(view.vllmLogText().isEmpty());
+}
+
 TEST_F(CapacityViewTest, InputsHaveAccessibleNames) {
     CapacityView view;
-    for (QWidget* w : std::initializer_list<QWidget*>{
-             view.modelCombo(), view.configButton(), view.gpuCombo(), view.gpusSpin(), view.weightsCombo(),
-             view.kvCombo(), view.utilizationSpin(), view.contextSpin(), view.overheadSpin(), view.table()}) {
+    for (QWidget* w : std::initializer_list<QWidget*>{view.modelCombo(), view.configButton(), view.gpuCombo(),
+                                                      view.gpusSpin(), view.weightsCombo(), view.kvCombo(),
+                                                      view.utilizationSpin(), view.contextSpin(), view.overheadSpin(),
+                                                      view.table(), view.accountingCombo(), view.vllmLogButton()}) {
         EXPECT_FALSE(w->accessibleName().isEmpty()) << w->objectName().toStdString();
     }
 }

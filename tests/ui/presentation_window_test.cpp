@@ -636,8 +636,9 @@ TEST_F(PresentationTest, BenchmarkAndCapacitySlidesShowWhatFp8Buys) {
               (QStringList{QStringLiteral("bench-speedup"), QStringLiteral("bench-kv")}));
 
     // Capacity by hand (README "Capacity and the plan"): Llama-3.1-8B (8,030,261,248 parameters, 32 layers, 8 KV
-    // heads of 128) on one H100 SXM (80e9 bytes) at 0.92 with 2 GiB overhead; BF16 weights in both columns.
-    const double kv = 80e9 * 0.92 - 8030261248.0 * 2 - 2.0 * (1ull << 30);
+    // heads of 128) on one H100 SXM (the 79.19 GiB it reports, rounded to the byte) at 0.92 with 2 GiB overhead;
+    // BF16 weights in both columns.
+    const double kv = std::round(std::round(79.19 * (1ull << 30)) * 0.92) - 8030261248.0 * 2 - 2.0 * (1ull << 30);
     const auto bf16Tokens = static_cast<unsigned long long>(kv / (2.0 * 32 * 8 * 128 * 2));
     const auto fp8KvTokens = static_cast<unsigned long long>(kv / (2.0 * 32 * 8 * 128 * 1));
     w.goTo(static_cast<int>(*w.deck().indexOf(S::Capacity)));

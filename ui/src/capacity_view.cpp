@@ -4,6 +4,7 @@
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontDatabase>
 #include <QFormLayout>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
@@ -14,11 +15,13 @@
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 
 #include "bench_charts.h"
 #include "fp8dash/core/model_architecture.h"
+#include "fp8dash/core/vllm_startup_log.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
 
@@ -141,7 +144,27 @@ CapacityView::CapacityView(QWidget* parent) : QWidget(parent) {
     m_overhead->setSuffix(tr(" GiB"));
     m_overhead->setToolTip(tr("Per GPU, beside weights and KV cache: CUDA context, activation peak, CUDA graphs"));
     form->addRow(tr("&Overhead per GPU:"), m_overhead);
+
+    m_accounting = new QComboBox(inputs);
+    m_accounting->setObjectName(QStringLiteral("capacityAccounting"));
+    m_accounting->setAccessibleName(tr("How the memory beside weights and KV cache is counted"));
+    m_accounting->addItem(tr("As vLLM %1 sizes it").arg(QString::fromLatin1(kDefaultVllmVersion)),
+                          QString::fromLatin1(kDefaultVllmVersion));
+    m_accounting->addItem(tr("Flat overhead per GPU"), QString());
+    m_accounting->setToolTip(
+        tr("vLLM's accounting: the activation peak of its profiling run, non-torch memory by "
+           "tensor parallelism, whole blocks; or the one overhead figure above"));
+    form->addRow(tr("&Accounting:"), m_accounting);
     inputsLayout->addLayout(form);
+
+    m_logButton = new QPushButton(tr("Open vLLM Log…"), inputs);
+    m_logButton->setObjectName(QStringLiteral("capacityVllmLogButton"));
+    m_logButton->setAccessibleName(tr("Read a vLLM start-up log"));
+    m_logButton->setToolTip(
+        tr("Read what your vLLM server measured at start-up, and see the same server with an FP8 "
+           "KV cache, FP8 weights, or the utilisation and context chosen here"));
+    connect(m_logButton, &QPushButton::clicked, this, &CapacityView::chooseVllmLog);
+    inputsLayout->addWidget(m_logButton);
     inputsLayout->addStretch(1);
     inputs->setMinimumWidth(340);
     inputs->setMaximumWidth(440);
@@ -194,13 +217,19 @@ CapacityView::CapacityView(QWidget* parent) : QWidget(parent) {
     m_decode->setObjectName(QStringLiteral("capacityDecode"));
     m_decode->setTextInteractionFlags(Qt::TextSelectableByMouse);
     resultsLayout->addWidget(m_decode);
+    m_logResult = new QLabel(results);
+    m_logResult->setObjectName(QStringLiteral("capacityVllmLog"));
+    m_logResult->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_logResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_logResult->hide();
+    resultsLayout->addWidget(m_logResult);
     resultsLayout->addStretch(1);
     layout->addWidget(results, 1);
 
     fillGpuCombo();
     setSettings(nullptr);
 
-    for (QComboBox* combo : {m_model, m_gpu, m_weights, m_kv}) {
+    for (QComboBox* combo : {m_model, m_gpu, m_weights, m_kv, m_accounting}) {
         connect(combo, &QComboBox::currentIndexChanged, this, &CapacityView::inputsChanged);
     }
     connect(m_gpus, &QSpinBox::valueChanged, this, &CapacityView::inputsChanged);
@@ -271,11 +300,19 @@ int CapacityView::modelIndexFor(const std::string& model) {
 }
 
 void CapacityView::setSettings(const CapacitySettings* settings) {
-    const CapacitySettings s = settings ? *settings : CapacitySettings{};
+    CapacitySettings fresh;
+    fresh.vllmVersion = kDefaultVllmVersion;  // a new plan follows vLLM; a saved one keeps its accounting
+    const CapacitySettings s = settings ? *settings : fresh;
     m_applying = true;
     {
         const QSignalBlocker b1(m_model), b2(m_gpu), b3(m_gpus), b4(m_weights), b5(m_kv), b6(m_utilization),
-            b7(m_context), b8(m_overhead);
+            b7(m_context), b8(m_overhead), b9(m_accounting);
+        int accounting = m_accounting->findData(toQString(s.vllmVersion));
+        if (accounting < 0) {  // a release saved by another version of fp8dash
+            m_accounting->addItem(tr("As vLLM %1 sizes it").arg(toQString(s.vllmVersion)), toQString(s.vllmVersion));
+            accounting = m_accounting->count() - 1;
+        }
+        m_accounting->setCurrentIndex(accounting);
         m_model->setCurrentIndex(modelIndexFor(s.model));
         m_gpu->clear();  // drops a "This machine (no usable GPU)" kept for the previous settings
         fillGpuCombo();
@@ -309,6 +346,7 @@ CapacitySettings CapacityView::settings() const {
     s.gpuUtilization = m_utilization->value();
     s.contextTokens = m_context->value();
     s.overheadGiB = m_overhead->value();
+    s.vllmVersion = m_accounting->currentData().toString().toStdString();
     return s;
 }
 
@@ -351,6 +389,45 @@ void CapacityView::chooseConfigFile() {
     if (!path.isEmpty()) loadConfigFile(path);
 }
 
+void CapacityView::chooseVllmLog() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Read a vLLM start-up log"), QString(),
+                                                      tr("Logs (*.log *.txt);;All files (*)"));
+    if (!path.isEmpty()) openVllmLog(path);
+}
+
+void CapacityView::openVllmLog(const QString& path) {
+    // The answers use the model chosen here (for FP8 weights) and the utilisation and context chosen here.
+    VllmWhatIfRequest req;
+    const CapacitySettings s = settings();
+    if (auto model = resolveModel(s.model)) req.model = std::move(model).value();
+    req.utilization = s.gpuUtilization;
+    req.context = s.contextTokens;
+    m_logButton->setEnabled(false);
+    auto* watcher = new QFutureWatcher<Result<VllmCalibration>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        m_logButton->setEnabled(true);
+        const Result<VllmCalibration>& c = watcher->future().result();
+        if (!c) {
+            m_logText.clear();
+            m_logResult->hide();
+            showError(toQString(c.error().message));
+        } else {
+            m_logText = toQString(vllmCalibrationToText(*c));
+            m_logResult->setText(m_logText.trimmed());
+            m_logResult->show();
+            showError(QString());
+        }
+        emit vllmLogRead();
+    });
+    const std::string file = toFsPath(path).string();
+    watcher->setFuture(QtConcurrent::run([file, req]() -> Result<VllmCalibration> {
+        auto log = readVllmStartupLog(file);
+        if (!log) return log.error();
+        return calibrateFromVllmLog(*log, req);
+    }));
+}
+
 void CapacityView::inputsChanged() {
     if (m_applying) return;
     recompute();
@@ -361,6 +438,7 @@ void CapacityView::recompute() {
     m_selected.reset();
     m_bf16.reset();
     const CapacitySettings s = settings();
+    m_overhead->setEnabled(s.vllmVersion.empty());  // vLLM's accounting models the overhead itself
     QString error;
     auto inputs = inputsFor(s, localDevice());
     if (!inputs) {

@@ -13,6 +13,7 @@
 #include "fp8dash/core/local_device.h"
 #include "fp8dash/core/model_architecture.h"
 #include "fp8dash/core/result.h"
+#include "fp8dash/core/vllm_memory.h"
 
 namespace fp8dash {
 
@@ -20,16 +21,22 @@ namespace fp8dash {
 struct GpuSpec {
     std::string name;         // preset key ("h100-sxm") or the device name for a live GPU
     std::string displayName;  // "NVIDIA H100 SXM"
-    std::string source;       // "preset" (datasheet) or "local" (this machine's GPU, its free memory)
-    std::uint64_t memoryBytes = 0;  // per GPU: datasheet GB x 10^9 for a preset, free bytes for a live GPU
+    std::string source;       // "preset" or "local" (this machine's GPU, its free memory)
+    // Per GPU: for a preset the total the device reports (what vLLM sizes from: 79.19 GiB on an "80 GB" H100), for a
+    // live GPU its free bytes; memorySource says where the figure comes from.
+    std::uint64_t memoryBytes = 0;
+    std::string memorySource;
+    std::optional<double> datasheetMemoryGB;   // the datasheet's label ("80 GB"), for display; nullopt for a live GPU
     std::optional<double> bandwidthBytesPerS;  // datasheet memory bandwidth; nullopt for a GPU not in the table
     std::optional<double> fp8DenseTflops;      // dense FP8 tensor TFLOP/s; nullopt when unknown
     std::optional<double> bf16DenseTflops;
     bool fp8TensorCores = true;  // compute capability >= 8.9 (every preset; a live GPU says)
 };
 
-std::vector<std::string> gpuPresetNames();  // "h100-sxm", "h100-pcie", "h200", "l40s", "rtx-4090", ...
-std::string gpuPresetNamesText();           // the same, comma-separated, for messages
+// gpu/'s peak table ("h100-sxm", "h100-pcie", "h200", "l40s", "rtx-4090", "rtx-6000-ada", "b200"), then GPUs of real
+// vLLM logs with memory only ("a100-80gb", "rtx-3090", "rtx-4080", "rtx-pro-6000").
+std::vector<std::string> gpuPresetNames();
+std::string gpuPresetNamesText();  // the same, comma-separated, for messages
 // A preset key or a device name as CUDA reports it ("NVIDIA H100 80GB HBM3"); nullopt when the table lacks it.
 std::optional<GpuSpec> findGpuPreset(std::string_view nameOrDevice);
 // The first `count` live GPUs as one group: the smallest free memory among them (a tensor-parallel group is bound by
@@ -48,13 +55,19 @@ inline constexpr int kDefaultDecodeBatch = 32;  // the batch of the seed article
 struct CapacityInputs {
     ModelArchitecture model;
     GpuSpec gpu;
-    int gpus = 1;  // GPUs of one tensor-parallel group (one vLLM replica)
+    int gpus = 1;  // GPUs of one tensor-parallel group (a replica has gpus x pipeline stages)
     StorageDtype weights = StorageDtype::Bf16;
     StorageDtype kv = StorageDtype::Bf16;
-    double gpuUtilization = kDefaultGpuUtilization;  // fraction of each GPU's memory vLLM may use, (0, 1]
+    double gpuUtilization = kDefaultGpuUtilization;   // fraction of each GPU's memory vLLM may use, (0, 1]
     long long contextTokens = kDefaultContextTokens;  // one sequence's length (--max-model-len)
-    double overheadGiB = kDefaultOverheadGiB;         // per GPU, GiB
-    int decodeBatch = kDefaultDecodeBatch;            // sequences decoded together, for the decode estimate
+    double overheadGiB = kDefaultOverheadGiB;         // per GPU, GiB; only without `vllm`
+    // vLLM's own accounting (activation peak, non-torch memory, whole blocks, pipeline stages: vllm_memory.h) when
+    // set; nullopt: one flat overheadGiB per GPU, what saved plans without a vLLM version mean.
+    std::optional<VllmServeSettings> vllm;
+    std::optional<WeightFormat> weightFormat;  // the weights' format when it is more than `weights` (int4, int8...)
+    WeightFormat weightsFormat() const { return weightFormat.value_or(weightFormatOf(weights)); }
+    int pipelineParallel() const { return vllm ? vllm->pipelineParallel : 1; }
+    int decodeBatch = kDefaultDecodeBatch;  // sequences decoded together, for the decode estimate
 };
 
 // Bandwidth-bound decode: each step reads the weights once (less the input embedding table) and the K/V of every
@@ -87,15 +100,16 @@ struct CapacityResult {
     // token costs kvReplication x kvBytesPerToken in the group. 1 when gpus <= kv heads.
     int kvReplication = 1;
     std::uint64_t weightsBytes = 0;
-    std::uint64_t usableBytes = 0;    // GPUs x memory x utilisation
-    std::uint64_t overheadBytes = 0;  // GPUs x per-GPU overhead
-    std::uint64_t kvCacheBytes = 0;   // usable - weights - overhead; 0 when that is negative
+    std::uint64_t usableBytes = 0;     // GPUs x memory x utilisation
+    std::uint64_t overheadBytes = 0;   // GPUs x per-GPU overhead (vLLM: activation peak + non-torch [+ CUDA graphs])
+    std::uint64_t kvCacheBytes = 0;    // usable - weights - overhead; 0 when negative (vLLM: whole blocks, all GPUs)
     std::uint64_t shortfallBytes = 0;  // how much is missing when the weights and overhead do not fit, else 0
-    std::uint64_t maxTokens = 0;       // kvCacheBytes / (kvBytesPerToken x kvReplication)
+    std::uint64_t maxTokens = 0;       // kvCacheBytes / (kvBytesPerToken x kvReplication); vLLM: whole blocks
     std::uint64_t maxSequences = 0;    // maxTokens / contextTokens
     bool fits = false;                 // weights fit and at least one sequence of contextTokens
     std::string reason;                // in words when !fits
     std::optional<DecodeEstimate> decode;  // nullopt when the GPU's bandwidth is unknown
+    std::optional<VllmMemoryPlan> vllm;    // vLLM's accounting per GPU and stage, when the inputs asked for it
 };
 
 // Errors for inputs that cannot be planned: gpus outside 1..kMaxGpus, utilisation outside (0, 1], context outside

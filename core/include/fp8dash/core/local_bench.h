@@ -205,6 +205,9 @@ struct CapacitySettings {
     double gpuUtilization = 0.92;
     long long contextTokens = 8192;
     double overheadGiB = 2.0;
+    // The vLLM release whose accounting sizes the plan ("0.28"); empty: the flat overheadGiB, what plans saved before
+    // fp8dash followed vLLM's accounting mean. Saved as "vllm_version" only when set.
+    std::string vllmVersion;
     bool operator==(const CapacitySettings&) const = default;
 };
 Json capacitySettingsToJson(const CapacitySettings& s);

@@ -18,36 +18,42 @@ namespace fp8dash {
 // How a tensor is stored: BF16 (2 bytes per element) or FP8 E4M3 (1 byte).
 enum class StorageDtype { Bf16, Fp8 };
 
-const char* storageDtypeName(StorageDtype d);  // "bf16", "fp8"
+const char* storageDtypeName(StorageDtype d);                          // "bf16", "fp8"
 std::optional<StorageDtype> parseStorageDtype(std::string_view text);  // "bf16"/"bfloat16", "fp8"/"fp8_e4m3"
-inline int bytesPerElement(StorageDtype d) { return d == StorageDtype::Fp8 ? 1 : 2; }
+inline int bytesPerElement(StorageDtype d) {
+    return d == StorageDtype::Fp8 ? 1 : 2;
+}
 
 struct ModelArchitecture {
-    std::string name;        // preset name ("llama-3.1-8b") or the config.json path it was read from
-    std::string hfRepo;      // what vLLM and lm-eval load: a Hugging Face id, or the folder holding config.json
-    std::string modelType;   // config.json model_type: "llama", "qwen2", "mistral"
+    std::string name;       // preset name ("llama-3.1-8b") or the config.json path it was read from
+    std::string hfRepo;     // what vLLM and lm-eval load: a Hugging Face id, or the folder holding config.json
+    std::string modelType;  // config.json model_type: "llama", "qwen2", "mistral"
     bool fromConfigFile = false;
 
-    int layers = 0;             // num_hidden_layers
-    int hiddenSize = 0;         // hidden_size
-    int attentionHeads = 0;     // num_attention_heads
-    int kvHeads = 0;            // num_key_value_heads (GQA); equals attentionHeads when the config omits it
-    int headDim = 0;            // head_dim, else hidden_size / num_attention_heads
-    int intermediateSize = 0;   // intermediate_size (MLP)
-    int vocabSize = 0;          // vocab_size
+    int layers = 0;                  // num_hidden_layers
+    int hiddenSize = 0;              // hidden_size
+    int attentionHeads = 0;          // num_attention_heads
+    int kvHeads = 0;                 // num_key_value_heads (GQA); equals attentionHeads when the config omits it
+    int headDim = 0;                 // head_dim, else hidden_size / num_attention_heads
+    int intermediateSize = 0;        // intermediate_size (MLP)
+    int vocabSize = 0;               // vocab_size
     bool tieWordEmbeddings = false;  // the LM head shares the input embedding matrix
-    bool qkvBias = false;       // q/k/v projections carry a bias (Qwen2; Llama's attention_bias)
-    bool oBias = false;         // the output projection carries a bias (Llama's attention_bias)
-    bool mlpBias = false;       // gate/up/down carry a bias (Llama's mlp_bias)
+    bool qkvBias = false;            // q/k/v projections carry a bias (Qwen2; Llama's attention_bias)
+    bool oBias = false;              // the output projection carries a bias (Llama's attention_bias)
+    bool mlpBias = false;            // gate/up/down carry a bias (Llama's mlp_bias)
+    bool qkNorm = false;             // an RMSNorm over each head's q and k (Qwen3): 2 x head_dim weights a layer
+    // Parameters outside the decoder that a checkpoint loads beside it (a multimodal model's vision tower and
+    // projector), kept 16-bit in every format; 0 for a text-only model.
+    std::uint64_t extraParameters = 0;
     std::optional<long long> maxPositionEmbeddings;  // tokens; the longest context the model is configured for
     std::optional<double> publishedParameters;       // the total its model card publishes, when known
 
     // Parameter counts from the architecture (exact for these families).
-    std::uint64_t embeddingParameters() const;  // vocab x hidden
-    std::uint64_t lmHeadParameters() const;     // vocab x hidden, or 0 when tied to the embedding
-    std::uint64_t linearParameters() const;     // every layer's q/k/v/o and gate/up/down weight matrices
+    std::uint64_t embeddingParameters() const;    // vocab x hidden
+    std::uint64_t lmHeadParameters() const;       // vocab x hidden, or 0 when tied to the embedding
+    std::uint64_t linearParameters() const;       // every layer's q/k/v/o and gate/up/down weight matrices
     std::uint64_t normAndBiasParameters() const;  // RMSNorm weights (2 per layer + final) and the biases
-    std::uint64_t parameterCount() const;       // the sum of the four above
+    std::uint64_t parameterCount() const;         // the sum of the four above, and extraParameters
 
     // K and V of one token over all layers: 2 x layers x kv_heads x head_dim x bytes per element (DESIGN.md
     // "KV-cache capacity"). Bytes.
@@ -66,7 +72,7 @@ struct ModelArchitecture {
 // mistral-7b.
 const std::vector<ModelArchitecture>& modelPresets();
 const ModelArchitecture* findModelPreset(std::string_view name);  // case-insensitive; nullptr when unknown
-std::string modelPresetNamesText();  // "llama-3.1-8b, llama-3.1-70b, ..." for messages
+std::string modelPresetNamesText();                               // "llama-3.1-8b, llama-3.1-70b, ..." for messages
 
 // A Hugging Face config.json (LlamaForCausalLM, Qwen2ForCausalLM, MistralForCausalLM and configs of those model
 // types). Errors name the file and the field.

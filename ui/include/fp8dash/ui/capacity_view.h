@@ -57,6 +57,13 @@ public:
     // an unreadable file is shown as the error and the previous model stays.
     bool loadConfigFile(const QString& path);
 
+    // Reads a vLLM start-up log off the GUI thread (what "Open vLLM Log…" does after its file dialog) and shows what
+    // vLLM measured and the same server with an FP8 KV cache, FP8 weights (the model chosen here counts them) and
+    // the utilisation and context chosen here; vllmLogRead follows, with vllmLogText() or errorText() (a line it
+    // could not read is named).
+    void openVllmLog(const QString& path);
+    QString vllmLogText() const { return m_logText; }
+
     // Rows and columns of the table.
     enum Row {
         ParametersRow,
@@ -83,11 +90,14 @@ public:
     QDoubleSpinBox* utilizationSpin() const { return m_utilization; }
     QSpinBox* contextSpin() const { return m_context; }
     QDoubleSpinBox* overheadSpin() const { return m_overhead; }
+    QComboBox* accountingCombo() const { return m_accounting; }  // vLLM's accounting ("0.28") or flat ("")
+    QPushButton* vllmLogButton() const { return m_logButton; }
     QTableView* table() const { return m_table; }
     QStandardItemModel* tableModel() const { return m_tableModel; }
 
 signals:
     void settingsEdited(const fp8dash::CapacitySettings& settings);  // by the user, not by setSettings
+    void vllmLogRead();  // openVllmLog finished: vllmLogText() or errorText()
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -100,6 +110,7 @@ private:
     void recompute();
     void fillTable();
     void chooseConfigFile();
+    void chooseVllmLog();
     void showError(const QString& message);  // empty: hides it
 
     std::optional<LocalDeviceStatus> m_local;
@@ -120,6 +131,10 @@ private:
     QDoubleSpinBox* m_utilization = nullptr;
     QSpinBox* m_context = nullptr;
     QDoubleSpinBox* m_overhead = nullptr;
+    QComboBox* m_accounting = nullptr;
+    QPushButton* m_logButton = nullptr;
+    QLabel* m_logResult = nullptr;
+    QString m_logText;
     QLabel* m_error = nullptr;
     QLabel* m_decode = nullptr;
     QLabel* m_summary = nullptr;
