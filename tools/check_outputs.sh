@@ -61,7 +61,7 @@ mask() {
 # Benchmark timings vary from run to run: the JSON's seconds and rates, the text table's last column (Melem/s).
 mask_timings() {
     sed -E -e 's/("(seconds|[a-z_]*per_s|[a-z_]*_ms|[a-z_]*_us)": )[-0-9.e+]+/\1MASKED/' \
-        -e '/^  [a-z_]+ +[0-9]+ +[0-9.]+ /s/[-0-9.e+]+$/MASKED/'
+        -e '/^  [a-z_]+ +[0-9]+ +[0-9.]+ /s/ +[-0-9.e+]+$/ MASKED/'
 }
 
 # run NAME ARGS...: stdout to OUT/NAME.out (with the exit code), stderr to OUT/NAME.err.
