@@ -50,6 +50,29 @@ SampleProgressFn sampleLogProgress(std::ostream& err, int& lastTenth) {
     };
 }
 
+// --judge-langfuse: each side's selection checked, the keys from the environment, notices to stderr.
+LangfuseSettings langfuseJudgeSettings(const std::string& url, const LangfuseJudgeQuery& baseline,
+                                       const LangfuseJudgeQuery& candidate, std::ostream& err) {
+    for (const auto* q : {&baseline, &candidate})
+        if (q->traceTags.empty() && q->environments.empty())
+            throw UsageError{std::string("compare: --judge-langfuse needs --judge-") +
+                             (q == &baseline ? "baseline" : "candidate") + "-tag or -env"};
+    if (baseline.traceTags == candidate.traceTags && baseline.environments == candidate.environments)
+        throw UsageError{
+            "compare: the baseline and candidate select the same Langfuse scores (same tags and environments)"};
+    const TimelineCredentials cred = credentialsFromEnvironment();
+    std::string missing;
+    if (cred.langfusePublicKey.empty()) missing = "LANGFUSE_PUBLIC_KEY";
+    if (cred.langfuseSecretKey.empty())
+        missing += (missing.empty() ? "" : " and ") + std::string("LANGFUSE_SECRET_KEY");
+    if (!missing.empty()) throw UsageError{"compare: --judge-langfuse needs " + missing + " in the environment"};
+    LangfuseSettings langfuse{url, cred.langfusePublicKey, cred.langfuseSecretKey, cred.httpTemplate, {}};
+    // Deprecated endpoints, a long fetch ahead, rate-limit waits: one line each on stderr. (The judge needs every
+    // score: it has no aggregate mode.)
+    langfuse.notice = [&err](const std::string& text) { err << "fp8dash: " << text << "\n" << std::flush; };
+    return langfuse;
+}
+
 }  // namespace
 
 int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
@@ -128,27 +151,7 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
             "compare: choose one judge source: score files (--judge-baseline, --judge-candidate) or "
             "--judge-langfuse"};
     LangfuseSettings langfuse;
-    if (langfuseJudge) {
-        for (auto* q : {&judgeLfBaseline, &judgeLfCandidate})
-            if (q->traceTags.empty() && q->environments.empty())
-                throw UsageError{std::string("compare: --judge-langfuse needs --judge-") +
-                                 (q == &judgeLfBaseline ? "baseline" : "candidate") + "-tag or -env"};
-        if (judgeLfBaseline.traceTags == judgeLfCandidate.traceTags &&
-            judgeLfBaseline.environments == judgeLfCandidate.environments)
-            throw UsageError{
-                "compare: the baseline and candidate select the same Langfuse scores (same tags and "
-                "environments)"};
-        const TimelineCredentials cred = credentialsFromEnvironment();
-        std::string missing;
-        if (cred.langfusePublicKey.empty()) missing = "LANGFUSE_PUBLIC_KEY";
-        if (cred.langfuseSecretKey.empty())
-            missing += (missing.empty() ? "" : " and ") + std::string("LANGFUSE_SECRET_KEY");
-        if (!missing.empty()) throw UsageError{"compare: --judge-langfuse needs " + missing + " in the environment"};
-        langfuse = {judgeLangfuseUrl, cred.langfusePublicKey, cred.langfuseSecretKey, cred.httpTemplate, {}};
-        // Deprecated endpoints, a long fetch ahead, rate-limit waits: one line each on stderr. (The judge needs every
-        // score: it has no aggregate mode.)
-        langfuse.notice = [&err](const std::string& text) { err << "fp8dash: " << text << "\n" << std::flush; };
-    }
+    if (langfuseJudge) langfuse = langfuseJudgeSettings(judgeLangfuseUrl, judgeLfBaseline, judgeLfCandidate, err);
     const bool judge = langfuseJudge || !judgeBaselinePath.empty() || !judgeCandidatePath.empty();
     if (judge && !langfuseJudge && judgeCandidatePath.empty())
         throw UsageError{"compare: --judge-baseline needs --judge-candidate"};

@@ -31,6 +31,19 @@ std::string asSentence(std::string text, bool fullStop) {
     return text;
 }
 
+// Core names the failed input in the CLI's words ("judge candidate: ..."); the dialog names its fields.
+std::string inDialogWords(const std::string& message) {
+    static const std::pair<const char*, const char*> kInputs[] = {{"baseline: ", "Baseline run: "},
+                                                                  {"candidate: ", "Candidate run: "},
+                                                                  {"control: ", "Control run: "},
+                                                                  {"sample logs: ", "Sample logs: "},
+                                                                  {"judge baseline: ", "Baseline judge scores: "},
+                                                                  {"judge candidate: ", "Candidate judge scores: "}};
+    for (const auto& [core, dialog] : kInputs)
+        if (message.rfind(core, 0) == 0) return dialog + message.substr(std::char_traits<char>::length(core));
+    return asSentence(message, false);
+}
+
 }  // namespace
 
 Result<LoadedComparison> loadComparisonForDisplay(const QString& path) {
@@ -78,7 +91,7 @@ Result<LoadedComparison> buildNewComparison(const NewComparisonRequest& request,
     inputs.options = request.options;
     inputs.title = request.title.trimmed().toStdString();
     auto built = buildComparison(inputs, progress);
-    if (!built) return Error{asSentence(built.error().message, false)};
+    if (!built) return Error{inDialogWords(built.error().message)};
     QStringList notes;
     for (const std::string& note : built->pairingNotes) notes << toQString(asSentence(note, true));
     for (const std::string& note : built->judgeNotes) notes << toQString(asSentence("judge: " + note, true));
