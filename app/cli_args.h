@@ -1,7 +1,11 @@
 #pragma once
 // The option reader shared by the CLI's subcommands: --name VALUE and --name=VALUE, flags, positionals in order.
-// A UsageError becomes exit code 2 with its message on stderr.
+// A UsageError becomes exit code 2 with its message on stderr. Also the one strict reader of option numbers.
 
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +15,28 @@ namespace fp8dash::cli {
 struct UsageError {
     std::string message;
 };
+
+// Option numbers, strictly: the whole text is the number (not empty, nothing after it; blanks before it are skipped,
+// as strtod does and as the CLI always has), in range of the type; a real number is finite ("inf", "nan" and
+// overflow are rejected; strtod's hex and exponent forms are accepted). nullopt otherwise: the caller says what it
+// expected, naming the option.
+inline std::optional<double> strictDouble(const std::string& text) {
+    if (text.empty()) return std::nullopt;
+    errno = 0;
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v)) return std::nullopt;
+    return v;
+}
+// A base-10 whole number within [min, max].
+inline std::optional<long long> strictInteger(const std::string& text, long long min, long long max) {
+    if (text.empty()) return std::nullopt;
+    errno = 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(text.c_str(), &end, 10);
+    if (end != text.c_str() + text.size() || errno == ERANGE || v < min || v > max) return std::nullopt;
+    return v;
+}
 
 class Args {
 public:

@@ -24,13 +24,11 @@ std::vector<int> parseList(const std::string& option, const std::string& text) {
     while (true) {
         const std::size_t comma = text.find(',', start);
         const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        errno = 0;
-        char* end = nullptr;
-        const long long v = std::strtoll(item.c_str(), &end, 10);
-        if (item.empty() || end != item.c_str() + item.size() || errno == ERANGE || v < 1 || v > INT_MAX)
+        const auto v = strictInteger(item, 1, INT_MAX);
+        if (!v)
             throw UsageError{option + " \"" + text + "\": expected whole numbers of at least 1, separated by commas" +
                              (item.empty() ? "" : " (\"" + item + "\" is not one)")};
-        values.push_back(static_cast<int>(v));
+        values.push_back(static_cast<int>(*v));
         if (comma == std::string::npos) break;
         start = comma + 1;
     }

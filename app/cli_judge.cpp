@@ -51,22 +51,17 @@ private:
 };
 
 int parseInt(const std::string& option, const std::string& text, int min, int max) {
-    errno = 0;
-    char* end = nullptr;
-    const long v = std::strtol(text.c_str(), &end, 10);
-    if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || v < min || v > max)
+    const auto v = strictInteger(text, min, max);
+    if (!v)
         throw UsageError{option + " \"" + text + "\": expected a whole number from " + std::to_string(min) + " to " +
                          std::to_string(max)};
-    return static_cast<int>(v);
+    return static_cast<int>(*v);
 }
 
 double parsePositiveSeconds(const std::string& option, const std::string& text) {
-    errno = 0;
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v) || v <= 0)
-        throw UsageError{option + " \"" + text + "\": expected a positive number of seconds"};
-    return v;
+    const auto v = strictDouble(text);
+    if (!v || *v <= 0) throw UsageError{option + " \"" + text + "\": expected a positive number of seconds"};
+    return *v;
 }
 
 std::string meanText(const std::optional<double>& mean) {

@@ -4,7 +4,10 @@
 
 #include "cli.h"
 #include "cli_args.h"
+#include "cli_common.h"
+#include "fp8dash/core/demo.h"
 #include "fp8dash/core/report_document.h"
+#include "fp8dash/core/report_format.h"
 #include "fp8dash/core/version.h"
 
 #ifdef FP8DASH_WITH_GUI
@@ -90,6 +93,82 @@ int writeReportOut(const ComparisonDocument& doc, const Decision& decision, cons
     auto bytes = renderReport(doc, decision, ctx, format);
     if (!bytes) return finish(bytes.error());
     return finish(writeFileAtomically(path, *bytes));
+}
+
+namespace {
+
+// `report` and `demo`: the decision printed in the chosen format (the full Markdown report for markdown), and with
+// --out the report written to a file; with --out alone nothing is printed.
+int reportDocument(const ComparisonDocument& doc, Format format, bool print, const std::string& outPath,
+                   std::optional<Verdict> failOn, std::ostream& out, std::ostream& err, const std::string& source) {
+    auto decision = decide(doc);
+    if (!decision) {
+        err << "fp8dash: " << source << ": " << decision.error().message << "\n";
+        return kExitBadInput;
+    }
+    for (const std::string& step : doc.migrations)
+        err << "fp8dash: " << source << ": read from comparison format " << doc.version << " (" << step << ")\n";
+    if (!outPath.empty())
+        if (const int rc = writeReportOut(doc, *decision, outPath, source, err); rc != kExitOk) return rc;
+    if (print) {
+        switch (format) {
+            case Format::Json:
+                out << comparisonToJson(doc, *decision).dump(2) << "\n";
+                break;
+            case Format::Markdown: {
+                ReportContext ctx;
+                ctx.source = source;
+                ctx.generatedAt = nowIso8601Utc();
+                ctx.toolVersion = FP8DASH_VERSION;
+                out << reportToMarkdownDocument(doc, *decision, ctx);
+                break;
+            }
+            case Format::Text:
+                out << reportToPlainText(doc, *decision);
+                break;
+        }
+    }
+    return exitFor(*decision, failOn);
+}
+
+}  // namespace
+
+int cmdReport(Args& a, bool demo, std::ostream& out, std::ostream& err) {
+    std::vector<std::string> positional;
+    Format format = Format::Text;
+    bool formatGiven = false;
+    std::optional<Verdict> failOn;
+    std::string value, outPath;
+    while (!a.done()) {
+        if (a.option("--format", value))
+            format = parseFormat(value), formatGiven = true;
+        else if (a.option("--out", value))
+            checkReportOutPath(value), outPath = value;
+        else if (a.option("--fail-on", value))
+            failOn = parseFailOn(value);
+        else if (a.peek().size() > 1 && a.peek()[0] == '-')
+            throw UsageError{(demo ? "demo" : "report") + std::string(": unknown option ") + a.peek()};
+        else
+            positional.push_back(a.next());
+    }
+    const bool print = outPath.empty() || formatGiven;
+    if (demo) {
+        if (!positional.empty()) throw UsageError{"demo takes no file"};
+        auto doc = loadDemoComparison();
+        if (!doc) {
+            err << "fp8dash: the bundled demo is broken: " << doc.error().message << "\n";
+            return kExitInternal;
+        }
+        return reportDocument(*doc, format, print, outPath, failOn, out, err, std::string(kDemoName));
+    }
+    if (positional.size() != 1)
+        throw UsageError{"report needs exactly one comparison file (got " + std::to_string(positional.size()) + ")"};
+    auto doc = loadComparisonFile(positional[0]);
+    if (!doc) {
+        err << "fp8dash: " << doc.error().message << "\n";
+        return kExitBadInput;
+    }
+    return reportDocument(*doc, format, print, outPath, failOn, out, err, positional[0]);
 }
 
 }  // namespace fp8dash::cli

@@ -12,6 +12,12 @@
 
 namespace fp8dash::cli {
 
+class Args;
+
+// `report FILE` and `demo` (demo: the bundled comparison): the decision printed in the chosen format (the full
+// Markdown report for markdown), and with --out the report written to a file; with --out alone nothing is printed.
+int cmdReport(Args& a, bool demo, std::ostream& out, std::ostream& err);
+
 // Throws UsageError when the extension names no report format. Returns kExitOk, or kExitBadInput after a message on
 // err naming the file.
 int writeReportOut(const ComparisonDocument& doc, const Decision& decision, const std::string& path,

@@ -305,4 +305,25 @@ void runParallel(std::size_t count, std::size_t parallel, const std::function<vo
     for (auto& th : threads) th.join();
 }
 
+Result<Headers> parseHeaderList(std::string_view text, std::string_view where, char separator) {
+    Headers headers;
+    std::size_t start = 0, number = 0;
+    while (start <= text.size()) {
+        std::size_t end = text.find(separator, start);
+        if (end == std::string_view::npos) end = text.size();
+        ++number;
+        const std::string entry = text::trim(text.substr(start, end - start));
+        start = end + 1;
+        if (entry.empty()) continue;
+        const std::size_t colon = entry.find(':');
+        if (colon == std::string::npos || text::trim(std::string_view(entry).substr(0, colon)).empty()) {
+            return Error{std::string(where) + (separator == '\n' ? ", line " : ", entry ") + std::to_string(number) +
+                         ": expected “Name: value”, e.g. “X-Scope-OrgID: tenant-a”."};
+        }
+        headers.emplace_back(text::trim(std::string_view(entry).substr(0, colon)),
+                             text::trim(std::string_view(entry).substr(colon + 1)));
+    }
+    return headers;
+}
+
 }  // namespace fp8dash

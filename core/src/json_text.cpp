@@ -20,6 +20,7 @@
 #include <system_error>
 #include <unordered_map>
 
+#include "fp8dash/core/json_text.h"
 #include "fp8dash/core/lm_eval_results.h"
 #include "timeline_arrays.h"
 

@@ -438,74 +438,130 @@ void judgeKeysFromEnvironment(JudgeRunSettings& settings) {
     }
 }
 
-Result<JudgeRunSummary> runJudgeEval(const JudgeRunSettings& st, const Progress& progress,
-                                     const std::function<void(const JudgeRunCounts&)>& onCounts) {
-    if (auto ok = st.validate(); !ok) return ok.error();
-    auto samplesRead = readJudgeSamples(st.samplesPath);
-    if (!samplesRead) return samplesRead.error();
-    const std::vector<JudgeSample> samples = std::move(samplesRead).value();
+namespace {
+
+// One run of the domain eval: each sample to both deployments, each answer to the judge, every result appended to
+// its file as it arrives, resumable from the same folder. The steps in run()'s order; the members are the state they
+// share (the counters under `m_mutex` once the parallel part starts).
+class JudgeEvalRun {
+public:
+    JudgeEvalRun(const JudgeRunSettings& st, const Progress& progress,
+                 const std::function<void(const JudgeRunCounts&)>& onCounts)
+        : m_st(st), m_progress(progress), m_onCounts(onCounts) {
+        for (const auto* ep : {&st.baseline, &st.candidate, &st.judge})
+            if (!ep->apiKey.empty()) m_keys.push_back(ep->apiKey);
+        // Work stops on the caller's Cancel or on a write failure of ours.
+        m_inner.cancelled = [this] { return m_stop.load() || m_progress.isCancelled(); };
+    }
+
+    Result<JudgeRunSummary> run() {
+        if (auto ok = m_st.validate(); !ok) return ok.error();
+        auto samplesRead = readJudgeSamples(m_st.samplesPath);
+        if (!samplesRead) return samplesRead.error();
+        m_samples = std::move(samplesRead).value();
+        for (auto step : {&JudgeEvalRun::connect, &JudgeEvalRun::openFolder, &JudgeEvalRun::readEarlierScores})
+            if (auto ok = (this->*step)(); !ok) return ok.error();
+        planTasks();
+        if (auto ok = writeRunFile(false, false); !ok) return ok.error();
+        for (int v = 0; v < 2; ++v)
+            if (auto ok = m_scoreFiles[v].open(m_scorePaths[v], false); !ok) return ok.error();
+        if (auto ok = m_failures.open(m_dir / "failures.jsonl", true); !ok) return ok.error();
+
+        m_runStart = std::chrono::steady_clock::now();
+        {
+            std::lock_guard lock(m_mutex);
+            m_progress(fractionDone(),
+                       std::to_string(m_counts.finished()) + "/" + std::to_string(m_counts.total) + " done");
+            if (m_onCounts) m_onCounts(m_counts);
+        }
+        runParallel(m_tasks.size(), static_cast<std::size_t>(m_st.concurrency), [this](std::size_t i) { runTask(i); });
+
+        if (m_writeError) return *m_writeError;
+        const bool cancelled = m_progress.isCancelled() && m_counts.scored + m_counts.failed < m_tasks.size();
+        const bool finished = !cancelled && m_counts.failed == 0;
+        if (auto ok = writeRunFile(finished, cancelled); !ok) return ok.error();
+        return summary(cancelled);
+    }
+
+private:
+    struct Task {
+        const JudgeSample* sample;
+        int variant;
+    };
 
     // Keys must never reach a message or a file: server error bodies may echo them.
-    std::vector<std::string> keys;
-    for (const auto* ep : {&st.baseline, &st.candidate, &st.judge})
-        if (!ep->apiKey.empty()) keys.push_back(ep->apiKey);
-    const auto redact = [&keys](std::string s) {
-        for (const auto& k : keys)
+    std::string redact(std::string s) const {
+        for (const auto& k : m_keys)
             for (auto p = s.find(k); p != std::string::npos; p = s.find(k, p)) s.replace(p, k.size(), "***");
         return s;
-    };
+    }
 
-    // Work stops on the caller's Cancel or on a write failure of ours.
-    std::atomic<bool> stop{false};
-    Progress inner;
-    inner.cancelled = [&] { return stop.load() || progress.isCancelled(); };
-
-    const auto makeEndpoint = [&](const ChatEndpoint& c) {
+    Endpoint makeEndpoint(const ChatEndpoint& c) const {
         const std::string base = endpointBase(c.url);
         return Endpoint{base, c.model, base + "/v1/chat/completions", shownUrl(base + "/v1/chat/completions"),
-                        HttpClient(optionsFor(st.http, c.apiKey))};
-    };
-    Endpoint endpoints[2] = {makeEndpoint(st.baseline), makeEndpoint(st.candidate)};
-    const Endpoint judge = makeEndpoint(st.judge);
-    for (int v = 0; v < 2; ++v) {
-        if (!endpoints[v].model.empty()) continue;
-        auto model = discoverModel(endpoints[v].http, endpoints[v].base, kVariantNames[v], inner);
-        if (!model) return Error{redact(model.error().message)};
-        endpoints[v].model = *model;
+                        HttpClient(optionsFor(m_st.http, c.apiKey))};
+    }
+
+    // The endpoints, each deployment's model asked of the server where not given.
+    Status connect() {
+        m_endpoints[0].emplace(makeEndpoint(m_st.baseline));
+        m_endpoints[1].emplace(makeEndpoint(m_st.candidate));
+        m_judge.emplace(makeEndpoint(m_st.judge));
+        for (int v = 0; v < 2; ++v) {
+            Endpoint& ep = *m_endpoints[v];
+            if (!ep.model.empty()) continue;
+            auto model = discoverModel(ep.http, ep.base, kVariantNames[v], m_inner);
+            if (!model) return Error{redact(model.error().message)};
+            ep.model = *model;
+        }
+        m_settingsJson = {{"baseline", {{"url", shownUrl(m_endpoints[0]->base)}, {"model", m_endpoints[0]->model}}},
+                          {"candidate", {{"url", shownUrl(m_endpoints[1]->base)}, {"model", m_endpoints[1]->model}}},
+                          {"judge", {{"url", shownUrl(m_judge->base)}, {"model", m_judge->model}}},
+                          {"rubric", m_st.rubric},
+                          {"max_tokens", m_st.maxTokens},
+                          {"temperature", 0}};
+        return success();
     }
 
     // The output folder: a fresh one, or the folder of an earlier run with the same settings (resume).
-    const fs::path dir = st.outDir;
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec || !fs::is_directory(dir)) return Error{st.outDir + ": cannot create the output folder: " + ec.message()};
-    const fs::path runPath = dir / "run.json";
-    const fs::path scorePaths[2] = {dir / "baseline.jsonl", dir / "candidate.jsonl"};
-    const fs::path failuresPath = dir / "failures.jsonl";
-
-    OJson settingsJson{{"baseline", {{"url", shownUrl(endpoints[0].base)}, {"model", endpoints[0].model}}},
-                       {"candidate", {{"url", shownUrl(endpoints[1].base)}, {"model", endpoints[1].model}}},
-                       {"judge", {{"url", shownUrl(judge.base)}, {"model", judge.model}}},
-                       {"rubric", st.rubric},
-                       {"max_tokens", st.maxTokens},
-                       {"temperature", 0}};
-    std::string started = nowIso8601Utc();
-    if (fs::exists(runPath, ec)) {
-        std::ifstream in(runPath, std::ios::binary);
+    Status openFolder() {
+        m_dir = m_st.outDir;
+        std::error_code ec;
+        fs::create_directories(m_dir, ec);
+        if (ec || !fs::is_directory(m_dir))
+            return Error{m_st.outDir + ": cannot create the output folder: " + ec.message()};
+        m_runPath = m_dir / "run.json";
+        m_scorePaths[0] = m_dir / "baseline.jsonl";
+        m_scorePaths[1] = m_dir / "candidate.jsonl";
+        m_started = nowIso8601Utc();
+        if (!fs::exists(m_runPath, ec)) {
+            for (const auto& p : m_scorePaths)
+                if (fs::exists(p, ec) && fs::file_size(p, ec) > 0)
+                    return Error{p.string() + " exists but " + m_runPath.string() +
+                                 " does not: the folder holds another run's scores; choose another output folder"};
+            return success();
+        }
+        std::ifstream in(m_runPath, std::ios::binary);
         auto previous = OJson::parse(in, nullptr, false);
         if (previous.is_discarded() || !previous.is_object() || !previous.contains("settings"))
-            return Error{runPath.string() + ": not a judge run file; choose another output folder"};
-        const OJson& was = previous["settings"];
+            return Error{m_runPath.string() + ": not a judge run file; choose another output folder"};
+        if (auto ok = sameSettings(previous["settings"]); !ok) return ok;
+        if (previous.contains("started") && previous["started"].is_string()) m_started = previous["started"];
+        return success();
+    }
+
+    // Resuming needs the settings of the earlier run in the folder.
+    Status sameSettings(const OJson& was) const {
         const auto describe = [](const OJson& j) { return j.is_string() ? j.get<std::string>() : j.dump(); };
         const auto mismatch = [&](const std::string& name, const OJson& before, const OJson& now) {
-            return Error{runPath.string() + ": the earlier run in this folder used " + name + " \"" +
+            return Error{m_runPath.string() + ": the earlier run in this folder used " + name + " \"" +
                          snippet(describe(before), 80) + "\", this one \"" + snippet(describe(now), 80) +
                          "\"; resuming needs the same settings (choose another output folder to start afresh)"};
         };
         const auto field = [](const OJson& j, const std::string& key) {
             return j.is_object() && j.contains(key) ? j[key] : OJson();
         };
-        for (const auto& el : settingsJson.items()) {
+        for (const auto& el : m_settingsJson.items()) {
             const OJson before = field(was, el.key());
             if (el.value().is_object()) {
                 for (const auto& f : el.value().items())
@@ -515,132 +571,79 @@ Result<JudgeRunSummary> runJudgeEval(const JudgeRunSettings& st, const Progress&
                 return mismatch(el.key(), before, el.value());
             }
         }
-        if (previous.contains("started") && previous["started"].is_string()) started = previous["started"];
-    } else {
-        for (const auto& p : scorePaths)
-            if (fs::exists(p, ec) && fs::file_size(p, ec) > 0)
-                return Error{p.string() + " exists but " + runPath.string() +
-                             " does not: the folder holds another run's scores; choose another output folder"};
+        return success();
     }
 
     // What earlier runs scored, per variant (by id), with the sums for the means.
-    std::map<std::string, const JudgeSample*> byId;
-    for (const auto& s : samples) byId[s.id.dump()] = &s;
-    std::set<std::string> done[2];
-    double sums[2] = {0, 0};
-    std::size_t scoredTotal[2] = {0, 0};
-    for (int v = 0; v < 2; ++v) {
-        auto records = readScoreFile(scorePaths[v]);
-        if (!records) return records.error();
-        for (const auto& r : *records) {
-            const std::string key = r["id"].dump();
-            if (!done[v].insert(key).second) continue;
-            if (auto s = byId.find(key); s != byId.end() && r.contains("prompt") && r["prompt"] != s->second->prompt)
-                return Error{scorePaths[v].string() + ": sample " + key +
-                             " has a different prompt than in the samples file now; choose another output folder"};
-            sums[v] += r["score"].get<int>();
-            ++scoredTotal[v];
+    Status readEarlierScores() {
+        std::map<std::string, const JudgeSample*> byId;
+        for (const auto& s : m_samples) byId[s.id.dump()] = &s;
+        for (int v = 0; v < 2; ++v) {
+            auto records = readScoreFile(m_scorePaths[v]);
+            if (!records) return records.error();
+            for (const auto& r : *records) {
+                const std::string key = r["id"].dump();
+                if (!m_done[v].insert(key).second) continue;
+                if (auto s = byId.find(key);
+                    s != byId.end() && r.contains("prompt") && r["prompt"] != s->second->prompt)
+                    return Error{m_scorePaths[v].string() + ": sample " + key +
+                                 " has a different prompt than in the samples file now; choose another output folder"};
+                m_sums[v] += r["score"].get<int>();
+                ++m_scoredTotal[v];
+            }
         }
+        return success();
     }
 
-    JudgeRunCounts counts;
-    counts.total = 2 * samples.size();
-    struct Task {
-        const JudgeSample* sample;
-        int variant;
-    };
-    std::vector<Task> tasks;
-    for (const auto& s : samples)
-        for (int v = 0; v < 2; ++v) {
-            if (done[v].count(s.id.dump()))
-                ++counts.alreadyDone;
-            else
-                tasks.push_back({&s, v});
-        }
+    void planTasks() {
+        m_counts.total = 2 * m_samples.size();
+        for (const auto& s : m_samples)
+            for (int v = 0; v < 2; ++v) {
+                if (m_done[v].count(s.id.dump()))
+                    ++m_counts.alreadyDone;
+                else
+                    m_tasks.push_back({&s, v});
+            }
+    }
 
-    std::size_t failedPerVariant[2] = {0, 0};
-    const auto writeRunFile = [&](bool finished, bool cancelled) {
+    Status writeRunFile(bool finished, bool cancelled) {
         OJson run{{"format", "fp8dash-judge-run"},
                   {"version", kRunFormatVersion},
-                  {"samples_file", st.samplesPath},
-                  {"samples", samples.size()},
-                  {"settings", settingsJson},
-                  {"concurrency", st.concurrency},
-                  {"started", started},
+                  {"samples_file", m_st.samplesPath},
+                  {"samples", m_samples.size()},
+                  {"settings", m_settingsJson},
+                  {"concurrency", m_st.concurrency},
+                  {"started", m_started},
                   {"updated", nowIso8601Utc()},
                   {"finished", finished},
                   {"cancelled", cancelled},
                   {"counts",
-                   {{"baseline", {{"scored", scoredTotal[0]}, {"failed", failedPerVariant[0]}}},
-                    {"candidate", {{"scored", scoredTotal[1]}, {"failed", failedPerVariant[1]}}}}}};
-        return writeFileAtomically(runPath, run.dump(2) + "\n");
-    };
-    if (auto ok = writeRunFile(false, false); !ok) return ok.error();
-
-    LineAppender scoreFiles[2], failures;
-    for (int v = 0; v < 2; ++v)
-        if (auto ok = scoreFiles[v].open(scorePaths[v], false); !ok) return ok.error();
-    if (auto ok = failures.open(failuresPath, true); !ok) return ok.error();
-
-    std::mutex mutex;  // guards counts, sums, the callbacks and writeError
-    std::optional<Error> writeError;
-    const auto runStart = std::chrono::steady_clock::now();
-    const auto finishTask = [&](int variant, std::optional<int> score, const OJson& line, LineAppender& file) {
-        auto written = file.append(dumpLine(line));
-        std::lock_guard lock(mutex);
-        if (!written) {
-            if (!writeError) writeError = written.error();
-            stop = true;
-            return;
-        }
-        if (score) {
-            ++counts.scored;
-            sums[variant] += *score;
-            ++scoredTotal[variant];
-        } else {
-            ++counts.failed;
-            ++failedPerVariant[variant];
-        }
-        const std::size_t thisRun = counts.scored + counts.failed;
-        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
-        counts.etaS = elapsed / static_cast<double>(thisRun) * static_cast<double>(tasks.size() - thisRun);
-        std::string what = std::to_string(counts.finished()) + "/" + std::to_string(counts.total) + " done, " +
-                           std::to_string(counts.failed) + " failed";
-        if (thisRun < tasks.size())
-            what += ", ETA " + std::to_string(static_cast<long>(std::lround(*counts.etaS))) + " s";
-        progress(counts.total ? static_cast<double>(counts.finished()) / static_cast<double>(counts.total) : 1.0, what);
-        if (onCounts) onCounts(counts);
-    };
-    const auto fail = [&](const Task& t, const char* stage, const std::string& reason, const std::string* answer,
-                          const std::string* judgeReply) {
-        OJson f{
-            {"id", t.sample->id}, {"variant", kVariantNames[t.variant]}, {"stage", stage}, {"reason", redact(reason)}};
-        if (answer) f["answer"] = *answer;
-        if (judgeReply) f["judge_reply"] = *judgeReply;
-        finishTask(t.variant, std::nullopt, f, failures);
-    };
-
-    {
-        std::lock_guard lock(mutex);
-        progress(counts.total ? static_cast<double>(counts.finished()) / static_cast<double>(counts.total) : 1.0,
-                 std::to_string(counts.finished()) + "/" + std::to_string(counts.total) + " done");
-        if (onCounts) onCounts(counts);
+                   {{"baseline", {{"scored", m_scoredTotal[0]}, {"failed", m_failedPerVariant[0]}}},
+                    {"candidate", {{"scored", m_scoredTotal[1]}, {"failed", m_failedPerVariant[1]}}}}}};
+        return writeFileAtomically(m_runPath, run.dump(2) + "\n");
     }
 
-    runParallel(tasks.size(), static_cast<std::size_t>(st.concurrency), [&](std::size_t i) {
-        if (inner.isCancelled()) return;
-        const Task& t = tasks[i];
-        const Endpoint& ep = endpoints[t.variant];
-        auto answer = chatCompletion(ep, OJson::array({{{"role", "user"}, {"content", t.sample->prompt}}}), st, inner);
+    double fractionDone() const {
+        return m_counts.total ? static_cast<double>(m_counts.finished()) / static_cast<double>(m_counts.total) : 1.0;
+    }
+
+    // One sample of one variant: its answer, the judge's score (asked twice when the first reply holds none).
+    void runTask(std::size_t i) {
+        if (m_inner.isCancelled()) return;
+        const Task& t = m_tasks[i];
+        const Endpoint& ep = *m_endpoints[t.variant];
+        const Endpoint& judge = *m_judge;
+        auto answer =
+            chatCompletion(ep, OJson::array({{{"role", "user"}, {"content", t.sample->prompt}}}), m_st, m_inner);
         if (!answer) {
-            if (!inner.isCancelled()) fail(t, "answer", answer.error().message, nullptr, nullptr);
+            if (!m_inner.isCancelled()) fail(t, "answer", answer.error().message, nullptr, nullptr);
             return;
         }
         OJson messages =
-            OJson::array({{{"role", "user"}, {"content", fillJudgeRubric(st.rubric, *t.sample, answer->content)}}});
-        auto reply = chatCompletion(judge, messages, st, inner);
+            OJson::array({{{"role", "user"}, {"content", fillJudgeRubric(m_st.rubric, *t.sample, answer->content)}}});
+        auto reply = chatCompletion(judge, messages, m_st, m_inner);
         if (!reply) {
-            if (!inner.isCancelled()) fail(t, "judge", reply.error().message, &answer->content, nullptr);
+            if (!m_inner.isCancelled()) fail(t, "judge", reply.error().message, &answer->content, nullptr);
             return;
         }
         std::optional<int> score = parseJudgeScore(reply->content);
@@ -650,9 +653,9 @@ Result<JudgeRunSummary> runJudgeEval(const JudgeRunSettings& st, const Progress&
             firstReply = reply->content;
             messages.push_back({{"role", "assistant"}, {"content", reply->content}});
             messages.push_back({{"role", "user"}, {"content", kJudgeStrictInstruction}});
-            reply = chatCompletion(judge, messages, st, inner);
+            reply = chatCompletion(judge, messages, m_st, m_inner);
             if (!reply) {
-                if (!inner.isCancelled())
+                if (!m_inner.isCancelled())
                     fail(t, "judge", reply.error().message + " (asking again for a single score)", &answer->content,
                          &*firstReply);
                 return;
@@ -681,28 +684,92 @@ Result<JudgeRunSummary> runJudgeEval(const JudgeRunSettings& st, const Progress&
                   {"finish_reason", answer->finishReason},
                   {"judge_reasked", firstReply.has_value()}};
         if (firstReply) rec["judge_first_reply"] = *firstReply;
-        finishTask(t.variant, score, rec, scoreFiles[t.variant]);
-    });
-
-    if (writeError) return *writeError;
-    const bool cancelled = progress.isCancelled() && counts.scored + counts.failed < tasks.size();
-    const bool finished = !cancelled && counts.failed == 0;
-    if (auto ok = writeRunFile(finished, cancelled); !ok) return ok.error();
-
-    JudgeRunSummary summary;
-    summary.counts = counts;
-    summary.counts.etaS.reset();
-    summary.cancelled = cancelled;
-    summary.samples = samples.size();
-    summary.outDir = st.outDir;
-    JudgeVariantSummary* variants[2] = {&summary.baseline, &summary.candidate};
-    for (int v = 0; v < 2; ++v) {
-        variants[v]->model = endpoints[v].model;
-        variants[v]->scored = scoredTotal[v];
-        variants[v]->failed = failedPerVariant[v];
-        if (scoredTotal[v]) variants[v]->meanScore = sums[v] / static_cast<double>(scoredTotal[v]);
+        finishTask(t.variant, score, rec, m_scoreFiles[t.variant]);
     }
-    return summary;
+
+    void fail(const Task& t, const char* stage, const std::string& reason, const std::string* answer,
+              const std::string* judgeReply) {
+        OJson f{
+            {"id", t.sample->id}, {"variant", kVariantNames[t.variant]}, {"stage", stage}, {"reason", redact(reason)}};
+        if (answer) f["answer"] = *answer;
+        if (judgeReply) f["judge_reply"] = *judgeReply;
+        finishTask(t.variant, std::nullopt, f, m_failures);
+    }
+
+    // A result's line into its file, the counters and the caller's progress.
+    void finishTask(int variant, std::optional<int> score, const OJson& line, LineAppender& file) {
+        auto written = file.append(dumpLine(line));
+        std::lock_guard lock(m_mutex);
+        if (!written) {
+            if (!m_writeError) m_writeError = written.error();
+            m_stop = true;
+            return;
+        }
+        if (score) {
+            ++m_counts.scored;
+            m_sums[variant] += *score;
+            ++m_scoredTotal[variant];
+        } else {
+            ++m_counts.failed;
+            ++m_failedPerVariant[variant];
+        }
+        const std::size_t thisRun = m_counts.scored + m_counts.failed;
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_runStart).count();
+        m_counts.etaS = elapsed / static_cast<double>(thisRun) * static_cast<double>(m_tasks.size() - thisRun);
+        std::string what = std::to_string(m_counts.finished()) + "/" + std::to_string(m_counts.total) + " done, " +
+                           std::to_string(m_counts.failed) + " failed";
+        if (thisRun < m_tasks.size())
+            what += ", ETA " + std::to_string(static_cast<long>(std::lround(*m_counts.etaS))) + " s";
+        m_progress(fractionDone(), what);
+        if (m_onCounts) m_onCounts(m_counts);
+    }
+
+    JudgeRunSummary summary(bool cancelled) const {
+        JudgeRunSummary summary;
+        summary.counts = m_counts;
+        summary.counts.etaS.reset();
+        summary.cancelled = cancelled;
+        summary.samples = m_samples.size();
+        summary.outDir = m_st.outDir;
+        JudgeVariantSummary* variants[2] = {&summary.baseline, &summary.candidate};
+        for (int v = 0; v < 2; ++v) {
+            variants[v]->model = m_endpoints[v]->model;
+            variants[v]->scored = m_scoredTotal[v];
+            variants[v]->failed = m_failedPerVariant[v];
+            if (m_scoredTotal[v]) variants[v]->meanScore = m_sums[v] / static_cast<double>(m_scoredTotal[v]);
+        }
+        return summary;
+    }
+
+    const JudgeRunSettings& m_st;
+    const Progress& m_progress;
+    const std::function<void(const JudgeRunCounts&)>& m_onCounts;
+    std::vector<std::string> m_keys;
+    std::atomic<bool> m_stop{false};
+    Progress m_inner;
+    std::vector<JudgeSample> m_samples;
+    std::optional<Endpoint> m_endpoints[2];
+    std::optional<Endpoint> m_judge;
+    OJson m_settingsJson;
+    fs::path m_dir, m_runPath, m_scorePaths[2];
+    std::string m_started;
+    std::set<std::string> m_done[2];
+    double m_sums[2] = {0, 0};
+    std::size_t m_scoredTotal[2] = {0, 0};
+    std::size_t m_failedPerVariant[2] = {0, 0};
+    JudgeRunCounts m_counts;
+    std::vector<Task> m_tasks;
+    LineAppender m_scoreFiles[2], m_failures;
+    std::mutex m_mutex;  // guards the counters, the callbacks and m_writeError during the parallel part
+    std::optional<Error> m_writeError;
+    std::chrono::steady_clock::time_point m_runStart;
+};
+
+}  // namespace
+
+Result<JudgeRunSummary> runJudgeEval(const JudgeRunSettings& st, const Progress& progress,
+                                     const std::function<void(const JudgeRunCounts&)>& onCounts) {
+    return JudgeEvalRun(st, progress, onCounts).run();
 }
 
 }  // namespace fp8dash

@@ -1,5 +1,6 @@
 // The KV headline rule and the metric definitions (kv_headline.h).
 #include "fp8dash/core/kv_headline.h"
+#include "fp8dash/core/number_format.h"
 
 #include <cmath>
 #include <cstdio>
@@ -185,12 +186,7 @@ std::string pad(std::string s, std::size_t width, bool left) {
     return s;
 }
 
-std::string general(double v, int digits) {
-    if (!std::isfinite(v)) return "n/a";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-    return buf;
-}
+using numfmt::general;
 
 std::string countText(const std::optional<std::uint64_t>& n) {
     return n ? grouped(static_cast<long long>(*n)) : "-";

@@ -1,6 +1,7 @@
 // Benchmark orchestration over gpu/ (local_bench.h): the request from a model preset, the run on gpu/'s worker
 // thread, and the gpu/ JSON read back into core types.
 #include "fp8dash/core/local_bench.h"
+#include "fp8dash/core/number_format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -322,19 +323,8 @@ Status checkRange(const std::vector<int>& values, int min, int max, const char* 
 // ---------------------------------------------------------------------------------------------------------------
 // Text
 
-std::string fixed(double v, int decimals) {
-    if (!std::isfinite(v)) return "n/a";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
-
-std::string general(double v, int digits) {
-    if (!std::isfinite(v)) return "n/a";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-    return buf;
-}
+using numfmt::fixed;
+using numfmt::general;
 
 std::string padRight(std::string s, std::size_t width) {
     if (s.size() < width) s.append(width - s.size(), ' ');

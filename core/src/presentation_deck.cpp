@@ -1,5 +1,6 @@
 #include "fp8dash/core/presentation_deck.h"
 #include "fp8dash/core/long_context.h"
+#include "fp8dash/core/number_format.h"
 
 #include <algorithm>
 #include <cctype>
@@ -16,11 +17,7 @@ namespace fp8dash {
 
 namespace {
 
-std::string fixed(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
+using numfmt::fixed;
 
 // "×1.88"
 std::string times(double ratio) {

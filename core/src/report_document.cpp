@@ -2,6 +2,7 @@
 // (paragraphs, lists, tables, figures); two writers turn that into HTML and Markdown, so both say the same.
 #include "fp8dash/core/report_document.h"
 #include "fp8dash/core/lm_eval_paths.h"
+#include "fp8dash/core/number_format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -152,14 +153,8 @@ std::string format(const char* fmt, double v) {
     std::snprintf(buf, sizeof buf, fmt, v);
     return buf;
 }
-std::string fixed(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v + 0.0);  // + 0.0: no "-0.00"
-    return buf;
-}
-std::string general(double v) {
-    return format("%g", v);
-}
+using numfmt::fixed;
+using numfmt::general;
 
 std::string grouped(std::uint64_t v) {
     std::string digits = std::to_string(v), out;

@@ -1,6 +1,7 @@
 // Renderings of a ComparisonReport. The JSON is a stable interface (README "JSON output"): add keys, never rename.
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/lm_eval_paths.h"
+#include "fp8dash/core/number_format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -91,11 +92,8 @@ void addStatementFields(Json& j, const TaskComparison& t) {
             addStatementFields(j["subtasks"][i], t.subtasks[i]);
 }
 
-std::string fixed(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
+using numfmt::fixed;
+using numfmt::general;
 
 // Display width of UTF-8 text (code points; the symbols used here are all single-width).
 std::size_t width(const std::string& s) {
@@ -129,8 +127,6 @@ std::string bulletLine(const std::string& bullet, const std::string& text) {
     std::string out = wrapText(text, 110, "    ");
     return "  " + bullet + " " + out.substr(4);
 }
-
-std::string general(double v);
 
 // Which optional columns a report needs: a confidence column when any row has an answer, paired results and the
 // noise floor when any task has them.
@@ -271,12 +267,6 @@ std::string statisticsMethodText(const ComparisonReport& r) {
 }
 
 std::string layerWord(bool on) { return on ? "FP8" : "not FP8"; }
-
-std::string general(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
 
 std::string thresholdsLine(const Thresholds& t) {
     return "go < " + general(t.goBelow) + "%, monitor " + general(t.goBelow) + "–" + general(t.investigateAbove) +

@@ -283,22 +283,11 @@ TimelineCredentials credentialsFromEnvironment() {
         c.prometheusAuth.user = user;
         c.prometheusAuth.password = envOr("FP8DASH_PROMETHEUS_PASSWORD");
     }
-    const std::string headers = envOr("FP8DASH_PROMETHEUS_HEADERS");
-    std::size_t start = 0;
-    while (start < headers.size()) {
-        auto end = headers.find(';', start);
-        if (end == std::string::npos) end = headers.size();
-        const std::string part = headers.substr(start, end - start);
-        if (auto colon = part.find(':'); colon != std::string::npos) {
-            auto trim = [](std::string s) {
-                const auto b = s.find_first_not_of(' ');
-                if (b == std::string::npos) return std::string();
-                return s.substr(b, s.find_last_not_of(' ') - b + 1);
-            };
-            c.prometheusHeaders.emplace_back(trim(part.substr(0, colon)), trim(part.substr(colon + 1)));
-        }
-        start = end + 1;
-    }
+    auto headers = parseHeaderList(envOr("FP8DASH_PROMETHEUS_HEADERS"), "FP8DASH_PROMETHEUS_HEADERS", ';');
+    if (headers)
+        c.prometheusHeaders = std::move(headers).value();
+    else
+        c.headersError = headers.error().message;
     c.langfusePublicKey = envOr("LANGFUSE_PUBLIC_KEY");
     c.langfuseSecretKey = envOr("LANGFUSE_SECRET_KEY");
     return c;

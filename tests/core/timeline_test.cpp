@@ -203,5 +203,45 @@ TEST(TimelineCredentials, FromTheEnvironment) {
     ::unsetenv("FP8DASH_PROMETHEUS_HEADERS");
 }
 
+// One parser for typed headers, the dialog's lines and the variable's ';' entries: the same rule, errors name the
+// entry.
+TEST(TimelineCredentials, HeaderListsOneRule) {
+    using H = Headers;
+    struct Case {
+        const char* text;
+        char separator;
+        H headers;          // when it parses
+        const char* error;  // else: the message's start
+    };
+    const Case cases[] = {
+        {"", '\n', {}, nullptr},
+        {"\n  \n", '\n', {}, nullptr},
+        {"X-Scope-OrgID: tenant-a", '\n', {{"X-Scope-OrgID", "tenant-a"}}, nullptr},
+        {" A :  1 \r\n\nB: x:y\n", '\n', {{"A", "1"}, {"B", "x:y"}}, nullptr},
+        {"A: 1; B: 2", '\n', {{"A", "1; B: 2"}}, nullptr},  // a ';' is part of a line's value
+        {"A: 1; B: 2", ';', {{"A", "1"}, {"B", "2"}}, nullptr},
+        {"A:", ';', {{"A", ""}}, nullptr},
+        {"A: 1\nno colon here", '\n', {}, "Extra headers, line 2: expected"},
+        {"A: 1\n: value", '\n', {}, "Extra headers, line 2: expected"},
+        {"A: 1;; B 2", ';', {}, "Extra headers, entry 3: expected"},
+    };
+    for (const Case& c : cases) {
+        auto r = parseHeaderList(c.text, "Extra headers", c.separator);
+        if (c.error) {
+            ASSERT_FALSE(r.ok()) << c.text;
+            EXPECT_EQ(r.error().message.rfind(c.error, 0), 0u) << r.error().message;
+        } else {
+            ASSERT_TRUE(r.ok()) << c.text << ": " << r.error().message;
+            EXPECT_EQ(*r, c.headers) << c.text;
+        }
+    }
+    // The variable: a bad entry is reported, none is used.
+    ::setenv("FP8DASH_PROMETHEUS_HEADERS", "X-Scope-OrgID: tenant-a; oops", 1);
+    auto c = credentialsFromEnvironment();
+    EXPECT_TRUE(c.prometheusHeaders.empty());
+    EXPECT_EQ(c.headersError.rfind("FP8DASH_PROMETHEUS_HEADERS, entry 2: expected", 0), 0u) << c.headersError;
+    ::unsetenv("FP8DASH_PROMETHEUS_HEADERS");
+}
+
 }  // namespace
 }  // namespace fp8dash

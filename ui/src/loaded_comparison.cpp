@@ -3,8 +3,7 @@
 #include <QFile>
 #include <QFileInfo>
 
-#include "fp8dash/core/judge_scores.h"
-#include "fp8dash/core/paired_tasks.h"
+#include "fp8dash/core/comparison_builder.h"
 
 namespace fp8dash::ui {
 
@@ -21,6 +20,28 @@ Error namingFile(const Error& error, const QString& path) {
     const QString message = toQString(error.message);
     if (name.isEmpty() || message.contains(name)) return error;
     return Error{(path + QStringLiteral(": ") + message).toStdString()};
+}
+
+// Core's messages and notes start in lower case ("baseline: ...", "sample logs: 3 of 4 tasks paired"): the GUI
+// shows them as sentences, capitalised, notes with a full stop.
+std::string asSentence(std::string text, bool fullStop) {
+    if (!text.empty() && text.front() >= 'a' && text.front() <= 'z')
+        text.front() = static_cast<char>(text.front() - 'a' + 'A');
+    if (fullStop && !text.empty() && text.back() != '.') text += '.';
+    return text;
+}
+
+// Core names the failed input in the CLI's words ("judge candidate: ..."); the dialog names its fields.
+std::string inDialogWords(const std::string& message) {
+    static const std::pair<const char*, const char*> kInputs[] = {{"baseline: ", "Baseline run: "},
+                                                                  {"candidate: ", "Candidate run: "},
+                                                                  {"control: ", "Control run: "},
+                                                                  {"sample logs: ", "Sample logs: "},
+                                                                  {"judge baseline: ", "Baseline judge scores: "},
+                                                                  {"judge candidate: ", "Candidate judge scores: "}};
+    for (const auto& [core, dialog] : kInputs)
+        if (message.rfind(core, 0) == 0) return dialog + message.substr(std::char_traits<char>::length(core));
+    return asSentence(message, false);
 }
 
 }  // namespace
@@ -58,77 +79,25 @@ Status NewComparisonRequest::validate() const {
 
 Result<LoadedComparison> buildNewComparison(const NewComparisonRequest& request, const SampleProgressFn& progress) {
     if (const Status valid = request.validate(); !valid) return valid.error();
-    auto readRun = [](const QString& path, const char* which) -> Result<LmEvalResults> {
-        auto run = readLmEvalPath(toFsPath(path));
-        if (!run) return Error{std::string(which) + " run: " + namingFile(run.error(), path).message};
-        return run;
-    };
-    auto sourceOf = [](const LmEvalResults& run, const QString& given) {
-        return run.sourcePath.empty() ? given.toStdString() : run.sourcePath;
-    };
-    const std::string baselineLabel = request.baselineLabel.toStdString();
-    const std::string candidateLabel = request.candidateLabel.toStdString();
-
-    ComparisonDocument document;
+    ComparisonInputs inputs;
+    inputs.baselineLabel = request.baselineLabel.toStdString();
+    inputs.candidateLabel = request.candidateLabel.toStdString();
+    inputs.baselinePath = toFsPath(request.baselinePath);
+    inputs.candidatePath = toFsPath(request.candidatePath);
+    inputs.controlPath = toFsPath(request.controlPath);
+    inputs.readSampleLogs = request.readSampleLogs;
+    inputs.judgeBaselinePath = toFsPath(request.judgeBaselinePath);
+    inputs.judgeCandidatePath = toFsPath(request.judgeCandidatePath);
+    inputs.options = request.options;
+    inputs.title = request.title.trimmed().toStdString();
+    auto built = buildComparison(inputs, progress);
+    if (!built) return Error{inDialogWords(built.error().message)};
     QStringList notes;
-    if (request.hasEvals()) {
-        auto baseline = readRun(request.baselinePath, "Baseline");
-        if (!baseline) return baseline.error();
-        auto candidate = readRun(request.candidatePath, "Candidate");
-        if (!candidate) return candidate.error();
-        RunRecord baselineRun{baselineLabel, sourceOf(*baseline, request.baselinePath), std::move(baseline).value()};
-        RunRecord candidateRun{candidateLabel, sourceOf(*candidate, request.candidatePath),
-                               std::move(candidate).value()};
-        document = makeComparisonDocument(std::move(baselineRun), std::move(candidateRun), request.options);
-        if (!request.controlPath.isEmpty()) {
-            auto control = readRun(request.controlPath, "Control");
-            if (!control) return control.error();
-            const std::string source = sourceOf(*control, request.controlPath);
-            document.control = RunRecord{baselineLabel + " control", source, std::move(control).value()};
-        }
-        auto report = document.evaluate();
-        if (!report) return report.error();  // an option problem (e.g. an override): not about one file
-        if (request.readSampleLogs) {
-            // The logs are found beside the results files the runs were read from.
-            auto paired = computePairedResults(*report, toFsPath(request.baselinePath), toFsPath(request.candidatePath),
-                                               {}, progress);
-            if (!paired) return Error{"Sample logs: " + paired.error().message};
-            document.paired = std::move(paired->results);
-            const std::size_t total = report->tasks.size();
-            notes
-                << (document.paired.empty()
-                        ? QStringLiteral("Sample logs: no task paired; the confidence comes from lm-eval's "
-                                         "standard errors.")
-                        : QStringLiteral("Sample logs: %1 of %2 tasks paired.").arg(document.paired.size()).arg(total));
-            for (const std::string& note : paired->notes) notes << toQString(note);
-        }
-    } else {
-        document = makeComparisonDocument({baselineLabel, "", {}}, {candidateLabel, "", {}}, request.options);
-        document.hasEvals = false;
-        document.title = baselineLabel + " vs " + candidateLabel + ": domain judge";
-    }
-    if (request.hasJudge()) {
-        JudgeSection section;
-        section.options.cautious = request.options.cautious;
-        auto readScores = [&](const QString& path, const char* which) -> Result<JudgeScores> {
-            auto scores = loadJudgeScores(toFsPath(path), section.options.scale);
-            if (!scores)
-                return Error{std::string(which) + " judge scores: " + namingFile(scores.error(), path).message};
-            return scores;
-        };
-        auto baseline = readScores(request.judgeBaselinePath, "Baseline");
-        if (!baseline) return baseline.error();
-        auto candidate = readScores(request.judgeCandidatePath, "Candidate");
-        if (!candidate) return candidate.error();
-        section.baseline = std::move(baseline).value();
-        section.candidate = std::move(candidate).value();
-        document.judge = std::move(section);
-    }
-    if (!request.title.trimmed().isEmpty()) document.title = request.title.trimmed().toStdString();
-    auto decision = decide(document);
-    if (!decision) return decision.error();
-    ComparisonReport report = decision->evals ? *decision->evals : ComparisonReport{};
-    return LoadedComparison{std::move(document), std::move(report), std::move(decision).value(), std::move(notes)};
+    for (const std::string& note : built->pairingNotes) notes << toQString(asSentence(note, true));
+    for (const std::string& note : built->judgeNotes) notes << toQString(asSentence("judge: " + note, true));
+    ComparisonReport report = built->decision.evals ? *built->decision.evals : ComparisonReport{};
+    return LoadedComparison{std::move(built->document), std::move(report), std::move(built->decision),
+                            std::move(notes)};
 }
 
 }  // namespace fp8dash::ui

@@ -66,21 +66,7 @@ QString joined(const std::vector<std::string>& items) {
 }
 
 Result<Headers> parseHeaders(const QString& text) {
-    Headers headers;
-    const QStringList lines = text.split(QLatin1Char('\n'));
-    for (qsizetype i = 0; i < lines.size(); ++i) {
-        const QString line = lines[i].trimmed();
-        if (line.isEmpty()) continue;
-        const qsizetype colon = line.indexOf(QLatin1Char(':'));
-        if (colon <= 0) {
-            return Error{TimelineSourceDialog::tr("Extra headers, line %1: expected “Name: value”, e.g. "
-                                                  "“X-Scope-OrgID: tenant-a”.")
-                             .arg(i + 1)
-                             .toStdString()};
-        }
-        headers.emplace_back(line.left(colon).trimmed().toStdString(), line.mid(colon + 1).trimmed().toStdString());
-    }
-    return headers;
+    return parseHeaderList(text.toStdString(), TimelineSourceDialog::tr("Extra headers").toStdString());
 }
 
 Status checkUrl(const QString& text, const QString& field) {

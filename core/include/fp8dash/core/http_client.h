@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -16,6 +17,12 @@ namespace fp8dash {
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
 using QueryParams = std::vector<std::pair<std::string, std::string>>;
+
+// Extra request headers as a person types them: "Name: value" entries separated by `separator` (a newline in the
+// timeline dialog's box; ';' in FP8DASH_PROMETHEUS_HEADERS, a one-line variable). Names and values are trimmed;
+// blank entries are skipped. An entry without a name before its colon is an error naming `where` and the entry's
+// number ("Extra headers, line 2: expected ..."); nothing is skipped silently.
+Result<Headers> parseHeaderList(std::string_view text, std::string_view where, char separator = '\n');
 
 // Progress and cancellation for long work. `cancelled` is polled often (every transfer tick, every backoff slice);
 // `report` receives a fraction in [0, 1] and a short text. Both may be empty. Called from worker threads.

@@ -12,11 +12,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fp8dash/core/json_text.h"
 #include "fp8dash/core/result.h"
 
 namespace fp8dash {
-
-using Json = nlohmann::ordered_json;  // key order matters: "the first metric in the file"
 
 // One "<metric>,<filter>" entry of a task (v0.3: "<metric>", filter "none").
 struct MetricValue {
@@ -86,12 +85,6 @@ Result<LmEvalResults> readLmEvalPath(const std::filesystem::path& path);
 Result<LmEvalResults> parseLmEvalText(std::string_view text, const std::string& sourceName);
 Result<LmEvalResults> parseLmEvalJson(const Json& doc, const std::string& sourceName);
 
-// Parses JSON text strictly, with two allowances for what Python's json.dump writes: the bare tokens NaN, Infinity
-// and -Infinity become the strings "NaN", "Infinity", "-Infinity". Nesting deeper than 256 levels is refused.
-// Errors name sourceName and the byte offset.
-Result<Json> parseJsonText(std::string_view text, const std::string& sourceName);
-
-// Reads a whole file (refuses directories, unreadable files and files over maxBytes) with errors naming the path.
-Result<std::string> readTextFile(const std::filesystem::path& path, std::size_t maxBytes = 512u << 20);
+// parseJsonText and readTextFile: json_text.h.
 
 }  // namespace fp8dash

@@ -109,6 +109,7 @@ TimelineReport evaluateTimeline(const TimelineData& data);
 struct TimelineCredentials {
     HttpAuth prometheusAuth;
     Headers prometheusHeaders;
+    std::string headersError;  // FP8DASH_PROMETHEUS_HEADERS has an entry that is no "Name: value" (none are used)
     std::string langfusePublicKey;
     std::string langfuseSecretKey;
     HttpOptions httpTemplate;  // timeouts, TLS (verify, CA file), retries
@@ -118,7 +119,8 @@ struct TimelineCredentials {
 };
 
 // Reads FP8DASH_PROMETHEUS_TOKEN (bearer), FP8DASH_PROMETHEUS_USER/FP8DASH_PROMETHEUS_PASSWORD (basic),
-// FP8DASH_PROMETHEUS_HEADERS ("Name: value; Name2: value2"), LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY.
+// FP8DASH_PROMETHEUS_HEADERS ("Name: value; Name2: value2", read by parseHeaderList), LANGFUSE_PUBLIC_KEY,
+// LANGFUSE_SECRET_KEY.
 TimelineCredentials credentialsFromEnvironment();
 
 // Fetches the series the settings name, evaluates the alert (through Prometheus when quality lives there) and

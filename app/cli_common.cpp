@@ -1,0 +1,51 @@
+#include "cli_common.h"
+
+#include <ostream>
+
+#include "cli.h"
+#include "cli_args.h"
+#include "fp8dash/core/comparison_file.h"
+#include "fp8dash/core/report_document.h"
+#include "fp8dash/core/report_format.h"
+
+namespace fp8dash::cli {
+
+double parsePercent(const std::string& option, const std::string& text) {
+    const auto v = strictDouble(text);
+    if (!v || *v < 0) throw UsageError{option + " \"" + text + "\": expected a percentage such as 0.5"};
+    return *v;
+}
+
+Format parseFormat(const std::string& text) {
+    if (text == "text") return Format::Text;
+    if (text == "json") return Format::Json;
+    if (text == "markdown" || text == "md") return Format::Markdown;
+    throw UsageError{"--format \"" + text + "\": expected text, json or markdown"};
+}
+
+Verdict parseFailOn(const std::string& text) {
+    auto v = parseVerdict(text);
+    if (!v || *v == Verdict::Go) throw UsageError{"--fail-on \"" + text + "\": expected monitor or investigate"};
+    return *v;
+}
+
+void printDecision(const Decision& d, const ComparisonDocument& doc, Format format, const std::string& heading,
+                   std::ostream& out) {
+    switch (format) {
+        case Format::Json:
+            out << comparisonToJson(doc, d).dump(2) << "\n";
+            break;
+        case Format::Markdown:
+            out << decisionToMarkdown(d, doc, heading);
+            break;
+        case Format::Text:
+            out << decisionToText(d, doc, heading);
+            break;
+    }
+}
+
+int exitFor(const Decision& d, std::optional<Verdict> failOn) {
+    return failOn && d.verdict && *d.verdict >= *failOn ? kExitFailOn : kExitOk;
+}
+
+}  // namespace fp8dash::cli

@@ -1,0 +1,212 @@
+#include "cli_compare.h"
+
+#include <unistd.h>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "cli_common.h"
+#include "fp8dash/core/comparison_builder.h"
+#include "fp8dash/core/comparison_file.h"
+#include "fp8dash/core/eval_comparison.h"
+#include "fp8dash/core/judge_scores.h"
+#include "fp8dash/core/langfuse_judge.h"
+#include "fp8dash/core/report_document.h"
+#include "fp8dash/core/report_format.h"
+#include "fp8dash/core/timeline.h"
+
+namespace fp8dash::cli {
+namespace {
+
+// --judge-scale MIN-MAX, e.g. "1-5" or "0-10" (the separator is the first '-' after the first character, so a
+// negative minimum reads too: "-1-1").
+JudgeScale parseJudgeScale(const std::string& text) {
+    const auto bad = [&] { return UsageError{"--judge-scale \"" + text + "\": expected MIN-MAX such as 1-5"}; };
+    const auto dash = text.find('-', 1);
+    if (text.empty() || dash == std::string::npos) throw bad();
+    JudgeScale scale;
+    for (auto [part, out] :
+         {std::pair{text.substr(0, dash), &scale.min}, std::pair{text.substr(dash + 1), &scale.max}}) {
+        const auto v = strictDouble(part);
+        if (!v) throw bad();
+        *out = *v;
+    }
+    if (auto ok = scale.validate(); !ok) throw UsageError{"--judge-scale \"" + text + "\": " + ok.error().message};
+    return scale;
+}
+
+// A progress line on stderr while the sample logs are read, when stderr is a terminal and the logs are large.
+SampleProgressFn sampleLogProgress(std::ostream& err, int& lastTenth) {
+    if (!::isatty(STDERR_FILENO)) return {};
+    return [&err, &lastTenth](std::uint64_t done, std::uint64_t total) {
+        const int tenth = total ? static_cast<int>(10 * done / total) : 10;
+        if (tenth != lastTenth && total > (64u << 20)) {  // only when reading takes a while
+            lastTenth = tenth;
+            err << "\rfp8dash: reading sample logs… " << tenth * 10 << "%" << (tenth >= 10 ? "\n" : "") << std::flush;
+        }
+        return true;
+    };
+}
+
+// --judge-langfuse: each side's selection checked, the keys from the environment, notices to stderr.
+LangfuseSettings langfuseJudgeSettings(const std::string& url, const LangfuseJudgeQuery& baseline,
+                                       const LangfuseJudgeQuery& candidate, std::ostream& err) {
+    for (const auto* q : {&baseline, &candidate})
+        if (q->traceTags.empty() && q->environments.empty())
+            throw UsageError{std::string("compare: --judge-langfuse needs --judge-") +
+                             (q == &baseline ? "baseline" : "candidate") + "-tag or -env"};
+    if (baseline.traceTags == candidate.traceTags && baseline.environments == candidate.environments)
+        throw UsageError{
+            "compare: the baseline and candidate select the same Langfuse scores (same tags and environments)"};
+    const TimelineCredentials cred = credentialsFromEnvironment();
+    std::string missing;
+    if (cred.langfusePublicKey.empty()) missing = "LANGFUSE_PUBLIC_KEY";
+    if (cred.langfuseSecretKey.empty())
+        missing += (missing.empty() ? "" : " and ") + std::string("LANGFUSE_SECRET_KEY");
+    if (!missing.empty()) throw UsageError{"compare: --judge-langfuse needs " + missing + " in the environment"};
+    LangfuseSettings langfuse{url, cred.langfusePublicKey, cred.langfuseSecretKey, cred.httpTemplate, {}};
+    // Deprecated endpoints, a long fetch ahead, rate-limit waits: one line each on stderr. (The judge needs every
+    // score: it has no aggregate mode.)
+    langfuse.notice = [&err](const std::string& text) { err << "fp8dash: " << text << "\n" << std::flush; };
+    return langfuse;
+}
+
+}  // namespace
+
+int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
+    std::vector<std::string> positional;
+    ComparisonOptions options;
+    Format format = Format::Text;
+    std::optional<Verdict> failOn;
+    std::string savePath, baselineLabel = "BF16", candidateLabel = "FP8", value;
+    std::string judgeBaselinePath, judgeCandidatePath, controlPath;
+    JudgeScale scale;
+    std::string judgeLangfuseUrl;  // scores from Langfuse instead of files
+    LangfuseJudgeQuery judgeLfBaseline, judgeLfCandidate;
+    bool sampleLogs = true;
+    while (!a.done()) {
+        if (a.option("--metric", value)) {
+            auto o = MetricOverride::parse(value);
+            if (!o) throw UsageError{o.error().message};
+            options.overrides.push_back(std::move(o).value());
+        } else if (a.option("--go-below", value)) {
+            options.thresholds.goBelow = parsePercent("--go-below", value);
+        } else if (a.option("--investigate-above", value)) {
+            options.thresholds.investigateAbove = parsePercent("--investigate-above", value);
+        } else if (a.option("--format", value)) {
+            format = parseFormat(value);
+        } else if (a.option("--save", value)) {
+            savePath = value;
+        } else if (a.option("--fail-on", value)) {
+            failOn = parseFailOn(value);
+        } else if (a.option("--baseline-label", value)) {
+            baselineLabel = value;
+        } else if (a.option("--candidate-label", value)) {
+            candidateLabel = value;
+        } else if (a.option("--judge-baseline", value)) {
+            judgeBaselinePath = value;
+        } else if (a.option("--judge-candidate", value)) {
+            judgeCandidatePath = value;
+        } else if (a.option("--judge-scale", value)) {
+            scale = parseJudgeScale(value);
+        } else if (a.option("--judge-langfuse", value)) {
+            judgeLangfuseUrl = value;
+        } else if (a.option("--judge-score", value)) {
+            judgeLfBaseline.scoreName = judgeLfCandidate.scoreName = value;
+        } else if (a.option("--judge-baseline-tag", value)) {
+            judgeLfBaseline.traceTags.push_back(value);
+        } else if (a.option("--judge-candidate-tag", value)) {
+            judgeLfCandidate.traceTags.push_back(value);
+        } else if (a.option("--judge-baseline-env", value)) {
+            judgeLfBaseline.environments.push_back(value);
+        } else if (a.option("--judge-candidate-env", value)) {
+            judgeLfCandidate.environments.push_back(value);
+        } else if (a.option("--control", value)) {
+            controlPath = value;
+        } else if (a.flag("--cautious")) {
+            options.cautious = true;
+        } else if (a.flag("--allow-incomparable")) {
+            options.allowIncomparable = true;
+        } else if (a.option("--map", value)) {
+            auto m = TaskMapping::parse(value);
+            if (!m) throw UsageError{m.error().message};
+            options.taskMap.push_back(std::move(m).value());
+        } else if (a.flag("--no-sample-logs")) {
+            sampleLogs = false;
+        } else if (a.peek().size() > 1 && a.peek()[0] == '-') {
+            throw UsageError{"compare: unknown option " + a.peek()};
+        } else {
+            positional.push_back(a.next());
+        }
+    }
+    const bool langfuseJudge = !judgeLangfuseUrl.empty();
+    const bool judgeSelectors = !judgeLfBaseline.traceTags.empty() || !judgeLfBaseline.environments.empty() ||
+                                !judgeLfCandidate.traceTags.empty() || !judgeLfCandidate.environments.empty();
+    if (judgeSelectors && !langfuseJudge)
+        throw UsageError{"compare: --judge-baseline-tag/-env and --judge-candidate-tag/-env need --judge-langfuse URL"};
+    if (langfuseJudge && (!judgeBaselinePath.empty() || !judgeCandidatePath.empty()))
+        throw UsageError{
+            "compare: choose one judge source: score files (--judge-baseline, --judge-candidate) or "
+            "--judge-langfuse"};
+    LangfuseSettings langfuse;
+    if (langfuseJudge) langfuse = langfuseJudgeSettings(judgeLangfuseUrl, judgeLfBaseline, judgeLfCandidate, err);
+    const bool judge = langfuseJudge || !judgeBaselinePath.empty() || !judgeCandidatePath.empty();
+    if (judge && !langfuseJudge && judgeCandidatePath.empty())
+        throw UsageError{"compare: --judge-baseline needs --judge-candidate"};
+    if (judge && !langfuseJudge && judgeBaselinePath.empty())
+        throw UsageError{"compare: --judge-candidate needs --judge-baseline"};
+    if (positional.empty() && !judge)
+        throw UsageError{
+            "compare needs BASELINE CANDIDATE (two lm-eval results), --judge-baseline F "
+            "--judge-candidate F (two judge score files) or --judge-langfuse URL, or both"};
+    if (!positional.empty() && positional.size() != 2)
+        throw UsageError{"compare needs exactly two paths, BASELINE and CANDIDATE (got " +
+                         std::to_string(positional.size()) + ")"};
+    if (!controlPath.empty() && positional.empty())
+        throw UsageError{"compare: --control needs BASELINE and CANDIDATE (it is the noise floor of the lm-eval runs)"};
+    if (auto ok = options.thresholds.validate(); !ok) throw UsageError{ok.error().message};
+
+    ComparisonInputs inputs;
+    inputs.baselineLabel = baselineLabel;
+    inputs.candidateLabel = candidateLabel;
+    inputs.controlPath = controlPath;
+    inputs.readSampleLogs = sampleLogs;
+    inputs.judgeBaselinePath = judgeBaselinePath;
+    inputs.judgeCandidatePath = judgeCandidatePath;
+    if (langfuseJudge) inputs.judgeLangfuse = LangfuseJudgeInputs{langfuse, judgeLfBaseline, judgeLfCandidate};
+    inputs.judgeScale = scale;
+    inputs.options = options;
+    if (!positional.empty()) {
+        inputs.baselinePath = positional[0];
+        inputs.candidatePath = positional[1];
+    }
+    int lastTenth = -1;
+    auto built = buildComparison(inputs, sampleLogProgress(err, lastTenth));
+    if (!built) {
+        err << "fp8dash: " << built.error().message << "\n";
+        return kExitBadInput;
+    }
+    // The pairing's summary goes to stderr in text and Markdown (JSON shows "paired"); in words only when something
+    // was paired are the unpaired tasks listed.
+    if (format != Format::Json) {
+        for (std::size_t i = 0; i < built->pairingNotes.size(); ++i)
+            err << (i == 0 ? "fp8dash: " : "fp8dash:   ") << built->pairingNotes[i] << "\n";
+    }
+    for (const std::string& note : built->judgeNotes) err << "fp8dash: judge: " << note << "\n";
+    const ComparisonDocument& doc = built->document;
+    std::string heading;
+    for (const auto& [label, source] : built->inputs) heading += (heading.empty() ? "" : "\n") + label + " = " + source;
+    if (!savePath.empty()) {
+        if (auto saved = saveComparisonFile(doc, savePath); !saved) {
+            err << "fp8dash: cannot save: " << saved.error().message << "\n";
+            return kExitBadInput;
+        }
+        err << "fp8dash: saved the comparison to " << savePath << "\n";
+    }
+    printDecision(built->decision, doc, format, heading, out);
+    return exitFor(built->decision, failOn);
+}
+
+}  // namespace fp8dash::cli

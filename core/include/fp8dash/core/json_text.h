@@ -1,0 +1,27 @@
+#pragma once
+// Reading JSON text and files with errors a user can act on: the strict parser every reader of outside JSON uses
+// (lm-eval results, comparison and recovery files, Prometheus and Langfuse answers, config.json, judge scores) and
+// the bounded file reader. Implemented in json_text.cpp (simdjson, with nlohmann's messages).
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "fp8dash/core/result.h"
+
+namespace fp8dash {
+
+using Json = nlohmann::ordered_json;  // key order matters: "the first metric in the file"
+
+// Parses JSON text strictly, with two allowances for what Python's json.dump writes: the bare tokens NaN, Infinity
+// and -Infinity become the strings "NaN", "Infinity", "-Infinity". Nesting deeper than 256 levels is refused.
+// Errors name sourceName and the byte offset.
+Result<Json> parseJsonText(std::string_view text, const std::string& sourceName);
+
+// Reads a whole file (refuses directories, unreadable files and files over maxBytes) with errors naming the path.
+Result<std::string> readTextFile(const std::filesystem::path& path, std::size_t maxBytes = 512u << 20);
+
+}  // namespace fp8dash
