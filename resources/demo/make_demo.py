@@ -169,7 +169,7 @@ def main():
             json.dump(demo, f, indent=2, ensure_ascii=False)
         # A real CPU run of the KV-cache FP8 experiment, saved into the file (which writes it in the current format).
         subprocess.run([fp8dash, "bench", "kv", "--cpu", "--model", "llama-3.1-8b", "--contexts", "1024,4096,16384",
-                        "--kv-layers", "2", "--save", staged], check=True, stdout=subprocess.DEVNULL)
+                        "--kv-layers", "4", "--save", staged], check=True, stdout=subprocess.DEVNULL)
         with open(staged) as f:
             final = json.load(f)
     final["created"] = "2026-12-01T00:00:00Z"
