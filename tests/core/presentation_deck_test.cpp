@@ -227,8 +227,10 @@ TEST(PresentationDeck, CapacityNeedsSettingsThatCanBePlanned) {
     ASSERT_EQ(steps(deck), (std::vector<S>{S::Cover, S::Capacity, S::Verdict}));
     const PresentationSlide& capacity = deck.slides[1];
     ASSERT_EQ(capacity.bars.size(), 2u);
-    // BF16: (80e9 × 0.92 − 2 × 8,030,261,248 − 2 GiB) / (2 × 32 layers × 8 KV heads × 128 × 2 bytes).
-    const auto bf16 = static_cast<unsigned long long>((80e9 * 0.92 - 8030261248.0 * 2 - 2.0 * (1ull << 30)) / 131072);
+    // BF16: (79.19 GiB (what an H100 80GB reports) × 0.92 − 2 × 8,030,261,248 − 2 GiB) / (2 × 32 layers × 8 KV heads ×
+    // 128 × 2 bytes).
+    const auto bf16 = static_cast<unsigned long long>(
+        (79.19 * (1ull << 30) * 0.92 - 8030261248.0 * 2 - 2.0 * (1ull << 30)) / 131072);
     EXPECT_EQ(capacity.bars[0].label, "BF16");
     EXPECT_EQ(capacity.bars[0].value, static_cast<double>(bf16));
     EXPECT_EQ(figure(capacity, "BF16")->value, groupedDigits(bf16));
@@ -249,11 +251,10 @@ TEST(PresentationDeck, CapacityNeedsSettingsThatCanBePlanned) {
     local.gpus.push_back(LocalGpu{"NVIDIA H100 80GB HBM3", 9, 0, 132, 85520809984ull, 80000000000ull, true});
     EXPECT_EQ(steps(deckOf(doc, &local)), (std::vector<S>{S::Cover, S::Capacity, S::Verdict}));
 
-    // Llama-3.1-70B on two H100s: 141 GB of BF16 weights leave room for less than one 8K sequence; FP8 fits. Said,
-    // not divided by zero.
+    // Llama-3.1-70B on one H100: 141 GB of BF16 weights do not fit at all; FP8's 71 GB do. Said, not divided by zero.
     doc.capacity = CapacitySettings{};
     doc.capacity->model = "llama-3.1-70b";
-    doc.capacity->gpus = 2;
+    doc.capacity->gpus = 1;
     deck = deckOf(doc);
     ASSERT_EQ(deck.slides.size(), 3u);
     EXPECT_EQ(figure(deck.slides[1], "BF16")->value, "does not fit");
