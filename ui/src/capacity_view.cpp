@@ -6,7 +6,6 @@
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -15,13 +14,13 @@
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 
 #include "bench_charts.h"
 #include "fp8dash/core/model_architecture.h"
 #include "fp8dash/core/vllm_startup_log.h"
+#include "fp8dash/ui/background_job.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
 
@@ -52,7 +51,8 @@ QString tokensPerSecond(double v) {
 
 }  // namespace
 
-CapacityView::CapacityView(QWidget* parent) : QWidget(parent) {
+CapacityView::CapacityView(QWidget* parent)
+    : QWidget(parent), m_deviceJob(new BackgroundJob(this)), m_logJob(new BackgroundJob(this)) {
     setObjectName(QStringLiteral("capacityView"));
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 8, 0, 0);
@@ -248,12 +248,9 @@ void CapacityView::showEvent(QShowEvent* event) {
 void CapacityView::queryDeviceOnce() {
     if (m_deviceQueryStarted || m_local) return;
     m_deviceQueryStarted = true;
-    auto* watcher = new QFutureWatcher<LocalDeviceStatus>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        if (!m_local) setLocalDevice(watcher->future().result());
+    m_deviceJob->watch(bench::localDeviceQuery(), [this](const LocalDeviceStatus& status) {
+        if (!m_local) setLocalDevice(status);
     });
-    watcher->setFuture(bench::localDeviceQuery());
 }
 
 void CapacityView::setLocalDevice(const LocalDeviceStatus& status) {
@@ -403,11 +400,14 @@ void CapacityView::openVllmLog(const QString& path) {
     req.utilization = s.gpuUtilization;
     req.context = s.contextTokens;
     m_logButton->setEnabled(false);
-    auto* watcher = new QFutureWatcher<Result<VllmCalibration>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        watcher->deleteLater();
+    const std::string file = toFsPath(path).string();
+    auto read = [file, req](JobControl&) -> Result<VllmCalibration> {
+        auto log = readVllmStartupLog(file);
+        if (!log) return log.error();
+        return calibrateFromVllmLog(*log, req);
+    };
+    m_logJob->start(std::move(read), [this](Result<VllmCalibration> c) {
         m_logButton->setEnabled(true);
-        const Result<VllmCalibration>& c = watcher->future().result();
         if (!c) {
             m_logText.clear();
             m_logResult->hide();
@@ -420,12 +420,6 @@ void CapacityView::openVllmLog(const QString& path) {
         }
         emit vllmLogRead();
     });
-    const std::string file = toFsPath(path).string();
-    watcher->setFuture(QtConcurrent::run([file, req]() -> Result<VllmCalibration> {
-        auto log = readVllmStartupLog(file);
-        if (!log) return log.error();
-        return calibrateFromVllmLog(*log, req);
-    }));
 }
 
 void CapacityView::inputsChanged() {

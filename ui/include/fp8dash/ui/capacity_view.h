@@ -27,6 +27,8 @@ class QTableView;
 
 namespace fp8dash::ui {
 
+class BackgroundJob;
+
 class CapacityView : public QWidget {
     Q_OBJECT
 public:
@@ -115,6 +117,8 @@ private:
 
     std::optional<LocalDeviceStatus> m_local;
     bool m_deviceQueryStarted = false;
+    BackgroundJob* m_deviceJob = nullptr;  // this machine's GPUs (a shared, cached query)
+    BackgroundJob* m_logJob = nullptr;     // reading a vLLM start-up log
     QString m_errorText;
     bool m_applying = false;  // setSettings is filling the inputs: no edit to announce
     std::optional<CapacityResult> m_selected;
