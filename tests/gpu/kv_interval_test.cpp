@@ -150,9 +150,9 @@ TEST(KvSweepIntervals, PerHeadSumsIntervalsAndPairedDifferences) {
 // differ from per_tensor beyond any doubt.
 TEST(KvSweepIntervals, ModesDifferOnlyWhereValuesSaturate) {
     KvSweepConfig config;
-    config.shape = KvShape{2, 8, 128, 1};
-    config.contexts = {1024};
-    config.queryRows = 16;
+    config.shape = KvShape{2, 4, 128, 1};
+    config.contexts = {512};
+    config.queryRows = 8;
     const KvSweepResult plain = runKvQuantSweep(config);
     for (const KvQuantResult& r : plain.results) {
         EXPECT_EQ(r.keySaturated + r.valueSaturated, 0u) << kvScalingName(r.scaling);
