@@ -62,10 +62,19 @@ std::string kvPercentText(double fraction) {
     return buf;
 }
 
+namespace {
+
+// kvPercentText without its "%": the number alone, for ranges and percentage points.
+std::string percentNumber(double fraction) {
+    std::string text = kvPercentText(fraction);
+    if (!text.empty() && text.back() == '%') text.pop_back();
+    return text;
+}
+
+}  // namespace
+
 std::string kvRangeText(double low, double high) {
-    std::string lowText = kvPercentText(low);
-    if (!lowText.empty() && lowText.back() == '%') lowText.pop_back();
-    return lowText + "–" + kvPercentText(high);
+    return percentNumber(low) + "–" + kvPercentText(high);
 }
 
 std::string kvSourceText(const BenchKvSource& source) {
@@ -91,9 +100,7 @@ namespace {
 
 // A difference of two fractions in percentage points: 0.205 -> "20.5", 0.0042 -> "0.42".
 std::string pointsText(double difference) {
-    std::string text = kvPercentText(std::abs(difference));
-    if (!text.empty() && text.back() == '%') text.pop_back();
-    return text;
+    return percentNumber(std::abs(difference));
 }
 
 // How the other modes at the headline's context compare with it (the headline is per_tensor's row whenever the rows

@@ -103,11 +103,7 @@ KvQuantizer makeCudaKvQuantizer(int deviceIndex) {
         try {
             check(cudaSetDevice(deviceIndex), "cudaSetDevice");
             QuantizedKv quantized;
-            quantized.shape = cache.shape;
-            quantized.shape.tokens = tokens;
-            quantized.scales = scales;
-            quantized.keys.resize(quantized.shape.elementsPerTensor());
-            quantized.values.resize(quantized.shape.elementsPerTensor());
+            quantized.resizeFor(cache.shape, scales, tokens);
             // One layer at a time bounds the device memory to kvHeads x tokens x headDim x 5 bytes.
             const std::size_t layerElements = static_cast<std::size_t>(cache.shape.kvHeads) *
                                               static_cast<std::size_t>(tokens) *

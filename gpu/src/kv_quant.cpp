@@ -208,11 +208,7 @@ QuantizedKv quantizeKv(const KvCache& cache, const KvScales& scales, int tokens)
         throw std::invalid_argument("kv_quant: tokens must be in [1, " + std::to_string(cache.shape.tokens) + "]");
     checkScales(cache.shape, scales);
     QuantizedKv quantized;
-    quantized.shape = cache.shape;
-    quantized.shape.tokens = tokens;
-    quantized.scales = scales;
-    quantized.keys.resize(quantized.shape.elementsPerTensor());
-    quantized.values.resize(quantized.shape.elementsPerTensor());
+    quantized.resizeFor(cache.shape, scales, tokens);
     quantizeInto(cache, scales, tokens, quantized.keys.data(), quantized.values.data());
     return quantized;
 }

@@ -76,10 +76,7 @@ void quantizeLayer(const KvSweepConfig& config, const KvCache& layer, const KvSc
         quantized.scales = scales;  // the codes were made with these; the sweep dequantises with them
         return;
     }
-    quantized.shape = shape;
-    quantized.scales = scales;
-    quantized.keys.resize(shape.elementsPerTensor());
-    quantized.values.resize(shape.elementsPerTensor());
+    quantized.resizeFor(layer.shape, scales, context);
     const std::size_t n = static_cast<std::size_t>(context) * static_cast<std::size_t>(shape.headDim);
     const auto start = std::chrono::steady_clock::now();
     detail::parallelFor(shape.kvHeads, config.threads, [&](int head) {

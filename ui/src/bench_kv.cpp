@@ -74,7 +74,7 @@ QString intervalToolTip(const BenchKvPoint& p) {
                    .arg(p.attnHeads);
     if (p.attnOutVsPerTensor && p.attnOutVsPerTensorCi95 && std::isfinite(*p.attnOutVsPerTensor)) {
         const BenchInterval& ci = *p.attnOutVsPerTensorCi95;
-        const auto points = [](double fraction) { return QString::number(fraction * 100, 'f', 2); };
+        const auto points = [](double fraction) { return fixedText(fraction * 100, 2); };
         tip += BenchView::tr("vs per_tensor: %1 points (95% CI %2 to %3): %4\n")
                    .arg(points(*p.attnOutVsPerTensor), points(ci.low), points(ci.high),
                         ci.containsZero() ? BenchView::tr("within the sampling error")

@@ -143,6 +143,17 @@ struct QuantizedKv {
     KvScales scales;
     std::vector<std::uint8_t> keys;
     std::vector<std::uint8_t> values;
+
+    // Sized for the first `tokens` tokens of a cache of `cacheShape`, made with `scales` (the buffers keep their
+    // capacity, so codes reused from point to point are not allocated again); the codes themselves are left as they
+    // are.
+    void resizeFor(const KvShape& cacheShape, const KvScales& codeScales, int tokens) {
+        shape = cacheShape;
+        shape.tokens = tokens;
+        scales = codeScales;
+        keys.resize(shape.elementsPerTensor());
+        values.resize(shape.elementsPerTensor());
+    }
 };
 
 // Throws std::invalid_argument when tokens is outside [1, cache.shape.tokens] or the scales do not fit the shape.
