@@ -5,11 +5,14 @@
 #include <QString>
 #include <QStyle>
 
+#include <functional>
+
 #include "fp8dash/core/verdict.h"
 
 class QChart;
 class QLabel;
 class QLayout;
+class QObject;
 class QWidget;
 
 namespace fp8dash::ui {
@@ -22,6 +25,9 @@ namespace fp8dash::ui::style {
 QColor verdictColor(Verdict v);      // strong colour: banner background (white text on it reads well)
 QColor verdictTint(Verdict v);       // light background for table cells
 QColor verdictTextColor(Verdict v);  // dark foreground on the tint
+// The same for a given palette, whatever the application's (the presentation's slides are always light).
+QColor verdictTint(Verdict v, bool dark);
+QColor verdictTextColor(Verdict v, bool dark);
 QColor secondaryTextColor();         // subtask rows, captions
 bool darkPalette();                  // the application palette is dark (Theme's dark mode, or a dark desktop)
 // Text colours that read on the palette's window colour, light or dark.
@@ -30,6 +36,10 @@ QColor cautionTextColor();  // cautions
 QColor successTextColor();  // "it worked"
 QString colorRule(const QColor& color, bool bold = false);  // "QLabel { color: #...; }" for setStyleSheet
 
+// Calls repaint after every theme change while context lives (Theme::changed; the repaint protocol in theme.h).
+void onThemeChange(QObject* context, std::function<void()> repaint);
+
+// caption and badge follow theme changes themselves.
 QLabel* sectionTitle(const QString& text, QWidget* parent = nullptr);
 QLabel* caption(const QString& text, QWidget* parent = nullptr);  // secondary, wrapped
 enum class RowIcon { Warning, Info };
