@@ -432,6 +432,14 @@ TEST_F(ViewStateTest, ReviewBannerSidePanelsAndLongContextRepaintInPlace) {
         expectSame(dark ? "dark" : "light");
         const QColor back = chart->backgroundBrush().color();
         EXPECT_TRUE(dark ? isDarkColour(back) : isLightColour(back)) << back.name().toStdString();
+        // A label in the error tone (the decision's warnings): light red on dark, dark red on light.
+        const auto* warnings = review->findChild<QLabel*>(QStringLiteral("decisionWarnings"));
+        ASSERT_NE(warnings, nullptr);
+        const auto tone = QRegularExpression(QStringLiteral("color: (#[0-9a-fA-F]{6})")).match(warnings->styleSheet());
+        ASSERT_TRUE(tone.hasMatch()) << warnings->styleSheet().toStdString();
+        const QColor red(tone.captured(1));
+        EXPECT_TRUE(dark ? red.lightness() > 128 : red.lightness() < 128) << red.name().toStdString();
+        EXPECT_GT(red.red(), red.green());
         if (hasOffBadge) {
             const QColor badge = offBadgeBackground();
             EXPECT_TRUE(dark ? badge.lightness() < 100 : badge.lightness() > 180) << badge.name().toStdString();

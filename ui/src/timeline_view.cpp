@@ -226,7 +226,7 @@ QWidget* TimelineView::buildContentPage() {
     m_warningsLabel->setWordWrap(true);
     m_warningsLabel->setTextFormat(Qt::PlainText);
     m_warningsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_warningsLabel->setStyleSheet(style::colorRule(style::cautionTextColor()));
+    style::setTextTone(m_warningsLabel, style::TextTone::Caution);
     v->addWidget(m_warningsLabel);
 
     m_suggestionBar = new QFrame(page);

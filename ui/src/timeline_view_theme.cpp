@@ -1,10 +1,9 @@
-// TimelineView's answer to a theme change (theme.h): the chart, its axes, the change marker and the styled labels
+// TimelineView's answer to a theme change (theme.h): the chart, its axes, the change marker and the summary cards
 // take the new palette's colours in place. Nothing is rebuilt, so the zoom, the pan, the series and the read-out stay.
 #include <QAbstractSeries>
 #include <QApplication>
 #include <QChart>
 #include <QGraphicsSimpleTextItem>
-#include <QLabel>
 #include <QLineSeries>
 #include <QPen>
 #include <QValueAxis>
@@ -35,7 +34,6 @@ void TimelineView::applyTheme() {
         pen.setColor(marker);
         m_markerSeries->setPen(pen);
     }
-    m_warningsLabel->setStyleSheet(style::colorRule(style::cautionTextColor()));
     if (m_data && m_report) updateCards();  // the cards' verdict tints
 }
 

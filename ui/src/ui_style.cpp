@@ -122,6 +122,38 @@ void onThemeChange(QObject* context, std::function<void()> repaint) {
     QObject::connect(Theme::instance(), &Theme::changed, context, [repaint = std::move(repaint)] { repaint(); });
 }
 
+namespace {
+const char* const kToneProperty = "fp8dashTextTone";  // int(TextTone) + 1; 0 none
+const char* const kToneBoldProperty = "fp8dashTextToneBold";
+const char* const kToneFollowsProperty = "fp8dashTextToneFollows";
+
+QColor toneColor(TextTone tone) {
+    switch (tone) {
+    case TextTone::Error: return errorTextColor();
+    case TextTone::Caution: return cautionTextColor();
+    case TextTone::Success: return successTextColor();
+    }
+    return errorTextColor();
+}
+
+void paintTone(QLabel* label) {
+    const int tone = label->property(kToneProperty).toInt();
+    label->setStyleSheet(tone > 0 ? colorRule(toneColor(static_cast<TextTone>(tone - 1)),
+                                              label->property(kToneBoldProperty).toBool())
+                                  : QString());
+}
+}  // namespace
+
+void setTextTone(QLabel* label, std::optional<TextTone> tone, bool bold) {
+    label->setProperty(kToneProperty, tone ? static_cast<int>(*tone) + 1 : 0);
+    label->setProperty(kToneBoldProperty, bold);
+    paintTone(label);
+    if (!label->property(kToneFollowsProperty).toBool()) {
+        label->setProperty(kToneFollowsProperty, true);
+        onThemeChange(label, [label] { paintTone(label); });
+    }
+}
+
 QLabel* sectionTitle(const QString& text, QWidget* parent) {
     auto* label = new QLabel(text, parent);
     QFont f = label->font();

@@ -6,6 +6,7 @@
 #include <QStyle>
 
 #include <functional>
+#include <optional>
 
 #include "fp8dash/core/verdict.h"
 
@@ -35,6 +36,10 @@ QColor errorTextColor();    // errors, warnings that need action
 QColor cautionTextColor();  // cautions
 QColor successTextColor();  // "it worked"
 QString colorRule(const QColor& color, bool bold = false);  // "QLabel { color: #...; }" for setStyleSheet
+// A label's text in one of those tones (nullopt: the palette's own text colour), kept in the palette's version of the
+// tone after every theme change (the label's style sheet is its own: this sets it).
+enum class TextTone { Error, Caution, Success };
+void setTextTone(QLabel* label, std::optional<TextTone> tone, bool bold = false);
 
 // Calls repaint after every theme change while context lives (Theme::changed; the repaint protocol in theme.h).
 void onThemeChange(QObject* context, std::function<void()> repaint);
