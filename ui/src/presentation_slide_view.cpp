@@ -292,7 +292,8 @@ struct PresentationSlideView::Parts {
         l->addWidget(
             makeLabel(card, toQString(f.label), m.px(22), QFont::DemiBold, kQuiet, QStringLiteral("figureLabel")));
         l->addWidget(makeLabel(card, typographic(f.value), m.px(valuePx), QFont::Bold,
-                               f.level ? style::verdictTextColor(*f.level, false) : kInk, QStringLiteral("figureValue")));
+                               f.level ? style::verdictTextColor(*f.level, false) : kInk,
+                               QStringLiteral("figureValue")));
         if (!f.detail.empty())
             l->addWidget(makeLabel(card, typographic(f.detail), m.px(22), QFont::Normal, kQuiet,
                                    QStringLiteral("figureDetail")));
@@ -526,7 +527,8 @@ void PresentationSlideView::buildEvals(QWidget* body, const Parts& parts) {
     for (int i = 0; i < m_visibleTaskRows; ++i) {
         const SlideTaskRow& t = slide.tasks[static_cast<std::size_t>(i)];
         const bool isWorst = i == 0 && t.degradationPct.value_or(0) > 0;
-        band(i + 1, isWorst ? style::verdictTint(t.verdict, false) : QColor(Qt::transparent), kRule, std::max(1, m.px(1)));
+        band(i + 1, isWorst ? style::verdictTint(t.verdict, false) : QColor(Qt::transparent), kRule,
+             std::max(1, m.px(1)));
         const auto cell = [&](const QString& text, const char* column, Qt::Alignment align, QFont::Weight w,
                               const QColor& color) {
             auto* c = makeLabel(table, text, textPx, w, color, QStringLiteral("taskCell"), false);

@@ -97,7 +97,8 @@ void PresentationWindow::start(QScreen* presenterScreen, ConsoleMode console) {
         followScreens();
     });
     // Qt moves the windows of a removed screen before this signal; placeSlides decides again from what is left.
-    connect(qApp, &QGuiApplication::screenRemoved, this, [this] { QTimer::singleShot(0, this, [this] { followScreens(); }); });
+    connect(qApp, &QGuiApplication::screenRemoved, this,
+            [this] { QTimer::singleShot(0, this, [this] { followScreens(); }); });
     for (QScreen* s : QGuiApplication::screens()) watchScreen(s);
     const bool ownScreen = slides && presenter && slides != presenter;
     if ((ownScreen || console == ConsoleMode::Always) && presenter && !m_console) {
