@@ -241,6 +241,49 @@ TEST_F(ViewStateTest, TaskModelUpdatesSameRowsInPlaceAndRepaintsOnThemeChange) {
     EXPECT_FALSE(stem.isValid());
 }
 
+// Rows that changed (a refresh that dropped a subject) reset the model; the table brings back the expanded groups,
+// the selection, the current row and the scroll position by task name.
+TEST_F(ViewStateTest, TaskTableKeepsItsPlaceByNameThroughAReset) {
+    const auto doc = mmluWithTimeline();
+    if (!doc) GTEST_SKIP() << "shared fixtures not found";
+    auto loaded = evaluateForDisplay(*doc, QStringLiteral("mmlu"));
+    ASSERT_TRUE(loaded.ok());
+    const ComparisonReport report = loaded.value().report;
+    TaskTableView table;
+    table.resize(900, 360);
+    table.show();
+    table.setReport(report);
+    QTreeView* tree = table.treeView();
+    tree->sortByColumn(TaskTableModel::DeltaColumn, Qt::AscendingOrder);
+    for (const char* name : {"mmlu", "mmlu_stem", "mmlu_other"})
+        tree->expand(rowNamed(tree, QString::fromLatin1(name)));
+    const QModelIndex current = rowNamed(tree, QStringLiteral("mmlu_virology"));
+    ASSERT_TRUE(current.isValid());
+    tree->selectionModel()->setCurrentIndex(current, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    tree->selectionModel()->select(rowNamed(tree, QStringLiteral("mmlu_anatomy")),
+                                   QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    QApplication::processEvents();
+    ASSERT_GT(tree->verticalScrollBar()->maximum(), 5);
+    tree->verticalScrollBar()->setValue(5);
+    const TableState before = tableState(&table);
+
+    // The humanities lose their last subject (not expanded, not selected: the rest is the same place).
+    ComparisonReport fewer = report;
+    TaskComparison* humanities = nullptr;
+    for (TaskComparison& c : fewer.tasks[0].subtasks) {
+        if (c.task == "mmlu_humanities") humanities = &c;
+    }
+    ASSERT_NE(humanities, nullptr);
+    humanities->subtasks.pop_back();
+    QSignalSpy resets(table.model(), &QAbstractItemModel::modelAboutToBeReset);
+    table.setReport(fewer);
+    QApplication::processEvents();
+    EXPECT_EQ(resets.count(), 1);
+    TableState now = tableState(&table);
+    EXPECT_EQ(now.rowOrder.size(), before.rowOrder.size());  // the dropped subject was not on show
+    EXPECT_EQ(now, before) << "before: " << describe(before) << "\nnow:    " << describe(now);
+}
+
 // The scenario of the issue: a user who expanded mmlu, sorted by Δ%, selected rows, scrolled and zoomed the timeline
 // switches the theme (both ways, and the desktop switching it under "System"), records a note and shows the same
 // comparison again, and finds everything where it was.
