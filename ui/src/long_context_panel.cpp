@@ -130,6 +130,7 @@ LongContextPanel::LongContextPanel(QWidget* parent) : QWidget(parent) {
     m_view->setMinimumSize(260, 240);
     layout->addWidget(m_view);
     hide();
+    style::onThemeChange(this, [this] { style::adaptCharts(this); });  // the chart restyled in place
 }
 
 void LongContextPanel::setReport(const ComparisonReport& report) {

@@ -50,6 +50,7 @@
 #include "fp8dash/ui/review_dialogs.h"
 #include "fp8dash/ui/review_view.h"
 #include "fp8dash/ui/run_judge_dialog.h"
+#include "fp8dash/ui/screen_fit.h"
 #include "fp8dash/ui/task_table_view.h"
 #include "fp8dash/ui/theme.h"
 #include "fp8dash/ui/time_range_picker.h"
@@ -122,9 +123,7 @@ MainWindow::MainWindow(QWidget* parent)
         m_view->showTab(ComparisonView::ReviewTab);
         m_view->reviewView()->focusComposer(task);
     });
-    connect(Theme::instance(), &Theme::changed, this, [this] {
-        if (m_doc.current()) m_view->setComparison(*m_doc.current());  // the views' own colours follow the palette
-    });
+    // A theme change is not answered here: each view repaints itself in place (theme.h), keeping the user's place.
 
     buildMenus();
     buildStatusBar();
@@ -136,7 +135,10 @@ MainWindow::MainWindow(QWidget* parent)
         const MainWindow* previous = main_window_parts::allWindows().at(main_window_parts::allWindows().size() - 2);
         resize(previous->size());
         move(previous->pos() + QPoint(32, 32));
-    } else if (!restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray())) {
+        fitWindowToScreen(this);  // not off the screen's edge
+    } else if (restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray())) {
+        fitWindowToScreen(this);  // remembered on a larger screen: whole on this one
+    } else {
         QSize size(1280, 820);
         if (const QScreen* screen = QGuiApplication::primaryScreen()) {
             size = size.boundedTo(screen->availableGeometry().size() * 0.92);

@@ -20,7 +20,8 @@ namespace fp8dash::ui {
 
 namespace {
 
-// The deck's palette: dark ink on white reads from the back of a lit room on any projector.
+// The deck's palette: dark ink on white reads from the back of a lit room on any projector. It stays light on a dark
+// theme (the verdict tints too), so a theme change leaves a running presentation as it is.
 const QColor kBack(0xff, 0xff, 0xff);
 const QColor kInk(0x15, 0x18, 0x1d);
 const QColor kQuiet(0x55, 0x5d, 0x69);
@@ -291,7 +292,8 @@ struct PresentationSlideView::Parts {
         l->addWidget(
             makeLabel(card, toQString(f.label), m.px(22), QFont::DemiBold, kQuiet, QStringLiteral("figureLabel")));
         l->addWidget(makeLabel(card, typographic(f.value), m.px(valuePx), QFont::Bold,
-                               f.level ? style::verdictTextColor(*f.level) : kInk, QStringLiteral("figureValue")));
+                               f.level ? style::verdictTextColor(*f.level, false) : kInk,
+                               QStringLiteral("figureValue")));
         if (!f.detail.empty())
             l->addWidget(makeLabel(card, typographic(f.detail), m.px(22), QFont::Normal, kQuiet,
                                    QStringLiteral("figureDetail")));
@@ -525,7 +527,8 @@ void PresentationSlideView::buildEvals(QWidget* body, const Parts& parts) {
     for (int i = 0; i < m_visibleTaskRows; ++i) {
         const SlideTaskRow& t = slide.tasks[static_cast<std::size_t>(i)];
         const bool isWorst = i == 0 && t.degradationPct.value_or(0) > 0;
-        band(i + 1, isWorst ? style::verdictTint(t.verdict) : QColor(Qt::transparent), kRule, std::max(1, m.px(1)));
+        band(i + 1, isWorst ? style::verdictTint(t.verdict, false) : QColor(Qt::transparent), kRule,
+             std::max(1, m.px(1)));
         const auto cell = [&](const QString& text, const char* column, Qt::Alignment align, QFont::Weight w,
                               const QColor& color) {
             auto* c = makeLabel(table, text, textPx, w, color, QStringLiteral("taskCell"), false);
@@ -542,7 +545,7 @@ void PresentationSlideView::buildEvals(QWidget* body, const Parts& parts) {
         grid->addWidget(cell(fixedValue(t.baseline), "baseline", Qt::AlignRight, QFont::Normal, kQuiet), i + 1, 1);
         grid->addWidget(cell(fixedValue(t.candidate), "candidate", Qt::AlignRight, QFont::Normal, kQuiet), i + 1, 2);
         grid->addWidget(cell(typographic(formatPercent(t.deltaPct)), "delta", Qt::AlignRight, QFont::Bold,
-                             style::verdictTextColor(t.verdict)),
+                             style::verdictTextColor(t.verdict, false)),
                         i + 1, 3);
         auto* pill = verdictPill(table, t.verdict, m.px(20), QStringLiteral("taskCell"));
         pill->setProperty("task", toQString(t.task));
@@ -712,7 +715,7 @@ void PresentationSlideView::buildVerdict(QWidget* body, const Parts& parts) {
             makeLabel(review, toQString(slide.review), m.px(26), QFont::DemiBold, kInk, QStringLiteral("reviewText")));
         for (const std::string& w : slide.reviewWarnings)
             rl->addWidget(makeLabel(review, QStringLiteral("⚠  ") + toQString(w), m.px(22), QFont::Normal,
-                                    style::verdictTextColor(Verdict::Monitor), QStringLiteral("reviewWarning")));
+                                    style::verdictTextColor(Verdict::Monitor, false), QStringLiteral("reviewWarning")));
         review->setAccessibleName(tr("Recorded decision: %1").arg(toQString(slide.review)));
     } else {
         rl->addWidget(makeLabel(review, tr("No review decision recorded yet."), m.px(26), QFont::Normal, kQuiet,

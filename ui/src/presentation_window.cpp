@@ -13,6 +13,7 @@
 
 #include "fp8dash/ui/presentation_slide_view.h"
 #include "fp8dash/ui/presenter_console.h"
+#include "fp8dash/ui/screen_fit.h"
 
 namespace fp8dash::ui {
 
@@ -56,6 +57,23 @@ PresentationWindow::PresentationWindow(LoadedComparison loaded, QWidget* parent)
     showCurrent();
 }
 
+void PresentationWindow::watchScreen(QScreen* screen) {
+    connect(screen, &QScreen::geometryChanged, this, &PresentationWindow::followScreens, Qt::UniqueConnection);
+}
+
+void PresentationWindow::followScreens() {
+    if (m_finished) return;
+    const QList<QScreen*> screens = QGuiApplication::screens();
+    QList<ScreenInfo> infos;
+    for (const QScreen* s : screens) infos.append({s->name(), s->geometry()});
+    const SlidesPlacement placement = placeSlides(infos, screen() ? screen()->name() : QString(), m_presenterScreen);
+    if (placement.screen < 0) return;
+    QScreen* target = screens[placement.screen];
+    if (screen() != target) setScreen(target);
+    if (geometry() != placement.geometry) setGeometry(placement.geometry);
+    if (isVisible() && !isFullScreen()) showFullScreen();
+}
+
 PresentationWindow::~PresentationWindow() {
     delete m_console.data();
 }
@@ -73,6 +91,15 @@ void PresentationWindow::start(QScreen* presenterScreen, ConsoleMode console) {
         setScreen(slides);
         setGeometry(slides->geometry());
     }
+    m_presenterScreen = presenter ? presenter->name() : QString();
+    connect(qApp, &QGuiApplication::screenAdded, this, [this](QScreen* screen) {
+        watchScreen(screen);
+        followScreens();
+    });
+    // Qt moves the windows of a removed screen before this signal; placeSlides decides again from what is left.
+    connect(qApp, &QGuiApplication::screenRemoved, this,
+            [this] { QTimer::singleShot(0, this, [this] { followScreens(); }); });
+    for (QScreen* s : QGuiApplication::screens()) watchScreen(s);
     const bool ownScreen = slides && presenter && slides != presenter;
     if ((ownScreen || console == ConsoleMode::Always) && presenter && !m_console) {
         m_console = new PresenterConsole(PresenterConsole::Form::Window);

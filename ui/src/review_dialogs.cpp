@@ -192,7 +192,7 @@ RecordDecisionDialog::RecordDecisionDialog(std::optional<Verdict> current, const
     m_warning = new QLabel(this);
     m_warning->setObjectName(QStringLiteral("decisionWarning"));
     m_warning->setWordWrap(true);
-    m_warning->setStyleSheet(style::colorRule(style::errorTextColor(), true));
+    style::setTextTone(m_warning, style::TextTone::Error, true);
     layout->addWidget(m_warning);
 
     auto* form = new QFormLayout;

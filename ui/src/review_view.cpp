@@ -76,7 +76,7 @@ ReviewView::ReviewView(QWidget* parent) : QWidget(parent) {
     m_warnings->setObjectName(QStringLiteral("decisionWarnings"));
     m_warnings->setWordWrap(true);
     m_warnings->setTextFormat(Qt::PlainText);
-    m_warnings->setStyleSheet(style::colorRule(style::errorTextColor(), true));
+    style::setTextTone(m_warnings, style::TextTone::Error, true);
     text->addWidget(m_warnings);
     cardLayout->addLayout(text, 1);
     m_record = new QPushButton(tr("Record Decision…"), card);

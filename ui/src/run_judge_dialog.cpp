@@ -127,7 +127,7 @@ RunJudgeDialog::RunJudgeDialog(QWidget* parent) : QDialog(parent) {
     m_errorLabel->setAccessibleName(tr("Error"));
     m_errorLabel->setWordWrap(true);
     m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_errorLabel->setStyleSheet(style::colorRule(style::errorTextColor()));
+    style::setTextTone(m_errorLabel, style::TextTone::Error);
     m_errorLabel->hide();
     layout->addWidget(m_errorLabel);
 
@@ -148,7 +148,7 @@ RunJudgeDialog::RunJudgeDialog(QWidget* parent) : QDialog(parent) {
     m_failuresLabel->setAccessibleName(tr("Failures"));
     m_failuresLabel->setWordWrap(true);
     m_failuresLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_failuresLabel->setStyleSheet(style::colorRule(style::cautionTextColor()));
+    style::setTextTone(m_failuresLabel, style::TextTone::Caution);
     m_failuresLabel->hide();
     layout->addWidget(m_failuresLabel);
 
@@ -404,7 +404,7 @@ void RunJudgeDialog::readSamples() {
     const QString path = m_samplesEdit->text().trimmed();
     if (path.isEmpty()) {
         m_samplesLabel->setText(tr("No samples file chosen."));
-        m_samplesLabel->setStyleSheet(QString());
+        style::setTextTone(m_samplesLabel, std::nullopt);
         return;
     }
     if (m_outputFollowsSamples) m_outputEdit->setText(QDir::toNativeSeparators(defaultOutputDir(path)));
@@ -412,13 +412,13 @@ void RunJudgeDialog::readSamples() {
     const auto samples = readJudgeSamples(toFsPath(path).string());
     if (!samples) {
         m_samplesLabel->setText(toQString(samples.error().message));
-        m_samplesLabel->setStyleSheet(style::colorRule(style::errorTextColor()));
+        style::setTextTone(m_samplesLabel, style::TextTone::Error);
         return;
     }
     const qsizetype n = static_cast<qsizetype>(samples->size());
     m_samplesLabel->setText(n == 1 ? tr("1 sample (2 answers to judge).")
                                    : tr("%1 samples (%2 answers to judge).").arg(n).arg(2 * n));
-    m_samplesLabel->setStyleSheet(QString());
+    style::setTextTone(m_samplesLabel, std::nullopt);
 }
 
 void RunJudgeDialog::updateOutputNote() {

@@ -88,21 +88,62 @@ QString pairedToolTip(const PairedTaskResult& p, const QString& baselineLabel, c
 
 }  // namespace
 
-TaskTableModel::TaskTableModel(QObject* parent) : QAbstractItemModel(parent) {}
+TaskTableModel::TaskTableModel(QObject* parent) : QAbstractItemModel(parent) {
+    style::onThemeChange(this, [this] { repaintColours(); });
+}
 TaskTableModel::~TaskTableModel() = default;
 
+bool TaskTableModel::sameRows(const std::vector<TaskComparison>& a, const std::vector<TaskComparison>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (a[i].task != b[i].task || !sameRows(a[i].subtasks, b[i].subtasks)) return false;
+    }
+    return true;
+}
+
+void TaskTableModel::repoint(std::vector<std::unique_ptr<Node>>& nodes, const std::vector<TaskComparison>& tasks) {
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        nodes[i]->comparison = &tasks[i];
+        repoint(nodes[i]->children, tasks[i].subtasks);
+    }
+}
+
+void TaskTableModel::emitChanged(const QModelIndex& parent, const QList<int>& roles) {
+    const int rows = rowCount(parent);
+    if (rows == 0) return;
+    emit dataChanged(index(0, 0, parent), index(rows - 1, ColumnCount - 1, parent), roles);
+    for (int r = 0; r < rows; ++r) {
+        const QModelIndex child = index(r, 0, parent);
+        if (rowCount(child) > 0) emitChanged(child, roles);
+    }
+}
+
 void TaskTableModel::setReport(const ComparisonReport& report) {
-    beginResetModel();
+    // The same rows (a re-evaluation, a note, a refresh): the nodes stay, so do the views' persistent indexes.
+    const bool inPlace = !m_roots.empty() && sameRows(m_report.tasks, report.tasks);
+    if (!inPlace) beginResetModel();
     m_report = report;
-    buildNodes();
+    if (inPlace) {
+        repoint(m_roots, m_report.tasks);
+    } else {
+        buildNodes();
+    }
     m_hasConfidence = m_hasPaired = m_hasNoiseFloor = false;
     for (const TaskComparison& t : m_report.tasks) {
         m_hasConfidence |= t.confidence.has_value();
         m_hasPaired |= t.paired.has_value();
         m_hasNoiseFloor |= t.noiseFloorPct.has_value();
     }
-    endResetModel();
+    if (inPlace) {
+        emitChanged({}, {});  // every role
+    } else {
+        endResetModel();
+    }
     emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
+void TaskTableModel::repaintColours() {
+    emitChanged({}, {Qt::BackgroundRole, Qt::ForegroundRole});
 }
 
 void TaskTableModel::clear() {

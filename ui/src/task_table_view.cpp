@@ -4,10 +4,14 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QItemSelectionModel>
 #include <QMenu>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QVBoxLayout>
+
+#include <optional>
 
 #include "fp8dash/ui/export_actions.h"
 #include "fp8dash/ui/task_table_model.h"
@@ -89,8 +93,71 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
     });
 }
 
+// The user's place by task name, for a model reset (rows keep no identity across one).
+struct TaskTableView::Place {
+    QStringList expanded;
+    QStringList selected;
+    QString current;
+    int scroll = 0;
+};
+
+namespace {
+void collectPlace(const QTreeView* tree, const QModelIndex& parent, QStringList& expanded) {
+    const QAbstractItemModel* model = tree->model();
+    for (int r = 0; r < model->rowCount(parent); ++r) {
+        const QModelIndex row = model->index(r, 0, parent);
+        if (!tree->isExpanded(row)) continue;
+        expanded << row.data(TaskTableModel::TaskNameRole).toString();
+        collectPlace(tree, row, expanded);
+    }
+}
+
+void findRows(const QAbstractItemModel* model, const QModelIndex& parent, const QStringList& names,
+              QModelIndexList& out) {
+    for (int r = 0; r < model->rowCount(parent); ++r) {
+        const QModelIndex row = model->index(r, 0, parent);
+        if (names.contains(row.data(TaskTableModel::TaskNameRole).toString())) out << row;
+        findRows(model, row, names, out);
+    }
+}
+}  // namespace
+
+TaskTableView::Place TaskTableView::savePlace() const {
+    Place place;
+    collectPlace(m_tree, {}, place.expanded);
+    for (const QModelIndex& row : m_tree->selectionModel()->selectedRows()) {
+        place.selected << row.data(TaskTableModel::TaskNameRole).toString();
+    }
+    place.current = m_tree->currentIndex().data(TaskTableModel::TaskNameRole).toString();
+    place.scroll = m_tree->verticalScrollBar()->value();
+    return place;
+}
+
+void TaskTableView::restorePlace(const Place& place) {
+    QModelIndexList rows;
+    findRows(m_proxy, {}, place.expanded, rows);
+    for (const QModelIndex& row : rows) m_tree->expand(row);
+    rows.clear();
+    findRows(m_proxy, {}, place.selected, rows);
+    QItemSelectionModel* selection = m_tree->selectionModel();
+    for (const QModelIndex& row : rows) selection->select(row, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    rows.clear();
+    if (!place.current.isEmpty()) findRows(m_proxy, {}, {place.current}, rows);
+    if (!rows.isEmpty()) {
+        selection->setCurrentIndex(rows.first(), QItemSelectionModel::NoUpdate);
+        m_tree->doItemsLayout();  // the scroll range of the expanded rows, before the value goes back
+        m_tree->verticalScrollBar()->setValue(place.scroll);
+    }
+}
+
 void TaskTableView::setReport(const ComparisonReport& report) {
+    std::optional<Place> place;
+    // Only a reset loses the place (the same rows are updated in place and keep it by themselves).
+    const auto connection = connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this,
+                                    [this, &place] { place = savePlace(); });
     m_model->setReport(report);
+    disconnect(connection);
+    if (place) restorePlace(*place);
     if (auto* recovery = findChild<QLabel*>(QStringLiteral("averageRecovery"))) {
         recovery->setVisible(report.averageRecoveryPct.has_value());
         recovery->setText(report.averageRecoveryPct

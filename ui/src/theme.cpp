@@ -134,7 +134,10 @@ void Theme::apply() {
     switch (m_mode) {
     case ThemeMode::Dark: dark = true; break;
     case ThemeMode::Light: dark = false; break;
-    case ThemeMode::System: dark = systemPrefersDark().value_or(paletteIsDark(m_platformPalette)); break;
+    case ThemeMode::System:
+        // The desktop's latest signal wins over asking it again (the portal may answer the old value for a moment).
+        dark = m_portalDark ? *m_portalDark : systemPrefersDark().value_or(paletteIsDark(m_platformPalette));
+        break;
     }
     if (dark) {
         QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
@@ -154,9 +157,13 @@ void Theme::apply() {
 }
 
 void Theme::portalSettingChanged(const QString& group, const QString& key, const QDBusVariant& value) {
-    if (group != kAppearance || key != kColorScheme || m_mode != ThemeMode::System) return;
-    const bool dark = fromColorScheme(unwrapped(value.variant()).toUInt()).value_or(paletteIsDark(m_platformPalette));
-    if (dark == m_dark) return;
+    if (group != kAppearance || key != kColorScheme) return;
+    followSystemColorScheme(unwrapped(value.variant()).toUInt());
+}
+
+void Theme::followSystemColorScheme(uint colorScheme) {
+    m_portalDark = fromColorScheme(colorScheme).value_or(paletteIsDark(m_platformPalette));
+    if (m_mode != ThemeMode::System || *m_portalDark == m_dark) return;
     apply();
 }
 

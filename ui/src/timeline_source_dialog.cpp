@@ -364,7 +364,7 @@ void TimelineSourceDialog::testConnection() {
     const QString url = m_urlEdit->text().trimmed();
     auto settings = formPrometheusSettings();
     if (!settings) {
-        m_connectionLabel->setStyleSheet(style::colorRule(style::errorTextColor()));
+        style::setTextTone(m_connectionLabel, style::TextTone::Error);
         m_connectionLabel->setText(toQString(settings.error().message));
         growToFit();
         emit connectionTested(false, m_connectionLabel->text());
@@ -375,7 +375,7 @@ void TimelineSourceDialog::testConnection() {
     const Remembered remembered = rememberedFor(true, false);
     m_testing = true;
     m_testButton->setEnabled(false);
-    m_connectionLabel->setStyleSheet(QString());
+    style::setTextTone(m_connectionLabel, std::nullopt);
     m_connectionLabel->setText(tr("Asking %1 for its build info…").arg(url));
 
     const std::string testedUrl = ps.baseUrl;
@@ -384,7 +384,7 @@ void TimelineSourceDialog::testConnection() {
         m_testing = false;
         m_testButton->setEnabled(!m_fetching);
         if (info) {
-            m_connectionLabel->setStyleSheet(style::colorRule(style::successTextColor()));
+            style::setTextTone(m_connectionLabel, style::TextTone::Success);
             QString text = tr("✓ Connected: %1").arg(toQString(*info));
             // Which backend this is and the window edges a local alert evaluation would follow (remembered by
             // buildInfo: no second request).
@@ -396,7 +396,7 @@ void TimelineSourceDialog::testConnection() {
             m_connectionLabel->setText(text);
             storeInKeychain(remembered);
         } else {
-            m_connectionLabel->setStyleSheet(style::colorRule(style::errorTextColor()));
+            style::setTextTone(m_connectionLabel, style::TextTone::Error);
             m_connectionLabel->setText(tr("✗ %1").arg(toQString(info.error().message)));
         }
         growToFit();

@@ -291,7 +291,7 @@ void TimelineSourceDialog::keychainUnavailable(const QString& error) {
 }
 
 void TimelineSourceDialog::showKeychainNote(const QString& text, bool problem) {
-    m_keychainLabel->setStyleSheet(problem ? style::colorRule(style::cautionTextColor()) : QString());
+    style::setTextTone(m_keychainLabel, problem ? std::optional(style::TextTone::Caution) : std::nullopt);
     m_keychainLabel->setText(text);
     growToFit();
 }

@@ -40,12 +40,6 @@ namespace {
 
 using namespace timeline_view_parts;
 
-const QColor kThroughputColor(0x1a, 0x73, 0xe8);
-const QColor kQualityColor(0x8e, 0x24, 0xaa);
-// The change marker: near-black on a light chart, near-white on a dark one (ui_style's chart palette).
-QColor markerColor() {
-    return style::darkPalette() ? QColor(0xe8, 0xea, 0xed) : QColor(0x20, 0x21, 0x24);
-}
 const QColor kPendingFill(0xf9, 0xa8, 0x25, 70);  // amber, light: the condition holds, not yet for long enough
 const QColor kFiringFill(0xc6, 0x28, 0x28, 90);   // red, darker: the alert fired
 constexpr double kMinVisibleSpanS = 60;
@@ -183,6 +177,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     });
 
     setTimeline(nullptr, nullptr);
+    style::onThemeChange(this, [this] { applyTheme(); });  // restyled in place: zoom, pan and read-out stay
 }
 
 TimelineView::~TimelineView() = default;
@@ -231,7 +226,7 @@ QWidget* TimelineView::buildContentPage() {
     m_warningsLabel->setWordWrap(true);
     m_warningsLabel->setTextFormat(Qt::PlainText);
     m_warningsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_warningsLabel->setStyleSheet(style::colorRule(style::cautionTextColor()));
+    style::setTextTone(m_warningsLabel, style::TextTone::Caution);
     v->addWidget(m_warningsLabel);
 
     m_suggestionBar = new QFrame(page);
@@ -295,7 +290,7 @@ QWidget* TimelineView::buildContentPage() {
     QFont markerFont = m_markerLabel->font();
     markerFont.setBold(true);
     m_markerLabel->setFont(markerFont);
-    m_markerLabel->setBrush(markerColor());
+    m_markerLabel->setBrush(markerColor(style::darkPalette()));
     m_markerLabel->setZValue(100);
     m_markerLabel->hide();
     m_hoverLine = new QGraphicsLineItem(m_chart);
@@ -447,8 +442,8 @@ void TimelineView::rebuildSeries() {
         m_markerSeries->setName(tr("FP8 on"));
         m_markerSeries->append(msOf(*change), 0);
         m_markerSeries->append(msOf(*change), 1);
-        QPen pen(markerColor());
-        m_markerLabel->setBrush(markerColor());
+        QPen pen(markerColor(style::darkPalette()));
+        m_markerLabel->setBrush(markerColor(style::darkPalette()));
         pen.setWidthF(1.6);
         pen.setStyle(Qt::DashLine);
         m_markerSeries->setPen(pen);

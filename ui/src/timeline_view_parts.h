@@ -2,6 +2,7 @@
 // The samples TimelineView draws and reads out: the finite ones, the slice a zoom shows, the nearest to a time, and
 // their points in Qt Charts' milliseconds. Internal to fp8dash_ui; pure functions.
 
+#include <QColor>
 #include <QList>
 #include <QPointF>
 
@@ -15,6 +16,14 @@
 #include "fp8dash/core/time_series.h"
 
 namespace fp8dash::ui::timeline_view_parts {
+
+// The series' colours (their axes take the same hue) and the change marker's: near-black on a light chart,
+// near-white on a dark one (ui_style's chart palette).
+inline const QColor kThroughputColor(0x1a, 0x73, 0xe8);
+inline const QColor kQualityColor(0x8e, 0x24, 0xaa);
+inline QColor markerColor(bool darkChart) {
+    return darkChart ? QColor(0xe8, 0xea, 0xed) : QColor(0x20, 0x21, 0x24);
+}
 
 inline qreal msOf(double unixSeconds) {
     return unixSeconds * 1000.0;

@@ -9,6 +9,8 @@
 #include <QLayout>
 #include <QWidget>
 
+#include "fp8dash/ui/theme.h"
+
 // Q_INIT_RESOURCE must be used outside any namespace; referencing the initialiser also keeps the static library's
 // resource object in the link.
 static void registerFp8dashResources() {
@@ -44,7 +46,11 @@ bool darkPalette() {
 }
 
 QColor verdictTint(Verdict v) {
-    if (darkPalette()) {
+    return verdictTint(v, darkPalette());
+}
+
+QColor verdictTint(Verdict v, bool dark) {
+    if (dark) {
         // Deep tints under light text: the colour still says the verdict, the text stays readable.
         switch (v) {
         case Verdict::Go: return QColor(0x1d, 0x3b, 0x24);
@@ -64,7 +70,11 @@ QColor verdictTint(Verdict v) {
 }
 
 QColor verdictTextColor(Verdict v) {
-    if (darkPalette()) {
+    return verdictTextColor(v, darkPalette());
+}
+
+QColor verdictTextColor(Verdict v, bool dark) {
+    if (dark) {
         switch (v) {
         case Verdict::Go: return QColor(0xa8, 0xdb, 0xb0);
         case Verdict::Monitor: return QColor(0xff, 0xd5, 0x80);
@@ -108,6 +118,42 @@ QString colorRule(const QColor& color, bool bold) {
     return QStringLiteral("QLabel { color: %1;%2 }").arg(color.name(), bold ? QStringLiteral(" font-weight: bold;") : QString());
 }
 
+void onThemeChange(QObject* context, std::function<void()> repaint) {
+    QObject::connect(Theme::instance(), &Theme::changed, context, [repaint = std::move(repaint)] { repaint(); });
+}
+
+namespace {
+const char* const kToneProperty = "fp8dashTextTone";  // int(TextTone) + 1; 0 none
+const char* const kToneBoldProperty = "fp8dashTextToneBold";
+const char* const kToneFollowsProperty = "fp8dashTextToneFollows";
+
+QColor toneColor(TextTone tone) {
+    switch (tone) {
+    case TextTone::Error: return errorTextColor();
+    case TextTone::Caution: return cautionTextColor();
+    case TextTone::Success: return successTextColor();
+    }
+    return errorTextColor();
+}
+
+void paintTone(QLabel* label) {
+    const int tone = label->property(kToneProperty).toInt();
+    label->setStyleSheet(tone > 0 ? colorRule(toneColor(static_cast<TextTone>(tone - 1)),
+                                              label->property(kToneBoldProperty).toBool())
+                                  : QString());
+}
+}  // namespace
+
+void setTextTone(QLabel* label, std::optional<TextTone> tone, bool bold) {
+    label->setProperty(kToneProperty, tone ? static_cast<int>(*tone) + 1 : 0);
+    label->setProperty(kToneBoldProperty, bold);
+    paintTone(label);
+    if (!label->property(kToneFollowsProperty).toBool()) {
+        label->setProperty(kToneFollowsProperty, true);
+        onThemeChange(label, [label] { paintTone(label); });
+    }
+}
+
 QLabel* sectionTitle(const QString& text, QWidget* parent) {
     auto* label = new QLabel(text, parent);
     QFont f = label->font();
@@ -121,9 +167,13 @@ QLabel* sectionTitle(const QString& text, QWidget* parent) {
 QLabel* caption(const QString& text, QWidget* parent) {
     auto* label = new QLabel(text, parent);
     label->setWordWrap(true);
-    QPalette p = label->palette();
-    p.setColor(QPalette::WindowText, secondaryTextColor());
-    label->setPalette(p);
+    const auto paint = [label] {
+        QPalette p = label->palette();
+        p.setColor(QPalette::WindowText, secondaryTextColor());
+        label->setPalette(p);
+    };
+    paint();
+    onThemeChange(label, paint);
     return label;
 }
 
@@ -150,12 +200,16 @@ QLabel* iconRow(RowIcon icon, const QString& html, QWidget* parent) {
 QLabel* badge(bool on, const QString& text, const QString& toolTip, QWidget* parent) {
     auto* label = new QLabel((on ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + text, parent);
     label->setObjectName(on ? QStringLiteral("badgeOn") : QStringLiteral("badgeOff"));
-    label->setStyleSheet(on ? QStringLiteral("QLabel { background: #1e7d32; color: white; font-weight: bold;"
-                                             " border-radius: 4px; padding: 2px 8px; }")
-                         : darkPalette() ? QStringLiteral("QLabel { background: #3a3d41; color: #c4c7cc;"
-                                                          " border-radius: 4px; padding: 2px 8px; }")
-                                         : QStringLiteral("QLabel { background: #e3e5e8; color: #3c4043;"
-                                                          " border-radius: 4px; padding: 2px 8px; }"));
+    const auto paint = [label, on] {
+        label->setStyleSheet(on ? QStringLiteral("QLabel { background: #1e7d32; color: white; font-weight: bold;"
+                                                 " border-radius: 4px; padding: 2px 8px; }")
+                             : darkPalette() ? QStringLiteral("QLabel { background: #3a3d41; color: #c4c7cc;"
+                                                              " border-radius: 4px; padding: 2px 8px; }")
+                                             : QStringLiteral("QLabel { background: #e3e5e8; color: #3c4043;"
+                                                              " border-radius: 4px; padding: 2px 8px; }"));
+    };
+    paint();
+    if (!on) onThemeChange(label, paint);
     label->setToolTip(toolTip);
     label->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
     return label;

@@ -5,11 +5,15 @@
 #include <QString>
 #include <QStyle>
 
+#include <functional>
+#include <optional>
+
 #include "fp8dash/core/verdict.h"
 
 class QChart;
 class QLabel;
 class QLayout;
+class QObject;
 class QWidget;
 
 namespace fp8dash::ui {
@@ -22,6 +26,9 @@ namespace fp8dash::ui::style {
 QColor verdictColor(Verdict v);      // strong colour: banner background (white text on it reads well)
 QColor verdictTint(Verdict v);       // light background for table cells
 QColor verdictTextColor(Verdict v);  // dark foreground on the tint
+// The same for a given palette, whatever the application's (the presentation's slides are always light).
+QColor verdictTint(Verdict v, bool dark);
+QColor verdictTextColor(Verdict v, bool dark);
 QColor secondaryTextColor();         // subtask rows, captions
 bool darkPalette();                  // the application palette is dark (Theme's dark mode, or a dark desktop)
 // Text colours that read on the palette's window colour, light or dark.
@@ -29,7 +36,15 @@ QColor errorTextColor();    // errors, warnings that need action
 QColor cautionTextColor();  // cautions
 QColor successTextColor();  // "it worked"
 QString colorRule(const QColor& color, bool bold = false);  // "QLabel { color: #...; }" for setStyleSheet
+// A label's text in one of those tones (nullopt: the palette's own text colour), kept in the palette's version of the
+// tone after every theme change (the label's style sheet is its own: this sets it).
+enum class TextTone { Error, Caution, Success };
+void setTextTone(QLabel* label, std::optional<TextTone> tone, bool bold = false);
 
+// Calls repaint after every theme change while context lives (Theme::changed; the repaint protocol in theme.h).
+void onThemeChange(QObject* context, std::function<void()> repaint);
+
+// caption and badge follow theme changes themselves.
 QLabel* sectionTitle(const QString& text, QWidget* parent = nullptr);
 QLabel* caption(const QString& text, QWidget* parent = nullptr);  // secondary, wrapped
 enum class RowIcon { Warning, Info };

@@ -47,7 +47,9 @@ public:
     // the full-screen slides (what the tests use: the offscreen platform has one screen).
     enum class ConsoleMode { Auto, Always };
     // Shows the slides full screen and starts the clock. presenterScreen: the screen the presenter looks at (the
-    // main window's); nullptr: the primary screen. The slides go to another screen when there is one.
+    // main window's); nullptr: the primary screen. The slides go to another screen when there is one. While it runs
+    // the slides follow the screens: a screen added (a projector plugged in), removed or resized moves or resizes
+    // them to stay full screen on a screen that is there (placeSlides in screen_fit.h).
     void start(QScreen* presenterScreen = nullptr, ConsoleMode console = ConsoleMode::Auto);
 
     const PresentationDeck& deck() const { return m_deck; }
@@ -89,6 +91,8 @@ private:
     void updateClock();
     void setBlanked(bool blanked);
     const std::vector<ChartSnapshot>& chartsFor(const PresentationSlide& slide);
+    void watchScreen(QScreen* screen);
+    void followScreens();  // the slides to placeSlides' screen and geometry
 
     LoadedComparison m_loaded;
     PresentationDeck m_deck;
@@ -106,6 +110,7 @@ private:
     std::map<std::tuple<int, int, int>, std::vector<ChartSnapshot>> m_charts;
     QSize m_chartsForSize;
     bool m_finished = false;
+    QString m_presenterScreen;  // the presenter's screen, by name ("" before start)
 };
 
 }  // namespace fp8dash::ui

@@ -6,6 +6,9 @@
 // three when columnHasData() says no row has them, so a document without them looks as before. Display text is rounded
 // (values 4 decimals, Δ% signed 2 decimals, σ 1 decimal); SortRole carries the exact number so a QSortFilterProxyModel
 // sorts numerically. Holds its own copy of the report. GUI thread only.
+// A report with the same rows (the same tasks and subtasks, in the same order: a re-evaluation, a note, a refresh)
+// updates the rows in place with dataChanged, so the views keep expansion, selection, sort and scroll; anything else
+// resets the model. A theme change emits dataChanged for the colour roles over every row (theme.h).
 
 #include <QAbstractItemModel>
 
@@ -46,6 +49,8 @@ public:
 
     void setReport(const ComparisonReport& report);
     void clear();
+    // dataChanged over every row (subtasks included) for the roles that paint with theme colours; on Theme::changed.
+    void repaintColours();
     const ComparisonReport& report() const { return m_report; }
 
     // The comparison behind an index of this model (not of a proxy); nullptr for an invalid index.
@@ -66,6 +71,9 @@ private:
     static void addNodes(std::vector<std::unique_ptr<Node>>& into, const std::vector<TaskComparison>& tasks,
                          Node* parent);
     void buildNodes();
+    static bool sameRows(const std::vector<TaskComparison>& a, const std::vector<TaskComparison>& b);
+    static void repoint(std::vector<std::unique_ptr<Node>>& nodes, const std::vector<TaskComparison>& tasks);
+    void emitChanged(const QModelIndex& parent, const QList<int>& roles);
     const Node* nodeOf(const QModelIndex& index) const;
     QVariant displayText(const TaskComparison& t, int column, bool subtaskRow) const;
     QVariant sortValue(const TaskComparison& t, int column) const;

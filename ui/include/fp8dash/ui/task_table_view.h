@@ -24,6 +24,9 @@ class TaskTableView : public QWidget {
 public:
     explicit TaskTableView(QWidget* parent = nullptr);
 
+    // The same rows update in place (TaskTableModel); other rows reset the model, and the expanded groups, the
+    // selection and the current row come back by task name (the scroll position too when the current row is still
+    // there): a refresh that adds or drops a task keeps the user's place.
     void setReport(const ComparisonReport& report);
 
     QTreeView* treeView() const { return m_tree; }
@@ -44,6 +47,9 @@ signals:
 
 private:
     void resizeColumns();
+    struct Place;
+    Place savePlace() const;
+    void restorePlace(const Place& place);
 
     QLineEdit* m_filter = nullptr;
     QLabel* m_hint = nullptr;

@@ -111,6 +111,7 @@ private:
     QWidget* buildContentPage();
     void rebuildSeries();
     void applyView();  // sets the time axis to the visible range and redraws what depends on it
+    void applyTheme();  // the chart, the marker and the cards in the palette's colours (timeline_view_theme.cpp)
     void redrawSeries();
     void updateOverlays();  // marker label, hover line
     void updateCards();
