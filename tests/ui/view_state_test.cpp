@@ -417,6 +417,32 @@ TEST_F(ViewStateTest, TabsFilterAndPresentationStayThroughThemeSwitches) {
     show->leave();
 }
 
+// A widget with its own style sheet keeps the palette it was polished with (Qt's style-sheet style saves it then), so
+// a theme switch at run time left the task tree, whose sheet only pads its items, light with grey text on a dark
+// window. The tree's base, its header and its text follow the theme both ways.
+TEST_F(ViewStateTest, StyledTaskTreeFollowsTheThemeBothWays) {
+    Theme* theme = Theme::instance();
+    theme->setMode(ThemeMode::Light);
+    MainWindow window;
+    window.show();
+    window.openDemo();
+    ASSERT_NE(window.current(), nullptr);
+    QTreeView* tree = window.comparisonView()->taskTable()->treeView();
+    ASSERT_FALSE(tree->styleSheet().isEmpty());  // the case this test is about
+    for (ThemeMode mode : {ThemeMode::Dark, ThemeMode::Light, ThemeMode::Dark}) {
+        SCOPED_TRACE(themeModeName(mode).toStdString());
+        theme->setMode(mode);
+        const bool dark = mode == ThemeMode::Dark;
+        const QColor base = tree->viewport()->palette().color(QPalette::Base);
+        const QColor header = tree->header()->palette().color(QPalette::Button);
+        const QColor text = tree->palette().color(QPalette::Text);
+        EXPECT_EQ(isDarkColour(base), dark) << base.name().toStdString();
+        EXPECT_EQ(isLightColour(base), !dark) << base.name().toStdString();
+        EXPECT_EQ(isDarkColour(header), dark) << header.name().toStdString();
+        EXPECT_EQ(isLightColour(text), dark) << text.name().toStdString();
+    }
+}
+
 // The review tab keeps the note being written and its task; the banner keeps its reasons expanded and its details
 // open; the side panels keep their scroll position and repaint their badges and captions; the long-context chart is
 // restyled, not rebuilt. Through two theme switches and a re-evaluation (a decision recorded).

@@ -1,6 +1,7 @@
 #include "fp8dash/ui/theme.h"
 
 #include <QApplication>
+#include <QWidget>
 #include <QDBusConnection>
 #include <QDBusInterface>
 #include <QDBusReply>
@@ -150,6 +151,12 @@ void Theme::apply() {
         if (QApplication::style()->name().compare(m_platformStyle, Qt::CaseInsensitive) != 0)
             QApplication::setStyle(QStyleFactory::create(m_platformStyle));
         QApplication::setPalette(m_platformPalette);
+    }
+    // A widget with its own style sheet keeps the palette Qt's style-sheet style saved when it polished the widget, and
+    // QApplication::setPalette does not reach it: setting the same sheet again repolishes it (and its children, which
+    // inherit the sheet) with the palette just set. Without this, the task tree stayed light on a dark window.
+    for (QWidget* widget : QApplication::allWidgets()) {
+        if (!widget->styleSheet().isEmpty()) widget->setStyleSheet(widget->styleSheet());
     }
     const bool changedNow = dark != m_dark;
     m_dark = dark;
