@@ -1,13 +1,14 @@
 // Strict JSON reading with clear errors, plus the two allowances of lm_eval_results.h (Python's NaN/Infinity).
 //
-// Speed (issue #7): documents are parsed by simdjson (Debian's libsimdjson) and converted to nlohmann's ordered_json,
-// which core reads; nlohmann's own parser is several times slower than Python's json module on lm-eval files. What
-// is accepted and every error message stay nlohmann's: a document simdjson refuses is parsed again by nlohmann
-// (which reports the error, or reads the few things simdjson refuses and nlohmann takes: a byte-order mark, integers
-// beyond 64 bits, a trailing NUL), and the cases that simdjson reads differently from nlohmann ("-0", which nlohmann
-// keeps as a signed integer, and \uD800-\uDFFF escapes) go to nlohmann directly. Very large texts go to nlohmann too
-// (simdjson's index costs several bytes per input byte). A comparison file's timeline sample lists are lifted out
-// by a scanner of their own before the rest is parsed (timeline_arrays.h).
+// Speed (lm-eval files must read within 1.5x of Python's json.load, tests/benchmarks/README.md): documents are parsed
+// by simdjson (Debian's libsimdjson) and converted to nlohmann's ordered_json, which core reads; nlohmann's own parser
+// is several times slower than Python's json module on lm-eval files. What is accepted and every error message stay
+// nlohmann's: a document simdjson refuses is parsed again by nlohmann (which reports the error, or reads the few things
+// simdjson refuses and nlohmann takes: a byte-order mark, integers beyond 64 bits, a trailing NUL), and the cases that
+// simdjson reads differently from nlohmann ("-0", which nlohmann keeps as a signed integer, and \uD800-\uDFFF escapes)
+// go to nlohmann directly. Very large texts go to nlohmann too (simdjson's index costs several bytes per input byte). A
+// comparison file's timeline sample lists are lifted out by a scanner of their own before the rest is parsed
+// (timeline_arrays.h).
 #include <simdjson.h>
 
 #include <algorithm>

@@ -495,7 +495,7 @@ std::string jsonKey(const std::string& key) {
     return Json(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-// A series as seriesToJson gives it, its sample lists on one line each (issue #7: a list of millions of samples
+// A series as seriesToJson gives it, its sample lists on one line each (a list of millions of samples
 // one per line made a file five times the size, and nlohmann's tree of it many times that in memory).
 void appendSeriesText(std::string& out, const Series& series, const Json& shape, int indent) {
     const std::string inner(static_cast<std::size_t>(indent + 2), ' ');
