@@ -25,14 +25,6 @@ std::string format(const char* fmt, double v) {
     std::snprintf(buf, sizeof buf, fmt, v);
     return buf;
 }
-std::string grouped(std::uint64_t v) {
-    std::string digits = std::to_string(v), out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
-}
 
 std::string bytesPerSecond(double v) {
     if (v >= 1e12) return fixed(v / 1e12, 2) + " TB/s";

@@ -5,12 +5,13 @@
 #include <cstdint>
 #include <string>
 
+#include "fp8dash/core/number_format.h"
 #include "report_model.h"
 
 namespace fp8dash::report_doc {
 
+using numfmt::grouped;  // 1,234,567
 std::string format(const char* fmt, double v);  // snprintf of one number
-std::string grouped(std::uint64_t v);           // 1,234,567
 std::string bytesPerSecond(double v);           // "3.35 TB/s", "900 GB/s", "500 MB/s"
 std::string significant(double v);              // three significant digits
 std::string readable(const std::string& iso);   // readableTimestamp, "—" when empty
