@@ -10,7 +10,7 @@
 
 namespace fp8dash::report_doc {
 
-using numfmt::grouped;  // 1,234,567
+using numfmt::grouped;                          // 1,234,567
 std::string format(const char* fmt, double v);  // snprintf of one number
 std::string bytesPerSecond(double v);           // "3.35 TB/s", "900 GB/s", "500 MB/s"
 std::string significant(double v);              // three significant digits
