@@ -1,4 +1,4 @@
-# Sanitizers and libFuzzer (issue #7, tests/fuzz/README.md). Both apply to every target of the build, so the
+# Sanitizers and libFuzzer (tests/fuzz/README.md). Both apply to every target of the build, so the
 # libraries under test carry the same instrumentation as the tests and fuzzers that drive them.
 #   FP8DASH_SANITIZERS  e.g. "address,undefined": -fsanitize=... on every compile and link (GCC or Clang)
 #   FP8DASH_FUZZ        the libFuzzer targets of tests/fuzz (Clang only); the code is built with coverage

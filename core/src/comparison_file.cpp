@@ -306,6 +306,66 @@ Result<ComparisonDocument> parseComparisonJson(Json j, const std::string& src) {
     return detail::parseComparisonJson(std::move(j), src, nullptr);
 }
 
+namespace {
+
+// The "settings" object: thresholds, metric overrides, the cautious policy and the comparability settings.
+Status parseComparisonSettings(const Json& settings, const std::string& src, ComparisonOptions& options) {
+    if (!settings.is_object()) return Error{src + ": field settings must be an object"};
+    if (auto th = settings.find("thresholds"); th != settings.end()) {
+        if (!th->is_object()) return Error{src + ": field settings.thresholds must be an object"};
+        const std::string w = src + ": field settings.thresholds";
+        if (auto s = optionalNumber(*th, "go_below", options.thresholds.goBelow, w); !s) return s.error();
+        if (auto s = optionalNumber(*th, "investigate_above", options.thresholds.investigateAbove, w); !s)
+            return s.error();
+        if (auto s = options.thresholds.validate(); !s)
+            return Error{src + ": field settings.thresholds: " + s.error().message};
+    }
+    if (auto ovs = settings.find("metric_overrides"); ovs != settings.end()) {
+        if (!ovs->is_array()) return Error{src + ": field settings.metric_overrides must be a list"};
+        for (const auto& o : *ovs) {
+            if (!o.is_string())
+                return Error{src + ": field settings.metric_overrides must hold strings like \"gsm8k=exact_match\""};
+            auto mo = MetricOverride::parse(o.get<std::string>());
+            if (!mo) return Error{src + ": field settings.metric_overrides: " + mo.error().message};
+            options.overrides.push_back(std::move(mo).value());
+        }
+    }
+    if (auto c = settings.find("cautious"); c != settings.end() && !c->is_null()) {
+        if (!c->is_boolean()) return Error{src + ": field settings.cautious must be true or false"};
+        options.cautious = c->get<bool>();
+    }
+    if (auto s = readComparabilitySettings(settings, options, src); !s) return s.error();
+    return success();
+}
+
+// The "notes" list: each note's text and unique id, its author, times and task.
+Status parseComparisonNotes(const Json& notes, const std::string& src, std::vector<Note>& out) {
+    if (!notes.is_array()) return Error{src + ": field notes must be a list"};
+    for (std::size_t i = 0; i < notes.size(); ++i) {
+        const Json& n = notes[i];
+        const std::string w = src + ": field notes[" + std::to_string(i) + "]";
+        if (!n.is_object()) return Error{w + " must be an object"};
+        Note note;
+        auto noteText = n.find("text");
+        if (noteText == n.end() || !noteText->is_string()) return Error{w + ".text must be a string"};
+        note.text = noteText->get<std::string>();
+        auto id = n.find("id");
+        if (id == n.end() || !id->is_string() || id->get<std::string>().empty())
+            return Error{w + ".id must be a non-empty string"};
+        note.id = id->get<std::string>();
+        for (const Note& earlier : out)
+            if (earlier.id == note.id) return Error{w + ".id \"" + note.id + "\" is used by an earlier note too"};
+        if (auto s = optionalString(n, "author", note.author, w); !s) return s.error();
+        if (auto s = optionalString(n, "created", note.created, w); !s) return s.error();
+        if (auto s = optionalString(n, "edited", note.edited, w); !s) return s.error();
+        if (auto s = optionalString(n, "task", note.task, w); !s) return s.error();
+        out.push_back(std::move(note));
+    }
+    return success();
+}
+
+}  // namespace
+
 Result<ComparisonDocument> detail::parseComparisonJson(Json j, const std::string& src, TimelineArrays* arrays) {
     if (!j.is_object()) return Error{src + ": not an fp8dash comparison file (expected a JSON object)"};
     auto fmt = j.find("format");
@@ -330,33 +390,8 @@ Result<ComparisonDocument> detail::parseComparisonJson(Json j, const std::string
     if (auto s = optionalString(j, "created", doc.created, where); !s) return s.error();
     if (auto s = optionalString(j, "title", doc.title, where); !s) return s.error();
 
-    if (auto settings = j.find("settings"); settings != j.end()) {
-        if (!settings->is_object()) return Error{src + ": field settings must be an object"};
-        if (auto th = settings->find("thresholds"); th != settings->end()) {
-            if (!th->is_object()) return Error{src + ": field settings.thresholds must be an object"};
-            const std::string w = src + ": field settings.thresholds";
-            if (auto s = optionalNumber(*th, "go_below", doc.options.thresholds.goBelow, w); !s) return s.error();
-            if (auto s = optionalNumber(*th, "investigate_above", doc.options.thresholds.investigateAbove, w); !s)
-                return s.error();
-            if (auto s = doc.options.thresholds.validate(); !s)
-                return Error{src + ": field settings.thresholds: " + s.error().message};
-        }
-        if (auto ovs = settings->find("metric_overrides"); ovs != settings->end()) {
-            if (!ovs->is_array()) return Error{src + ": field settings.metric_overrides must be a list"};
-            for (const auto& o : *ovs) {
-                if (!o.is_string())
-                    return Error{src + ": field settings.metric_overrides must hold strings like \"gsm8k=exact_match\""};
-                auto mo = MetricOverride::parse(o.get<std::string>());
-                if (!mo) return Error{src + ": field settings.metric_overrides: " + mo.error().message};
-                doc.options.overrides.push_back(std::move(mo).value());
-            }
-        }
-        if (auto c = settings->find("cautious"); c != settings->end() && !c->is_null()) {
-            if (!c->is_boolean()) return Error{src + ": field settings.cautious must be true or false"};
-            doc.options.cautious = c->get<bool>();
-        }
-        if (auto s = readComparabilitySettings(*settings, doc.options, src); !s) return s.error();
-    }
+    if (auto settings = j.find("settings"); settings != j.end())
+        if (auto s = parseComparisonSettings(*settings, src, doc.options); !s) return s.error();
 
     if (auto tl = j.find("timeline"); tl != j.end() && !tl->is_null()) {
         auto timeline = detail::parseTimelineJson(*tl, src + ": field timeline", arrays);
@@ -412,29 +447,8 @@ Result<ComparisonDocument> detail::parseComparisonJson(Json j, const std::string
         }
     }
 
-    if (auto notes = j.find("notes"); notes != j.end() && !notes->is_null()) {
-        if (!notes->is_array()) return Error{src + ": field notes must be a list"};
-        for (std::size_t i = 0; i < notes->size(); ++i) {
-            const Json& n = (*notes)[i];
-            const std::string w = src + ": field notes[" + std::to_string(i) + "]";
-            if (!n.is_object()) return Error{w + " must be an object"};
-            Note note;
-            auto noteText = n.find("text");
-            if (noteText == n.end() || !noteText->is_string()) return Error{w + ".text must be a string"};
-            note.text = noteText->get<std::string>();
-            auto id = n.find("id");
-            if (id == n.end() || !id->is_string() || id->get<std::string>().empty())
-                return Error{w + ".id must be a non-empty string"};
-            note.id = id->get<std::string>();
-            for (const Note& earlier : doc.notes)
-                if (earlier.id == note.id) return Error{w + ".id \"" + note.id + "\" is used by an earlier note too"};
-            if (auto s = optionalString(n, "author", note.author, w); !s) return s.error();
-            if (auto s = optionalString(n, "created", note.created, w); !s) return s.error();
-            if (auto s = optionalString(n, "edited", note.edited, w); !s) return s.error();
-            if (auto s = optionalString(n, "task", note.task, w); !s) return s.error();
-            doc.notes.push_back(std::move(note));
-        }
-    }
+    if (auto notes = j.find("notes"); notes != j.end() && !notes->is_null())
+        if (auto s = parseComparisonNotes(*notes, src, doc.notes); !s) return s.error();
     if (auto review = j.find("review"); review != j.end() && !review->is_null()) {
         if (!review->is_object()) return Error{src + ": field review must be an object"};
         if (auto list = review->find("decisions"); list != review->end() && !list->is_null()) {

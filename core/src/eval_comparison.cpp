@@ -1,5 +1,5 @@
-// The comparison rules of issue #2, exactly: compared tasks, primary metric, delta and degradation, verdict bands,
-// standard errors, risk flags.
+// The comparison rules (README "The comparison rules"), exactly: compared tasks, primary metric, delta and degradation,
+// verdict bands, standard errors, risk flags.
 #include "fp8dash/core/eval_comparison.h"
 #include "fp8dash/core/lm_eval_paths.h"
 
@@ -71,7 +71,7 @@ const MetricOverride* overrideFor(const ComparisonOptions& o, const std::string&
     return nullptr;
 }
 
-// The primary metric of a task, chosen from the baseline's entry (issue #2 "Primary metric").
+// The primary metric of a task, chosen from the baseline's entry (README "The comparison rules", Primary metric).
 const MetricValue* primaryMetric(const TaskResult& t, const MetricOverride* ov) {
     if (ov) return ov->filter.empty() ? bestFilter(t, ov->metric) : t.find(ov->metric, ov->filter);
     static const char* const kPreferred[] = {"acc_norm", "acc", "exact_match", "pass@1", "mc2", "f1", "em"};

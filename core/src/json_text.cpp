@@ -1,13 +1,14 @@
 // Strict JSON reading with clear errors, plus the two allowances of lm_eval_results.h (Python's NaN/Infinity).
 //
-// Speed (issue #7): documents are parsed by simdjson (Debian's libsimdjson) and converted to nlohmann's ordered_json,
-// which core reads; nlohmann's own parser is several times slower than Python's json module on lm-eval files. What
-// is accepted and every error message stay nlohmann's: a document simdjson refuses is parsed again by nlohmann
-// (which reports the error, or reads the few things simdjson refuses and nlohmann takes: a byte-order mark, integers
-// beyond 64 bits, a trailing NUL), and the cases that simdjson reads differently from nlohmann ("-0", which nlohmann
-// keeps as a signed integer, and \uD800-\uDFFF escapes) go to nlohmann directly. Very large texts go to nlohmann too
-// (simdjson's index costs several bytes per input byte). A comparison file's timeline sample lists are lifted out
-// by a scanner of their own before the rest is parsed (timeline_arrays.h).
+// Speed (lm-eval files must read within 1.5x of Python's json.load, tests/benchmarks/README.md): documents are parsed
+// by simdjson (Debian's libsimdjson) and converted to nlohmann's ordered_json, which core reads; nlohmann's own parser
+// is several times slower than Python's json module on lm-eval files. What is accepted and every error message stay
+// nlohmann's: a document simdjson refuses is parsed again by nlohmann (which reports the error, or reads the few things
+// simdjson refuses and nlohmann takes: a byte-order mark, integers beyond 64 bits, a trailing NUL), and the cases that
+// simdjson reads differently from nlohmann ("-0", which nlohmann keeps as a signed integer, and \uD800-\uDFFF escapes)
+// go to nlohmann directly. Very large texts go to nlohmann too (simdjson's index costs several bytes per input byte). A
+// comparison file's timeline sample lists are lifted out by a scanner of their own before the rest is parsed
+// (timeline_arrays.h).
 #include <simdjson.h>
 
 #include <algorithm>
@@ -145,77 +146,135 @@ struct Prescan {
     std::string problem;          // an error message, or "" when fine
 };
 
-Prescan prescan(std::string_view in, detail::TimelineArrays* arrays) {
-    Prescan out;
+// The objects and arrays open at a point of the scan, and what their keys mean for the timeline's sample lists.
+class PrescanPath {
+public:
+    explicit PrescanPath(detail::TimelineArrays* arrays) : m_arrays(arrays) { m_stack.reserve(16); }
+
+    void open(char kind) { m_stack.push_back({kind, kind == '{', {}}); }
+    void close() {
+        if (!m_stack.empty()) m_stack.pop_back();
+    }
+    // A ',' in an object: the next string is a key.
+    void comma() {
+        if (!m_stack.empty() && m_stack.back().kind == '{') m_stack.back().expectKey = true;
+    }
+    // A string starts: true when it is a key (its end is then given to keyRead).
+    bool stringIsKey() {
+        if (m_stack.empty() || m_stack.back().kind != '{' || !m_stack.back().expectKey) return false;
+        m_stack.back().expectKey = false;
+        return true;
+    }
+
+    // The timeline path of the innermost three objects, when they are timeline > throughput|quality > t|v.
+    ArraySlot slotHere() const {
+        if (!m_arrays) return ArraySlot::None;
+        if (m_stack.size() != 3 || m_stack[0].kind != '{' || m_stack[1].kind != '{' || m_stack[2].kind != '{')
+            return ArraySlot::None;
+        if (m_stack[0].key != "timeline") return ArraySlot::None;
+        const bool throughput = m_stack[1].key == "throughput";
+        if (!throughput && m_stack[1].key != "quality") return ArraySlot::None;
+        if (m_stack[2].key == "t") return throughput ? ArraySlot::ThroughputT : ArraySlot::QualityT;
+        if (m_stack[2].key == "v") return throughput ? ArraySlot::ThroughputV : ArraySlot::QualityV;
+        return ArraySlot::None;
+    }
+
+    std::optional<std::vector<double>>& slotArray(ArraySlot slot) {
+        switch (slot) {
+            case ArraySlot::ThroughputT:
+                return m_arrays->throughput.t;
+            case ArraySlot::ThroughputV:
+                return m_arrays->throughput.v;
+            case ArraySlot::QualityT:
+                return m_arrays->quality.t;
+            default:
+                return m_arrays->quality.v;
+        }
+    }
+
+    // A key whose value replaces what an earlier, repeated key held (nlohmann keeps the last): forget what was lifted
+    // under the earlier one. A key with an escape on that path may spell any of them ("\u0074" is "t"): the text is
+    // then read without lifting (`abandonLifting`).
+    void keyRead(std::string_view key, bool& abandonLifting) {
+        if (!m_arrays) return;
+        Frame& top = m_stack.back();
+        top.key = key;
+        const bool escaped = key.find('\\') != std::string_view::npos;
+        const bool inTimeline = m_stack.size() >= 2 && m_stack[0].kind == '{' && m_stack[0].key == "timeline";
+        const bool inSeries = m_stack.size() == 3 && inTimeline && m_stack[1].kind == '{' &&
+                              (m_stack[1].key == "throughput" || m_stack[1].key == "quality");
+        if (escaped && top.kind == '{' && (m_stack.size() == 1 || (m_stack.size() == 2 && inTimeline) || inSeries)) {
+            abandonLifting = true;
+        } else if (m_stack.size() == 1 && top.kind == '{' && key == "timeline") {
+            *m_arrays = {};
+        } else if (m_stack.size() == 2 && inTimeline && top.kind == '{') {
+            if (key == "throughput")
+                m_arrays->throughput = {};
+            else if (key == "quality")
+                m_arrays->quality = {};
+        } else if (m_stack.size() == 3) {
+            if (const ArraySlot slot = slotHere(); slot != ArraySlot::None) slotArray(slot).reset();
+        }
+    }
+
+private:
     struct Frame {
         char kind;             // '{' or '['
         bool expectKey;        // in an object: the next string is a key
         std::string_view key;  // in an object: the key whose value is being read (raw, as in the file)
     };
-    std::vector<Frame> stack;
-    stack.reserve(16);
+    detail::TimelineArrays* m_arrays;
+    std::vector<Frame> m_stack;
+};
+
+// A bare word outside strings at `i` (its first letter N, I or -): NaN, Infinity and -Infinity become strings; a "-0"
+// that simdjson reads differently from nlohmann is noted. Returns the index of the last character consumed.
+std::size_t prescanBareWord(std::string_view in, std::size_t i, Prescan& out) {
+    const char c = in[i];
+    std::string_view token;
+    if (startsWithAt(in, i, "NaN"))
+        token = "NaN";
+    else if (startsWithAt(in, i, "Infinity"))
+        token = "Infinity";
+    else if (startsWithAt(in, i, "-Infinity"))
+        token = "-Infinity";
+    if (token.empty() || (i > 0 && isWordChar(in[i - 1])) ||
+        (i + token.size() < in.size() && isWordChar(in[i + token.size()]))) {
+        // nlohmann reads "-0" as a signed integer zero, simdjson as an integer that cannot tell.
+        if (c == '-' && i + 1 < in.size() && in[i + 1] == '0' &&
+            (i + 2 >= in.size() || (in[i + 2] != '.' && in[i + 2] != 'e' && in[i + 2] != 'E')))
+            out.nlohmannOnly = true;
+        return i;
+    }
+    static constexpr std::string_view kQuoted[] = {"\"NaN\"", "\"Infinity\"", "\"-Infinity\""};
+    const std::string_view quoted = token == "NaN" ? kQuoted[0] : token == "Infinity" ? kQuoted[1] : kQuoted[2];
+    out.replacements.push_back({i, i + token.size(), quoted});
+    return i + token.size() - 1;
+}
+
+// Inside a string at `i`, not at a quote or backslash: the index just before the next one (most of a text is inside
+// strings, so the scan jumps there).
+std::size_t skipStringRun(std::string_view in, std::size_t i) {
+    const char* from = in.data() + i;
+    const std::size_t left = in.size() - i;
+    const void* quote = std::memchr(from, '"', left);
+    const std::size_t quoteAt = quote ? static_cast<std::size_t>(static_cast<const char*>(quote) - from) : left;
+    const void* escape = std::memchr(from, '\\', quoteAt);
+    return i + (escape ? static_cast<std::size_t>(static_cast<const char*>(escape) - from) : quoteAt) - 1;
+}
+
+Prescan prescan(std::string_view in, detail::TimelineArrays* arrays) {
+    Prescan out;
+    PrescanPath path(arrays);
     int depth = 0;
     bool inString = false;
     bool inKey = false;
     std::size_t keyStart = 0;
-    // The timeline path of the innermost three objects, when they are timeline > throughput|quality > t|v.
-    const auto slotHere = [&]() -> ArraySlot {
-        if (stack.size() != 3 || stack[0].kind != '{' || stack[1].kind != '{' || stack[2].kind != '{')
-            return ArraySlot::None;
-        if (stack[0].key != "timeline") return ArraySlot::None;
-        const bool throughput = stack[1].key == "throughput";
-        if (!throughput && stack[1].key != "quality") return ArraySlot::None;
-        if (stack[2].key == "t") return throughput ? ArraySlot::ThroughputT : ArraySlot::QualityT;
-        if (stack[2].key == "v") return throughput ? ArraySlot::ThroughputV : ArraySlot::QualityV;
-        return ArraySlot::None;
-    };
-    const auto slotArray = [&](ArraySlot slot) -> std::optional<std::vector<double>>& {
-        switch (slot) {
-            case ArraySlot::ThroughputT:
-                return arrays->throughput.t;
-            case ArraySlot::ThroughputV:
-                return arrays->throughput.v;
-            case ArraySlot::QualityT:
-                return arrays->quality.t;
-            default:
-                return arrays->quality.v;
-        }
-    };
-    // A key whose value replaces what an earlier, repeated key held (nlohmann keeps the last): forget what was lifted
-    // under the earlier one. A key with an escape on that path may spell any of them ("\u0074" is "t"): the text is
-    // then read without lifting.
-    const auto keyRead = [&](std::string_view key) {
-        if (!arrays) return;
-        Frame& top = stack.back();
-        top.key = key;
-        const bool escaped = key.find('\\') != std::string_view::npos;
-        const bool inTimeline = stack.size() >= 2 && stack[0].kind == '{' && stack[0].key == "timeline";
-        const bool inSeries = stack.size() == 3 && inTimeline && stack[1].kind == '{' &&
-                              (stack[1].key == "throughput" || stack[1].key == "quality");
-        if (escaped && top.kind == '{' && (stack.size() == 1 || (stack.size() == 2 && inTimeline) || inSeries)) {
-            out.abandonLifting = true;
-        } else if (stack.size() == 1 && top.kind == '{' && key == "timeline") {
-            *arrays = {};
-        } else if (stack.size() == 2 && inTimeline && top.kind == '{') {
-            if (key == "throughput")
-                arrays->throughput = {};
-            else if (key == "quality")
-                arrays->quality = {};
-        } else if (stack.size() == 3) {
-            if (const ArraySlot slot = slotHere(); slot != ArraySlot::None) slotArray(slot).reset();
-        }
-    };
     for (std::size_t i = 0; i < in.size(); ++i) {
         const char c = in[i];
         if (inString) {
             if (c != '\\' && c != '"') {
-                // Most of a text is inside strings: jump to the next quote or backslash.
-                const char* from = in.data() + i;
-                const std::size_t left = in.size() - i;
-                const void* quote = std::memchr(from, '"', left);
-                const std::size_t quoteAt = quote ? static_cast<std::size_t>(static_cast<const char*>(quote) - from) : left;
-                const void* escape = std::memchr(from, '\\', quoteAt);
-                i += (escape ? static_cast<std::size_t>(static_cast<const char*>(escape) - from) : quoteAt) - 1;
+                i = skipStringRun(in, i);
                 continue;
             }
             if (c == '\\') {
@@ -228,7 +287,7 @@ Prescan prescan(std::string_view in, detail::TimelineArrays* arrays) {
                 inString = false;
                 if (inKey) {
                     inKey = false;
-                    keyRead(in.substr(keyStart, i - keyStart));
+                    path.keyRead(in.substr(keyStart, i - keyStart), out.abandonLifting);
                 }
             }
             continue;
@@ -236,28 +295,25 @@ Prescan prescan(std::string_view in, detail::TimelineArrays* arrays) {
         switch (c) {
             case '"':
                 inString = true;
-                if (!stack.empty() && stack.back().kind == '{' && stack.back().expectKey) {
-                    stack.back().expectKey = false;
+                if (path.stringIsKey()) {
                     inKey = true;
                     keyStart = i + 1;
                 }
                 break;
             case ',':
-                if (!stack.empty() && stack.back().kind == '{') stack.back().expectKey = true;
+                path.comma();
                 break;
             case '[':
-                if (arrays) {
-                    if (const ArraySlot slot = slotHere(); slot != ArraySlot::None) {
-                        const bool values = slot == ArraySlot::ThroughputV || slot == ArraySlot::QualityV;
-                        std::vector<double> lifted;
-                        if (const std::size_t close = liftSampleList(in, i, values, lifted);
-                            close != std::string_view::npos) {
-                            slotArray(slot) = std::move(lifted);
-                            out.lifted = true;
-                            if (close > i + 1) out.replacements.push_back({i + 1, close, {}});
-                            i = close;  // the ']': the list is read, and it nests nothing
-                            break;
-                        }
+                if (const ArraySlot slot = path.slotHere(); slot != ArraySlot::None) {
+                    const bool values = slot == ArraySlot::ThroughputV || slot == ArraySlot::QualityV;
+                    std::vector<double> lifted;
+                    if (const std::size_t close = liftSampleList(in, i, values, lifted);
+                        close != std::string_view::npos) {
+                        path.slotArray(slot) = std::move(lifted);
+                        out.lifted = true;
+                        if (close > i + 1) out.replacements.push_back({i + 1, close, {}});
+                        i = close;  // the ']': the list is read, and it nests nothing
+                        break;
                     }
                 }
                 [[fallthrough]];
@@ -267,37 +323,16 @@ Prescan prescan(std::string_view in, detail::TimelineArrays* arrays) {
                         "nesting deeper than " + std::to_string(kMaxDepth) + " levels at byte " + std::to_string(i);
                     return out;
                 }
-                stack.push_back({c, c == '{', {}});
+                path.open(c);
                 break;
             case ']':
             case '}':
                 --depth;
-                if (!stack.empty()) stack.pop_back();
+                path.close();
                 break;
-            default: {
-                if (c != 'N' && c != 'I' && c != '-') break;  // the only first letters of what is looked for
-                std::string_view token;
-                if (startsWithAt(in, i, "NaN"))
-                    token = "NaN";
-                else if (startsWithAt(in, i, "Infinity"))
-                    token = "Infinity";
-                else if (startsWithAt(in, i, "-Infinity"))
-                    token = "-Infinity";
-                if (token.empty() || (i > 0 && isWordChar(in[i - 1])) ||
-                    (i + token.size() < in.size() && isWordChar(in[i + token.size()]))) {
-                    // nlohmann reads "-0" as a signed integer zero, simdjson as an integer that cannot tell.
-                    if (c == '-' && i + 1 < in.size() && in[i + 1] == '0' &&
-                        (i + 2 >= in.size() || (in[i + 2] != '.' && in[i + 2] != 'e' && in[i + 2] != 'E')))
-                        out.nlohmannOnly = true;
-                    break;
-                }
-                static constexpr std::string_view kQuoted[] = {"\"NaN\"", "\"Infinity\"", "\"-Infinity\""};
-                const std::string_view quoted = token == "NaN"        ? kQuoted[0]
-                                                : token == "Infinity" ? kQuoted[1]
-                                                                      : kQuoted[2];
-                out.replacements.push_back({i, i + token.size(), quoted});
-                i += token.size() - 1;
-        }
+            default:
+                if (c == 'N' || c == 'I' || c == '-') i = prescanBareWord(in, i, out);  // the only first letters
+                break;
         }
     }
     return out;

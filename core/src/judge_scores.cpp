@@ -1,4 +1,4 @@
-// LLM-as-judge scores: reading, comparing, JSON (judge_scores.h; DESIGN.md step 2; issue #5).
+// LLM-as-judge scores: reading, comparing, JSON (judge_scores.h; DESIGN.md step 2).
 #include "fp8dash/core/judge_scores.h"
 
 #include <algorithm>

@@ -8,13 +8,10 @@
 namespace fp8dash {
 namespace {
 
+// A count from a file (a dump's shape, rows, saturated values) with its digits grouped; a negative one keeps its sign.
 std::string grouped(long long v) {
-    std::string digits = std::to_string(v), out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
+    return v < 0 ? "-" + numfmt::grouped(0 - static_cast<std::uint64_t>(v))
+                 : numfmt::grouped(static_cast<std::uint64_t>(v));
 }
 
 // The row of `scaling` with the longest context whose figure (read by `value`) is finite; -1 when there is none.

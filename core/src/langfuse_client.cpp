@@ -171,14 +171,13 @@ Result<std::vector<Score>> langfuseScoresPaged(const LangfuseSession& session, c
         const double done = totalPages && *totalPages > 0 ? std::min(1.0, static_cast<double>(page - 1) / *totalPages)
                                                           : 1.0 - 1.0 / page;
         const std::string where = shown + (page > 1 ? " (page " + std::to_string(page) + ")" : "");
-        auto read = session.scoresPage(path, params, query, where, page == 1, progress, done);
+        auto read = session.scoresPage(path, params, query, where, page == 1, progress, done, out);
         if (!read) return read.error();
         if (!*read) {
             missing = true;
             return out;
         }
-        auto& parsed = **read;
-        for (Score& s : parsed.scores) out.push_back(std::move(s));
+        const LangfuseScoresPage& parsed = **read;
         totalPages = parsed.totalPages;
         if (page == 1 && totalPages) session.warnIfLong(static_cast<double>(*totalPages - 1), "reading the scores");
 

@@ -237,13 +237,15 @@ Result<std::optional<LangfuseScoresPage>> LangfuseSession::scoresPage(const std:
                                                                       const QueryParams& params,
                                                                       const ScoreQuery& query, const std::string& where,
                                                                       bool firstPage, const Progress& progress,
-                                                                      double fraction) const {
+                                                                      double fraction, std::vector<Score>& into) const {
     auto r = get(path, params, progress, fraction);
     if (!r) return r.error();
     if (r->status == 404 && firstPage) return std::optional<LangfuseScoresPage>{};
     if (r->status != 200) return statusError(where, *r);
     auto parsed = parseLangfuseScoresPage(r->body, query, where);
     if (!parsed) return fail(parsed.error().message);
+    for (Score& s : parsed->scores) into.push_back(std::move(s));
+    parsed->scores.clear();
     return std::optional<LangfuseScoresPage>(std::move(parsed).value());
 }
 

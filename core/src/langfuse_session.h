@@ -32,13 +32,14 @@ public:
                              double fraction = 0) const;
     // The message for a status other than 200 (401 names the public key, 429 the attempts, 400 Langfuse's issues).
     Error statusError(const std::string& where, const HttpResponse& response) const;
-    // One page of a score list: GET, then parseLangfuseScoresPage. nullopt when the first page (`firstPage`) is a
-    // 404: the server has no such list (the caller moves on); any other status but 200 is statusError. `where`
-    // names the request in messages.
+    // One page of a score list: GET, then parseLangfuseScoresPage; the page's scores are appended to `into` (the
+    // paged readers of the v1 and v3 APIs gather them alike) and the rest of the page returned. nullopt when the
+    // first page (`firstPage`) is a 404: the server has no such list (the caller moves on); any other status but 200
+    // is statusError. `where` names the request in messages.
     Result<std::optional<LangfuseScoresPage>> scoresPage(const std::string& path, const QueryParams& params,
                                                          const ScoreQuery& query, const std::string& where,
-                                                         bool firstPage, const Progress& progress,
-                                                         double fraction) const;
+                                                         bool firstPage, const Progress& progress, double fraction,
+                                                         std::vector<Score>& into) const;
 
     // The pace of the server: seconds a request takes (measured), or what its rate limit allows, whichever is longer.
     double secondsPerRequest() const;

@@ -160,14 +160,13 @@ Result<std::vector<Score>> langfuseScoresV3(const LangfuseSession& session, cons
             if (cursor) params.emplace_back("cursor", *cursor);
             const double done = traceIds ? static_cast<double>(b) / static_cast<double>(batches) : 1.0 - 1.0 / page;
             const std::string where = shown + (pages > 1 ? " (request " + std::to_string(pages) + ")" : "");
-            auto read = session.scoresPage(path, params, query, where, pages == 1, progress, done);
+            auto read = session.scoresPage(path, params, query, where, pages == 1, progress, done, out);
             if (!read) return read.error();
             if (!*read) {
                 missing = true;
                 return out;
             }
-            auto& parsed = **read;
-            for (Score& s : parsed.scores) out.push_back(std::move(s));
+            const LangfuseScoresPage& parsed = **read;
             cursor = parsed.cursor;
             if (pages == 1 && !traceIds && query.expectedScores)
                 session.warnIfLong(std::ceil(*query.expectedScores / limit) - 1, "reading the scores");

@@ -426,14 +426,10 @@ Result<BenchResults> runLocalBench(const LocalBenchOptions& options, const Bench
     return parseBenchResults(raw, "benchmark report");
 }
 
-std::string benchResultsToText(const BenchResults& r) {
-    std::ostringstream out;
-    out << "Local FP8 benchmarks";
-    if (!r.model.empty()) out << " for " << r.model;
-    out << " (" << (r.backend.empty() ? "?" : r.backend) << " backend";
-    if (!r.created.empty()) out << ", " << r.created;
-    out << ")" << (r.cancelled ? " — CANCELLED, partial results" : "") << "\n";
+namespace {
 
+// The device line (name, compute capability, memory, SMs) and its datasheet figures, or why there is no GPU.
+void benchDeviceText(std::ostream& out, const BenchResults& r) {
     const BenchDevice& d = r.device;
     if (d.available && !d.name.empty()) {
         out << "Device: " << d.name;
@@ -456,8 +452,10 @@ std::string benchResultsToText(const BenchResults& r) {
     } else {
         out << "Device: no usable GPU — " << (d.reason.empty() ? "no reason given" : d.reason) << "\n";
     }
+}
 
-    // GEMM: one row per shape, BF16 and FP8 side by side.
+// GEMM: one row per shape, BF16 and FP8 side by side, then the shapes skipped and what "roof" means.
+void benchGemmText(std::ostream& out, const BenchResults& r) {
     out << "\nGEMM (TFLOP/s, median; noise = relative standard deviation, * = not converged)\n";
     if (r.gemm.empty()) {
         out << "  skipped: " << (r.gemmSkipped.empty() ? "no results" : r.gemmSkipped) << "\n";
@@ -475,9 +473,12 @@ std::string benchResultsToText(const BenchResults& r) {
             const Key key{g.layer, g.m, g.n, g.k};
             if (!rows.count(key)) order.push_back(key);
             Row& row = rows[key];
-            if (g.precision == "bf16") row.bf16 = &g;
-            else if (g.fastAccum) row.fp8Fast = &g, anyFast = true;
-            else row.fp8 = &g;
+            if (g.precision == "bf16")
+                row.bf16 = &g;
+            else if (g.fastAccum)
+                row.fp8Fast = &g, anyFast = true;
+            else
+                row.fp8 = &g;
         }
         auto rate = [](const BenchGemmPoint* p) {
             if (!p) return std::string("-");
@@ -519,6 +520,20 @@ std::string benchResultsToText(const BenchResults& r) {
         out << "  roof: attainable TFLOP/s of the shape = min(datasheet peak, FLOP/byte x datasheet bandwidth); "
                "mem/cmp = memory- or compute-bound\n";
     }
+}
+
+}  // namespace
+
+std::string benchResultsToText(const BenchResults& r) {
+    std::ostringstream out;
+    out << "Local FP8 benchmarks";
+    if (!r.model.empty()) out << " for " << r.model;
+    out << " (" << (r.backend.empty() ? "?" : r.backend) << " backend";
+    if (!r.created.empty()) out << ", " << r.created;
+    out << ")" << (r.cancelled ? " — CANCELLED, partial results" : "") << "\n";
+
+    benchDeviceText(out, r);
+    benchGemmText(out, r);
 
     out << "\nMemory bandwidth\n";
     if (r.bandwidth.empty()) {

@@ -2,6 +2,7 @@
 #include "long_context_format.h"
 
 #include "fp8dash/core/report_format.h"
+#include "fp8dash/core/markdown_text.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -101,20 +102,18 @@ std::string longContextText(const ComparisonReport& r) {
 std::string longContextMarkdown(const ComparisonReport& r) {
     if (!r.longContext) return "";
     const auto rows = longContextTable(*r.longContext, r.baselineLabel, r.candidateLabel);
-    auto esc = [](const std::string& s) {
-        std::string out;
-        for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
-        return out;
-    };
-    std::string out = "\n### Long context\n\n" + esc(longContextHeadline(*r.longContext)) + "\n\n|";
-    for (const auto& h : rows.front()) out += " " + esc(h) + " |";
-    out += "\n|---|---:|---:|---:|---:|---:|---|\n";
+    using markdown::Align;
+    std::vector<std::vector<std::string>> cells;
     for (std::size_t i = 1; i < rows.size(); ++i) {
-        out += "|";
-        for (const auto& cell : rows[i]) out += " " + esc(cell) + " |";
-        out += "\n";
+        std::vector<std::string> row;
+        for (const auto& cell : rows[i]) row.push_back(markdown::escape(cell, markdown::Where::TableCell));
+        cells.push_back(std::move(row));
     }
-    return out;
+    return "\n### Long context\n\n" + markdown::escape(longContextHeadline(*r.longContext)) + "\n\n" +
+           markdown::table(rows.front(),
+                           {Align::Left, Align::Right, Align::Right, Align::Right, Align::Right, Align::Right,
+                            Align::Left},
+                           cells);
 }
 
 }  // namespace fp8dash

@@ -1,4 +1,4 @@
-// Paired tests per task on lm-eval sample logs (issue #5; ../shared/notes/statistics-and-samples.md: McNemar for
+// Paired tests per task on lm-eval sample logs (../shared/notes/statistics-and-samples.md: McNemar for
 // 0/1 metrics, paired bootstrap otherwise, hashes checked, exclusions reported, a small-n warning).
 #include "fp8dash/core/paired_tasks.h"
 

@@ -1,5 +1,5 @@
-// The Prometheus HTTP API client (issue #3; response shapes in shared/notes/data-formats.md §3). Only the plain
-// /api/v1 endpoints are used, so Thanos, Mimir, Cortex and VictoriaMetrics answer the same way.
+// The Prometheus HTTP API client of the production timeline (response shapes in shared/notes/data-formats.md §3). Only
+// the plain /api/v1 endpoints are used, so Thanos, Mimir, Cortex and VictoriaMetrics answer the same way.
 #include "fp8dash/core/prometheus_client.h"
 
 #include <algorithm>

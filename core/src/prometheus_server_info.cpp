@@ -34,7 +34,7 @@ bool atLeast(const std::optional<std::pair<int, int>>& v, int major, int minor) 
     return v && (v->first > major || (v->first == major && v->second >= minor));
 }
 
-std::string text(const Json& object, const char* key) {
+std::string stringMember(const Json& object, const char* key) {
     const auto it = object.find(key);
     return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
@@ -138,10 +138,11 @@ std::optional<ServerInfo> classifyBuildInfo(long httpStatus, const std::string& 
     auto parsed = parseJsonText(body, "the build information");
     if (!parsed) return unknownInfo("its build information is not JSON");
     const Json& doc = *parsed;
-    if (!doc.is_object() || text(doc, "status") != "success" || !doc.contains("data") || !doc["data"].is_object())
+    if (!doc.is_object() || stringMember(doc, "status") != "success" || !doc.contains("data") ||
+        !doc["data"].is_object())
         return unknownInfo("no build information in its answer");
     const Json& d = doc["data"];
-    const std::string version = text(d, "version"), application = text(d, "application");
+    const std::string version = stringMember(d, "version"), application = stringMember(d, "application");
     if (application.find("Mimir") != std::string::npos)
         return engineInfo(PrometheusBackend::Mimir, "Grafana Mimir", version, 2, 15);
     if (application.find("Cortex") != std::string::npos)
@@ -151,9 +152,9 @@ std::optional<ServerInfo> classifyBuildInfo(long httpStatus, const std::string& 
     // Prometheus build (2.14 and later) and Thanos report.
     if (d.empty() || (d.size() == 1 && d.contains("version"))) return victoriaMetricsInfo();
     if (version.empty()) return unknownInfo("its build information has no version");
-    std::string details = text(d, "revision");
+    std::string details = stringMember(d, "revision");
     if (!details.empty()) details = "revision " + details;
-    if (const std::string go = text(d, "goVersion"); !go.empty()) details += (details.empty() ? "" : ", ") + go;
+    if (const std::string go = stringMember(d, "goVersion"); !go.empty()) details += (details.empty() ? "" : ", ") + go;
     // Thanos' versions are 0.x; Prometheus has had build information only since 2.14.
     if (const auto v = majorMinor(version); v && v->first == 0) {
         ServerInfo info = engineInfo(PrometheusBackend::Thanos, "Thanos", version, 0, 37);

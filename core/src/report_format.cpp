@@ -10,6 +10,7 @@
 #include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/timeline.h"
 #include "long_context_format.h"
+#include "fp8dash/core/markdown_text.h"
 
 namespace fp8dash {
 namespace {
@@ -334,11 +335,10 @@ std::string comparabilityText(const ComparisonReport& r) {
     return out;
 }
 
-template <typename Escape>
-std::string comparabilityMarkdown(const ComparisonReport& r, const Escape& esc) {
+std::string comparabilityMarkdown(const ComparisonReport& r) {
     if (r.comparability.empty()) return "";
     std::string out = "\n### Comparability\n\n";
-    for (const auto& item : r.comparability) out += "- " + esc(comparabilityLine(item)) + "\n";
+    for (const auto& item : r.comparability) out += "- " + markdown::escape(comparabilityLine(item)) + "\n";
     return out;
 }
 
@@ -434,43 +434,36 @@ std::string reportToText(const ComparisonReport& r) {
 }
 
 std::string reportToMarkdown(const ComparisonReport& r) {
-    auto esc = [](std::string s) {
-        std::string out;
-        for (char c : s) {
-            if (c == '|') out += "\\|";
-            else if (c == '\n') out += ' ';
-            else out += c;
-        }
-        return out;
-    };
+    using markdown::Where;
+    const auto esc = [](std::string_view text) { return markdown::escape(text); };
+    const auto cellText = [](std::string_view text) { return markdown::escape(text, Where::TableCell); };
     std::string out;
     out += "## Verdict: **" + std::string(verdictTitle(r.verdict)) + "**\n\n";
-    out += std::string(verdictAdvice(r.verdict)) + "\n\n";
+    out += esc(verdictAdvice(r.verdict)) + "\n\n";
     for (const auto& reason : r.reasons) out += "- " + esc(reason) + "\n";
     if (r.averageRecoveryPct)
         out += "\nAverage recovery: **" + fixed(*r.averageRecoveryPct, 2) + "%**" + kRecoveryScope + "\n";
-    out += "\n### Runs\n\n| Run | Model | Weights | KV cache | Activations |\n|---|---|---|---|---|\n";
+    std::vector<std::vector<std::string>> runs;
     for (const auto* side : {&r.baselineConfig, &r.candidateConfig}) {
         const std::string& label = side == &r.baselineConfig ? r.baselineLabel : r.candidateLabel;
-        out += "| " + esc(label) + " | " + esc(modelLine(*side)) + " | " + layerWord(side->weights) + " | " +
-               (side->kvCache ? "FP8 (" + esc(side->kvCacheDtype) + (side->kvScales ? ", with scales)" : ", no scales)")
-                              : std::string("not FP8")) +
-               " | " + layerWord(side->activations) + " |\n";
+        runs.push_back({cellText(label), cellText(modelLine(*side)), layerWord(side->weights),
+                        side->kvCache ? "FP8 (" + cellText(side->kvCacheDtype) +
+                                            (side->kvScales ? ", with scales)" : ", no scales)")
+                                      : std::string("not FP8"),
+                        layerWord(side->activations)});
     }
-    out += "\n### Tasks\n\nThresholds: " + thresholdsLine(r.thresholds) + (r.cautious ? "; cautious policy" : "") +
-           ".\n\n";
+    out += "\n### Runs\n\n" + markdown::table({"Run", "Model", "Weights", "KV cache", "Activations"}, {}, runs);
+    out += "\n### Tasks\n\n" +
+           esc("Thresholds: " + thresholdsLine(r.thresholds) + (r.cautious ? "; cautious policy" : "") + ".") + "\n\n";
     const Columns cols(r);
     const auto header = headerCells(r, cols);
-    std::string head = "|", rule = "|";
-    for (std::size_t i = 0; i < header.size(); ++i) {
-        head += " " + esc(header[i]) + " |";
-        rule += i >= 2 && i <= kLastNumberColumn ? "---:|" : "---|";
-    }
-    out += head + "\n" + rule + "\n";
+    std::vector<markdown::Align> align(header.size(), markdown::Align::Left);
+    for (std::size_t i = 2; i <= kLastNumberColumn && i < align.size(); ++i) align[i] = markdown::Align::Right;
     std::vector<Row> rows;
     for (const auto& t : r.tasks) flatten(t, "", 0, cols, rows);
+    std::vector<std::vector<std::string>> cells;
     for (const auto& row : rows) {
-        std::string line = "|";
+        std::vector<std::string> line;
         for (std::size_t i = 0; i < row.cells.size(); ++i) {
             std::string cell = row.cells[i];
             if (i == 0) {  // indentation is invisible in Markdown tables; keep the depth with a marker
@@ -480,16 +473,17 @@ std::string reportToMarkdown(const ComparisonReport& r) {
                 for (std::size_t d = 0; d < depth; ++d) cell += "↳ ";
                 cell += row.cells[i].substr(lead + (depth ? 2 : 0));
             }
-            line += ' ';
-            line += esc(cell);
-            line += " |";
+            line.push_back(cellText(cell));
         }
-        out += line + "\n";
+        cells.push_back(std::move(line));
     }
-    if (anySubtasks(r)) out += "\n" + std::string(kSubtaskLegend) + "\n";
+    out += markdown::table(header, align, cells);
+    if (anySubtasks(r)) out += "\n" + esc(kSubtaskLegend) + "\n";
     if (cols.noise)
-        out += "\nNoise floor: |" + esc(r.controlLabel) + " − " + esc(r.baselineLabel) + "| / " + esc(r.baselineLabel) +
-               ", the spread of two runs of the same BF16 setup; a delta inside it is noise.\n";
+        out += "\n" +
+               esc("Noise floor: |" + r.controlLabel + " − " + r.baselineLabel + "| / " + r.baselineLabel +
+                   ", the spread of two runs of the same BF16 setup; a delta inside it is noise.") +
+               "\n";
     out += longContextMarkdown(r);
     std::vector<std::string> stats;
     for (const auto& t : r.tasks)
@@ -500,9 +494,9 @@ std::string reportToMarkdown(const ComparisonReport& r) {
     }
     if (!r.missing.empty()) {
         out += "\n### Not compared\n\n";
-        for (const auto& m : r.missing) out += "- `" + m.task + "`: " + esc(m.reason) + "\n";
+        for (const auto& m : r.missing) out += "- " + markdown::code(m.task) + ": " + esc(m.reason) + "\n";
     }
-    out += comparabilityMarkdown(r, esc);
+    out += comparabilityMarkdown(r);
     if (!r.risks.empty()) {
         out += "\n### Risk flags\n\n";
         for (const auto& f : r.risks) out += "- ⚠ " + esc(f.message) + "\n";
@@ -511,16 +505,6 @@ std::string reportToMarkdown(const ComparisonReport& r) {
 }
 
 namespace {
-
-std::string mdEscape(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        if (c == '|') out += "\\|";
-        else if (c == '\n') out += ' ';
-        else out += c;
-    }
-    return out;
-}
 
 // A histogram as one line of block characters, scaled to the larger side's tallest bin so both lines compare.
 std::string sparkline(const std::vector<std::uint64_t>& bins, std::uint64_t tallest) {
@@ -659,16 +643,20 @@ std::string judgeToText(const JudgeComparison& c, const std::string& bl, const s
 std::string judgeToMarkdown(const JudgeComparison& c, const std::string& bl, const std::string& cl) {
     const JudgeLines l = judgeLines(c, bl, cl);
     std::string out = "### Domain judge\n\nLLM-as-judge scores, scale " + general(c.scale.min) + "–" +
-                      general(c.scale.max) + ".\n\n| | |\n|---|---|\n";
-    for (const auto& [label, value] : l.facts) out += "| " + label + " | " + mdEscape(value) + " |\n";
+                      general(c.scale.max) + ".\n\n";
+    std::vector<std::vector<std::string>> facts;
+    for (const auto& [label, value] : l.facts)
+        facts.push_back({markdown::escape(label, markdown::Where::TableCell),
+                         markdown::escape(value, markdown::Where::TableCell)});
+    out += markdown::table({"", ""}, {}, facts);
     if (!l.distribution.empty()) {
-        out += "\nDistribution (" + l.distribution[0] + "):\n\n```\n";
+        out += "\n" + markdown::escape("Distribution (" + l.distribution[0] + "):") + "\n\n```\n";
         for (std::size_t i = 1; i < l.distribution.size(); ++i) out += l.distribution[i] + "\n";
         out += "```\n";
     }
     if (!l.drops.empty()) {
         out += "\nBiggest drops:\n\n";
-        for (const auto& d : l.drops) out += "- " + mdEscape(d) + "\n";
+        for (const auto& d : l.drops) out += "- " + markdown::escape(d) + "\n";
     }
     return out;
 }
@@ -710,12 +698,12 @@ std::string markdownTitle(const Decision& d, std::string bl, std::string cl, con
     std::string model = d.evals ? d.evals->candidateConfig.model : std::string();
     if (d.evals && !d.evals->baselineLabel.empty()) bl = d.evals->baselineLabel;
     if (d.evals && !d.evals->candidateLabel.empty()) cl = d.evals->candidateLabel;
-    std::string out = "# " + bl + " vs " + cl + (model.empty() ? "" : ": " + mdEscape(model)) + "\n\n";
+    std::string out = "# " + markdown::escape(bl + " vs " + cl + (model.empty() ? "" : ": " + model)) + "\n\n";
     std::size_t start = 0;
     while (start < heading.size()) {
         std::size_t end = heading.find('\n', start);
         if (end == std::string::npos) end = heading.size();
-        if (end > start) out += "- " + mdEscape(heading.substr(start, end - start)) + "\n";
+        if (end > start) out += "- " + markdown::escape(heading.substr(start, end - start)) + "\n";
         start = end + 1;
     }
     return heading.empty() ? out : out + "\n";
@@ -729,8 +717,8 @@ std::string decisionRender(const Decision& d, const ComparisonDocument& doc, con
     const std::string title = d.verdict ? std::string(verdictTitle(*d.verdict)) : std::string("none");
     if (md) {
         out += "## Overall verdict: **" + title + "**\n\n";
-        if (d.verdict) out += std::string(verdictAdvice(*d.verdict)) + "\n\n";
-        for (const auto& r : d.reasons) out += "- " + mdEscape(r) + "\n";
+        if (d.verdict) out += markdown::escape(verdictAdvice(*d.verdict)) + "\n\n";
+        for (const auto& r : d.reasons) out += "- " + markdown::escape(r) + "\n";
     } else {
         out += "Overall verdict: " + title + (d.verdict ? " — " + std::string(verdictAdvice(*d.verdict)) : "") + "\n";
         for (const auto& r : d.reasons) out += wrapText("• " + r, 110, "  ");

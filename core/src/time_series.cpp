@@ -1,5 +1,5 @@
-// Time-series engine of the production timeline (issue #3): combining series, before/after summaries, the quality
-// alert with Prometheus' semantics, LTTB downsampling, time parsing.
+// Time-series engine of the production timeline (README "The production timeline"): combining series, before/after
+// summaries, the quality alert with Prometheus' semantics, LTTB downsampling, time parsing.
 #include "fp8dash/core/time_series.h"
 
 #include "text_util.h"
@@ -356,10 +356,11 @@ std::vector<bool> evaluateAlertCondition(const std::vector<Sample>& raw, const s
     // Sums near the double range could overflow where Prometheus' mean does not: those use its mean throughout.
     const bool estimates = maxAbs < 1e290 && std::isfinite(rule.margin);
 
-    // Linear time (issue #7): each window's sum slides forward with the evaluation time, and the condition is decided
-    // from the two means' estimates unless they lie within rounding distance of the threshold, where Prometheus' own
-    // means decide it (prometheusMean or prometheus3Mean, the result that Prometheus computes, bit for bit). The
-    // bound of estimateMean covers both: the compensated sum is the more accurate of the two.
+    // Linear time (10M points must be evaluated in O(N), tests/benchmarks/README.md): each window's sum slides forward
+    // with the evaluation time, and the condition is decided from the two means' estimates unless they lie within
+    // rounding distance of the threshold, where Prometheus' own means decide it (prometheusMean or prometheus3Mean, the
+    // result that Prometheus computes, bit for bit). The bound of estimateMean covers both: the compensated sum is the
+    // more accurate of the two.
     SlidingSum recentW, baselineW;
     for (std::size_t k = 0; k < times.size(); ++k) {
         const auto T = toMs(times[k]);
@@ -411,7 +412,7 @@ std::vector<Sample> downsampleLttb(const std::vector<Sample>& in, std::size_t th
 
 std::vector<Sample> downsampleLttb(std::span<const Sample> in, std::size_t threshold) {
     // Non-finite samples are left out; the input is used in place when it has none (a copy of 10M samples would cost
-    // as much as the downsampling, issue #7).
+    // as much as the downsampling).
     std::vector<Sample> finite;
     std::span<const Sample> data = in;
     if (!std::all_of(in.begin(), in.end(), [](const Sample& s) { return std::isfinite(s.v); })) {

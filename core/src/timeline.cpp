@@ -495,7 +495,7 @@ std::string jsonKey(const std::string& key) {
     return Json(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-// A series as seriesToJson gives it, its sample lists on one line each (issue #7: a list of millions of samples
+// A series as seriesToJson gives it, its sample lists on one line each (a list of millions of samples
 // one per line made a file five times the size, and nlohmann's tree of it many times that in memory).
 void appendSeriesText(std::string& out, const Series& series, const Json& shape, int indent) {
     const std::string inner(static_cast<std::size_t>(indent + 2), ' ');
@@ -591,32 +591,32 @@ std::string timelineJsonText(const TimelineData& data, int indent) {
     return out;
 }
 
-Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where, TimelineArrays* arrays) {
-    if (!j.is_object()) return Error{where + " must be an object"};
-    TimelineData d;
-    auto& s = d.settings;
-    auto st = j.find("settings");
-    if (st == j.end() || !st->is_object()) return Error{where + ".settings is missing or not an object"};
-    const std::string w = where + ".settings";
+namespace {
+
+// A number member of `obj`: finite; missing or null leaves `out` as it is unless `required`. Errors name where.key.
+Status timelineNumber(const Json& obj, const std::string& where, const char* key, double& out, bool required) {
+    auto it = obj.find(key);
+    if (it == obj.end() || it->is_null()) {
+        if (required) return Error{where + "." + key + " is missing"};
+        return success();
+    }
+    if (!it->is_number() || !std::isfinite(it->get<double>()))
+        return Error{where + "." + key + " must be a finite number"};
+    out = it->get<double>();
+    return success();
+}
+
+// The timeline's "settings" object `st` (its path `w`): sources, queries, range, change, alert rule and bands.
+Status parseTimelineSettings(const Json& st, const std::string& w, TimelineSettings& s) {
     auto str = [&](const char* key, std::string& out) -> Status {
-        if (auto it = st->find(key); it != st->end() && !it->is_null()) {
+        if (auto it = st.find(key); it != st.end() && !it->is_null()) {
             if (!it->is_string()) return Error{w + "." + key + " must be a string"};
             out = it->get<std::string>();
         }
         return success();
     };
-    auto numberAt = [&](const Json& obj, const std::string& ww, const char* key, double& out, bool required) -> Status {
-        auto it = obj.find(key);
-        if (it == obj.end() || it->is_null()) {
-            if (required) return Error{ww + "." + key + " is missing"};
-            return success();
-        }
-        if (!it->is_number() || !std::isfinite(it->get<double>())) return Error{ww + "." + key + " must be a finite number"};
-        out = it->get<double>();
-        return success();
-    };
     auto strings = [&](const char* key, std::vector<std::string>& out) -> Status {
-        if (auto it = st->find(key); it != st->end() && !it->is_null()) {
+        if (auto it = st.find(key); it != st.end() && !it->is_null()) {
             if (!it->is_array()) return Error{w + "." + key + " must be a list of strings"};
             for (const auto& e : *it) {
                 if (!e.is_string()) return Error{w + "." + key + " must be a list of strings"};
@@ -633,7 +633,7 @@ Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where, 
     if (auto r = strings("prometheus_header_names", s.prometheusHeaderNames); !r) return r.error();
     if (auto r = strings("trace_tags", s.traceTags); !r) return r.error();
     if (auto r = strings("environments", s.environments); !r) return r.error();
-    if (auto it = st->find("fetch_throughput"); it != st->end()) {
+    if (auto it = st.find("fetch_throughput"); it != st.end()) {
         if (!it->is_boolean()) return Error{w + ".fetch_throughput must be true or false"};
         s.fetchThroughput = it->get<bool>();
     }
@@ -652,23 +652,23 @@ Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where, 
     else if (source == "langfuse") s.qualitySource = QualitySource::Langfuse;
     else return Error{w + ".quality_source must be none, prometheus or langfuse, not \"" + source + "\""};
     for (auto [key, out] : {std::pair<const char*, double*>{"from", &s.from}, {"to", &s.to}, {"step", &s.step}})
-        if (auto r = numberAt(*st, w, key, *out, true); !r) return r.error();
+        if (auto r = timelineNumber(st, w, key, *out, true); !r) return r.error();
     if (!(s.to > s.from) || !(s.step > 0)) return Error{w + ": from/to/step do not describe a time range"};
     if (auto r = checkEvaluationSteps(s.from, s.to, s.step, w + ": "); !r) return r.error();
     double change = 0;
-    if (auto it = st->find("change_at"); it != st->end() && !it->is_null()) {
-        if (auto r = numberAt(*st, w, "change_at", change, true); !r) return r.error();
+    if (auto it = st.find("change_at"); it != st.end() && !it->is_null()) {
+        if (auto r = timelineNumber(st, w, "change_at", change, true); !r) return r.error();
         if (std::fabs(change) > kMaxTimelineSeconds)
             return Error{w + ".change_at must be unix seconds within +-1e12 (got " + num(change, "%.17g") + ")"};
         s.changeAt = change;
     }
-    if (auto rule = st->find("rule"); rule != st->end()) {
+    if (auto rule = st.find("rule"); rule != st.end()) {
         if (!rule->is_object()) return Error{w + ".rule must be an object"};
         const std::string rw = w + ".rule";
         for (auto [key, out] : {std::pair<const char*, double*>{"short_window_s", &s.rule.shortWindowS},
                                 {"long_window_s", &s.rule.longWindowS}, {"offset_s", &s.rule.offsetS},
                                 {"margin", &s.rule.margin}, {"hold_for_s", &s.rule.holdForS}})
-            if (auto r = numberAt(*rule, rw, key, *out, false); !r) return r.error();
+            if (auto r = timelineNumber(*rule, rw, key, *out, false); !r) return r.error();
         // Windows, offset and hold become milliseconds in the alert's arithmetic (toMs): a window of 1.8e58 s (the
         // fuzzer's) overflowed it.
         for (auto [key, value] : {std::pair<const char*, double>{"short_window_s", s.rule.shortWindowS},
@@ -678,15 +678,51 @@ Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where, 
                 return Error{rw + "." + key + " must be a duration from 0 to 1e12 seconds (got " + num(value, "%.17g") +
                              ")"};
     }
-    if (auto bands = st->find("bands"); bands != st->end()) {
+    if (auto bands = st.find("bands"); bands != st.end()) {
         if (!bands->is_object()) return Error{w + ".bands must be an object"};
         const std::string bw = w + ".bands";
         for (auto [key, out] : {std::pair<const char*, double*>{"throughput_low_pct", &s.bands.throughputLowPct},
                                 {"throughput_high_pct", &s.bands.throughputHighPct},
                                 {"quality_tolerance", &s.bands.qualityTolerance},
                                 {"quality_problem", &s.bands.qualityProblem}})
-            if (auto r = numberAt(*bands, bw, key, *out, false); !r) return r.error();
+            if (auto r = timelineNumber(*bands, bw, key, *out, false); !r) return r.error();
     }
+    return success();
+}
+
+// The "alerts" list (its path where.alerts): each episode's pending, firing and resolved times.
+Status parseAlertEpisodes(const Json& a, const std::string& where, std::vector<AlertEpisode>& alerts) {
+    if (!a.is_array()) return Error{where + ".alerts must be a list"};
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const Json& e = a[i];
+        const std::string aw = where + ".alerts[" + std::to_string(i) + "]";
+        if (!e.is_object()) return Error{aw + " must be an object"};
+        AlertEpisode ep;
+        double firing = 0, resolved = 0;
+        if (auto r = timelineNumber(e, aw, "pending_at", ep.pendingAt, true); !r) return r.error();
+        if (auto it = e.find("firing_at"); it != e.end() && !it->is_null()) {
+            if (auto r = timelineNumber(e, aw, "firing_at", firing, true); !r) return r.error();
+            ep.firingAt = firing;
+        }
+        if (auto it = e.find("resolved_at"); it != e.end() && !it->is_null()) {
+            if (auto r = timelineNumber(e, aw, "resolved_at", resolved, true); !r) return r.error();
+            ep.resolvedAt = resolved;
+        }
+        alerts.push_back(ep);
+    }
+    return success();
+}
+
+}  // namespace
+
+Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where, TimelineArrays* arrays) {
+    if (!j.is_object()) return Error{where + " must be an object"};
+    TimelineData d;
+    auto& s = d.settings;
+    auto st = j.find("settings");
+    if (st == j.end() || !st->is_object()) return Error{where + ".settings is missing or not an object"};
+    const std::string w = where + ".settings";
+    if (auto r = parseTimelineSettings(*st, w, s); !r) return r.error();
     for (auto [key, out] : {std::pair<const char*, std::optional<Series>*>{"throughput", &d.throughput},
                             {"quality", &d.quality}}) {
         if (auto it = j.find(key); it != j.end() && !it->is_null()) {
@@ -702,30 +738,12 @@ Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where, 
         if (!buckets) return buckets.error();
         d.qualityBuckets = std::move(buckets).value();
     }
-    if (auto a = j.find("alerts"); a != j.end() && !a->is_null()) {
-        if (!a->is_array()) return Error{where + ".alerts must be a list"};
-        for (std::size_t i = 0; i < a->size(); ++i) {
-            const Json& e = (*a)[i];
-            const std::string aw = where + ".alerts[" + std::to_string(i) + "]";
-            if (!e.is_object()) return Error{aw + " must be an object"};
-            AlertEpisode ep;
-            double firing = 0, resolved = 0;
-            if (auto r = numberAt(e, aw, "pending_at", ep.pendingAt, true); !r) return r.error();
-            if (auto it = e.find("firing_at"); it != e.end() && !it->is_null()) {
-                if (auto r = numberAt(e, aw, "firing_at", firing, true); !r) return r.error();
-                ep.firingAt = firing;
-            }
-            if (auto it = e.find("resolved_at"); it != e.end() && !it->is_null()) {
-                if (auto r = numberAt(e, aw, "resolved_at", resolved, true); !r) return r.error();
-                ep.resolvedAt = resolved;
-            }
-            d.alerts.push_back(ep);
-        }
-    }
+    if (auto a = j.find("alerts"); a != j.end() && !a->is_null())
+        if (auto r = parseAlertEpisodes(*a, where, d.alerts); !r) return r.error();
     if (auto by = j.find("alerts_evaluated_by"); by != j.end() && by->is_string()) d.alertsEvaluatedBy = by->get<std::string>();
     if (auto dc = j.find("detected_change"); dc != j.end() && dc->is_object()) {
         DetectedChange c;
-        if (auto r = numberAt(*dc, where + ".detected_change", "at", c.at, true); !r) return r.error();
+        if (auto r = timelineNumber(*dc, where + ".detected_change", "at", c.at, true); !r) return r.error();
         if (auto f = dc->find("from"); f != dc->end() && f->is_string()) c.from = f->get<std::string>();
         if (auto t = dc->find("to"); t != dc->end() && t->is_string()) c.to = t->get<std::string>();
         d.detectedChange = c;

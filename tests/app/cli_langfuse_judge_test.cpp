@@ -1,5 +1,5 @@
 // `fp8dash compare --judge-langfuse`: judge scores of two trace tags read from a loopback server that follows
-// Langfuse's published scores API, with the keys from the environment (issue #5).
+// Langfuse's published scores API, with the keys from the environment.
 #include <gtest/gtest.h>
 
 #include "cli_runner.h"

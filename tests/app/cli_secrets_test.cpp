@@ -1,9 +1,10 @@
 // A whole command-line session with every credential fp8dash takes set, against loopback servers that require them
-// (issue #7 "Secrets"): production timelines from Prometheus (bearer token and tenant header, then basic auth) and
-// Langfuse (public/secret key), the LLM-judge run (three API keys), the judge scores read from Langfuse, benchmarks
-// saved into the file, every report format written, and a run with a wrong key. Then every file the session wrote
-// (PDF text included) and everything it printed is searched for each secret, as written and as it travels (Basic
-// auth's base64): none may appear. The servers must have received them, so the test cannot pass by not sending.
+// (no secret may reach a file, a log or an output): production timelines from Prometheus (bearer token and tenant
+// header, then basic auth) and Langfuse (public/secret key), the LLM-judge run (three API keys), the judge scores read
+// from Langfuse, benchmarks saved into the file, every report format written, and a run with a wrong key. Then every
+// file the session wrote (PDF text included) and everything it printed is searched for each secret, as written and as
+// it travels (Basic auth's base64): none may appear. The servers must have received them, so the test cannot pass by
+// not sending.
 #include <gtest/gtest.h>
 
 #include <filesystem>

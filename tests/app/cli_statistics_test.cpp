@@ -1,5 +1,5 @@
-// `fp8dash compare` with issue #5's statistics, as a user runs it: judge score files (alone or with lm-eval runs),
-// sample logs found beside the results, the cautious policy, a control run, the saved file re-deriving the same
+// `fp8dash compare` with its statistics (statistics.h), as a user runs it: judge score files (alone or with lm-eval
+// runs), sample logs found beside the results, the cautious policy, a control run, the saved file re-deriving the same
 // JSON, and bad input giving exit 2 with the file and line named. Expected figures are computed here by hand, or
 // come from tests/data/lm-eval-samples/expected.json (computed by make_samples.py from its construction).
 #include <gtest/gtest.h>

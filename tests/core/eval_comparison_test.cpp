@@ -1,5 +1,5 @@
-// The comparison rules of issue #2, case by case. Expected numbers are computed here from the inputs, not read
-// back from the code under test.
+// The comparison rules (README "The comparison rules"), case by case. Expected numbers are computed here from the
+// inputs, not read back from the code under test.
 #include "fp8dash/core/eval_comparison.h"
 
 #include <gtest/gtest.h>

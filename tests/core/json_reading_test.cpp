@@ -1,7 +1,7 @@
-// The fast JSON paths (issue #7) against the plain ones they replace: parseJsonText (simdjson, converted to
-// ordered_json) against nlohmann's own parser, the comparison file's lifted timeline lists against the same file read
-// through the JSON tree, and the comparison file's writer against nlohmann's dump of toJson. The references are
-// nlohmann's parser and serialiser, run here directly.
+// The fast JSON paths (the speed targets, tests/benchmarks/README.md) against the plain ones they replace:
+// parseJsonText (simdjson, converted to ordered_json) against nlohmann's own parser, the comparison file's lifted
+// timeline lists against the same file read through the JSON tree, and the comparison file's writer against nlohmann's
+// dump of toJson. The references are nlohmann's parser and serialiser, run here directly.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// Judge scores read from Langfuse (issue #5) against a loopback server that follows Langfuse's published scores API:
+// Judge scores read from Langfuse against a loopback server that follows Langfuse's published scores API:
 // two tags' scores become JudgeScores with the values given to the server, duplicates keep the latest, non-numeric
 // scores are refused by id, and the unpaired comparison survives the comparison file.
 #include "fp8dash/core/langfuse_judge.h"

@@ -1,8 +1,8 @@
-// Network faults a data source can throw at fp8dash, against real peers on loopback (issue #7): a name that does not
-// resolve, a connect that never completes, server errors, a TLS certificate for another host, and a response of
-// 1 GB. Each ends in a clear message that names the URL, within its timeout, with bounded retries. (Connection
-// refused, a server that never answers, a body cut short, 429 with Retry-After and a redirect loop are in
-// http_client_test.cpp and prometheus_client_test.cpp.)
+// Network faults a data source can throw at fp8dash, against real peers on loopback (each must end in a clear error
+// naming the URL): a name that does not resolve, a connect that never completes, server errors, a TLS certificate for
+// another host, and a response of 1 GB. Each ends in a clear message that names the URL, within its timeout, with
+// bounded retries. (Connection refused, a server that never answers, a body cut short, 429 with Retry-After and a
+// redirect loop are in http_client_test.cpp and prometheus_client_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>

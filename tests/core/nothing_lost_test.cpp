@@ -1,4 +1,4 @@
-// Nothing the user had is lost when a save fails (issue #7): a full disk, a read-only folder and a process killed in
+// Nothing the user had is lost when a save fails: a full disk, a read-only folder and a process killed in
 // the middle of a save all leave the previous file whole, and the failures say why. The full disk is a real one
 // where the test may mount a small tmpfs (as root), and always a file-size limit (RLIMIT_FSIZE, EFBIG) in a child
 // process; the read-only folder is a tmpfs remounted read-only (root) or a 0555 folder (others, whom it stops).

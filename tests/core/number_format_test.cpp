@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "fp8dash/core/number_format.h"
@@ -54,6 +55,24 @@ TEST(NumberFormat, General) {
     };
     for (const Case& c : cases) EXPECT_EQ(numfmt::general(c.v, c.digits), c.text) << c.v << " " << c.digits;
     EXPECT_EQ(numfmt::general(0.25), "0.25");  // six significant digits by default, as "%g"
+}
+
+TEST(NumberFormat, Grouped) {
+    struct Case {
+        std::uint64_t v;
+        const char* text;
+    };
+    const Case cases[] = {
+        {0, "0"},
+        {7, "7"},
+        {999, "999"},
+        {1000, "1,000"},
+        {65536, "65,536"},
+        {131072, "131,072"},
+        {1234567, "1,234,567"},
+        {18446744073709551615ULL, "18,446,744,073,709,551,615"},
+    };
+    for (const Case& c : cases) EXPECT_EQ(numfmt::grouped(c.v), c.text) << c.v;
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Regression tests for what the fuzzers and sanitizers found (issue #7; tests/fuzz/regressions/README.md): each
+// Regression tests for what the fuzzers and sanitizers found (tests/fuzz/regressions/README.md): each
 // input that once crashed, threw through a boundary or broke an invariant now gives a clear error naming the file
 // and the field, or reads correctly.
 #include <gtest/gtest.h>

@@ -208,7 +208,7 @@ std::vector<Series> matrixAsTheTreeReadsIt(const std::string& body) {
     return out;
 }
 
-// Range-query answers are read by a fast path of their own (issue #7); it reads what the JSON tree reads.
+// Range-query answers are read by a fast path of their own (for speed); it reads what the JSON tree reads.
 TEST(PrometheusResponse, MatricesReadAsTheJsonTreeReadsThem) {
     const std::string head = R"({"status":"success","data":{"resultType":"matrix","result":)";
     const std::vector<std::string> bodies = {

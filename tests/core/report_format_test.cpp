@@ -71,8 +71,10 @@ TEST(ReportText, VerdictTableRunsAndRisks) {
 TEST(ReportMarkdown, TablesAndNesting) {
     const std::string md = reportToMarkdown(seedReport());
     EXPECT_EQ(md.rfind("## Verdict: **INVESTIGATE**", 0), 0u);
-    EXPECT_NE(md.find("| gsm8k | exact_match,strict-match | 0.9000 | 0.8730 | -3.000% |"), std::string::npos) << md;
-    EXPECT_NE(md.find("| ↳ ↳ mmlu_formal_logic |"), std::string::npos) << md;
+    // Text from the files is escaped as CommonMark text (markdown_text.h): '_' and '<' with a backslash.
+    EXPECT_NE(md.find("| gsm8k | exact\\_match,strict-match | 0.9000 | 0.8730 | -3.000% |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| ↳ ↳ mmlu\\_formal\\_logic |"), std::string::npos) << md;
+    EXPECT_NE(md.find("Thresholds: go \\< 0.5%, monitor 0.5–1.5%, investigate \\> 1.5%."), std::string::npos) << md;
 }
 
 TEST(Formatting, PercentSigmasWrap) {

@@ -1,7 +1,7 @@
-// A desktop session with credentials typed into Timeline › Connect… (issue #7 "Secrets"): the fetch, a note, the
-// autosave, Save, every report format, and the window's settings. The token and the tenant header's value reach the
-// server and nothing else: no saved file, no recovery file, no report (the PDF's text too), no QSettings, and no
-// line of Qt's log.
+// A desktop session with credentials typed into Timeline › Connect… (secrets are never stored: README "The comparison
+// file"): the fetch, a note, the autosave, Save, every report format, and the window's settings. The token and the
+// tenant header's value reach the server and nothing else: no saved file, no recovery file, no report (the PDF's text
+// too), no QSettings, and no line of Qt's log.
 #include <QCoreApplication>
 #include <QDir>
 #include <QDirIterator>

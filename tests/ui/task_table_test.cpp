@@ -267,7 +267,8 @@ TEST_F(TaskTableTest, DemoShowsTheConfidenceButNoPairedOrNoiseColumns) {
     window.openDemo();
     const QTreeView* tree = window.comparisonView()->taskTable()->treeView();
     const QAbstractItemModel* model = tree->model();
-    // No sample logs and no control run in the demo: those columns stay out of sight, as before issue #5.
+    // No sample logs and no control run in the demo: those columns stay out of sight (a column only for data the
+    // comparison has).
     EXPECT_TRUE(tree->isColumnHidden(TaskTableModel::PairedPColumn));
     EXPECT_TRUE(tree->isColumnHidden(TaskTableModel::NoiseFloorColumn));
     // lm-eval's standard errors give every task a confidence answer.

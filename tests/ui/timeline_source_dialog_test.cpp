@@ -275,8 +275,8 @@ TEST_F(TimelineSourceDialogTest, CancelDuringAFetchThatNeverGetsAnAnswerReturnsP
     next->reject();
 }
 
-// Network faults (issue #7) through the dialog: each ends in an error naming the URL, the window keeps handling
-// events while the fetch runs, and a connect that never completes is cancelled at once.
+// Network faults (network_faults_test.cpp) through the dialog: each ends in an error naming the URL, the window keeps
+// handling events while the fetch runs, and a connect that never completes is cancelled at once.
 TEST_F(TimelineSourceDialogTest, NetworkFaultsEndInAMessageWhileTheWindowStaysResponsive) {
     TestHttpServer huge([](const TestHttpServer::Request&) {
         TestHttpServer::Reply reply;

@@ -520,7 +520,7 @@ bool anyCached(QGraphicsItem* item) {
     return std::any_of(children.begin(), children.end(), [](QGraphicsItem* c) { return anyCached(c); });
 }
 
-// On screen the lines are drawn from device-pixel caches (issue #7: a repaint no longer redraws every segment); a
+// On screen the lines are drawn from device-pixel caches (so that a repaint does not redraw every segment); a
 // picture of the chart is drawn without them: the PNG is the one drawn with nothing cached, the SVG holds vectors.
 TEST_F(TimelineViewTest, ChartPicturesAreDrawnDirectlyNotFromTheScreenCaches) {
     TimelineView view;

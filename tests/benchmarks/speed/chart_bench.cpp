@@ -1,7 +1,7 @@
-// fp8dash-bench-chart (issue #7, target 3): the production timeline's chart with 1M points per series (throughput and
-// quality), drawn by the app's own TimelineView at 1280 x 720 on the offscreen platform (or the one QT_QPA_PLATFORM
-// names): a redraw of what is drawn after downsampling (2,000 points per series), and a pan (the visible range
-// downsampled again from the full data, then drawn). Not a test: figures go to README.md here.
+// fp8dash-bench-chart (speed target 3, ../README.md): the production timeline's chart with 1M points per series
+// (throughput and quality), drawn by the app's own TimelineView at 1280 x 720 on the offscreen platform (or the one
+// QT_QPA_PLATFORM names): a redraw of what is drawn after downsampling (2,000 points per series), and a pan (the
+// visible range downsampled again from the full data, then drawn). Not a test: figures go to README.md here.
 #include <benchmark/benchmark.h>
 
 #include <QApplication>

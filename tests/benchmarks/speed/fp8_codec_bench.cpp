@@ -1,6 +1,6 @@
-// fp8dash-bench-codec (issue #7, target 4): the software FP8 codec's throughput on one thread against a loop over the
-// CUDA toolkit's own host conversions (cuda_fp8.h's __nv_cvt_float_to_fp8 / __nv_cvt_fp8_to_halfraw, compiled by the
-// C++ compiler: tests/gpu/fp8_codec_reference.h), over the same inputs, which each benchmark also checks bit for
+// fp8dash-bench-codec (speed target 4, ../README.md): the software FP8 codec's throughput on one thread against a loop
+// over the CUDA toolkit's own host conversions (cuda_fp8.h's __nv_cvt_float_to_fp8 / __nv_cvt_fp8_to_halfraw, compiled
+// by the C++ compiler: tests/gpu/fp8_codec_reference.h), over the same inputs, which each benchmark also checks bit for
 // bit. Without cuda_fp8.h the reference benchmarks skip with the reason. Not a test: figures go to README.md here.
 #include <benchmark/benchmark.h>
 

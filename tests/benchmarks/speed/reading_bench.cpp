@@ -1,5 +1,5 @@
-// fp8dash-bench-reading (issue #7, target 1): reading lm-eval results (the shared fixtures, read in place) and a
-// comparison file whose production timeline holds 10M points (made by core's own writer), against Python's
+// fp8dash-bench-reading (speed target 1, ../README.md): reading lm-eval results (the shared fixtures, read in place)
+// and a comparison file whose production timeline holds 10M points (made by core's own writer), against Python's
 // json.load(open(F)) of the same files; the writer on the same document. Peak memory is that of a child process that
 // only loads the file (this executable again, --fp8dash-load-only). Not a test: the figures go to README.md here.
 #include <benchmark/benchmark.h>
@@ -94,8 +94,8 @@ const TimelineFile& timelineFile() {
     return file;
 }
 
-// The reading the comparison file had before issue #7: the whole text through one JSON tree (nlohmann's parser for a
-// text this size), then the document from the tree.
+// The reading the comparison file had before the fast paths: the whole text through one JSON tree (nlohmann's parser
+// for a text this size), then the document from the tree.
 Result<ComparisonDocument> loadThroughTree(const std::filesystem::path& path) {
     auto text = readTextFile(path);
     if (!text) return text.error();
@@ -216,7 +216,7 @@ void BM_TimelineFileSave(benchmark::State& state) {
     std::filesystem::remove(out);
 }
 
-// The writer before issue #7: the whole document as one nlohmann tree, pretty-printed (a line per sample).
+// The writer before the fast paths: the whole document as one nlohmann tree, pretty-printed (a line per sample).
 void BM_TimelineFileSavePrevious(benchmark::State& state) {
     const TimelineFile& f = timelineFile();
     const auto out = scratchDir() / "timeline-10M-previous.fp8cmp";
@@ -287,7 +287,7 @@ int main(int argc, char** argv) {
         ->Iterations(1)
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("BM_TimelineFileSave", BM_TimelineFileSave)->Iterations(3)->Unit(benchmark::kMillisecond);
-    // The paths before issue #7, for comparison (slow, and several GB of memory).
+    // The paths before the fast ones, for comparison (slow, and several GB of memory).
     benchmark::RegisterBenchmark("BM_TimelineFileLoadThroughTree", BM_TimelineFileLoadThroughTree)
         ->Iterations(1)
         ->Unit(benchmark::kMillisecond);

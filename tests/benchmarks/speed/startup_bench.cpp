@@ -1,6 +1,6 @@
-// fp8dash-bench-startup (issue #7, target 5): the real fp8dash binary from its start to its first painted frame with
-// the bundled demo in it. Each run starts `fp8dash --new-instance` with FP8DASH_STARTUP_PROBE=1 (it prints one line
-// once that frame is painted and flushed, then quits: ui/src/gui_main.cpp) in fresh settings, data and runtime
+// fp8dash-bench-startup (speed target 5, ../README.md): the real fp8dash binary from its start to its first painted
+// frame with the bundled demo in it. Each run starts `fp8dash --new-instance` with FP8DASH_STARTUP_PROBE=1 (it prints
+// one line once that frame is painted and flushed, then quits: ui/src/gui_main.cpp) in fresh settings, data and runtime
 // folders (no recovery offer, no running instance); the time is from the spawn to that line. The platform is the one
 // QT_QPA_PLATFORM names (offscreen when unset; xcb under Xvfb or a desktop). Not a test: figures go to README.md.
 #include <benchmark/benchmark.h>

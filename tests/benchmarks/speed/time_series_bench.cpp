@@ -1,7 +1,7 @@
-// fp8dash-bench-timeseries (issue #7, target 2): a Prometheus range fetch of a month at 15 s (PrometheusClient:
-// chunked, concurrent) against the same requests issued one after another by the curl command-line tool, both
-// against a real Prometheus on loopback (Debian's prometheus + promtool, as the tests start it); the quality alert
-// over 1M-10M points (its scaling); LTTB from 10M points to 2,000. Not a test: figures go to README.md here.
+// fp8dash-bench-timeseries (speed target 2, ../README.md): a Prometheus range fetch of a month at 15 s
+// (PrometheusClient: chunked, concurrent) against the same requests issued one after another by the curl command-line
+// tool, both against a real Prometheus on loopback (Debian's prometheus + promtool, as the tests start it); the quality
+// alert over 1M-10M points (its scaling); LTTB from 10M points to 2,000. Not a test: figures go to README.md here.
 #include <benchmark/benchmark.h>
 
 #include <sys/resource.h>
@@ -66,8 +66,9 @@ void BM_AlertCondition(benchmark::State& state) {
     state.counters["evaluations_holding"] = static_cast<double>(held);
 }
 
-// The evaluation before issue #7 (this project's own, from its history): each evaluation averages both windows'
-// samples afresh, so the cost grows with points x evaluations (the 1-day window holds points / 30 samples here).
+// The evaluation before the sliding windows (this project's own, from its history): each evaluation averages both
+// windows' samples afresh, so the cost grows with points x evaluations (the 1-day window holds points / 30 samples
+// here).
 std::vector<bool> alertConditionPerEvaluation(const std::vector<Sample>& raw, const std::vector<double>& times,
                                               const AlertRule& rule) {
     const auto toMs = [](double s) { return static_cast<std::int64_t>(std::llround(s * 1000.0)); };

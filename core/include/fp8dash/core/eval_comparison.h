@@ -1,8 +1,8 @@
 #pragma once
-// Task-by-task comparison of a baseline and a candidate lm-eval run, and the verdict (DESIGN.md; issue #2 "The
-// comparison rules" are implemented exactly here), with the statistics of issue #5 beside each verdict: a confidence
-// answer, the equivalence check, paired tests from sample logs and a control run's noise floor. Pure functions over
-// values; thread-safe.
+// Task-by-task comparison of a baseline and a candidate lm-eval run, and the verdict (DESIGN.md; README "The
+// comparison rules" are implemented exactly here), with the statistics of statistics.h beside each verdict: a
+// confidence answer, the equivalence check, paired tests from sample logs and a control run's noise floor. Pure
+// functions over values; thread-safe.
 
 #include <cstdint>
 #include <map>
@@ -36,7 +36,7 @@ struct MetricOverride {
 struct ComparisonOptions {
     Thresholds thresholds;
     std::vector<MetricOverride> overrides;
-    // The cautious policy (issue #5): a task whose 95 % interval straddles a band edge takes the worst band the
+    // The cautious policy: a task whose 95 % interval straddles a band edge takes the worst band the
     // interval reaches. Off: the verdict is the band of the point estimate (the seed's thresholds).
     bool cautious = false;
     // Compare tasks the comparability check blocks (different few-shot counts, identical runs, ...) anyway; the
@@ -69,7 +69,7 @@ struct TaskComparison {
     Verdict pointVerdict = Verdict::Go;  // the band of degradationPct
     Verdict verdict = Verdict::Go;       // pointVerdict, or under the cautious policy the worst band reached
     std::string reason;            // the verdict in words
-    // Statistics (issue #5), top-level tasks only. `paired` when both runs' sample logs were paired (see
+    // Statistics (statistics.h), top-level tasks only. `paired` when both runs' sample logs were paired (see
     // applyPairedResults); `confidence` from the paired interval when present, else from lm-eval's two standard
     // errors (degradation +- 1.96 sqrt(se_b^2 + se_c^2) / |baseline| * 100), absent with neither; `equivalence`
     // the TOST at the go edge, likewise; `noiseFloorPct` = |control - baseline| / |baseline| * 100 for the same

@@ -1,5 +1,5 @@
 #pragma once
-// LLM-as-judge scores of the domain samples (DESIGN.md step 2, issue #5): reading score files, comparing the baseline
+// LLM-as-judge scores of the domain samples (DESIGN.md step 2): reading score files, comparing the baseline
 // (BF16) and candidate (FP8) scores with the statistics of statistics.h, and the judge's JSON (CLI/report) and
 // comparison-file section. Plain data; every function is thread-safe and deterministic (the bootstrap is seeded).
 //
@@ -59,7 +59,7 @@ Result<JudgeScores> parseJudgeScores(std::string_view text, const std::string& s
 Result<JudgeScores> loadJudgeScores(const std::filesystem::path& path, const JudgeScale& scale = {},
                                     JudgeFileFormat format = JudgeFileFormat::Auto);
 
-// The seam for scores that come from elsewhere (Langfuse, issue #5): one record per score. Applies the same checks
+// The seam for scores that come from elsewhere (Langfuse): one record per score. Applies the same checks
 // as the files (scale, finite, duplicate ids); errors name `sourceName` and the 0-based record index. A non-empty
 // comment is kept as the "comment" field. Empty ids: all records must have one or none.
 struct JudgeRecord {

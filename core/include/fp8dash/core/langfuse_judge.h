@@ -1,5 +1,5 @@
 #pragma once
-// LLM-as-judge scores read from Langfuse (issue #5): one variant's scores of one name, selected by trace tag and/or
+// LLM-as-judge scores read from Langfuse: one variant's scores of one name, selected by trace tag and/or
 // environment, as JudgeScores for compareJudgeScores. Each sample's id is the score's trace id. Two deployments'
 // traces are different requests, so their ids rarely meet: pair by id only when haveCommonIds says they do.
 

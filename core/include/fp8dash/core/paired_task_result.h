@@ -1,5 +1,5 @@
 #pragma once
-// The result of the paired tests of one compared task (paired_tasks.h computes it; issue #5). Its own header so that
+// The result of the paired tests of one compared task (paired_tasks.h computes it). Its own header so that
 // a TaskComparison (eval_comparison.h) can hold one while paired_tasks.h builds on eval_comparison.h. Plain data.
 
 #include <cstdint>

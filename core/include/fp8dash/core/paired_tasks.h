@@ -1,5 +1,5 @@
 #pragma once
-// Paired tests of one compared task on the lm-eval per-sample logs of both runs (issue #5): rows matched by doc_id
+// Paired tests of one compared task on the lm-eval per-sample logs of both runs: rows matched by doc_id
 // within the task's filter, doc_hash and prompt_hash checked, then the exact McNemar test for 0/1 metrics or the
 // Wilcoxon signed-rank test otherwise, a seeded paired-bootstrap interval of the delta, the confidence answer
 // against the verdict bands and the equivalence check against the "go" margin. Pure functions; thread-safe.

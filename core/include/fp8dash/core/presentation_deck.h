@@ -1,5 +1,5 @@
 #pragma once
-// The content of the presentation mode (issue #6 "Reviewers and stakeholders"): the steps of the decision a
+// The content of the presentation mode (for reviewers and stakeholders): the steps of the decision a
 // comparison holds evidence for, in the order of the decision (DESIGN.md: offline evals, domain judge, production
 // timeline, local benchmarks, capacity, verdict) behind a cover slide, and for each step the few facts a stakeholder
 // needs, one line of talking points generated from those facts, and the comparison's notes that go with it:

@@ -1,5 +1,5 @@
 #pragma once
-// The report of a whole comparison (issue #6 "Reports and export"), one self-contained document: title, file, dates
+// The report of a whole comparison (README "Reports"), one self-contained document: title, file, dates
 // and tool version; the overall verdict with its advice and every reason; the review decision in force (with
 // assessReview's warnings) and the earlier ones; the FP8 configuration of both runs; the eval table (subtasks
 // indented) with the tasks not compared, the risk flags and the statistics; the domain judge; the production

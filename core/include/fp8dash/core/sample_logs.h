@@ -1,7 +1,7 @@
 #pragma once
 // lm-eval per-sample logs (`--log_samples`): finding the samples_<task>_<date>.jsonl files that belong to a results
-// file, and reading them line by line, keeping only what a paired test needs (issue #5;
-// ../shared/notes/statistics-and-samples.md §2). Plain data and free functions; thread-safe.
+// file, and reading them line by line, keeping only what a paired test needs
+// (../shared/notes/statistics-and-samples.md §2). Plain data and free functions; thread-safe.
 
 #include <cstdint>
 #include <filesystem>

@@ -1,5 +1,5 @@
 #pragma once
-// The statistics of comparing two runs (issue #5, ../shared/notes/statistics-and-samples.md): paired and unpaired
+// The statistics of comparing two runs (../shared/notes/statistics-and-samples.md): paired and unpaired
 // tests, seeded bootstrap intervals, the equivalence check against the "go" margin, and how many samples would
 // decide. Distributions come from Boost.Math (Debian's libboost-dev), not hand-written special functions.
 // Plain data and pure functions; every function is thread-safe and deterministic (the bootstrap takes its seed).

@@ -37,7 +37,7 @@ Result<Labels> parseSeriesPick(const std::string& pick);
 // Whether `labels` holds every key=value of `want`.
 bool labelsMatch(const Labels& labels, const Labels& want);
 
-// Before/after the change (issue #3): before = samples with t < change; after = samples with t >= change + settle
+// Before/after the change: before = samples with t < change; after = samples with t >= change + settle
 // (settle = the 5-minute rate window by default). Non-finite samples are left out of the means.
 struct PeriodSummary {
     std::optional<double> beforeMean;

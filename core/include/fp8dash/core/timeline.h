@@ -1,7 +1,7 @@
 #pragma once
-// The production timeline (issue #3): settings, the fetched series at full resolution, the before/after figures,
-// the quality alert and the timeline's verdict. Stored in the comparison file's "timeline" section (never secrets).
-// Values are plain data; functions are thread-safe.
+// The production timeline (README "The production timeline"): settings, the fetched series at full resolution, the
+// before/after figures, the quality alert and the timeline's verdict. Stored in the comparison file's "timeline"
+// section (never secrets). Values are plain data; functions are thread-safe.
 
 #include <functional>
 #include <optional>
