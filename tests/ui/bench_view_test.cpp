@@ -605,6 +605,7 @@ TEST_F(BenchViewTest, AThemeSwitchKeepsSortSelectionTabSplitterAndZoom) {
     view.setResults(&results);
     view.resize(1200, 900);
     view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
     QTableView* gemm = view.gemmTable();
     gemm->sortByColumn(BenchView::GemmTflops, Qt::DescendingOrder);
     gemm->selectRow(3);

@@ -271,6 +271,7 @@ TEST_F(JudgeViewTest, AThemeSwitchRepaintsAndKeepsTheSelectionAndSplitters) {
     JudgeView view;
     view.resize(1200, 900);
     view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
     view.setJudge(&*doc.judge, &*comparison, QStringLiteral("BF16"), QStringLiteral("FP8"));
     ASSERT_EQ(view.dropsModel()->rowCount(), 3);
     view.selectDrop(1);

@@ -1,8 +1,8 @@
 #pragma once
-// The KV-cache part of the Local benchmarks tab: the headline line above the charts, the error chart per scaling mode
-// vs context (the KV table is KvTableModel, bench_table_models.h), every chart series carrying its metric's definition (core's
-// kvMetricDefinitions, the README's words). The headline itself is core's (kvHeadline): no second copy here.
-// GUI thread only.
+// The KV-cache part of the Local benchmarks tab: the headline line above the charts and the error chart per scaling
+// mode vs context (the KV table is KvTableModel, bench_table_models.h), every chart series carrying its metric's
+// definition (core's kvMetricDefinitions, the README's words). The headline itself is core's (kvHeadline): no second
+// copy here. GUI thread only.
 
 #include <QString>
 

@@ -20,7 +20,8 @@ inline Theme* existingTheme() {
 // Calls repaint(), in receiver's context, after every theme change; nothing without a Theme.
 template <class Receiver, class Repaint>
 void repaintOnThemeChange(Receiver* receiver, Repaint&& repaint) {
-    if (Theme* theme = existingTheme()) QObject::connect(theme, &Theme::changed, receiver, std::forward<Repaint>(repaint));
+    if (Theme* theme = existingTheme())
+        QObject::connect(theme, &Theme::changed, receiver, std::forward<Repaint>(repaint));
 }
 
 }  // namespace fp8dash::ui
