@@ -287,8 +287,8 @@ std::string runPlanToText(const RunPlan& p) {
          (p.replicas == 1 ? " replica" : " replicas") + ")\n";
     t += "# max-model-len " + std::to_string(p.maxModelLen) +
          (p.maxModelLenChosen ? " (the longest of 2K-32K the BF16 baseline holds; --context to choose)" : "") + "\n";
-    const std::string accounting = in.vllm ? "as vLLM " + in.vllm->version + " sizes it"
-                                           : number(in.overheadGiB) + " GiB overhead per GPU";
+    const std::string accounting =
+        in.vllm ? "as vLLM " + in.vllm->version + " sizes it" : number(in.overheadGiB) + " GiB overhead per GPU";
     t += "# Capacity per replica (" + std::to_string(p.tensorParallel) + " x " + formatBytes(in.gpu.memoryBytes) +
          " x " + number(in.gpuUtilization) + ", " + accounting + "):\n";
     for (const CapacityResult* c : {&p.bf16, &p.fp8}) {

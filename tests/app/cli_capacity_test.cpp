@@ -261,8 +261,8 @@ TEST(CliPlan, PlanSlideAndCapacityGiveTheSameTokens) {
     ASSERT_EQ(cap.exitCode, 0) << cap.err;
     EXPECT_EQ(parseJson(cap)["max_tokens"], kTokens);
 
-    auto plan = fp8dashCli({"plan", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--context", "8192", "--format",
-                            "json"});
+    auto plan =
+        fp8dashCli({"plan", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--context", "8192", "--format", "json"});
     ASSERT_EQ(plan.exitCode, 0) << plan.err;
     const auto j = parseJson(plan);
     EXPECT_EQ(j["capacity"]["bf16"]["max_tokens"], kTokens);
@@ -298,8 +298,8 @@ TEST(CliPlan, PlanSlideAndCapacityGiveTheSameTokens) {
     ASSERT_EQ(flat.exitCode, 0) << flat.err;
     EXPECT_EQ(parseJson(flat)["capacity"]["bf16"]["max_tokens"], 457910);
     EXPECT_FALSE(parseJson(flat).contains("vllm_version"));
-    auto both = fp8dashCli({"plan", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--overhead-gib", "2",
-                            "--vllm-version", "0.19"});
+    auto both = fp8dashCli(
+        {"plan", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--overhead-gib", "2", "--vllm-version", "0.19"});
     EXPECT_EQ(both.exitCode, 2);
     EXPECT_NE(both.err.find("--vllm-version and --overhead-gib"), std::string::npos) << both.err;
 }

@@ -223,7 +223,7 @@ TEST(PresentationDeck, CapacityNeedsSettingsThatCanBePlanned) {
     ComparisonDocument doc;
     doc.hasEvals = false;
     doc.capacity = CapacitySettings{};  // llama-3.1-8b on one h100-sxm, FP8 weights and KV
-    doc.capacity->vllmVersion.clear();   // saved before vLLM's accounting: the flat overhead, as saved
+    doc.capacity->vllmVersion.clear();  // saved before vLLM's accounting: the flat overhead, as saved
     PresentationDeck deck = deckOf(doc);
     ASSERT_EQ(steps(deck), (std::vector<S>{S::Cover, S::Capacity, S::Verdict}));
     const PresentationSlide& capacity = deck.slides[1];

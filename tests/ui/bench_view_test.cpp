@@ -2,22 +2,22 @@
 // device card, the three charts and the tables, checked against figures computed here; skip reasons in the empty
 // charts; a CPU-only run started from the view that lands in the document; Cancel; the Bench menu's shortcuts.
 #include <QAbstractButton>
+#include <QAbstractItemModel>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScatterSeries>
-#include <QHeaderView>
-#include <QItemSelectionModel>
 #include <QSignalSpy>
 #include <QSplitter>
-#include <QAbstractItemModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -621,8 +621,8 @@ TEST_F(BenchViewTest, AThemeSwitchKeepsSortSelectionTabSplitterAndZoom) {
     view.rooflineChart()->zoom(2.0);
     const QList<double> zoomed = axisRanges(view.rooflineChart());
     ASSERT_FALSE(zoomed.isEmpty());
-    const int resets = view.gemmModel()->resetCount() + view.bandwidthModel()->resetCount() +
-                       view.kvModel()->resetCount();
+    const int resets =
+        view.gemmModel()->resetCount() + view.bandwidthModel()->resetCount() + view.kvModel()->resetCount();
     QSignalSpy gemmReset(view.gemmModel(), &QAbstractItemModel::modelReset);
 
     Theme::instance()->setMode(ThemeMode::Dark);

@@ -343,7 +343,8 @@ TEST_F(CapacityViewTest, AThemeSwitchRepaintsAndKeepsInputsAndSelection) {
     QSignalSpy edited(&view, &CapacityView::settingsEdited);
 
     Theme::instance()->setMode(ThemeMode::Dark);
-    EXPECT_NE(view.tableModel()->index(CapacityView::FitsRow, CapacityView::SelectedColumn)
+    EXPECT_NE(view.tableModel()
+                  ->index(CapacityView::FitsRow, CapacityView::SelectedColumn)
                   .data(Qt::ForegroundRole)
                   .value<QColor>(),
               light);

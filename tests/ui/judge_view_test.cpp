@@ -1,13 +1,13 @@
 // The Domain judge tab: distributions, the summary card, the biggest drops with their texts, the empty state, and
 // the banner's decision over the judge. Expected figures are computed here by hand from the scores below.
+#include <QAbstractItemModel>
 #include <QAction>
+#include <QBarSet>
 #include <QFrame>
 #include <QItemSelectionModel>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QSplitter>
-#include <QBarSet>
-#include <QLabel>
-#include <QAbstractItemModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
@@ -21,8 +21,8 @@
 #include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/judge_drops_model.h"
 #include "fp8dash/ui/judge_view.h"
-#include "fp8dash/ui/theme.h"
 #include "fp8dash/ui/main_window.h"
+#include "fp8dash/ui/theme.h"
 #include "fp8dash/ui/verdict_banner.h"
 #include "gui_test_support.h"
 

@@ -10,7 +10,6 @@
 
 #include "fp8dash/core/local_bench.h"
 
-
 namespace fp8dash::ui::bench {
 
 class ChartPanel;

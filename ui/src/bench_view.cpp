@@ -35,14 +35,14 @@
 
 #include "bench_charts.h"
 #include "bench_kv.h"
-#include "fp8dash/ui/bench_table_models.h"
+#include "bench_view_parts.h"
 #include "fp8dash/core/kv_headline.h"
 #include "fp8dash/core/model_architecture.h"
 #include "fp8dash/ui/background_job.h"
+#include "fp8dash/ui/bench_table_models.h"
 #include "fp8dash/ui/export_actions.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "theme_repaint.h"
-#include "bench_view_parts.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {

@@ -28,11 +28,11 @@
 #include <vector>
 
 #include "fp8dash/ui/export_actions.h"
+#include "fp8dash/ui/judge_drops_model.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/number_text.h"
-#include "theme_repaint.h"
-#include "fp8dash/ui/judge_drops_model.h"
 #include "judge_text.h"
+#include "theme_repaint.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -539,7 +539,8 @@ void JudgeView::showDetail(int row) {
                        .arg(style::escaped(tr("Sample %1").arg(toQString(d.id))));
     html += QStringLiteral("<p style=\"margin-top:0px;\">%1</p>")
                 .arg(style::escaped(tr("%1 scored %2, %3 scored %4 (%5).")
-                                        .arg(m_baselineLabel, judge_text::score(d.baseline), m_candidateLabel, judge_text::score(d.candidate),
+                                        .arg(m_baselineLabel, judge_text::score(d.baseline), m_candidateLabel,
+                                             judge_text::score(d.candidate),
                                              judge_text::changeText(d.candidate - d.baseline))));
 
     std::set<std::string> shown;
