@@ -16,6 +16,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScatterSeries>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QTabWidget>
@@ -609,6 +610,11 @@ TEST_F(BenchViewTest, AThemeSwitchKeepsSortSelectionTabSplitterAndZoom) {
     QTableView* gemm = view.gemmTable();
     gemm->sortByColumn(BenchView::GemmTflops, Qt::DescendingOrder);
     gemm->selectRow(3);
+    gemm->setFixedHeight(90);  // a few rows on screen: the rest scrolled to
+    QCoreApplication::processEvents();
+    gemm->verticalScrollBar()->setValue(gemm->verticalScrollBar()->maximum());
+    const int scrolled = gemm->verticalScrollBar()->value();
+    ASSERT_GT(scrolled, 0);
     const QString selectedLayer = view.gemmModel()->index(3, BenchView::GemmLayer).data().toString() +
                                   view.gemmModel()->index(3, BenchView::GemmTflops).data().toString();
     auto* tabs = view.findChild<QTabWidget*>(QStringLiteral("benchTables"));
@@ -642,6 +648,7 @@ TEST_F(BenchViewTest, AThemeSwitchKeepsSortSelectionTabSplitterAndZoom) {
     EXPECT_EQ(view.gemmModel()->index(3, BenchView::GemmLayer).data().toString() +
                   view.gemmModel()->index(3, BenchView::GemmTflops).data().toString(),
               selectedLayer);
+    EXPECT_EQ(gemm->verticalScrollBar()->value(), scrolled);
     EXPECT_EQ(tabs->currentIndex(), 2);
     EXPECT_EQ(splitter->sizes(), sizes);
     EXPECT_EQ(axisRanges(view.rooflineChart()), zoomed);
