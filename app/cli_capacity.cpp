@@ -1,9 +1,7 @@
 #include "cli_capacity.h"
 
-#include <cerrno>
 #include <climits>
 #include <cmath>
-#include <cstdlib>
 #include <optional>
 #include <ostream>
 
@@ -20,22 +18,15 @@ namespace {
 // --name VALUE and --name=VALUE; flags; nothing positional.
 
 long long parseCount(const std::string& option, const std::string& text, long long min) {
-    errno = 0;
-    char* end = nullptr;
-    const long long v = std::strtoll(text.c_str(), &end, 10);
-    if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || v < min || v > INT_MAX)
-        throw UsageError{option + " \"" + text + "\": expected a whole number of at least " + std::to_string(min)};
-    return v;
+    const auto v = strictInteger(text, min, INT_MAX);
+    if (!v) throw UsageError{option + " \"" + text + "\": expected a whole number of at least " + std::to_string(min)};
+    return *v;
 }
 
 double parseNumber(const std::string& option, const std::string& text, const char* expected) {
-    errno = 0;
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v) || v < 0 ||
-        v > kMaxGiB)
-        throw UsageError{option + " \"" + text + "\": expected " + expected};
-    return v;
+    const auto v = strictDouble(text);
+    if (!v || *v < 0 || *v > kMaxGiB) throw UsageError{option + " \"" + text + "\": expected " + expected};
+    return *v;
 }
 
 double parseUtilisation(const std::string& text) {
@@ -242,6 +233,7 @@ int runPlan(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     SharedOptions shared;
     PlanInputs in;
     std::string value;
+    std::optional<std::string> vllmVersion;
     while (!o.done()) {
         if (shared.read(o)) continue;
         if (o.option("--tp", value))
@@ -260,10 +252,20 @@ int runPlan(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             in.fp8Model = value;
         else if (o.flag("--no-kv-scales"))
             in.kvScales = false;
+        else if (o.option("--vllm-version", value))
+            vllmVersion = value;
         else
             o.unknown("plan");
     }
     shared.applyTo(in, "plan");
+    // The capacity as `capacity` sizes it (vLLM's accounting) unless a flat overhead is asked for.
+    if (shared.overheadGiven) {
+        if (vllmVersion) throw UsageError{"--vllm-version and --overhead-gib: give one or the other"};
+        in.vllm.reset();
+    } else if (vllmVersion) {
+        if (auto v = parseVllmVersion(*vllmVersion); !v) throw UsageError{"--vllm-version: " + v.error().message};
+        in.vllm->version = *vllmVersion;
+    }
     auto plan = makeRunPlan(in);
     if (!plan) throw UsageError{plan.error().message};
     if (shared.json)
@@ -308,7 +310,9 @@ std::string capacityUsage() {
            "      --hf-model ID              the checkpoint vLLM loads (default: the preset's repository)\n"
            "      --fp8-model ID             a pre-quantised FP8 checkpoint (default: vLLM quantises at load)\n"
            "      --no-kv-scales             leave out --calculate-kv-scales\n"
-           "      --gpu-util F, --overhead-gib X, --memory-gib X, --format text|json\n";
+           "      --vllm-version V           size the capacity as this vLLM release does (default 0.28), as\n"
+           "                                 `capacity` does; --overhead-gib X: a flat overhead per GPU instead\n"
+           "      --gpu-util F, --memory-gib X, --format text|json\n";
 }
 
 }  // namespace fp8dash::cli

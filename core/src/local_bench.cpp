@@ -112,6 +112,13 @@ BenchSampleSummary readStats(const ObjectReader& r) {
     s.medianSeconds = r.numberOr("median_s", 0);
     s.relStdDev = r.numberOr("noise", 0);
     s.converged = r.boolean("converged");
+    // Optional: written by GPU runs that recorded the clock; absent (older files, CPU runs) means not measured.
+    if (const auto clock = r.optionalNumber("sm_clock_mhz")) {
+        if (!std::isfinite(*clock) || *clock < 0)
+            throw FieldError{r.path("sm_clock_mhz") + " must be a clock in MHz (0 or more), found " +
+                             Json(*clock).dump()};
+        s.smClockMHz = *clock;
+    }
     return s;
 }
 

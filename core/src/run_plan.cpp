@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 
 namespace fp8dash {
 namespace {
@@ -34,6 +35,7 @@ Result<CapacityResult> capacityAt(const PlanInputs& in, int tp, long long contex
     c.gpuUtilization = in.gpuUtilization;
     c.contextTokens = context;
     c.overheadGiB = in.overheadGiB;
+    c.vllm = in.vllm;  // vLLM's accounting, as `capacity` sizes it; nullopt: the flat overhead
     return planCapacity(c);
 }
 
@@ -69,9 +71,11 @@ std::string shellBlock(const std::vector<std::string>& argv) {
     return out;
 }
 
-Result<RunPlan> makeRunPlan(const PlanInputs& in) {
+namespace {
+
+// The inputs a plan cannot be written from.
+Status checkPlanInputs(const PlanInputs& in, int tp) {
     if (in.gpus < 1) return Error{"--gpus must be at least 1 (got " + std::to_string(in.gpus) + ")"};
-    const int tp = in.tensorParallel.value_or(in.gpus);
     if (tp < 1) return Error{"--tp must be at least 1 (got " + std::to_string(tp) + ")"};
     if (in.gpus % tp != 0)
         return Error{"--gpus " + std::to_string(in.gpus) + " is not a multiple of --tp " + std::to_string(tp) +
@@ -84,22 +88,14 @@ Result<RunPlan> makeRunPlan(const PlanInputs& in) {
     if (in.outDir.empty()) return Error{"--out-dir must not be empty"};
     if (in.contextTokens && *in.contextTokens < 1)
         return Error{"--context must be at least 1 token (got " + std::to_string(*in.contextTokens) + ")"};
+    return success();
+}
 
-    RunPlan p;
-    p.inputs = in;
-    p.inputs.bf16Model = in.bf16Model.empty() ? in.model.hfRepo : in.bf16Model;
-    p.inputs.fp8Model = in.fp8Model.empty() ? p.inputs.bf16Model : in.fp8Model;
-    for (const std::string* m : {&p.inputs.bf16Model, &p.inputs.fp8Model})
-        if (m->empty() || m->find(',') != std::string::npos)
-            return Error{"model \"" + *m + "\" cannot go into lm_eval's --model_args (empty, or it has a comma)"};
-    p.tensorParallel = tp;
-    p.replicas = in.gpus / tp;
+using WarnFn = std::function<void(std::string kind, std::string message)>;
+
+// max-model-len: as asked (within what the model allows), else the longest candidate the baseline holds.
+Status chooseMaxModelLen(const PlanInputs& in, int tp, RunPlan& p, const WarnFn& warn) {
     const ModelArchitecture& model = in.model;
-    auto warn = [&p](std::string kind, std::string message) {
-        p.warnings.push_back({std::move(kind), std::move(message)});
-    };
-
-    // max-model-len: as asked (within what the model allows), else the longest candidate the baseline holds.
     const long long modelLimit = model.maxPositionEmbeddings.value_or(0);
     if (in.contextTokens) {
         p.maxModelLen = *in.contextTokens;
@@ -110,36 +106,30 @@ Result<RunPlan> makeRunPlan(const PlanInputs& in) {
                                                  std::to_string(modelLimit));
             p.maxModelLen = modelLimit;
         }
-    } else {
-        p.maxModelLenChosen = true;
-        std::vector<long long> candidates;
-        for (long long c : kPlanContextCandidates)
-            if (modelLimit == 0 || c <= modelLimit) candidates.push_back(c);
-        if (candidates.empty()) candidates.push_back(modelLimit);
-        p.maxModelLen = candidates.back();  // when nothing fits, the shortest, with a warning below
-        bool found = false;
-        for (StorageDtype variant : {StorageDtype::Bf16, StorageDtype::Fp8}) {
-            for (long long c : candidates) {
-                auto cap = capacityAt(in, tp, c, variant);
-                if (!cap) return cap.error();
-                if (cap->fits) {
-                    p.maxModelLen = c;
-                    found = true;
-                    break;
-                }
+        return success();
+    }
+    p.maxModelLenChosen = true;
+    std::vector<long long> candidates;
+    for (long long c : kPlanContextCandidates)
+        if (modelLimit == 0 || c <= modelLimit) candidates.push_back(c);
+    if (candidates.empty()) candidates.push_back(modelLimit);
+    p.maxModelLen = candidates.back();  // when nothing fits, the shortest, with a warning below
+    for (StorageDtype variant : {StorageDtype::Bf16, StorageDtype::Fp8}) {
+        for (long long c : candidates) {
+            auto cap = capacityAt(in, tp, c, variant);
+            if (!cap) return cap.error();
+            if (cap->fits) {
+                p.maxModelLen = c;
+                return success();
             }
-            if (found) break;
         }
     }
+    return success();
+}
 
-    auto bf16 = capacityAt(in, tp, p.maxModelLen, StorageDtype::Bf16);
-    if (!bf16) return bf16.error();
-    auto fp8 = capacityAt(in, tp, p.maxModelLen, StorageDtype::Fp8);
-    if (!fp8) return fp8.error();
-    p.bf16 = std::move(bf16).value();
-    p.fp8 = std::move(fp8).value();
-
-    // Warnings, the DESIGN.md risk flags first.
+// The warnings, the DESIGN.md risk flags first.
+void addPlanWarnings(const PlanInputs& in, int tp, RunPlan& p, const WarnFn& warn) {
+    const ModelArchitecture& model = in.model;
     const std::uint64_t params = model.parameterCount();
     if (static_cast<double>(params) < kSmallModelParameters)
         warn("small_model", model.name + " has " + billions(params) +
@@ -178,8 +168,11 @@ Result<RunPlan> makeRunPlan(const PlanInputs& in) {
         warn("no_fp8_tensor_cores", in.gpu.displayName +
                                         " has no FP8 tensor cores (compute capability below 8.9): vLLM falls back to "
                                         "weight-only FP8 and the throughput gain is small");
+}
 
-    // The commands (DESIGN.md "The three FP8 layers (vLLM)"; the seed article's steps 1-3).
+// The commands of both variants (DESIGN.md "The three FP8 layers (vLLM)"; the seed article's steps 1-3).
+void addPlanCommands(const PlanInputs& in, RunPlan& p) {
+    const int tp = p.tensorParallel;
     const std::string tpText = std::to_string(tp), len = std::to_string(p.maxModelLen),
                       util = number(in.gpuUtilization), dp = std::to_string(p.replicas);
     auto serve = [&](const std::string& repo, bool fp8Variant) {
@@ -217,6 +210,35 @@ Result<RunPlan> makeRunPlan(const PlanInputs& in) {
     p.commands.evalBf16 = eval(p.inputs.bf16Model, false, p.bf16OutputPath);
     p.commands.evalFp8 = eval(p.inputs.fp8Model, true, p.fp8OutputPath);
     p.commands.compare = {"fp8dash", "compare", p.bf16OutputPath, p.fp8OutputPath, "--save", p.comparisonPath};
+}
+
+}  // namespace
+
+Result<RunPlan> makeRunPlan(const PlanInputs& in) {
+    const int tp = in.tensorParallel.value_or(in.gpus);
+    if (Status ok = checkPlanInputs(in, tp); !ok) return ok.error();
+
+    RunPlan p;
+    p.inputs = in;
+    p.inputs.bf16Model = in.bf16Model.empty() ? in.model.hfRepo : in.bf16Model;
+    p.inputs.fp8Model = in.fp8Model.empty() ? p.inputs.bf16Model : in.fp8Model;
+    for (const std::string* m : {&p.inputs.bf16Model, &p.inputs.fp8Model})
+        if (m->empty() || m->find(',') != std::string::npos)
+            return Error{"model \"" + *m + "\" cannot go into lm_eval's --model_args (empty, or it has a comma)"};
+    p.tensorParallel = tp;
+    p.replicas = in.gpus / tp;
+    const WarnFn warn = [&p](std::string kind, std::string message) {
+        p.warnings.push_back({std::move(kind), std::move(message)});
+    };
+    if (Status ok = chooseMaxModelLen(in, tp, p, warn); !ok) return ok.error();
+    auto bf16 = capacityAt(in, tp, p.maxModelLen, StorageDtype::Bf16);
+    if (!bf16) return bf16.error();
+    auto fp8 = capacityAt(in, tp, p.maxModelLen, StorageDtype::Fp8);
+    if (!fp8) return fp8.error();
+    p.bf16 = std::move(bf16).value();
+    p.fp8 = std::move(fp8).value();
+    addPlanWarnings(in, tp, p, warn);
+    addPlanCommands(in, p);
     return p;
 }
 
@@ -235,6 +257,7 @@ Json runPlanToJson(const RunPlan& p) {
     j["kv_scales"] = in.kvScales;
     j["gpu_util"] = in.gpuUtilization;
     j["overhead_gib"] = in.overheadGiB;
+    if (in.vllm) j["vllm_version"] = in.vllm->version;  // absent: the flat overhead_gib sized the capacity
     j["bf16_model"] = in.bf16Model;
     j["fp8_model"] = in.fp8Model;
     const PlanCommands& c = p.commands;
@@ -264,8 +287,10 @@ std::string runPlanToText(const RunPlan& p) {
          (p.replicas == 1 ? " replica" : " replicas") + ")\n";
     t += "# max-model-len " + std::to_string(p.maxModelLen) +
          (p.maxModelLenChosen ? " (the longest of 2K-32K the BF16 baseline holds; --context to choose)" : "") + "\n";
+    const std::string accounting =
+        in.vllm ? "as vLLM " + in.vllm->version + " sizes it" : number(in.overheadGiB) + " GiB overhead per GPU";
     t += "# Capacity per replica (" + std::to_string(p.tensorParallel) + " x " + formatBytes(in.gpu.memoryBytes) +
-         " x " + number(in.gpuUtilization) + ", " + number(in.overheadGiB) + " GiB overhead per GPU):\n";
+         " x " + number(in.gpuUtilization) + ", " + accounting + "):\n";
     for (const CapacityResult* c : {&p.bf16, &p.fp8}) {
         t += std::string("#   ") + (c == &p.bf16 ? "BF16" : "FP8 ") + "  weights " + formatBytes(c->weightsBytes);
         if (c->shortfallBytes > 0)

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
+#include "fp8dash/core/comparison_file.h"
+#include "fp8dash/core/presentation_deck.h"
 #include "process.h"
 #include "test_paths.h"
 
@@ -243,9 +245,63 @@ TEST(CliPlan, JsonCommandsWarningsAndCapacity) {
     EXPECT_EQ(j["commands"]["compare"], "fp8dash compare runs/bf16 runs/fp8 --save runs/fp8-vs-bf16.fp8cmp");
     EXPECT_TRUE(j["warnings"].empty()) << j["warnings"];
     EXPECT_EQ(j["capacity"]["bf16"]["context"], 16384);
-    // The plan keeps the flat overhead: (4 x 85,029,615,043 x 0.92 - 141,107,412,992 - 8 GiB) / 327,680.
-    EXPECT_EQ(j["capacity"]["bf16"]["max_tokens"], 498082);
+    // The plan sizes the capacity as `capacity` does (vLLM's accounting, PlanSlideAndCapacityGiveTheSameTokens).
+    EXPECT_EQ(j["capacity"]["bf16"]["accounting"], "vllm");
     EXPECT_EQ(j["max_model_len"], 16384);
+}
+
+// Every place that says "N tokens" agrees for the same inputs: `capacity` (vLLM's accounting by default), the plan
+// and the presentation's capacity slide of settings made now. Llama-3.1-8B, BF16 weights and KV, one H100, 0.92,
+// 8,192 tokens: (85,029,615,043 x 0.92 - 16,060,522,496 - 2,037,121,024 activation peak - 268,435,456 non-torch) /
+// (16 x 131,072) = 28,544 whole blocks = 456,704 tokens (JsonFiguresAndInputs above has the same pool with FP8 KV).
+TEST(CliPlan, PlanSlideAndCapacityGiveTheSameTokens) {
+    constexpr long long kTokens = 456704;
+    auto cap = fp8dashCli({"capacity", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--weights", "bf16", "--kv",
+                           "bf16", "--context", "8192", "--format", "json"});
+    ASSERT_EQ(cap.exitCode, 0) << cap.err;
+    EXPECT_EQ(parseJson(cap)["max_tokens"], kTokens);
+
+    auto plan =
+        fp8dashCli({"plan", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--context", "8192", "--format", "json"});
+    ASSERT_EQ(plan.exitCode, 0) << plan.err;
+    const auto j = parseJson(plan);
+    EXPECT_EQ(j["capacity"]["bf16"]["max_tokens"], kTokens);
+    EXPECT_EQ(j["capacity"]["bf16"]["accounting"], "vllm");
+    EXPECT_EQ(j["vllm_version"], kDefaultVllmVersion);
+    // The FP8 variant: FP8 weights leave a larger pool and a token costs half: the same as `capacity` says for it.
+    auto capFp8 = fp8dashCli({"capacity", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--weights", "fp8", "--kv",
+                              "fp8", "--context", "8192", "--format", "json"});
+    ASSERT_EQ(capFp8.exitCode, 0) << capFp8.err;
+    EXPECT_EQ(j["capacity"]["fp8"]["max_tokens"], parseJson(capFp8)["max_tokens"]);
+    EXPECT_GT(j["capacity"]["fp8"]["max_tokens"].get<long long>(), 2 * kTokens);
+
+    ComparisonDocument doc;
+    doc.hasEvals = false;
+    doc.capacity = CapacitySettings{};  // made now: llama-3.1-8b, one h100-sxm, 0.92, 8,192, vLLM's accounting
+    doc.capacity->weights = "bf16";
+    doc.capacity->kv = "bf16";
+    auto decision = decide(doc);
+    ASSERT_TRUE(decision.ok()) << decision.error().message;
+    const PresentationDeck deck = buildPresentationDeck(doc, *decision, nullptr);
+    bool found = false;
+    for (const PresentationSlide& slide : deck.slides) {
+        if (slide.step != PresentationStep::Capacity) continue;
+        found = true;
+        ASSERT_FALSE(slide.bars.empty());
+        EXPECT_EQ(slide.bars[0].value, static_cast<double>(kTokens));
+    }
+    EXPECT_TRUE(found);
+
+    // --overhead-gib keeps the flat accounting: (85,029,615,043 x 0.92 - 16,060,522,496 - 2 GiB) / 131,072.
+    auto flat = fp8dashCli({"plan", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--context", "8192",
+                            "--overhead-gib", "2", "--format", "json"});
+    ASSERT_EQ(flat.exitCode, 0) << flat.err;
+    EXPECT_EQ(parseJson(flat)["capacity"]["bf16"]["max_tokens"], 457910);
+    EXPECT_FALSE(parseJson(flat).contains("vllm_version"));
+    auto both = fp8dashCli(
+        {"plan", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--overhead-gib", "2", "--vllm-version", "0.19"});
+    EXPECT_EQ(both.exitCode, 2);
+    EXPECT_NE(both.err.find("--vllm-version and --overhead-gib"), std::string::npos) << both.err;
 }
 
 TEST(CliPlan, WarningsAndText) {

@@ -223,6 +223,7 @@ TEST(PresentationDeck, CapacityNeedsSettingsThatCanBePlanned) {
     ComparisonDocument doc;
     doc.hasEvals = false;
     doc.capacity = CapacitySettings{};  // llama-3.1-8b on one h100-sxm, FP8 weights and KV
+    doc.capacity->vllmVersion.clear();  // saved before vLLM's accounting: the flat overhead, as saved
     PresentationDeck deck = deckOf(doc);
     ASSERT_EQ(steps(deck), (std::vector<S>{S::Cover, S::Capacity, S::Verdict}));
     const PresentationSlide& capacity = deck.slides[1];
@@ -241,6 +242,16 @@ TEST(PresentationDeck, CapacityNeedsSettingsThatCanBePlanned) {
     std::snprintf(gain, sizeof gain, "×%.2f", capacity.bars[1].value / capacity.bars[0].value);
     EXPECT_EQ(figure(capacity, "Gain")->value, gain);
     EXPECT_EQ(capacity.title, std::string("FP8 fits ") + gain + " as many tokens as BF16");
+
+    // Settings made now follow vLLM's accounting, as `fp8dash capacity` does: 79.19 GiB (85,029,615,043 B) x 0.92 =
+    // 78,227,245,840 requested, less 16,060,522,496 of BF16 weights, the sampler's activation peak (3.75 x 1,024
+    // rows x 128,256 x 4 B + 8,192 x 4,096 x 2 B = 2,037,121,024) and 0.25 GiB non-torch = 59,861,166,864 B; whole
+    // blocks of 16 x 131,072 B: 28,544 blocks = 456,704 tokens.
+    doc.capacity = CapacitySettings{};
+    deck = deckOf(doc);
+    ASSERT_EQ(steps(deck), (std::vector<S>{S::Cover, S::Capacity, S::Verdict}));
+    EXPECT_EQ(deck.slides[1].bars[0].value, 456704.0);
+    EXPECT_EQ(figure(deck.slides[1], "BF16")->value, "456,704");
 
     // "local" GPUs: left out without this machine's query, planned with it.
     doc.capacity->gpu = "local";

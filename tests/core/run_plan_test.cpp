@@ -16,6 +16,7 @@ PlanInputs planInputs(const char* model, const char* gpu, int gpus) {
     in.model = *findModelPreset(model);
     in.gpu = findGpuPreset(gpu).value();
     in.gpus = gpus;
+    in.vllm.reset();  // the figures below are computed by hand with the flat overhead (vLLM's: VllmAccountingByDefault)
     return in;
 }
 
@@ -248,6 +249,27 @@ TEST(RunPlan, ShellQuoting) {
     EXPECT_EQ(shellQuote("$HOME"), "'$HOME'");
     EXPECT_EQ(shellBlock({"vllm", "serve", "m", "--dtype", "bfloat16", "--calculate-kv-scales"}),
               "vllm serve m \\\n    --dtype bfloat16 \\\n    --calculate-kv-scales");
+}
+
+// By default the plan sizes its capacity as `fp8dash capacity` does: vLLM's accounting of the default release. 8B in
+// BF16 on one H100 at 8,192 tokens: (85,029,615,043 x 0.92 - 16,060,522,496 - 2,037,121,024 activation peak -
+// 268,435,456 non-torch) / (16 x 131,072) = 28,544 whole blocks = 456,704 tokens.
+TEST(RunPlan, VllmAccountingByDefault) {
+    PlanInputs in;
+    in.model = *findModelPreset("llama-3.1-8b");
+    in.gpu = findGpuPreset("h100-sxm").value();
+    in.contextTokens = 8192;
+    ASSERT_TRUE(in.vllm.has_value());
+    EXPECT_EQ(in.vllm->version, kDefaultVllmVersion);
+    const RunPlan p = make(in);
+    EXPECT_EQ(p.bf16.maxTokens, 456704u);
+    ASSERT_TRUE(p.bf16.vllm.has_value());
+    EXPECT_EQ(runPlanToJson(p)["vllm_version"], kDefaultVllmVersion);
+    EXPECT_NE(runPlanToText(p).find(std::string("as vLLM ") + kDefaultVllmVersion + " sizes it"), std::string::npos);
+    // Without it: the flat 2 GiB, (78,227,245,840 - 16,060,522,496 - 2 GiB) / 131,072 = 457,910 tokens.
+    in.vllm.reset();
+    EXPECT_EQ(make(in).bf16.maxTokens, 457910u);
+    EXPECT_FALSE(runPlanToJson(make(in)).contains("vllm_version"));
 }
 
 TEST(RunPlan, JsonShape) {

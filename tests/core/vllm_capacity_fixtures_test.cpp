@@ -145,13 +145,15 @@ namespace {
 // their flat overhead, as saved; with it, by that release's accounting. The key is written only when set.
 TEST(VllmCapacitySettings, OldFilesKeepTheFlatOverheadNewOnesNameTheRelease) {
     CapacitySettings old;
+    old.vllmVersion.clear();  // as written before vLLM's accounting
     Json j = capacitySettingsToJson(old);
     EXPECT_FALSE(j.contains("vllm_version"));
     auto flat = capacityInputsFromSettings(*parseCapacitySettings(j, "capacity"), nullptr);
     ASSERT_TRUE(flat);
     EXPECT_FALSE(flat->vllm.has_value());
 
-    CapacitySettings now;
+    CapacitySettings now;  // settings made now follow the release `capacity` defaults to
+    EXPECT_EQ(now.vllmVersion, kDefaultVllmVersion);
     now.vllmVersion = "0.28";
     j = capacitySettingsToJson(now);
     EXPECT_EQ(j["vllm_version"], "0.28");

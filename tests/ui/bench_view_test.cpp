@@ -2,19 +2,23 @@
 // device card, the three charts and the tables, checked against figures computed here; skip reasons in the empty
 // charts; a CPU-only run started from the view that lands in the document; Cancel; the Bench menu's shortcuts.
 #include <QAbstractButton>
+#include <QAbstractItemModel>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScatterSeries>
+#include <QScrollBar>
 #include <QSignalSpy>
-#include <QStandardItemModel>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -24,9 +28,11 @@
 #include <cmath>
 
 #include "bench_test_json.h"
+#include "fp8dash/ui/bench_table_models.h"
 #include "fp8dash/ui/bench_view.h"
 #include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/main_window.h"
+#include "fp8dash/ui/theme.h"
 #include "gui_test_support.h"
 
 namespace fp8dash::ui::test {
@@ -75,7 +81,7 @@ double intensity(double m, double n, double k, double inputBytes) {
     return 2.0 * m * n * k / (inputBytes * (m * k + k * n) + 2.0 * m * n);
 }
 
-QString cell(const QStandardItemModel* model, int row, int column) {
+QString cell(const QAbstractItemModel* model, int row, int column) {
     return model->index(row, column).data(Qt::DisplayRole).toString();
 }
 
@@ -566,6 +572,87 @@ TEST_F(BenchViewTest, ControlsHaveAccessibleNames) {
                                                       view.gemmTable(), view.bandwidthTable(), view.kvTable()}) {
         EXPECT_FALSE(w->accessibleName().isEmpty()) << w->objectName().toStdString();
     }
+}
+
+}  // namespace
+}  // namespace fp8dash::ui::test
+
+namespace fp8dash::ui::test {
+namespace {
+
+// The horizontal and vertical ranges of a chart's first axes (what a zoom changes).
+QList<double> axisRanges(const QChart* chart) {
+    QList<double> out;
+    for (const Qt::Orientation o : {Qt::Horizontal, Qt::Vertical}) {
+        const auto axes = chart->axes(o);
+        if (axes.isEmpty()) continue;
+        if (const auto* log = qobject_cast<const QLogValueAxis*>(axes.first()))
+            out << log->min() << log->max();
+        else if (const auto* value = qobject_cast<const QValueAxis*>(axes.first()))
+            out << value->min() << value->max();
+    }
+    return out;
+}
+
+// A theme switch (dark, then light again) repaints the tab in place: the tables keep their sort, selection and
+// scroll, the tab and the splitter stay, a zoomed chart keeps its zoom and takes the palette's colours, and no table
+// model is reset.
+TEST_F(BenchViewTest, AThemeSwitchKeepsSortSelectionTabSplitterAndZoom) {
+    const ThemeMode before = Theme::instance()->mode();
+    Theme::instance()->setMode(ThemeMode::Light);
+    BenchView view;
+    view.setLocalDevice(noGpu());
+    const BenchResults results = parsed(h200Json());
+    view.setResults(&results);
+    view.resize(1200, 900);
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    QTableView* gemm = view.gemmTable();
+    gemm->sortByColumn(BenchView::GemmTflops, Qt::DescendingOrder);
+    gemm->selectRow(3);
+    gemm->setFixedHeight(90);  // a few rows on screen: the rest scrolled to
+    QCoreApplication::processEvents();
+    gemm->verticalScrollBar()->setValue(gemm->verticalScrollBar()->maximum());
+    const int scrolled = gemm->verticalScrollBar()->value();
+    ASSERT_GT(scrolled, 0);
+    const QString selectedLayer = view.gemmModel()->index(3, BenchView::GemmLayer).data().toString() +
+                                  view.gemmModel()->index(3, BenchView::GemmTflops).data().toString();
+    auto* tabs = view.findChild<QTabWidget*>(QStringLiteral("benchTables"));
+    ASSERT_NE(tabs, nullptr);
+    tabs->setCurrentIndex(2);
+    auto* splitter = view.findChild<QSplitter*>(QStringLiteral("benchSplitter"));
+    ASSERT_NE(splitter, nullptr);
+    splitter->setSizes({500, 300});
+    const QList<int> sizes = splitter->sizes();
+    view.rooflineChart()->zoom(2.0);
+    const QList<double> zoomed = axisRanges(view.rooflineChart());
+    ASSERT_FALSE(zoomed.isEmpty());
+    const int resets =
+        view.gemmModel()->resetCount() + view.bandwidthModel()->resetCount() + view.kvModel()->resetCount();
+    QSignalSpy gemmReset(view.gemmModel(), &QAbstractItemModel::modelReset);
+
+    Theme::instance()->setMode(ThemeMode::Dark);
+    EXPECT_LT(view.rooflineChart()->backgroundBrush().color().lightness(), 128);  // re-styled for the dark palette
+    EXPECT_EQ(axisRanges(view.rooflineChart()), zoomed);
+    Theme::instance()->setMode(ThemeMode::Light);
+    EXPECT_EQ(view.rooflineChart()->backgroundBrush().color(), QColor(Qt::white));
+
+    EXPECT_EQ(gemmReset.count(), 0);
+    EXPECT_EQ(view.gemmModel()->resetCount() + view.bandwidthModel()->resetCount() + view.kvModel()->resetCount(),
+              resets);
+    EXPECT_EQ(gemm->horizontalHeader()->sortIndicatorSection(), BenchView::GemmTflops);
+    EXPECT_EQ(gemm->horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
+    const QModelIndexList selected = gemm->selectionModel()->selectedRows();
+    ASSERT_EQ(selected.size(), 1);
+    EXPECT_EQ(selected.first().row(), 3);
+    EXPECT_EQ(view.gemmModel()->index(3, BenchView::GemmLayer).data().toString() +
+                  view.gemmModel()->index(3, BenchView::GemmTflops).data().toString(),
+              selectedLayer);
+    EXPECT_EQ(gemm->verticalScrollBar()->value(), scrolled);
+    EXPECT_EQ(tabs->currentIndex(), 2);
+    EXPECT_EQ(splitter->sizes(), sizes);
+    EXPECT_EQ(axisRanges(view.rooflineChart()), zoomed);
+    Theme::instance()->setMode(before);
 }
 
 }  // namespace

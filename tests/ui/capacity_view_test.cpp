@@ -8,16 +8,17 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include "fp8dash/core/capacity.h"
+#include "fp8dash/ui/capacity_table_model.h"
 #include "fp8dash/ui/capacity_view.h"
 #include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/main_window.h"
+#include "fp8dash/ui/theme.h"
 #include "gui_test_support.h"
 
 namespace fp8dash::ui::test {
@@ -261,7 +262,9 @@ TEST_F(CapacityViewTest, InputsAreSavedIntoTheDocumentAndRestoredFromTheFile) {
 
     // The demo's section: the defaults, saved before vLLM's accounting (no vllm_version: the flat overhead).
     window.openDemo();
-    EXPECT_EQ(view->settings(), CapacitySettings{});
+    CapacitySettings demo;
+    demo.vllmVersion.clear();
+    EXPECT_EQ(view->settings(), demo);
 }
 
 // "Open vLLM Log…": read off the GUI thread; what vLLM measured and the same server with an FP8 KV cache (twice the
@@ -310,6 +313,50 @@ TEST_F(CapacityViewTest, InputsHaveAccessibleNames) {
                                                       view.table(), view.accountingCombo(), view.vllmLogButton()}) {
         EXPECT_FALSE(w->accessibleName().isEmpty()) << w->objectName().toStdString();
     }
+}
+
+}  // namespace
+}  // namespace fp8dash::ui::test
+
+namespace fp8dash::ui::test {
+namespace {
+
+// A theme switch repaints the capacity tab in place: the inputs and the plan stay, the table keeps its selection,
+// a plan that does not fit says so in the palette's colour, and the model is not reset.
+TEST_F(CapacityViewTest, AThemeSwitchRepaintsAndKeepsInputsAndSelection) {
+    const ThemeMode before = Theme::instance()->mode();
+    Theme::instance()->setMode(ThemeMode::Light);
+    CapacityView view;
+    view.setLocalDevice(noGpu());
+    view.show();
+    view.modelCombo()->setCurrentIndex(view.modelCombo()->findData(QStringLiteral("llama-3.1-70b")));
+    view.weightsCombo()->setCurrentIndex(view.weightsCombo()->findData(QStringLiteral("bf16")));  // 141 GB on one
+    const CapacitySettings settings = view.settings();
+    ASSERT_NE(view.selectedResult(), nullptr);
+    ASSERT_FALSE(view.selectedResult()->fits);
+    view.table()->setCurrentIndex(view.tableModel()->index(CapacityView::MaxTokensRow, CapacityView::RatioColumn));
+    const QModelIndex fits = view.tableModel()->index(CapacityView::FitsRow, CapacityView::SelectedColumn);
+    const QColor light = fits.data(Qt::ForegroundRole).value<QColor>();
+    ASSERT_TRUE(light.isValid());
+    const int resets = view.tableModel()->resetCount();
+    QSignalSpy reset(view.tableModel(), &QAbstractItemModel::modelReset);
+    QSignalSpy edited(&view, &CapacityView::settingsEdited);
+
+    Theme::instance()->setMode(ThemeMode::Dark);
+    EXPECT_NE(view.tableModel()
+                  ->index(CapacityView::FitsRow, CapacityView::SelectedColumn)
+                  .data(Qt::ForegroundRole)
+                  .value<QColor>(),
+              light);
+    Theme::instance()->setMode(ThemeMode::Light);
+
+    EXPECT_EQ(reset.count(), 0);
+    EXPECT_EQ(view.tableModel()->resetCount(), resets);
+    EXPECT_EQ(edited.count(), 0);  // not an edit of the user's
+    EXPECT_EQ(view.settings(), settings);
+    EXPECT_EQ(view.table()->currentIndex().row(), CapacityView::MaxTokensRow);
+    EXPECT_EQ(view.table()->currentIndex().column(), CapacityView::RatioColumn);
+    Theme::instance()->setMode(before);
 }
 
 }  // namespace

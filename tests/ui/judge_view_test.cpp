@@ -1,9 +1,13 @@
 // The Domain judge tab: distributions, the summary card, the biggest drops with their texts, the empty state, and
 // the banner's decision over the judge. Expected figures are computed here by hand from the scores below.
+#include <QAbstractItemModel>
 #include <QAction>
 #include <QBarSet>
+#include <QFrame>
+#include <QItemSelectionModel>
 #include <QLabel>
-#include <QStandardItemModel>
+#include <QSignalSpy>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
@@ -15,8 +19,10 @@
 
 #include "fp8dash/core/judge_scores.h"
 #include "fp8dash/ui/comparison_view.h"
+#include "fp8dash/ui/judge_drops_model.h"
 #include "fp8dash/ui/judge_view.h"
 #include "fp8dash/ui/main_window.h"
+#include "fp8dash/ui/theme.h"
 #include "fp8dash/ui/verdict_banner.h"
 #include "gui_test_support.h"
 
@@ -129,18 +135,18 @@ TEST_F(JudgeViewTest, ShowsTheDistributionsTheSummaryAndTheDrops) {
     }
 
     // The drops: the three pairs that fell, largest first, with the texts of both sides.
-    const QStandardItemModel* drops = judge->dropsModel();
+    const QAbstractItemModel* drops = judge->dropsModel();
     ASSERT_EQ(drops->rowCount(), 3);
-    EXPECT_EQ(drops->item(0, 0)->text(), QStringLiteral("q3"));
-    EXPECT_EQ(drops->item(1, 0)->text(), QStringLiteral("q2"));
-    EXPECT_EQ(drops->item(2, 0)->text(), QStringLiteral("q1"));
-    EXPECT_EQ(drops->item(0, 3)->text(), QStringLiteral("−3"));
+    EXPECT_EQ(drops->index(0, 0).data().toString(), QStringLiteral("q3"));
+    EXPECT_EQ(drops->index(1, 0).data().toString(), QStringLiteral("q2"));
+    EXPECT_EQ(drops->index(2, 0).data().toString(), QStringLiteral("q1"));
+    EXPECT_EQ(drops->index(0, 3).data().toString(), QStringLiteral("−3"));
     QStringList headers;
     for (int c = 0; c < drops->columnCount(); ++c) headers << drops->headerData(c, Qt::Horizontal).toString();
     EXPECT_EQ(headers, (QStringList{QStringLiteral("ID"), QStringLiteral("BF16"), QStringLiteral("FP8"),
                                     QStringLiteral("Change"), QStringLiteral("Prompt"), QStringLiteral("BF16 answer"),
                                     QStringLiteral("FP8 answer"), QStringLiteral("Judge comment")}));
-    EXPECT_EQ(drops->item(0, 6)->text(), QStringLiteral("FP8 answer to q3"));
+    EXPECT_EQ(drops->index(0, 6).data().toString(), QStringLiteral("FP8 answer to q3"));
 
     // Clicking a row shows its full texts, line breaks and all, selectable.
     QTableView* table = judge->dropsTable();
@@ -246,6 +252,63 @@ TEST_F(JudgeViewTest, BenchmarksOnlyDocumentExplainsWhyThereIsNoVerdict) {
     EXPECT_TRUE(advice.contains(QStringLiteral("inform the decision but do not decide it"))) << advice.toStdString();
     EXPECT_TRUE(advice.contains(QStringLiteral("judge")));
     EXPECT_FALSE(advice.contains(QStringLiteral("quality series")));  // not the timeline's sentence
+}
+
+}  // namespace
+}  // namespace fp8dash::ui::test
+
+namespace fp8dash::ui::test {
+namespace {
+
+// A theme switch repaints the judge tab in place: the drops keep their selection and the detail its text, the
+// splitters their sizes, the change column and the card take the palette's colours, and the model is not reset.
+TEST_F(JudgeViewTest, AThemeSwitchRepaintsAndKeepsTheSelectionAndSplitters) {
+    const ThemeMode before = Theme::instance()->mode();
+    Theme::instance()->setMode(ThemeMode::Light);
+    const ComparisonDocument doc = judgeDocument();
+    auto comparison = compareJudgeScores(doc.judge->baseline, doc.judge->candidate);
+    ASSERT_TRUE(comparison.ok()) << comparison.error().message;
+    JudgeView view;
+    view.resize(1200, 900);
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    view.setJudge(&*doc.judge, &*comparison, QStringLiteral("BF16"), QStringLiteral("FP8"));
+    ASSERT_EQ(view.dropsModel()->rowCount(), 3);
+    view.selectDrop(1);
+    const QString detail = view.detailPane()->toPlainText();
+    QList<QList<int>> sizes;
+    const auto splitters = view.findChildren<QSplitter*>();
+    ASSERT_FALSE(splitters.isEmpty());
+    for (QSplitter* s : splitters) {
+        s->setSizes({s->orientation() == Qt::Vertical ? 500 : 700, 300});
+        sizes << s->sizes();
+    }
+    const QModelIndex change = view.dropsModel()->index(0, JudgeDropsModel::ChangeColumn);
+    const QColor lightChange = change.data(Qt::ForegroundRole).value<QColor>();
+    const QString lightCard = view.findChild<QFrame*>(QStringLiteral("judgeCard"))->styleSheet();
+    const int resets = view.dropsModel()->resetCount();
+    QSignalSpy reset(view.dropsModel(), &QAbstractItemModel::modelReset);
+    QSignalSpy repainted(view.dropsModel(), &QAbstractItemModel::dataChanged);
+
+    Theme::instance()->setMode(ThemeMode::Dark);
+    EXPECT_NE(view.dropsModel()->index(0, JudgeDropsModel::ChangeColumn).data(Qt::ForegroundRole).value<QColor>(),
+              lightChange);
+    EXPECT_NE(view.findChild<QFrame*>(QStringLiteral("judgeCard"))->styleSheet(), lightCard);
+    Theme::instance()->setMode(ThemeMode::Light);
+
+    EXPECT_EQ(reset.count(), 0);
+    EXPECT_EQ(view.dropsModel()->resetCount(), resets);
+    EXPECT_EQ(repainted.count(), 2);  // one repaint of the colour roles per switch
+    EXPECT_EQ(view.findChild<QFrame*>(QStringLiteral("judgeCard"))->styleSheet(), lightCard);
+    const QModelIndexList selected = view.dropsTable()->selectionModel()->selectedRows();
+    ASSERT_EQ(selected.size(), 1);
+    EXPECT_EQ(selected.first().row(), 1);
+    EXPECT_EQ(view.dropsTable()->currentIndex().row(), 1);
+    EXPECT_EQ(view.detailPane()->toPlainText(), detail);
+    QList<QList<int>> after;
+    for (QSplitter* s : view.findChildren<QSplitter*>()) after << s->sizes();
+    EXPECT_EQ(after, sizes);
+    Theme::instance()->setMode(before);
 }
 
 }  // namespace

@@ -635,12 +635,12 @@ TEST_F(PresentationTest, BenchmarkAndCapacitySlidesShowWhatFp8Buys) {
     EXPECT_EQ(w.currentSlide()->chartKeys(),
               (QStringList{QStringLiteral("bench-speedup"), QStringLiteral("bench-kv")}));
 
-    // Capacity by hand (README "Capacity and the plan"): Llama-3.1-8B (8,030,261,248 parameters, 32 layers, 8 KV
-    // heads of 128) on one H100 SXM (the 79.19 GiB it reports, rounded to the byte) at 0.92 with 2 GiB overhead;
-    // BF16 weights in both columns.
-    const double kv = std::round(std::round(79.19 * (1ull << 30)) * 0.92) - 8030261248.0 * 2 - 2.0 * (1ull << 30);
-    const auto bf16Tokens = static_cast<unsigned long long>(kv / (2.0 * 32 * 8 * 128 * 2));
-    const auto fp8KvTokens = static_cast<unsigned long long>(kv / (2.0 * 32 * 8 * 128 * 1));
+    // Capacity by hand (README "Capacity and the plan"), as vLLM's accounting sizes it (settings made now):
+    // Llama-3.1-8B on one H100 SXM (79.19 GiB = 85,029,615,043 bytes reported) at 0.92: 78,227,245,840 requested,
+    // less 16,060,522,496 of BF16 weights, the sampler's activation peak (3.75 x 1,024 x 128,256 x 4 + 8,192 x
+    // 4,096 x 2 = 2,037,121,024) and 0.25 GiB non-torch = 59,861,166,864 bytes; whole blocks of 16 tokens: 28,544
+    // blocks of 131,072-byte tokens in BF16, 57,088 of 65,536-byte ones with an FP8 KV cache. BF16 weights in both.
+    const unsigned long long bf16Tokens = 28544ull * 16, fp8KvTokens = 57088ull * 16;
     w.goTo(static_cast<int>(*w.deck().indexOf(S::Capacity)));
     const QWidget* capacity = w.currentSlide();
     QLocale english(QLocale::English);

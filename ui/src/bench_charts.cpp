@@ -67,21 +67,6 @@ QString createdText(const std::string& iso8601) {
     return t.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")) + QStringLiteral(" UTC");
 }
 
-QStandardItem* numberItem(double sortValue, const QString& text) {
-    auto* item = new QStandardItem(text);
-    item->setData(std::isfinite(sortValue) ? sortValue : -1.0, Qt::UserRole);
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    item->setEditable(false);
-    return item;
-}
-
-QStandardItem* textItem(const QString& text) {
-    auto* item = new QStandardItem(text);
-    item->setData(text, Qt::UserRole);
-    item->setEditable(false);
-    return item;
-}
-
 ChartPanel::ChartPanel(const QString& title, QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -20,7 +20,6 @@ class QChartView;
 class QLabel;
 class QLogValueAxis;
 class QStackedWidget;
-class QStandardItem;
 
 namespace fp8dash::ui::bench {
 
@@ -32,10 +31,6 @@ QString bytesPerSecondText(double bytesPerSecond);     // "3.21 TB/s", "812 GB/s
 QString bytesText(std::uint64_t bytes);                // "1.00 GiB", "512 MiB", "131,072 B"
 QString smText(const std::string& computeCapability);  // "9.0" -> "sm_90"; "" -> ""
 QString createdText(const std::string& iso8601);       // "2026-11-29T14:03:05Z" -> "2026-11-29 14:03 UTC"
-
-// A table cell: display text, the number under Qt::UserRole for sorting, right-aligned.
-QStandardItem* numberItem(double sortValue, const QString& text);
-QStandardItem* textItem(const QString& text);
 
 // ---- charts
 // A chart with its empty-state text: shows the chart when it has data, otherwise a centred wrapped message.

@@ -1,16 +1,13 @@
-// The KV-cache chart, table and headline of the Local benchmarks tab (bench_kv.h).
+// The KV-cache chart and headline of the Local benchmarks tab (bench_kv.h).
 #include "bench_kv.h"
 
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
-#include <QHeaderView>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPen>
-#include <QStandardItemModel>
-#include <QTableView>
 #include <QToolTip>
 
 #include <algorithm>
@@ -36,119 +33,7 @@ QString definition(const char* key) {
     return toQString(kvMetricDefinition(key));
 }
 
-// A table cell holding a fraction shown as a percentage (the CSV keeps the fraction); "—" where there is none.
-QStandardItem* fractionItem(bool has, double v) {
-    if (!has || !std::isfinite(v)) return numberItem(-1, QStringLiteral("—"));
-    return numberItem(v, toQString(kvPercentText(v)));
-}
-
-QStandardItem* countItem(const std::optional<std::uint64_t>& n) {
-    if (!n) return numberItem(-1, QStringLiteral("—"));
-    return numberItem(static_cast<double>(*n), groupedInteger(*n));
-}
-
-// 2.15e9 -> "2,150 M/s" (the CSV keeps elements per second).
-QString elementsPerSecondText(double v) {
-    if (v >= 1e6) return BenchView::tr("%1 M/s").arg(groupedInteger(static_cast<std::uint64_t>(std::llround(v / 1e6))));
-    return BenchView::tr("%1/s").arg(significant(v, 3));
-}
-
-QString scalesToolTip(const char* side, const BenchKvSide& s) {
-    if (s.scales.empty()) return {};
-    double lo = s.scales.front(), hi = s.scales.front();
-    for (double v : s.scales) lo = std::min(lo, v), hi = std::max(hi, v);
-    return BenchView::tr("%1 scales: %2 of them, %3 to %4")
-        .arg(QLatin1String(side))
-        .arg(s.scales.size())
-        .arg(significant(lo, 4), significant(hi, 4));
-}
-
-// How sure the row's attention-output error is, one line each, for the cell's tooltip: its 95 % interval and sample,
-// and its paired difference from per_tensor (kv_interval.h). Empty for rows saved before the intervals.
-QString intervalToolTip(const BenchKvPoint& p) {
-    QString tip;
-    if (p.attnOutCi95)
-        tip += BenchView::tr("95% CI %1 (%2 query rows over %3 heads)\n")
-                   .arg(toQString(kvRangeText(p.attnOutCi95->low, p.attnOutCi95->high)))
-                   .arg(p.attnRows)
-                   .arg(p.attnHeads);
-    if (p.attnOutVsPerTensor && p.attnOutVsPerTensorCi95 && std::isfinite(*p.attnOutVsPerTensor)) {
-        const BenchInterval& ci = *p.attnOutVsPerTensorCi95;
-        const auto points = [](double fraction) { return fixedText(fraction * 100, 2); };
-        tip += BenchView::tr("vs per_tensor: %1 points (95% CI %2 to %3): %4\n")
-                   .arg(points(*p.attnOutVsPerTensor), points(ci.low), points(ci.high),
-                        ci.containsZero() ? BenchView::tr("within the sampling error")
-                                          : BenchView::tr("a real difference"));
-    }
-    return tip;
-}
-
 }  // namespace
-
-void setupKvTable(QStandardItemModel* model) {
-    struct Column {
-        QString title;
-        const char* key;   // kvMetricDefinitions key; nullptr: no definition
-        const char* unit;  // the CSV's unit; nullptr: the cell's own
-    };
-    const std::vector<Column> columns = {
-        {BenchView::tr("Scaling"), nullptr, nullptr},
-        {BenchView::tr("Context (tokens)"), nullptr, nullptr},
-        {BenchView::tr("Attention-output error"), "attn_out_rel_rmse", "fraction"},
-        {BenchView::tr("Attention TVD"), "attn_weight_tvd", "fraction"},
-        {BenchView::tr("K rel. RMSE"), "key.rel_rmse", "fraction"},
-        {BenchView::tr("V rel. RMSE"), "value.rel_rmse", "fraction"},
-        {BenchView::tr("Saturated K"), "saturated", nullptr},
-        {BenchView::tr("Saturated V"), "saturated", nullptr},
-        {BenchView::tr("Elements/s"), "elements_per_s", "1/s"},
-        {BenchView::tr("K/V rel. RMSE"), "rel_rmse", "fraction"},
-        {BenchView::tr("Max abs error"), "max_abs_error", nullptr},
-        {BenchView::tr("Cosine"), "cosine", nullptr},
-        {BenchView::tr("Old attention figure (not comparable)"), "attn_rel_error", nullptr},
-    };
-    model->setColumnCount(static_cast<int>(columns.size()));
-    for (int c = 0; c < static_cast<int>(columns.size()); ++c) {
-        const Column& col = columns[static_cast<std::size_t>(c)];
-        model->setHeaderData(c, Qt::Horizontal, col.title, Qt::DisplayRole);
-        if (col.key) model->setHeaderData(c, Qt::Horizontal, definition(col.key), Qt::ToolTipRole);
-        if (col.unit) model->setHeaderData(c, Qt::Horizontal, QString::fromLatin1(col.unit), exporting::kCsvUnitRole);
-    }
-    model->setHeaderData(BenchView::KvScaling, Qt::Horizontal,
-                         BenchView::tr("none: scale 1.0 (vLLM without scales); per_tensor: one scale per layer from "
-                                       "the first prompt (vLLM's --calculate-kv-scales); per_head: amax/448 per head"),
-                         Qt::ToolTipRole);
-}
-
-void fillKvTable(QStandardItemModel* model, QTableView* table, const BenchResults& r) {
-    bool legacyColumn = false;
-    for (const BenchKvPoint& p : r.kv) {
-        const bool a = p.hasAttentionMetrics;
-        QList<QStandardItem*> row;
-        row << textItem(toQString(p.scaling))
-            << numberItem(p.context, groupedInteger(static_cast<std::uint64_t>(p.context)))
-            << fractionItem(a, p.attnOutRelRmse) << fractionItem(a, p.attnWeightTvd)
-            << fractionItem(true, p.key.relRmse) << fractionItem(true, p.value.relRmse) << countItem(p.key.saturated)
-            << countItem(p.value.saturated)
-            << (p.elementsPerSecond > 0 ? numberItem(p.elementsPerSecond, elementsPerSecondText(p.elementsPerSecond))
-                                        : numberItem(-1, QStringLiteral("—")))
-            << fractionItem(true, p.relRmse) << numberItem(p.maxAbsError, significant(p.maxAbsError))
-            << numberItem(p.cosine, fixed(p.cosine, 6));
-        const bool legacy = !a && p.legacyAttnRelError;
-        legacyColumn = legacyColumn || legacy;
-        row << (legacy ? numberItem(*p.legacyAttnRelError, significant(*p.legacyAttnRelError))
-                       : numberItem(-1, QStringLiteral("—")));
-        if (a) {
-            row[BenchView::KvAttnOutError]->setToolTip(
-                intervalToolTip(p) + BenchView::tr("cosine %1, attention entropy %2 nats, worst row's TVD %3")
-                                         .arg(fixed(p.attnOutCosine, 6), fixed(p.attnEntropy, 2),
-                                              toQString(kvPercentText(p.attnWeightTvdMax))));
-        }
-        row[BenchView::KvKeySaturated]->setToolTip(scalesToolTip("K", p.key));
-        row[BenchView::KvValueSaturated]->setToolTip(scalesToolTip("V", p.value));
-        model->appendRow(row);
-    }
-    table->setColumnHidden(BenchView::KvLegacyAttnError, !legacyColumn);
-}
 
 void fillKvChart(ChartPanel* panel, const std::optional<BenchResults>& results, KvChartMetric metric) {
     QChart* chart = panel->chart();

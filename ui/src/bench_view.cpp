@@ -21,7 +21,6 @@
 #include <QScatterSeries>
 #include <QScrollArea>
 #include <QSplitter>
-#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolTip>
@@ -36,12 +35,14 @@
 
 #include "bench_charts.h"
 #include "bench_kv.h"
+#include "bench_view_parts.h"
 #include "fp8dash/core/kv_headline.h"
 #include "fp8dash/core/model_architecture.h"
 #include "fp8dash/ui/background_job.h"
+#include "fp8dash/ui/bench_table_models.h"
 #include "fp8dash/ui/export_actions.h"
 #include "fp8dash/ui/loaded_comparison.h"
-#include "bench_view_parts.h"
+#include "theme_repaint.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -49,20 +50,12 @@ namespace fp8dash::ui {
 using bench::ChartPanel;
 using bench::fixed;
 using bench::groupedInteger;
-using bench::numberItem;
-using bench::significant;
-using bench::textItem;
 
 namespace {
 
 using namespace bench_view_parts;
 
-void setHeaders(QStandardItemModel* model, const QStringList& headers) {
-    model->setColumnCount(static_cast<int>(headers.size()));
-    model->setHorizontalHeaderLabels(headers);
-}
-
-QTableView* makeTable(QStandardItemModel* model, const QString& accessibleName, QWidget* parent) {
+QTableView* makeTable(QAbstractItemModel* model, const QString& accessibleName, QWidget* parent) {
     auto* table = new QTableView(parent);
     table->setModel(model);
     table->setSortingEnabled(true);
@@ -77,18 +70,6 @@ QTableView* makeTable(QStandardItemModel* model, const QString& accessibleName, 
     base.replace(QLatin1Char(' '), QLatin1Char('-'));
     exporting::installTableExportMenu(table, QStringLiteral("fp8dash-") + base);
     return table;
-}
-
-QString noiseText(const BenchSampleSummary& s) {
-    if (s.samples <= 0) return QStringLiteral("—");
-    return fixed(s.relStdDev * 100.0, 2) + QStringLiteral(" %");
-}
-
-QString noiseToolTip(const BenchSampleSummary& s) {
-    QString tip = BenchView::tr("%1 samples, median %2 ms").arg(s.samples).arg(fixed(s.medianSeconds * 1e3, 4));
-    if (s.throttledSamples > 0) tip += BenchView::tr(", %1 discarded (clock throttled)").arg(s.throttledSamples);
-    if (!s.converged) tip += BenchView::tr("; stopped at the time cap before the noise target");
-    return tip;
 }
 
 }  // namespace
@@ -196,6 +177,9 @@ BenchView::BenchView(QWidget* parent) : QWidget(parent) {
     updateDeviceCard();
     updateControls();
     rebuild();
+    // A theme change re-styles the charts in place (zoom, tab, splitter, table sort and selection stay); the table
+    // models repaint their own colours.
+    repaintOnThemeChange(this, [this] { style::adaptCharts(this); });
 }
 
 // The worker keeps going until its next progress call; it then stops (the job is destroyed with the view), and
@@ -283,28 +267,15 @@ QWidget* BenchView::buildTables() {
     m_tableTabs->setObjectName(QStringLiteral("benchTables"));
     m_tableTabs->setDocumentMode(true);
 
-    m_gemmModel = new QStandardItemModel(this);
-    m_gemmModel->setSortRole(Qt::UserRole);
-    setHeaders(m_gemmModel, {tr("Layer"), tr("M"), tr("N"), tr("K"), tr("Precision"), tr("TFLOP/s"), tr("% of roof"),
-                             tr("Speedup vs BF16"), tr("Noise"), tr("Note")});
-    m_gemmModel->setHeaderData(GemmNoise, Qt::Horizontal, QStringLiteral("fraction"), exporting::kCsvUnitRole);
+    m_gemmModel = new GemmTableModel(this);
     m_gemmTable = makeTable(m_gemmModel, tr("GEMM results"), m_tableTabs);
     m_gemmTable->setObjectName(QStringLiteral("gemmTable"));
 
-    m_bandwidthModel = new QStandardItemModel(this);
-    m_bandwidthModel->setSortRole(Qt::UserRole);
-    setHeaders(m_bandwidthModel,
-               {tr("Kernel"), tr("Bytes per run"), tr("Bandwidth"), tr("% of peak"), tr("Noise"), tr("Note")});
-    // The CSV's exact values: bytes, bytes per second and the noise as a fraction (the table shows GiB, TB/s, %).
-    m_bandwidthModel->setHeaderData(1, Qt::Horizontal, QStringLiteral("B"), exporting::kCsvUnitRole);
-    m_bandwidthModel->setHeaderData(2, Qt::Horizontal, QStringLiteral("B/s"), exporting::kCsvUnitRole);
-    m_bandwidthModel->setHeaderData(4, Qt::Horizontal, QStringLiteral("fraction"), exporting::kCsvUnitRole);
+    m_bandwidthModel = new BandwidthTableModel(this);
     m_bandwidthTable = makeTable(m_bandwidthModel, tr("Memory bandwidth results"), m_tableTabs);
     m_bandwidthTable->setObjectName(QStringLiteral("bandwidthTable"));
 
-    m_kvModel = new QStandardItemModel(this);
-    m_kvModel->setSortRole(Qt::UserRole);
-    bench::setupKvTable(m_kvModel);  // headers with the metrics' definitions as tooltips
+    m_kvModel = new KvTableModel(this);  // headers with the metrics' definitions as tooltips
     m_kvTable = makeTable(m_kvModel, tr("KV-cache error results"), m_tableTabs);
     m_kvTable->setObjectName(QStringLiteral("kvTable"));
 
@@ -579,82 +550,13 @@ void BenchView::rebuild() {
 }
 
 void BenchView::rebuildTables() {
-    // Sorting is re-applied after the rows change, so a user's chosen order stays.
-    m_gemmModel->removeRows(0, m_gemmModel->rowCount());
-    m_bandwidthModel->removeRows(0, m_bandwidthModel->rowCount());
-    m_kvModel->removeRows(0, m_kvModel->rowCount());
-    if (m_results) fillTables();
-    for (QTableView* table : {m_gemmTable, m_bandwidthTable, m_kvTable}) {
-        const int column = table->horizontalHeader()->sortIndicatorSection();
-        if (column >= 0 && column < table->model()->columnCount()) {
-            table->sortByColumn(column, table->horizontalHeader()->sortIndicatorOrder());
-        }
-        table->resizeColumnsToContents();
-    }
-}
-
-void BenchView::fillTables() {
-    const BenchResults& r = *m_results;
-
-    for (const BenchGemmPoint& p : r.gemm) {
-        const bool ok = p.skipped.empty();
-        QList<QStandardItem*> row;
-        row << textItem(toQString(p.layer)) << numberItem(p.m, groupedInteger(static_cast<std::uint64_t>(p.m)))
-            << numberItem(p.n, groupedInteger(static_cast<std::uint64_t>(p.n)))
-            << numberItem(p.k, groupedInteger(static_cast<std::uint64_t>(p.k))) << textItem(precisionLabel(p));
-        row << (ok ? numberItem(p.tflops, fixed(p.tflops, 1)) : numberItem(-1, QStringLiteral("—")));
-        row << (ok && p.roofTflops ? numberItem(p.percentOfRoof, fixed(p.percentOfRoof, 1) + QStringLiteral(" %"))
-                                   : numberItem(-1, QStringLiteral("—")));
-        row << (p.speedupVsBf16 > 0 ? numberItem(p.speedupVsBf16, fixed(p.speedupVsBf16, 2) + QStringLiteral("×"))
-                                    : numberItem(-1, QStringLiteral("—")));
-        row << (ok ? numberItem(p.stats.relStdDev, noiseText(p.stats)) : numberItem(-1, QStringLiteral("—")));
-        QString note;
-        if (!ok) {
-            note = tr("skipped: %1").arg(toQString(p.skipped));
-        } else if (p.roofTflops) {
-            note = tr("%1-bound, roof %2 TFLOP/s").arg(toQString(p.bound), fixed(*p.roofTflops, 1));
-        }
-        row << textItem(note);
-        if (ok) row[GemmNoise]->setToolTip(noiseToolTip(p.stats));
-        row[GemmNote]->setToolTip(note);
-        m_gemmModel->appendRow(row);
-    }
-    if (r.gemm.empty() && !r.gemmSkipped.empty()) {
-        QList<QStandardItem*> row;
-        row << textItem(tr("(not run)"));
-        for (int c = 1; c < GemmNote; ++c) row << textItem(QString());
-        row << textItem(toQString(r.gemmSkipped));
-        m_gemmModel->appendRow(row);
-    }
-
-    auto bandwidthRow = [this](const QString& kernel, std::uint64_t bytes, const std::string& skipped,
-                               const BenchSampleSummary& stats, double bytesPerSecond, double percentOfPeak,
-                               const QString& extra) {
-        const bool ok = skipped.empty();
-        QList<QStandardItem*> row;
-        row << textItem(kernel) << numberItem(double(bytes), bench::bytesText(bytes));
-        row << (ok ? numberItem(bytesPerSecond, bench::bytesPerSecondText(bytesPerSecond))
-                   : numberItem(-1, QStringLiteral("—")));
-        row << (ok && percentOfPeak > 0 ? numberItem(percentOfPeak, fixed(percentOfPeak, 1) + QStringLiteral(" %"))
-                                        : numberItem(-1, QStringLiteral("—")));
-        row << (ok ? numberItem(stats.relStdDev, noiseText(stats)) : numberItem(-1, QStringLiteral("—")));
-        row << textItem(ok ? extra : tr("skipped: %1").arg(toQString(skipped)));
-        if (ok) row[4]->setToolTip(noiseToolTip(stats));
-        m_bandwidthModel->appendRow(row);
-    };
-    for (const BenchBandwidthPoint& p : r.bandwidth) {
-        bandwidthRow(toQString(p.kernel), p.bytes, p.skipped, p.stats, p.bytesPerSecond, p.percentOfPeak, {});
-    }
-    for (const BenchKvKernelPoint& p : r.kvKernel) {
-        bandwidthRow(tr("KV quantise (%1)").arg(toQString(p.scaling)), p.elements * 3, p.skipped, p.stats,
-                     p.bytesPerSecond, p.percentOfPeak,
-                     p.matchesCpu ? tr("codes match the CPU codec") : tr("codes differ from the CPU codec"));
-    }
-    if (r.bandwidth.empty() && r.kvKernel.empty() && !r.bandwidthSkipped.empty()) {
-        bandwidthRow(tr("(not run)"), 0, r.bandwidthSkipped, {}, 0, 0, {});
-    }
-
-    bench::fillKvTable(m_kvModel, m_kvTable, r);
+    // The models keep the user's sort across new rows (RowTableModel::setTable).
+    const BenchResults* r = m_results ? &*m_results : nullptr;
+    m_gemmModel->setResults(r);
+    m_bandwidthModel->setResults(r);
+    m_kvModel->setResults(r);
+    m_kvTable->setColumnHidden(KvLegacyAttnError, !m_kvModel->hasLegacyColumn());
+    for (QTableView* table : {m_gemmTable, m_bandwidthTable, m_kvTable}) table->resizeColumnsToContents();
 }
 
 }  // namespace fp8dash::ui

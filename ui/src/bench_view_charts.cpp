@@ -22,7 +22,6 @@
 #include <QScatterSeries>
 #include <QScrollArea>
 #include <QSplitter>
-#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolTip>
@@ -52,9 +51,7 @@ using namespace bench_view_parts;
 using bench::ChartPanel;
 using bench::fixed;
 using bench::groupedInteger;
-using bench::numberItem;
 using bench::significant;
-using bench::textItem;
 
 namespace {
 

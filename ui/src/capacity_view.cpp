@@ -11,7 +11,6 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QStandardItemModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -21,7 +20,9 @@
 #include "fp8dash/core/model_architecture.h"
 #include "fp8dash/core/vllm_startup_log.h"
 #include "fp8dash/ui/background_job.h"
+#include "fp8dash/ui/capacity_table_model.h"
 #include "fp8dash/ui/loaded_comparison.h"
+#include "theme_repaint.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -37,14 +38,6 @@ QString dtypeTitle(StorageDtype d) {
     return d == StorageDtype::Fp8 ? QStringLiteral("FP8") : QStringLiteral("BF16");
 }
 
-QStandardItem* cell(const QString& text, double value) {
-    auto* item = new QStandardItem(text);
-    item->setData(value, Qt::UserRole);
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    item->setEditable(false);
-    return item;
-}
-
 QString tokensPerSecond(double v) {
     return groupedInteger(static_cast<std::uint64_t>(std::llround(v))) + QStringLiteral(" tok/s");
 }
@@ -58,7 +51,23 @@ CapacityView::CapacityView(QWidget* parent)
     layout->setContentsMargins(0, 8, 0, 0);
     layout->setSpacing(16);
 
-    // Inputs.
+    layout->addWidget(buildInputs());
+    layout->addWidget(buildResults(), 1);
+
+    fillGpuCombo();
+    setSettings(nullptr);
+
+    for (QComboBox* combo : {m_model, m_gpu, m_weights, m_kv, m_accounting}) {
+        connect(combo, &QComboBox::currentIndexChanged, this, &CapacityView::inputsChanged);
+    }
+    connect(m_gpus, &QSpinBox::valueChanged, this, &CapacityView::inputsChanged);
+    connect(m_context, &QSpinBox::valueChanged, this, &CapacityView::inputsChanged);
+    connect(m_utilization, &QDoubleSpinBox::valueChanged, this, &CapacityView::inputsChanged);
+    connect(m_overhead, &QDoubleSpinBox::valueChanged, this, &CapacityView::inputsChanged);
+}
+
+// The inputs: model, GPU, group size, dtypes, utilisation, context, overhead, accounting and "Open vLLM Log…".
+QWidget* CapacityView::buildInputs() {
     auto* inputs = new QWidget(this);
     inputs->setObjectName(QStringLiteral("capacityInputs"));
     auto* inputsLayout = new QVBoxLayout(inputs);
@@ -168,9 +177,11 @@ CapacityView::CapacityView(QWidget* parent)
     inputsLayout->addStretch(1);
     inputs->setMinimumWidth(340);
     inputs->setMaximumWidth(440);
-    layout->addWidget(inputs);
+    return inputs;
+}
 
-    // The plan.
+// The plan: the summary, the error, the table, the decode estimate and what a vLLM log said.
+QWidget* CapacityView::buildResults() {
     auto* results = new QWidget(this);
     auto* resultsLayout = new QVBoxLayout(results);
     resultsLayout->setContentsMargins(0, 0, 0, 0);
@@ -185,19 +196,17 @@ CapacityView::CapacityView(QWidget* parent)
     m_error->setObjectName(QStringLiteral("capacityError"));
     m_error->setWordWrap(true);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    {
+    const auto paintError = [this] {  // in the palette's "look here" colour, again on a theme change
         QPalette p = m_error->palette();
         p.setColor(QPalette::WindowText, style::verdictTextColor(Verdict::Investigate));
         m_error->setPalette(p);
-    }
+    };
+    paintError();
+    repaintOnThemeChange(this, paintError);
     m_error->hide();
     resultsLayout->addWidget(m_error);
 
-    m_tableModel = new QStandardItemModel(RowCount, ColumnCount, this);
-    m_tableModel->setVerticalHeaderLabels({tr("Parameters"), tr("KV cache per token"), tr("Weights"),
-                                           tr("Usable memory"), tr("Runtime overhead"), tr("KV cache"),
-                                           tr("Max tokens in the KV cache"), tr("Max sequences at full context"),
-                                           tr("Fits"), tr("Decode, upper bound"), tr("Decode step time")});
+    m_tableModel = new CapacityTableModel(this);
     m_table = new QTableView(results);
     m_table->setObjectName(QStringLiteral("capacityTable"));
     m_table->setAccessibleName(tr("Capacity plan: all BF16 beside the chosen dtypes"));
@@ -208,10 +217,6 @@ CapacityView::CapacityView(QWidget* parent)
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setWordWrap(true);
     m_table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);  // as tall as its rows, no blank below
-    m_tableModel->verticalHeaderItem(UsableRow)->setToolTip(tr("GPUs × memory per GPU × memory utilisation"));
-    m_tableModel->verticalHeaderItem(KvCacheRow)->setToolTip(tr("Usable memory − weights − runtime overhead"));
-    m_tableModel->verticalHeaderItem(DecodeRow)->setToolTip(
-        tr("Tokens per second of a bandwidth-bound decode at the batch and context below: an upper bound"));
     resultsLayout->addWidget(m_table);
     m_decode = style::caption(QString(), results);
     m_decode->setObjectName(QStringLiteral("capacityDecode"));
@@ -224,18 +229,7 @@ CapacityView::CapacityView(QWidget* parent)
     m_logResult->hide();
     resultsLayout->addWidget(m_logResult);
     resultsLayout->addStretch(1);
-    layout->addWidget(results, 1);
-
-    fillGpuCombo();
-    setSettings(nullptr);
-
-    for (QComboBox* combo : {m_model, m_gpu, m_weights, m_kv, m_accounting}) {
-        connect(combo, &QComboBox::currentIndexChanged, this, &CapacityView::inputsChanged);
-    }
-    connect(m_gpus, &QSpinBox::valueChanged, this, &CapacityView::inputsChanged);
-    connect(m_context, &QSpinBox::valueChanged, this, &CapacityView::inputsChanged);
-    connect(m_utilization, &QDoubleSpinBox::valueChanged, this, &CapacityView::inputsChanged);
-    connect(m_overhead, &QDoubleSpinBox::valueChanged, this, &CapacityView::inputsChanged);
+    return results;
 }
 
 CapacityView::~CapacityView() = default;
@@ -466,60 +460,13 @@ void CapacityView::recompute() {
 }
 
 void CapacityView::fillTable() {
-    for (int r = 0; r < RowCount; ++r) {
-        for (int c = 0; c < ColumnCount; ++c) m_tableModel->setItem(r, c, cell(QStringLiteral("—"), 0));
-    }
     const CapacityResult* sel = selectedResult();
     const CapacityResult* bf = bf16Result();
-    m_tableModel->setHorizontalHeaderItem(Bf16Column, new QStandardItem(tr("All BF16:\nBF16 weights, BF16 KV")));
-    m_tableModel->setHorizontalHeaderItem(
-        SelectedColumn,
-        new QStandardItem(
-            sel ? tr("Chosen:\n%1 weights, %2 KV").arg(dtypeTitle(sel->inputs.weights), dtypeTitle(sel->inputs.kv))
-                : tr("Chosen")));
-    m_tableModel->setHorizontalHeaderItem(RatioColumn, new QStandardItem(tr("Chosen ÷\nall BF16")));
+    m_tableModel->setPlans(bf, sel);
     if (!sel || !bf) {
         m_summary->setText(tr("Choose inputs that can be planned."));
         m_decode->clear();
         return;
-    }
-
-    auto fill = [this](int column, const CapacityResult& r) {
-        m_tableModel->setItem(ParametersRow, column,
-                              cell(fixed(static_cast<double>(r.parameters) / 1e9, 2) + tr(" B"), double(r.parameters)));
-        m_tableModel->item(ParametersRow, column)->setToolTip(groupedInteger(r.parameters));
-        QString perToken = groupedInteger(r.kvBytesPerToken) + tr(" bytes");
-        if (r.kvReplication > 1) perToken += tr(" (×%1 replicated across the group)").arg(r.kvReplication);
-        m_tableModel->setItem(KvPerTokenRow, column, cell(perToken, double(r.kvBytesPerToken)));
-        m_tableModel->setItem(WeightsRow, column, cell(toQString(formatBytes(r.weightsBytes)), double(r.weightsBytes)));
-        m_tableModel->setItem(UsableRow, column, cell(toQString(formatBytes(r.usableBytes)), double(r.usableBytes)));
-        m_tableModel->setItem(OverheadRow, column,
-                              cell(toQString(formatBytes(r.overheadBytes)), double(r.overheadBytes)));
-        m_tableModel->setItem(KvCacheRow, column, cell(toQString(formatBytes(r.kvCacheBytes)), double(r.kvCacheBytes)));
-        m_tableModel->setItem(MaxTokensRow, column, cell(groupedInteger(r.maxTokens), double(r.maxTokens)));
-        m_tableModel->setItem(MaxSequencesRow, column, cell(groupedInteger(r.maxSequences), double(r.maxSequences)));
-        QStandardItem* fits = cell(r.fits ? tr("yes") : tr("no: %1").arg(toQString(r.reason)), r.fits ? 1 : 0);
-        fits->setToolTip(fits->text());
-        if (!r.fits) fits->setForeground(style::verdictTextColor(Verdict::Investigate));
-        m_tableModel->setItem(FitsRow, column, fits);
-        if (r.decode) {
-            const DecodeVariant& v = r.decode->selected;
-            QString text = tokensPerSecond(v.tokensPerS);
-            if (!v.batchFits) text += tr(" (a batch of %1 does not fit)").arg(r.decode->batch);
-            m_tableModel->setItem(DecodeRow, column, cell(text, v.tokensPerS));
-            m_tableModel->setItem(DecodeStepRow, column,
-                                  cell(fixed(v.stepSeconds * 1e3, 2) + tr(" ms"), v.stepSeconds));
-        }
-    };
-    fill(Bf16Column, *bf);
-    fill(SelectedColumn, *sel);
-    for (int row = 0; row < RowCount; ++row) {
-        if (row == FitsRow || row == ParametersRow) continue;
-        const double a = m_tableModel->item(row, Bf16Column)->data(Qt::UserRole).toDouble();
-        const double b = m_tableModel->item(row, SelectedColumn)->data(Qt::UserRole).toDouble();
-        if (a > 0) {
-            m_tableModel->setItem(row, RatioColumn, cell(QStringLiteral("×") + fixed(b / a, 2), b / a));
-        }
     }
 
     const CapacitySettings s = settings();

@@ -14,7 +14,6 @@
 #include <QLegend>
 #include <QSplitter>
 #include <QStackedWidget>
-#include <QStandardItemModel>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QTextDocumentFragment>
@@ -29,8 +28,11 @@
 #include <vector>
 
 #include "fp8dash/ui/export_actions.h"
+#include "fp8dash/ui/judge_drops_model.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/number_text.h"
+#include "judge_text.h"
+#include "theme_repaint.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -41,39 +43,9 @@ namespace {
 const QColor kBaselineColor(0x1a, 0x73, 0xe8);
 const QColor kCandidateColor(0xd9, 0x48, 0x1c);
 
-// Field names a score file may use for the texts of the drill-down, first match wins.
-const std::initializer_list<const char*> kPromptKeys = {"prompt", "question", "input"};
-const std::initializer_list<const char*> kAnswerKeys = {"answer", "response", "output", "completion"};
-const std::initializer_list<const char*> kCommentKeys = {"comment", "judge_comment", "rationale", "reason",
-                                                         "explanation"};
-
-QString fieldValueText(const Json& value) {
-    if (value.is_string()) return toQString(value.get<std::string>());
-    return toQString(value.dump());
-}
-
-// The first present, non-null field of `keys`, and its key (empty when none).
-std::pair<QString, std::string> findField(const Json& fields, std::initializer_list<const char*> keys) {
-    if (!fields.is_object()) return {};
-    for (const char* key : keys) {
-        const auto it = fields.find(key);
-        if (it == fields.end() || it->is_null()) continue;
-        return {fieldValueText(*it), key};
-    }
-    return {};
-}
-
-QString fieldText(const Json& fields, std::initializer_list<const char*> keys) {
-    return findField(fields, keys).first;
-}
-
 QString plainOf(const QLabel* label) {
     if (label->textFormat() == Qt::RichText) return QTextDocumentFragment::fromHtml(label->text()).toPlainText();
     return label->text();
-}
-
-QString score(double v) {
-    return QString::number(v, 'g', 4);
 }
 
 QString mean3(double v) {
@@ -82,12 +54,6 @@ QString mean3(double v) {
 
 QString fixed2(double v) {
     return fixedText(v, 2);
-}
-
-// A change of score: whole points as integers ("−2"), otherwise two decimals.
-QString changeText(double diff) {
-    const bool whole = std::abs(diff - std::round(diff)) < 1e-9;
-    return signedText(diff, whole ? 0 : 2);
 }
 
 QString judgePValueText(double p) {
@@ -121,14 +87,6 @@ QString idList(const std::vector<std::string>& ids) {
     return text;
 }
 
-QString oneLine(QString text) {
-    text.replace(QLatin1Char('\n'), QLatin1Char(' '));
-    text.replace(QLatin1Char('\r'), QLatin1Char(' '));
-    constexpr int kMax = 160;  // the cell elides anyway; the full text is in the detail pane
-    if (text.size() > kMax) text = text.left(kMax) + QStringLiteral("…");
-    return text;
-}
-
 QLabel* valueLabel(const QString& objectName, QWidget* parent) {
     auto* label = new QLabel(parent);
     label->setObjectName(objectName);
@@ -146,8 +104,6 @@ QLabel* rowTitle(const QString& text, QWidget* parent) {
     label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     return label;
 }
-
-enum DropColumn { IdColumn, BaselineScoreColumn, CandidateScoreColumn, ChangeColumn };
 
 }  // namespace
 
@@ -183,8 +139,28 @@ JudgeView::JudgeView(QWidget* parent) : QWidget(parent) {
                                       QStringLiteral("fp8dash-judge-distribution"));
     topLayout->addWidget(m_chartView, 3);
 
+    topLayout->addWidget(buildCard(top), 2);
+
+    QWidget* bottom = buildDrops(content);
+
+    content->addWidget(top);
+    content->addWidget(bottom);
+    content->setStretchFactor(0, 3);
+    content->setStretchFactor(1, 2);
+    content->setSizes({540, 360});  // scaled to the height it gets: the drops keep room for several rows
+    m_stack->addWidget(content);
+
+    connect(m_dropsTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { showDetail(current.isValid() ? current.row() : -1); });
+
+    clear();
+    repaintOnThemeChange(this, [this] { paintColours(); });
+}
+
+// The summary card: the verdict with its reason, then the figures in a form, then where the scores came from.
+QWidget* JudgeView::buildCard(QWidget* parent) {
     // The card is as tall as its text; the space below it stays the page's colour.
-    auto* cardHolder = new QWidget(top);
+    auto* cardHolder = new QWidget(parent);
     cardHolder->setMinimumWidth(380);
     auto* holderLayout = new QVBoxLayout(cardHolder);
     holderLayout->setContentsMargins(0, 0, 0, 0);
@@ -237,9 +213,12 @@ JudgeView::JudgeView(QWidget* parent) : QWidget(parent) {
     cardLayout->addWidget(m_sources);
     holderLayout->addWidget(card);
     holderLayout->addStretch(1);
-    topLayout->addWidget(cardHolder, 2);
+    return cardHolder;
+}
 
-    auto* bottom = new QWidget(content);
+// The biggest drops: a note, the table and the selected drop's texts in full beside it.
+QWidget* JudgeView::buildDrops(QWidget* parent) {
+    auto* bottom = new QWidget(parent);
     auto* bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 6, 0, 0);
     bottomLayout->setSpacing(4);
@@ -249,7 +228,7 @@ JudgeView::JudgeView(QWidget* parent) : QWidget(parent) {
     bottomLayout->addWidget(m_dropsNote);
     auto* dropsSplitter = new QSplitter(Qt::Horizontal, bottom);
     dropsSplitter->setChildrenCollapsible(false);
-    m_dropsModel = new QStandardItemModel(this);
+    m_dropsModel = new JudgeDropsModel(this);
     m_dropsTable = new QTableView(dropsSplitter);
     m_dropsTable->setObjectName(QStringLiteral("judgeDrops"));
     m_dropsTable->setAccessibleName(tr("Biggest drops"));
@@ -277,18 +256,7 @@ JudgeView::JudgeView(QWidget* parent) : QWidget(parent) {
     dropsSplitter->setStretchFactor(0, 3);
     dropsSplitter->setStretchFactor(1, 2);
     bottomLayout->addWidget(dropsSplitter, 1);
-
-    content->addWidget(top);
-    content->addWidget(bottom);
-    content->setStretchFactor(0, 3);
-    content->setStretchFactor(1, 2);
-    content->setSizes({540, 360});  // scaled to the height it gets: the drops keep room for several rows
-    m_stack->addWidget(content);
-
-    connect(m_dropsTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { showDetail(current.isValid() ? current.row() : -1); });
-
-    clear();
+    return bottom;
 }
 
 // The page shown without judge scores: what they are and how to add them.
@@ -328,7 +296,7 @@ void JudgeView::clear() {
     }
     m_baselineSet = nullptr;
     m_candidateSet = nullptr;
-    m_dropsModel->clear();
+    m_dropsModel->setDrops(nullptr, {}, {});
     m_detail->clear();
     m_stack->setCurrentIndex(0);
 }
@@ -405,16 +373,8 @@ void JudgeView::showChart(const JudgeComparison& c, const QString& baselineLabel
 void JudgeView::showSummary(const JudgeSection& section, const JudgeComparison& c, const QString& baselineLabel,
                             const QString& candidateLabel) {
     // The verdict, in the colours of the banner and the task table.
-    const QColor strong = style::verdictColor(c.verdict);
     m_verdict->setText(toQString(verdictTitle(c.verdict)));
-    m_verdict->setStyleSheet(QStringLiteral("QLabel { color: white; background: %1; border-radius: 4px;"
-                                            " padding: 3px 10px; }")
-                                 .arg(strong.name()));
     m_reason->setText(toQString(c.reason));  // core's sentence says when the cautious policy moved the verdict
-    m_card->setStyleSheet(QStringLiteral("QFrame#judgeCard { background: %1; border: 1px solid %2;"
-                                         " border-left: 5px solid %2; border-radius: 6px; }"
-                                         " QFrame#judgeCard QLabel { background: transparent; border: none; }")
-                              .arg(style::verdictTint(c.verdict).name(), strong.name()));
 
     // Each side's own 95 % interval (Student t over the compared samples; core gives the difference's).
     const std::vector<double> b = comparedScores(section.baseline, section.candidate, c.paired);
@@ -426,7 +386,7 @@ void JudgeView::showSummary(const JudgeSection& section, const JudgeComparison& 
                               mean3(c.candidateMean), fixed2(kCi.low), fixed2(kCi.high)));
     m_means->setToolTip(tr("Mean judge score of each side over the compared samples, with the Student t interval of "
                            "that mean (scale %1–%2).")
-                            .arg(score(c.scale.min), score(c.scale.max)));
+                            .arg(judge_text::score(c.scale.min), judge_text::score(c.scale.max)));
 
     m_difference->setText(tr("%1 points (95 % CI %2 to %3) · %4 %")
                               .arg(signedText(c.meanDiff, 3), signedText(c.meanDiffCi.low, 3),
@@ -448,8 +408,8 @@ void JudgeView::showSummary(const JudgeSection& section, const JudgeComparison& 
         tr("%1 % (95 % interval %2 % to %3 %)")
             .arg(fixed2(c.degradationPct), fixed2(c.confidence.lowPct), fixed2(c.confidence.highPct)));
     m_degradation->setToolTip(tr("The loss of mean score in % of the %1 mean; GO below %2 %, INVESTIGATE above %3 %.")
-                                  .arg(baselineLabel, score(section.options.thresholds.goBelow),
-                                       score(section.options.thresholds.investigateAbove)));
+                                  .arg(baselineLabel, judge_text::score(section.options.thresholds.goBelow),
+                                       judge_text::score(section.options.thresholds.investigateAbove)));
 
     QString confidence;
     if (c.confidence.confidence == Confidence::Clear) {
@@ -464,7 +424,7 @@ void JudgeView::showSummary(const JudgeSection& section, const JudgeComparison& 
 
     const EquivalenceResult& e = c.equivalence;
     const QString interval = tr("%1 % to %2 %").arg(signedText(e.lowPct, 2), signedText(e.highPct, 2));
-    const QString margin = score(e.marginPct);
+    const QString margin = judge_text::score(e.marginPct);
     QString equivalence;
     if (e.equivalent) {
         equivalence = tr("GO is shown: the 90 % interval of the change (%1) lies within ±%2 %.").arg(interval, margin);
@@ -511,11 +471,28 @@ void JudgeView::showSummary(const JudgeSection& section, const JudgeComparison& 
     m_sources->setText(
         tr("Scores: %1 from %2 · %3 from %4")
             .arg(baselineLabel, toQString(c.baselineSource), candidateLabel, toQString(c.candidateSource)));
+    paintColours();
+}
+
+// The verdict's colours (the banner's and the task table's) and the captions', read from the palette: on showing a
+// comparison and on every theme change, without rebuilding anything.
+void JudgeView::paintColours() {
+    style::adaptCharts(this);
     m_sources->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(style::secondaryTextColor().name()));
+    if (!m_comparison) return;
+    const Verdict verdict = m_comparison->verdict;
+    const QColor strong = style::verdictColor(verdict);
+    m_verdict->setStyleSheet(QStringLiteral("QLabel { color: white; background: %1; border-radius: 4px;"
+                                            " padding: 3px 10px; }")
+                                 .arg(strong.name()));
+    m_card->setStyleSheet(QStringLiteral("QFrame#judgeCard { background: %1; border: 1px solid %2;"
+                                         " border-left: 5px solid %2; border-radius: 6px; }"
+                                         " QFrame#judgeCard QLabel { background: transparent; border: none; }")
+                              .arg(style::verdictTint(verdict).name(), strong.name()));
 }
 
 void JudgeView::showDrops(const JudgeComparison& c, const QString& baselineLabel, const QString& candidateLabel) {
-    m_dropsModel->clear();
+    m_dropsModel->setDrops(&c, baselineLabel, candidateLabel);
     if (!c.paired) {
         m_dropsNote->setText(
             tr("Drops are listed per sample, which needs ids on both sides to pair the samples; "
@@ -531,58 +508,11 @@ void JudgeView::showDrops(const JudgeComparison& c, const QString& baselineLabel
     m_dropsNote->setText(tr("The paired samples whose score fell most, largest first (up to %1). Select a row for "
                             "the full texts.")
                              .arg(c.biggestDrops.size()));
-
-    bool hasPrompt = false, hasBaselineAnswer = false, hasCandidateAnswer = false, hasComment = false;
-    for (const JudgeDrop& d : c.biggestDrops) {
-        hasPrompt |=
-            !fieldText(d.baselineFields, kPromptKeys).isEmpty() || !fieldText(d.candidateFields, kPromptKeys).isEmpty();
-        hasBaselineAnswer |= !fieldText(d.baselineFields, kAnswerKeys).isEmpty();
-        hasCandidateAnswer |= !fieldText(d.candidateFields, kAnswerKeys).isEmpty();
-        hasComment |= !fieldText(d.candidateFields, kCommentKeys).isEmpty() ||
-                      !fieldText(d.baselineFields, kCommentKeys).isEmpty();
-    }
-    QStringList headers{tr("ID"), baselineLabel, candidateLabel, tr("Change")};
-    if (hasPrompt) headers << tr("Prompt");
-    if (hasBaselineAnswer) headers << tr("%1 answer").arg(baselineLabel);
-    if (hasCandidateAnswer) headers << tr("%1 answer").arg(candidateLabel);
-    if (hasComment) headers << tr("Judge comment");
-    m_dropsModel->setColumnCount(static_cast<int>(headers.size()));
-    m_dropsModel->setHorizontalHeaderLabels(headers);
-
-    auto item = [](const QString& text, bool number = false) {
-        auto* it = new QStandardItem(text);
-        it->setEditable(false);
-        if (number) it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        return it;
-    };
-    for (const JudgeDrop& d : c.biggestDrops) {
-        QList<QStandardItem*> row;
-        row << item(toQString(d.id)) << item(score(d.baseline), true) << item(score(d.candidate), true);
-        QStandardItem* change = item(changeText(d.candidate - d.baseline), true);
-        change->setForeground(style::verdictTextColor(Verdict::Investigate));
-        row << change;
-        auto textItem = [&](const QString& text) {
-            QStandardItem* it = item(oneLine(text));
-            it->setToolTip(text.size() > 300 ? text.left(300) + QStringLiteral("…") : text);
-            return it;
-        };
-        if (hasPrompt) {
-            QString prompt = fieldText(d.baselineFields, kPromptKeys);
-            if (prompt.isEmpty()) prompt = fieldText(d.candidateFields, kPromptKeys);
-            row << textItem(prompt);
-        }
-        if (hasBaselineAnswer) row << textItem(fieldText(d.baselineFields, kAnswerKeys));
-        if (hasCandidateAnswer) row << textItem(fieldText(d.candidateFields, kAnswerKeys));
-        if (hasComment) {
-            QString comment = fieldText(d.candidateFields, kCommentKeys);
-            if (comment.isEmpty()) comment = fieldText(d.baselineFields, kCommentKeys);
-            row << textItem(comment);
-        }
-        m_dropsModel->appendRow(row);
-    }
     QHeaderView* header = m_dropsTable->horizontalHeader();
-    for (int col = IdColumn; col <= ChangeColumn; ++col) m_dropsTable->resizeColumnToContents(col);
-    for (int col = ChangeColumn + 1; col < m_dropsModel->columnCount(); ++col) {
+    for (int col = JudgeDropsModel::IdColumn; col <= JudgeDropsModel::ChangeColumn; ++col) {
+        m_dropsTable->resizeColumnToContents(col);
+    }
+    for (int col = JudgeDropsModel::ChangeColumn + 1; col < m_dropsModel->columnCount(); ++col) {
         header->resizeSection(col, 200);
     }
 }
@@ -609,12 +539,13 @@ void JudgeView::showDetail(int row) {
                        .arg(style::escaped(tr("Sample %1").arg(toQString(d.id))));
     html += QStringLiteral("<p style=\"margin-top:0px;\">%1</p>")
                 .arg(style::escaped(tr("%1 scored %2, %3 scored %4 (%5).")
-                                        .arg(m_baselineLabel, score(d.baseline), m_candidateLabel, score(d.candidate),
-                                             changeText(d.candidate - d.baseline))));
+                                        .arg(m_baselineLabel, judge_text::score(d.baseline), m_candidateLabel,
+                                             judge_text::score(d.candidate),
+                                             judge_text::changeText(d.candidate - d.baseline))));
 
     std::set<std::string> shown;
-    const auto [basePrompt, basePromptKey] = findField(d.baselineFields, kPromptKeys);
-    const auto [candPrompt, candPromptKey] = findField(d.candidateFields, kPromptKeys);
+    const auto [basePrompt, basePromptKey] = judge_text::findField(d.baselineFields, judge_text::kPromptKeys);
+    const auto [candPrompt, candPromptKey] = judge_text::findField(d.candidateFields, judge_text::kPromptKeys);
     if (!basePrompt.isEmpty() || !candPrompt.isEmpty()) {
         if (basePrompt.isEmpty() || candPrompt.isEmpty() || basePrompt == candPrompt) {
             html += block(tr("Prompt"), basePrompt.isEmpty() ? candPrompt : basePrompt);
@@ -631,21 +562,21 @@ void JudgeView::showDetail(int row) {
     const Side sides[] = {{&d.baselineFields, m_baselineLabel, basePromptKey},
                           {&d.candidateFields, m_candidateLabel, candPromptKey}};
     for (const Side& side : sides) {
-        const auto [answer, answerKey] = findField(*side.fields, kAnswerKeys);
+        const auto [answer, answerKey] = judge_text::findField(*side.fields, judge_text::kAnswerKeys);
         if (!answerKey.empty()) html += block(tr("%1 answer").arg(side.label), answer);
     }
     for (const Side& side : sides) {
-        const auto [comment, commentKey] = findField(*side.fields, kCommentKeys);
+        const auto [comment, commentKey] = judge_text::findField(*side.fields, judge_text::kCommentKeys);
         if (!commentKey.empty()) html += block(tr("Judge comment on %1").arg(side.label), comment);
     }
     // Every other field the files kept, so nothing of the drill-down is lost.
     for (const Side& side : sides) {
         if (!side.fields->is_object()) continue;
-        const std::string answerKey = findField(*side.fields, kAnswerKeys).second;
-        const std::string commentKey = findField(*side.fields, kCommentKeys).second;
+        const std::string answerKey = judge_text::findField(*side.fields, judge_text::kAnswerKeys).second;
+        const std::string commentKey = judge_text::findField(*side.fields, judge_text::kCommentKeys).second;
         for (const auto& [key, value] : side.fields->items()) {
             if (key == side.promptKey || key == answerKey || key == commentKey) continue;
-            html += block(tr("%1 (%2)").arg(toQString(key), side.label), fieldValueText(value));
+            html += block(tr("%1 (%2)").arg(toQString(key), side.label), judge_text::fieldValueText(value));
         }
     }
     m_detail->setHtml(html);

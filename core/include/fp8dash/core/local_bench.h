@@ -25,6 +25,7 @@ struct BenchSampleSummary {
     double medianSeconds = 0;
     double relStdDev = 0;  // the noise: sample standard deviation / mean
     bool converged = false;
+    double smClockMHz = 0;  // "sm_clock_mhz": the median SM clock over the samples, where a GPU recorded it; 0: not
 };
 
 struct BenchGemmPoint {
@@ -205,9 +206,11 @@ struct CapacitySettings {
     double gpuUtilization = 0.92;
     long long contextTokens = 8192;
     double overheadGiB = 2.0;
-    // The vLLM release whose accounting sizes the plan ("0.28"); empty: the flat overheadGiB, what plans saved before
-    // fp8dash followed vLLM's accounting mean. Saved as "vllm_version" only when set.
-    std::string vllmVersion;
+    // The vLLM release whose accounting sizes the plan: by default the release `fp8dash capacity` and `fp8dash plan`
+    // follow (kDefaultVllmVersion), so settings made now give their token counts. Empty: the flat overheadGiB, what
+    // sections saved before fp8dash followed vLLM's accounting mean (parseCapacitySettings reads a section without
+    // "vllm_version" so: old files keep their figures). Saved as "vllm_version" only when set.
+    std::string vllmVersion = kDefaultVllmVersion;
     bool operator==(const CapacitySettings&) const = default;
 };
 Json capacitySettingsToJson(const CapacitySettings& s);

@@ -32,7 +32,10 @@ struct PlanInputs {
     int numFewshot = 5;
     std::string outDir = "results";  // lm_eval writes <outDir>/bf16 and <outDir>/fp8
     double gpuUtilization = kDefaultGpuUtilization;
-    double overheadGiB = kDefaultOverheadGiB;  // per GPU
+    double overheadGiB = kDefaultOverheadGiB;  // per GPU; only without `vllm` (the flat accounting)
+    // How the memory beside weights and KV cache is counted: vLLM's accounting of this release (the same default as
+    // `fp8dash capacity` and the Capacity view, so every "N tokens" agrees), or nullopt: the flat overheadGiB.
+    std::optional<VllmServeSettings> vllm = VllmServeSettings{};
     bool kvScales = true;      // --calculate-kv-scales on the FP8 variant
     std::string bf16Model;     // what vLLM loads for the baseline; default: the model's hfRepo
     std::string fp8Model;      // for FP8; default: the baseline's checkpoint, quantised by vLLM at load

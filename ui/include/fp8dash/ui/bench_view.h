@@ -31,13 +31,15 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QScatterSeries;
-class QStandardItemModel;
 class QTabWidget;
 class QTableView;
 
 namespace fp8dash::ui {
 
 class BackgroundJob;
+class BandwidthTableModel;
+class GemmTableModel;
+class KvTableModel;
 
 namespace bench {
 class ChartPanel;
@@ -108,9 +110,9 @@ public:
     QTableView* gemmTable() const { return m_gemmTable; }
     QTableView* bandwidthTable() const { return m_bandwidthTable; }
     QTableView* kvTable() const { return m_kvTable; }
-    QStandardItemModel* gemmModel() const { return m_gemmModel; }
-    QStandardItemModel* bandwidthModel() const { return m_bandwidthModel; }
-    QStandardItemModel* kvModel() const { return m_kvModel; }
+    GemmTableModel* gemmModel() const { return m_gemmModel; }
+    BandwidthTableModel* bandwidthModel() const { return m_bandwidthModel; }
+    KvTableModel* kvModel() const { return m_kvModel; }
     QString hoverText() const;  // the read-out of the roofline point under the mouse
 
     // Columns of the GEMM table.
@@ -170,7 +172,6 @@ private:
     void rebuildSpeedup();
     void rebuildKvChart();
     void rebuildTables();
-    void fillTables();  // the rows of m_results
     void showProgress(double fraction, const QString& step);
     void finishRun(Result<BenchResults> outcome);
     void roofPointHovered(QScatterSeries* series, const QPointF& point, bool state);
@@ -213,9 +214,9 @@ private:
     QTableView* m_gemmTable = nullptr;
     QTableView* m_bandwidthTable = nullptr;
     QTableView* m_kvTable = nullptr;
-    QStandardItemModel* m_gemmModel = nullptr;
-    QStandardItemModel* m_bandwidthModel = nullptr;
-    QStandardItemModel* m_kvModel = nullptr;
+    GemmTableModel* m_gemmModel = nullptr;
+    BandwidthTableModel* m_bandwidthModel = nullptr;
+    KvTableModel* m_kvModel = nullptr;
     // Which GEMM row each roofline scatter point is, per series, in the series' point order.
     std::vector<std::pair<QScatterSeries*, std::vector<std::size_t>>> m_roofPoints;
 };

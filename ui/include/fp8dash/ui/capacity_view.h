@@ -22,12 +22,12 @@ class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
-class QStandardItemModel;
 class QTableView;
 
 namespace fp8dash::ui {
 
 class BackgroundJob;
+class CapacityTableModel;
 
 class CapacityView : public QWidget {
     Q_OBJECT
@@ -95,7 +95,7 @@ public:
     QComboBox* accountingCombo() const { return m_accounting; }  // vLLM's accounting ("0.28") or flat ("")
     QPushButton* vllmLogButton() const { return m_logButton; }
     QTableView* table() const { return m_table; }
-    QStandardItemModel* tableModel() const { return m_tableModel; }
+    CapacityTableModel* tableModel() const { return m_tableModel; }
 
 signals:
     void settingsEdited(const fp8dash::CapacitySettings& settings);  // by the user, not by setSettings
@@ -105,6 +105,8 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    QWidget* buildInputs();   // the constructor's left column
+    QWidget* buildResults();  // and its right one
     void queryDeviceOnce();
     void fillGpuCombo();
     int modelIndexFor(const std::string& model);  // adds an entry for a config.json path
@@ -143,7 +145,7 @@ private:
     QLabel* m_decode = nullptr;
     QLabel* m_summary = nullptr;
     QTableView* m_table = nullptr;
-    QStandardItemModel* m_tableModel = nullptr;
+    CapacityTableModel* m_tableModel = nullptr;
 };
 
 }  // namespace fp8dash::ui

@@ -16,11 +16,12 @@ class QBarSet;
 class QChartView;
 class QLabel;
 class QStackedWidget;
-class QStandardItemModel;
 class QTableView;
 class QTextBrowser;
 
 namespace fp8dash::ui {
+
+class JudgeDropsModel;
 
 class JudgeView : public QWidget {
     Q_OBJECT
@@ -51,7 +52,7 @@ public:
     QBarSet* candidateSet() const { return m_candidateSet; }
     QStringList categories() const;  // the chart's score categories, "1".."5"
     QTableView* dropsTable() const { return m_dropsTable; }
-    QStandardItemModel* dropsModel() const { return m_dropsModel; }
+    JudgeDropsModel* dropsModel() const { return m_dropsModel; }
     QTextBrowser* detailPane() const { return m_detail; }
     QLabel* dropsNote() const { return m_dropsNote; }
 
@@ -59,11 +60,14 @@ public:
 
 private:
     QWidget* buildEmptyPage();  // the constructor's page without scores
+    QWidget* buildCard(QWidget* parent);   // the summary card
+    QWidget* buildDrops(QWidget* parent);  // the biggest drops and the detail pane
     void showChart(const JudgeComparison& c, const QString& baselineLabel, const QString& candidateLabel);
     void showSummary(const JudgeSection& section, const JudgeComparison& c, const QString& baselineLabel,
                      const QString& candidateLabel);
     void showDrops(const JudgeComparison& c, const QString& baselineLabel, const QString& candidateLabel);
     void showDetail(int row);
+    void paintColours();  // the palette's colours, again: after showSummary and on a theme change
 
     QStackedWidget* m_stack = nullptr;
     QLabel* m_empty = nullptr;
@@ -83,7 +87,7 @@ private:
     QLabel* m_sources = nullptr;
     QLabel* m_dropsNote = nullptr;
     QTableView* m_dropsTable = nullptr;
-    QStandardItemModel* m_dropsModel = nullptr;
+    JudgeDropsModel* m_dropsModel = nullptr;
     QTextBrowser* m_detail = nullptr;
 
     std::optional<JudgeComparison> m_comparison;  // the drops behind the table rows
