@@ -42,7 +42,6 @@
 #include "fp8dash/ui/bench_table_models.h"
 #include "fp8dash/ui/export_actions.h"
 #include "fp8dash/ui/loaded_comparison.h"
-#include "theme_repaint.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -179,7 +178,7 @@ BenchView::BenchView(QWidget* parent) : QWidget(parent) {
     rebuild();
     // A theme change re-styles the charts in place (zoom, tab, splitter, table sort and selection stay); the table
     // models repaint their own colours.
-    repaintOnThemeChange(this, [this] { style::adaptCharts(this); });
+    style::onThemeChange(this, [this] { style::adaptCharts(this); });
 }
 
 // The worker keeps going until its next progress call; it then stops (the job is destroyed with the view), and

@@ -22,7 +22,6 @@
 #include "fp8dash/ui/background_job.h"
 #include "fp8dash/ui/capacity_table_model.h"
 #include "fp8dash/ui/loaded_comparison.h"
-#include "theme_repaint.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -202,7 +201,7 @@ QWidget* CapacityView::buildResults() {
         m_error->setPalette(p);
     };
     paintError();
-    repaintOnThemeChange(this, paintError);
+    style::onThemeChange(this, paintError);
     m_error->hide();
     resultsLayout->addWidget(m_error);
 

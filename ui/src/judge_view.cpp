@@ -32,7 +32,6 @@
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/number_text.h"
 #include "judge_text.h"
-#include "theme_repaint.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -154,7 +153,7 @@ JudgeView::JudgeView(QWidget* parent) : QWidget(parent) {
             [this](const QModelIndex& current) { showDetail(current.isValid() ? current.row() : -1); });
 
     clear();
-    repaintOnThemeChange(this, [this] { paintColours(); });
+    style::onThemeChange(this, [this] { paintColours(); });
 }
 
 // The summary card: the verdict with its reason, then the figures in a form, then where the scores came from.

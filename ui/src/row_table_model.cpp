@@ -6,7 +6,6 @@
 #include <numeric>
 
 #include "fp8dash/ui/export_actions.h"
-#include "theme_repaint.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -38,7 +37,7 @@ bool rowValueLess(const QVariant& a, const QVariant& b) {
 
 RowTableModel::RowTableModel(QObject* parent) : QAbstractTableModel(parent) {
     // A theme change repaints the colours in place: no reset, so the view keeps its selection, sort and scroll.
-    repaintOnThemeChange(this, [this] { repaintColours(); });
+    style::onThemeChange(this, [this] { repaintColours(); });
 }
 
 int RowTableModel::rowCount(const QModelIndex& parent) const {

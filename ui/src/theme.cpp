@@ -55,10 +55,17 @@ std::optional<ThemeMode> parseThemeMode(const QString& name) {
     return std::nullopt;
 }
 
+namespace {
+Theme* g_theme = nullptr;  // a child of qApp, created by the first Theme::instance()
+}  // namespace
+
 Theme* Theme::instance() {
-    static Theme* theme = nullptr;
-    if (!theme) theme = new Theme(qApp);
-    return theme;
+    if (!g_theme) g_theme = new Theme(qApp);
+    return g_theme;
+}
+
+Theme* Theme::existing() {
+    return g_theme;
 }
 
 Theme::Theme(QObject* parent) : QObject(parent) {

@@ -65,10 +65,6 @@ QString joined(const std::vector<std::string>& items) {
     return list.join(QStringLiteral(", "));
 }
 
-Result<Headers> parseHeaders(const QString& text) {
-    return parseHeaderList(text.toStdString(), TimelineSourceDialog::tr("Extra headers").toStdString());
-}
-
 Status checkUrl(const QString& text, const QString& field) {
     const QUrl url(text, QUrl::StrictMode);
     const QString scheme = url.scheme().toLower();

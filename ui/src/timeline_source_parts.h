@@ -6,6 +6,7 @@
 #include <QLineEdit>
 #include <QString>
 
+#include "fp8dash/core/http_client.h"
 #include "fp8dash/ui/timeline_source_dialog.h"
 #include "ui_style.h"
 
@@ -16,6 +17,11 @@ enum AuthIndex { AuthNone = 0, AuthBasic = 1, AuthBearer = 2 };
 enum QualityIndex { QualityNone = 0, QualityPrometheus = 1, QualityLangfuse = 2 };
 
 inline constexpr int kLookupDelayMs = 250;
+
+// The "Extra headers" box, one "Name: value" a line, through core's one header parser (errors name the field).
+inline Result<Headers> parseHeaders(const QString& text) {
+    return parseHeaderList(text.toStdString(), TimelineSourceDialog::tr("Extra headers").toStdString());
+}
 
 inline QString sessionOnlyTip() {
     return TimelineSourceDialog::tr(

@@ -119,7 +119,10 @@ QString colorRule(const QColor& color, bool bold) {
 }
 
 void onThemeChange(QObject* context, std::function<void()> repaint) {
-    QObject::connect(Theme::instance(), &Theme::changed, context, [repaint = std::move(repaint)] { repaint(); });
+    // Only where the application's Theme exists (MainWindow creates it before its views): a process that draws views
+    // without a window (the report's chart snapshots) must not apply the user's saved theme as a side effect.
+    if (Theme* theme = Theme::existing())
+        QObject::connect(theme, &Theme::changed, context, [repaint = std::move(repaint)] { repaint(); });
 }
 
 namespace {

@@ -41,7 +41,8 @@ QString colorRule(const QColor& color, bool bold = false);  // "QLabel { color: 
 enum class TextTone { Error, Caution, Success };
 void setTextTone(QLabel* label, std::optional<TextTone> tone, bool bold = false);
 
-// Calls repaint after every theme change while context lives (Theme::changed; the repaint protocol in theme.h).
+// Calls repaint after every theme change while context lives (Theme::changed; the repaint protocol in theme.h); nothing
+// where no Theme was created (Theme::existing), so drawing views without a window never applies the saved theme.
 void onThemeChange(QObject* context, std::function<void()> repaint);
 
 // caption and badge follow theme changes themselves.

@@ -7,7 +7,7 @@
 //   ForegroundRole  the tone's colour, read from the palette when asked (never stored).
 // sort() orders the rows by Qt::UserRole (stable, numbers as numbers, anything else as text) and keeps the order
 // across setTable. A theme change never resets the model: it emits dataChanged for the colour roles over every cell,
-// so selections, sort and scroll stay (theme_repaint.h: where the application has a Theme). GUI thread only.
+// so selections, sort and scroll stay (style::onThemeChange: where the application has a Theme). GUI thread only.
 
 #include <QAbstractTableModel>
 #include <QList>

@@ -34,6 +34,8 @@ class Theme : public QObject {
 public:
     // The application's theme, created (and the saved mode applied) on first use; needs a QApplication.
     static Theme* instance();
+    // The theme if instance() has run, else nullptr: what views use to follow theme changes without creating it.
+    static Theme* existing();
 
     ThemeMode mode() const { return m_mode; }
     void setMode(ThemeMode mode);  // applies and remembers it
