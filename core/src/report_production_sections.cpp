@@ -271,7 +271,10 @@ void addCapacity(Report& report, const ComparisonDocument& doc) {
                 plain(" on " + std::to_string(st.gpus) + " × " + st.gpu + ", GPU memory utilisation " +
                       fixed(st.gpuUtilization, 2) + ", context " +
                       grouped(static_cast<std::uint64_t>(st.contextTokens)) + " tokens, runtime overhead " +
-                      general(st.overheadGiB) + " GiB per GPU; chosen: " + dtypeLabel(st.weights, st.kv) + "."));
+                      // A section saved without a vLLM version plans with the flat overhead it was made with.
+                      (st.vllmVersion.empty() ? general(st.overheadGiB) + " GiB per GPU"
+                                              : "as vLLM " + st.vllmVersion + " accounts it") +
+                      "; chosen: " + dtypeLabel(st.weights, st.kv) + "."));
     if (st.gpu == "local") {
         s.paragraph(
             toned("Planned for the GPUs of the machine where it was made (“local”): the figures depend on "
@@ -302,6 +305,8 @@ void addCapacity(Report& report, const ComparisonDocument& doc) {
     };
     row("KV bytes per token", perToken(bf), perToken(sel));
     row("Weights", formatBytes(bf.weightsBytes), formatBytes(sel.weightsBytes));
+    if (!st.vllmVersion.empty())  // the flat overhead is in the paragraph above; vLLM's is modelled per variant
+        row("Runtime overhead", formatBytes(bf.overheadBytes), formatBytes(sel.overheadBytes));
     const auto kvCache = [](const CapacityResult& r) {
         return r.shortfallBytes ? "none: " + formatBytes(r.shortfallBytes) + " short" : formatBytes(r.kvCacheBytes);
     };

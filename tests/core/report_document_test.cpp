@@ -312,6 +312,24 @@ TEST(ReportDocument, CapacityTableFromTheModelShape) {
     EXPECT_NE(r.html.find("<td class=\"r\">131,072 B</td><td class=\"r\">65,536 B</td>"), std::string::npos);
     EXPECT_NE(r.markdown.find("| KV bytes per token | 131,072 B | 65,536 B |"), std::string::npos);
 
+    // The test document's section was saved before vLLM's accounting: its flat overhead is stated, no overhead row.
+    ASSERT_TRUE(r.doc.capacity->vllmVersion.empty());
+    EXPECT_NE(r.markdown.find("GiB per GPU; chosen:"), std::string::npos);
+    EXPECT_EQ(r.markdown.find("| Runtime overhead |"), std::string::npos);
+    // Made now: the overhead is vLLM's accounting, named in the paragraph and given per column in the table. Checked
+    // against vLLM 0.19's own start-up log of this model on this GPU (fixtures/vllm-capacity, Llama-3.1-8B BF16 on
+    // one H100): "1.89 GiB for peak activation, 0.25 GiB for non-torch memory", CUDA graphs not deducted: 2.14 GiB.
+    ComparisonDocument now = r.doc;
+    now.capacity->vllmVersion = "0.19";
+    const std::string md = reportToMarkdownDocument(now, r.decision, fixedContext());
+    EXPECT_NE(md.find("runtime overhead as vLLM 0.19 accounts it; chosen:"), std::string::npos);
+    EXPECT_EQ(md.find("GiB per GPU; chosen:"), std::string::npos);
+    const std::regex overheadRow(R"(\| Runtime overhead \| [0-9.]+ GB \(([0-9.]+) GiB\) \| [0-9.]+ GB \(([0-9.]+) GiB\) \|)");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(md, m, overheadRow)) << md.substr(md.find("## KV-cache capacity"), 1500);
+    EXPECT_NEAR(std::stod(m[1].str()), 1.89 + 0.25, 0.05);  // BF16 weights
+    EXPECT_NEAR(std::stod(m[2].str()), 1.89 + 0.25, 0.05);  // FP8 weights: the activations are BF16 all the same
+
     ComparisonDocument local = r.doc;
     local.capacity->gpu = "local";
     const std::string html = reportToHtml(local, r.decision, fixedContext());
