@@ -75,7 +75,7 @@ QString durationText(double seconds) {
 }
 
 // Qt Charts paints every segment of a line series on every repaint of the area it covers, a hover line moving over it
-// included: 2,000 segments of an antialiased 1.4-1.8 px pen cost ~9 ms a series (issue #7). Its line items are kept
+// included: 2,000 segments of an antialiased 1.4-1.8 px pen cost ~9 ms a series (BM_ChartRedraw, tests/benchmarks/README.md). Its line items are kept
 // as device-pixel caches instead (QGraphicsItem::DeviceCoordinateCache): a repaint that changes nothing blits them,
 // a change (new points, pen, size, scale) draws them once again. Qt Charts keeps those items private; they are found
 // by their class name, so a Qt that names them otherwise draws them uncached, as before.

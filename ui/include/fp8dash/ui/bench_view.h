@@ -1,5 +1,5 @@
 #pragma once
-// BenchView: the "Local benchmarks" tab (issue #4): what FP8 buys on this workstation. A device card (this machine's
+// BenchView: the "Local benchmarks" tab (README "Local benchmarks"): what FP8 buys on this workstation. A device card (this machine's
 // GPU or why there is none, and what the results shown were measured on), the run controls (model preset, parts to
 // run, CPU only, Run / Cancel with the step in progress), three charts (roofline: measured BF16 and FP8 GEMMs under
 // the device's compute and bandwidth roofs; FP8/BF16 speedup by tokens M per layer; KV-cache error vs context per

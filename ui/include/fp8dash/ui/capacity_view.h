@@ -1,5 +1,5 @@
 #pragma once
-// CapacityView: the "Capacity" tab (issue #4): how many tokens and sequences of KV cache fit beside the weights, and
+// CapacityView: the "Capacity" tab (README "Capacity and the plan"): how many tokens and sequences of KV cache fit beside the weights, and
 // what FP8 buys, for a model on a tensor-parallel group of GPUs. Inputs on the left (model preset or config.json, GPU
 // preset or this machine's GPU, GPUs, weights and KV dtypes, memory utilisation, context, overhead); on the right the
 // plan of core's planCapacity for the chosen dtypes beside the all-BF16 plan, and the bandwidth-bound decode estimate.

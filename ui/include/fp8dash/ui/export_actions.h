@@ -1,5 +1,5 @@
 #pragma once
-// Export of what a view shows (issue #6 "Reports and export"), shared by every view: a chart as PNG or SVG and a
+// Export of what a view shows (README "Reports"), shared by every view: a chart as PNG or SVG and a
 // table as CSV, offered in the view's context menu ("Export Chart as PNG…", "Export Chart as SVG…", "Export Table as
 // CSV…"). The dialog asks for a path; writing is a function of that path (writeChartPng, writeChartSvg,
 // writeTableCsv), which is what the tests call. Files are written atomically; a failure is shown in a message box

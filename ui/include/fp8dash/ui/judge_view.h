@@ -1,5 +1,5 @@
 #pragma once
-// JudgeView: the "Domain judge" tab (issue #5): the LLM-as-judge scores of both sides as a grouped bar chart of the
+// JudgeView: the "Domain judge" tab (README "Domain eval with an LLM judge"): the LLM-as-judge scores of both sides as a grouped bar chart of the
 // score distributions, a summary card (both means with their 95 % intervals, the mean difference with its interval,
 // the rank test and its p-value, the degradation, the verdict, the confidence and equivalence answers in words, how
 // the samples were paired) and the biggest drops with their prompts and answers, the selected one in full in a

@@ -1,5 +1,5 @@
 #pragma once
-// Presentation mode (issue #6 "Reviewers and stakeholders"): a presenter walks stakeholders through the decision on a
+// Presentation mode (README "The desktop app"): a presenter walks stakeholders through the decision on a
 // projector, one step per full-screen slide in the order of the decision (core/presentation_deck.h: cover, offline
 // evals, domain judge, production timeline, local benchmarks, capacity, verdict; steps without data left out), the
 // type scaled to the screen.

@@ -1,5 +1,5 @@
 #pragma once
-// The report of a comparison as a file (issue #6 "Reports and export"): HTML with the charts embedded, PDF, Markdown,
+// The report of a comparison as a file (README "Reports"): HTML with the charts embedded, PDF, Markdown,
 // text and JSON (core's report_document.h writes all but the PDF and the charts). The charts are drawn by the app's
 // own views (chart_snapshots.h). The PDF goes through Qt's PDF writer: A4 portrait, 16 mm side and 12 mm top and
 // bottom margins, a header (the report's title, "fp8dash") and a footer (when and from what it was written,

@@ -1,5 +1,5 @@
 #pragma once
-// RunJudgeDialog: the domain eval with an LLM judge, run from the app (issue #5, core's judge_runner.h). The form
+// RunJudgeDialog: the domain eval with an LLM judge, run from the app (core's judge_runner.h). The form
 // takes the samples file (JSON Lines with id/prompt/expected; its sample count, or the error naming the line, shows
 // once picked), the baseline (BF16) and candidate (FP8) deployments and the judge (OpenAI-compatible URL and model; a
 // deployment's empty model is asked from GET /v1/models), concurrency, max_tokens, the output folder (default: a

@@ -1,7 +1,7 @@
 #pragma once
 // TaskTableModel: the compared tasks of a ComparisonReport as a tree (groups have their subtasks as children).
 // Columns: Task, Metric, baseline value, candidate value (headers are the run labels), Δ%, ±σ, Verdict, then the
-// statistics of issue #5: Confidence (clear / inconclusive (n≈N)), Paired p (the paired test on the sample logs) and
+// statistics of the comparison (README "The comparison rules"): Confidence (clear / inconclusive (n≈N)), Paired p (the paired test on the sample logs) and
 // Noise floor (from a control run), then Degradation (%) and Recovery (%, candidate / baseline); a view hides those
 // three when columnHasData() says no row has them, so a document without them looks as before. Display text is rounded
 // (values 4 decimals, Δ% signed 2 decimals, σ 1 decimal); SortRole carries the exact number so a QSortFilterProxyModel

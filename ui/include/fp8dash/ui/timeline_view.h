@@ -1,5 +1,5 @@
 #pragma once
-// TimelineView: the production timeline of a comparison (issue #3). One chart on one date-time axis: throughput on
+// TimelineView: the production timeline of a comparison (README "The production timeline"). One chart on one date-time axis: throughput on
 // the left axis (tokens/s), judge quality on the right axis (points), a dashed marker labelled "FP8 on" at the change
 // time, the quality alert's episodes shaded (pending lighter, firing darker); before/after cards against the
 // expected bands; a read-out of both series at the cursor; zoom and pan; a time-range picker for (re)fetching; the
