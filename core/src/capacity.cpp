@@ -3,6 +3,8 @@
 // (vllm_memory.h); GPU presets in capacity_gpus.cpp.
 #include "fp8dash/core/capacity.h"
 
+#include "fp8dash/core/number_format.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -10,21 +12,6 @@
 
 namespace fp8dash {
 namespace {
-
-std::string groupThousands(std::uint64_t v) {
-    std::string digits = std::to_string(v), out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
-}
-
-std::string capacityFixed(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
 
 std::string upper(StorageDtype d) {
     return d == StorageDtype::Fp8 ? "FP8" : "BF16";
@@ -108,13 +95,13 @@ Json optionalJson(const std::optional<T>& v) {
 }
 
 std::string gibText(std::uint64_t bytes) {
-    return capacityFixed(static_cast<double>(bytes) / 1073741824.0, 2);
+    return numfmt::fixed(static_cast<double>(bytes) / 1073741824.0, 2);
 }
 
 // Per GPU of each stage, in GiB as vLLM prints them.
 std::string vllmStagesText(const VllmMemoryPlan& p) {
     std::string t = "    per GPU: " + gibText(p.requestedBytes) + " GiB requested; profiling run of " +
-                    groupThousands(static_cast<std::uint64_t>(p.profile.maxNumBatchedTokens)) + " tokens (" +
+                    numfmt::grouped(static_cast<std::uint64_t>(p.profile.maxNumBatchedTokens)) + " tokens (" +
                     p.profile.batchedTokensSource + "), " + std::to_string(p.profile.maxNumSeqs) + " sequences" +
                     (p.profile.cudaGraphsDeducted ? "; CUDA graphs deducted" : "; CUDA graphs not deducted") + "\n";
     for (std::size_t i = 0; i < p.stages.size(); ++i) {
@@ -127,7 +114,7 @@ std::string vllmStagesText(const VllmMemoryPlan& p) {
              (st.cudaGraphBytes ? ", CUDA graphs " + gibText(st.cudaGraphBytes) + " GiB" : std::string()) +
              ", KV pool " +
              (st.poolBytes > 0 ? gibText(static_cast<std::uint64_t>(st.poolBytes)) +
-                                     " GiB = " + groupThousands(st.blocks) + " blocks of " + std::to_string(p.blockSize)
+                                     " GiB = " + numfmt::grouped(st.blocks) + " blocks of " + std::to_string(p.blockSize)
                                : std::string("none")) +
              (p.stages.size() > 1 && static_cast<int>(i) == p.tightestStage ? " (the tightest)" : "") + "\n";
     }
@@ -170,12 +157,12 @@ Result<CapacityResult> planCapacity(const CapacityInputs& in) {
         return Error{"the number of GPUs must be 1 to " + std::to_string(kMaxGpus) + " (got " +
                      std::to_string(in.gpus) + ")"};
     if (!(in.gpuUtilization > 0 && in.gpuUtilization <= 1))
-        return Error{"the GPU memory utilisation must be in (0, 1] (got " + capacityFixed(in.gpuUtilization, 3) + ")"};
+        return Error{"the GPU memory utilisation must be in (0, 1] (got " + numfmt::fixed(in.gpuUtilization, 3) + ")"};
     if (in.contextTokens < 1 || in.contextTokens > kMaxContextTokens)
         return Error{"the context must be 1 to " + std::to_string(kMaxContextTokens) + " tokens (got " +
                      std::to_string(in.contextTokens) + ")"};
     if (!(in.overheadGiB >= 0 && in.overheadGiB <= kMaxGiB))
-        return Error{"the runtime overhead must be 0 to 1e6 GiB (got " + capacityFixed(in.overheadGiB, 3) + ")"};
+        return Error{"the runtime overhead must be 0 to 1e6 GiB (got " + numfmt::fixed(in.overheadGiB, 3) + ")"};
     if (static_cast<double>(in.gpu.memoryBytes) > kMaxGiB * 1073741824.0)
         return Error{"the memory per GPU must be at most 1e6 GiB"};
     if (in.decodeBatch < 1 || in.decodeBatch > kMaxDecodeBatch)
@@ -204,16 +191,16 @@ Result<CapacityResult> planCapacity(const CapacityInputs& in) {
         r.reason = "does not fit: the weights (" + formatBytes(r.weightsBytes) + ") and the runtime overhead (" +
                    formatBytes(r.overheadBytes) + ") need more than the usable memory (" + formatBytes(r.usableBytes) +
                    " = " + gpusText + " x " + formatBytes(in.gpu.memoryBytes) + " x " +
-                   capacityFixed(in.gpuUtilization, 2) + "); " + formatBytes(r.shortfallBytes) +
+                   numfmt::fixed(in.gpuUtilization, 2) + "); " + formatBytes(r.shortfallBytes) +
                    " short, before any KV cache";
     } else {
         r.kvCacheBytes = static_cast<std::uint64_t>(room->kvBytes);
         r.maxTokens = room->tokens;
         r.maxSequences = r.maxTokens / static_cast<std::uint64_t>(in.contextTokens);
         if (r.maxSequences == 0)
-            r.reason = "does not fit: the KV cache holds " + groupThousands(r.maxTokens) +
+            r.reason = "does not fit: the KV cache holds " + numfmt::grouped(r.maxTokens) +
                        " tokens, less than one sequence of " +
-                       groupThousands(static_cast<std::uint64_t>(in.contextTokens));
+                       numfmt::grouped(static_cast<std::uint64_t>(in.contextTokens));
     }
     r.fits = r.maxSequences >= 1;
 
@@ -237,7 +224,7 @@ Result<CapacityResult> planCapacity(const CapacityInputs& in) {
 
 std::string formatBytes(std::uint64_t bytes) {
     const double b = static_cast<double>(bytes);
-    return capacityFixed(b / 1e9, 2) + " GB (" + capacityFixed(b / 1073741824.0, 2) + " GiB)";
+    return numfmt::fixed(b / 1e9, 2) + " GB (" + numfmt::fixed(b / 1073741824.0, 2) + " GiB)";
 }
 
 Json capacityToJson(const CapacityResult& r) {
@@ -328,10 +315,10 @@ std::string capacityToText(const CapacityResult& r) {
         l.resize(22, ' ');
         t += l + value + "\n";
     };
-    std::string params = capacityFixed(static_cast<double>(r.parameters) / 1e9, 2) + " B";
-    if (m.publishedParameters) params += " (published " + capacityFixed(*m.publishedParameters / 1e9, 2) + " B)";
+    std::string params = numfmt::fixed(static_cast<double>(r.parameters) / 1e9, 2) + " B";
+    if (m.publishedParameters) params += " (published " + numfmt::fixed(*m.publishedParameters / 1e9, 2) + " B)";
     line("parameters", params);
-    line("KV per token", groupThousands(r.kvBytesPerToken) + " B = 2 x " + std::to_string(m.layers) + " layers x " +
+    line("KV per token", numfmt::grouped(r.kvBytesPerToken) + " B = 2 x " + std::to_string(m.layers) + " layers x " +
                              std::to_string(m.kvHeads) + " KV heads x " + std::to_string(m.headDim) + " x " +
                              std::to_string(bytesPerElement(in.kv)) + " B" +
                              (r.kvReplication > 1 ? " (x" + std::to_string(r.kvReplication) +
@@ -339,38 +326,38 @@ std::string capacityToText(const CapacityResult& r) {
                                                   : ""));
     line("weights", formatBytes(r.weightsBytes));
     line("usable memory", formatBytes(r.usableBytes) + " = " + std::to_string(in.gpus * in.pipelineParallel()) + " x " +
-                              formatBytes(in.gpu.memoryBytes) + " x " + capacityFixed(in.gpuUtilization, 2));
+                              formatBytes(in.gpu.memoryBytes) + " x " + numfmt::fixed(in.gpuUtilization, 2));
     if (r.vllm) {
         line("runtime overhead", formatBytes(r.overheadBytes) + ", vLLM " + r.vllm->profile.version.text + "'s " +
                                      "accounting (" + (r.vllm->profile.v1Engine ? "V1" : "V0") + ")");
         t += vllmStagesText(*r.vllm);
     } else {
         line("runtime overhead",
-             formatBytes(r.overheadBytes) + ", " + capacityFixed(in.overheadGiB, 2) + " GiB per GPU (flat)");
+             formatBytes(r.overheadBytes) + ", " + numfmt::fixed(in.overheadGiB, 2) + " GiB per GPU (flat)");
     }
     if (r.shortfallBytes > 0) {
         line("KV cache", "none: " + formatBytes(r.shortfallBytes) + " short");
     } else {
         line("KV cache", formatBytes(r.kvCacheBytes));
-        line("max tokens", groupThousands(r.maxTokens));
-        line("max sequences", groupThousands(r.maxSequences) + " of " +
-                                  groupThousands(static_cast<std::uint64_t>(in.contextTokens)) + " tokens");
+        line("max tokens", numfmt::grouped(r.maxTokens));
+        line("max sequences", numfmt::grouped(r.maxSequences) + " of " +
+                                  numfmt::grouped(static_cast<std::uint64_t>(in.contextTokens)) + " tokens");
     }
     if (!r.fits) t += "  DOES NOT FIT: " + r.reason.substr(r.reason.find(':') + 2) + "\n";
     if (r.decode) {
         const DecodeEstimate& d = *r.decode;
         t += "  decode estimate, bandwidth-bound upper bound (batch " + std::to_string(d.batch) + " at " +
-             groupThousands(static_cast<std::uint64_t>(d.contextTokens)) + " tokens, " +
-             groupThousands(static_cast<std::uint64_t>(std::llround(d.bandwidthBytesPerS / 1e9))) + " GB/s):\n";
+             numfmt::grouped(static_cast<std::uint64_t>(d.contextTokens)) + " tokens, " +
+             numfmt::grouped(static_cast<std::uint64_t>(std::llround(d.bandwidthBytesPerS / 1e9))) + " GB/s):\n";
         const auto variant = [&](const char* label, const DecodeVariant& v) {
-            line(std::string("  ") + label, groupThousands(static_cast<std::uint64_t>(std::llround(v.tokensPerS))) +
+            line(std::string("  ") + label, numfmt::grouped(static_cast<std::uint64_t>(std::llround(v.tokensPerS))) +
                                                 " tokens/s (" + formatBytes(v.bytesPerStep) + " read per step" +
                                                 (v.batchFits ? ")" : "; the batch does not fit)"));
         };
         variant("as asked", d.selected);
         variant("BF16", d.bf16);
         variant("FP8", d.fp8);
-        line("  FP8 / BF16", capacityFixed(d.fp8Speedup, 2) + "x");
+        line("  FP8 / BF16", numfmt::fixed(d.fp8Speedup, 2) + "x");
     } else {
         t += "  decode estimate: none (no datasheet bandwidth for this GPU)\n";
     }

@@ -2,6 +2,8 @@
 // from the user's measured overheads (README "Capacity and the plan", `capacity --from-vllm-log`).
 #include "fp8dash/core/vllm_startup_log.h"
 
+#include "fp8dash/core/number_format.h"
+
 #include "fp8dash/core/lm_eval_results.h"
 #include "text_util.h"
 
@@ -267,21 +269,6 @@ Result<bool> LogReader::readLine(std::string_view line, int lineNo) {
     return true;
 }
 
-std::string logFixed(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
-
-std::string logThousands(std::uint64_t v) {
-    std::string digits = std::to_string(v), out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
-}
-
 }  // namespace
 
 Result<VllmStartupLog> parseVllmStartupLog(std::string_view text, const std::string& source) {
@@ -411,7 +398,7 @@ Result<VllmCalibration> calibrateFromVllmLog(const VllmStartupLog& log, const Vl
     }
     if (!me.tokens && !me.kvBytesPerTokenPerGpu)
         return Error{log.source + ": the log gives the KV pool (" +
-                     (me.availableKvGiB ? logFixed(*me.availableKvGiB, 2) + " GiB" : std::string("?")) +
+                     (me.availableKvGiB ? numfmt::fixed(*me.availableKvGiB, 2) + " GiB" : std::string("?")) +
                      ") but no token or block count; name the model (--model) to count its tokens"};
 
     Base base;
@@ -451,7 +438,7 @@ Result<VllmCalibration> calibrateFromVllmLog(const VllmStartupLog& log, const Vl
         const double saved = (static_cast<double>(weightBytesOf(*req.model, from).total(req.model->layers)) -
                               static_cast<double>(weightBytesOf(*req.model, f).total(req.model->layers))) /
                              gpusPerCopy;
-        const std::string basis = "the pool plus the " + logFixed(saved / kLogGiB, 2) + " GiB per GPU that " +
+        const std::string basis = "the pool plus the " + numfmt::fixed(saved / kLogGiB, 2) + " GiB per GPU that " +
                                   weightFormatName(f) + " weights save over " + weightFormatName(from) +
                                   " (counted from the architecture)";
         const std::string name = f == WeightFormat::Fp8 ? "FP8" : weightFormatName(f);
@@ -468,11 +455,11 @@ Result<VllmCalibration> calibrateFromVllmLog(const VllmStartupLog& log, const Vl
             c.notes.push_back("another utilisation: the log does not give the GPU's total memory");
         } else {
             const double delta = (*req.utilization - me.utilization) * *me.totalGiB * kLogGiB;
-            const std::string label = "utilisation " + logFixed(*req.utilization, 2);
+            const std::string label = "utilisation " + numfmt::fixed(*req.utilization, 2);
             const std::string basis = "the pool " + std::string(delta >= 0 ? "plus " : "less ") +
-                                      logFixed(std::fabs(delta) / kLogGiB, 2) + " GiB = (" +
-                                      logFixed(*req.utilization, 2) + " - " + logFixed(me.utilization, 2) + ") x " +
-                                      logFixed(*me.totalGiB, 2) + " GiB";
+                                      numfmt::fixed(std::fabs(delta) / kLogGiB, 2) + " GiB = (" +
+                                      numfmt::fixed(*req.utilization, 2) + " - " + numfmt::fixed(me.utilization, 2) + ") x " +
+                                      numfmt::fixed(*me.totalGiB, 2) + " GiB";
             c.answers.push_back(answerFor(me, base, label, me.fp8Kv, delta, *req.utilization, ctx, me.weights, basis));
             c.answers.push_back(answerFor(me, base, label + " + FP8 KV cache", true, delta, *req.utilization, ctx,
                                           me.weights, basis + "; FP8 KV cache"));
@@ -488,13 +475,13 @@ Result<VllmCalibration> calibrateFromVllmLog(const VllmStartupLog& log, const Vl
                 const double act = *log.activationGiB * kLogGiB;
                 delta = -act * (batch(*req.context) / batch(ctx) - 1);
                 basis = "V0 profiles max_model_len tokens: the measured activation peak of " +
-                        logFixed(*log.activationGiB, 2) + " GiB scaled to " +
-                        logThousands(static_cast<std::uint64_t>(batch(*req.context))) + " tokens";
+                        numfmt::fixed(*log.activationGiB, 2) + " GiB scaled to " +
+                        numfmt::grouped(static_cast<std::uint64_t>(batch(*req.context))) + " tokens";
             } else {
                 c.notes.push_back("another context on V0: the log gives no activation peak; the pool is kept");
             }
         }
-        const std::string label = "context " + logThousands(static_cast<std::uint64_t>(*req.context));
+        const std::string label = "context " + numfmt::grouped(static_cast<std::uint64_t>(*req.context));
         c.answers.push_back(
             answerFor(me, base, label, me.fp8Kv, delta, me.utilization, *req.context, me.weights, basis));
         c.answers.push_back(answerFor(me, base, label + " + FP8 KV cache", true, delta, me.utilization, *req.context,
@@ -575,26 +562,26 @@ std::string vllmCalibrationToText(const VllmCalibration& c) {
         l.resize(std::max<std::size_t>(l.size() + 2, 30), ' ');
         t += l + value + "\n";
     };
-    const auto gibOr = [](const std::optional<double>& v) { return v ? logFixed(*v, 2) + " GiB" : "not logged"; };
+    const auto gibOr = [](const std::optional<double>& v) { return v ? numfmt::fixed(*v, 2) + " GiB" : "not logged"; };
     t += "What vLLM measured (per GPU):\n";
     line("total memory", gibOr(g.totalGiB));
-    line("utilisation", logFixed(me.utilization, 2) + (g.utilization ? "" : " (vLLM's default; not logged)"));
+    line("utilisation", numfmt::fixed(me.utilization, 2) + (g.utilization ? "" : " (vLLM's default; not logged)"));
     line("weights", gibOr(g.weightsGiB));
     line("activation peak", gibOr(g.activationGiB));
     line("non-torch memory", gibOr(g.nonTorchGiB));
-    if (g.cudaGraphGiB) line("CUDA graphs", logFixed(*g.cudaGraphGiB, 2) + " GiB");
+    if (g.cudaGraphGiB) line("CUDA graphs", numfmt::fixed(*g.cudaGraphGiB, 2) + " GiB");
     line("available KV cache memory", gibOr(g.availableKvGiB));
-    line("GPU KV cache size", logThousands(me.tokens) + " tokens = " + logThousands(me.blocks) + " blocks of " +
+    line("GPU KV cache size", numfmt::grouped(me.tokens) + " tokens = " + numfmt::grouped(me.blocks) + " blocks of " +
                                   std::to_string(me.blockSize) + (g.kvTokens || g.gpuBlocks ? "" : " (counted)"));
     if (g.maxConcurrency)
-        line("maximum concurrency", logFixed(*g.maxConcurrency, 2) + "x for " +
-                                        logThousands(static_cast<std::uint64_t>(g.concurrencyTokens.value_or(0))) +
+        line("maximum concurrency", numfmt::fixed(*g.maxConcurrency, 2) + "x for " +
+                                        numfmt::grouped(static_cast<std::uint64_t>(g.concurrencyTokens.value_or(0))) +
                                         " tokens per request");
-    t += "The same server (from these overheads; KV bytes per token per GPU " + logThousands(me.kvBytesPerTokenPerGpu) +
+    t += "The same server (from these overheads; KV bytes per token per GPU " + numfmt::grouped(me.kvBytesPerTokenPerGpu) +
          (me.kvBytesFromModel ? ", from the model" : ", from pool / tokens") + "):\n";
     for (const VllmWhatIf& a : c.answers) {
-        std::string v = logThousands(a.tokens) + " tokens, pool " + logFixed(a.poolGiB, 2) + " GiB";
-        if (a.maxConcurrency) v += ", " + logFixed(*a.maxConcurrency, 2) + "x";
+        std::string v = numfmt::grouped(a.tokens) + " tokens, pool " + numfmt::fixed(a.poolGiB, 2) + " GiB";
+        if (a.maxConcurrency) v += ", " + numfmt::fixed(*a.maxConcurrency, 2) + "x";
         if (!a.fits) v += ", DOES NOT FIT one sequence";
         line(a.label, v);
         if (a.label != "as logged") t += "      (" + a.basis + ")\n";
