@@ -22,6 +22,9 @@ if(FP8DASH_GZIP)
     COMMENT "Compressing the man page"
     VERBATIM)
   add_custom_target(fp8dash_man_page ALL DEPENDS "${CMAKE_BINARY_DIR}/packaging/fp8dash.1.gz")
+  if(TARGET fp8dash_release_checks)
+    add_dependencies(fp8dash_release_checks fp8dash_man_page)  # the package test of CI's Release build installs it
+  endif()
   install(FILES "${CMAKE_BINARY_DIR}/packaging/fp8dash.1.gz" DESTINATION "${CMAKE_INSTALL_MANDIR}/man1")
 else()
   install(FILES "${CMAKE_BINARY_DIR}/packaging/fp8dash.1" DESTINATION "${CMAKE_INSTALL_MANDIR}/man1")

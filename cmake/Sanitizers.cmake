@@ -15,8 +15,12 @@ if(FP8DASH_FUZZ)
   if(FP8DASH_SANITIZERS STREQUAL "")
     set(FP8DASH_SANITIZERS "address,undefined" CACHE STRING "" FORCE)
   endif()
-  add_compile_options(-fsanitize=fuzzer-no-link
-    "-fsanitize-coverage-ignorelist=${CMAKE_SOURCE_DIR}/tests/fuzz/coverage_ignorelist.txt")
+  # Coverage instrumentation only where the fuzzers look: the targets with the property FP8DASH_FUZZ_COVERAGE, set
+  # by tests/fuzz on the libraries they drive (fp8dash_core, fp8dash_gpu). The GUI, the app and the test executables
+  # of the same build compile and run without it (it costs compile time and test time and guides no fuzzer there).
+  set(fp8dash_fuzz_cov "$<BOOL:$<TARGET_PROPERTY:FP8DASH_FUZZ_COVERAGE>>")
+  add_compile_options("$<${fp8dash_fuzz_cov}:-fsanitize=fuzzer-no-link>"
+    "$<${fp8dash_fuzz_cov}:-fsanitize-coverage-ignorelist=${CMAKE_SOURCE_DIR}/tests/fuzz/coverage_ignorelist.txt>")
 endif()
 
 if(NOT FP8DASH_SANITIZERS STREQUAL "")

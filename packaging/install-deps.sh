@@ -29,6 +29,7 @@ if [ "${1:-}" = "--tests" ]; then
   packages+=(clang-14 clang libclang-rt-14-dev)    # the sanitize preset: ASan/UBSan/LSan and libFuzzer runtimes
   packages+=(llvm-14)                              # llvm-symbolizer: sanitizer reports with file:line stacks
   packages+=(lld)                                  # the ci and sanitize presets link with lld (faster than GNU ld)
+  packages+=(clang-format)                         # tools/check_format.sh: .ci/run checks the sources' format
 elif [ $# -gt 0 ]; then
   echo "usage: $0 [--tests]" >&2
   exit 2

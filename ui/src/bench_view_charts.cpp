@@ -149,7 +149,8 @@ void BenchView::rebuildRoofline() {
         attach(chart, series, x, y);
         m_roofPoints.emplace_back(series, *rows);
         connect(series, &QScatterSeries::hovered, this,
-                [this, series](const QPointF& point, bool state) { roofPointHovered(series, point, state); });
+                // An init-capture: Clang before 16 cannot capture a structured binding by name.
+                [this, s = series](const QPointF& point, bool state) { roofPointHovered(s, point, state); });
     }
     bench::fitLogAxis(x, xLo, xHi);
     bench::fitLogAxis(y, yLo / 1.2, yHi * 1.3);

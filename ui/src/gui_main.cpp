@@ -253,8 +253,9 @@ int runGui(int argc, char** argv, const std::vector<std::string>& filesToOpen, b
 
     // One fp8dash per session: a running one takes the files (a double-click in the file manager while it runs).
     auto* instance = new SingleInstance(&app);
-    if (!hasFlag(argc, argv, "--new-instance")) {
-        const QString server = SingleInstance::defaultServerName();
+    const bool single = !hasFlag(argc, argv, "--new-instance");
+    const QString server = SingleInstance::defaultServerName();
+    if (single) {
         if (const auto handed = SingleInstance::handOff(files, present, server)) {
             std::cout << "fp8dash: the running fp8dash (pid " << handed->pid << ") "
                       << (present ? "presents " : "opens ")
@@ -262,10 +263,6 @@ int runGui(int argc, char** argv, const std::vector<std::string>& filesToOpen, b
                                           : std::to_string(handed->files) + " file(s)")
                       << "\n";
             return 0;
-        }
-        if (!instance->listen(server)) {
-            std::cerr << "fp8dash: cannot listen on " << server.toStdString()
-                      << "; files opened from elsewhere start another fp8dash\n";
         }
     }
     QObject::connect(instance, &SingleInstance::openRequested, instance,
@@ -279,6 +276,13 @@ int runGui(int argc, char** argv, const std::vector<std::string>& filesToOpen, b
     MainWindow* first = nullptr;
     if (!filesToOpen.empty() || recovered == 0 || present) first = openStartupWindows(filesToOpen, present);
     if (probe && first) new StartupProbe(first, applicationAt, msSinceProcessStart());
+    // Listen only now, with the windows built and the event loop about to run: a start that connects gets its answer
+    // at once. Listening before the (slow, on a loaded machine) startup let a second start wait out handOff's reply
+    // timeout and open a second window beside the first.
+    if (single && !instance->listen(server)) {
+        std::cerr << "fp8dash: cannot listen on " << server.toStdString()
+                  << "; files opened from elsewhere start another fp8dash\n";
+    }
     return QApplication::exec();
 }
 
