@@ -23,7 +23,7 @@
 
 #include "fp8dash/core/json_text.h"
 #include "fp8dash/core/lm_eval_results.h"
-#include "timeline_arrays.h"
+#include "production/timeline_arrays.h"
 
 namespace fp8dash {
 namespace {

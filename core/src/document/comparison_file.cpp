@@ -1,0 +1,536 @@
+// The *.fp8cmp comparison file: versioned JSON, validated on load, written atomically (comparison_file.h).
+#include "fp8dash/core/comparison_file.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <utility>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fp8dash/core/comparison_migrations.h"
+#include "fp8dash/core/paired_tasks.h"
+#include "fp8dash/core/version.h"
+#include "production/timeline_arrays.h"
+
+namespace fp8dash {
+namespace {
+
+const char* const kKnownKeys[] = {"format", "version", "tool_version", "created", "title",
+                                  "settings", "runs", "notes", "timeline", "benchmarks", "capacity",
+                                  "judge", "paired", "review"};
+
+bool isKnownKey(const std::string& key) {
+    for (const char* k : kKnownKeys)
+        if (key == k) return true;
+    return false;
+}
+
+// Reads an optional string field; wrong types are errors that name the field.
+Status optionalString(const Json& obj, const char* key, std::string& out, const std::string& where) {
+    auto it = obj.find(key);
+    if (it == obj.end() || it->is_null()) return success();
+    if (!it->is_string()) return Error{where + "." + key + " must be a string, found " + it->type_name()};
+    out = it->get<std::string>();
+    return success();
+}
+
+Status optionalNumber(const Json& obj, const char* key, double& out, const std::string& where) {
+    auto it = obj.find(key);
+    if (it == obj.end()) return success();
+    if (!it->is_number() || !std::isfinite(it->get<double>()))
+        return Error{where + "." + key + " must be a finite number, found " +
+                     (it->is_number() ? it->dump() : std::string(it->type_name()))};
+    out = it->get<double>();
+    return success();
+}
+
+Result<RunRecord> parseRun(const Json& runs, const char* which, const std::string& src) {
+    const std::string where = src + ": field runs." + which;
+    auto it = runs.find(which);
+    if (it == runs.end()) return Error{where + " is missing"};
+    if (!it->is_object()) return Error{where + " must be an object, found " + it->type_name()};
+    RunRecord run;
+    const std::string side = which;
+    run.label = side == "baseline" ? "BF16" : side == "control" ? "BF16 control" : "FP8";
+    if (auto s = optionalString(*it, "label", run.label, src + ": field runs." + which); !s) return s.error();
+    if (auto s = optionalString(*it, "source", run.sourcePath, src + ": field runs." + which); !s) return s.error();
+    auto res = it->find("results");
+    if (res == it->end()) return Error{where + ".results is missing"};
+    auto parsed = parseLmEvalJson(*res, src + " (runs." + which + ".results)");
+    if (!parsed) return parsed.error();
+    run.results = std::move(parsed).value();
+    run.results.sourcePath = "";
+    return run;
+}
+
+Json runToJson(const RunRecord& run) {
+    Json j = Json::object();
+    j["label"] = run.label;
+    if (!run.sourcePath.empty()) j["source"] = run.sourcePath;
+    j["results"] = run.results.toJson();
+    return j;
+}
+
+}  // namespace
+
+std::string nowIso8601Utc() {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+ComparisonDocument makeComparisonDocument(RunRecord baseline, RunRecord candidate, ComparisonOptions options) {
+    ComparisonDocument doc;
+    doc.toolVersion = FP8DASH_VERSION;
+    doc.created = nowIso8601Utc();
+    doc.baseline = std::move(baseline);
+    doc.candidate = std::move(candidate);
+    doc.options = std::move(options);
+    const std::string model = doc.candidate.results.modelName.empty() ? doc.baseline.results.modelName
+                                                                      : doc.candidate.results.modelName;
+    doc.title = doc.baseline.label + " vs " + doc.candidate.label + (model.empty() ? "" : ": " + model);
+    return doc;
+}
+
+std::string ComparisonDocument::newNoteId() const {
+    return fp8dash::newNoteId(notes);
+}
+
+std::string newNoteId(const std::vector<Note>& notes) {
+    // One past the largest "n<k>" in use; ids of another shape (a hand edit) are simply avoided.
+    unsigned long long next = 1;
+    for (const Note& n : notes) {
+        if (n.id.size() < 2 || n.id[0] != 'n') continue;
+        char* end = nullptr;
+        const unsigned long long k = std::strtoull(n.id.c_str() + 1, &end, 10);
+        if (end && *end == '\0' && k >= next) next = k + 1;
+    }
+    std::string id = "n" + std::to_string(next);
+    while (std::any_of(notes.begin(), notes.end(), [&](const Note& n) { return n.id == id; })) id += "x";
+    return id;
+}
+
+Result<ComparisonReport> ComparisonDocument::evaluate() const {
+    if (!hasEvals) {
+        std::string held;
+        for (auto [present, what] : {std::pair{timeline.has_value(), "a production timeline"},
+                                     std::pair{judge.has_value(), "a judge comparison"},
+                                     std::pair{benchmarks.has_value(), "local benchmarks"},
+                                     std::pair{capacity.has_value(), "capacity inputs"}})
+            if (present) held += (held.empty() ? "" : ", ") + std::string(what);
+        return Error{"this comparison holds no eval runs (" + (held.empty() ? std::string("nothing else") : held) +
+                     " only)"};
+    }
+    auto report = compareEvals(baseline.results, candidate.results, options, baseline.label, candidate.label);
+    if (!report) return report;
+    // The notes of a mismatch (a saved result for a task no longer compared) are dropped: the file stays readable.
+    if (!paired.empty()) applyPairedResults(*report, paired);
+    if (control) applyControlRun(*report, control->results, control->label);
+    return report;
+}
+
+std::optional<Result<JudgeComparison>> ComparisonDocument::evaluateJudge() const {
+    if (!judge) return std::nullopt;
+    JudgeOptions o = judge->options;
+    o.thresholds = options.thresholds;
+    o.cautious = options.cautious;
+    return compareJudgeScores(judge->baseline, judge->candidate, o);
+}
+
+Result<Decision> decide(const ComparisonDocument& doc) {
+    Decision d;
+    // Each signal's verdict (if it gives one) and its reasons; the worst signal's reasons come first.
+    std::vector<std::pair<std::optional<Verdict>, std::vector<std::string>>> signals;
+    if (doc.hasEvals) {
+        auto evals = doc.evaluate();
+        if (!evals) return evals.error();
+        std::vector<std::string> lines;
+        for (const auto& r : evals->reasons) lines.push_back("offline evals: " + r);
+        signals.emplace_back(evals->verdict, std::move(lines));
+        d.evals = std::move(evals).value();
+    }
+    if (auto judge = doc.evaluateJudge()) {
+        if (!*judge) return Error{"judge: " + judge->error().message};
+        signals.emplace_back((*judge)->verdict, std::vector<std::string>{"domain judge: " + (*judge)->reason});
+        d.judge = std::move(*judge).value();
+    }
+    if (doc.timeline) {
+        d.timeline = evaluateTimeline(*doc.timeline);
+        std::vector<std::string> lines;
+        for (const auto& r : d.timeline->reasons) lines.push_back("production: " + r);
+        signals.emplace_back(d.timeline->verdict, std::move(lines));
+    }
+    const auto rank = [](const std::optional<Verdict>& v) { return v ? 1 + static_cast<int>(*v) : 0; };
+    std::stable_sort(signals.begin(), signals.end(),
+                     [&](const auto& a, const auto& b) { return rank(a.first) > rank(b.first); });
+    for (const auto& [verdict, lines] : signals) {
+        if (verdict) d.verdict = d.verdict ? worst(*d.verdict, *verdict) : *verdict;
+        d.reasons.insert(d.reasons.end(), lines.begin(), lines.end());
+    }
+    return d;
+}
+
+namespace {
+
+// The comparability options, written only when set so that files without them stay as they were.
+void writeComparabilitySettings(const ComparisonOptions& o, Json& settings) {
+    if (o.allowIncomparable) settings["allow_incomparable"] = true;
+    if (o.taskMap.empty()) return;
+    Json map = Json::array();
+    for (const auto& m : o.taskMap) map.push_back(m.toString());
+    settings["task_map"] = std::move(map);
+}
+
+Status readComparabilitySettings(const Json& settings, ComparisonOptions& o, const std::string& src) {
+    if (auto a = settings.find("allow_incomparable"); a != settings.end() && !a->is_null()) {
+        if (!a->is_boolean()) return Error{src + ": field settings.allow_incomparable must be true or false"};
+        o.allowIncomparable = a->get<bool>();
+    }
+    if (auto map = settings.find("task_map"); map != settings.end() && !map->is_null()) {
+        if (!map->is_array()) return Error{src + ": field settings.task_map must be a list"};
+        for (const auto& m : *map) {
+            if (!m.is_string())
+                return Error{src + ": field settings.task_map must hold strings like \"gsm8k=gsm8k_cot_llama\""};
+            auto parsed = TaskMapping::parse(m.get<std::string>());
+            if (!parsed) return Error{src + ": field settings.task_map: " + parsed.error().message};
+            o.taskMap.push_back(std::move(parsed).value());
+        }
+    }
+    return success();
+}
+
+// timelineSamples false: "timeline" is null, in its place among the keys, for saveComparisonFile to write itself.
+Json documentJson(const ComparisonDocument& doc, bool timeline) {
+    Json j = Json::object();
+    j["format"] = kComparisonFormat;
+    j["version"] = kComparisonVersion;
+    j["tool_version"] = doc.toolVersion.empty() ? std::string(FP8DASH_VERSION) : doc.toolVersion;
+    j["created"] = doc.created;
+    j["title"] = doc.title;
+    Json overrides = Json::array();
+    for (const auto& o : doc.options.overrides) overrides.push_back(o.toString());
+    j["settings"] = {{"thresholds",
+                      {{"go_below", doc.options.thresholds.goBelow},
+                       {"investigate_above", doc.options.thresholds.investigateAbove}}},
+                     {"metric_overrides", overrides},
+                     {"cautious", doc.options.cautious}};
+    writeComparabilitySettings(doc.options, j["settings"]);
+    if (doc.hasEvals) {
+        j["runs"] = {{"baseline", runToJson(doc.baseline)}, {"candidate", runToJson(doc.candidate)}};
+        if (doc.control) j["runs"]["control"] = runToJson(*doc.control);
+        if (!doc.paired.empty()) {
+            Json paired = Json::object();
+            for (const auto& [task, r] : doc.paired) paired[task] = pairedToJson(r);
+            j["paired"] = std::move(paired);
+        }
+    }
+    if (doc.judge) {
+        JudgeSection section = *doc.judge;
+        section.options.cautious = doc.options.cautious;  // one policy per comparison: the settings' one
+        j["judge"] = judgeSectionToJson(section);
+    }
+    Json notes = Json::array();
+    // A note made by code that left the id empty still gets a unique one in the file.
+    std::vector<Note> withIds = doc.notes;
+    for (Note& n : withIds)
+        if (n.id.empty()) n.id = newNoteId(withIds);
+    for (const auto& n : withIds) {
+        Json nj = Json::object();
+        nj["id"] = n.id;
+        nj["text"] = n.text;
+        if (!n.author.empty()) nj["author"] = n.author;
+        if (!n.created.empty()) nj["created"] = n.created;
+        if (!n.edited.empty()) nj["edited"] = n.edited;
+        if (!n.task.empty()) nj["task"] = n.task;
+        notes.push_back(std::move(nj));
+    }
+    j["notes"] = std::move(notes);
+    Json decisions = Json::array();
+    for (const auto& d : doc.decisions) decisions.push_back(reviewDecisionToJson(d));
+    j["review"] = {{"decisions", std::move(decisions)}};
+    if (doc.timeline) j["timeline"] = timeline ? timelineToJson(*doc.timeline) : Json(nullptr);
+    // The benchmarks are kept as gpu/ wrote them (plus "created"): raw is the section, the fields are its reading.
+    if (doc.benchmarks && doc.benchmarks->raw.is_object()) j["benchmarks"] = doc.benchmarks->raw;
+    if (doc.capacity) j["capacity"] = capacitySettingsToJson(*doc.capacity);
+    for (const auto& [key, value] : doc.otherSections.items())
+        if (!isKnownKey(key)) j[key] = value;
+    return j;
+}
+
+// The file's text: toJson(doc).dump(2) + "\n", byte for byte, except that the timeline's sample lists are written
+// on one line each (detail::timelineJsonText), straight from the samples rather than through a JSON tree of them.
+std::string comparisonFileText(const ComparisonDocument& doc) {
+    const Json j = documentJson(doc, false);
+    std::string out = "{\n";
+    std::size_t k = 0;
+    for (const auto& [key, value] : j.items()) {
+        out += "  " + Json(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + ": ";
+        if (key == "timeline" && doc.timeline) {
+            out += detail::timelineJsonText(*doc.timeline, 2);
+        } else {
+            const std::string text = value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+            for (const char c : text) {
+                out += c;
+                if (c == '\n') out += "  ";
+            }
+        }
+        out += ++k < j.size() ? ",\n" : "\n";
+    }
+    out += "}\n";
+    return out;
+}
+
+}  // namespace
+
+Json toJson(const ComparisonDocument& doc) {
+    return documentJson(doc, true);
+}
+
+Result<ComparisonDocument> parseComparisonText(std::string_view text, const std::string& src) {
+    detail::TimelineArrays arrays;
+    auto parsed = detail::parseJsonTextLiftingTimelineArrays(text, src, arrays);
+    if (!parsed) return parsed.error();
+    return detail::parseComparisonJson(std::move(parsed).value(), src, &arrays);
+}
+
+Result<ComparisonDocument> parseComparisonJson(Json j, const std::string& src) {
+    return detail::parseComparisonJson(std::move(j), src, nullptr);
+}
+
+namespace {
+
+// The "settings" object: thresholds, metric overrides, the cautious policy and the comparability settings.
+Status parseComparisonSettings(const Json& settings, const std::string& src, ComparisonOptions& options) {
+    if (!settings.is_object()) return Error{src + ": field settings must be an object"};
+    if (auto th = settings.find("thresholds"); th != settings.end()) {
+        if (!th->is_object()) return Error{src + ": field settings.thresholds must be an object"};
+        const std::string w = src + ": field settings.thresholds";
+        if (auto s = optionalNumber(*th, "go_below", options.thresholds.goBelow, w); !s) return s.error();
+        if (auto s = optionalNumber(*th, "investigate_above", options.thresholds.investigateAbove, w); !s)
+            return s.error();
+        if (auto s = options.thresholds.validate(); !s)
+            return Error{src + ": field settings.thresholds: " + s.error().message};
+    }
+    if (auto ovs = settings.find("metric_overrides"); ovs != settings.end()) {
+        if (!ovs->is_array()) return Error{src + ": field settings.metric_overrides must be a list"};
+        for (const auto& o : *ovs) {
+            if (!o.is_string())
+                return Error{src + ": field settings.metric_overrides must hold strings like \"gsm8k=exact_match\""};
+            auto mo = MetricOverride::parse(o.get<std::string>());
+            if (!mo) return Error{src + ": field settings.metric_overrides: " + mo.error().message};
+            options.overrides.push_back(std::move(mo).value());
+        }
+    }
+    if (auto c = settings.find("cautious"); c != settings.end() && !c->is_null()) {
+        if (!c->is_boolean()) return Error{src + ": field settings.cautious must be true or false"};
+        options.cautious = c->get<bool>();
+    }
+    if (auto s = readComparabilitySettings(settings, options, src); !s) return s.error();
+    return success();
+}
+
+// The "notes" list: each note's text and unique id, its author, times and task.
+Status parseComparisonNotes(const Json& notes, const std::string& src, std::vector<Note>& out) {
+    if (!notes.is_array()) return Error{src + ": field notes must be a list"};
+    for (std::size_t i = 0; i < notes.size(); ++i) {
+        const Json& n = notes[i];
+        const std::string w = src + ": field notes[" + std::to_string(i) + "]";
+        if (!n.is_object()) return Error{w + " must be an object"};
+        Note note;
+        auto noteText = n.find("text");
+        if (noteText == n.end() || !noteText->is_string()) return Error{w + ".text must be a string"};
+        note.text = noteText->get<std::string>();
+        auto id = n.find("id");
+        if (id == n.end() || !id->is_string() || id->get<std::string>().empty())
+            return Error{w + ".id must be a non-empty string"};
+        note.id = id->get<std::string>();
+        for (const Note& earlier : out)
+            if (earlier.id == note.id) return Error{w + ".id \"" + note.id + "\" is used by an earlier note too"};
+        if (auto s = optionalString(n, "author", note.author, w); !s) return s.error();
+        if (auto s = optionalString(n, "created", note.created, w); !s) return s.error();
+        if (auto s = optionalString(n, "edited", note.edited, w); !s) return s.error();
+        if (auto s = optionalString(n, "task", note.task, w); !s) return s.error();
+        out.push_back(std::move(note));
+    }
+    return success();
+}
+
+}  // namespace
+
+Result<ComparisonDocument> detail::parseComparisonJson(Json j, const std::string& src, TimelineArrays* arrays) {
+    if (!j.is_object()) return Error{src + ": not an fp8dash comparison file (expected a JSON object)"};
+    auto fmt = j.find("format");
+    if (fmt == j.end() || !fmt->is_string() || fmt->get<std::string>() != kComparisonFormat)
+        return Error{src + ": not an fp8dash comparison file (field \"format\" must be \"" +
+                     std::string(kComparisonFormat) + "\")"};
+    auto ver = j.find("version");
+    if (ver == j.end() || !ver->is_number_integer() || ver->get<long long>() < 1)
+        return Error{src + ": field \"version\" must be a positive integer"};
+    if (ver->get<long long>() > kComparisonVersion)
+        return Error{src + ": was written by a newer fp8dash (comparison format version " +
+                     std::to_string(ver->get<long long>()) + "; this build reads up to version " +
+                     std::to_string(kComparisonVersion) + "). Update fp8dash to open it."};
+
+    ComparisonDocument doc;
+    doc.version = static_cast<int>(ver->get<long long>());
+    if (doc.version < kComparisonVersion) {
+        if (auto s = migrateComparisonJson(j, doc.version, src, &doc.migrations); !s) return s.error();
+    }
+    const std::string where = src + ": field";
+    if (auto s = optionalString(j, "tool_version", doc.toolVersion, where); !s) return s.error();
+    if (auto s = optionalString(j, "created", doc.created, where); !s) return s.error();
+    if (auto s = optionalString(j, "title", doc.title, where); !s) return s.error();
+
+    if (auto settings = j.find("settings"); settings != j.end())
+        if (auto s = parseComparisonSettings(*settings, src, doc.options); !s) return s.error();
+
+    if (auto tl = j.find("timeline"); tl != j.end() && !tl->is_null()) {
+        auto timeline = detail::parseTimelineJson(*tl, src + ": field timeline", arrays);
+        if (!timeline) return timeline.error();
+        doc.timeline = std::move(timeline).value();
+    }
+    // Evidence beside the verdict: neither section changes it (decide() reads evals and the timeline only).
+    if (auto bench = j.find("benchmarks"); bench != j.end() && !bench->is_null()) {
+        auto results = parseBenchResults(*bench, src + ": field benchmarks");
+        if (!results) return results.error();
+        doc.benchmarks = std::move(results).value();
+    }
+    if (auto capacity = j.find("capacity"); capacity != j.end() && !capacity->is_null()) {
+        auto settings = parseCapacitySettings(*capacity, src + ": field capacity");
+        if (!settings) return settings.error();
+        doc.capacity = std::move(settings).value();
+    }
+    if (auto judge = j.find("judge"); judge != j.end() && !judge->is_null()) {
+        auto section = parseJudgeSection(*judge, src + ": field judge");
+        if (!section) return section.error();
+        doc.judge = std::move(section).value();
+    }
+    auto runs = j.find("runs");
+    // Without runs, a file must hold some other evidence (a timeline, a judge comparison, local benchmarks or
+    // capacity inputs); an empty document is an error.
+    if (runs == j.end() && (doc.timeline || doc.judge || doc.benchmarks || doc.capacity)) {
+        doc.hasEvals = false;
+    } else {
+        if (runs == j.end() || !runs->is_object())
+            return Error{src + ": field runs is missing or not an object (a comparison holds eval runs, a timeline, "
+                               "a judge comparison, benchmarks, or several)"};
+        auto baseline = parseRun(*runs, "baseline", src);
+        if (!baseline) return baseline.error();
+        auto candidate = parseRun(*runs, "candidate", src);
+        if (!candidate) return candidate.error();
+        doc.baseline = std::move(baseline).value();
+        doc.candidate = std::move(candidate).value();
+        if (auto control = runs->find("control"); control != runs->end() && !control->is_null()) {
+            auto run = parseRun(*runs, "control", src);
+            if (!run) return run.error();
+            doc.control = std::move(run).value();
+        }
+        if (auto paired = j.find("paired"); paired != j.end() && !paired->is_null()) {
+            if (!paired->is_object()) return Error{src + ": field paired must be an object of tasks"};
+            for (const auto& [task, value] : paired->items()) {
+                auto r = parsePairedJson(value, src + ": field paired." + task);
+                if (!r) return r.error();
+                if (r->task != task)
+                    return Error{src + ": field paired." + task + ".task is \"" + r->task + "\", not \"" + task +
+                                 "\""};
+                doc.paired.emplace(task, std::move(r).value());
+            }
+        }
+    }
+
+    if (auto notes = j.find("notes"); notes != j.end() && !notes->is_null())
+        if (auto s = parseComparisonNotes(*notes, src, doc.notes); !s) return s.error();
+    if (auto review = j.find("review"); review != j.end() && !review->is_null()) {
+        if (!review->is_object()) return Error{src + ": field review must be an object"};
+        if (auto list = review->find("decisions"); list != review->end() && !list->is_null()) {
+            if (!list->is_array()) return Error{src + ": field review.decisions must be a list"};
+            for (std::size_t i = 0; i < list->size(); ++i) {
+                auto d = parseReviewDecision((*list)[i], src + ": field review.decisions[" + std::to_string(i) + "]");
+                if (!d) return d.error();
+                doc.decisions.push_back(std::move(d).value());
+            }
+        }
+    }
+    for (const auto& [key, value] : j.items())
+        if (!isKnownKey(key)) doc.otherSections[key] = value;
+    return doc;
+}
+
+Result<ComparisonDocument> loadComparisonFile(const std::filesystem::path& path) {
+    auto text = readTextFile(path);
+    if (!text) return text.error();
+    detail::TimelineArrays arrays;
+    auto parsed = detail::parseJsonTextLiftingTimelineArrays(*text, path.string(), arrays);
+    // The sample lists are in `arrays` now: the text goes before the samples are built from them (peak memory).
+    std::string().swap(*text);
+    if (!parsed) return parsed.error();
+    return detail::parseComparisonJson(std::move(parsed).value(), path.string(), &arrays);
+}
+
+Status writeFileAtomically(const std::filesystem::path& path, std::string_view bytes) {
+    namespace fs = std::filesystem;
+    const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) return Error{path.string() + ": is a directory"};
+    std::string tmpl = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
+    const int fd = ::mkstemp(tmpl.data());
+    if (fd < 0) return Error{path.string() + ": cannot write in " + dir.string() + ": " + std::strerror(errno)};
+    const auto fail = [&](const char* what) {
+        const int err = errno;
+        ::close(fd);
+        ::unlink(tmpl.c_str());
+        return Error{path.string() + ": " + what + ": " + std::strerror(err) + " (the previous file is unchanged)"};
+    };
+    // Keep the permissions of the file being replaced; a new file gets the usual 0644.
+    struct stat st {};
+    const mode_t mode = ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
+    if (::fchmod(fd, mode) != 0) return fail("cannot set permissions");
+    std::size_t written = 0;
+    while (written < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return fail("write failed");
+        }
+        written += static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd) != 0) return fail("flush to disk failed");
+    if (::close(fd) != 0) {
+        const int err = errno;
+        ::unlink(tmpl.c_str());
+        return Error{path.string() + ": close failed: " + std::strerror(err) + " (the previous file is unchanged)"};
+    }
+    if (::rename(tmpl.c_str(), path.c_str()) != 0) {
+        const int err = errno;
+        ::unlink(tmpl.c_str());
+        return Error{path.string() + ": cannot replace the file: " + std::strerror(err) +
+                     " (the previous file is unchanged)"};
+    }
+    // Make the rename itself durable.
+    if (const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY); dfd >= 0) {
+        ::fsync(dfd);
+        ::close(dfd);
+    }
+    return success();
+}
+
+Status saveComparisonFile(const ComparisonDocument& doc, const std::filesystem::path& path) {
+    std::string bytes;
+    try {
+        bytes = comparisonFileText(doc);
+    } catch (const std::exception& e) {
+        return Error{path.string() + ": cannot serialise the comparison: " + e.what()};
+    }
+    return writeFileAtomically(path, bytes);
+}
+
+}  // namespace fp8dash

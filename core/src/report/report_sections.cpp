@@ -1,0 +1,463 @@
+// The report's sections of the comparison itself (report_model.h): verdict, review, FP8 configuration, evals, long
+// context, domain judge and notes, and buildReport, which puts them with the production sections in order.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include "fp8dash/core/lm_eval_paths.h"
+#include "fp8dash/core/number_format.h"
+#include "fp8dash/core/report_format.h"
+#include "fp8dash/core/review.h"
+#include "fp8dash/core/time_series.h"
+#include "report/long_context_format.h"
+#include "report/report_sections.h"
+
+namespace fp8dash::report_doc {
+
+using numfmt::fixed;
+using numfmt::general;
+
+// ---- numbers and words
+
+std::string format(const char* fmt, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, fmt, v);
+    return buf;
+}
+
+std::string bytesPerSecond(double v) {
+    if (v >= 1e12) return fixed(v / 1e12, 2) + " TB/s";
+    if (v >= 1e9) return fixed(v / 1e9, 0) + " GB/s";
+    return fixed(v / 1e6, 0) + " MB/s";
+}
+
+std::string significant(double v) {
+    return format("%.3g", v);
+}
+
+std::string readable(const std::string& iso) {
+    return iso.empty() ? std::string("—") : readableTimestamp(iso);
+}
+
+std::string upper(std::string s) {
+    for (char& c : s)
+        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    return s;
+}
+
+std::string cellExcerpt(std::string text, std::size_t columns) {
+    for (char& c : text)
+        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    std::size_t cut = 0, n = 0;
+    while (cut < text.size() && n < columns) {
+        ++cut;
+        while (cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) ++cut;
+        ++n;
+    }
+    return cut < text.size() ? text.substr(0, cut) + "…" : text;
+}
+
+const ReportChart* findChart(const ReportContext& ctx, const std::string& key) {
+    for (const auto& c : ctx.charts)
+        if (c.key == key && !c.png.empty()) return &c;
+    return nullptr;
+}
+
+Only dataTableOnly(const ReportChart* chart) {
+    return chart ? Only::Markdown : Only::Both;
+}
+
+Line chartLine(const ReportChart& chart) {
+    return toned("Chart “" + chart.title + "” (drawn in the HTML and PDF reports): " + chart.caption, Tone::Muted);
+}
+
+namespace {
+
+// ---- the sections
+
+void addVerdict(Report& report, const ComparisonDocument& doc, const Decision& d) {
+    Section s{"verdict", "Verdict", {}};
+    Block banner;
+    banner.kind = Block::Kind::Banner;
+    banner.verdict = d.verdict;
+    banner.bannerTitle = d.verdict ? std::string(verdictTitle(*d.verdict)) : std::string("NO VERDICT");
+    banner.line = plain(d.verdict ? std::string(verdictAdvice(*d.verdict))
+                                  : std::string("Nothing in this comparison gives a verdict: it holds no eval runs, "
+                                                "judge scores or production quality series."));
+    s.blocks.push_back(std::move(banner));
+    std::vector<Line> reasons;
+    for (const auto& r : d.reasons) reasons.push_back(plain(r));
+    s.bullets(std::move(reasons));
+    if (!doc.currentDecision()) s.paragraph(toned("No review decision is recorded in this comparison.", Tone::Muted));
+    report.sections.push_back(std::move(s));
+}
+
+Tone outcomeTone(ReviewOutcome o) {
+    switch (o) {
+        case ReviewOutcome::ApprovedGo:
+            return Tone::Go;
+        case ReviewOutcome::ApprovedMonitor:
+            return Tone::Monitor;
+        case ReviewOutcome::Rejected:
+            return Tone::Investigate;
+    }
+    return Tone::None;
+}
+
+std::string verdictWord(std::optional<Verdict> v) {
+    return v ? std::string(verdictTitle(*v)) : std::string("no verdict");
+}
+
+void addReview(Report& report, const ComparisonDocument& doc, const Decision& d) {
+    const ReviewDecision* current = doc.currentDecision();
+    if (!current) return;
+    Section s{"review", "Review decision", {}};
+    Table t;
+    t.keyValue = true;
+    t.header = {"", ""};
+    const auto row = [&t](const std::string& label, Line value) {
+        t.rows.push_back({cell(label), Cell{std::move(value)}});
+    };
+    row("Outcome", strong(std::string(reviewOutcomeTitle(current->outcome)), outcomeTone(current->outcome)));
+    row("Decided by", plain(current->by.empty() ? "(unnamed)" : current->by));
+    row("When", plain(readable(current->at)));
+    row("Why", plain(current->why.empty() ? "—" : current->why));
+    row("Verdict when decided", plain(verdictWord(current->verdictAtDecision)));
+    if (!current->toolVersion.empty()) row("Recorded with", plain("fp8dash " + current->toolVersion));
+    s.table(std::move(t));
+    const ReviewAssessment a = assessReview(*current, d.verdict);
+    std::vector<Line> warnings;
+    for (const auto& w : a.warnings) warnings.push_back(toned("⚠ " + w, Tone::Warning));
+    if (warnings.empty()) s.paragraph(toned("The decision follows the current evidence.", Tone::Muted));
+    s.bullets(std::move(warnings));
+    if (doc.decisions.size() > 1) {
+        s.heading("Earlier decisions");
+        Table h;
+        h.header = {"When", "Outcome", "By", "Verdict then", "Why"};
+        for (std::size_t i = 0; i + 1 < doc.decisions.size(); ++i) {
+            const ReviewDecision& e = doc.decisions[i];
+            h.rows.push_back({cell(readable(e.at)),
+                              Cell{toned(std::string(reviewOutcomeTitle(e.outcome)), outcomeTone(e.outcome))},
+                              cell(e.by), cell(verdictWord(e.verdictAtDecision)), cell(e.why)});
+        }
+        s.table(std::move(h));
+    }
+    report.sections.push_back(std::move(s));
+}
+
+std::string weightsText(const Fp8Config& c) {
+    if (!c.weights) return c.quantization.empty() ? "not FP8" : "not FP8 (quantization=" + c.quantization + ")";
+    return "FP8" + (c.weightsEvidence.empty() ? std::string() : " (" + c.weightsEvidence + ")");
+}
+std::string kvText(const Fp8Config& c) {
+    if (c.kvCache) return "FP8 (" + c.kvCacheDtype + ")";
+    // A quantised cache of another kind is named for what it is ("nvfp4 (4-bit NVFP4, not FP8)").
+    if (classifyKvCacheDtype(c.kvCacheDtype).family == KvCacheDtypeFamily::OtherLowPrecision)
+        return describeKvCacheDtype(c.kvCacheDtype);
+    return c.kvCacheDtype.empty() ? "not FP8 (the model dtype)" : "not FP8 (" + c.kvCacheDtype + ")";
+}
+std::string kvScalesText(const Fp8Config& c) {
+    if (!c.kvScales) return c.kvCache ? "none (scale 1.0)" : "—";
+    return "yes" + (c.kvScalesEvidence.empty() ? std::string() : " (" + c.kvScalesEvidence + ")");
+}
+
+void addRuns(Report& report, const ComparisonDocument& doc, const Decision& d) {
+    if (!doc.hasEvals || !d.evals) return;
+    const ComparisonReport& r = *d.evals;
+    Section s{"runs", "FP8 configuration", {}};
+    Table t;
+    t.header = {"", r.baselineLabel, r.candidateLabel};
+    const auto row = [&t](const std::string& label, Line b, Line c) {
+        t.rows.push_back({cell(label), Cell{std::move(b)}, Cell{std::move(c)}});
+    };
+    const Fp8Config& b = r.baselineConfig;
+    const Fp8Config& c = r.candidateConfig;
+    const auto model = [](const Fp8Config& x) { return x.model.empty() ? plain("(not recorded)") : code(x.model); };
+    const auto orDash = [](const std::string& x) { return plain(x.empty() ? "—" : x); };
+    row("Model", model(b), model(c));
+    row("Backend", orDash(b.backend), orDash(c.backend));
+    row("dtype", orDash(b.dtype), orDash(c.dtype));
+    row("Weights", plain(weightsText(b)), plain(weightsText(c)));
+    row("KV cache", plain(kvText(b)), plain(kvText(c)));
+    row("KV scales", plain(kvScalesText(b)), plain(kvScalesText(c)));
+    row("Activations", plain(b.activations ? "FP8 (W8A8, inferred)" : "not FP8"),
+        plain(c.activations ? "FP8 (W8A8, inferred)" : "not FP8"));
+    const auto params = [](const Fp8Config& x) {
+        return plain(x.paramsBillions ? general(*x.paramsBillions) + " B (from the name)" : std::string("—"));
+    };
+    row("Parameters", params(b), params(c));
+    row("Results file", orDash(doc.baseline.sourcePath), orDash(doc.candidate.sourcePath));
+    s.table(std::move(t));
+    s.bullets({strong(r.baselineLabel + ":") + plain(" " + fp8LayersSummary(b)),
+               strong(r.candidateLabel + ":") + plain(" " + fp8LayersSummary(c))});
+    if (doc.control)
+        s.paragraph(plain("Control run " + doc.control->label +
+                          (doc.control->sourcePath.empty() ? "" : " (" + doc.control->sourcePath + ")") +
+                          ": a second BF16 run, whose spread is each task's noise floor."));
+    report.sections.push_back(std::move(s));
+}
+
+// One row per task, its subtasks below it. The paired test and the noise floor, when the report has them, are a
+// second line under the confidence and the Δ (a table of eleven columns does not fit a page).
+void taskRows(const TaskComparison& t, const std::string& parent, int depth, Table& table) {
+    std::vector<Cell> row;
+    Cell name{code(taskNameUnder(t.task, parent))};
+    name.indent = depth;
+    row.push_back(std::move(name));
+    // The metric's name, its filter below ("exact_match" / "strict-match"); lm-eval's "none" filter says nothing.
+    Cell metric{code(t.metricName.empty() ? t.metric : t.metricName)};
+    if (!t.metricName.empty() && !t.filter.empty() && t.filter != "none") metric.sub = t.filter;
+    if (!t.byLength.empty()) metric.sub = "worst of " + std::to_string(t.byLength.size()) + " context lengths";
+    row.push_back(std::move(metric));
+    const auto value = [](double v, const std::optional<double>& se) {
+        Cell c = cell(fixed(v, 4));
+        if (se) c.sub = "± " + fixed(*se, 4);
+        return c;
+    };
+    row.push_back(value(t.baseline, t.baselineStderr));
+    row.push_back(value(t.candidate, t.candidateStderr));
+    Cell delta = cell(formatPercent(t.deltaPct, 3));
+    if (t.noiseFloorPct) delta.sub = "noise ± " + fixed(*t.noiseFloorPct, 3) + "%";
+    row.push_back(std::move(delta));
+    Cell degradation = cell(t.degradationPct ? fixed(*t.degradationPct, 3) + "%" : std::string("n/a"));
+    if (t.recoveryPct) degradation.sub = "recovery " + fixed(*t.recoveryPct, 2) + "%";
+    row.push_back(std::move(degradation));
+    row.push_back(cell(formatSigmas(t.sigmas)));
+    Cell confidence = cell(depth ? std::string() : confidenceSummary(t));
+    if (t.paired) confidence.sub = "paired " + pairedTestSummary(t);
+    row.push_back(std::move(confidence));
+    std::string verdict(verdictTitle(t.verdict));
+    if (t.verdict != t.pointVerdict) verdict += " (cautious)";
+    Cell v{strong(verdict, depth ? Tone::Muted : toneOf(t.verdict))};
+    if (!depth) v.fill = toneOf(t.verdict);
+    row.push_back(std::move(v));
+    table.rows.push_back(std::move(row));
+    for (const auto& sub : t.subtasks) taskRows(sub, t.task, depth + 1, table);
+}
+
+// Recovery as model cards give it: mean candidate / mean baseline; each task's under its degradation.
+Line recoveryLine(const ComparisonReport& r) {
+    return plain("Average recovery: ") + strong(fixed(*r.averageRecoveryPct, 2) + "%") +
+           plain(" (mean " + r.candidateLabel + " / mean " + r.baselineLabel +
+                 " over the compared higher-is-better tasks; “recovery” under a degradation is the task's own).");
+}
+
+void addEvals(Report& report, const Decision& d) {
+    if (!d.evals) return;
+    const ComparisonReport& r = *d.evals;
+    Section s{"evals", "Offline evals", {}};
+    if (d.judge || d.timeline)
+        s.paragraph(plain("The evals alone: ") + strong(std::string(verdictTitle(r.verdict)), toneOf(r.verdict)) +
+                    plain("."));
+    s.paragraph(plain("Degradation is the loss in the metric's good direction; Δ% = (" + r.candidateLabel + " − " +
+                      r.baselineLabel + ") / |" + r.baselineLabel +
+                      "| × 100. Thresholds: " + thresholdsSummary(r.thresholds) +
+                      (r.cautious ? "; cautious policy (an inconclusive task "
+                                    "takes the worst band its interval reaches)"
+                                  : "") +
+                      ". ± under a value is lm-eval's standard error; σ is Δ in standard errors."));
+    bool paired = false, noise = false, subtasks = false;
+    for (const auto& t : r.tasks) {
+        paired |= t.paired.has_value();
+        noise |= t.noiseFloorPct.has_value();
+        subtasks |= !t.subtasks.empty();
+    }
+    Table t;
+    t.cls = "evals";
+    t.header = {"Task", "Metric", r.baselineLabel, r.candidateLabel, "Δ%", "Degradation", "σ", "Confidence"};
+    t.align = {Align::Left,  Align::Left,  Align::Right, Align::Right,
+               Align::Right, Align::Right, Align::Right, Align::Left};
+    t.header.push_back("Verdict");
+    t.align.push_back(Align::Center);
+    for (const auto& task : r.tasks) taskRows(task, "", 0, t);
+    s.table(std::move(t));
+    if (r.averageRecoveryPct) s.paragraph(recoveryLine(r));
+    std::vector<Line> notes;
+    if (paired)
+        notes.push_back(
+            toned("“paired” under the confidence: the test on lm-eval's sample logs (McNemar for 0/1 "
+                  "metrics, Wilcoxon otherwise), documents " +
+                      r.candidateLabel + " lost and won.",
+                  Tone::Muted));
+    if (subtasks)
+        notes.push_back(
+            toned("Indented rows (↳) are a group's subtasks: shown, not counted toward the "
+                  "verdict.",
+                  Tone::Muted));
+    if (noise)
+        notes.push_back(toned("“noise” under Δ%: the noise floor |" + r.controlLabel + " − " + r.baselineLabel +
+                                  "| / " + r.baselineLabel +
+                                  ", the spread of two runs of the same BF16 setup; a Δ inside it is noise.",
+                              Tone::Muted));
+    for (const Line& n : notes) s.paragraph(n);
+
+    std::vector<Line> stats;
+    for (const auto& task : r.tasks)
+        for (auto& line : taskStatisticsLines(task, r.thresholds)) stats.push_back(plain(std::move(line)));
+    if (!stats.empty()) {
+        s.heading("Statistics");
+        s.paragraph(toned(statisticsMethod(r), Tone::Muted));  // the method once, then one line per task
+        s.bullets(std::move(stats));
+    }
+    std::vector<Line> missing;
+    for (const auto& m : r.missing) missing.push_back(code(m.task) + plain(": " + m.reason));
+    for (const auto& task : r.tasks)
+        for (const auto& sub : task.subtasksNotCompared) missing.push_back(code(task.task) + plain(" subtask " + sub));
+    if (!missing.empty()) {
+        s.heading("Not compared");
+        s.bullets(std::move(missing));
+    }
+    std::vector<Line> comparability;  // the comparability check (comparability.h): differences and name matches
+    for (const auto& item : r.comparability)
+        comparability.push_back(toned(comparabilityLine(item),
+                                      item.severity == ComparabilitySeverity::Blocking ? Tone::Warning : Tone::Muted));
+    if (!comparability.empty()) {
+        s.heading("Comparability");
+        s.bullets(std::move(comparability));
+    }
+    std::vector<Line> risks;
+    for (const auto& f : r.risks) risks.push_back(toned("⚠ " + f.message, Tone::Warning));
+    if (!risks.empty()) {
+        s.heading("Risk flags");
+        s.bullets(std::move(risks));
+    }
+    report.sections.push_back(std::move(s));
+}
+
+// Long context: the per-length means of the RULER-like tasks, as a chart (the ui draws it: "long-context") and a
+// table with each length's verdict, the worst marked.
+void addLongContext(Report& report, const Decision& d, const ReportContext& ctx) {
+    if (!d.evals || !d.evals->longContext) return;
+    const ComparisonReport& r = *d.evals;
+    const LongContextSummary& lc = *r.longContext;
+    Section s{"long-context", "Long context", {}};
+    s.paragraph(plain(longContextHeadline(lc)));
+    if (const ReportChart* chart = findChart(ctx, "long-context")) {
+        s.figure(chart);
+        s.paragraph(chartLine(*chart), Only::Markdown);
+    }
+    const auto rows = longContextTable(lc, r.baselineLabel, r.candidateLabel);
+    Table t;
+    t.header = rows.front();
+    t.align = {Align::Left, Align::Right, Align::Right, Align::Right, Align::Right, Align::Right, Align::Center};
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+        std::vector<Cell> row;
+        for (std::size_t c = 0; c + 1 < rows[i].size(); ++c) row.push_back(cell(rows[i][c]));
+        const Verdict v = lc.lengths[i - 1].verdict;
+        Cell verdict{strong(rows[i].back(), toneOf(v))};
+        verdict.fill = toneOf(v);
+        row.push_back(std::move(verdict));
+        t.rows.push_back(std::move(row));
+    }
+    s.table(std::move(t));
+    report.sections.push_back(std::move(s));
+}
+
+std::string dropPrompt(const JudgeDrop& drop) {
+    for (const char* key : {"prompt", "question", "input"}) {
+        auto it = drop.baselineFields.find(key);
+        if (it != drop.baselineFields.end() && it->is_string()) return cellExcerpt(it->get<std::string>(), 90);
+    }
+    return "";
+}
+
+void addJudge(Report& report, const ComparisonDocument& doc, const Decision& d, const ReportContext& ctx) {
+    if (!d.judge) return;
+    const JudgeComparison& c = *d.judge;
+    const std::string bl = doc.hasEvals ? doc.baseline.label : "BF16";
+    const std::string cl = doc.hasEvals ? doc.candidate.label : "FP8";
+    Section s{"judge", "Domain judge", {}};
+    s.paragraph(plain("LLM-as-judge scores of the domain samples, scale " + general(c.scale.min) + "–" +
+                      general(c.scale.max) + ". Verdict: ") +
+                strong(std::string(verdictTitle(c.verdict)), toneOf(c.verdict)) + plain(" — " + c.reason));
+    Table facts;
+    facts.keyValue = true;
+    facts.header = {"", ""};
+    for (const auto& [label, value] : judgeFacts(c, bl, cl))
+        if (label != "Verdict") facts.rows.push_back({cell(label), cell(value)});
+    if (!c.baselineSource.empty() || !c.candidateSource.empty())
+        facts.rows.push_back(
+            {cell("Score files"), cell(bl + ": " + c.baselineSource + "; " + cl + ": " + c.candidateSource)});
+    s.table(std::move(facts));
+
+    const ReportChart* chart = findChart(ctx, "judge-distribution");
+    if (!c.baselineDistribution.empty()) {
+        if (chart) {
+            s.figure(chart);
+            s.paragraph(chartLine(*chart), Only::Markdown);
+        }
+        Table dist;
+        dist.header = {"Score", bl, cl};
+        dist.align = {Align::Right, Align::Right, Align::Right};
+        for (std::size_t i = 0; i < c.baselineDistribution.size(); ++i)
+            dist.rows.push_back({cell(std::to_string(c.distributionFrom + static_cast<int>(i))),
+                                 cell(std::to_string(c.baselineDistribution[i])),
+                                 cell(i < c.candidateDistribution.size() ? std::to_string(c.candidateDistribution[i])
+                                                                         : std::string("0"))});
+        if (!chart) s.heading("Score distribution");
+        s.table(std::move(dist), dataTableOnly(chart));
+    }
+    if (!c.biggestDrops.empty()) {
+        s.heading("Biggest drops");
+        Table drops;
+        drops.header = {"Sample", bl, cl, "Prompt"};
+        drops.align = {Align::Left, Align::Right, Align::Right, Align::Left};
+        for (std::size_t i = 0; i < c.biggestDrops.size() && i < 5; ++i) {
+            const JudgeDrop& drop = c.biggestDrops[i];
+            drops.rows.push_back({Cell{code(drop.id)}, cell(general(drop.baseline)), cell(general(drop.candidate)),
+                                  cell(dropPrompt(drop))});
+        }
+        s.table(std::move(drops));
+    }
+    report.sections.push_back(std::move(s));
+}
+
+void addNotes(Report& report, const ComparisonDocument& doc) {
+    if (doc.notes.empty()) return;
+    Section s{"notes", "Notes", {}};
+    Table t;
+    t.header = {"When", "Author", "About", "Note"};
+    for (const auto& n : doc.notes) {
+        Cell when = cell(readable(n.created));
+        if (!n.edited.empty()) when.sub = "edited " + readable(n.edited);
+        t.rows.push_back({std::move(when), cell(n.author.empty() ? "—" : n.author),
+                          n.task.empty() ? cell("the comparison") : Cell{code(n.task)}, cell(n.text)});
+    }
+    s.table(std::move(t));
+    report.sections.push_back(std::move(s));
+}
+
+}  // namespace
+
+Report buildReport(const ComparisonDocument& doc, const Decision& d, const ReportContext& ctx) {
+    Report r;
+    r.title = reportTitle(doc);
+    r.meta.keyValue = true;
+    r.meta.header = {"", ""};
+    const auto meta = [&r](const std::string& label, const std::string& value) {
+        r.meta.rows.push_back({cell(label), cell(value)});
+    };
+    meta("File", ctx.source.empty() ? std::string("not saved to a file") : ctx.source);
+    meta("Comparison created",
+         readable(doc.created) + (doc.toolVersion.empty() ? "" : " by fp8dash " + doc.toolVersion));
+    if (doc.version < kComparisonVersion)
+        meta("File format", "version " + std::to_string(doc.version) + ", upgraded to version " +
+                                std::to_string(kComparisonVersion) + " when read");
+    meta("Report written", readable(ctx.generatedAt) + " by fp8dash " + ctx.toolVersion);
+    addVerdict(r, doc, d);
+    addReview(r, doc, d);
+    addRuns(r, doc, d);
+    addEvals(r, d);
+    addLongContext(r, d, ctx);
+    addJudge(r, doc, d, ctx);
+    addTimeline(r, doc, d, ctx);
+    addBenchmarks(r, doc, ctx);
+    addCapacity(r, doc);
+    addNotes(r, doc);
+    r.footer = "Written by fp8dash " + ctx.toolVersion + " on " + readable(ctx.generatedAt) +
+               (ctx.source.empty() ? std::string() : " from " + ctx.source) + ".";
+    return r;
+}
+
+}  // namespace fp8dash::report_doc
