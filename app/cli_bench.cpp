@@ -92,8 +92,8 @@ int runBench(const std::vector<std::string>& args, std::ostream& out, std::ostre
         } else if (a.option("--save", value)) {
             if (value.empty()) throw UsageError{"--save needs a comparison file (FILE.fp8cmp)"};
             savePath = value;
-        } else if (!partGiven && (a.peek() == "gemm" || a.peek() == "bandwidth" || a.peek() == "kv" ||
-                                  a.peek() == "all")) {
+        } else if (!partGiven &&
+                   (a.peek() == "gemm" || a.peek() == "bandwidth" || a.peek() == "kv" || a.peek() == "all")) {
             const std::string part = a.next();
             partGiven = true;
             options.gemm = part == "gemm" || part == "all";
@@ -132,8 +132,10 @@ int runBench(const std::vector<std::string>& args, std::ostream& out, std::ostre
         }
         err << "fp8dash: saved the benchmarks to " << savePath << "\n";
     }
-    if (json) out << results->raw.dump(2) << "\n";
-    else out << benchResultsToText(*results);
+    if (json)
+        out << results->raw.dump(2) << "\n";
+    else
+        out << benchResultsToText(*results);
     return kExitOk;
 }
 

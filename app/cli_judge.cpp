@@ -5,8 +5,8 @@
 #include <atomic>
 #include <cerrno>
 #include <climits>
-#include <csignal>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -27,7 +27,9 @@ constexpr int kExitInterrupted = 130;  // the shell's convention for a SIGINT
 std::atomic<bool> g_interrupted{false};
 static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
 
-extern "C" void onInterrupt(int) { g_interrupted = true; }
+extern "C" void onInterrupt(int) {
+    g_interrupted = true;
+}
 
 // Ctrl-C cancels the run (the workers stop, what is done stays on disk) instead of killing the process mid-write.
 class InterruptGuard {
@@ -93,25 +95,40 @@ int runJudge(const std::vector<std::string>& args, std::ostream& out, std::ostre
     bool json = false;
     std::string rubricFile, value;
     while (!a.done()) {
-        if (a.option("--samples", value)) st.samplesPath = value;
-        else if (a.option("--baseline-url", value)) st.baseline.url = value;
-        else if (a.option("--candidate-url", value)) st.candidate.url = value;
-        else if (a.option("--judge-url", value)) st.judge.url = value;
-        else if (a.option("--baseline-model", value)) st.baseline.model = value;
-        else if (a.option("--candidate-model", value)) st.candidate.model = value;
-        else if (a.option("--judge-model", value)) st.judge.model = value;
-        else if (a.option("--out-dir", value)) st.outDir = value;
-        else if (a.option("--concurrency", value)) st.concurrency = parseInt("--concurrency", value, 1, 64);
-        else if (a.option("--max-tokens", value)) st.maxTokens = parseInt("--max-tokens", value, 1, INT_MAX);
-        else if (a.option("--rubric-file", value)) rubricFile = value;
-        else if (a.option("--timeout", value)) st.http.totalTimeoutS = parsePositiveSeconds("--timeout", value);
-        else if (a.option("--ca-file", value)) st.http.caFile = value;
-        else if (a.flag("--insecure")) st.http.verifyTls = false;
+        if (a.option("--samples", value))
+            st.samplesPath = value;
+        else if (a.option("--baseline-url", value))
+            st.baseline.url = value;
+        else if (a.option("--candidate-url", value))
+            st.candidate.url = value;
+        else if (a.option("--judge-url", value))
+            st.judge.url = value;
+        else if (a.option("--baseline-model", value))
+            st.baseline.model = value;
+        else if (a.option("--candidate-model", value))
+            st.candidate.model = value;
+        else if (a.option("--judge-model", value))
+            st.judge.model = value;
+        else if (a.option("--out-dir", value))
+            st.outDir = value;
+        else if (a.option("--concurrency", value))
+            st.concurrency = parseInt("--concurrency", value, 1, 64);
+        else if (a.option("--max-tokens", value))
+            st.maxTokens = parseInt("--max-tokens", value, 1, INT_MAX);
+        else if (a.option("--rubric-file", value))
+            rubricFile = value;
+        else if (a.option("--timeout", value))
+            st.http.totalTimeoutS = parsePositiveSeconds("--timeout", value);
+        else if (a.option("--ca-file", value))
+            st.http.caFile = value;
+        else if (a.flag("--insecure"))
+            st.http.verifyTls = false;
         else if (a.option("--format", value)) {
             if (value != "text" && value != "json")
                 throw UsageError{"--format \"" + value + "\": expected text or json"};
             json = value == "json";
-        } else a.unknown("judge");
+        } else
+            a.unknown("judge");
     }
     const std::pair<const char*, const std::string*> required[] = {
         {"--samples", &st.samplesPath}, {"--baseline-url", &st.baseline.url}, {"--candidate-url", &st.candidate.url},
@@ -147,11 +164,11 @@ int runJudge(const std::vector<std::string>& args, std::ostream& out, std::ostre
     const std::filesystem::path dir = s.outDir;
     if (json) {
         auto variant = [](const JudgeVariantSummary& v) {
-            return nlohmann::ordered_json{{"model", v.model},
-                                          {"scored", v.scored},
-                                          {"failed", v.failed},
-                                          {"mean_score", v.meanScore ? nlohmann::ordered_json(*v.meanScore)
-                                                                     : nlohmann::ordered_json(nullptr)}};
+            return nlohmann::ordered_json{
+                {"model", v.model},
+                {"scored", v.scored},
+                {"failed", v.failed},
+                {"mean_score", v.meanScore ? nlohmann::ordered_json(*v.meanScore) : nlohmann::ordered_json(nullptr)}};
         };
         out << nlohmann::ordered_json{{"out_dir", s.outDir},
                                       {"samples", s.samples},
@@ -188,8 +205,8 @@ int runJudge(const std::vector<std::string>& args, std::ostream& out, std::ostre
                 << " failed (reasons in failures.jsonl); running the same command again retries them\n";
     }
     if (s.cancelled) {
-        err << "fp8dash: interrupted; " << s.counts.finished() << " of " << s.counts.total
-            << " are kept in " << s.outDir << "; run the same command again to resume\n";
+        err << "fp8dash: interrupted; " << s.counts.finished() << " of " << s.counts.total << " are kept in "
+            << s.outDir << "; run the same command again to resume\n";
         return kExitInterrupted;
     }
     return kExitOk;

@@ -24,9 +24,9 @@ namespace {
 
 // The files to open: arguments that are not toolkit options (-style fusion, -platform xcb, ...).
 std::vector<std::string> filesFromArguments(const std::vector<std::string>& args) {
-    static const std::vector<std::string> kValued = {"-platform", "-style",   "-stylesheet", "-qwindowgeometry",
-                                                     "-display",  "-geometry", "-session",    "-qwindowtitle",
-                                                     "-qwindowicon", "-platformpluginpath", "-platformtheme"};
+    static const std::vector<std::string> kValued = {
+        "-platform", "-style",        "-stylesheet",  "-qwindowgeometry",    "-display",      "-geometry",
+        "-session",  "-qwindowtitle", "-qwindowicon", "-platformpluginpath", "-platformtheme"};
     std::vector<std::string> files;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];

@@ -38,7 +38,9 @@ bool startsWithAt(std::string_view s, std::size_t at, std::string_view word) {
     return s.substr(at, word.size()) == word;
 }
 
-bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool isWordChar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 bool isJsonSpace(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
@@ -484,12 +486,9 @@ Result<Json> parseJsonTextLiftingTimelineArrays(std::string_view text, const std
 Result<std::string> readTextFile(const std::filesystem::path& path, std::size_t maxBytes) {
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
-    if (ec || !std::filesystem::exists(status))
-        return Error{path.string() + ": no such file"};
-    if (std::filesystem::is_directory(status))
-        return Error{path.string() + ": is a directory, expected a file"};
-    if (!std::filesystem::is_regular_file(status))
-        return Error{path.string() + ": is not a regular file"};
+    if (ec || !std::filesystem::exists(status)) return Error{path.string() + ": no such file"};
+    if (std::filesystem::is_directory(status)) return Error{path.string() + ": is a directory, expected a file"};
+    if (!std::filesystem::is_regular_file(status)) return Error{path.string() + ": is not a regular file"};
     const auto size = std::filesystem::file_size(path, ec);
     if (!ec && size > maxBytes)
         return Error{path.string() + ": is too large (" + std::to_string(size) + " bytes; the limit is " +

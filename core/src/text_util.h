@@ -8,7 +8,9 @@
 
 namespace fp8dash::text {
 
-inline bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+inline bool isSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
 
 inline std::string trim(std::string_view s) {
     std::size_t b = 0, e = s.size();

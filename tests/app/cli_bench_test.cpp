@@ -22,8 +22,8 @@ using test::fp8dashCli;
 using test::parseJson;
 using test::TempDir;
 
-const std::vector<std::string> kTinyKv = {"bench", "kv",          "--cpu",    "--contexts", "256,512",
-                                          "--kv-layers", "1", "--format", "json"};
+const std::vector<std::string> kTinyKv = {"bench",       "kv", "--cpu",    "--contexts", "256,512",
+                                          "--kv-layers", "1",  "--format", "json"};
 
 // ||q - x|| / ||x|| over K and V of the first `context` tokens, summed in double here.
 double directRelRmse(gpu::KvScaling scaling, int context) {
@@ -54,9 +54,9 @@ TEST(CliBench, KvOnTheCpuAsJson) {
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_TRUE(r.err.empty()) << r.err;  // no progress line: stderr is not a terminal here
     const auto j = parseJson(r);
-    for (const char* field : {"created", "backend", "model", "device", "gemm", "gemm_skipped", "bandwidth",
-                              "bandwidth_skipped", "kv", "kv_backend", "kv_kernel", "kv_skipped", "warnings",
-                              "cancelled"})
+    for (const char* field :
+         {"created", "backend", "model", "device", "gemm", "gemm_skipped", "bandwidth", "bandwidth_skipped", "kv",
+          "kv_backend", "kv_kernel", "kv_skipped", "warnings", "cancelled"})
         EXPECT_TRUE(j.contains(field)) << field;
     for (const char* field : {"available", "name", "compute_capability", "memory_bytes", "reason"})
         EXPECT_TRUE(j["device"].contains(field)) << field;

@@ -23,8 +23,8 @@ test::ProcessResult withKeys(const LangfuseTestServer& server, std::vector<std::
 
 std::vector<LangfuseSeedScore> seed() {
     // BF16: 5, 4, 4, 3 (mean 4); FP8: 4, 4, 3 (mean 11/3), on other traces; t-b1 scored twice (the latest, 4, counts).
-    const std::vector<std::pair<std::string, double>> bf16 = {{"t-b0", 5}, {"t-b1", 2}, {"t-b2", 4}, {"t-b3", 3},
-                                                              {"t-b1", 4}};
+    const std::vector<std::pair<std::string, double>> bf16 = {
+        {"t-b0", 5}, {"t-b1", 2}, {"t-b2", 4}, {"t-b3", 3}, {"t-b1", 4}};
     const std::vector<std::pair<std::string, double>> fp8 = {{"t-f0", 4}, {"t-f1", 4}, {"t-f2", 3}};
     std::vector<LangfuseSeedScore> out;
     int i = 0;
@@ -62,10 +62,10 @@ TEST(CliCompareLangfuseJudge, TwoTagsGiveTheJudgeMeans) {
 
 TEST(CliCompareLangfuseJudge, MissingKeysAreAUsageErrorNamingTheVariables) {
     LangfuseTestServer server(seed());
-    auto r = test::runProcess({FP8DASH_EXE, "compare", "--judge-langfuse", server.baseUrl(), "--judge-baseline-tag",
-                               "precision:bf16", "--judge-candidate-tag", "precision:fp8"},
-                              {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM", "LANGFUSE_PUBLIC_KEY",
-                               "LANGFUSE_SECRET_KEY"});
+    auto r = test::runProcess(
+        {FP8DASH_EXE, "compare", "--judge-langfuse", server.baseUrl(), "--judge-baseline-tag", "precision:bf16",
+         "--judge-candidate-tag", "precision:fp8"},
+        {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM", "LANGFUSE_PUBLIC_KEY", "LANGFUSE_SECRET_KEY"});
     EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
     EXPECT_NE(r.err.find("LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY"), std::string::npos) << r.err;
     EXPECT_EQ(server.requestCount(), 0u);

@@ -96,14 +96,27 @@ TEST(CliSecrets, NoCredentialReachesAFileAReportOrTheOutput) {
     lfo.secretKey = secret("LANGFUSE_SECRET_KEY");
     LangfuseTestServer langfuse(scores(), lfo);
     const std::map<std::string, std::string> langfuseKeys = {{"LANGFUSE_PUBLIC_KEY", kLangfusePublic},
-                                                              {"LANGFUSE_SECRET_KEY", secret("LANGFUSE_SECRET_KEY")}};
+                                                             {"LANGFUSE_SECRET_KEY", secret("LANGFUSE_SECRET_KEY")}};
     const auto timelineArgs = [&](const std::string& save) {
-        return std::vector<std::string>{"timeline", "--prometheus", prom.url(), "--from",
-                                        std::to_string(static_cast<long long>(FakePrometheus::kFrom)), "--to",
-                                        std::to_string(static_cast<long long>(FakePrometheus::kTo)), "--change-at",
-                                        std::to_string(static_cast<long long>(FakePrometheus::kChange)), "--step",
-                                        "60", "--langfuse", langfuse.baseUrl(), "--environment", "production",
-                                        "--format", "json", "--save", save};
+        return std::vector<std::string>{"timeline",
+                                        "--prometheus",
+                                        prom.url(),
+                                        "--from",
+                                        std::to_string(static_cast<long long>(FakePrometheus::kFrom)),
+                                        "--to",
+                                        std::to_string(static_cast<long long>(FakePrometheus::kTo)),
+                                        "--change-at",
+                                        std::to_string(static_cast<long long>(FakePrometheus::kChange)),
+                                        "--step",
+                                        "60",
+                                        "--langfuse",
+                                        langfuse.baseUrl(),
+                                        "--environment",
+                                        "production",
+                                        "--format",
+                                        "json",
+                                        "--save",
+                                        save};
     };
 
     // 1. The timeline with a bearer token and a tenant header, quality from Langfuse.
@@ -132,8 +145,10 @@ TEST(CliSecrets, NoCredentialReachesAFileAReportOrTheOutput) {
     auto fp8 = server(secret("FP8DASH_CANDIDATE_API_KEY"), "fp8", false);
     auto judge = server(secret("FP8DASH_JUDGE_API_KEY"), "judge", true);
     std::ofstream(dir.path() / "samples.jsonl")
-        << R"({"id": "q1", "prompt": "How long is the refund window?", "expected": "30 days"})" << "\n"
-        << R"({"id": "q2", "prompt": "Who approves refunds?", "expected": "The billing team"})" << "\n";
+        << R"({"id": "q1", "prompt": "How long is the refund window?", "expected": "30 days"})"
+        << "\n"
+        << R"({"id": "q2", "prompt": "Who approves refunds?", "expected": "The billing team"})"
+        << "\n";
     ran(run({{"FP8DASH_BASELINE_API_KEY", secret("FP8DASH_BASELINE_API_KEY")},
              {"FP8DASH_CANDIDATE_API_KEY", secret("FP8DASH_CANDIDATE_API_KEY")},
              {"FP8DASH_JUDGE_API_KEY", secret("FP8DASH_JUDGE_API_KEY")}},
@@ -142,9 +157,9 @@ TEST(CliSecrets, NoCredentialReachesAFileAReportOrTheOutput) {
              "--format", "json"}));
 
     // 4. Judge scores from Langfuse into a comparison; benchmarks added to the first file.
-    ran(run(langfuseKeys, {"compare", "--judge-langfuse", langfuse.baseUrl(), "--judge-baseline-tag", "precision:bf16",
-                           "--judge-candidate-tag", "precision:fp8", "--format", "json", "--save",
-                           path("langfuse-judge.fp8cmp")}));
+    ran(run(langfuseKeys,
+            {"compare", "--judge-langfuse", langfuse.baseUrl(), "--judge-baseline-tag", "precision:bf16",
+             "--judge-candidate-tag", "precision:fp8", "--format", "json", "--save", path("langfuse-judge.fp8cmp")}));
     ran(run({}, {"bench", "kv", "--cpu", "--contexts", "256", "--kv-layers", "1", "--save", path("session.fp8cmp")}));
 
     // 5. Every report format, from the file alone.

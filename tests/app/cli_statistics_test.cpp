@@ -22,7 +22,9 @@ using test::parseJson;
 using test::TempDir;
 using Json = nlohmann::json;
 
-std::string seed(const char* side) { return (test::testData() / "lm-eval/seed-pair" / side).string(); }
+std::string seed(const char* side) {
+    return (test::testData() / "lm-eval/seed-pair" / side).string();
+}
 
 const fs::path kSamples = test::testData() / "lm-eval-samples";
 const std::string kBf16 =
@@ -192,16 +194,15 @@ TEST(CliCompareStatistics, SampleLogsGivePairedFields) {
     const Json e = Json::parse(in);
     TempDir dir;
     const auto saved = dir.path() / "paired.fp8cmp";
-    auto r = fp8dashCli({"compare", kBf16, kFp8, "--metric", "arc_challenge=acc", "--format", "json", "--save",
-                         saved.string()});
+    auto r = fp8dashCli(
+        {"compare", kBf16, kFp8, "--metric", "arc_challenge=acc", "--format", "json", "--save", saved.string()});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const Json j = parseJson(r);
     const Json* g = taskOf(j, "gsm8k");
     ASSERT_NE(g, nullptr);
     ASSERT_TRUE((*g)["paired"].is_object()) << (*g)["paired"];
     EXPECT_EQ((*g)["paired"]["n"], e["new_gsm8k_strict"]["n"]);
-    EXPECT_EQ((*g)["paired"]["discordant"],
-              Json::array({e["new_gsm8k_strict"]["b01"], e["new_gsm8k_strict"]["b10"]}));
+    EXPECT_EQ((*g)["paired"]["discordant"], Json::array({e["new_gsm8k_strict"]["b01"], e["new_gsm8k_strict"]["b10"]}));
     EXPECT_NEAR((*g)["paired"]["p_value"].get<double>(), e["new_gsm8k_strict"]["p_value"].get<double>(), 1e-12);
     ASSERT_TRUE((*g)["paired"]["ci95_pct"].is_array());
     EXPECT_TRUE((*g)["confidence"].is_string());
@@ -245,8 +246,8 @@ TEST(CliCompareStatistics, BadJudgeFileNamesFileAndLine) {
     EXPECT_NE(r.err.find(bad), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("line 2"), std::string::npos) << r.err;
     EXPECT_TRUE(r.out.empty());
-    r = fp8dashCli({"compare", "--judge-baseline", (dir.path() / "missing.jsonl").string(), "--judge-candidate",
-                    good.candidate});
+    r = fp8dashCli(
+        {"compare", "--judge-baseline", (dir.path() / "missing.jsonl").string(), "--judge-candidate", good.candidate});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("missing.jsonl"), std::string::npos) << r.err;
 }

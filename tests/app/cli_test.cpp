@@ -7,9 +7,9 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "fp8dash/core/comparison_file.h"
 #include "cli_runner.h"
 #include "fake_prometheus.h"
+#include "fp8dash/core/comparison_file.h"
 #include "process.h"
 #include "test_http_server.h"
 #include "test_paths.h"
@@ -22,7 +22,9 @@ using test::parseJson;
 using test::ProcessResult;
 using test::TempDir;
 
-std::string seed(const char* side) { return (test::testData() / "lm-eval/seed-pair" / side).string(); }
+std::string seed(const char* side) {
+    return (test::testData() / "lm-eval/seed-pair" / side).string();
+}
 
 TEST(CliCompare, JsonOnTheSeedPair) {
     auto r = fp8dashCli({"compare", seed("bf16"), seed("fp8"), "--format", "json"});
@@ -52,12 +54,12 @@ TEST(CliCompare, RealFilesMmluInstructVsBase) {
 }
 
 TEST(CliCompare, OptionsChangeTheVerdict) {
-    auto r = fp8dashCli({"compare", seed("bf16"), seed("fp8"), "--format", "json", "--metric",
-                         "gsm8k=exact_match,flexible-extract"});
+    auto r = fp8dashCli(
+        {"compare", seed("bf16"), seed("fp8"), "--format", "json", "--metric", "gsm8k=exact_match,flexible-extract"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(parseJson(r)["verdict"], "monitor");  // 0.91 -> 0.905 is 0.55%; mmlu is at 0.5%
-    r = fp8dashCli({"compare", seed("bf16"), seed("fp8"), "--format", "json", "--go-below", "0.6",
-                    "--investigate-above", "3.5"});
+    r = fp8dashCli(
+        {"compare", seed("bf16"), seed("fp8"), "--format", "json", "--go-below", "0.6", "--investigate-above", "3.5"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto j = parseJson(r);
     EXPECT_EQ(j["verdict"], "monitor");  // gsm8k 3% <= 3.5; mmlu 0.5% < 0.6 is go
@@ -90,8 +92,8 @@ TEST(CliCompare, TextAndMarkdown) {
 TEST(CliSaveAndReport, ReportReDerivesFromTheFileAlone) {
     TempDir dir;
     const auto saved = dir.path() / "seed.fp8cmp";
-    auto c = fp8dashCli({"compare", seed("bf16"), seed("fp8"), "--format", "json", "--save", saved.string(),
-                         "--metric", "gsm8k=exact_match", "--baseline-label", "bf16-prod"});
+    auto c = fp8dashCli({"compare", seed("bf16"), seed("fp8"), "--format", "json", "--save", saved.string(), "--metric",
+                         "gsm8k=exact_match", "--baseline-label", "bf16-prod"});
     ASSERT_EQ(c.exitCode, 0) << c.err;
     EXPECT_NE(c.err.find("saved the comparison"), std::string::npos);
     // Copy the file elsewhere: the report must not need the original results files.
@@ -128,8 +130,8 @@ TEST(CliReport, TheReviewAndTheNotesOfASavedFile) {
     // The bundled demo's file, read here as plain JSON for the expected values.
     std::ifstream in(FP8DASH_SOURCE_DIR "/resources/demo/llama3-8b-instruct-fp8.fp8cmp");
     const Json file = Json::parse(in);
-    auto j = fp8dashCli({"report", FP8DASH_SOURCE_DIR "/resources/demo/llama3-8b-instruct-fp8.fp8cmp", "--format",
-                         "json"});
+    auto j =
+        fp8dashCli({"report", FP8DASH_SOURCE_DIR "/resources/demo/llama3-8b-instruct-fp8.fp8cmp", "--format", "json"});
     ASSERT_EQ(j.exitCode, 0) << j.err;
     const Json r = parseJson(j);
     ASSERT_EQ(r["notes"].size(), file["notes"].size());
@@ -161,7 +163,8 @@ TEST(CliPresent, PresentIsNotAFileAndFallsBackToTheReportWithoutADisplay) {
     const std::string file = (test::testData() / "comparison-files/v1/judge-bench.fp8cmp").string();
     const auto report = fp8dashCli({"report", file});
     ASSERT_EQ(report.exitCode, 0) << report.err;
-    for (const auto& args : {std::vector<std::string>{"--present", file}, std::vector<std::string>{file, "--present"}}) {
+    for (const auto& args :
+         {std::vector<std::string>{"--present", file}, std::vector<std::string>{file, "--present"}}) {
         const auto r = fp8dashCli(args);
         EXPECT_EQ(r.exitCode, 0) << r.err;
         EXPECT_EQ(r.out, report.out + "\n") << args[0];  // that file's report, and nothing about a file "--present"
@@ -231,7 +234,10 @@ TEST(CliBadInput, NeverACrashNeverAHang) {
         {dir.write("empty.json", ""), "empty"},
         {dir.write("truncated.json", R"({"results": {"gsm8k": {"exact_match,strict-match": 0.9)"), "not valid JSON"},
         // 12 bytes, the literal's own (14 read past its end: found by AddressSanitizer).
-        {dir.write("binary.json", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\xff\xfe", 12)), "not valid JSON"},
+        {dir.write("binary.json", std::string("\x7f"
+                                              "ELF\x02\x01\x01\0\0\0\xff\xfe",
+                                              12)),
+         "not valid JSON"},
         {dir.write("types.json", R"({"results": {"gsm8k": [0.9]}})"), "results.gsm8k must be an object"},
         {dir.write("nan.json", R"({"results": {"gsm8k": {"exact_match,strict-match": NaN}}})"), "not a finite number"},
         {dir.write("huge.json", R"({"results": {"gsm8k": {"exact_match,strict-match": 1e999}}})"), "number overflow"},
@@ -283,10 +289,10 @@ TEST(CliTimeline, FiguresJsonAndNoSecretsInTheSavedFile) {
     const auto saved = dir.path() / "timeline.fp8cmp";
     ::setenv("FP8DASH_PROMETHEUS_TOKEN", "s3cr3t-token-value", 1);
     ::setenv("FP8DASH_PROMETHEUS_HEADERS", "X-Scope-OrgID: tenant-a", 1);
-    auto r = fp8dashCli({"timeline", "--prometheus", prom.url(), "--from", "1795000000", "--to", "2026-11-18T13:06:40Z",
-                         "--change-at", "1795003600", "--step", "60", "--quality-query",
-                         R"(langfuse_score_value{name="llm_judge_domain"})", "--format", "json", "--save",
-                         saved.string()});
+    auto r =
+        fp8dashCli({"timeline", "--prometheus", prom.url(), "--from", "1795000000", "--to", "2026-11-18T13:06:40Z",
+                    "--change-at", "1795003600", "--step", "60", "--quality-query",
+                    R"(langfuse_score_value{name="llm_judge_domain"})", "--format", "json", "--save", saved.string()});
     ::unsetenv("FP8DASH_PROMETHEUS_TOKEN");
     ::unsetenv("FP8DASH_PROMETHEUS_HEADERS");
     ASSERT_EQ(r.exitCode, 0) << r.err;

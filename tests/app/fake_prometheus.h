@@ -16,8 +16,7 @@ class FakePrometheus {
 public:
     static constexpr double kFrom = 1795000000, kChange = kFrom + 3600, kTo = kFrom + 7200;
 
-    FakePrometheus()
-        : m_server([this](const TestHttpServer::Request& r) { return answer(r); }) {}
+    FakePrometheus() : m_server([this](const TestHttpServer::Request& r) { return answer(r); }) {}
     std::string url() const { return m_server.baseUrl(); }
     const TestHttpServer& server() const { return m_server; }
 
@@ -27,7 +26,8 @@ private:
         std::string values;
         for (double t = from; t <= to; t += step) {
             if (!values.empty()) values += ",";
-            values += "[" + std::to_string(static_cast<long long>(t)) + ",\"" + std::to_string(t < kChange ? before : after) + "\"]";
+            values += "[" + std::to_string(static_cast<long long>(t)) + ",\"" +
+                      std::to_string(t < kChange ? before : after) + "\"]";
         }
         return R"({"metric":)" + labels + R"(,"values":[)" + values + "]}";
     }
@@ -38,7 +38,8 @@ private:
         const double to = std::stod(r.queryValue("end").value_or("0"));
         const double step = std::stod(r.queryValue("step").value_or("60"));
         std::string result;
-        if (q == "sum(rate(vllm:generation_tokens_total[5m]))") result = matrix("{}", 1000, 1500, from, to, step);
+        if (q == "sum(rate(vllm:generation_tokens_total[5m]))")
+            result = matrix("{}", 1000, 1500, from, to, step);
         else if (q == R"(langfuse_score_value{name="llm_judge_domain"})")
             result = matrix(R"({"name":"llm_judge_domain"})", 4.2, 4.15, from, to, step);
         else if (q == "vllm:cache_config_info")

@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <functional>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -19,7 +19,6 @@
 
 #include "process.h"
 #include "test_paths.h"
-
 
 namespace fp8dash::test {
 namespace {
@@ -100,7 +99,8 @@ TEST(GuiInstance, ASecondStartHandsItsFileToTheRunningAppAndExits) {
     ASSERT_GT(first.pid(), 0);
     const auto socket = runtime / "fp8dash-instance";
     ASSERT_TRUE(waitFor([&] { return std::filesystem::exists(socket); }, 30))
-        << "the first fp8dash never listened; its output:\n" << readFile(log);
+        << "the first fp8dash never listened; its output:\n"
+        << readFile(log);
 
     // The second start: hands the file over and exits 0 at once, naming the running instance.
     const auto second = runProcess({FP8DASH_EXE, file.string()}, {}, 60);
@@ -112,9 +112,10 @@ TEST(GuiInstance, ASecondStartHandsItsFileToTheRunningAppAndExits) {
 
     // The first one opened it: it is at the top of the recent files it keeps in its settings.
     const auto settings = home.path() / "config" / "fp8dash" / "fp8dash.conf";
-    EXPECT_TRUE(waitFor(
-        [&] { return readFile(settings).find("handed over.fp8cmp") != std::string::npos; }, 30))
-        << "settings:\n" << readFile(settings) << "\nlog:\n" << readFile(log);
+    EXPECT_TRUE(waitFor([&] { return readFile(settings).find("handed over.fp8cmp") != std::string::npos; }, 30))
+        << "settings:\n"
+        << readFile(settings) << "\nlog:\n"
+        << readFile(log);
 
     // SIGTERM: it quits cleanly (exit 0), and the next start becomes the instance itself.
     ASSERT_EQ(::kill(first.pid(), SIGTERM), 0);

@@ -29,7 +29,9 @@ ComparisonDocument seedDocument() {
     return doc;
 }
 
-std::string readAll(const std::filesystem::path& p) { return readTextFile(p).value(); }
+std::string readAll(const std::filesystem::path& p) {
+    return readTextFile(p).value();
+}
 
 TEST(ComparisonFile, RoundTripReDerivesTheSameReport) {
     TempDir dir;
@@ -210,7 +212,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadDoc{"no_runs", [](Json& j) { j.erase("runs"); }, "field runs is missing"},
         BadDoc{"no_candidate", [](Json& j) { j["runs"].erase("candidate"); }, "runs.candidate is missing"},
         BadDoc{"results_type", [](Json& j) { j["runs"]["baseline"]["results"] = 3; }, "runs.baseline.results"},
-        BadDoc{"label_type", [](Json& j) { j["runs"]["baseline"]["label"] = 3; }, "runs.baseline.label must be a string"},
+        BadDoc{"label_type", [](Json& j) { j["runs"]["baseline"]["label"] = 3; },
+               "runs.baseline.label must be a string"},
         BadDoc{"threshold_type", [](Json& j) { j["settings"]["thresholds"]["go_below"] = "half"; },
                "settings.thresholds.go_below must be a finite number"},
         BadDoc{"threshold_order", [](Json& j) { j["settings"]["thresholds"]["go_below"] = 5; }, "must not exceed"},

@@ -163,10 +163,9 @@ TEST(Migrations, NewerFilesAreRefusedSayingSo) {
     const auto path = dir.write("from-the-future.fp8cmp", j.dump());
     auto loaded = loadComparisonFile(path);
     ASSERT_FALSE(loaded.ok());
-    EXPECT_EQ(loaded.error().message,
-              path.string() + ": was written by a newer fp8dash (comparison format version " +
-                  std::to_string(kComparisonVersion + 1) + "; this build reads up to version " +
-                  std::to_string(kComparisonVersion) + "). Update fp8dash to open it.");
+    EXPECT_EQ(loaded.error().message, path.string() + ": was written by a newer fp8dash (comparison format version " +
+                                          std::to_string(kComparisonVersion + 1) + "; this build reads up to version " +
+                                          std::to_string(kComparisonVersion) + "). Update fp8dash to open it.");
 }
 
 }  // namespace

@@ -139,7 +139,8 @@ TEST(ControlRun, NoiseFloorIsTheControlsSpread) {
 // ---- the paired tests on the sample-log fixtures ---------------------------------------------------------------
 
 const fs::path kSamples = test::testData() / "lm-eval-samples";
-const fs::path kBf16 = kSamples / "new-layout/bf16/meta-llama__Llama-3.1-8B-Instruct/results_2026-08-21T10-15-30.123456.json";
+const fs::path kBf16 =
+    kSamples / "new-layout/bf16/meta-llama__Llama-3.1-8B-Instruct/results_2026-08-21T10-15-30.123456.json";
 const fs::path kFp8 = kSamples / "new-layout/fp8/RedHatAI__Llama-3.1-8B-Instruct-FP8-dynamic";
 
 Json expected() {
@@ -304,7 +305,8 @@ TEST(ComparisonFileOld, TheDemoStillLoadsWithTheSameVerdict) {
 std::string judgeSection(const std::vector<double>& b, const std::vector<double>& c) {
     auto side = [](const std::vector<double>& s) {
         Json samples = Json::array();
-        for (std::size_t i = 0; i < s.size(); ++i) samples.push_back({{"id", "q" + std::to_string(i)}, {"score", s[i]}});
+        for (std::size_t i = 0; i < s.size(); ++i)
+            samples.push_back({{"id", "q" + std::to_string(i)}, {"score", s[i]}});
         return Json{{"source", "scores.jsonl"}, {"format", "jsonl"}, {"samples", samples}};
     };
     return Json{{"scale", {{"min", 1}, {"max", 5}}}, {"baseline", side(b)}, {"candidate", side(c)}}.dump();

@@ -47,25 +47,25 @@ std::string exact(double v) {
 Verdict verdictOf(double baseline, double candidate, Thresholds t = {}) {
     ComparisonOptions o;
     o.thresholds = t;
-    return compare(oneTask("t", R"("acc,none": )" + exact(baseline)), oneTask("t", R"("acc,none": )" + exact(candidate)),
-                   o)
+    return compare(oneTask("t", R"("acc,none": )" + exact(baseline)),
+                   oneTask("t", R"("acc,none": )" + exact(candidate)), o)
         .verdict;
 }
 
 TEST(VerdictBands, EdgesAreInclusiveForMonitor) {
     // Degradations in decimal: 0.4% go, 0.5% monitor, 1.5% monitor, 1.6% investigate (baseline 0.8).
-    EXPECT_EQ(verdictOf(0.8, 0.7968), Verdict::Go);           // 0.4%
-    EXPECT_EQ(verdictOf(0.8, 0.796), Verdict::Monitor);       // exactly 0.5%
-    EXPECT_EQ(verdictOf(0.8, 0.7960001), Verdict::Go);        // 0.4999875%
-    EXPECT_EQ(verdictOf(0.8, 0.788), Verdict::Monitor);       // exactly 1.5%
+    EXPECT_EQ(verdictOf(0.8, 0.7968), Verdict::Go);              // 0.4%
+    EXPECT_EQ(verdictOf(0.8, 0.796), Verdict::Monitor);          // exactly 0.5%
+    EXPECT_EQ(verdictOf(0.8, 0.7960001), Verdict::Go);           // 0.4999875%
+    EXPECT_EQ(verdictOf(0.8, 0.788), Verdict::Monitor);          // exactly 1.5%
     EXPECT_EQ(verdictOf(0.8, 0.7879999), Verdict::Investigate);  // 1.5000125%
-    EXPECT_EQ(verdictOf(0.8, 0.7872), Verdict::Investigate);  // 1.6%
-    EXPECT_EQ(verdictOf(0.8, 0.9), Verdict::Go);              // an improvement is zero degradation
+    EXPECT_EQ(verdictOf(0.8, 0.7872), Verdict::Investigate);     // 1.6%
+    EXPECT_EQ(verdictOf(0.8, 0.9), Verdict::Go);                 // an improvement is zero degradation
     EXPECT_EQ(verdictOf(0.8, 0.8), Verdict::Go);
 }
 
 TEST(VerdictBands, ThresholdsAreOptions) {
-    EXPECT_EQ(verdictOf(0.8, 0.7968, {0.25, 1.0}), Verdict::Monitor);   // 0.4% >= 0.25
+    EXPECT_EQ(verdictOf(0.8, 0.7968, {0.25, 1.0}), Verdict::Monitor);     // 0.4% >= 0.25
     EXPECT_EQ(verdictOf(0.8, 0.788, {0.25, 1.0}), Verdict::Investigate);  // 1.5% > 1.0
     EXPECT_EQ(verdictOf(0.8, 0.788, {2.0, 3.0}), Verdict::Go);
     ComparisonOptions bad;
@@ -97,12 +97,14 @@ TEST(Delta, NoSigmasWithoutBothStderrs) {
 
 TEST(Direction, LowerIsBetterFromTheFile) {
     const std::string hib = R"("higher_is_better": {"t": {"perplexity": false}})";
-    auto worse = compare(oneTask("t", R"("perplexity,none": 10.0)", hib), oneTask("t", R"("perplexity,none": 10.2)", hib));
+    auto worse =
+        compare(oneTask("t", R"("perplexity,none": 10.0)", hib), oneTask("t", R"("perplexity,none": 10.2)", hib));
     EXPECT_FALSE(row(worse, "t").higherIsBetter);
     EXPECT_NEAR(*row(worse, "t").deltaPct, 2.0, 1e-9);
     EXPECT_NEAR(*row(worse, "t").degradationPct, 2.0, 1e-9);
     EXPECT_EQ(worse.verdict, Verdict::Investigate);
-    auto better = compare(oneTask("t", R"("perplexity,none": 10.0)", hib), oneTask("t", R"("perplexity,none": 9.0)", hib));
+    auto better =
+        compare(oneTask("t", R"("perplexity,none": 10.0)", hib), oneTask("t", R"("perplexity,none": 9.0)", hib));
     EXPECT_EQ(*row(better, "t").degradationPct, 0.0);
     EXPECT_EQ(better.verdict, Verdict::Go);
 }
@@ -160,11 +162,13 @@ TEST(PrimaryMetric, HigherIsBetterThenFileOrder) {
 }
 
 TEST(PrimaryMetric, FilterOrder) {
-    const std::string entries = R"("exact_match,zeta": 0.1, "exact_match,flexible-extract": 0.2, "exact_match,alpha": 0.3,
+    const std::string entries =
+        R"("exact_match,zeta": 0.1, "exact_match,flexible-extract": 0.2, "exact_match,alpha": 0.3,
                                    "exact_match,strict-match": 0.4)";
     auto r = compare(oneTask("g", entries), oneTask("g", entries));
     EXPECT_EQ(row(r, "g").metric, "exact_match,strict-match");
-    const std::string noStrict = R"("exact_match,zeta": 0.1, "exact_match,alpha": 0.3, "exact_match,flexible-extract": 0.2)";
+    const std::string noStrict =
+        R"("exact_match,zeta": 0.1, "exact_match,alpha": 0.3, "exact_match,flexible-extract": 0.2)";
     r = compare(oneTask("g", noStrict), oneTask("g", noStrict));
     EXPECT_EQ(row(r, "g").metric, "exact_match,flexible-extract");
     const std::string custom = R"("exact_match,zeta": 0.1, "exact_match,alpha": 0.3)";
@@ -182,8 +186,10 @@ TEST(PrimaryMetric, RealGsm8kIsStrictMatch) {
 }
 
 TEST(Overrides, MetricAndFilter) {
-    auto b = parse(R"({"results": {"gsm8k": {"exact_match,strict-match": 0.9, "exact_match,flexible-extract": 0.91}}})");
-    auto c = parse(R"({"results": {"gsm8k": {"exact_match,strict-match": 0.873, "exact_match,flexible-extract": 0.905}}})");
+    auto b =
+        parse(R"({"results": {"gsm8k": {"exact_match,strict-match": 0.9, "exact_match,flexible-extract": 0.91}}})");
+    auto c =
+        parse(R"({"results": {"gsm8k": {"exact_match,strict-match": 0.873, "exact_match,flexible-extract": 0.905}}})");
     ComparisonOptions o;
     o.overrides.push_back(MetricOverride::parse("gsm8k=exact_match,flexible-extract").value());
     auto r = compare(b, c, o);
@@ -213,7 +219,8 @@ TEST(Overrides, ParseSyntax) {
     EXPECT_EQ(o->metric, "exact_match");
     EXPECT_EQ(o->filter, "flexible-extract");
     EXPECT_EQ(o->toString(), "gsm8k=exact_match,flexible-extract");
-    for (const char* bad : {"gsm8k", "=acc", "gsm8k=", "gsm8k=acc,", ""}) EXPECT_FALSE(MetricOverride::parse(bad).ok()) << bad;
+    for (const char* bad : {"gsm8k", "=acc", "gsm8k=", "gsm8k=acc,", ""})
+        EXPECT_FALSE(MetricOverride::parse(bad).ok()) << bad;
 }
 
 TEST(MissingTasks, OneSidedAndLackingMetric) {
@@ -243,8 +250,9 @@ TEST(MissingTasks, NothingComparableIsAnError) {
 }
 
 TEST(MissingTasks, NonFiniteValuesAreNotCompared) {
-    auto r = compare(parse(R"({"results": {"a": {"acc,none": NaN}, "b": {"acc,none": 0.5}, "c": {"acc,none": 0.5}}})"),
-                     parse(R"({"results": {"a": {"acc,none": 0.5}, "b": {"acc,none": Infinity}, "c": {"acc,none": 0.5}}})"));
+    auto r =
+        compare(parse(R"({"results": {"a": {"acc,none": NaN}, "b": {"acc,none": 0.5}, "c": {"acc,none": 0.5}}})"),
+                parse(R"({"results": {"a": {"acc,none": 0.5}, "b": {"acc,none": Infinity}, "c": {"acc,none": 0.5}}})"));
     ASSERT_EQ(r.tasks.size(), 1u);
     EXPECT_EQ(r.tasks[0].task, "c");
     ASSERT_EQ(r.missing.size(), 2u);
@@ -293,10 +301,10 @@ TEST(Groups, SeedPairFromOutputFolders) {
     ASSERT_TRUE(c.ok()) << c.error().message;
     auto r = compare(*b, *c);
     ASSERT_EQ(r.tasks.size(), 3u);  // mmlu, hellaswag, gsm8k; the mmlu subtasks are drill-down only
-    EXPECT_EQ(row(r, "mmlu").verdict, Verdict::Monitor);        // 0.8 -> 0.796: 0.5%
+    EXPECT_EQ(row(r, "mmlu").verdict, Verdict::Monitor);  // 0.8 -> 0.796: 0.5%
     EXPECT_EQ(row(r, "hellaswag").metric, "acc_norm,none");
-    EXPECT_EQ(row(r, "hellaswag").verdict, Verdict::Go);        // 0.85 -> 0.8466: 0.4%
-    EXPECT_EQ(row(r, "gsm8k").verdict, Verdict::Investigate);   // 0.9 -> 0.873: 3%
+    EXPECT_EQ(row(r, "hellaswag").verdict, Verdict::Go);       // 0.85 -> 0.8466: 0.4%
+    EXPECT_EQ(row(r, "gsm8k").verdict, Verdict::Investigate);  // 0.9 -> 0.873: 3%
     EXPECT_NEAR(*row(r, "gsm8k").degradationPct, 3.0, 1e-9);
     EXPECT_EQ(r.verdict, Verdict::Investigate);
     const auto& mmlu = row(r, "mmlu");
@@ -342,7 +350,7 @@ TEST(Risks, SmallModelAndKvCacheWithoutScales) {
     auto r = compare(*b, *c);
     EXPECT_EQ(row(r, "wikitext").metric, "word_perplexity,none");  // first metric in the file
     EXPECT_FALSE(row(r, "wikitext").higherIsBetter);
-    EXPECT_EQ(row(r, "wikitext").verdict, Verdict::Investigate);   // 10.0 -> 10.2 is a 2% loss
+    EXPECT_EQ(row(r, "wikitext").verdict, Verdict::Investigate);  // 10.0 -> 10.2 is a 2% loss
     EXPECT_EQ(row(r, "lambada_openai").metric, "acc,none");
     std::vector<std::string> kinds;
     for (const auto& f : r.risks) kinds.push_back(f.kind);
@@ -354,13 +362,14 @@ TEST(Risks, SensitiveTaskNames) {
     for (const char* t : {"gsm8k", "gsm8k_cot", "minerva_math_algebra", "hendrycks_math", "humaneval", "mbpp_plus",
                           "MATH", "mathqa", "aime24", "apps"})
         EXPECT_TRUE(isFp8SensitiveTask(t)) << t;
-    for (const char* t : {"hellaswag", "mmlu", "arc_challenge", "winogrande", "truthfulqa_mc2", "lambada_openai",
-                          "happs"})
+    for (const char* t :
+         {"hellaswag", "mmlu", "arc_challenge", "winogrande", "truthfulqa_mc2", "lambada_openai", "happs"})
         EXPECT_FALSE(isFp8SensitiveTask(t)) << t;
 }
 
 TEST(Risks, LimitedSamplesAndUnlabelledCandidate) {
-    auto b = parse(R"({"results": {"t": {"acc,none": 0.5}}, "n-samples": {"t": {"original": 1000, "effective": 100}}})");
+    auto b =
+        parse(R"({"results": {"t": {"acc,none": 0.5}}, "n-samples": {"t": {"original": 1000, "effective": 100}}})");
     auto r = compare(b, b);
     std::vector<std::string> kinds;
     for (const auto& f : r.risks) kinds.push_back(f.kind);

@@ -39,8 +39,8 @@ TEST(Fp8Config, Bf16BaselineHasNone) {
 }
 
 TEST(Fp8Config, CheckpointNameMeansFp8Weights) {
-    for (const char* name : {"RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8-dynamic", "neuralmagic/Mistral-7B-Instruct-v0.3-FP8",
-                             "org/model_fp8", "Qwen/Qwen3-8B-FP8"}) {
+    for (const char* name : {"RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8-dynamic",
+                             "neuralmagic/Mistral-7B-Instruct-v0.3-FP8", "org/model_fp8", "Qwen/Qwen3-8B-FP8"}) {
         auto c = detectFp8Config(runWithArgs(std::string(R"({"pretrained": ")") + name + "\"}"));
         EXPECT_TRUE(c.weights) << name;
         EXPECT_NE(c.weightsEvidence.find(name), std::string::npos) << name;
@@ -60,14 +60,16 @@ TEST(Fp8Config, KvCacheVariantsAndScalesFromObjectArgs) {
     EXPECT_FALSE(c.weights);
     EXPECT_FALSE(c.activations);
 
-    auto noScales = detectFp8Config(runWithArgs(R"("pretrained=m/Llama-3-8B,kv_cache_dtype=fp8_e5m2,calculate_kv_scales=False")"));
+    auto noScales =
+        detectFp8Config(runWithArgs(R"("pretrained=m/Llama-3-8B,kv_cache_dtype=fp8_e5m2,calculate_kv_scales=False")"));
     EXPECT_TRUE(noScales.kvCache);
     EXPECT_FALSE(noScales.kvScales);
 
     auto auto_ = detectFp8Config(runWithArgs(R"("pretrained=m/Llama-3-8B,kv_cache_dtype=auto")"));
     EXPECT_FALSE(auto_.kvCache);
 
-    auto shipped = detectFp8Config(runWithArgs(R"("pretrained=neuralmagic/Meta-Llama-3-70B-Instruct-FP8-KV,kv_cache_dtype=fp8")"));
+    auto shipped =
+        detectFp8Config(runWithArgs(R"("pretrained=neuralmagic/Meta-Llama-3-70B-Instruct-FP8-KV,kv_cache_dtype=fp8")"));
     EXPECT_TRUE(shipped.kvScales);
     EXPECT_NE(shipped.kvScalesEvidence.find("checkpoint"), std::string::npos);
 }

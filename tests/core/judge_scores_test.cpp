@@ -155,8 +155,8 @@ TEST(JudgeScores, JsonArrayOfNumbersIsUnpaired) {
 TEST(JudgeScores, JsonArrayOfObjectsWithIntegerIds) {
     std::string b = "[";
     for (std::size_t i = 0; i < kBaseline.size(); ++i)
-        b += (i ? "," : "") + std::string("{\"id\": ") + std::to_string(i + 1) + ", \"score\": " +
-             std::to_string(kBaseline[i]) + ", \"comment\": \"c" + std::to_string(i + 1) + "\"}";
+        b += (i ? "," : "") + std::string("{\"id\": ") + std::to_string(i + 1) +
+             ", \"score\": " + std::to_string(kBaseline[i]) + ", \"comment\": \"c" + std::to_string(i + 1) + "\"}";
     b += "]";
     std::string c = "id,score\n";
     for (std::size_t i = 0; i < kCandidate.size(); ++i)

@@ -25,7 +25,6 @@
 #include "test_http_server.h"
 #include "test_paths.h"
 
-
 namespace fp8dash {
 namespace {
 
@@ -79,7 +78,8 @@ TEST_P(ServerErrors, AreRetriedABoundedNumberOfTimesThenNamed) {
     const int status = GetParam();
     TestHttpServer server([status](const TestHttpServer::Request&) {
         // What a proxy in front of Prometheus answers: HTML, not Prometheus' JSON.
-        return TestHttpServer::Reply(status, {{"Content-Type", "text/html"}}, "<html><body>upstream down</body></html>");
+        return TestHttpServer::Reply(status, {{"Content-Type", "text/html"}},
+                                     "<html><body>upstream down</body></html>");
     });
     PrometheusSettings s;
     s.baseUrl = server.baseUrl();
@@ -134,17 +134,17 @@ public:
         const auto cert = (dir / "wrong-host.pem").string();
         const auto key = (dir / "wrong-host.key").string();
         m_cert = cert;
-        const auto made = test::runProcess({openssl(), "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key,
-                                            "-out", cert, "-days", "2", "-subj", "/CN=wrong.example",
-                                            "-addext", "subjectAltName=DNS:wrong.example"},
-                                           {}, 60);
+        const auto made = test::runProcess(
+            {openssl(), "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2",
+             "-subj", "/CN=wrong.example", "-addext", "subjectAltName=DNS:wrong.example"},
+            {}, 60);
         if (made.exitCode != 0) {
             m_error = "openssl req failed: " + made.err;
             return;
         }
         m_port = test::closedPort();
-        std::vector<std::string> argv = {openssl(), "s_server", "-quiet", "-www", "-accept",
-                                         std::to_string(m_port), "-cert", cert, "-key", key};
+        std::vector<std::string> argv = {openssl(), "s_server", "-quiet", "-www", "-accept", std::to_string(m_port),
+                                         "-cert",   cert,       "-key",   key};
         m_pid = test::spawnInBackground(argv);
         // Ready when it accepts a TCP connection.
         for (int i = 0; i < 100 && m_pid > 0; ++i) {

@@ -93,7 +93,8 @@ TEST(NothingLost, ASaveThatHitsTheFileSizeLimitLeavesTheOldFileAndSaysWhy) {
     ::close(pipeFds[1]);
     std::string message;
     char buffer[512];
-    for (ssize_t n; (n = ::read(pipeFds[0], buffer, sizeof buffer)) > 0;) message.append(buffer, static_cast<std::size_t>(n));
+    for (ssize_t n; (n = ::read(pipeFds[0], buffer, sizeof buffer)) > 0;)
+        message.append(buffer, static_cast<std::size_t>(n));
     ::close(pipeFds[0]);
     int status = 0;
     ::waitpid(child, &status, 0);

@@ -91,8 +91,8 @@ TEST(ParserHardening, RecoveryFileWithAThirteenYearTimelineOpensWithTheSameAlert
     EXPECT_EQ(whole.alerts, shortRange->document.timeline->alerts);
 }
 
-// comparison_file/alert-window-1.8e58-seconds.fp8cmp: the demo's timeline with rule.short_window_s = 1.8e58; the alert's
-// millisecond arithmetic overflowed (UBSan: signed integer overflow in evaluateAlertCondition).
+// comparison_file/alert-window-1.8e58-seconds.fp8cmp: the demo's timeline with rule.short_window_s = 1.8e58; the
+// alert's millisecond arithmetic overflowed (UBSan: signed integer overflow in evaluateAlertCondition).
 TEST(ParserHardening, ComparisonAlertWindowsAndTimesMustFitTheAlertArithmetic) {
     auto doc = parseComparisonText(readRegression("comparison_file/alert-window-1.8e58-seconds.fp8cmp"), "w.fp8cmp");
     ASSERT_FALSE(doc.ok());
@@ -163,8 +163,8 @@ TEST(ParserHardening, JudgeScoresAllZeroOnAZeroToTenScaleCannotGiveADegradationI
     ASSERT_FALSE(c.ok());
     EXPECT_EQ(c.error().message,
               "scores.jsonl: the mean baseline score is 0; a degradation in % needs a positive baseline mean");
-    auto some = parseJudgeScores("{\"id\": \"a\", \"score\": 0}\n{\"id\": \"b\", \"score\": 2}\n", "two.jsonl",
-                                 options.scale);
+    auto some =
+        parseJudgeScores("{\"id\": \"a\", \"score\": 0}\n{\"id\": \"b\", \"score\": 2}\n", "two.jsonl", options.scale);
     ASSERT_TRUE(some.ok()) << some.error().message;
     auto same = compareJudgeScores(*some, *some, options);
     ASSERT_TRUE(same.ok()) << same.error().message;

@@ -230,8 +230,8 @@ TEST(PresentationDeck, CapacityNeedsSettingsThatCanBePlanned) {
     ASSERT_EQ(capacity.bars.size(), 2u);
     // BF16: (79.19 GiB (what an H100 80GB reports) × 0.92 − 2 × 8,030,261,248 − 2 GiB) / (2 × 32 layers × 8 KV heads ×
     // 128 × 2 bytes).
-    const auto bf16 = static_cast<unsigned long long>(
-        (79.19 * (1ull << 30) * 0.92 - 8030261248.0 * 2 - 2.0 * (1ull << 30)) / 131072);
+    const auto bf16 =
+        static_cast<unsigned long long>((79.19 * (1ull << 30) * 0.92 - 8030261248.0 * 2 - 2.0 * (1ull << 30)) / 131072);
     EXPECT_EQ(capacity.bars[0].label, "BF16");
     EXPECT_EQ(capacity.bars[0].value, static_cast<double>(bf16));
     EXPECT_EQ(figure(capacity, "BF16")->value, groupedDigits(bf16));

@@ -216,7 +216,8 @@ TEST(PrometheusResponse, MatricesReadAsTheJsonTreeReadsThem) {
         head + R"([]}})",
         head + R"([{"metric":{"__name__":"up","job":"caf\u00e9","x":"a\nb"},"values":[[1795852800.125,"0.1"],)" +
             R"([1795852815,"1e+06"],[1795852830,"-0"],[1795852845,"NaN"],[1795852860,"+Inf"],[1795852875,"-Inf"]]}]}})",
-        head + R"([{"metric":{"a":"1","a":"2"},"values":[[1,"1"]]},{"metric":null,"values":[]},{"values":[[2,"3"]]}]}})",
+        head +
+            R"([{"metric":{"a":"1","a":"2"},"values":[[1,"1"]]},{"metric":null,"values":[]},{"values":[[2,"3"]]}]}})",
         head + R"([{"metric":{"a":"1"},"histograms":[[1,{"count":"2"}]]}]},"warnings":["w1","w2"]})",
         head + R"([{"metric":{},"values":[["1795852800","2"],[-0,"-0.0"],[1e3,"17"]]}],"stats":{"x":[1,2]}}})",
         head + R"([{"metric":{},"values":[[1,"1"]],"values":[[2,"2"],[3,"3"]]}]}})",
@@ -595,7 +596,7 @@ TEST(PrometheusFaults, CancelDuringSlowChunksEndsPromptly) {
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().message, "Prometheus at " + server.url("/api/v1/query_range") + ": cancelled");
     EXPECT_LT(promSecondsSince(began), 2.5);  // libcurl polls the cancel at least once a second
-    EXPECT_EQ(server.requestCount(), 4u);  // the four in flight; the rest never started
+    EXPECT_EQ(server.requestCount(), 4u);     // the four in flight; the rest never started
 }
 
 }  // namespace

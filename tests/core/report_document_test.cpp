@@ -324,7 +324,8 @@ TEST(ReportDocument, CapacityTableFromTheModelShape) {
     const std::string md = reportToMarkdownDocument(now, r.decision, fixedContext());
     EXPECT_NE(md.find("runtime overhead as vLLM 0.19 accounts it; chosen:"), std::string::npos);
     EXPECT_EQ(md.find("GiB per GPU; chosen:"), std::string::npos);
-    const std::regex overheadRow(R"(\| Runtime overhead \| [0-9.]+ GB \(([0-9.]+) GiB\) \| [0-9.]+ GB \(([0-9.]+) GiB\) \|)");
+    const std::regex overheadRow(
+        R"(\| Runtime overhead \| [0-9.]+ GB \(([0-9.]+) GiB\) \| [0-9.]+ GB \(([0-9.]+) GiB\) \|)");
     std::smatch m;
     ASSERT_TRUE(std::regex_search(md, m, overheadRow)) << md.substr(md.find("## KV-cache capacity"), 1500);
     EXPECT_NEAR(std::stod(m[1].str()), 1.89 + 0.25, 0.05);  // BF16 weights

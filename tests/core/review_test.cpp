@@ -71,7 +71,8 @@ TEST(ReviewAssessment, OverrideOnlyWhenMorePermissiveThanTheVerdict) {
             EXPECT_FALSE(a.evidenceChanged);
             EXPECT_EQ(a.warnings.size(), expected[o][v] ? 1u : 0u);
         }
-    const auto overridden = assessReview(decision(ReviewOutcome::ApprovedGo, Verdict::Investigate), Verdict::Investigate);
+    const auto overridden =
+        assessReview(decision(ReviewOutcome::ApprovedGo, Verdict::Investigate), Verdict::Investigate);
     EXPECT_EQ(overridden.warnings[0], "\"Approved: go\" overrides the evidence's verdict INVESTIGATE.");
 }
 
@@ -104,8 +105,12 @@ TEST(ReviewInFile, DecisionsAndNoteIdsRoundTrip) {
     doc.decisions.push_back(decision(ReviewOutcome::ApprovedMonitor, Verdict::Investigate));
     doc.decisions.push_back(decision(ReviewOutcome::Rejected, Verdict::Investigate));
     doc.decisions.back().by = "Lee Chen";
-    Note edited{doc.newNoteId(), "Re-run GSM8K with calculate_kv_scales.", "Lee Chen", "2026-12-01T15:00:00Z",
-                "2026-12-01T15:10:00Z", "gsm8k"};
+    Note edited{doc.newNoteId(),
+                "Re-run GSM8K with calculate_kv_scales.",
+                "Lee Chen",
+                "2026-12-01T15:00:00Z",
+                "2026-12-01T15:10:00Z",
+                "gsm8k"};
     doc.notes.push_back(edited);
     const auto path = dir.path() / "review.fp8cmp";
     ASSERT_TRUE(saveComparisonFile(doc, path).ok());

@@ -22,10 +22,18 @@ const char* const kBf16OldDate = "2026-08-20T09-00-00.000001";
 const char* const kFp8Date = "2026-08-21T14-02-11.654321";
 const char* const kStaleDate = "2026-08-19T08-00-00.000001";
 
-fs::path samplesDir() { return test::testData() / "lm-eval-samples"; }
-fs::path newBf16() { return samplesDir() / "new-layout/bf16/meta-llama__Llama-3.1-8B-Instruct"; }
-fs::path newFp8() { return samplesDir() / "new-layout/fp8/RedHatAI__Llama-3.1-8B-Instruct-FP8-dynamic"; }
-fs::path oldBf16() { return samplesDir() / "old-layout/bf16/meta-llama__Llama-3.1-8B-Instruct"; }
+fs::path samplesDir() {
+    return test::testData() / "lm-eval-samples";
+}
+fs::path newBf16() {
+    return samplesDir() / "new-layout/bf16/meta-llama__Llama-3.1-8B-Instruct";
+}
+fs::path newFp8() {
+    return samplesDir() / "new-layout/fp8/RedHatAI__Llama-3.1-8B-Instruct-FP8-dynamic";
+}
+fs::path oldBf16() {
+    return samplesDir() / "old-layout/bf16/meta-llama__Llama-3.1-8B-Instruct";
+}
 
 nlohmann::json expected() {
     std::ifstream in(samplesDir() / "expected.json");
@@ -59,8 +67,7 @@ SampleTaskInfo info(std::string task, std::vector<std::string> filters) {
 
 TEST(SampleLogs, DateIdOfFileName) {
     EXPECT_EQ(dateIdOfFileName("results_2026-08-21T10-15-30.123456.json"), "2026-08-21T10-15-30.123456");
-    EXPECT_EQ(dateIdOfFileName("samples_arc_challenge_2026-08-21T10-15-30.123456.jsonl"),
-              "2026-08-21T10-15-30.123456");
+    EXPECT_EQ(dateIdOfFileName("samples_arc_challenge_2026-08-21T10-15-30.123456.jsonl"), "2026-08-21T10-15-30.123456");
     EXPECT_EQ(dateIdOfFileName("samples_gsm8k_2026-08-21T10-15-30.jsonl"), "2026-08-21T10-15-30");
     EXPECT_EQ(dateIdOfFileName("results.json"), "");
     EXPECT_EQ(dateIdOfFileName("results_latest.json"), "");
@@ -109,7 +116,8 @@ TEST(SampleLogs, NoLogWithTheResultsDateIsReportedNotAnError) {
     TempDir dir;
     const auto results = dir.write("results_2026-01-02T03-04-05.000001.json",
                                    R"({"results": {"gsm8k": {"exact_match,strict-match": 0.5}}})");
-    dir.write("samples_gsm8k_2026-01-01T00-00-00.000001.jsonl", R"({"doc_id": 0, "exact_match": 1.0})" "\n");
+    dir.write("samples_gsm8k_2026-01-01T00-00-00.000001.jsonl", R"({"doc_id": 0, "exact_match": 1.0})"
+                                                                "\n");
     auto index = findSampleLogs(results);
     ASSERT_TRUE(index.ok()) << index.error().message;
     EXPECT_TRUE(index->files.empty());
@@ -127,7 +135,8 @@ TEST(SampleLogs, NoLogWithTheResultsDateIsReportedNotAnError) {
 
     TempDir plain;
     const auto undated = plain.write("results.json", R"({"results": {"gsm8k": {"exact_match,strict-match": 0.5}}})");
-    plain.write("samples_gsm8k_2026-01-01T00-00-00.000001.jsonl", R"({"doc_id": 0})" "\n");
+    plain.write("samples_gsm8k_2026-01-01T00-00-00.000001.jsonl", R"({"doc_id": 0})"
+                                                                  "\n");
     auto noDate = findSampleLogs(undated);
     ASSERT_TRUE(noDate.ok());
     EXPECT_TRUE(noDate->files.empty());
@@ -305,10 +314,11 @@ TEST(SampleLogs, ErrorsNameTheFileAndLine) {
 }
 
 TEST(SampleLogs, RepeatedLabelledRowsKeepTheFirst) {
-    const std::string text = "{\"doc_id\": 0, \"filter\": \"none\", \"acc\": 1.0}\r\n"
-                             "{\"doc_id\": 1, \"filter\": \"none\", \"acc\": 0.0}\r\n"
-                             "   \r\n"
-                             "{\"doc_id\": 0, \"filter\": \"none\", \"acc\": 0.0}\r\n";
+    const std::string text =
+        "{\"doc_id\": 0, \"filter\": \"none\", \"acc\": 1.0}\r\n"
+        "{\"doc_id\": 1, \"filter\": \"none\", \"acc\": 0.0}\r\n"
+        "   \r\n"
+        "{\"doc_id\": 0, \"filter\": \"none\", \"acc\": 0.0}\r\n";
     auto log = parseSampleLogText(text, "x.jsonl", info("t", {"none"}));
     ASSERT_TRUE(log.ok()) << log.error().message;
     ASSERT_EQ(log->rows.size(), 2u);

@@ -46,7 +46,12 @@ TEST(CombineSeries, PickByLabels) {
 
 TEST(Summary, BeforeStrictlyBeforeAfterFromChangePlusSettle) {
     // change at 1000, settle 300: before = t < 1000; after = t >= 1300; 1000..1299 is left out.
-    const std::vector<Sample> s = {{900, 10}, {999.999, 20}, {1000, 999}, {1299, 999}, {1300, 30}, {1400, 50},
+    const std::vector<Sample> s = {{900, 10},
+                                   {999.999, 20},
+                                   {1000, 999},
+                                   {1299, 999},
+                                   {1300, 30},
+                                   {1400, 50},
                                    {1500, std::numeric_limits<double>::quiet_NaN()}};
     const auto p = summarizeAroundChange(s, 1000, 300);
     EXPECT_EQ(p.beforeCount, 2u);
@@ -79,8 +84,8 @@ TEST(AlertStateMachine, PendingFiringResolved) {
     std::vector<bool> cond = {false, true, true, true, true, false, true, false, true, true, true};
     const auto e = alertEpisodes(times, cond, 180);
     ASSERT_EQ(e.size(), 3u);
-    EXPECT_EQ(e[0], (AlertEpisode{60, 240, 300}));              // held 180 s at 240 -> firing; false at 300
-    EXPECT_EQ(e[1], (AlertEpisode{360, std::nullopt, 420}));    // pending only, dropped
+    EXPECT_EQ(e[0], (AlertEpisode{60, 240, 300}));                     // held 180 s at 240 -> firing; false at 300
+    EXPECT_EQ(e[1], (AlertEpisode{360, std::nullopt, 420}));           // pending only, dropped
     EXPECT_EQ(e[2], (AlertEpisode{480, std::nullopt, std::nullopt}));  // still pending at the end (540-480 < 180)
     // for: 0 fires at the first evaluation.
     const auto now = alertEpisodes(times, cond, 0);
@@ -264,7 +269,8 @@ TEST(TimePoints, UnixSecondsAndRfc3339) {
     EXPECT_DOUBLE_EQ(parseTimePoint("2026-11-28T00:00:00Z", "--from").value(), 1795824000);
     EXPECT_DOUBLE_EQ(parseTimePoint("2026-11-28T02:30:00+02:00", "--from").value(), 1795824000 + 1800);
     EXPECT_DOUBLE_EQ(parseTimePoint("2026-11-28 00:00:01.250z", "--to").value(), 1795824001.25);
-    for (const char* bad : {"", "yesterday", "2026-11-28", "2026-11-28T00:00:00", "2026-13-01T00:00:00Z", "-5", "nan"}) {
+    for (const char* bad :
+         {"", "yesterday", "2026-11-28", "2026-11-28T00:00:00", "2026-13-01T00:00:00Z", "-5", "nan"}) {
         auto r = parseTimePoint(bad, "--change-at");
         ASSERT_FALSE(r.ok()) << bad;
         EXPECT_NE(r.error().message.find("--change-at"), std::string::npos);

@@ -83,11 +83,11 @@ TEST(Timeline, LastingDropFiresTheAlertAndIsInvestigate) {
 }
 
 TEST(Timeline, QualityBands) {
-    EXPECT_EQ(*evaluateTimeline(data(quality(4.0, kChange, kTo))).verdict, Verdict::Monitor);    // -0.2
-    auto problem = data(quality(3.85, kChange, kTo));                                               // -0.35
-    problem.alerts.clear();  // judge the band alone
+    EXPECT_EQ(*evaluateTimeline(data(quality(4.0, kChange, kTo))).verdict, Verdict::Monitor);  // -0.2
+    auto problem = data(quality(3.85, kChange, kTo));                                          // -0.35
+    problem.alerts.clear();                                                                    // judge the band alone
     EXPECT_EQ(*evaluateTimeline(problem).verdict, Verdict::Investigate);
-    EXPECT_EQ(*evaluateTimeline(data(quality(4.5, kChange, kTo))).verdict, Verdict::Go);             // a rise
+    EXPECT_EQ(*evaluateTimeline(data(quality(4.5, kChange, kTo))).verdict, Verdict::Go);  // a rise
 }
 
 TEST(Timeline, NoQualityOrNoChangeMeansNoVerdict) {
@@ -151,7 +151,7 @@ TEST(TimelineFile, RoundTripKeepsSeriesSettingsAndNoSecrets) {
 }
 
 TEST(TimelineFile, DecisionIsTheWorseOfEvalsAndProduction) {
-    auto demo = loadDemoComparison().value();  // evals: investigate (gsm8k)
+    auto demo = loadDemoComparison().value();           // evals: investigate (gsm8k)
     demo.timeline = data(quality(4.15, kChange, kTo));  // production: go
     auto d = decide(demo).value();
     EXPECT_EQ(*d.verdict, Verdict::Investigate);

@@ -119,7 +119,7 @@ TEST(BuildInfo, PrometheusVersionsDecideTheEdges) {
     // The same fields from a 3.x build.
     auto three =
         classifyBuildInfo(200, promSuccess(R"({"version":"3.5.0","revision":"8be3a95","branch":"HEAD",)"
-                                       R"("buildUser":"root@x","buildDate":"20250714","goVersion":"go1.24.5"})"));
+                                           R"("buildUser":"root@x","buildDate":"20250714","goVersion":"go1.24.5"})"));
     ASSERT_TRUE(three.has_value());
     EXPECT_EQ(three->backend, PrometheusBackend::Prometheus);
     EXPECT_EQ(three->windows, WindowSemantics::Prometheus3);
@@ -135,14 +135,15 @@ TEST(BuildInfo, ScaleOutBackends) {
               WindowSemantics::Prometheus2);
 
     auto mimir = classifyBuildInfo(200, promSuccess(R"({"application":"Grafana Mimir","version":"2.17.0",)" + fields +
-                                                R"(,"features":{"query_sharding":"true"}})"));
+                                                    R"(,"features":{"query_sharding":"true"}})"));
     ASSERT_TRUE(mimir.has_value());
     EXPECT_EQ(mimir->backend, PrometheusBackend::Mimir);
     EXPECT_EQ(mimir->description, "Grafana Mimir 2.17.0");
     EXPECT_EQ(mimir->windows, WindowSemantics::Prometheus3);
-    EXPECT_EQ(classifyBuildInfo(200, promSuccess(R"({"application":"Grafana Mimir","version":"2.14.3",)" + fields + "}"))
-                  ->windows,
-              WindowSemantics::Prometheus2);
+    EXPECT_EQ(
+        classifyBuildInfo(200, promSuccess(R"({"application":"Grafana Mimir","version":"2.14.3",)" + fields + "}"))
+            ->windows,
+        WindowSemantics::Prometheus2);
 
     // VictoriaMetrics' placeholders: an empty object (v1.79, Debian 12's), or a fake Prometheus version (later).
     for (const std::string data : {"{}", R"({"version":"2.24.0"})"}) {

@@ -6,10 +6,8 @@
 namespace fp8dash::gpu {
 namespace {
 
-TEST(CudaDeviceQueryOnDevice, ReportsEveryDeviceSanely)
-{
-    if (!builtWithCuda())
-        GTEST_SKIP() << "this build has no CUDA implementation (configured without the CUDA toolkit)";
+TEST(CudaDeviceQueryOnDevice, ReportsEveryDeviceSanely) {
+    if (!builtWithCuda()) GTEST_SKIP() << "this build has no CUDA implementation (configured without the CUDA toolkit)";
     const DeviceReport report = makeDeviceQuery()->query();
     if (!report.hasUsableDevice())
         GTEST_SKIP() << "no usable GPU (" << unavailableName(report.unavailable) << "): " << report.reason;
@@ -23,7 +21,7 @@ TEST(CudaDeviceQueryOnDevice, ReportsEveryDeviceSanely)
         EXPECT_GT(d.index, previousIndex);  // ascending, each device once
         previousIndex = d.index;
         EXPECT_FALSE(d.name.empty());
-        EXPECT_GE(d.computeMajor, 5);       // CUDA 12+ supports nothing older than Maxwell
+        EXPECT_GE(d.computeMajor, 5);  // CUDA 12+ supports nothing older than Maxwell
         EXPECT_GT(d.multiprocessors, 0);
         EXPECT_GT(d.memoryTotalBytes, 0u);
         EXPECT_GT(d.memoryFreeBytes, 0u);
@@ -32,10 +30,8 @@ TEST(CudaDeviceQueryOnDevice, ReportsEveryDeviceSanely)
     }
 }
 
-TEST(CudaDeviceQueryOnDevice, RepeatedQueriesAgree)
-{
-    if (!builtWithCuda())
-        GTEST_SKIP() << "this build has no CUDA implementation (configured without the CUDA toolkit)";
+TEST(CudaDeviceQueryOnDevice, RepeatedQueriesAgree) {
+    if (!builtWithCuda()) GTEST_SKIP() << "this build has no CUDA implementation (configured without the CUDA toolkit)";
     auto query = makeDeviceQuery();
     const DeviceReport first = query->query();
     if (!first.hasUsableDevice())

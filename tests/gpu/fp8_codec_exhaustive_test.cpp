@@ -43,8 +43,7 @@ struct Mismatch {
 };
 
 // Names the sweep in gtest's messages instead of dumping its bytes.
-void PrintTo(const Sweep& sweep, std::ostream* os)
-{
+void PrintTo(const Sweep& sweep, std::ostream* os) {
     *os << sweep.name;
 }
 
@@ -71,22 +70,18 @@ constexpr bool kInstrumentedBuild = false;
 // every pattern in optimised builds; the other three take the same stride as sanitizer builds. They share the
 // encoder's code paths, and their full sweeps were three quarters of the exhaustive suite's time (3 x 50 s of the CI
 // suite's 418 s of test time). FP8DASH_FULL_SWEEP=1 sweeps every pattern of all four.
-std::uint64_t patternStep(const Sweep& sweep)
-{
+std::uint64_t patternStep(const Sweep& sweep) {
     const char* force = std::getenv("FP8DASH_FULL_SWEEP");
     const bool forced = force != nullptr && std::string(force) == "1";
-    if (forced)
-        return 1;
+    if (forced) return 1;
     const bool measured = sweep.format == Fp8Format::E4M3 && sweep.saturation == Saturation::Finite;
     return kInstrumentedBuild || !measured ? 61 : 1;
 }
 
 class Fp8CodecExhaustive : public ::testing::TestWithParam<Sweep> {};
 
-TEST_P(Fp8CodecExhaustive, EveryFloatEncodesLikeTheToolkit)
-{
-    if (!reference::available())
-        GTEST_SKIP() << reference::unavailableReason();
+TEST_P(Fp8CodecExhaustive, EveryFloatEncodesLikeTheToolkit) {
+    if (!reference::available()) GTEST_SKIP() << reference::unavailableReason();
     const Sweep sweep = GetParam();
     const std::string activeKernel = fp8EncodeKernel();
     const bool checkBaselineToo = activeKernel != "baseline";
@@ -104,19 +99,16 @@ TEST_P(Fp8CodecExhaustive, EveryFloatEncodesLikeTheToolkit)
         examples.insert(examples.end(), found.begin(), found.end());
         std::sort(examples.begin(), examples.end(),
                   [](const Mismatch& a, const Mismatch& b) { return a.bits < b.bits; });
-        if (examples.size() > kExamplesKept)
-            examples.resize(kExamplesKept);
+        if (examples.size() > kExamplesKept) examples.resize(kExamplesKept);
     };
 
     auto compare = [&](const float* input, std::size_t n, const std::uint8_t* expected, const std::uint8_t* actual,
                        const char* kernel) {
-        if (std::memcmp(expected, actual, n) == 0)
-            return;
+        if (std::memcmp(expected, actual, n) == 0) return;
         std::vector<Mismatch> found;
         std::uint64_t count = 0;
         for (std::size_t j = 0; j < n; ++j) {
-            if (expected[j] == actual[j])
-                continue;
+            if (expected[j] == actual[j]) continue;
             ++count;
             if (found.size() < kExamplesKept)
                 found.push_back({std::bit_cast<std::uint32_t>(input[j]), kernel, expected[j], actual[j]});
@@ -130,8 +122,7 @@ TEST_P(Fp8CodecExhaustive, EveryFloatEncodesLikeTheToolkit)
         std::vector<std::uint8_t> expected(kBlock), active(kBlock), baseline(kBlock);
         for (;;) {
             const std::uint64_t first = nextBlock.fetch_add(1) * kBlock;  // index of the block's first pattern
-            if (first >= patternCount)
-                return;
+            if (first >= patternCount) return;
             const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(kBlock, patternCount - first));
             for (std::size_t j = 0; j < n; ++j)
                 input[j] = std::bit_cast<float>(static_cast<std::uint32_t>((first + j) * step));
@@ -147,10 +138,8 @@ TEST_P(Fp8CodecExhaustive, EveryFloatEncodesLikeTheToolkit)
 
     const auto start = std::chrono::steady_clock::now();
     std::vector<std::thread> threads;
-    for (unsigned t = 0; t < threadCount; ++t)
-        threads.emplace_back(worker);
-    for (std::thread& t : threads)
-        t.join();
+    for (unsigned t = 0; t < threadCount; ++t) threads.emplace_back(worker);
+    for (std::thread& t : threads) t.join();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     const std::string coverage =
@@ -158,9 +147,9 @@ TEST_P(Fp8CodecExhaustive, EveryFloatEncodesLikeTheToolkit)
                   : "one float in " + std::to_string(step) + " (" + std::to_string(patternCount) +
                         " patterns: sanitizer or unoptimised build; FP8DASH_FULL_SWEEP=1 sweeps all 2^32)";
     std::cout << "[ sweep    ] " << sweep.name << ": " << coverage << " vs " << reference::headerPath() << ", kernel "
-              << activeKernel
-              << (checkBaselineToo ? " + baseline" : "") << ", " << threadCount << " threads, " << std::fixed
-              << std::setprecision(2) << seconds << " s, " << mismatchCount.load() << " mismatches (all kernels)\n";
+              << activeKernel << (checkBaselineToo ? " + baseline" : "") << ", " << threadCount << " threads, "
+              << std::fixed << std::setprecision(2) << seconds << " s, " << mismatchCount.load()
+              << " mismatches (all kernels)\n";
     RecordProperty("seconds", std::to_string(seconds));
     RecordProperty("kernel", activeKernel);
     RecordProperty("patterns", std::to_string(patternCount));

@@ -14,37 +14,37 @@ namespace fp8dash::gpu::reference {
 
 namespace {
 
-constexpr __nv_fp8_interpretation_t interpretation(Fp8Format format)
-{
+constexpr __nv_fp8_interpretation_t interpretation(Fp8Format format) {
     return format == Fp8Format::E4M3 ? __NV_E4M3 : __NV_E5M2;
 }
 
-constexpr __nv_saturation_t saturationMode(Saturation saturation)
-{
+constexpr __nv_saturation_t saturationMode(Saturation saturation) {
     return saturation == Saturation::Finite ? __NV_SATFINITE : __NV_NOSAT;
 }
 
 // Constant arguments let the compiler specialise the header's conversion for each of the four sweeps.
 template <__nv_saturation_t Sat, __nv_fp8_interpretation_t Interp>
-void encodeLoop(const float* in, std::uint8_t* out, std::size_t n)
-{
-    for (std::size_t i = 0; i < n; ++i)
-        out[i] = __nv_cvt_float_to_fp8(in[i], Sat, Interp);
+void encodeLoop(const float* in, std::uint8_t* out, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = __nv_cvt_float_to_fp8(in[i], Sat, Interp);
 }
 
 }  // namespace
 
-bool available() { return true; }
-const char* unavailableReason() { return ""; }
-const char* headerPath() { return FP8DASH_CUDA_FP8_HEADER_PATH; }
+bool available() {
+    return true;
+}
+const char* unavailableReason() {
+    return "";
+}
+const char* headerPath() {
+    return FP8DASH_CUDA_FP8_HEADER_PATH;
+}
 
-std::uint8_t encode(float value, Fp8Format format, Saturation saturation)
-{
+std::uint8_t encode(float value, Fp8Format format, Saturation saturation) {
     return __nv_cvt_float_to_fp8(value, saturationMode(saturation), interpretation(format));
 }
 
-void encode(const float* in, std::uint8_t* out, std::size_t n, Fp8Format format, Saturation saturation)
-{
+void encode(const float* in, std::uint8_t* out, std::size_t n, Fp8Format format, Saturation saturation) {
     const bool finite = saturation == Saturation::Finite;
     if (format == Fp8Format::E4M3 && finite)
         encodeLoop<__NV_SATFINITE, __NV_E4M3>(in, out, n);
@@ -56,13 +56,11 @@ void encode(const float* in, std::uint8_t* out, std::size_t n, Fp8Format format,
         encodeLoop<__NV_NOSAT, __NV_E5M2>(in, out, n);
 }
 
-std::uint16_t decodeToHalfBits(std::uint8_t code, Fp8Format format)
-{
+std::uint16_t decodeToHalfBits(std::uint8_t code, Fp8Format format) {
     return __nv_cvt_fp8_to_halfraw(code, interpretation(format)).x;
 }
 
-float decode(std::uint8_t code, Fp8Format format)
-{
+float decode(std::uint8_t code, Fp8Format format) {
     return __half2float(__half(__nv_cvt_fp8_to_halfraw(code, interpretation(format))));
 }
 
@@ -70,25 +68,35 @@ float decode(std::uint8_t code, Fp8Format format)
 
 namespace {
 
-[[noreturn]] void unavailable()
-{
+[[noreturn]] void unavailable() {
     throw std::logic_error("the cuda_fp8.h reference was not built: the header was not found at configure time");
 }
 
 }  // namespace
 
-bool available() { return false; }
-const char* unavailableReason()
-{
+bool available() {
+    return false;
+}
+const char* unavailableReason() {
     return "cuda_fp8.h (CUDA toolkit) was not found when the project was configured; install the CUDA toolkit "
            "(or set CUDAToolkit_ROOT) and reconfigure to compare the codec with NVIDIA's host conversions";
 }
-const char* headerPath() { return ""; }
+const char* headerPath() {
+    return "";
+}
 
-std::uint8_t encode(float, Fp8Format, Saturation) { unavailable(); }
-void encode(const float*, std::uint8_t*, std::size_t, Fp8Format, Saturation) { unavailable(); }
-std::uint16_t decodeToHalfBits(std::uint8_t, Fp8Format) { unavailable(); }
-float decode(std::uint8_t, Fp8Format) { unavailable(); }
+std::uint8_t encode(float, Fp8Format, Saturation) {
+    unavailable();
+}
+void encode(const float*, std::uint8_t*, std::size_t, Fp8Format, Saturation) {
+    unavailable();
+}
+std::uint16_t decodeToHalfBits(std::uint8_t, Fp8Format) {
+    unavailable();
+}
+float decode(std::uint8_t, Fp8Format) {
+    unavailable();
+}
 
 #endif
 

@@ -23,25 +23,28 @@ namespace {
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
-std::uint8_t e4m3(float value, Saturation saturation = Saturation::None)
-{
+std::uint8_t e4m3(float value, Saturation saturation = Saturation::None) {
     return encodeFp8(value, Fp8Format::E4M3, saturation);
 }
 
-std::uint8_t e5m2(float value, Saturation saturation = Saturation::None)
-{
+std::uint8_t e5m2(float value, Saturation saturation = Saturation::None) {
     return encodeFp8(value, Fp8Format::E5M2, saturation);
 }
 
-float above(float value) { return std::nextafter(value, kInf); }
-float below(float value) { return std::nextafter(value, -kInf); }
+float above(float value) {
+    return std::nextafter(value, kInf);
+}
+float below(float value) {
+    return std::nextafter(value, -kInf);
+}
 
-std::uint32_t bitsOf(float value) { return std::bit_cast<std::uint32_t>(value); }
+std::uint32_t bitsOf(float value) {
+    return std::bit_cast<std::uint32_t>(value);
+}
 
 // The value a code stands for, straight from the format definition, in double: (-1)^s * 2^(e - bias) * 1.m, or
 // 2^(1 - bias) * 0.m for e == 0. NaN/infinity codes are handled by the callers.
-double definedValue(std::uint8_t code, int exponentBits, int mantissaBits)
-{
+double definedValue(std::uint8_t code, int exponentBits, int mantissaBits) {
     const int bias = (1 << (exponentBits - 1)) - 1;
     const int exponent = (code >> mantissaBits) & ((1 << exponentBits) - 1);
     const int mantissa = code & ((1 << mantissaBits) - 1);
@@ -51,61 +54,55 @@ double definedValue(std::uint8_t code, int exponentBits, int mantissaBits)
     return (code & 0x80) ? -magnitude : magnitude;
 }
 
-TEST(Fp8Codec, MaxFinite)
-{
+TEST(Fp8Codec, MaxFinite) {
     EXPECT_EQ(fp8MaxFinite(Fp8Format::E4M3), 448.0f);
     EXPECT_EQ(fp8MaxFinite(Fp8Format::E5M2), 57344.0f);
 }
 
-TEST(Fp8CodecE4M3, ZerosKeepTheirSign)
-{
+TEST(Fp8CodecE4M3, ZerosKeepTheirSign) {
     EXPECT_EQ(e4m3(0.0f), 0x00);
     EXPECT_EQ(e4m3(-0.0f), 0x80);
     EXPECT_EQ(bitsOf(decodeFp8(0x00, Fp8Format::E4M3)), 0x00000000u);
     EXPECT_EQ(bitsOf(decodeFp8(0x80, Fp8Format::E4M3)), 0x80000000u);
 }
 
-TEST(Fp8CodecE4M3, SubnormalsAndSmallestNormal)
-{
+TEST(Fp8CodecE4M3, SubnormalsAndSmallestNormal) {
     const float minSubnormal = std::ldexp(1.0f, -9);
     EXPECT_EQ(e4m3(minSubnormal), 0x01);
     EXPECT_EQ(e4m3(-minSubnormal), 0x81);
-    EXPECT_EQ(e4m3(7 * minSubnormal), 0x07);            // largest subnormal, 0.875 * 2^-6
-    EXPECT_EQ(e4m3(std::ldexp(1.0f, -6)), 0x08);        // smallest normal
+    EXPECT_EQ(e4m3(7 * minSubnormal), 0x07);      // largest subnormal, 0.875 * 2^-6
+    EXPECT_EQ(e4m3(std::ldexp(1.0f, -6)), 0x08);  // smallest normal
     EXPECT_EQ(decodeFp8(0x01, Fp8Format::E4M3), 0.001953125f);
     EXPECT_EQ(decodeFp8(0x07, Fp8Format::E4M3), 0.013671875f);
     EXPECT_EQ(decodeFp8(0x08, Fp8Format::E4M3), 0.015625f);
 }
 
-TEST(Fp8CodecE4M3, UnderflowRoundsToEvenAndKeepsTheSign)
-{
+TEST(Fp8CodecE4M3, UnderflowRoundsToEvenAndKeepsTheSign) {
     const float halfMinSubnormal = std::ldexp(1.0f, -10);
-    EXPECT_EQ(e4m3(halfMinSubnormal), 0x00);              // tie between 0 and 2^-9: even is 0
+    EXPECT_EQ(e4m3(halfMinSubnormal), 0x00);  // tie between 0 and 2^-9: even is 0
     EXPECT_EQ(e4m3(above(halfMinSubnormal)), 0x01);
     EXPECT_EQ(e4m3(-halfMinSubnormal), 0x80);
     EXPECT_EQ(e4m3(-1e-30f), 0x80);
     EXPECT_EQ(e4m3(std::numeric_limits<float>::denorm_min()), 0x00);
-    EXPECT_EQ(e4m3(3 * halfMinSubnormal), 0x02);          // 1.5 * 2^-9: tie, 2 is even
-    EXPECT_EQ(e4m3(5 * halfMinSubnormal), 0x02);          // 2.5 * 2^-9: tie, 2 is even
-    EXPECT_EQ(e4m3(15 * halfMinSubnormal), 0x08);         // 7.5 * 2^-9: tie, rounds up into the smallest normal
+    EXPECT_EQ(e4m3(3 * halfMinSubnormal), 0x02);   // 1.5 * 2^-9: tie, 2 is even
+    EXPECT_EQ(e4m3(5 * halfMinSubnormal), 0x02);   // 2.5 * 2^-9: tie, 2 is even
+    EXPECT_EQ(e4m3(15 * halfMinSubnormal), 0x08);  // 7.5 * 2^-9: tie, rounds up into the smallest normal
 }
 
-TEST(Fp8CodecE4M3, NormalsRoundToNearestEven)
-{
-    EXPECT_EQ(e4m3(1.0f), 0x38);          // 0 0111 000
-    EXPECT_EQ(e4m3(-2.0f), 0xC0);         // 1 1000 000
+TEST(Fp8CodecE4M3, NormalsRoundToNearestEven) {
+    EXPECT_EQ(e4m3(1.0f), 0x38);   // 0 0111 000
+    EXPECT_EQ(e4m3(-2.0f), 0xC0);  // 1 1000 000
     EXPECT_EQ(e4m3(1.125f), 0x39);
-    EXPECT_EQ(e4m3(1.0625f), 0x38);       // halfway 1.0 | 1.125: to the even mantissa 000
+    EXPECT_EQ(e4m3(1.0625f), 0x38);  // halfway 1.0 | 1.125: to the even mantissa 000
     EXPECT_EQ(e4m3(above(1.0625f)), 0x39);
-    EXPECT_EQ(e4m3(1.1875f), 0x3A);       // halfway 1.125 | 1.25: to the even mantissa 010
+    EXPECT_EQ(e4m3(1.1875f), 0x3A);  // halfway 1.125 | 1.25: to the even mantissa 010
     EXPECT_EQ(e4m3(below(1.1875f)), 0x39);
-    EXPECT_EQ(e4m3(1.9375f), 0x40);       // halfway 1.875 | 2.0: carries into the exponent
-    EXPECT_EQ(e4m3(3.14159265f), 0x45);   // between 3.0 and 3.25 (ulp 0.25 in [2, 4)), nearer 3.25
+    EXPECT_EQ(e4m3(1.9375f), 0x40);      // halfway 1.875 | 2.0: carries into the exponent
+    EXPECT_EQ(e4m3(3.14159265f), 0x45);  // between 3.0 and 3.25 (ulp 0.25 in [2, 4)), nearer 3.25
     EXPECT_EQ(decodeFp8(0x45, Fp8Format::E4M3), 3.25f);
 }
 
-TEST(Fp8CodecE4M3, LargestFiniteAndOverflow)
-{
+TEST(Fp8CodecE4M3, LargestFiniteAndOverflow) {
     EXPECT_EQ(e4m3(448.0f), 0x7E);
     EXPECT_EQ(e4m3(-448.0f), 0xFE);
     EXPECT_EQ(decodeFp8(0x7E, Fp8Format::E4M3), 448.0f);
@@ -127,8 +124,7 @@ TEST(Fp8CodecE4M3, LargestFiniteAndOverflow)
     EXPECT_EQ(e4m3(-kInf, Saturation::Finite), 0xFE);
 }
 
-TEST(Fp8CodecE4M3, NaN)
-{
+TEST(Fp8CodecE4M3, NaN) {
     for (Saturation s : {Saturation::None, Saturation::Finite}) {
         EXPECT_EQ(e4m3(kNaN, s), 0x7F);
         EXPECT_EQ(e4m3(-kNaN, s), 0x7F);  // the sign of a NaN input is dropped
@@ -139,8 +135,7 @@ TEST(Fp8CodecE4M3, NaN)
     EXPECT_EQ(bitsOf(decodeFp8(0xFF, Fp8Format::E4M3)), 0x7FFFFFFFu);
 }
 
-TEST(Fp8CodecE5M2, ZerosSubnormalsAndSmallestNormal)
-{
+TEST(Fp8CodecE5M2, ZerosSubnormalsAndSmallestNormal) {
     EXPECT_EQ(e5m2(0.0f), 0x00);
     EXPECT_EQ(e5m2(-0.0f), 0x80);
     const float minSubnormal = std::ldexp(1.0f, -16);
@@ -149,32 +144,29 @@ TEST(Fp8CodecE5M2, ZerosSubnormalsAndSmallestNormal)
     EXPECT_EQ(e5m2(std::ldexp(1.0f, -14)), 0x04);
     EXPECT_EQ(decodeFp8(0x01, Fp8Format::E5M2), 1.52587890625e-05f);
     EXPECT_EQ(decodeFp8(0x04, Fp8Format::E5M2), 6.103515625e-05f);
-    EXPECT_EQ(e5m2(std::ldexp(1.0f, -17)), 0x00);     // tie between 0 and 2^-16
+    EXPECT_EQ(e5m2(std::ldexp(1.0f, -17)), 0x00);  // tie between 0 and 2^-16
     EXPECT_EQ(e5m2(-std::ldexp(1.0f, -17)), 0x80);
     EXPECT_EQ(e5m2(above(std::ldexp(1.0f, -17))), 0x01);
-    EXPECT_EQ(e5m2(std::ldexp(3.0f, -17)), 0x02);     // 1.5 * 2^-16: tie, 2 is even
-    EXPECT_EQ(e5m2(std::ldexp(7.0f, -17)), 0x04);     // 3.5 * 2^-16: tie, rounds up into the smallest normal
+    EXPECT_EQ(e5m2(std::ldexp(3.0f, -17)), 0x02);  // 1.5 * 2^-16: tie, 2 is even
+    EXPECT_EQ(e5m2(std::ldexp(7.0f, -17)), 0x04);  // 3.5 * 2^-16: tie, rounds up into the smallest normal
 }
 
-TEST(Fp8CodecE5M2, NormalsRoundToNearestEven)
-{
-    EXPECT_EQ(e5m2(1.0f), 0x3C);     // 0 01111 00
+TEST(Fp8CodecE5M2, NormalsRoundToNearestEven) {
+    EXPECT_EQ(e5m2(1.0f), 0x3C);  // 0 01111 00
     EXPECT_EQ(e5m2(-1.5f), 0xBE);
-    EXPECT_EQ(e5m2(1.125f), 0x3C);   // halfway 1.0 | 1.25: to the even mantissa 00
+    EXPECT_EQ(e5m2(1.125f), 0x3C);  // halfway 1.0 | 1.25: to the even mantissa 00
     EXPECT_EQ(e5m2(above(1.125f)), 0x3D);
     EXPECT_EQ(e5m2(1.375f), 0x3E);   // halfway 1.25 | 1.5: to the even mantissa 10
     EXPECT_EQ(e5m2(1.875f), 0x40);   // halfway 1.75 | 2.0: carries into the exponent
     EXPECT_EQ(e5m2(1.0625f), 0x3C);  // below the midpoint, not a tie in E5M2
 }
 
-TEST(Fp8CodecE5M2, LargestFiniteInfinityAndOverflow)
-{
+TEST(Fp8CodecE5M2, LargestFiniteInfinityAndOverflow) {
     EXPECT_EQ(e5m2(57344.0f), 0x7B);
     EXPECT_EQ(decodeFp8(0x7B, Fp8Format::E5M2), 57344.0f);
     EXPECT_EQ(decodeFp8(0x7C, Fp8Format::E5M2), kInf);
     EXPECT_EQ(decodeFp8(0xFC, Fp8Format::E5M2), -kInf);
-    for (Saturation s : {Saturation::None, Saturation::Finite})
-        EXPECT_EQ(e5m2(below(61440.0f), s), 0x7B);
+    for (Saturation s : {Saturation::None, Saturation::Finite}) EXPECT_EQ(e5m2(below(61440.0f), s), 0x7B);
 
     // 61440 = 57344 + half an ulp ties to the even code 0x7C, which is infinity: overflow.
     EXPECT_EQ(e5m2(61440.0f), 0x7C);
@@ -185,12 +177,11 @@ TEST(Fp8CodecE5M2, LargestFiniteInfinityAndOverflow)
 
     EXPECT_EQ(e5m2(61440.0f, Saturation::Finite), 0x7B);
     EXPECT_EQ(e5m2(-1e6f, Saturation::Finite), 0xFB);
-    EXPECT_EQ(e5m2(kInf, Saturation::Finite), 0x7B);   // satfinite clamps infinities too
+    EXPECT_EQ(e5m2(kInf, Saturation::Finite), 0x7B);  // satfinite clamps infinities too
     EXPECT_EQ(e5m2(-kInf, Saturation::Finite), 0xFB);
 }
 
-TEST(Fp8CodecE5M2, NaN)
-{
+TEST(Fp8CodecE5M2, NaN) {
     for (Saturation s : {Saturation::None, Saturation::Finite}) {
         EXPECT_EQ(e5m2(kNaN, s), 0x7F);
         EXPECT_EQ(e5m2(-kNaN, s), 0x7F);
@@ -201,8 +192,7 @@ TEST(Fp8CodecE5M2, NaN)
 }
 
 // Every code of both formats against the format definition computed in double, independently of the codec.
-TEST(Fp8Codec, AllDecodesMatchTheFormatDefinition)
-{
+TEST(Fp8Codec, AllDecodesMatchTheFormatDefinition) {
     for (int c = 0; c < 256; ++c) {
         const auto code = static_cast<std::uint8_t>(c);
         const float e4 = decodeFp8(code, Fp8Format::E4M3);
@@ -223,14 +213,12 @@ TEST(Fp8Codec, AllDecodesMatchTheFormatDefinition)
 }
 
 // Every non-NaN code survives decode then encode; finite ones in both saturation modes.
-TEST(Fp8Codec, EveryCodeRoundTrips)
-{
+TEST(Fp8Codec, EveryCodeRoundTrips) {
     for (Fp8Format format : {Fp8Format::E4M3, Fp8Format::E5M2}) {
         for (int c = 0; c < 256; ++c) {
             const auto code = static_cast<std::uint8_t>(c);
             const float value = decodeFp8(code, format);
-            if (std::isnan(value))
-                continue;
+            if (std::isnan(value)) continue;
             EXPECT_EQ(encodeFp8(value, format, Saturation::None), code) << c;
             if (std::isfinite(value)) {
                 EXPECT_EQ(encodeFp8(value, format, Saturation::Finite), code) << c;
@@ -239,11 +227,9 @@ TEST(Fp8Codec, EveryCodeRoundTrips)
     }
 }
 
-TEST(Fp8Codec, BulkDecodeEqualsScalar)
-{
+TEST(Fp8Codec, BulkDecodeEqualsScalar) {
     std::vector<std::uint8_t> codes(256 * 3 + 5);
-    for (std::size_t i = 0; i < codes.size(); ++i)
-        codes[i] = static_cast<std::uint8_t>(i * 37 + 11);
+    for (std::size_t i = 0; i < codes.size(); ++i) codes[i] = static_cast<std::uint8_t>(i * 37 + 11);
     for (Fp8Format format : {Fp8Format::E4M3, Fp8Format::E5M2}) {
         std::vector<float> out(codes.size());
         decodeFp8(codes.data(), out.data(), codes.size(), format);
@@ -254,13 +240,11 @@ TEST(Fp8Codec, BulkDecodeEqualsScalar)
 
 // Random bit patterns (all classes), random values around the FP8 ranges and the special values, at lengths and
 // offsets that exercise the vector blocks and the scalar tail of both kernels.
-TEST(Fp8Codec, ScalarBulkAndBaselineKernelAgree)
-{
+TEST(Fp8Codec, ScalarBulkAndBaselineKernelAgree) {
     std::mt19937 rng(20240611u);
     std::vector<float> input;
     std::uniform_int_distribution<std::uint32_t> anyBits;
-    for (int i = 0; i < 100000; ++i)
-        input.push_back(std::bit_cast<float>(anyBits(rng)));
+    for (int i = 0; i < 100000; ++i) input.push_back(std::bit_cast<float>(anyBits(rng)));
     std::uniform_real_distribution<float> wide(-70000.0f, 70000.0f);
     std::uniform_real_distribution<float> narrow(-1.0f, 1.0f);
     std::uniform_int_distribution<int> scale(-20, 17);
@@ -268,15 +252,14 @@ TEST(Fp8Codec, ScalarBulkAndBaselineKernelAgree)
         input.push_back(wide(rng));
         input.push_back(std::ldexp(narrow(rng), scale(rng)));
     }
-    for (float special : {0.0f, -0.0f, kInf, -kInf, kNaN, -kNaN, 448.0f, 464.0f, above(464.0f), 57344.0f,
-                          61440.0f, below(61440.0f), std::ldexp(1.0f, -10), std::ldexp(1.0f, -17)})
+    for (float special : {0.0f, -0.0f, kInf, -kInf, kNaN, -kNaN, 448.0f, 464.0f, above(464.0f), 57344.0f, 61440.0f,
+                          below(61440.0f), std::ldexp(1.0f, -10), std::ldexp(1.0f, -17)})
         input.push_back(special);
 
     for (Fp8Format format : {Fp8Format::E4M3, Fp8Format::E5M2}) {
         for (Saturation saturation : {Saturation::None, Saturation::Finite}) {
             std::vector<std::uint8_t> expected(input.size());
-            for (std::size_t i = 0; i < input.size(); ++i)
-                expected[i] = encodeFp8(input[i], format, saturation);
+            for (std::size_t i = 0; i < input.size(); ++i) expected[i] = encodeFp8(input[i], format, saturation);
 
             for (std::size_t offset : {0u, 1u, 3u}) {
                 for (std::size_t n : {0u, 1u, 63u, 64u, 65u, 1000u, 4097u}) {
@@ -298,8 +281,7 @@ TEST(Fp8Codec, ScalarBulkAndBaselineKernelAgree)
     }
 }
 
-TEST(Fp8Codec, ReportsItsKernel)
-{
+TEST(Fp8Codec, ReportsItsKernel) {
     const std::string kernel = fp8EncodeKernel();
     EXPECT_TRUE(kernel == "avx2" || kernel == "baseline") << kernel;
 #if defined(__GNUC__) && defined(__x86_64__)
@@ -309,10 +291,8 @@ TEST(Fp8Codec, ReportsItsKernel)
 }
 
 // All 256 codes of both formats against cuda_fp8.h: __nv_cvt_fp8_to_halfraw, widened to float by cuda_fp16.h.
-TEST(Fp8CodecCudaReference, AllDecodesMatchTheToolkitBitForBit)
-{
-    if (!reference::available())
-        GTEST_SKIP() << reference::unavailableReason();
+TEST(Fp8CodecCudaReference, AllDecodesMatchTheToolkitBitForBit) {
+    if (!reference::available()) GTEST_SKIP() << reference::unavailableReason();
     for (Fp8Format format : {Fp8Format::E4M3, Fp8Format::E5M2}) {
         for (int c = 0; c < 256; ++c) {
             const auto code = static_cast<std::uint8_t>(c);
@@ -325,13 +305,28 @@ TEST(Fp8CodecCudaReference, AllDecodesMatchTheToolkitBitForBit)
 }
 
 // The hand-computed cases above hold for the toolkit too, so the values this file asserts are NVIDIA's.
-TEST(Fp8CodecCudaReference, HandValuesAgreeWithTheToolkit)
-{
-    if (!reference::available())
-        GTEST_SKIP() << reference::unavailableReason();
-    const std::vector<float> values{0.0f, -0.0f, std::ldexp(1.0f, -10), -1e-30f, 1.0625f, 1.1875f, 1.125f, 1.375f,
-                                    448.0f, 464.0f, above(464.0f), 57344.0f, 61440.0f, below(61440.0f), kInf, -kInf,
-                                    kNaN, -kNaN, -1000.0f, 1e6f};
+TEST(Fp8CodecCudaReference, HandValuesAgreeWithTheToolkit) {
+    if (!reference::available()) GTEST_SKIP() << reference::unavailableReason();
+    const std::vector<float> values{0.0f,
+                                    -0.0f,
+                                    std::ldexp(1.0f, -10),
+                                    -1e-30f,
+                                    1.0625f,
+                                    1.1875f,
+                                    1.125f,
+                                    1.375f,
+                                    448.0f,
+                                    464.0f,
+                                    above(464.0f),
+                                    57344.0f,
+                                    61440.0f,
+                                    below(61440.0f),
+                                    kInf,
+                                    -kInf,
+                                    kNaN,
+                                    -kNaN,
+                                    -1000.0f,
+                                    1e6f};
     for (Fp8Format format : {Fp8Format::E4M3, Fp8Format::E5M2})
         for (Saturation saturation : {Saturation::None, Saturation::Finite})
             for (float v : values)

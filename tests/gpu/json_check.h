@@ -20,8 +20,7 @@ struct JsonValue {
     std::vector<JsonValue> items;
     std::map<std::string, JsonValue> members;
 
-    const JsonValue* find(const std::string& key) const
-    {
+    const JsonValue* find(const std::string& key) const {
         const auto it = members.find(key);
         return it == members.end() ? nullptr : &it->second;
     }
@@ -30,14 +29,12 @@ struct JsonValue {
 class JsonReader {
 public:
     // The document, or nullopt with error() saying where it broke.
-    std::optional<JsonValue> parse(const std::string& text)
-    {
+    std::optional<JsonValue> parse(const std::string& text) {
         m_text = &text;
         m_pos = 0;
         m_error.clear();
         JsonValue value;
-        if (!parseValue(value, 0))
-            return std::nullopt;
+        if (!parseValue(value, 0)) return std::nullopt;
         skipSpace();
         if (m_pos != text.size()) {
             fail("trailing characters");
@@ -48,106 +45,103 @@ public:
     const std::string& error() const { return m_error; }
 
 private:
-    bool fail(const std::string& what)
-    {
-        if (m_error.empty())
-            m_error = what + " at offset " + std::to_string(m_pos);
+    bool fail(const std::string& what) {
+        if (m_error.empty()) m_error = what + " at offset " + std::to_string(m_pos);
         return false;
     }
-    void skipSpace()
-    {
+    void skipSpace() {
         while (m_pos < m_text->size()) {
             const char c = (*m_text)[m_pos];
-            if (c != ' ' && c != '\t' && c != '\r' && c != '\n')
-                break;
+            if (c != ' ' && c != '\t' && c != '\r' && c != '\n') break;
             ++m_pos;
         }
     }
-    bool literal(const char* word)
-    {
+    bool literal(const char* word) {
         const std::string w(word);
-        if (m_text->compare(m_pos, w.size(), w) != 0)
-            return false;
+        if (m_text->compare(m_pos, w.size(), w) != 0) return false;
         m_pos += w.size();
         return true;
     }
-    bool parseString(std::string& out)
-    {
-        if (m_pos >= m_text->size() || (*m_text)[m_pos] != '"')
-            return fail("expected a string");
+    bool parseString(std::string& out) {
+        if (m_pos >= m_text->size() || (*m_text)[m_pos] != '"') return fail("expected a string");
         ++m_pos;
         while (m_pos < m_text->size()) {
             const char c = (*m_text)[m_pos++];
-            if (c == '"')
-                return true;
-            if (static_cast<unsigned char>(c) < 0x20)
-                return fail("control character in a string");
+            if (c == '"') return true;
+            if (static_cast<unsigned char>(c) < 0x20) return fail("control character in a string");
             if (c != '\\') {
                 out += c;
                 continue;
             }
-            if (m_pos >= m_text->size())
-                break;
+            if (m_pos >= m_text->size()) break;
             const char e = (*m_text)[m_pos++];
             switch (e) {
-            case '"': out += '"'; break;
-            case '\\': out += '\\'; break;
-            case '/': out += '/'; break;
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
-            case 'n': out += '\n'; break;
-            case 'r': out += '\r'; break;
-            case 't': out += '\t'; break;
-            case 'u':
-                for (int i = 0; i < 4; ++i) {
-                    if (m_pos >= m_text->size() || !std::isxdigit(static_cast<unsigned char>((*m_text)[m_pos])))
-                        return fail("bad \\u escape");
-                    ++m_pos;
-                }
-                out += '?';  // the tests compare ASCII text only
-                break;
-            default: return fail("bad escape");
+                case '"':
+                    out += '"';
+                    break;
+                case '\\':
+                    out += '\\';
+                    break;
+                case '/':
+                    out += '/';
+                    break;
+                case 'b':
+                    out += '\b';
+                    break;
+                case 'f':
+                    out += '\f';
+                    break;
+                case 'n':
+                    out += '\n';
+                    break;
+                case 'r':
+                    out += '\r';
+                    break;
+                case 't':
+                    out += '\t';
+                    break;
+                case 'u':
+                    for (int i = 0; i < 4; ++i) {
+                        if (m_pos >= m_text->size() || !std::isxdigit(static_cast<unsigned char>((*m_text)[m_pos])))
+                            return fail("bad \\u escape");
+                        ++m_pos;
+                    }
+                    out += '?';  // the tests compare ASCII text only
+                    break;
+                default:
+                    return fail("bad escape");
             }
         }
         return fail("unterminated string");
     }
-    bool parseNumber(double& out)
-    {
+    bool parseNumber(double& out) {
         const std::size_t start = m_pos;
         auto digits = [&] {
             const std::size_t from = m_pos;
-            while (m_pos < m_text->size() && std::isdigit(static_cast<unsigned char>((*m_text)[m_pos])))
-                ++m_pos;
+            while (m_pos < m_text->size() && std::isdigit(static_cast<unsigned char>((*m_text)[m_pos]))) ++m_pos;
             return m_pos > from;
         };
-        if (m_pos < m_text->size() && (*m_text)[m_pos] == '-')
-            ++m_pos;
+        if (m_pos < m_text->size() && (*m_text)[m_pos] == '-') ++m_pos;
         if (m_pos < m_text->size() && (*m_text)[m_pos] == '0')
             ++m_pos;
         else if (!digits())
             return fail("bad number");
         if (m_pos < m_text->size() && (*m_text)[m_pos] == '.') {
             ++m_pos;
-            if (!digits())
-                return fail("bad fraction");
+            if (!digits()) return fail("bad fraction");
         }
         if (m_pos < m_text->size() && ((*m_text)[m_pos] == 'e' || (*m_text)[m_pos] == 'E')) {
             ++m_pos;
-            if (m_pos < m_text->size() && ((*m_text)[m_pos] == '+' || (*m_text)[m_pos] == '-'))
-                ++m_pos;
-            if (!digits())
-                return fail("bad exponent");
+            if (m_pos < m_text->size() && ((*m_text)[m_pos] == '+' || (*m_text)[m_pos] == '-')) ++m_pos;
+            if (!digits()) return fail("bad exponent");
         }
         out = std::strtod(m_text->substr(start, m_pos - start).c_str(), nullptr);
         return true;
     }
-    bool parseValue(JsonValue& value, int depth)
-    {
-        if (depth > 64)
-            return fail("nested too deeply");
+    bool parseValue(JsonValue& value, int depth) {
+        if (depth > 64) return fail("nested too deeply");
         skipSpace();
-        if (m_pos >= m_text->size())
-            return fail("unexpected end");
+        if (m_pos >= m_text->size()) return fail("unexpected end");
         const char c = (*m_text)[m_pos];
         if (c == '{') {
             value.kind = JsonValue::Kind::Object;
@@ -160,17 +154,13 @@ private:
             for (;;) {
                 skipSpace();
                 std::string key;
-                if (!parseString(key))
-                    return false;
+                if (!parseString(key)) return false;
                 skipSpace();
-                if (m_pos >= m_text->size() || (*m_text)[m_pos] != ':')
-                    return fail("expected ':'");
+                if (m_pos >= m_text->size() || (*m_text)[m_pos] != ':') return fail("expected ':'");
                 ++m_pos;
                 JsonValue member;
-                if (!parseValue(member, depth + 1))
-                    return false;
-                if (!value.members.emplace(key, std::move(member)).second)
-                    return fail("duplicate key " + key);
+                if (!parseValue(member, depth + 1)) return false;
+                if (!value.members.emplace(key, std::move(member)).second) return fail("duplicate key " + key);
                 skipSpace();
                 if (m_pos < m_text->size() && (*m_text)[m_pos] == ',') {
                     ++m_pos;
@@ -193,8 +183,7 @@ private:
             }
             for (;;) {
                 JsonValue item;
-                if (!parseValue(item, depth + 1))
-                    return false;
+                if (!parseValue(item, depth + 1)) return false;
                 value.items.push_back(std::move(item));
                 skipSpace();
                 if (m_pos < m_text->size() && (*m_text)[m_pos] == ',') {

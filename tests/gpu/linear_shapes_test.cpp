@@ -17,15 +17,14 @@ struct Expected {
     int k;
 };
 
-TEST(LinearLayerShapes, Llama31_8bByHand)
-{
+TEST(LinearLayerShapes, Llama31_8bByHand) {
     const std::vector<int> tokens{1, 512};
     const std::vector<GemmShape> shapes = linearLayerShapes(kLlama31_8bDims, tokens, true);
     // qkv: (32 + 2 * 8) * 128 = 6144 outputs; o: 32 * 128 = 4096 inputs; gate_up: 2 * 14336 = 28672 outputs.
     const Expected expected[] = {
-        {"qkv", 1, 6144, 4096},     {"qkv", 512, 6144, 4096},     {"o", 1, 4096, 4096},
-        {"o", 512, 4096, 4096},     {"gate_up", 1, 28672, 4096},  {"gate_up", 512, 28672, 4096},
-        {"down", 1, 4096, 14336},   {"down", 512, 4096, 14336},   {"square", 8192, 8192, 8192},
+        {"qkv", 1, 6144, 4096},   {"qkv", 512, 6144, 4096},    {"o", 1, 4096, 4096},
+        {"o", 512, 4096, 4096},   {"gate_up", 1, 28672, 4096}, {"gate_up", 512, 28672, 4096},
+        {"down", 1, 4096, 14336}, {"down", 512, 4096, 14336},  {"square", 8192, 8192, 8192},
     };
     ASSERT_EQ(shapes.size(), std::size(expected));
     for (std::size_t i = 0; i < shapes.size(); ++i) {
@@ -39,8 +38,7 @@ TEST(LinearLayerShapes, Llama31_8bByHand)
     EXPECT_DOUBLE_EQ(shapes[5].flops(), 120259084288.0);
 }
 
-TEST(LinearLayerShapes, WithoutSquareAndWithNoTokens)
-{
+TEST(LinearLayerShapes, WithoutSquareAndWithNoTokens) {
     const std::vector<int> tokens{8};
     const std::vector<GemmShape> shapes = linearLayerShapes(kLlama31_8bDims, tokens, false);
     ASSERT_EQ(shapes.size(), 4u);
@@ -50,8 +48,7 @@ TEST(LinearLayerShapes, WithoutSquareAndWithNoTokens)
     EXPECT_EQ(onlySquare[0].layer, "square");
 }
 
-TEST(LinearLayerShapes, RejectsBadDimensions)
-{
+TEST(LinearLayerShapes, RejectsBadDimensions) {
     const std::vector<int> good{1};
     const std::vector<int> zero{1, 0};
     EXPECT_THROW(linearLayerShapes(kLlama31_8bDims, zero, false), std::invalid_argument);

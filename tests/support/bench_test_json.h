@@ -37,9 +37,14 @@ inline Json benchGemmRow(const std::string& layer, int m, int n, int k, const st
 
 inline Json benchBandwidthRow(const std::string& kernel, std::uint64_t bytes, double bytesPerSecond,
                               double percentOfPeak, double noise) {
-    return Json{{"kernel", kernel},   {"bytes", bytes},          {"skipped", ""},
-                {"samples", 20},      {"noise", noise},          {"converged", true},
-                {"bytes_per_s", bytesPerSecond}, {"percent_of_peak", percentOfPeak}};
+    return Json{{"kernel", kernel},
+                {"bytes", bytes},
+                {"skipped", ""},
+                {"samples", 20},
+                {"noise", noise},
+                {"converged", true},
+                {"bytes_per_s", bytesPerSecond},
+                {"percent_of_peak", percentOfPeak}};
 }
 
 // One point of the KV-cache error sweep as fp8dash writes it now (the KV sweep contract): K's error is 1.1 and V's 0.9

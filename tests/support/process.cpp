@@ -1,19 +1,19 @@
 #include "process.h"
 
-#include <cerrno>
 #include <fcntl.h>
-#include <csignal>
-#include <cstring>
-#include <sstream>
-#include <filesystem>
-#include <cstdlib>
-#include <chrono>
-#include <ctime>
-#include <thread>
 #include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <sstream>
+#include <thread>
 
 extern char** environ;
 
@@ -86,8 +86,10 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector
         if (f.fd >= 0) ::close(f.fd);
     int status = 0;
     ::waitpid(pid, &status, 0);
-    if (WIFEXITED(status)) result.exitCode = WEXITSTATUS(status);
-    else if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+    if (WIFEXITED(status))
+        result.exitCode = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status))
+        result.signal = WTERMSIG(status);
     return result;
 }
 

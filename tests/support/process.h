@@ -9,7 +9,7 @@
 namespace fp8dash::test {
 
 struct ProcessResult {
-    int exitCode = -1;     // -1 when it did not exit normally (killed by a signal: a crash)
+    int exitCode = -1;  // -1 when it did not exit normally (killed by a signal: a crash)
     int signal = 0;
     std::string out;
     std::string err;

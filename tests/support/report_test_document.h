@@ -12,10 +12,10 @@
 
 #include <string>
 
+#include "bench_test_json.h"
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/local_bench.h"
 #include "fp8dash/core/timeline.h"
-#include "bench_test_json.h"
 
 namespace fp8dash::test {
 
@@ -81,7 +81,7 @@ inline ComparisonDocument reportTestDocument() {
     EXPECT_TRUE(bench.ok()) << (bench.ok() ? "" : bench.error().message);
     doc.benchmarks = bench.value().benchmarks;
     doc.timeline = reportTestTimeline();
-    CapacitySettings capacity;  // llama-3.1-8b on one h100-sxm, FP8 weights and KV cache
+    CapacitySettings capacity;     // llama-3.1-8b on one h100-sxm, FP8 weights and KV cache
     capacity.vllmVersion.clear();  // a section saved before vLLM's accounting (the golden reports' flat figures)
     doc.capacity = capacity;
     doc.decisions = {

@@ -3,15 +3,19 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 namespace fp8dash::test {
 
-inline std::filesystem::path sharedFixtures() { return FP8DASH_SHARED_FIXTURES; }
-inline std::filesystem::path testData() { return FP8DASH_TEST_DATA; }
+inline std::filesystem::path sharedFixtures() {
+    return FP8DASH_SHARED_FIXTURES;
+}
+inline std::filesystem::path testData() {
+    return FP8DASH_TEST_DATA;
+}
 
 // The path of a real lm-eval fixture, or "" when the shared folder is absent (callers GTEST_SKIP then).
 inline std::filesystem::path lmEvalFixture(const std::string& name) {
@@ -19,11 +23,11 @@ inline std::filesystem::path lmEvalFixture(const std::string& name) {
     return std::filesystem::exists(p) ? p : std::filesystem::path();
 }
 
-#define FP8DASH_REQUIRE_FIXTURE(var, name)                                                                          \
-    const std::filesystem::path var = ::fp8dash::test::lmEvalFixture(name);                                         \
-    if (var.empty())                                                                                                \
-        GTEST_SKIP() << "shared fixture " << name << " not found under " << ::fp8dash::test::sharedFixtures()       \
-                     << " (the ../shared/fixtures folder beside the checkout); conformance test skipped"
+#define FP8DASH_REQUIRE_FIXTURE(var, name)                                                                \
+    const std::filesystem::path var = ::fp8dash::test::lmEvalFixture(name);                               \
+    if (var.empty())                                                                                      \
+    GTEST_SKIP() << "shared fixture " << name << " not found under " << ::fp8dash::test::sharedFixtures() \
+                 << " (the ../shared/fixtures folder beside the checkout); conformance test skipped"
 
 // A fresh temporary directory, removed with the object.
 class TempDir {

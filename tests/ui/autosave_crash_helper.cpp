@@ -8,10 +8,10 @@
 
 #include <cstdio>
 
+#include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/main_window.h"
 #include "fp8dash/ui/recovery_store.h"
 #include "fp8dash/ui/review_view.h"
-#include "fp8dash/ui/comparison_view.h"
 
 int main(int argc, char** argv) {
     if (argc != 5) {

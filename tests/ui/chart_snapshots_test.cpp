@@ -20,8 +20,8 @@ int distinctColours(const QImage& image) {
 }
 
 LoadedComparison judgeAndBenchmarks() {
-    auto loaded = loadComparisonForDisplay(QString::fromStdString(
-        std::string(FP8DASH_TEST_DATA) + "/comparison-files/v1/judge-bench.fp8cmp"));
+    auto loaded = loadComparisonForDisplay(
+        QString::fromStdString(std::string(FP8DASH_TEST_DATA) + "/comparison-files/v1/judge-bench.fp8cmp"));
     EXPECT_TRUE(loaded.ok()) << (loaded.ok() ? "" : loaded.error().message);
     return std::move(loaded).value();
 }

@@ -9,11 +9,11 @@
 #include <QFile>
 #include <QLineEdit>
 #include <QListWidget>
-#include <QPushButton>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -126,15 +126,14 @@ TEST_F(DocumentsTest, AnAutosaveSurvivesKillDashNine) {
     // file is an orphan here, and it recovers whole.
     const QString path = writeDemo(QStringLiteral("killed.fp8cmp"));
     QProcess helper;
-    helper.start(QStringLiteral(FP8DASH_AUTOSAVE_CRASH_HELPER),
-                 {m_store->directory(), path, QStringLiteral("Checked before the crash."),
-                  QStringLiteral("A sentence half")});
+    helper.start(
+        QStringLiteral(FP8DASH_AUTOSAVE_CRASH_HELPER),
+        {m_store->directory(), path, QStringLiteral("Checked before the crash."), QStringLiteral("A sentence half")});
     ASSERT_TRUE(helper.waitForStarted(10000));
-    ASSERT_TRUE(QTest::qWaitFor([&] { return helper.canReadLine() || helper.state() == QProcess::NotRunning; },
-                                60000));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return helper.canReadLine() || helper.state() == QProcess::NotRunning; }, 60000));
     const QString ready = QString::fromLocal8Bit(helper.readLine()).trimmed();
-    ASSERT_TRUE(ready.startsWith(QStringLiteral("READY "))) << ready.toStdString()
-                                                            << helper.readAllStandardError().toStdString();
+    ASSERT_TRUE(ready.startsWith(QStringLiteral("READY ")))
+        << ready.toStdString() << helper.readAllStandardError().toStdString();
     const QString recoveryFile = ready.mid(6);
     EXPECT_TRUE(m_store->orphans().isEmpty());  // held by the live helper
     const qint64 helperPid = helper.processId();
@@ -315,12 +314,14 @@ TEST_F(DocumentsTest, TheOfflineNoticeSaysWhichLiveActionsAreUnavailableHere) {
     window.showDocument(documentWith(timeline, true), {}, QStringLiteral("saved timeline"));
     ASSERT_TRUE(checked.wait(20000));
     const QString notice = window.offlineNoticeText();
-    EXPECT_TRUE(notice.startsWith(QStringLiteral("Everything saved in this comparison is shown. Not available on this "
-                                                 "machine:")))
+    EXPECT_TRUE(
+        notice.startsWith(QStringLiteral("Everything saved in this comparison is shown. Not available on this "
+                                         "machine:")))
         << notice.toStdString();
     // dayTimeline()'s Langfuse is at langfuse.test, a name that does not resolve either: both on one line.
-    EXPECT_TRUE(notice.contains(QStringLiteral("Refresh the production timeline: Prometheus at http://127.0.0.1:9 and "
-                                               "Langfuse at https://langfuse.test cannot be reached from this machine")))
+    EXPECT_TRUE(
+        notice.contains(QStringLiteral("Refresh the production timeline: Prometheus at http://127.0.0.1:9 and "
+                                       "Langfuse at https://langfuse.test cannot be reached from this machine")))
         << notice.toStdString();
     EXPECT_TRUE(notice.contains(QStringLiteral("Prometheus: connection refused"))) << notice.toStdString();
     // Everything saved is still on screen: the timeline tab has its series.

@@ -2,12 +2,12 @@
 
 #include <QAbstractItemModel>
 #include <QAction>
-#include <QWidget>
 #include <QApplication>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QThreadPool>
+#include <QWidget>
 
 #include <cmath>
 #include <cstdlib>

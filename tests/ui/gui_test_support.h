@@ -13,8 +13,8 @@
 #include <string>
 
 #include "fp8dash/core/comparison_file.h"
-#include "fp8dash/core/local_device.h"
 #include "fp8dash/core/lm_eval_results.h"
+#include "fp8dash/core/local_device.h"
 
 class QAbstractItemModel;
 

@@ -39,9 +39,9 @@ struct JudgeSample {
 // Paired by id: q1..q8 on both sides; q9 only in the baseline, q10 only in the candidate.
 // Differences (candidate - baseline) on the pairs: q1 -1, q2 -2, q3 -3, the rest 0.
 constexpr JudgeSample kBaseline[] = {{"q1", 5}, {"q2", 5}, {"q3", 4}, {"q4", 3}, {"q5", 4},
-                                {"q6", 2}, {"q7", 5}, {"q8", 3}, {"q9", 5}};
+                                     {"q6", 2}, {"q7", 5}, {"q8", 3}, {"q9", 5}};
 constexpr JudgeSample kCandidate[] = {{"q1", 4}, {"q2", 3}, {"q3", 1}, {"q4", 3}, {"q5", 4},
-                                 {"q6", 2}, {"q7", 5}, {"q8", 3}, {"q10", 1}};
+                                      {"q6", 2}, {"q7", 5}, {"q8", 3}, {"q10", 1}};
 
 std::string promptOf(const std::string& id) {
     // Long and multi-line, so the detail pane has to show the whole text.

@@ -20,13 +20,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "bench_test_json.h"
 #include "fp8dash/core/demo.h"
 #include "fp8dash/ui/gui_main.h"
 #include "fp8dash/ui/main_window.h"
 #include "fp8dash/ui/presentation_slide_view.h"
 #include "fp8dash/ui/presentation_window.h"
 #include "fp8dash/ui/presenter_console.h"
-#include "bench_test_json.h"
 #include "gui_test_support.h"
 #include "timeline_test_data.h"
 

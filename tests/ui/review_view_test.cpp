@@ -110,8 +110,7 @@ TEST_F(ReviewViewTest, TheTaskTableOffersANoteAboutTheTaskUnderTheMouse) {
     EXPECT_TRUE(texts.contains(QStringLiteral("Export Table as CSV…"))) << texts.join(QLatin1Char('|')).toStdString();
     about->trigger();
     EXPECT_EQ(window.comparisonView()->tabs()->currentIndex(), ComparisonView::ReviewTab);
-    EXPECT_EQ(window.comparisonView()->reviewView()->composerTask()->currentData().toString(),
-              QStringLiteral("gsm8k"));
+    EXPECT_EQ(window.comparisonView()->reviewView()->composerTask()->currentData().toString(), QStringLiteral("gsm8k"));
 }
 
 TEST_F(ReviewViewTest, NotesAreEditedAndDeletedByIdAndTheEditIsDated) {
@@ -189,12 +188,14 @@ TEST_F(ReviewViewTest, TheDecisionDialogSuggestsTheEvidenceAndWarnsOfAnOverride)
     EXPECT_TRUE(strip.startsWith(QStringLiteral("Decision: Approved: monitor with quality alerting — by Ana Ruiz, ")))
         << strip.toStdString();
     EXPECT_TRUE(strip.contains(QStringLiteral("“GSM8K is not part of this product's traffic.”")));
-    EXPECT_TRUE(strip.contains(QStringLiteral("⚠ \"Approved: monitor with quality alerting\" overrides the evidence's "
-                                              "verdict INVESTIGATE.")));
+    EXPECT_TRUE(
+        strip.contains(QStringLiteral("⚠ \"Approved: monitor with quality alerting\" overrides the evidence's "
+                                      "verdict INVESTIGATE.")));
     // The Review tab is in front with the same decision.
     EXPECT_EQ(window.comparisonView()->tabs()->currentIndex(), ComparisonView::ReviewTab);
     ReviewView* review = window.comparisonView()->reviewView();
-    EXPECT_TRUE(review->decisionText().startsWith(QStringLiteral("Approved: monitor with quality alerting\nBy Ana Ruiz")));
+    EXPECT_TRUE(
+        review->decisionText().startsWith(QStringLiteral("Approved: monitor with quality alerting\nBy Ana Ruiz")));
     EXPECT_TRUE(review->warningsText().contains(QStringLiteral("overrides")));
     EXPECT_TRUE(review->historyTexts().isEmpty());
     EXPECT_EQ(window.comparisonView()->tabs()->tabText(ComparisonView::ReviewTab),

@@ -6,13 +6,13 @@
 #include <QDate>
 #include <QDir>
 #include <QLabel>
-#include <QTemporaryDir>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QThreadPool>
 #include <QToolButton>
 #include <QtTest>
@@ -58,8 +58,8 @@ class RunJudgeDialogTest : public GuiTest {
 protected:
     void SetUp() override {
         GuiTest::SetUp();
-        for (const char* name : {"FP8DASH_BASELINE_API_KEY", "FP8DASH_CANDIDATE_API_KEY", "FP8DASH_JUDGE_API_KEY",
-                                 "OPENAI_API_KEY"}) {
+        for (const char* name :
+             {"FP8DASH_BASELINE_API_KEY", "FP8DASH_CANDIDATE_API_KEY", "FP8DASH_JUDGE_API_KEY", "OPENAI_API_KEY"}) {
             qunsetenv(name);
         }
     }
@@ -311,16 +311,16 @@ TEST_F(RunJudgeDialogTest, SamplesFileIsCheckedWhenPickedAndSetsTheDefaultFolder
                              R"({"id": 2, "prompt": "b?", "expected": "B"})"
                              "\n";
     const QString goodPath = QString::fromStdString(dir.write("good.jsonl", good).string());
-    const QString badPath = QString::fromStdString(
-        dir.write("bad.jsonl", std::string(R"({"id": 1, "prompt": "a?", "expected": "A"})") + "\n" +
-                                   R"({"id": 2, "expected": "B"})" + "\n")
-            .string());
+    const QString badPath =
+        QString::fromStdString(dir.write("bad.jsonl", std::string(R"({"id": 1, "prompt": "a?", "expected": "A"})") +
+                                                          "\n" + R"({"id": 2, "expected": "B"})" + "\n")
+                                   .string());
     RunJudgeDialog dialog;
     dialog.setSamplesPath(goodPath);
     EXPECT_EQ(dialog.samplesText(), QStringLiteral("2 samples (4 answers to judge)."));
-    const QString expectedDir = QDir(QString::fromStdString(dir.path().string()))
-                                    .filePath(QStringLiteral("judge-run-") +
-                                              QDate::currentDate().toString(QStringLiteral("yyyy-MM-dd")));
+    const QString expectedDir =
+        QDir(QString::fromStdString(dir.path().string()))
+            .filePath(QStringLiteral("judge-run-") + QDate::currentDate().toString(QStringLiteral("yyyy-MM-dd")));
     EXPECT_EQ(dialog.findChild<QLineEdit*>(QStringLiteral("outputDir"))->text(), QDir::toNativeSeparators(expectedDir));
     EXPECT_EQ(RunJudgeDialog::defaultOutputDir(goodPath), expectedDir);
 
@@ -356,14 +356,14 @@ TEST_F(RunJudgeDialogTest, FormHasTheDefaultsAndAccessibleControls) {
             qobject_cast<const QPlainTextEdit*>(w) || qobject_cast<const QToolButton*>(w)) {
             // A spin box's own editor, a line edit's clear button: parts of a control that has its name.
             if (qobject_cast<const QSpinBox*>(w->parent()) || qobject_cast<const QLineEdit*>(w->parent())) continue;
-            EXPECT_FALSE(w->accessibleName().isEmpty()) << w->objectName().toStdString() << " "
-                                                        << w->metaObject()->className();
+            EXPECT_FALSE(w->accessibleName().isEmpty())
+                << w->objectName().toStdString() << " " << w->metaObject()->className();
         }
     }
     // The note names the environment variables; the form has no field for a key.
     const QString note = dialog.findChild<QLabel*>(QStringLiteral("apiKeysNote"))->text();
-    for (const char* name : {"FP8DASH_BASELINE_API_KEY", "FP8DASH_CANDIDATE_API_KEY", "FP8DASH_JUDGE_API_KEY",
-                             "OPENAI_API_KEY"}) {
+    for (const char* name :
+         {"FP8DASH_BASELINE_API_KEY", "FP8DASH_CANDIDATE_API_KEY", "FP8DASH_JUDGE_API_KEY", "OPENAI_API_KEY"}) {
         EXPECT_TRUE(note.contains(QLatin1String(name))) << name;
     }
     for (const QLineEdit* edit : dialog.findChildren<QLineEdit*>()) EXPECT_NE(edit->echoMode(), QLineEdit::Password);
@@ -372,7 +372,8 @@ TEST_F(RunJudgeDialogTest, FormHasTheDefaultsAndAccessibleControls) {
 TEST_F(RunJudgeDialogTest, TimelineMenuHasRunDomainEvalWithoutClashes) {
     MainWindow window;
     const QStringList found = actionShortcuts(&window);
-    EXPECT_TRUE(found.contains(QStringLiteral("Run Domain Eval…=Ctrl+Shift+J"))) << found.join(QLatin1Char(' ')).toStdString();
+    EXPECT_TRUE(found.contains(QStringLiteral("Run Domain Eval…=Ctrl+Shift+J")))
+        << found.join(QLatin1Char(' ')).toStdString();
     QStringList keys;
     for (const QString& entry : found) keys << entry.section(QLatin1Char('='), 1);
     QStringList unique = keys;

@@ -85,11 +85,10 @@ TEST_F(SecretsSessionTest, TypedCredentialsReachTheServerAndNothingElse) {
         ASSERT_TRUE(QFileInfo::exists(recoveryFile));
 
         ASSERT_TRUE(window.saveTo(dir.filePath(QStringLiteral("session.fp8cmp"))).ok());
-        for (auto [name, format] : {std::pair{"report.pdf", ReportFileFormat::Pdf},
-                                    std::pair{"report.html", ReportFileFormat::Html},
-                                    std::pair{"report.md", ReportFileFormat::Markdown},
-                                    std::pair{"report.txt", ReportFileFormat::Text},
-                                    std::pair{"report.json", ReportFileFormat::Json}})
+        for (auto [name, format] :
+             {std::pair{"report.pdf", ReportFileFormat::Pdf}, std::pair{"report.html", ReportFileFormat::Html},
+              std::pair{"report.md", ReportFileFormat::Markdown}, std::pair{"report.txt", ReportFileFormat::Text},
+              std::pair{"report.json", ReportFileFormat::Json}})
             ASSERT_TRUE(window.exportReportTo(dir.filePath(QString::fromLatin1(name)), format).ok()) << name;
         // A later change autosaves again: the file is kept up to date, with the secrets still out of it.
         window.addNote(QStringLiteral("Quality held."), {}, QStringLiteral("Ana"));

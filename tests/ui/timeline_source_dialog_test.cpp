@@ -11,13 +11,13 @@
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QPlainTextEdit>
-#include <QSettings>
-#include <QTabWidget>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
-#include <QTimer>
 #include <QThreadPool>
+#include <QTimer>
 #include <QtTest>
 
 #include <atomic>

@@ -23,8 +23,8 @@ inline constexpr double kDetectedChangeAt = kChangeAt + 40;
 // Throughput, quality (Langfuse source, local alert via recomputeDerived), change time and a detected switch.
 TimelineData dayTimeline();
 
-// A document: the 0.1.0 demo's eval runs (evalsOnlyDemo) with the given thresholds (goBelow, investigateAbove) plus the timeline, or a
-// timeline-only document when withEvals is false.
+// A document: the 0.1.0 demo's eval runs (evalsOnlyDemo) with the given thresholds (goBelow, investigateAbove) plus the
+// timeline, or a timeline-only document when withEvals is false.
 ComparisonDocument documentWith(const TimelineData& timeline, bool withEvals, double goBelow = 0.5,
                                 double investigateAbove = 1.5);
 

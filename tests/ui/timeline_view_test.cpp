@@ -346,8 +346,8 @@ TEST_F(TimelineViewTest, HoverReadsBothSeriesAtTheCursor) {
     EXPECT_TRUE(readout.contains(QStringLiteral("throughput %1 tokens/s").arg(fixed(tp.v, 1))))
         << readout.toStdString() << " at " << formatTimeUtc(*t);
     EXPECT_TRUE(readout.contains(QStringLiteral("quality %1").arg(fixed(qs.v, 2)))) << readout.toStdString();
-    EXPECT_TRUE(readout.contains(QDateTime::fromSecsSinceEpoch(static_cast<qint64>(tp.t), Qt::UTC)
-                                     .toString(QStringLiteral("HH:mm:ss"))));
+    EXPECT_TRUE(readout.contains(
+        QDateTime::fromSecsSinceEpoch(static_cast<qint64>(tp.t), Qt::UTC).toString(QStringLiteral("HH:mm:ss"))));
     EXPECT_EQ(readout, timeline->readoutAt(*t));
 }
 
@@ -455,7 +455,8 @@ TEST_F(TimelineViewTest, UsingTheDetectedChangeTimeReevaluatesAndMarksTheDocumen
     EXPECT_EQ(timeline->changeMarker()->at(0).x(), ms(kDetectedChangeAt));
     EXPECT_TRUE(timeline->suggestionText().isEmpty());  // nothing left to suggest
     EXPECT_TRUE(window.isModified());
-    EXPECT_TRUE(window.windowTitle().startsWith(QStringLiteral("unconfirmed.fp8cmp*"))) << window.windowTitle().toStdString();
+    EXPECT_TRUE(window.windowTitle().startsWith(QStringLiteral("unconfirmed.fp8cmp*")))
+        << window.windowTitle().toStdString();
     EXPECT_EQ(window.comparisonView()->verdictBanner()->verdictText(), QStringLiteral("INVESTIGATE"));
 
     // Saved, it reads back with the confirmed change time, and the window is clean again.
@@ -493,9 +494,9 @@ TEST_F(TimelineViewTest, TimelineMenuHasConnectAndRefresh) {
 
 TEST_F(TimelineViewTest, RangePresetsCoverTheirSpanEndingNow) {
     TimeRangePicker picker;
-    for (auto [preset, span] : {std::pair{TimeRangePicker::Last6Hours, 6 * 3600.0},
-                                std::pair{TimeRangePicker::Last24Hours, 24 * 3600.0},
-                                std::pair{TimeRangePicker::Last7Days, 7 * 86400.0}}) {
+    for (auto [preset, span] :
+         {std::pair{TimeRangePicker::Last6Hours, 6 * 3600.0}, std::pair{TimeRangePicker::Last24Hours, 24 * 3600.0},
+          std::pair{TimeRangePicker::Last7Days, 7 * 86400.0}}) {
         picker.setPreset(preset);
         const auto [from, to] = picker.range();
         EXPECT_DOUBLE_EQ(to - from, span);
@@ -536,7 +537,7 @@ TEST_F(TimelineViewTest, ChartPicturesAreDrawnDirectlyNotFromTheScreenCaches) {
     const QImage withCaches = renderChartImage(view.chartView(), size, 2.0);
     const QByteArray svg = renderChartSvg(view.chartView(), size, QStringLiteral("timeline"));
     EXPECT_TRUE(anyCached(view.chart()));  // given back after the pictures
-    EXPECT_EQ(svg.indexOf("<image"), -1);   // lines as paths, not a bitmap of them
+    EXPECT_EQ(svg.indexOf("<image"), -1);  // lines as paths, not a bitmap of them
     EXPECT_NE(svg.indexOf("<path"), -1);
 
     setCacheModeOfAll(view.chart(), QGraphicsItem::NoCache);
@@ -556,7 +557,8 @@ TEST_F(TimelineViewTest, LabelsAreNotClippedAtTheDefaultSize) {
     for (const QLabel* label : window.comparisonView()->timelineView()->findChildren<QLabel*>()) {
         if (!label->isVisible() || label->wordWrap() || label->text().isEmpty()) continue;
         if (label->objectName() == QStringLiteral("hoverReadout")) continue;  // elided by design when narrow
-        EXPECT_GE(label->width(), label->minimumSizeHint().width()) << "clipped: \"" << label->text().toStdString() << "\"";
+        EXPECT_GE(label->width(), label->minimumSizeHint().width())
+            << "clipped: \"" << label->text().toStdString() << "\"";
     }
 }
 

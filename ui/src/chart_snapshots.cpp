@@ -148,8 +148,7 @@ std::vector<ChartSnapshot> renderChartSnapshots(const LoadedComparison& loaded, 
         auto view = std::make_unique<BenchView>();
         view->setResults(&*doc.benchmarks);
         if (view->rooflineMessage().isEmpty())
-            take(view->rooflineView(), QStringLiteral("bench-roofline"),
-                 QObject::tr("GEMM roofline: BF16 and FP8"),
+            take(view->rooflineView(), QStringLiteral("bench-roofline"), QObject::tr("GEMM roofline: BF16 and FP8"),
                  QObject::tr("Measured TFLOP/s of each GEMM shape against its arithmetic intensity, under the "
                              "datasheet's compute and bandwidth roofs."));
         if (view->speedupMessage().isEmpty())

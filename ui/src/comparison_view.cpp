@@ -36,10 +36,10 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
 
     m_offline = new QFrame(this);
     m_offline->setObjectName(QStringLiteral("offlineNotice"));
-    m_offline->setStyleSheet(QStringLiteral(
-        "QFrame#offlineNotice { background: #e8f0fe; border: 1px solid #aecbfa; border-radius: 6px; }"
-        " QFrame#offlineNotice QLabel { color: #174ea6; background: transparent; border: none; }"
-        " QFrame#offlineNotice QToolButton { color: #174ea6; border: none; font-weight: bold; }"));
+    m_offline->setStyleSheet(
+        QStringLiteral("QFrame#offlineNotice { background: #e8f0fe; border: 1px solid #aecbfa; border-radius: 6px; }"
+                       " QFrame#offlineNotice QLabel { color: #174ea6; background: transparent; border: none; }"
+                       " QFrame#offlineNotice QToolButton { color: #174ea6; border: none; font-weight: bold; }"));
     auto* offlineLayout = new QHBoxLayout(m_offline);
     offlineLayout->setContentsMargins(10, 6, 6, 6);
     m_offlineLabel = new QLabel(m_offline);

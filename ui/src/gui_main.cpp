@@ -7,8 +7,8 @@
 #include <QTimer>
 
 #include <clocale>
-#include <cstdio>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -174,9 +174,10 @@ protected:
         const double paintedAt = msSinceProcessStart();
         // After this event the repaint manager paints the rest of the frame and flushes it; then the line.
         QTimer::singleShot(0, this, [this, paintedAt] {
-            std::printf("fp8dash: first frame painted %.0f ms after the process started (QApplication ready at %.0f ms, "
-                        "window with the document shown at %.0f ms, frame flushed at %.0f ms)\n",
-                        paintedAt, m_applicationAt, m_windowAt, msSinceProcessStart());
+            std::printf(
+                "fp8dash: first frame painted %.0f ms after the process started (QApplication ready at %.0f ms, "
+                "window with the document shown at %.0f ms, frame flushed at %.0f ms)\n",
+                paintedAt, m_applicationAt, m_windowAt, msSinceProcessStart());
             std::fflush(stdout);
             QCoreApplication::exit(0);
         });
@@ -238,7 +239,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& filesToOpen, b
     QApplication::setApplicationName(QStringLiteral("fp8dash"));
     QApplication::setOrganizationName(QStringLiteral("fp8dash"));
     QApplication::setApplicationVersion(QStringLiteral(FP8DASH_VERSION));
-    QApplication::setDesktopFileName(QStringLiteral("io.github.fp8dash.Fp8dash"));  // the .desktop file's id (packaging/)
+    QApplication::setDesktopFileName(
+        QStringLiteral("io.github.fp8dash.Fp8dash"));  // the .desktop file's id (packaging/)
     QApplication::setWindowIcon(applicationIcon());
 
     // Without a desktop environment Qt falls back to 9 pt, which is small on today's screens.
@@ -269,7 +271,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& filesToOpen, b
                      [](const QStringList& handed, bool handedPresent) { openHandedOver(handed, handedPresent); });
     quitOnTerminationSignals(app);
 
-    const bool probe = std::getenv("FP8DASH_STARTUP_PROBE") && std::strcmp(std::getenv("FP8DASH_STARTUP_PROBE"), "1") == 0;
+    const bool probe =
+        std::getenv("FP8DASH_STARTUP_PROBE") && std::strcmp(std::getenv("FP8DASH_STARTUP_PROBE"), "1") == 0;
     const double applicationAt = probe ? msSinceProcessStart() : 0;
     const int recovered = offerRecovery();
     // With nothing asked for, the recovered windows are the start (the demo only when there are none).

@@ -36,9 +36,10 @@ RecoveryDialog::RecoveryDialog(QList<RecoveryOrphan> orphans, QWidget* parent)
             const RecoveryRecord& r = *o.record;
             const QString name = toQString(r.displayName.empty() ? std::string("Untitled comparison") : r.displayName);
             text = tr("%1 — autosaved %2").arg(name, toQString(readableTimestamp(r.savedAt)));
-            text += QLatin1Char('\n') + (r.originalPath.empty()
-                                             ? tr("never saved to a file")
-                                             : tr("changes to %1").arg(QDir::toNativeSeparators(toQString(r.originalPath))));
+            text +=
+                QLatin1Char('\n') +
+                (r.originalPath.empty() ? tr("never saved to a file")
+                                        : tr("changes to %1").arg(QDir::toNativeSeparators(toQString(r.originalPath))));
             if (!r.drafts.empty()) text += tr(" · with text still being typed");
         } else {
             text = tr("%1 — cannot be read: %2").arg(QFileInfo(o.file).fileName(), o.error);

@@ -50,7 +50,8 @@ bool ensurePrivateDir(const QString& dir, QString* error) {
 
 // ---- RecoverySlot
 
-RecoverySlot::RecoverySlot(QString file, std::unique_ptr<QLockFile> lock) : m_file(std::move(file)), m_lock(std::move(lock)) {}
+RecoverySlot::RecoverySlot(QString file, std::unique_ptr<QLockFile> lock)
+    : m_file(std::move(file)), m_lock(std::move(lock)) {}
 
 RecoverySlot::~RecoverySlot() = default;  // the lock is released; the file stays
 

@@ -33,7 +33,8 @@ QString accountName() {
     passwd entry{};
     passwd* found = nullptr;
     if (::getpwuid_r(::getuid(), &entry, buffer.data(), buffer.size(), &found) == 0 && found) {
-        const QString gecos = QString::fromLocal8Bit(found->pw_gecos ? found->pw_gecos : "").section(QLatin1Char(','), 0, 0);
+        const QString gecos =
+            QString::fromLocal8Bit(found->pw_gecos ? found->pw_gecos : "").section(QLatin1Char(','), 0, 0);
         if (!gecos.trimmed().isEmpty()) return gecos.trimmed();
         if (found->pw_name && *found->pw_name) return QString::fromLocal8Bit(found->pw_name);
     }
@@ -132,10 +133,12 @@ constexpr ReviewOutcome kOutcomes[] = {ReviewOutcome::ApprovedGo, ReviewOutcome:
 
 QString outcomeHelp(ReviewOutcome o) {
     switch (o) {
-    case ReviewOutcome::ApprovedGo: return RecordDecisionDialog::tr("Enable FP8 in production.");
-    case ReviewOutcome::ApprovedMonitor:
-        return RecordDecisionDialog::tr("Enable FP8 with LLM-as-judge quality alerting on.");
-    case ReviewOutcome::Rejected: return RecordDecisionDialog::tr("Keep BF16; FP8 is not enabled.");
+        case ReviewOutcome::ApprovedGo:
+            return RecordDecisionDialog::tr("Enable FP8 in production.");
+        case ReviewOutcome::ApprovedMonitor:
+            return RecordDecisionDialog::tr("Enable FP8 with LLM-as-judge quality alerting on.");
+        case ReviewOutcome::Rejected:
+            return RecordDecisionDialog::tr("Keep BF16; FP8 is not enabled.");
     }
     return {};
 }
@@ -151,9 +154,10 @@ RecordDecisionDialog::RecordDecisionDialog(std::optional<Verdict> current, const
     auto* evidence = new QLabel(this);
     evidence->setObjectName(QStringLiteral("decisionEvidence"));
     evidence->setWordWrap(true);
-    evidence->setText(current ? tr("The evidence says <b>%1</b>: %2")
-                                    .arg(toQString(verdictTitle(*current)), style::escaped(std::string(verdictAdvice(*current))))
-                              : tr("The evidence gives no verdict yet."));
+    evidence->setText(
+        current ? tr("The evidence says <b>%1</b>: %2")
+                      .arg(toQString(verdictTitle(*current)), style::escaped(std::string(verdictAdvice(*current))))
+                : tr("The evidence gives no verdict yet."));
     layout->addWidget(evidence);
     if (previous) {
         auto* inForce = style::caption(tr("In force now: %1\nRecording a new decision keeps this one on record.")

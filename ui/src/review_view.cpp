@@ -25,9 +25,12 @@ namespace {
 
 QColor outcomeColor(ReviewOutcome o) {
     switch (o) {
-    case ReviewOutcome::ApprovedGo: return style::verdictColor(Verdict::Go);
-    case ReviewOutcome::ApprovedMonitor: return style::verdictColor(Verdict::Monitor);
-    case ReviewOutcome::Rejected: return style::verdictColor(Verdict::Investigate);
+        case ReviewOutcome::ApprovedGo:
+            return style::verdictColor(Verdict::Go);
+        case ReviewOutcome::ApprovedMonitor:
+            return style::verdictColor(Verdict::Monitor);
+        case ReviewOutcome::Rejected:
+            return style::verdictColor(Verdict::Investigate);
     }
     return Qt::gray;
 }
@@ -174,8 +177,7 @@ void ReviewView::setComparison(const LoadedComparison& loaded) {
     style::clearLayout(m_history);
     m_historyTexts.clear();
     const std::size_t earlier = doc.decisions.empty() ? 0 : doc.decisions.size() - 1;
-    m_historyTitle->setText(earlier == 0 ? QString()
-                                         : tr("Earlier decisions, kept on record (%1):").arg(earlier));
+    m_historyTitle->setText(earlier == 0 ? QString() : tr("Earlier decisions, kept on record (%1):").arg(earlier));
     m_historyTitle->setVisible(earlier > 0);
     for (std::size_t i = earlier; i-- > 0;) {
         const QString line = toQString(reviewSummary(doc.decisions[i]));

@@ -191,8 +191,8 @@ QGroupBox* RunJudgeDialog::buildFilesBox() {
     m_samplesEdit = lineEdit(QStringLiteral("samplesPath"), tr("Samples file"),
                              tr("JSON Lines: {\"id\", \"prompt\", \"expected\"} per line"), filesBox);
     connect(m_samplesEdit, &QLineEdit::editingFinished, this, &RunJudgeDialog::readSamples);
-    filesForm->addRow(tr("&Samples:"), pathRow(m_samplesEdit, tr("Browse for the samples file"),
-                                               [this] { browseSamples(); }));
+    filesForm->addRow(tr("&Samples:"),
+                      pathRow(m_samplesEdit, tr("Browse for the samples file"), [this] { browseSamples(); }));
     m_samplesLabel = new QLabel(filesBox);
     m_samplesLabel->setObjectName(QStringLiteral("samplesCount"));
     m_samplesLabel->setAccessibleName(tr("Samples file status"));
@@ -203,8 +203,8 @@ QGroupBox* RunJudgeDialog::buildFilesBox() {
                             tr("a folder for baseline.jsonl, candidate.jsonl, failures.jsonl, run.json"), filesBox);
     connect(m_outputEdit, &QLineEdit::textEdited, this, [this] { m_outputFollowsSamples = false; });
     connect(m_outputEdit, &QLineEdit::textChanged, this, &RunJudgeDialog::updateOutputNote);
-    filesForm->addRow(tr("&Output folder:"), pathRow(m_outputEdit, tr("Browse for the output folder"),
-                                                     [this] { browseOutput(); }));
+    filesForm->addRow(tr("&Output folder:"),
+                      pathRow(m_outputEdit, tr("Browse for the output folder"), [this] { browseOutput(); }));
     m_outputNote = style::caption(QString(), filesBox);
     m_outputNote->setObjectName(QStringLiteral("outputNote"));
     filesLayout->addWidget(m_outputNote);
@@ -223,8 +223,8 @@ QGroupBox* RunJudgeDialog::buildServersBox() {
     auto endpointRow = [&](int row, const QString& label, const QString& name, QLineEdit*& url, QLineEdit*& model,
                            const QString& urlExample, const QString& modelPlaceholder) {
         auto* caption = new QLabel(label, serversBox);
-        url = lineEdit(name + QStringLiteral("Url"), tr("%1 URL").arg(name.at(0).toUpper() + name.mid(1)),
-                       urlExample, serversBox);
+        url = lineEdit(name + QStringLiteral("Url"), tr("%1 URL").arg(name.at(0).toUpper() + name.mid(1)), urlExample,
+                       serversBox);
         model = lineEdit(name + QStringLiteral("Model"), tr("%1 model").arg(name.at(0).toUpper() + name.mid(1)),
                          modelPlaceholder, serversBox);
         caption->setBuddy(url);
@@ -322,8 +322,8 @@ RunJudgeDialog::~RunJudgeDialog() = default;
 void RunJudgeDialog::loadRemembered() {
     const QSettings s;
     const std::pair<const char*, QLineEdit*> fields[] = {
-        {"baselineUrl", m_baselineUrl},   {"baselineModel", m_baselineModel}, {"candidateUrl", m_candidateUrl},
-        {"candidateModel", m_candidateModel}, {"judgeUrl", m_judgeUrl},       {"judgeModel", m_judgeModel}};
+        {"baselineUrl", m_baselineUrl},       {"baselineModel", m_baselineModel}, {"candidateUrl", m_candidateUrl},
+        {"candidateModel", m_candidateModel}, {"judgeUrl", m_judgeUrl},           {"judgeModel", m_judgeModel}};
     for (const auto& [name, edit] : fields) {
         edit->setText(s.value(settingsKey(name)).toString());
         edit->setCursorPosition(0);  // a long model id shows its start
@@ -336,8 +336,8 @@ void RunJudgeDialog::remember() const {
     // Addresses and model names only: the API keys live in the environment.
     QSettings s;
     const std::pair<const char*, QLineEdit*> fields[] = {
-        {"baselineUrl", m_baselineUrl},   {"baselineModel", m_baselineModel}, {"candidateUrl", m_candidateUrl},
-        {"candidateModel", m_candidateModel}, {"judgeUrl", m_judgeUrl},       {"judgeModel", m_judgeModel}};
+        {"baselineUrl", m_baselineUrl},       {"baselineModel", m_baselineModel}, {"candidateUrl", m_candidateUrl},
+        {"candidateModel", m_candidateModel}, {"judgeUrl", m_judgeUrl},           {"judgeModel", m_judgeModel}};
     for (const auto& [name, edit] : fields) s.setValue(settingsKey(name), edit->text().trimmed());
     s.setValue(settingsKey("concurrency"), m_concurrencySpin->value());
     s.setValue(settingsKey("maxTokens"), m_maxTokensSpin->value());
@@ -453,7 +453,8 @@ void RunJudgeDialog::updateKeysNote() {
 Result<JudgeRunSettings> RunJudgeDialog::settings() const {
     JudgeRunSettings s;
     const QString samples = m_samplesEdit->text().trimmed();
-    if (samples.isEmpty()) return Error{tr("Samples: choose the JSON Lines file of prompts and expected answers.").toStdString()};
+    if (samples.isEmpty())
+        return Error{tr("Samples: choose the JSON Lines file of prompts and expected answers.").toStdString()};
     if (!QFileInfo(samples).isFile()) return Error{tr("Samples: “%1” is not a file.").arg(samples).toStdString()};
     const std::tuple<QString, QLineEdit*, QLineEdit*, ChatEndpoint*> endpoints[] = {
         {tr("Baseline URL"), m_baselineUrl, m_baselineModel, &s.baseline},
@@ -475,7 +476,8 @@ Result<JudgeRunSettings> RunJudgeDialog::settings() const {
     }
     const QString rubric = m_rubricEdit->toPlainText();
     if (!rubric.contains(QStringLiteral("{answer}"))) {
-        return Error{tr("Rubric: it has no {answer} placeholder, so the judge would not see the answer.").toStdString()};
+        return Error{
+            tr("Rubric: it has no {answer} placeholder, so the judge would not see the answer.").toStdString()};
     }
     s.samplesPath = toFsPath(samples).string();
     s.outDir = toFsPath(out).string();
@@ -591,13 +593,12 @@ void RunJudgeDialog::finishRun(Outcome outcome) {
     const auto mean = [](const JudgeVariantSummary& v) {
         return v.meanScore ? fixedText(*v.meanScore, 2) : QStringLiteral("–");
     };
-    const QString done =
-        tr("Done: %1 samples; baseline %2 scored (mean %3), candidate %4 scored (mean %5).")
-            .arg(summary.samples)
-            .arg(summary.baseline.scored)
-            .arg(mean(summary.baseline))
-            .arg(summary.candidate.scored)
-            .arg(mean(summary.candidate));
+    const QString done = tr("Done: %1 samples; baseline %2 scored (mean %3), candidate %4 scored (mean %5).")
+                             .arg(summary.samples)
+                             .arg(summary.baseline.scored)
+                             .arg(mean(summary.baseline))
+                             .arg(summary.candidate.scored)
+                             .arg(mean(summary.candidate));
     if (!outcome.scores) {
         setRunning(false, done);
         showError(tr("The scores could not be put into the comparison: %1").arg(outcome.loadError));

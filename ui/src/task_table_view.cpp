@@ -2,9 +2,9 @@
 
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
-#include <QItemSelectionModel>
 #include <QMenu>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
@@ -14,8 +14,8 @@
 #include <optional>
 
 #include "fp8dash/ui/export_actions.h"
-#include "fp8dash/ui/task_table_model.h"
 #include "fp8dash/ui/number_text.h"
+#include "fp8dash/ui/task_table_model.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -153,8 +153,8 @@ void TaskTableView::restorePlace(const Place& place) {
 void TaskTableView::setReport(const ComparisonReport& report) {
     std::optional<Place> place;
     // Only a reset loses the place (the same rows are updated in place and keep it by themselves).
-    const auto connection = connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this,
-                                    [this, &place] { place = savePlace(); });
+    const auto connection =
+        connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this, [this, &place] { place = savePlace(); });
     m_model->setReport(report);
     disconnect(connection);
     if (place) restorePlace(*place);

@@ -1,7 +1,6 @@
 #include "fp8dash/ui/theme.h"
 
 #include <QApplication>
-#include <QWidget>
 #include <QDBusConnection>
 #include <QDBusInterface>
 #include <QDBusReply>
@@ -9,6 +8,7 @@
 #include <QSettings>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QWidget>
 
 namespace fp8dash::ui {
 
@@ -30,7 +30,8 @@ std::optional<bool> fromColorScheme(uint value) {
 
 // Read() wraps the value in one more variant than ReadOne(); unwrap whatever arrives.
 QVariant unwrapped(QVariant v) {
-    while (v.canConvert<QDBusVariant>() && v.userType() == qMetaTypeId<QDBusVariant>()) v = v.value<QDBusVariant>().variant();
+    while (v.canConvert<QDBusVariant>() && v.userType() == qMetaTypeId<QDBusVariant>())
+        v = v.value<QDBusVariant>().variant();
     return v;
 }
 
@@ -42,9 +43,12 @@ bool paletteIsDark(const QPalette& p) {
 
 QString themeModeName(ThemeMode mode) {
     switch (mode) {
-    case ThemeMode::System: return QStringLiteral("system");
-    case ThemeMode::Light: return QStringLiteral("light");
-    case ThemeMode::Dark: return QStringLiteral("dark");
+        case ThemeMode::System:
+            return QStringLiteral("system");
+        case ThemeMode::Light:
+            return QStringLiteral("light");
+        case ThemeMode::Dark:
+            return QStringLiteral("dark");
     }
     return QStringLiteral("system");
 }
@@ -73,8 +77,9 @@ Theme::Theme(QObject* parent) : QObject(parent) {
     m_platformPalette = QApplication::palette();
     m_mode = parseThemeMode(QSettings().value(kSettingsKey).toString()).value_or(ThemeMode::System);
     // Follow the desktop when its preference changes (only "System" listens to it).
-    QDBusConnection::sessionBus().connect(kPortalService, kPortalPath, kPortalSettings, QStringLiteral("SettingChanged"),
-                                          this, SLOT(portalSettingChanged(QString, QString, QDBusVariant)));
+    QDBusConnection::sessionBus().connect(kPortalService, kPortalPath, kPortalSettings,
+                                          QStringLiteral("SettingChanged"), this,
+                                          SLOT(portalSettingChanged(QString, QString, QDBusVariant)));
     apply();
 }
 
@@ -140,12 +145,16 @@ QPalette Theme::darkPalette() {
 void Theme::apply() {
     bool dark = false;
     switch (m_mode) {
-    case ThemeMode::Dark: dark = true; break;
-    case ThemeMode::Light: dark = false; break;
-    case ThemeMode::System:
-        // The desktop's latest signal wins over asking it again (the portal may answer the old value for a moment).
-        dark = m_portalDark ? *m_portalDark : systemPrefersDark().value_or(paletteIsDark(m_platformPalette));
-        break;
+        case ThemeMode::Dark:
+            dark = true;
+            break;
+        case ThemeMode::Light:
+            dark = false;
+            break;
+        case ThemeMode::System:
+            // The desktop's latest signal wins over asking it again (the portal may answer the old value for a moment).
+            dark = m_portalDark ? *m_portalDark : systemPrefersDark().value_or(paletteIsDark(m_platformPalette));
+            break;
     }
     if (dark) {
         QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));

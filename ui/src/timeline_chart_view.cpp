@@ -19,9 +19,9 @@ namespace fp8dash::ui {
 
 namespace {
 
-constexpr double kZoomStep = 0.8;   // one wheel notch or "+" shows 80 % of the span
-constexpr double kPanStep = 0.1;    // one arrow key moves a tenth of the span
-constexpr int kMinDragPixels = 6;   // a shorter drag is a click, not a zoom
+constexpr double kZoomStep = 0.8;  // one wheel notch or "+" shows 80 % of the span
+constexpr double kPanStep = 0.1;   // one arrow key moves a tenth of the span
+constexpr int kMinDragPixels = 6;  // a shorter drag is a click, not a zoom
 
 }  // namespace
 
@@ -34,8 +34,9 @@ TimelineChartView::TimelineChartView(QChart* chart, QWidget* parent) : QChartVie
     setFocusPolicy(Qt::StrongFocus);
     m_band = new QRubberBand(QRubberBand::Rectangle, viewport());
     m_band->hide();
-    setToolTip(tr("Drag to zoom into a time span · wheel to zoom · Shift+drag or arrow keys to pan · "
-                  "double-click or Home to reset · right-click for more"));
+    setToolTip(
+        tr("Drag to zoom into a time span · wheel to zoom · Shift+drag or arrow keys to pan · "
+           "double-click or Home to reset · right-click for more"));
 }
 
 QRect TimelineChartView::plotAreaInViewport() const {
@@ -103,8 +104,8 @@ void TimelineChartView::mouseMoveEvent(QMouseEvent* event) {
     } else if (m_bandStartX) {
         const QRect plot = plotAreaInViewport();
         const int x = std::clamp(pos.x(), plot.left(), plot.right());
-        m_band->setGeometry(QRect(std::min(x, *m_bandStartX), plot.top(), std::abs(x - *m_bandStartX) + 1,
-                                  plot.height()));
+        m_band->setGeometry(
+            QRect(std::min(x, *m_bandStartX), plot.top(), std::abs(x - *m_bandStartX) + 1, plot.height()));
     }
     if (const auto t = timeAt(pos)) {
         emit hovered(*t);

@@ -9,10 +9,10 @@
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -68,8 +68,10 @@ QString joined(const std::vector<std::string>& items) {
 Status checkUrl(const QString& text, const QString& field) {
     const QUrl url(text, QUrl::StrictMode);
     const QString scheme = url.scheme().toLower();
-    if (!url.isValid() || url.host().isEmpty() || (scheme != QStringLiteral("http") && scheme != QStringLiteral("https"))) {
-        return Error{TimelineSourceDialog::tr("%1: “%2” is not an http:// or https:// URL.").arg(field, text).toStdString()};
+    if (!url.isValid() || url.host().isEmpty() ||
+        (scheme != QStringLiteral("http") && scheme != QStringLiteral("https"))) {
+        return Error{
+            TimelineSourceDialog::tr("%1: “%2” is not an http:// or https:// URL.").arg(field, text).toStdString()};
     }
     return success();
 }
@@ -217,7 +219,8 @@ void TimelineSourceDialog::setCredentials(const TimelineCredentials& c) {
             break;
     }
     QStringList headers;
-    for (const auto& [name, value] : c.prometheusHeaders) headers << toQString(name) + QStringLiteral(": ") + toQString(value);
+    for (const auto& [name, value] : c.prometheusHeaders)
+        headers << toQString(name) + QStringLiteral(": ") + toQString(value);
     m_headersEdit->setPlainText(headers.join(QLatin1Char('\n')));
     m_publicKey->setText(toQString(c.langfusePublicKey));
     m_secretKey->setText(toQString(c.langfuseSecretKey));
@@ -429,8 +432,8 @@ void TimelineSourceDialog::startFetch() {
     Request req = std::move(r).value();
     const bool usesPrometheus = req.settings.fetchThroughput || req.settings.qualitySource == QualitySource::Prometheus;
     m_fetchRemember = rememberedFor(usesPrometheus, req.settings.qualitySource == QualitySource::Langfuse);
-    const QString where = toQString(!req.settings.prometheusUrl.empty() ? req.settings.prometheusUrl
-                                                                        : req.settings.langfuseUrl);
+    const QString where =
+        toQString(!req.settings.prometheusUrl.empty() ? req.settings.prometheusUrl : req.settings.langfuseUrl);
     setFetching(true, tr("Fetching from %1…").arg(where));
 
     using Outcome = Result<TimelineData>;

@@ -18,8 +18,8 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QStackedWidget>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -27,10 +27,10 @@
 #include <string_view>
 
 #include "fp8dash/ui/loaded_comparison.h"
+#include "fp8dash/ui/number_text.h"
 #include "fp8dash/ui/time_range_picker.h"
 #include "fp8dash/ui/timeline_chart_view.h"
 #include "fp8dash/ui/timeline_summary_card.h"
-#include "fp8dash/ui/number_text.h"
 #include "timeline_view_parts.h"
 #include "ui_style.h"
 
@@ -75,10 +75,11 @@ QString durationText(double seconds) {
 }
 
 // Qt Charts paints every segment of a line series on every repaint of the area it covers, a hover line moving over it
-// included: 2,000 segments of an antialiased 1.4-1.8 px pen cost ~9 ms a series (BM_ChartRedraw, tests/benchmarks/README.md). Its line items are kept
-// as device-pixel caches instead (QGraphicsItem::DeviceCoordinateCache): a repaint that changes nothing blits them,
-// a change (new points, pen, size, scale) draws them once again. Qt Charts keeps those items private; they are found
-// by their class name, so a Qt that names them otherwise draws them uncached, as before.
+// included: 2,000 segments of an antialiased 1.4-1.8 px pen cost ~9 ms a series (BM_ChartRedraw,
+// tests/benchmarks/README.md). Its line items are kept as device-pixel caches instead
+// (QGraphicsItem::DeviceCoordinateCache): a repaint that changes nothing blits them, a change (new points, pen, size,
+// scale) draws them once again. Qt Charts keeps those items private; they are found by their class name, so a Qt that
+// names them otherwise draws them uncached, as before.
 void cacheLineItems(QGraphicsItem* item) {
     if (const QGraphicsObject* object = item->toGraphicsObject();
         object && std::string_view(object->metaObject()->className()).ends_with("LineChartItem"))
@@ -231,9 +232,9 @@ QWidget* TimelineView::buildContentPage() {
 
     m_suggestionBar = new QFrame(page);
     m_suggestionBar->setObjectName(QStringLiteral("changeSuggestion"));
-    m_suggestionBar->setStyleSheet(QStringLiteral(
-        "QFrame#changeSuggestion { background: #e8f0fe; border: 1px solid #aecbfa; border-radius: 6px; }"
-        " QFrame#changeSuggestion QLabel { color: #174ea6; background: transparent; border: none; }"));
+    m_suggestionBar->setStyleSheet(
+        QStringLiteral("QFrame#changeSuggestion { background: #e8f0fe; border: 1px solid #aecbfa; border-radius: 6px; }"
+                       " QFrame#changeSuggestion QLabel { color: #174ea6; background: transparent; border: none; }"));
     auto* suggestion = new QHBoxLayout(m_suggestionBar);
     suggestion->setContentsMargins(10, 6, 8, 6);
     m_suggestionLabel = new QLabel(m_suggestionBar);
@@ -533,7 +534,7 @@ void TimelineView::applyView() {
     m_applyingView = true;
     m_timeAxis->setRange(viewUtcTime(m_viewFrom), viewUtcTime(m_viewTo));
     const double span = m_viewTo - m_viewFrom;
-    m_timeAxis->setFormat(span <= 2 * 3600 ? QStringLiteral("MM-dd HH:mm:ss")
+    m_timeAxis->setFormat(span <= 2 * 3600     ? QStringLiteral("MM-dd HH:mm:ss")
                           : span <= 10 * 86400 ? QStringLiteral("MM-dd HH:mm")
                                                : QStringLiteral("yyyy-MM-dd"));
     m_applyingView = false;
@@ -677,9 +678,9 @@ void TimelineView::updateHeader() {
         QString text = tr("vLLM reports the KV-cache dtype switching %1 → %2 at %3 (vllm:cache_config_info).")
                            .arg(toQString(describeKvCacheDtype(detected->from)),
                                 toQString(describeKvCacheDtype(detected->to)), toQString(formatTimeUtc(detected->at)));
-        text += QLatin1Char(' ') + (st.changeAt ? tr("The change time in use is %1.")
-                                                      .arg(toQString(formatTimeUtc(*st.changeAt)))
-                                                : tr("No change time is set yet."));
+        text += QLatin1Char(' ') +
+                (st.changeAt ? tr("The change time in use is %1.").arg(toQString(formatTimeUtc(*st.changeAt)))
+                             : tr("No change time is set yet."));
         m_suggestionLabel->setText(text);
     }
     m_suggestionBar->setVisible(offer);
@@ -700,12 +701,15 @@ void TimelineView::updateCards() {
         const std::optional<Verdict> level = *d >= b.throughputLowPct ? Verdict::Go : Verdict::Monitor;
         m_throughputCard->setContent(
             tr("%1 → %2").arg(viewFixed(*r.throughput.beforeMean, 1), viewFixed(*r.throughput.afterMean, 1)),
-            tr("%1% · expected +%2–%3%").arg(signedFixed(*d, 1), numberText(b.throughputLowPct),
-                                             numberText(b.throughputHighPct)),
-            tr("%1 samples before · %2 after (5 min settle)").arg(r.throughput.beforeCount).arg(r.throughput.afterCount),
+            tr("%1% · expected +%2–%3%")
+                .arg(signedFixed(*d, 1), numberText(b.throughputLowPct), numberText(b.throughputHighPct)),
+            tr("%1 samples before · %2 after (5 min settle)")
+                .arg(r.throughput.beforeCount)
+                .arg(r.throughput.afterCount),
             level);
-        m_throughputCard->setToolTip(tr("Before: samples before the change. After: samples from 5 minutes after it "
-                                        "(the rate window), to the end of the range."));
+        m_throughputCard->setToolTip(
+            tr("Before: samples before the change. After: samples from 5 minutes after it "
+               "(the rate window), to the end of the range."));
     } else {
         m_throughputCard->setContent(QStringLiteral("—"), QString(), toQString(r.throughputAssessment), std::nullopt);
     }
@@ -753,16 +757,16 @@ void TimelineView::updateCards() {
         } else {
             figure = tr("Never pending");
         }
-        const QString by = m_data->alertsEvaluatedBy == "prometheus" ? tr("evaluated by Prometheus")
-                                                                       : tr("evaluated locally");
+        const QString by =
+            m_data->alertsEvaluatedBy == "prometheus" ? tr("evaluated by Prometheus") : tr("evaluated locally");
         const QString count = episodes == 1 ? tr("1 episode") : tr("%1 episodes").arg(episodes);
         const AlertRule& rule = st.rule;
-        m_alertCard->setContent(figure, tr("%1 · %2").arg(count, by),
-                                tr("%1 mean < %2 mean (%3 ago) − %4, held %5")
-                                    .arg(durationText(rule.shortWindowS), durationText(rule.longWindowS),
-                                         durationText(rule.offsetS), numberText(rule.margin),
-                                         durationText(rule.holdForS)),
-                                level);
+        m_alertCard->setContent(
+            figure, tr("%1 · %2").arg(count, by),
+            tr("%1 mean < %2 mean (%3 ago) − %4, held %5")
+                .arg(durationText(rule.shortWindowS), durationText(rule.longWindowS), durationText(rule.offsetS),
+                     numberText(rule.margin), durationText(rule.holdForS)),
+            level);
         m_alertCard->setToolTip(toQString(rule.promql("quality")) + tr("  for: %1").arg(durationText(rule.holdForS)));
     }
 }

@@ -5,8 +5,8 @@
 #include <QChart>
 #include <QChartView>
 #include <QLabel>
-#include <QLegend>
 #include <QLayout>
+#include <QLegend>
 #include <QWidget>
 
 #include "fp8dash/ui/theme.h"
@@ -53,9 +53,12 @@ QColor verdictTint(Verdict v, bool dark) {
     if (dark) {
         // Deep tints under light text: the colour still says the verdict, the text stays readable.
         switch (v) {
-        case Verdict::Go: return QColor(0x1d, 0x3b, 0x24);
-        case Verdict::Monitor: return QColor(0x4a, 0x36, 0x10);
-        case Verdict::Investigate: return QColor(0x52, 0x20, 0x20);
+            case Verdict::Go:
+                return QColor(0x1d, 0x3b, 0x24);
+            case Verdict::Monitor:
+                return QColor(0x4a, 0x36, 0x10);
+            case Verdict::Investigate:
+                return QColor(0x52, 0x20, 0x20);
         }
     }
     switch (v) {
@@ -76,9 +79,12 @@ QColor verdictTextColor(Verdict v) {
 QColor verdictTextColor(Verdict v, bool dark) {
     if (dark) {
         switch (v) {
-        case Verdict::Go: return QColor(0xa8, 0xdb, 0xb0);
-        case Verdict::Monitor: return QColor(0xff, 0xd5, 0x80);
-        case Verdict::Investigate: return QColor(0xff, 0xb4, 0xab);
+            case Verdict::Go:
+                return QColor(0xa8, 0xdb, 0xb0);
+            case Verdict::Monitor:
+                return QColor(0xff, 0xd5, 0x80);
+            case Verdict::Investigate:
+                return QColor(0xff, 0xb4, 0xab);
         }
     }
     switch (v) {
@@ -115,7 +121,8 @@ QColor successTextColor() {
 }
 
 QString colorRule(const QColor& color, bool bold) {
-    return QStringLiteral("QLabel { color: %1;%2 }").arg(color.name(), bold ? QStringLiteral(" font-weight: bold;") : QString());
+    return QStringLiteral("QLabel { color: %1;%2 }")
+        .arg(color.name(), bold ? QStringLiteral(" font-weight: bold;") : QString());
 }
 
 void onThemeChange(QObject* context, std::function<void()> repaint) {
@@ -132,18 +139,21 @@ const char* const kToneFollowsProperty = "fp8dashTextToneFollows";
 
 QColor toneColor(TextTone tone) {
     switch (tone) {
-    case TextTone::Error: return errorTextColor();
-    case TextTone::Caution: return cautionTextColor();
-    case TextTone::Success: return successTextColor();
+        case TextTone::Error:
+            return errorTextColor();
+        case TextTone::Caution:
+            return cautionTextColor();
+        case TextTone::Success:
+            return successTextColor();
     }
     return errorTextColor();
 }
 
 void paintTone(QLabel* label) {
     const int tone = label->property(kToneProperty).toInt();
-    label->setStyleSheet(tone > 0 ? colorRule(toneColor(static_cast<TextTone>(tone - 1)),
-                                              label->property(kToneBoldProperty).toBool())
-                                  : QString());
+    label->setStyleSheet(
+        tone > 0 ? colorRule(toneColor(static_cast<TextTone>(tone - 1)), label->property(kToneBoldProperty).toBool())
+                 : QString());
 }
 }  // namespace
 

@@ -29,12 +29,12 @@ QColor verdictTextColor(Verdict v);  // dark foreground on the tint
 // The same for a given palette, whatever the application's (the presentation's slides are always light).
 QColor verdictTint(Verdict v, bool dark);
 QColor verdictTextColor(Verdict v, bool dark);
-QColor secondaryTextColor();         // subtask rows, captions
-bool darkPalette();                  // the application palette is dark (Theme's dark mode, or a dark desktop)
+QColor secondaryTextColor();  // subtask rows, captions
+bool darkPalette();           // the application palette is dark (Theme's dark mode, or a dark desktop)
 // Text colours that read on the palette's window colour, light or dark.
-QColor errorTextColor();    // errors, warnings that need action
-QColor cautionTextColor();  // cautions
-QColor successTextColor();  // "it worked"
+QColor errorTextColor();                                    // errors, warnings that need action
+QColor cautionTextColor();                                  // cautions
+QColor successTextColor();                                  // "it worked"
 QString colorRule(const QColor& color, bool bold = false);  // "QLabel { color: #...; }" for setStyleSheet
 // A label's text in one of those tones (nullopt: the palette's own text colour), kept in the palette's version of the
 // tone after every theme change (the label's style sheet is its own: this sets it).

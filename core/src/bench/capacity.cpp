@@ -113,8 +113,8 @@ std::string vllmStagesText(const VllmMemoryPlan& p) {
              " GiB, non-torch " + gibText(st.nonTorchBytes) + " GiB" +
              (st.cudaGraphBytes ? ", CUDA graphs " + gibText(st.cudaGraphBytes) + " GiB" : std::string()) +
              ", KV pool " +
-             (st.poolBytes > 0 ? gibText(static_cast<std::uint64_t>(st.poolBytes)) +
-                                     " GiB = " + numfmt::grouped(st.blocks) + " blocks of " + std::to_string(p.blockSize)
+             (st.poolBytes > 0 ? gibText(static_cast<std::uint64_t>(st.poolBytes)) + " GiB = " +
+                                     numfmt::grouped(st.blocks) + " blocks of " + std::to_string(p.blockSize)
                                : std::string("none")) +
              (p.stages.size() > 1 && static_cast<int>(i) == p.tightestStage ? " (the tightest)" : "") + "\n";
     }

@@ -12,12 +12,12 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "bench/local_bench_dump.h"
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/kv_headline.h"
 #include "fp8dash/core/model_architecture.h"
 #include "fp8dash/gpu/bench.h"
 #include "fp8dash/gpu/device_query.h"
-#include "bench/local_bench_dump.h"
 
 namespace fp8dash {
 namespace {
@@ -29,7 +29,9 @@ struct FieldError {
     std::string message;
 };
 
-std::string typeName(const Json& v) { return v.is_null() ? "null" : v.type_name(); }
+std::string typeName(const Json& v) {
+    return v.is_null() ? "null" : v.type_name();
+}
 
 class ObjectReader {
 public:
@@ -343,9 +345,13 @@ std::string padLeft(std::string s, std::size_t width) {
     return s;
 }
 
-std::string gigabytes(double bytes) { return fixed(bytes / 1e9, 1) + " GB"; }
+std::string gigabytes(double bytes) {
+    return fixed(bytes / 1e9, 1) + " GB";
+}
 
-std::string percent(double fraction100) { return fixed(fraction100, 0) + "%"; }
+std::string percent(double fraction100) {
+    return fixed(fraction100, 0) + "%";
+}
 
 std::string noise(const BenchSampleSummary& s) {
     return fixed(s.relStdDev * 100.0, 1) + "%" + (s.converged ? "" : "*");
@@ -410,8 +416,8 @@ Result<BenchResults> runLocalBench(const LocalBenchOptions& options, const Bench
     bool gpuWillRun = false;
     if (!options.cpuOnly && gpu::builtWithCuda()) gpuWillRun = gpu::makeDeviceQuery()->query().hasUsableDevice();
     request.kvSweep.shape = gpu::KvShape{options.kvLayers, arch.kvHeads, arch.headDim, 1};
-    request.kvSweep.contexts = options.kvContexts.empty() ? (gpuWillRun ? kGpuContexts : kCpuContexts)
-                                                          : options.kvContexts;
+    request.kvSweep.contexts =
+        options.kvContexts.empty() ? (gpuWillRun ? kGpuContexts : kCpuContexts) : options.kvContexts;
     if (auto s = useKvDump(options, gpuWillRun ? kGpuContexts : kCpuContexts, request.kvSweep); !s) return s.error();
     // The calibration prefix is the first prompt; a sweep of short contexts calibrates on at most its shortest.
     request.kvSweep.calibrationTokens =

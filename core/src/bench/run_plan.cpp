@@ -147,8 +147,7 @@ void addPlanWarnings(const PlanInputs& in, int tp, RunPlan& p, const WarnFn& war
         if (c->shortfallBytes > 0)
             warn("weights_do_not_fit", variant + " does not fit on " + group + ": its weights (" +
                                            formatBytes(c->weightsBytes) + ") and runtime overhead leave " +
-                                           formatBytes(c->shortfallBytes) +
-                                           " short; use more GPUs per replica (--tp)");
+                                           formatBytes(c->shortfallBytes) + " short; use more GPUs per replica (--tp)");
         else
             warn("context_does_not_fit", variant + " on " + group + " holds " + std::to_string(c->maxTokens) +
                                              " tokens of KV cache, less than one sequence of max-model-len " +
@@ -200,10 +199,20 @@ void addPlanCommands(const PlanInputs& in, RunPlan& p) {
         args += ",tensor_parallel_size=" + tpText;
         if (p.replicas > 1) args += ",data_parallel_size=" + dp;
         args += ",gpu_memory_utilization=" + util + ",max_model_len=" + len;
-        return std::vector<std::string>{"lm_eval",     "--model",         "vllm",        "--model_args",
-                                        args,          "--tasks",         tasks,         "--num_fewshot",
-                                        std::to_string(in.numFewshot),    "--batch_size", "auto",
-                                        "--log_samples", "--output_path", out};
+        return std::vector<std::string>{"lm_eval",
+                                        "--model",
+                                        "vllm",
+                                        "--model_args",
+                                        args,
+                                        "--tasks",
+                                        tasks,
+                                        "--num_fewshot",
+                                        std::to_string(in.numFewshot),
+                                        "--batch_size",
+                                        "auto",
+                                        "--log_samples",
+                                        "--output_path",
+                                        out};
     };
     p.commands.serveBf16 = serve(p.inputs.bf16Model, false);
     p.commands.serveFp8 = serve(p.inputs.fp8Model, true);
@@ -296,8 +305,9 @@ std::string runPlanToText(const RunPlan& p) {
         if (c->shortfallBytes > 0)
             t += ", does not fit (" + formatBytes(c->shortfallBytes) + " short)\n";
         else
-            t += ", KV cache " + formatBytes(c->kvCacheBytes) + " = " + std::to_string(c->maxTokens) + " tokens = " +
-                 std::to_string(c->maxSequences) + " sequences of " + std::to_string(p.maxModelLen) + "\n";
+            t += ", KV cache " + formatBytes(c->kvCacheBytes) + " = " + std::to_string(c->maxTokens) +
+                 " tokens = " + std::to_string(c->maxSequences) + " sequences of " + std::to_string(p.maxModelLen) +
+                 "\n";
     }
     if (p.bf16.decode)
         t += "#   decode (bandwidth-bound upper bound, batch " + std::to_string(p.bf16.decode->batch) + "): BF16 " +

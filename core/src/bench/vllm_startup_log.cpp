@@ -458,8 +458,8 @@ Result<VllmCalibration> calibrateFromVllmLog(const VllmStartupLog& log, const Vl
             const std::string label = "utilisation " + numfmt::fixed(*req.utilization, 2);
             const std::string basis = "the pool " + std::string(delta >= 0 ? "plus " : "less ") +
                                       numfmt::fixed(std::fabs(delta) / kLogGiB, 2) + " GiB = (" +
-                                      numfmt::fixed(*req.utilization, 2) + " - " + numfmt::fixed(me.utilization, 2) + ") x " +
-                                      numfmt::fixed(*me.totalGiB, 2) + " GiB";
+                                      numfmt::fixed(*req.utilization, 2) + " - " + numfmt::fixed(me.utilization, 2) +
+                                      ") x " + numfmt::fixed(*me.totalGiB, 2) + " GiB";
             c.answers.push_back(answerFor(me, base, label, me.fp8Kv, delta, *req.utilization, ctx, me.weights, basis));
             c.answers.push_back(answerFor(me, base, label + " + FP8 KV cache", true, delta, *req.utilization, ctx,
                                           me.weights, basis + "; FP8 KV cache"));
@@ -577,7 +577,8 @@ std::string vllmCalibrationToText(const VllmCalibration& c) {
         line("maximum concurrency", numfmt::fixed(*g.maxConcurrency, 2) + "x for " +
                                         numfmt::grouped(static_cast<std::uint64_t>(g.concurrencyTokens.value_or(0))) +
                                         " tokens per request");
-    t += "The same server (from these overheads; KV bytes per token per GPU " + numfmt::grouped(me.kvBytesPerTokenPerGpu) +
+    t += "The same server (from these overheads; KV bytes per token per GPU " +
+         numfmt::grouped(me.kvBytesPerTokenPerGpu) +
          (me.kvBytesFromModel ? ", from the model" : ", from pool / tokens") + "):\n";
     for (const VllmWhatIf& a : c.answers) {
         std::string v = numfmt::grouped(a.tokens) + " tokens, pool " + numfmt::fixed(a.poolGiB, 2) + " GiB";

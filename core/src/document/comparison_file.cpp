@@ -21,9 +21,8 @@
 namespace fp8dash {
 namespace {
 
-const char* const kKnownKeys[] = {"format", "version", "tool_version", "created", "title",
-                                  "settings", "runs", "notes", "timeline", "benchmarks", "capacity",
-                                  "judge", "paired", "review"};
+const char* const kKnownKeys[] = {"format", "version",  "tool_version", "created",  "title", "settings", "runs",
+                                  "notes",  "timeline", "benchmarks",   "capacity", "judge", "paired",   "review"};
 
 bool isKnownKey(const std::string& key) {
     for (const char* k : kKnownKeys)
@@ -95,8 +94,8 @@ ComparisonDocument makeComparisonDocument(RunRecord baseline, RunRecord candidat
     doc.baseline = std::move(baseline);
     doc.candidate = std::move(candidate);
     doc.options = std::move(options);
-    const std::string model = doc.candidate.results.modelName.empty() ? doc.baseline.results.modelName
-                                                                      : doc.candidate.results.modelName;
+    const std::string model =
+        doc.candidate.results.modelName.empty() ? doc.baseline.results.modelName : doc.candidate.results.modelName;
     doc.title = doc.baseline.label + " vs " + doc.candidate.label + (model.empty() ? "" : ": " + model);
     return doc;
 }
@@ -122,10 +121,10 @@ std::string newNoteId(const std::vector<Note>& notes) {
 Result<ComparisonReport> ComparisonDocument::evaluate() const {
     if (!hasEvals) {
         std::string held;
-        for (auto [present, what] : {std::pair{timeline.has_value(), "a production timeline"},
-                                     std::pair{judge.has_value(), "a judge comparison"},
-                                     std::pair{benchmarks.has_value(), "local benchmarks"},
-                                     std::pair{capacity.has_value(), "capacity inputs"}})
+        for (auto [present, what] :
+             {std::pair{timeline.has_value(), "a production timeline"},
+              std::pair{judge.has_value(), "a judge comparison"}, std::pair{benchmarks.has_value(), "local benchmarks"},
+              std::pair{capacity.has_value(), "capacity inputs"}})
             if (present) held += (held.empty() ? "" : ", ") + std::string(what);
         return Error{"this comparison holds no eval runs (" + (held.empty() ? std::string("nothing else") : held) +
                      " only)"};
@@ -421,8 +420,9 @@ Result<ComparisonDocument> detail::parseComparisonJson(Json j, const std::string
         doc.hasEvals = false;
     } else {
         if (runs == j.end() || !runs->is_object())
-            return Error{src + ": field runs is missing or not an object (a comparison holds eval runs, a timeline, "
-                               "a judge comparison, benchmarks, or several)"};
+            return Error{src +
+                         ": field runs is missing or not an object (a comparison holds eval runs, a timeline, "
+                         "a judge comparison, benchmarks, or several)"};
         auto baseline = parseRun(*runs, "baseline", src);
         if (!baseline) return baseline.error();
         auto candidate = parseRun(*runs, "candidate", src);
@@ -440,8 +440,7 @@ Result<ComparisonDocument> detail::parseComparisonJson(Json j, const std::string
                 auto r = parsePairedJson(value, src + ": field paired." + task);
                 if (!r) return r.error();
                 if (r->task != task)
-                    return Error{src + ": field paired." + task + ".task is \"" + r->task + "\", not \"" + task +
-                                 "\""};
+                    return Error{src + ": field paired." + task + ".task is \"" + r->task + "\", not \"" + task + "\""};
                 doc.paired.emplace(task, std::move(r).value());
             }
         }

@@ -24,7 +24,8 @@ Status migrate1to2(Json& j, const std::string& src, std::vector<std::string>& lo
             if (!n.is_object()) continue;  // the reader reports it, naming the element
             if (auto id = n.find("id"); id != n.end() && id->is_string()) continue;
             std::string id = "n" + std::to_string(k);
-            for (std::size_t extra = 1; used.count(id); ++extra) id = "n" + std::to_string(k) + "-" + std::to_string(extra);
+            for (std::size_t extra = 1; used.count(id); ++extra)
+                id = "n" + std::to_string(k) + "-" + std::to_string(extra);
             used.insert(id);
             n["id"] = id;
             ++assigned;

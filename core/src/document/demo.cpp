@@ -5,7 +5,9 @@ namespace detail {
 extern const std::string_view kDemoComparisonText;
 }
 
-std::string_view demoComparisonText() { return detail::kDemoComparisonText; }
+std::string_view demoComparisonText() {
+    return detail::kDemoComparisonText;
+}
 
 Result<ComparisonDocument> loadDemoComparison() {
     return parseComparisonText(detail::kDemoComparisonText, std::string(kDemoName));

@@ -7,18 +7,24 @@ namespace fp8dash {
 
 std::string_view reviewOutcomeName(ReviewOutcome o) {
     switch (o) {
-    case ReviewOutcome::ApprovedGo: return "approved_go";
-    case ReviewOutcome::ApprovedMonitor: return "approved_monitor";
-    case ReviewOutcome::Rejected: return "rejected";
+        case ReviewOutcome::ApprovedGo:
+            return "approved_go";
+        case ReviewOutcome::ApprovedMonitor:
+            return "approved_monitor";
+        case ReviewOutcome::Rejected:
+            return "rejected";
     }
     return "rejected";
 }
 
 std::string_view reviewOutcomeTitle(ReviewOutcome o) {
     switch (o) {
-    case ReviewOutcome::ApprovedGo: return "Approved: go";
-    case ReviewOutcome::ApprovedMonitor: return "Approved: monitor with quality alerting";
-    case ReviewOutcome::Rejected: return "Rejected";
+        case ReviewOutcome::ApprovedGo:
+            return "Approved: go";
+        case ReviewOutcome::ApprovedMonitor:
+            return "Approved: monitor with quality alerting";
+        case ReviewOutcome::Rejected:
+            return "Rejected";
     }
     return "Rejected";
 }
@@ -32,9 +38,12 @@ std::optional<ReviewOutcome> parseReviewOutcome(std::string_view name) {
 
 std::optional<Verdict> outcomeVerdict(ReviewOutcome o) {
     switch (o) {
-    case ReviewOutcome::ApprovedGo: return Verdict::Go;
-    case ReviewOutcome::ApprovedMonitor: return Verdict::Monitor;
-    case ReviewOutcome::Rejected: return std::nullopt;
+        case ReviewOutcome::ApprovedGo:
+            return Verdict::Go;
+        case ReviewOutcome::ApprovedMonitor:
+            return Verdict::Monitor;
+        case ReviewOutcome::Rejected:
+            return std::nullopt;
     }
     return std::nullopt;
 }
@@ -60,8 +69,8 @@ ReviewAssessment assessReview(const ReviewDecision& decision, std::optional<Verd
             return v ? std::string(verdictTitle(*v)) : std::string("no verdict");
         };
         a.warnings.push_back("The evidence changed after the decision: the verdict was " +
-                             name(decision.verdictAtDecision) + " when it was recorded and is " +
-                             name(currentVerdict) + " now.");
+                             name(decision.verdictAtDecision) + " when it was recorded and is " + name(currentVerdict) +
+                             " now.");
     }
     return a;
 }

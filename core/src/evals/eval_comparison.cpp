@@ -122,8 +122,9 @@ void addSubtasks(const Sides& s, TaskComparison& row, std::set<std::string>& pat
         const TaskResult* bt = subtaskIn(s.baseline, row.task, name);
         const TaskResult* ct = subtaskIn(s.candidate, row.task, name);
         if (!bt || !ct) {
-            row.subtasksNotCompared.push_back(name + (bt ? ": only in the baseline" : ct ? ": only in the candidate"
-                                                                                         : ": in neither results"));
+            row.subtasksNotCompared.push_back(name + (bt   ? ": only in the baseline"
+                                                      : ct ? ": only in the candidate"
+                                                           : ": in neither results"));
             continue;
         }
         if (s.blocked && s.blocked->count(name)) {
@@ -131,8 +132,10 @@ void addSubtasks(const Sides& s, TaskComparison& row, std::set<std::string>& pat
             continue;
         }
         std::string why;
-        if (auto sub = compareTask(s, *bt, *ct, why, path)) row.subtasks.push_back(std::move(*sub));
-        else row.subtasksNotCompared.push_back(name + ": " + why);
+        if (auto sub = compareTask(s, *bt, *ct, why, path))
+            row.subtasks.push_back(std::move(*sub));
+        else
+            row.subtasksNotCompared.push_back(name + ": " + why);
     }
 }
 
@@ -172,12 +175,18 @@ std::string verdictReason(const TaskComparison& r, const Thresholds& t) {
     } else if (*r.degradationPct == 0) {
         text = (*r.deltaPct == 0 ? "unchanged (" : "improved " + pct(std::fabs(*r.deltaPct)) + " (") + change + ")";
     } else {
-        text = "degraded " + pct(*r.degradationPct) + " (" + change +
-               (r.higherIsBetter ? "" : ", lower is better") + "), ";
+        text = "degraded " + pct(*r.degradationPct) + " (" + change + (r.higherIsBetter ? "" : ", lower is better") +
+               "), ";
         switch (r.pointVerdict) {
-        case Verdict::Go: text += "below the " + threshold(t.goBelow) + " go threshold"; break;
-        case Verdict::Monitor: text += "between " + threshold(t.goBelow) + " and " + threshold(t.investigateAbove); break;
-        case Verdict::Investigate: text += "above the " + threshold(t.investigateAbove) + " investigate threshold"; break;
+            case Verdict::Go:
+                text += "below the " + threshold(t.goBelow) + " go threshold";
+                break;
+            case Verdict::Monitor:
+                text += "between " + threshold(t.goBelow) + " and " + threshold(t.investigateAbove);
+                break;
+            case Verdict::Investigate:
+                text += "above the " + threshold(t.investigateAbove) + " investigate threshold";
+                break;
         }
     }
     text = perLengthReason(r) + text;  // a per-length task: which length the figures are
@@ -185,7 +194,7 @@ std::string verdictReason(const TaskComparison& r, const Thresholds& t) {
         char buf[96];
         const double a = std::fabs(*r.sigmas);
         std::snprintf(buf, sizeof buf, "; %+.1fσ %s", *r.sigmas,
-                      a < 1 ? "(well inside the noise: under 1 standard error)"
+                      a < 1   ? "(well inside the noise: under 1 standard error)"
                       : a < 2 ? "(inside the noise: under 2 standard errors)"
                               : "(outside lm-eval's standard errors)");
         text += buf;
@@ -314,8 +323,8 @@ std::optional<TaskComparison> compareTask(const Sides& s, const TaskResult& b, c
     r.filter = bm->filter;
     r.baseline = bm->value;
     r.candidate = cm->value;
-    r.higherIsBetter = b.higherIsBetterFor(bm->name)
-                           .value_or(c.higherIsBetterFor(bm->name).value_or(defaultHigherIsBetter(bm->name)));
+    r.higherIsBetter =
+        b.higherIsBetterFor(bm->name).value_or(c.higherIsBetterFor(bm->name).value_or(defaultHigherIsBetter(bm->name)));
     r.baselineStderr = bm->stderr_;
     r.candidateStderr = cm->stderr_;
     const double diff = r.candidate - r.baseline;
@@ -381,8 +390,10 @@ std::set<std::string> subtasksUnderGroupRows(const Sides& s, const LmEvalResults
 
 std::string humanParams(double billions) {
     char buf[32];
-    if (billions < 1) std::snprintf(buf, sizeof buf, "%.0fM", billions * 1000);
-    else std::snprintf(buf, sizeof buf, "%gB", billions);
+    if (billions < 1)
+        std::snprintf(buf, sizeof buf, "%.0fM", billions * 1000);
+    else
+        std::snprintf(buf, sizeof buf, "%gB", billions);
     return buf;
 }
 
@@ -392,8 +403,8 @@ void addRisks(ComparisonReport& r, const LmEvalResults& baseline, const LmEvalRe
             r.risks.push_back({"fp8_sensitive_task", t.task,
                                t.task + " is FP8-sensitive (math, formal reasoning or code): one wrong step "
                                         "propagates into a wrong answer; weigh it above the average"});
-    const auto& params = r.candidateConfig.paramsBillions ? r.candidateConfig.paramsBillions
-                                                          : r.baselineConfig.paramsBillions;
+    const auto& params =
+        r.candidateConfig.paramsBillions ? r.candidateConfig.paramsBillions : r.baselineConfig.paramsBillions;
     if (params && *params < 7.0)
         r.risks.push_back({"small_model", r.candidateConfig.model,
                            "the model has about " + humanParams(*params) +
@@ -414,8 +425,9 @@ void addRisks(ComparisonReport& r, const LmEvalResults& baseline, const LmEvalRe
                            "the FP8 run"});
     if (r.baselineConfig.anyFp8())
         r.risks.push_back({"baseline_with_fp8", r.baselineLabel,
-                           "the baseline run already uses FP8 (" + r.baselineConfig.model + "); it is not a BF16 "
-                           "reference"});
+                           "the baseline run already uses FP8 (" + r.baselineConfig.model +
+                               "); it is not a BF16 "
+                               "reference"});
     for (const auto& t : r.tasks) {
         for (const auto* run : {&baseline, &candidate}) {
             const TaskResult* tr = run->task(t.task);
@@ -473,8 +485,8 @@ void addReasons(ComparisonReport& r) {
                             (r.cautious ? "; the cautious policy counts each at the worst band it reaches"
                                         : "; the verdict follows the estimate (--cautious counts the worse band)"));
     r.reasons.push_back(std::to_string(r.tasks.size()) + " task" + (r.tasks.size() == 1 ? "" : "s") +
-                        " compared: " + std::to_string(counts[0]) + " go, " + std::to_string(counts[1]) +
-                        " monitor, " + std::to_string(counts[2]) + " investigate" +
+                        " compared: " + std::to_string(counts[0]) + " go, " + std::to_string(counts[1]) + " monitor, " +
+                        std::to_string(counts[2]) + " investigate" +
                         (r.missing.empty() ? "" : "; " + std::to_string(r.missing.size()) + " not compared"));
     const auto compared = comparabilityReasons(r.comparability, r.allowIncomparable);
     r.reasons.insert(r.reasons.begin(), compared.begin(), compared.end());
@@ -508,7 +520,8 @@ void finish(ComparisonReport& r) {
 
 Result<MetricOverride> MetricOverride::parse(std::string_view spec) {
     const auto bad = [&](const std::string& what) {
-        return Error{"--metric \"" + std::string(spec) + "\": " + what + " (expected TASK=METRIC or TASK=METRIC,FILTER)"};
+        return Error{"--metric \"" + std::string(spec) + "\": " + what +
+                     " (expected TASK=METRIC or TASK=METRIC,FILTER)"};
     };
     const auto eq = spec.find('=');
     if (eq == std::string_view::npos) return bad("no '='");
@@ -526,10 +539,12 @@ Result<MetricOverride> MetricOverride::parse(std::string_view spec) {
     return o;
 }
 
-std::string MetricOverride::toString() const { return task + "=" + metric + (filter.empty() ? "" : "," + filter); }
+std::string MetricOverride::toString() const {
+    return task + "=" + metric + (filter.empty() ? "" : "," + filter);
+}
 
 bool isFp8SensitiveTask(std::string_view task) {
-    static const char* const kMarkers[] = {"gsm",   "math",   "humaneval", "mbpp",  "code",      "aime",
+    static const char* const kMarkers[] = {"gsm",   "math",  "humaneval",  "mbpp",   "code",    "aime",
                                            "asdiv", "svamp", "arithmetic", "ds1000", "minerva", "apps"};
     const auto l = lower(task);
     for (const char* m : kMarkers) {
@@ -603,8 +618,10 @@ Result<ComparisonReport> compareMatched(const LmEvalResults& baseline, const LmE
         }
         std::string why;
         std::set<std::string> path;
-        if (auto row = compareTask(sides, bt, *ct, why, path)) r.tasks.push_back(std::move(*row));
-        else r.missing.push_back({bt.name, why});
+        if (auto row = compareTask(sides, bt, *ct, why, path))
+            r.tasks.push_back(std::move(*row));
+        else
+            r.missing.push_back({bt.name, why});
     }
     for (const auto& ct : candidate.tasks)
         if (!subtasks.count(ct.name) && !baseline.task(ct.name) && !matchedByPath.count(ct.name))
@@ -677,8 +694,8 @@ std::vector<std::string> applyControlRun(ComparisonReport& report, const LmEvalR
         const TaskResult* ct = control.task(t.task);
         const MetricValue* m = ct ? ct->find(t.metricName, t.filter) : nullptr;
         if (!m || !std::isfinite(m->value)) {
-            notes.push_back("the control run (" + controlLabel + ") has no " + (ct ? t.metric + " for " : "") +
-                            t.task + (ct && m ? " that is a finite number" : "") + ": no noise floor for it");
+            notes.push_back("the control run (" + controlLabel + ") has no " + (ct ? t.metric + " for " : "") + t.task +
+                            (ct && m ? " that is a finite number" : "") + ": no noise floor for it");
             continue;
         }
         if (t.baseline == 0) {

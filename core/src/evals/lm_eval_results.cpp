@@ -15,7 +15,9 @@ using text::lower;
 using text::trim;
 namespace {
 
-std::string typeName(const Json& j) { return j.type_name(); }
+std::string typeName(const Json& j) {
+    return j.type_name();
+}
 
 // Values a results file can hold for a number: a JSON number, or the strings our NaN rewriting produced.
 std::optional<double> numberOf(const Json& j) {
@@ -52,8 +54,10 @@ std::vector<std::pair<std::string, std::string>> parseModelArgsString(std::strin
         std::string_view part = s.substr(start, end - start);
         if (!trim(part).empty()) {
             auto eq = part.find('=');
-            if (eq == std::string_view::npos) out.emplace_back(trim(part), "");
-            else out.emplace_back(trim(part.substr(0, eq)), trim(part.substr(eq + 1)));
+            if (eq == std::string_view::npos)
+                out.emplace_back(trim(part), "");
+            else
+                out.emplace_back(trim(part.substr(0, eq)), trim(part.substr(eq + 1)));
         }
         start = end + 1;
     }
@@ -210,14 +214,17 @@ Result<LmEvalResults> parseLmEvalJson(const Json& doc, const std::string& src) {
     }
     if (auto n = doc.find("model_name"); n != doc.end() && n->is_string()) run.modelName = n->get<std::string>();
     if (run.modelName.empty()) {
-        if (auto p = run.modelArg("pretrained")) run.modelName = *p;
-        else if (auto m = run.modelArg("model")) run.modelName = *m;
+        if (auto p = run.modelArg("pretrained"))
+            run.modelName = *p;
+        else if (auto m = run.modelArg("model"))
+            run.modelName = *m;
     }
     if (auto d = doc.find("date"); d != doc.end() && d->is_number()) {
         const double date = d->get<double>();
         if (std::isfinite(date)) run.date = date;
     }
-    if (auto v = doc.find("lm_eval_version"); v != doc.end() && v->is_string()) run.lmEvalVersion = v->get<std::string>();
+    if (auto v = doc.find("lm_eval_version"); v != doc.end() && v->is_string())
+        run.lmEvalVersion = v->get<std::string>();
     if (auto g = doc.find("git_hash"); g != doc.end() && g->is_string()) run.gitHash = g->get<std::string>();
     readRunSettings(doc, run);
     return run;
@@ -247,8 +254,10 @@ Json LmEvalResults::toJson() const {
         for (const auto& m : t.metrics) {
             entry[m.key] = number(m.value);
             const std::string stderrKey = v03 ? m.name + "_stderr" : m.name + "_stderr," + m.filter;
-            if (m.stderr_) entry[stderrKey] = *m.stderr_;
-            else if (!v03) entry[stderrKey] = "N/A";
+            if (m.stderr_)
+                entry[stderrKey] = *m.stderr_;
+            else if (!v03)
+                entry[stderrKey] = "N/A";
         }
         results[t.name] = std::move(entry);
         if (!t.higherIsBetter.empty()) {

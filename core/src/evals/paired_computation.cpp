@@ -12,8 +12,8 @@
 #include <set>
 #include <thread>
 
-#include "fp8dash/core/paired_tasks.h"
 #include "evals/paired_stages.h"
+#include "fp8dash/core/paired_tasks.h"
 
 namespace fp8dash {
 namespace fs = std::filesystem;

@@ -49,8 +49,8 @@ Result<std::vector<const SampleRow*>> rowsOf(const SampleLog& log, const PairedT
         return Error{log.path + ": no rows for filter \"" + spec.filter + "\" of task " + spec.task +
                      (filters.empty() ? " (the log is empty)" : " (the log has: " + filters + ")")};
     }
-    const bool any = std::any_of(rows.begin(), rows.end(),
-                                 [&](const SampleRow* r) { return r->value(spec.metric) != nullptr; });
+    const bool any =
+        std::any_of(rows.begin(), rows.end(), [&](const SampleRow* r) { return r->value(spec.metric) != nullptr; });
     if (!any)
         return Error{log.path + ": no row of filter \"" + spec.filter + "\" has a \"" + spec.metric +
                      "\" value (the rows have: " + metricNames(rows) + ")"};
@@ -225,11 +225,11 @@ void matchRows(const std::vector<const SampleRow*>& bRows, const std::vector<con
 // The exclusions counted by matchRows, in words.
 void noteExclusions(PairedTaskResult& r, const PairedTaskSpec& spec, const PairedOptions& o) {
     if (r.hashMismatches > 0)
-        r.warnings.push_back(
-            std::to_string(r.hashMismatches) + " document(s) differ between the runs (doc_hash: " +
-            std::to_string(r.docHashMismatches) + ", prompt_hash: " + std::to_string(r.promptHashMismatches) +
-            "; doc_ids " + idList(r.mismatchDocIds, r.hashMismatches) +
-            "): a changed document or prompt is not the same test, so they are left out of it");
+        r.warnings.push_back(std::to_string(r.hashMismatches) +
+                             " document(s) differ between the runs (doc_hash: " + std::to_string(r.docHashMismatches) +
+                             ", prompt_hash: " + std::to_string(r.promptHashMismatches) + "; doc_ids " +
+                             idList(r.mismatchDocIds, r.hashMismatches) +
+                             "): a changed document or prompt is not the same test, so they are left out of it");
     if (r.onlyInBaseline + r.onlyInCandidate > 0) {
         std::string s;
         if (r.onlyInBaseline > 0)
@@ -338,14 +338,15 @@ PairedTaskResult detail::testPairs(PairedTaskResult r, const std::vector<double>
         // Degradation is the loss in the good direction: -delta when higher is better.
         const double sign = spec.higherIsBetter ? -1.0 : 1.0;
         const double a = sign * r.deltaPctCi->low, b = sign * r.deltaPctCi->high;
-        r.confidence = confidenceAnswer(sign * *r.deltaPct, std::min(a, b), std::max(a, b), r.n,
-                                        o.thresholds.goBelow, o.thresholds.investigateAbove);
+        r.confidence = confidenceAnswer(sign * *r.deltaPct, std::min(a, b), std::max(a, b), r.n, o.thresholds.goBelow,
+                                        o.thresholds.investigateAbove);
         if (r.n >= 2) {
             const double sePct = sampleSd(diffs) / std::sqrt(nd) * toPct;
             r.equivalence = equivalenceCheck(*r.deltaPct, sePct, o.equivalenceMarginPct);
         }
     } else {
-        r.warnings.push_back("the " + o.baselineLabel + " mean of the tested pairs is 0: no relative delta, so no "
+        r.warnings.push_back("the " + o.baselineLabel +
+                             " mean of the tested pairs is 0: no relative delta, so no "
                              "confidence answer or equivalence check");
     }
     r.summary = summaryOf(r, o);
@@ -357,7 +358,8 @@ Result<PairedOutcome> pairTaskLogs(const SampleLogIndex& baseline, const SampleL
                                    const SampleProgressFn& progress) {
     auto missing = [&](const SampleLogIndex& index, const std::string& label) {
         std::string why = "the " + label + " run has no sample log for " + spec.task;
-        if (!index.notes.empty()) why += " (" + index.notes.front() + ")";
+        if (!index.notes.empty())
+            why += " (" + index.notes.front() + ")";
         else if (!index.resultsFile.empty())
             why += " (no samples_" + spec.task + "_" + index.dateId + ".jsonl beside " +
                    index.resultsFile.filename().string() + ")";
@@ -461,21 +463,26 @@ public:
     }
     void string(const char* key, std::string& out, bool required = false) {
         if (const Json* v = find(key, required)) {
-            if (v->is_string()) out = v->get<std::string>();
-            else fail(std::string(key) + " must be a string");
+            if (v->is_string())
+                out = v->get<std::string>();
+            else
+                fail(std::string(key) + " must be a string");
         }
     }
     void count(const char* key, std::uint64_t& out, bool required = false) {
         if (const Json* v = find(key, required)) {
             if (v->is_number_unsigned() || (v->is_number_integer() && v->get<long long>() >= 0))
                 out = v->get<std::uint64_t>();
-            else fail(std::string(key) + " must be a non-negative integer");
+            else
+                fail(std::string(key) + " must be a non-negative integer");
         }
     }
     void number(const char* key, double& out, bool required = false) {
         if (const Json* v = find(key, required)) {
-            if (v->is_number() && std::isfinite(v->get<double>())) out = v->get<double>();
-            else fail(std::string(key) + " must be a finite number");
+            if (v->is_number() && std::isfinite(v->get<double>()))
+                out = v->get<double>();
+            else
+                fail(std::string(key) + " must be a finite number");
         }
     }
     void number(const char* key, std::optional<double>& out) {
@@ -487,8 +494,10 @@ public:
     }
     void boolean(const char* key, bool& out) {
         if (const Json* v = find(key, false)) {
-            if (v->is_boolean()) out = v->get<bool>();
-            else fail(std::string(key) + " must be true or false");
+            if (v->is_boolean())
+                out = v->get<bool>();
+            else
+                fail(std::string(key) + " must be true or false");
         }
     }
     std::optional<ConfidenceInterval> interval(const char* key) {
@@ -581,9 +590,12 @@ Result<PairedTaskResult> parsePairedJson(const Json& j, const std::string& where
     in.string("confidence", confidence);
     if (!confidence.empty()) {
         ConfidenceAnswer a;
-        if (confidence == confidenceName(Confidence::Clear)) a.confidence = Confidence::Clear;
-        else if (confidence == confidenceName(Confidence::Inconclusive)) a.confidence = Confidence::Inconclusive;
-        else in.fail("confidence must be \"clear\" or \"inconclusive\"");
+        if (confidence == confidenceName(Confidence::Clear))
+            a.confidence = Confidence::Clear;
+        else if (confidence == confidenceName(Confidence::Inconclusive))
+            a.confidence = Confidence::Inconclusive;
+        else
+            in.fail("confidence must be \"clear\" or \"inconclusive\"");
         if (auto ci = in.interval("degradation_ci95_pct")) {
             a.lowPct = ci->low;
             a.highPct = ci->high;
@@ -601,8 +613,10 @@ Result<PairedTaskResult> parsePairedJson(const Json& j, const std::string& where
     }
     if (const Json* eq = in.find("equivalent", false)) {
         EquivalenceResult e;
-        if (!eq->is_boolean()) in.fail("equivalent must be true, false or null");
-        else e.equivalent = eq->get<bool>();
+        if (!eq->is_boolean())
+            in.fail("equivalent must be true, false or null");
+        else
+            e.equivalent = eq->get<bool>();
         if (auto ci = in.interval("equivalence_ci90_pct")) {
             e.lowPct = ci->low;
             e.highPct = ci->high;

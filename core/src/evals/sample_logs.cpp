@@ -169,14 +169,19 @@ public:
                 if (name.is_string()) listed.insert(name.get<std::string>());
         for (const auto& [key, v] : j.items()) {
             if (isRowBookkeeping(key)) continue;
-            if (v.is_number()) row.values.emplace_back(key, v.get<double>());
-            else if (v.is_boolean()) row.values.emplace_back(key, v.get<bool>() ? 1.0 : 0.0);
+            if (v.is_number())
+                row.values.emplace_back(key, v.get<double>());
+            else if (v.is_boolean())
+                row.values.emplace_back(key, v.get<bool>() ? 1.0 : 0.0);
             else if (v.is_string() && listed.count(key)) {
                 // parseJsonText turns Python's bare NaN/Infinity into these strings.
                 const auto& s = v.get_ref<const std::string&>();
-                if (s == "NaN") row.values.emplace_back(key, std::numeric_limits<double>::quiet_NaN());
-                else if (s == "Infinity") row.values.emplace_back(key, std::numeric_limits<double>::infinity());
-                else if (s == "-Infinity") row.values.emplace_back(key, -std::numeric_limits<double>::infinity());
+                if (s == "NaN")
+                    row.values.emplace_back(key, std::numeric_limits<double>::quiet_NaN());
+                else if (s == "Infinity")
+                    row.values.emplace_back(key, std::numeric_limits<double>::infinity());
+                else if (s == "-Infinity")
+                    row.values.emplace_back(key, -std::numeric_limits<double>::infinity());
             }
         }
         commit(std::move(row));
@@ -356,8 +361,10 @@ Result<SampleLogIndex> findSampleLogs(const fs::path& resultsFile) {
         if (!e.is_regular_file(fec)) continue;
         const auto parts = splitSamplesName(e.path().filename().string());
         if (!parts) continue;
-        if (!index.dateId.empty() && parts->second == index.dateId) index.files.push_back({parts->first, e.path()});
-        else otherDates[parts->second].push_back(parts->first);
+        if (!index.dateId.empty() && parts->second == index.dateId)
+            index.files.push_back({parts->first, e.path()});
+        else
+            otherDates[parts->second].push_back(parts->first);
     }
     if (ec) return Error{dir.string() + ": cannot list the folder for sample logs: " + ec.message()};
     std::sort(index.files.begin(), index.files.end(),

@@ -9,28 +9,36 @@ namespace fp8dash {
 
 std::string_view verdictName(Verdict v) {
     switch (v) {
-    case Verdict::Go: return "go";
-    case Verdict::Monitor: return "monitor";
-    case Verdict::Investigate: return "investigate";
+        case Verdict::Go:
+            return "go";
+        case Verdict::Monitor:
+            return "monitor";
+        case Verdict::Investigate:
+            return "investigate";
     }
     return "investigate";
 }
 
 std::string_view verdictTitle(Verdict v) {
     switch (v) {
-    case Verdict::Go: return "GO";
-    case Verdict::Monitor: return "MONITOR";
-    case Verdict::Investigate: return "INVESTIGATE";
+        case Verdict::Go:
+            return "GO";
+        case Verdict::Monitor:
+            return "MONITOR";
+        case Verdict::Investigate:
+            return "INVESTIGATE";
     }
     return "INVESTIGATE";
 }
 
 std::string_view verdictAdvice(Verdict v) {
     switch (v) {
-    case Verdict::Go: return "Enable FP8 in production.";
-    case Verdict::Monitor: return "Enable FP8 with active LLM-as-judge quality monitoring.";
-    case Verdict::Investigate:
-        return "Investigate before enabling FP8: a calibration problem or a model that does not suit FP8.";
+        case Verdict::Go:
+            return "Enable FP8 in production.";
+        case Verdict::Monitor:
+            return "Enable FP8 with active LLM-as-judge quality monitoring.";
+        case Verdict::Investigate:
+            return "Investigate before enabling FP8: a calibration problem or a model that does not suit FP8.";
     }
     return "";
 }

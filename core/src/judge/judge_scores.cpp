@@ -29,7 +29,9 @@ std::string quote(std::string_view s) {
     return out + "\"";
 }
 
-std::string scaleText(const JudgeScale& s) { return "[" + formatNumber(s.min) + ", " + formatNumber(s.max) + "]"; }
+std::string scaleText(const JudgeScale& s) {
+    return "[" + formatNumber(s.min) + ", " + formatNumber(s.max) + "]";
+}
 
 // A whole-string decimal number (surrounding blanks allowed); nullopt when it is not one.
 std::optional<double> parseNumber(std::string_view s) {
@@ -134,7 +136,9 @@ Status addObject(SampleCollector& out, const std::string& at, const Json& obj) {
     return out.add(at, std::move(id), *score, std::move(fields));
 }
 
-std::string emptyFile(const std::string& source) { return source + ": the file is empty (no scores)"; }
+std::string emptyFile(const std::string& source) {
+    return source + ": the file is empty (no scores)";
+}
 
 Result<JudgeScores> parseJsonLines(std::string_view text, const std::string& source, const JudgeScale& scale,
                                    bool detected) {
@@ -187,7 +191,7 @@ Result<JudgeScores> parseJsonArray(std::string_view text, const std::string& sou
 struct CsvRecord {
     std::size_t line = 0;  // 1-based line where the record starts
     std::vector<std::string> fields;
-    bool blank = false;    // an empty line
+    bool blank = false;  // an empty line
 };
 
 // RFC 4180: comma-separated, double quotes around fields holding commas, quotes ("" inside) or line breaks; CRLF
@@ -371,10 +375,14 @@ Status JudgeScale::validate() const {
 
 const char* judgeFileFormatName(JudgeFileFormat f) {
     switch (f) {
-    case JudgeFileFormat::Auto: return "auto";
-    case JudgeFileFormat::JsonLines: return "jsonl";
-    case JudgeFileFormat::Csv: return "csv";
-    case JudgeFileFormat::JsonArray: return "json";
+        case JudgeFileFormat::Auto:
+            return "auto";
+        case JudgeFileFormat::JsonLines:
+            return "jsonl";
+        case JudgeFileFormat::Csv:
+            return "csv";
+        case JudgeFileFormat::JsonArray:
+            return "json";
     }
     return "auto";
 }
@@ -398,17 +406,20 @@ Result<JudgeScores> parseJudgeScores(std::string_view text, const std::string& s
             // Judge scripts often write JSON Lines under .json: the first character decides.
             format = first == '{' ? JudgeFileFormat::JsonLines : JudgeFileFormat::JsonArray;
         } else {
-            format = first == '[' ? JudgeFileFormat::JsonArray
+            format = first == '['   ? JudgeFileFormat::JsonArray
                      : first == '{' ? JudgeFileFormat::JsonLines
                                     : JudgeFileFormat::Csv;
         }
         detected = format == JudgeFileFormat::JsonLines && ext != ".jsonl" && ext != ".ndjson";
     }
     switch (format) {
-    case JudgeFileFormat::JsonLines: return parseJsonLines(text, sourceName, scale, detected);
-    case JudgeFileFormat::Csv: return parseCsv(text, sourceName, scale);
-    case JudgeFileFormat::JsonArray:
-    case JudgeFileFormat::Auto: break;
+        case JudgeFileFormat::JsonLines:
+            return parseJsonLines(text, sourceName, scale, detected);
+        case JudgeFileFormat::Csv:
+            return parseCsv(text, sourceName, scale);
+        case JudgeFileFormat::JsonArray:
+        case JudgeFileFormat::Auto:
+            break;
     }
     return parseJsonArray(text, sourceName, scale);
 }
@@ -469,8 +480,10 @@ Result<JudgeComparison> compareJudgeScores(const JudgeScores& baseline, const Ju
         std::unordered_set<std::string_view> inBaseline;
         for (const auto& s : baseline.samples) {
             inBaseline.insert(s.id);
-            if (auto it = byId.find(s.id); it != byId.end()) pairs.emplace_back(&s, it->second);
-            else c.onlyInBaseline.push_back(s.id);
+            if (auto it = byId.find(s.id); it != byId.end())
+                pairs.emplace_back(&s, it->second);
+            else
+                c.onlyInBaseline.push_back(s.id);
         }
         for (const auto& s : candidate.samples)
             if (!inBaseline.count(s.id)) c.onlyInCandidate.push_back(s.id);
@@ -584,9 +597,8 @@ Json judgeComparisonToJson(const JudgeComparison& c) {
     j["equivalent"] = c.equivalence.equivalent;
     j["equivalence_ci90_pct"] = Json::array({c.equivalence.lowPct, c.equivalence.highPct});
     j["scale"] = Json::array({c.scale.min, c.scale.max});
-    j["distribution"] = {{"from", c.distributionFrom},
-                         {"baseline", c.baselineDistribution},
-                         {"candidate", c.candidateDistribution}};
+    j["distribution"] = {
+        {"from", c.distributionFrom}, {"baseline", c.baselineDistribution}, {"candidate", c.candidateDistribution}};
     j["only_in_baseline"] = c.onlyInBaseline;
     j["only_in_candidate"] = c.onlyInCandidate;
     Json drops = Json::array();

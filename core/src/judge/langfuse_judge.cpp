@@ -96,11 +96,13 @@ Result<JudgeScores> fetchJudgeScoresFromLangfuse(const LangfuseSettings& setting
     if (replaced)
         out->warnings.push_back(source + ": " + std::to_string(replaced) +
                                 " older score(s) of traces scored more than once were dropped, keeping each "
-                                "trace's latest (e.g. trace " + firstReplacedTrace + ")");
+                                "trace's latest (e.g. trace " +
+                                firstReplacedTrace + ")");
     if (withoutTrace)
         out->warnings.push_back(source + ": " + std::to_string(withoutTrace) +
                                 " score(s) without a trace (session or dataset-run scores) were left out (e.g. "
-                                "score " + firstWithoutTrace + ")");
+                                "score " +
+                                firstWithoutTrace + ")");
     return out;
 }
 

@@ -88,29 +88,31 @@ std::optional<double> retryAfterSeconds(const HttpResponse& r) {
 // after the request was sent means a slow query, and sending it again would only load the server once more.
 bool retryableCurlError(CURLcode c, bool connected) {
     switch (c) {
-    case CURLE_OPERATION_TIMEDOUT:
-        return !connected;
-    case CURLE_COULDNT_CONNECT:
-    case CURLE_GOT_NOTHING:
-    case CURLE_SEND_ERROR:
-    case CURLE_RECV_ERROR:
-    case CURLE_PARTIAL_FILE:
-    case CURLE_HTTP2:
-    case CURLE_HTTP2_STREAM:
-        return true;
-    default:
-        return false;  // DNS failures, TLS failures, bad URLs: a retry cannot help
+        case CURLE_OPERATION_TIMEDOUT:
+            return !connected;
+        case CURLE_COULDNT_CONNECT:
+        case CURLE_GOT_NOTHING:
+        case CURLE_SEND_ERROR:
+        case CURLE_RECV_ERROR:
+        case CURLE_PARTIAL_FILE:
+        case CURLE_HTTP2:
+        case CURLE_HTTP2_STREAM:
+            return true;
+        default:
+            return false;  // DNS failures, TLS failures, bad URLs: a retry cannot help
     }
 }
 
 // Sleeps in short slices so that Cancel is honoured within ~50 ms. Returns false when cancelled.
 bool sleepCancellable(double seconds, const Progress& progress) {
-    const auto until = std::chrono::steady_clock::now() +
-                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+    const auto until =
+        std::chrono::steady_clock::now() +
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
     for (auto now = std::chrono::steady_clock::now(); now < until; now = std::chrono::steady_clock::now()) {
         if (progress.isCancelled()) return false;
         // The last slice is only what is left: a 10 ms backoff must not take 50 ms.
-        std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(until - now, std::chrono::milliseconds(50)));
+        std::this_thread::sleep_for(
+            std::min<std::chrono::steady_clock::duration>(until - now, std::chrono::milliseconds(50)));
     }
     return !progress.isCancelled();
 }
@@ -118,18 +120,25 @@ bool sleepCancellable(double seconds, const Progress& progress) {
 std::string curlErrorText(CURLcode code, const char* buffer) {
     std::string detail = buffer && *buffer ? buffer : curl_easy_strerror(code);
     switch (code) {
-    case CURLE_COULDNT_RESOLVE_HOST: return "cannot resolve the host name (" + detail + ")";
-    case CURLE_COULDNT_CONNECT: return "connection refused or unreachable (" + detail + ")";
-    case CURLE_OPERATION_TIMEDOUT: return "timed out (" + detail + ")";
-    case CURLE_PEER_FAILED_VERIFICATION:
-    case CURLE_SSL_CONNECT_ERROR:
-    case CURLE_SSL_CACERT_BADFILE:
-        return "TLS failure (" + detail + ")";
-    case CURLE_TOO_MANY_REDIRECTS: return "too many redirects (" + detail + ")";
-    case CURLE_GOT_NOTHING: return "the server closed the connection without answering";
-    case CURLE_PARTIAL_FILE:
-    case CURLE_RECV_ERROR: return "the response was cut off (" + detail + ")";
-    default: return detail;
+        case CURLE_COULDNT_RESOLVE_HOST:
+            return "cannot resolve the host name (" + detail + ")";
+        case CURLE_COULDNT_CONNECT:
+            return "connection refused or unreachable (" + detail + ")";
+        case CURLE_OPERATION_TIMEDOUT:
+            return "timed out (" + detail + ")";
+        case CURLE_PEER_FAILED_VERIFICATION:
+        case CURLE_SSL_CONNECT_ERROR:
+        case CURLE_SSL_CACERT_BADFILE:
+            return "TLS failure (" + detail + ")";
+        case CURLE_TOO_MANY_REDIRECTS:
+            return "too many redirects (" + detail + ")";
+        case CURLE_GOT_NOTHING:
+            return "the server closed the connection without answering";
+        case CURLE_PARTIAL_FILE:
+        case CURLE_RECV_ERROR:
+            return "the response was cut off (" + detail + ")";
+        default:
+            return detail;
     }
 }
 
@@ -148,7 +157,9 @@ std::optional<std::string> HttpResponse::header(const std::string& lowerName) co
     return std::nullopt;
 }
 
-HttpClient::HttpClient(HttpOptions options) : m_options(std::move(options)) { ensureCurlGlobal(); }
+HttpClient::HttpClient(HttpOptions options) : m_options(std::move(options)) {
+    ensureCurlGlobal();
+}
 
 std::string HttpClient::urlEncode(const std::string& text) {
     std::string out;
@@ -229,16 +240,17 @@ Result<HttpResponse> HttpClient::perform(const std::string& method, const std::s
         curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, m_options.verifyTls ? 2L : 0L);
         if (!m_options.caFile.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, m_options.caFile.c_str());
         switch (m_options.auth.kind) {
-        case HttpAuth::Kind::Basic:
-            curl_easy_setopt(curl, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
-            curl_easy_setopt(curl, CURLOPT_USERNAME, m_options.auth.user.c_str());
-            curl_easy_setopt(curl, CURLOPT_PASSWORD, m_options.auth.password.c_str());
-            break;
-        case HttpAuth::Kind::Bearer:
-            curl_easy_setopt(curl, CURLOPT_HTTPAUTH, CURLAUTH_BEARER);
-            curl_easy_setopt(curl, CURLOPT_XOAUTH2_BEARER, m_options.auth.token.c_str());
-            break;
-        case HttpAuth::Kind::None: break;
+            case HttpAuth::Kind::Basic:
+                curl_easy_setopt(curl, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
+                curl_easy_setopt(curl, CURLOPT_USERNAME, m_options.auth.user.c_str());
+                curl_easy_setopt(curl, CURLOPT_PASSWORD, m_options.auth.password.c_str());
+                break;
+            case HttpAuth::Kind::Bearer:
+                curl_easy_setopt(curl, CURLOPT_HTTPAUTH, CURLAUTH_BEARER);
+                curl_easy_setopt(curl, CURLOPT_XOAUTH2_BEARER, m_options.auth.token.c_str());
+                break;
+            case HttpAuth::Kind::None:
+                break;
         }
         if (headerList) curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headerList);
         if (body) {

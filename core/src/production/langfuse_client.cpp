@@ -236,7 +236,8 @@ Result<std::vector<Score>> LangfuseClient::scores(const ScoreQuery& query, const
         if (!query.traceTags.empty()) {
             for (;;) {
                 if (info.traces == LangfuseTraceApi::None) info.traces = LangfuseTraceApi::Traces;
-                auto ids = detail::langfuseTraceIds(session, info.traces, counted, detail::stage(progress, 0, 0.3), missing);
+                auto ids =
+                    detail::langfuseTraceIds(session, info.traces, counted, detail::stage(progress, 0, 0.3), missing);
                 if (!ids) return ids.error();
                 if (!missing) {
                     traceIds = std::move(ids).value();

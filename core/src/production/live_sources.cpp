@@ -21,7 +21,8 @@ std::string hostOf(const std::string& url) {
 
 bool isPlaceholderHost(const std::string& host) {
     const std::string suffix = ".invalid";
-    return host == "invalid" || (host.size() > suffix.size() && host.compare(host.size() - suffix.size(), suffix.size(), suffix) == 0);
+    return host == "invalid" ||
+           (host.size() > suffix.size() && host.compare(host.size() - suffix.size(), suffix.size(), suffix) == 0);
 }
 
 LiveSourceCheck check(const std::string& what, const std::string& baseUrl, const std::string& path, double timeoutS) {

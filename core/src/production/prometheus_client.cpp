@@ -157,8 +157,8 @@ Result<Envelope> parseEnvelope(const std::string& body, long httpStatus, const s
     Json& parsedDoc = *parsed;
     const Json& doc = parsedDoc;
     if (!doc.is_object() || !doc.contains("status") || !doc["status"].is_string())
-        return Error{at + http +
-                     ": JSON without a \"status\" field, not a Prometheus API response; it begins: " + responseExcerpt(body)};
+        return Error{at + http + ": JSON without a \"status\" field, not a Prometheus API response; it begins: " +
+                     responseExcerpt(body)};
     const std::string& status = doc["status"].get_ref<const std::string&>();
     if (status == "error") {
         // Verbatim, as Prometheus wrote them: "bad_data: invalid parameter \"query\": 1:5: parse error: ...".
@@ -169,7 +169,8 @@ Result<Envelope> parseEnvelope(const std::string& body, long httpStatus, const s
         return Error{at + (errorType.empty() ? "" : errorType + ": ") + error + errorTypeHint(errorType)};
     }
     if (status != "success")
-        return Error{at + http + ": unknown status \"" + status + "\" in the response; it begins: " + responseExcerpt(body)};
+        return Error{at + http + ": unknown status \"" + status +
+                     "\" in the response; it begins: " + responseExcerpt(body)};
     Envelope e;
     if (auto w = doc.find("warnings"); w != doc.end() && w->is_array())
         for (const auto& item : *w) e.warnings.push_back(item.is_string() ? item.get<std::string>() : item.dump());
@@ -209,7 +210,8 @@ Result<QueryResult> parseData(const Envelope& envelope, const std::string& url) 
     out.infos = envelope.infos;
     if (!data.is_object() || !data.contains("resultType") || !data["resultType"].is_string() ||
         !data.contains("result"))
-        return Error{at + "the response's \"data\" has no resultType/result; it begins: " + responseExcerpt(data.dump())};
+        return Error{at +
+                     "the response's \"data\" has no resultType/result; it begins: " + responseExcerpt(data.dump())};
     out.resultType = data["resultType"].get<std::string>();
     const Json& result = data["result"];
     const auto malformed = [&](const std::string& what) {
@@ -293,7 +295,8 @@ std::optional<QueryResult> parseSuccessfulMatrix(const std::string& body) {
     thread_local simdjson::dom::parser keptParser;
     simdjson::dom::parser ownParser;
     simdjson::dom::parser& parser = body.size() <= kKeptParserBytes ? keptParser : ownParser;
-    if (parser.max_depth() != kMaxDepth && parser.allocate(std::max<std::size_t>(body.size(), 4096), kMaxDepth) != simdjson::SUCCESS)
+    if (parser.max_depth() != kMaxDepth &&
+        parser.allocate(std::max<std::size_t>(body.size(), 4096), kMaxDepth) != simdjson::SUCCESS)
         return std::nullopt;
     element root;
     if (parser.parse(body.data(), body.size(), true).get(root) != simdjson::SUCCESS) return std::nullopt;
@@ -338,11 +341,16 @@ std::optional<QueryResult> parseSuccessfulMatrix(const std::string& body) {
     out.series.reserve(result.size());
     const auto number = [](element e) -> std::optional<double> {
         switch (e.type()) {
-        case element_type::INT64: return static_cast<double>(e.get_int64().value_unsafe());
-        case element_type::UINT64: return static_cast<double>(e.get_uint64().value_unsafe());
-        case element_type::DOUBLE: return e.get_double().value_unsafe();
-        case element_type::STRING: return parseNumberText(e.get_string().value_unsafe());
-        default: return std::nullopt;
+            case element_type::INT64:
+                return static_cast<double>(e.get_int64().value_unsafe());
+            case element_type::UINT64:
+                return static_cast<double>(e.get_uint64().value_unsafe());
+            case element_type::DOUBLE:
+                return e.get_double().value_unsafe();
+            case element_type::STRING:
+                return parseNumberText(e.get_string().value_unsafe());
+            default:
+                return std::nullopt;
         }
     };
     for (const element item : result) {

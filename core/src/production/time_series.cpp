@@ -18,7 +18,9 @@ using text::trim;
 namespace {
 
 // Prometheus keeps timestamps in integer milliseconds; window edges are compared there, exactly as it does.
-std::int64_t toMs(double seconds) { return static_cast<std::int64_t>(std::llround(seconds * 1000.0)); }
+std::int64_t toMs(double seconds) {
+    return static_cast<std::int64_t>(std::llround(seconds * 1000.0));
+}
 
 std::string promDuration(double seconds) {
     const auto s = static_cast<long long>(std::llround(seconds));
@@ -28,7 +30,6 @@ std::string promDuration(double seconds) {
     if (s % 60 == 0) return std::to_string(s / 60) + "m";
     return std::to_string(s) + "s";
 }
-
 
 int digits(const std::string& s, std::size_t& pos, int count) {
     if (pos + static_cast<std::size_t>(count) > s.size()) return -1;
@@ -139,8 +140,10 @@ Result<Series> sumSeries(const std::vector<Series>& series) {
     std::stable_sort(all.begin(), all.end(), [](const Sample& a, const Sample& b) { return toMs(a.t) < toMs(b.t); });
     Series out;
     for (const auto& s : all) {
-        if (!out.samples.empty() && toMs(out.samples.back().t) == toMs(s.t)) out.samples.back().v += s.v;
-        else out.samples.push_back(s);
+        if (!out.samples.empty() && toMs(out.samples.back().t) == toMs(s.t))
+            out.samples.back().v += s.v;
+        else
+            out.samples.push_back(s);
     }
     return out;
 }
@@ -157,7 +160,8 @@ Result<Labels> parseSeriesPick(const std::string& pick) {
             if (eq == std::string::npos || eq == 0)
                 return Error{"series pick \"" + pick + "\": expected label=value[,label=value...]"};
             std::string value = trim(part.substr(eq + 1));
-            if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+            if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
+                value = value.substr(1, value.size() - 2);
             want[trim(part.substr(0, eq))] = value;
         }
         start = end + 1;
@@ -434,8 +438,10 @@ std::vector<Sample> downsampleLttb(std::span<const Sample> in, std::size_t thres
         double avgT = 0, avgV = 0;
         const std::size_t nextCount = nextEnd > nextStart ? nextEnd - nextStart : 1;
         for (std::size_t j = nextStart; j < nextEnd; ++j) avgT += data[j].t, avgV += data[j].v;
-        if (nextEnd > nextStart) avgT /= static_cast<double>(nextCount), avgV /= static_cast<double>(nextCount);
-        else avgT = data.back().t, avgV = data.back().v;
+        if (nextEnd > nextStart)
+            avgT /= static_cast<double>(nextCount), avgV /= static_cast<double>(nextCount);
+        else
+            avgT = data.back().t, avgV = data.back().v;
         const auto start = static_cast<std::size_t>(std::floor(i * every)) + 1;
         const auto end = std::min(static_cast<std::size_t>(std::floor((i + 1) * every)) + 1, data.size());
         double best = -1;

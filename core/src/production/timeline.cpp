@@ -8,9 +8,9 @@
 
 #include "fp8dash/core/langfuse_client.h"
 #include "production/timeline_arrays.h"
-#include "report/timeline_format.h"
-#include "production/vllm_metrics_json.h"
 #include "production/timeline_langfuse.h"
+#include "production/vllm_metrics_json.h"
+#include "report/timeline_format.h"
 
 namespace fp8dash {
 namespace {
@@ -122,8 +122,7 @@ std::vector<Sample> within(const std::vector<Sample>& s, double from, double to)
 Progress stage(const Progress& p, double lo, double hi) {
     Progress out;
     out.cancelled = p.cancelled;
-    if (p.report)
-        out.report = [p, lo, hi](double f, const std::string& what) { p.report(lo + (hi - lo) * f, what); };
+    if (p.report) out.report = [p, lo, hi](double f, const std::string& what) { p.report(lo + (hi - lo) * f, what); };
     return out;
 }
 
@@ -189,9 +188,12 @@ void chooseWindowSemantics(TimelineData& data, const std::optional<ServerInfo>& 
 
 std::string_view qualitySourceName(QualitySource s) {
     switch (s) {
-    case QualitySource::None: return "none";
-    case QualitySource::Prometheus: return "prometheus";
-    case QualitySource::Langfuse: return "langfuse";
+        case QualitySource::None:
+            return "none";
+        case QualitySource::Prometheus:
+            return "prometheus";
+        case QualitySource::Langfuse:
+            return "langfuse";
     }
     return "none";
 }
@@ -241,14 +243,15 @@ TimelineReport evaluateTimeline(const TimelineData& data) {
                                     num(*r.quality.afterMean, "%.3f") + " (" + num(*d, "%+.3f") + " points)";
             Verdict v = Verdict::Go;
             if (*d < -b.qualityProblem) {
-                r.qualityAssessment = fig + ", a drop beyond " + num(b.qualityProblem, "%g") + " points: a real problem";
+                r.qualityAssessment =
+                    fig + ", a drop beyond " + num(b.qualityProblem, "%g") + " points: a real problem";
                 v = Verdict::Investigate;
             } else if (*d < -b.qualityTolerance) {
                 r.qualityAssessment = fig + ", outside ±" + num(b.qualityTolerance, "%g") + ": watch it";
                 v = Verdict::Monitor;
             } else {
-                r.qualityAssessment = fig + (*d > b.qualityTolerance ? ", rose" : ", held within ±" +
-                                                                                     num(b.qualityTolerance, "%g"));
+                r.qualityAssessment =
+                    fig + (*d > b.qualityTolerance ? ", rose" : ", held within ±" + num(b.qualityTolerance, "%g"));
             }
             if (firedAfterChange) v = Verdict::Investigate;
             r.verdict = v;
@@ -308,7 +311,8 @@ void recomputeDerived(TimelineData& data) {
     data.alertsEvaluatedBy = "local";
 }
 
-Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCredentials& cred, const Progress& progress) {
+Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCredentials& cred,
+                                   const Progress& progress) {
     if (!(st.to > st.from)) return Error{"the time range is empty: --to must be after --from"};
     if (!(st.step > 0) || !std::isfinite(st.step)) return Error{"the step must be a positive number of seconds"};
     if (auto r = checkEvaluationSteps(st.from, st.to, st.step, ""); !r) return r.error();
@@ -443,7 +447,8 @@ Json timelineJson(const TimelineData& d, bool withSamples) {
         settings["langfuse_mode"] = langfuseModeName(s.langfuseMode);
     Json alerts = Json::array();
     for (const auto& a : d.alerts)
-        alerts.push_back({{"pending_at", a.pendingAt}, {"firing_at", numberOrNull(a.firingAt)},
+        alerts.push_back({{"pending_at", a.pendingAt},
+                          {"firing_at", numberOrNull(a.firingAt)},
                           {"resolved_at", numberOrNull(a.resolvedAt)}});
     Json j = {{"settings", std::move(settings)},
               {"throughput", d.throughput ? seriesToJson(*d.throughput, withSamples) : Json(nullptr)},
@@ -626,9 +631,12 @@ Status parseTimelineSettings(const Json& st, const std::string& w, TimelineSetti
         return success();
     };
     for (auto [key, out] : {std::pair<const char*, std::string*>{"prometheus_url", &s.prometheusUrl},
-                            {"prometheus_auth", &s.prometheusAuth}, {"throughput_query", &s.throughputQuery},
-                            {"series_pick", &s.seriesPick}, {"quality_query", &s.qualityQuery},
-                            {"langfuse_url", &s.langfuseUrl}, {"score_name", &s.scoreName}})
+                            {"prometheus_auth", &s.prometheusAuth},
+                            {"throughput_query", &s.throughputQuery},
+                            {"series_pick", &s.seriesPick},
+                            {"quality_query", &s.qualityQuery},
+                            {"langfuse_url", &s.langfuseUrl},
+                            {"score_name", &s.scoreName}})
         if (auto r = str(key, *out); !r) return r.error();
     if (auto r = strings("prometheus_header_names", s.prometheusHeaderNames); !r) return r.error();
     if (auto r = strings("trace_tags", s.traceTags); !r) return r.error();
@@ -647,10 +655,14 @@ Status parseTimelineSettings(const Json& st, const std::string& w, TimelineSetti
         s.langfuseMode = LangfuseMode::Aggregate;
     else
         return Error{w + ".langfuse_mode must be raw or aggregate, not \"" + mode + "\""};
-    if (source == "none") s.qualitySource = QualitySource::None;
-    else if (source == "prometheus") s.qualitySource = QualitySource::Prometheus;
-    else if (source == "langfuse") s.qualitySource = QualitySource::Langfuse;
-    else return Error{w + ".quality_source must be none, prometheus or langfuse, not \"" + source + "\""};
+    if (source == "none")
+        s.qualitySource = QualitySource::None;
+    else if (source == "prometheus")
+        s.qualitySource = QualitySource::Prometheus;
+    else if (source == "langfuse")
+        s.qualitySource = QualitySource::Langfuse;
+    else
+        return Error{w + ".quality_source must be none, prometheus or langfuse, not \"" + source + "\""};
     for (auto [key, out] : {std::pair<const char*, double*>{"from", &s.from}, {"to", &s.to}, {"step", &s.step}})
         if (auto r = timelineNumber(st, w, key, *out, true); !r) return r.error();
     if (!(s.to > s.from) || !(s.step > 0)) return Error{w + ": from/to/step do not describe a time range"};
@@ -666,13 +678,16 @@ Status parseTimelineSettings(const Json& st, const std::string& w, TimelineSetti
         if (!rule->is_object()) return Error{w + ".rule must be an object"};
         const std::string rw = w + ".rule";
         for (auto [key, out] : {std::pair<const char*, double*>{"short_window_s", &s.rule.shortWindowS},
-                                {"long_window_s", &s.rule.longWindowS}, {"offset_s", &s.rule.offsetS},
-                                {"margin", &s.rule.margin}, {"hold_for_s", &s.rule.holdForS}})
+                                {"long_window_s", &s.rule.longWindowS},
+                                {"offset_s", &s.rule.offsetS},
+                                {"margin", &s.rule.margin},
+                                {"hold_for_s", &s.rule.holdForS}})
             if (auto r = timelineNumber(*rule, rw, key, *out, false); !r) return r.error();
         // Windows, offset and hold become milliseconds in the alert's arithmetic (toMs): a window of 1.8e58 s (the
         // fuzzer's) overflowed it.
         for (auto [key, value] : {std::pair<const char*, double>{"short_window_s", s.rule.shortWindowS},
-                                  {"long_window_s", s.rule.longWindowS}, {"offset_s", s.rule.offsetS},
+                                  {"long_window_s", s.rule.longWindowS},
+                                  {"offset_s", s.rule.offsetS},
                                   {"hold_for_s", s.rule.holdForS}})
             if (value < 0 || value > kMaxTimelineSeconds)
                 return Error{rw + "." + key + " must be a duration from 0 to 1e12 seconds (got " + num(value, "%.17g") +
@@ -723,8 +738,8 @@ Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where, 
     if (st == j.end() || !st->is_object()) return Error{where + ".settings is missing or not an object"};
     const std::string w = where + ".settings";
     if (auto r = parseTimelineSettings(*st, w, s); !r) return r.error();
-    for (auto [key, out] : {std::pair<const char*, std::optional<Series>*>{"throughput", &d.throughput},
-                            {"quality", &d.quality}}) {
+    for (auto [key, out] :
+         {std::pair<const char*, std::optional<Series>*>{"throughput", &d.throughput}, {"quality", &d.quality}}) {
         if (auto it = j.find(key); it != j.end() && !it->is_null()) {
             auto series =
                 seriesFromJson(*it, where + "." + key,
@@ -740,7 +755,8 @@ Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where, 
     }
     if (auto a = j.find("alerts"); a != j.end() && !a->is_null())
         if (auto r = parseAlertEpisodes(*a, where, d.alerts); !r) return r.error();
-    if (auto by = j.find("alerts_evaluated_by"); by != j.end() && by->is_string()) d.alertsEvaluatedBy = by->get<std::string>();
+    if (auto by = j.find("alerts_evaluated_by"); by != j.end() && by->is_string())
+        d.alertsEvaluatedBy = by->get<std::string>();
     if (auto dc = j.find("detected_change"); dc != j.end() && dc->is_object()) {
         DetectedChange c;
         if (auto r = timelineNumber(*dc, where + ".detected_change", "at", c.at, true); !r) return r.error();

@@ -8,8 +8,8 @@
 #include <map>
 #include <set>
 
-#include "text_util.h"
 #include "production/vllm_metrics_json.h"
+#include "text_util.h"
 
 namespace fp8dash {
 namespace {

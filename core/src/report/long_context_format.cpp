@@ -1,8 +1,8 @@
 // The long-context section of every output: one table of the per-length means, the worst length named.
 #include "report/long_context_format.h"
 
-#include "fp8dash/core/report_format.h"
 #include "fp8dash/core/markdown_text.h"
+#include "fp8dash/core/report_format.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -110,10 +110,9 @@ std::string longContextMarkdown(const ComparisonReport& r) {
         cells.push_back(std::move(row));
     }
     return "\n### Long context\n\n" + markdown::escape(longContextHeadline(*r.longContext)) + "\n\n" +
-           markdown::table(rows.front(),
-                           {Align::Left, Align::Right, Align::Right, Align::Right, Align::Right, Align::Right,
-                            Align::Left},
-                           cells);
+           markdown::table(
+               rows.front(),
+               {Align::Left, Align::Right, Align::Right, Align::Right, Align::Right, Align::Right, Align::Left}, cells);
 }
 
 }  // namespace fp8dash

@@ -7,15 +7,17 @@
 #include <cmath>
 #include <cstdio>
 
+#include "fp8dash/core/markdown_text.h"
 #include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/timeline.h"
 #include "report/long_context_format.h"
-#include "fp8dash/core/markdown_text.h"
 
 namespace fp8dash {
 namespace {
 
-Json optionalNumber(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
+Json optionalNumber(const std::optional<double>& v) {
+    return v ? Json(*v) : Json(nullptr);
+}
 
 Json configToJson(const std::string& label, const Fp8Config& c) {
     return Json{{"label", label},
@@ -163,8 +165,10 @@ std::string pairedCell(const TaskComparison& t) {
     const PairedTaskResult& p = *t.paired;
     if (p.test == "none") return "no pairs";
     std::string s = "p=" + pValue(p.pValue);
-    if (p.binary) s += " (" + std::to_string(p.b10) + " lost, " + std::to_string(p.b01) + " won)";
-    else s += " (Wilcoxon)";
+    if (p.binary)
+        s += " (" + std::to_string(p.b10) + " lost, " + std::to_string(p.b01) + " won)";
+    else
+        s += " (Wilcoxon)";
     return s;
 }
 
@@ -267,7 +271,9 @@ std::string statisticsMethodText(const ComparisonReport& r) {
            margin + "% (two one-sided tests).";
 }
 
-std::string layerWord(bool on) { return on ? "FP8" : "not FP8"; }
+std::string layerWord(bool on) {
+    return on ? "FP8" : "not FP8";
+}
 
 std::string thresholdsLine(const Thresholds& t) {
     return "go < " + general(t.goBelow) + "%, monitor " + general(t.goBelow) + "–" + general(t.investigateAbove) +
@@ -511,9 +517,11 @@ std::string sparkline(const std::vector<std::uint64_t>& bins, std::uint64_t tall
     static const char* const kBlocks[] = {"·", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
     std::string out;
     for (auto b : bins) {
-        const int level = tallest == 0 || b == 0 ? 0
-                          : std::max(1, static_cast<int>(std::lround(8.0 * static_cast<double>(b) /
-                                                                     static_cast<double>(tallest))));
+        const int level =
+            tallest == 0 || b == 0
+                ? 0
+                : std::max(1,
+                           static_cast<int>(std::lround(8.0 * static_cast<double>(b) / static_cast<double>(tallest))));
         out += kBlocks[level];
     }
     return out;
@@ -525,7 +533,9 @@ std::string countsLine(const std::vector<std::uint64_t>& bins) {
     return out;
 }
 
-std::string signedPct(double v, int decimals = 2) { return formatPercent(v, decimals); }
+std::string signedPct(double v, int decimals = 2) {
+    return formatPercent(v, decimals);
+}
 
 std::string plainPct(double v) {
     char buf[64];
@@ -557,7 +567,7 @@ std::string dropExcerpt(const JudgeDrop& d) {
 
 struct JudgeLines {
     std::vector<std::pair<std::string, std::string>> facts;  // label, value
-    std::vector<std::string> distribution;                    // header, baseline, candidate
+    std::vector<std::string> distribution;                   // header, baseline, candidate
     std::vector<std::string> drops;
 };
 
@@ -568,14 +578,13 @@ JudgeLines judgeLines(const JudgeComparison& c, const std::string& bl, const std
                   static_cast<unsigned long long>(c.nBaseline), cl.c_str(), c.candidateMean,
                   static_cast<unsigned long long>(c.nCandidate));
     out.facts.emplace_back("Mean score", buf);
-    out.facts.emplace_back("Samples", c.paired ? std::to_string(c.nPairs) + " paired by id" +
-                                                     (c.onlyInBaseline.empty() && c.onlyInCandidate.empty()
-                                                          ? ""
-                                                          : " (" + std::to_string(c.onlyInBaseline.size()) +
-                                                                " only in " + bl + ", " +
-                                                                std::to_string(c.onlyInCandidate.size()) +
-                                                                " only in " + cl + ")")
-                                               : std::string("unpaired (no ids): two independent samples"));
+    out.facts.emplace_back(
+        "Samples", c.paired ? std::to_string(c.nPairs) + " paired by id" +
+                                  (c.onlyInBaseline.empty() && c.onlyInCandidate.empty()
+                                       ? ""
+                                       : " (" + std::to_string(c.onlyInBaseline.size()) + " only in " + bl + ", " +
+                                             std::to_string(c.onlyInCandidate.size()) + " only in " + cl + ")")
+                            : std::string("unpaired (no ids): two independent samples"));
     out.facts.emplace_back("Degradation", plainPct(c.degradationPct) + " (Δ " + signedPct(c.deltaPct) +
                                               "); 95% interval " + plainPct(c.confidence.lowPct) + " to " +
                                               plainPct(c.confidence.highPct));
@@ -583,13 +592,13 @@ JudgeLines judgeLines(const JudgeComparison& c, const std::string& bl, const std
                   c.meanDiffCi.low, c.meanDiffCi.high);
     out.facts.emplace_back("Mean difference", buf);
     out.facts.emplace_back("Test", std::string(c.testName == "wilcoxon" ? "Wilcoxon signed-rank" : "Mann-Whitney U") +
-                                       (c.test.exact ? " (exact)" : " (normal approximation)") + ", p = " +
-                                       pValue(c.test.pValue));
-    out.facts.emplace_back("Confidence", std::string(confidenceName(c.confidence.confidence)) +
-                                             (c.confidence.samplesNeeded
-                                                  ? " (about " + std::to_string(*c.confidence.samplesNeeded) +
-                                                        " samples would decide)"
-                                                  : std::string()));
+                                       (c.test.exact ? " (exact)" : " (normal approximation)") +
+                                       ", p = " + pValue(c.test.pValue));
+    out.facts.emplace_back(
+        "Confidence", std::string(confidenceName(c.confidence.confidence)) +
+                          (c.confidence.samplesNeeded
+                               ? " (about " + std::to_string(*c.confidence.samplesNeeded) + " samples would decide)"
+                               : std::string()));
     // Chosen from the interval (equivalenceStatement), without its leading "equivalence ".
     out.facts.emplace_back("Equivalence",
                            equivalenceStatement(c.equivalence).substr(std::string("equivalence ").size()));
@@ -599,9 +608,9 @@ JudgeLines judgeLines(const JudgeComparison& c, const std::string& bl, const std
         const std::uint64_t tallest =
             std::max(*std::max_element(c.baselineDistribution.begin(), c.baselineDistribution.end()),
                      *std::max_element(c.candidateDistribution.begin(), c.candidateDistribution.end()));
-        out.distribution.push_back("scores " + std::to_string(c.distributionFrom) + ".." +
-                                   std::to_string(c.distributionFrom +
-                                                  static_cast<int>(c.baselineDistribution.size()) - 1));
+        out.distribution.push_back(
+            "scores " + std::to_string(c.distributionFrom) + ".." +
+            std::to_string(c.distributionFrom + static_cast<int>(c.baselineDistribution.size()) - 1));
         const std::size_t lw = std::max(width(bl), width(cl)) + 1;
         out.distribution.push_back(pad(bl + ":", lw) + " " + sparkline(c.baselineDistribution, tallest) + "  " +
                                    countsLine(c.baselineDistribution));
@@ -642,12 +651,12 @@ std::string judgeToText(const JudgeComparison& c, const std::string& bl, const s
 
 std::string judgeToMarkdown(const JudgeComparison& c, const std::string& bl, const std::string& cl) {
     const JudgeLines l = judgeLines(c, bl, cl);
-    std::string out = "### Domain judge\n\nLLM-as-judge scores, scale " + general(c.scale.min) + "–" +
-                      general(c.scale.max) + ".\n\n";
+    std::string out =
+        "### Domain judge\n\nLLM-as-judge scores, scale " + general(c.scale.min) + "–" + general(c.scale.max) + ".\n\n";
     std::vector<std::vector<std::string>> facts;
     for (const auto& [label, value] : l.facts)
-        facts.push_back({markdown::escape(label, markdown::Where::TableCell),
-                         markdown::escape(value, markdown::Where::TableCell)});
+        facts.push_back(
+            {markdown::escape(label, markdown::Where::TableCell), markdown::escape(value, markdown::Where::TableCell)});
     out += markdown::table({"", ""}, {}, facts);
     if (!l.distribution.empty()) {
         out += "\n" + markdown::escape("Distribution (" + l.distribution[0] + "):") + "\n\n```\n";
@@ -726,7 +735,8 @@ std::string decisionRender(const Decision& d, const ComparisonDocument& doc, con
     if (d.evals) {
         std::string evals = md ? reportToMarkdown(*d.evals) : reportToText(*d.evals);
         // The evals' own verdict line is kept, named as theirs: the overall one is above.
-        if (md) evals.replace(0, std::string("## Verdict:").size(), "## Offline evals verdict:");
+        if (md)
+            evals.replace(0, std::string("## Verdict:").size(), "## Offline evals verdict:");
         else
             evals = rewrapFirstLine(evals.replace(0, std::string("Verdict:").size(), "Offline evals verdict:"));
         out += "\n" + evals;

@@ -15,6 +15,8 @@ inline std::string num(double v, const char* fmt = "%.4g") {
     return buf;
 }
 
-inline Json numberOrNull(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
+inline Json numberOrNull(const std::optional<double>& v) {
+    return v ? Json(*v) : Json(nullptr);
+}
 
 }  // namespace fp8dash::detail

@@ -13,7 +13,8 @@ using detail::numberOrNull;
 Json timelineReportToJson(const TimelineReport& r) {
     Json alerts = Json::array();
     for (const auto& a : r.alerts)
-        alerts.push_back({{"pending_at", a.pendingAt}, {"firing_at", numberOrNull(a.firingAt)},
+        alerts.push_back({{"pending_at", a.pendingAt},
+                          {"firing_at", numberOrNull(a.firingAt)},
                           {"resolved_at", numberOrNull(a.resolvedAt)}});
     Json j = Json{{"change_at", numberOrNull(r.changeAt)},
                   {"verdict", r.verdict ? Json(verdictName(*r.verdict)) : Json(nullptr)},
@@ -55,8 +56,10 @@ std::string timelineReportToText(const TimelineReport& r, const TimelineData& d)
                "m; evaluated " + (d.alertsEvaluatedBy == "prometheus" ? "by Prometheus" : "locally") +
                (d.qualityBuckets ? " from Langfuse's per-minute sums and counts" : "") + " with " +
                windowSemanticsTitle(d.settings.rule.windows) + "): ";
-        if (r.alerts.empty()) out += "never pending\n";
-        else out += std::to_string(r.alerts.size()) + " episode(s)\n";
+        if (r.alerts.empty())
+            out += "never pending\n";
+        else
+            out += std::to_string(r.alerts.size()) + " episode(s)\n";
         for (const auto& a : r.alerts)
             out += "    pending " + formatTimeUtc(a.pendingAt) + ", " +
                    (a.firingAt ? "firing " + formatTimeUtc(*a.firingAt) : std::string("never fired")) + ", " +

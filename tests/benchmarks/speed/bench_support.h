@@ -27,9 +27,9 @@ extern char** environ;
 namespace fp8dash::bench {
 
 struct ChildRun {
-    int exitCode = -1;         // -1: could not start it, or it did not exit normally
-    std::string out;           // its standard output (standard error goes to ours)
-    double wallSeconds = 0;    // from the spawn to its exit
+    int exitCode = -1;            // -1: could not start it, or it did not exit normally
+    std::string out;              // its standard output (standard error goes to ours)
+    double wallSeconds = 0;       // from the spawn to its exit
     double firstLineSeconds = 0;  // from the spawn to the end of its first line of output (0 when none)
 };
 

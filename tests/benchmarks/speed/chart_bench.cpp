@@ -45,7 +45,8 @@ TimelineData timeline() {
     }
     d.throughput = std::move(throughput);
     d.quality = std::move(quality);
-    d.alerts.push_back({*d.settings.changeAt + 86400, *d.settings.changeAt + 86400 + 900, *d.settings.changeAt + 90000});
+    d.alerts.push_back(
+        {*d.settings.changeAt + 86400, *d.settings.changeAt + 86400 + 900, *d.settings.changeAt + 90000});
     d.alertsEvaluatedBy = "prometheus";
     return d;
 }

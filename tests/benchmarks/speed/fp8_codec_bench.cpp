@@ -29,12 +29,18 @@ const std::vector<float>& inputs() {
         std::uniform_real_distribution<float> exponent(-12.0f, 17.0f);
         for (auto& x : v) {
             const auto kind = rng() % 100;
-            if (kind < 85) x = normal(rng) * 64.0f;
-            else if (kind < 95) x = (rng() % 2 ? 1.0f : -1.0f) * std::exp2(exponent(rng));
-            else if (kind < 97) x = 0.0f;
-            else if (kind < 98) x = std::numeric_limits<float>::infinity() * (rng() % 2 ? 1.0f : -1.0f);
-            else if (kind < 99) x = std::numeric_limits<float>::quiet_NaN();
-            else x = std::bit_cast<float>(static_cast<std::uint32_t>(rng()));  // any bit pattern
+            if (kind < 85)
+                x = normal(rng) * 64.0f;
+            else if (kind < 95)
+                x = (rng() % 2 ? 1.0f : -1.0f) * std::exp2(exponent(rng));
+            else if (kind < 97)
+                x = 0.0f;
+            else if (kind < 98)
+                x = std::numeric_limits<float>::infinity() * (rng() % 2 ? 1.0f : -1.0f);
+            else if (kind < 99)
+                x = std::numeric_limits<float>::quiet_NaN();
+            else
+                x = std::bit_cast<float>(static_cast<std::uint32_t>(rng()));  // any bit pattern
         }
         return v;
     }();
@@ -62,15 +68,22 @@ void encode(benchmark::State& state, Fp8Format format, Saturation saturation, Im
     std::vector<std::uint8_t> out(in.size());
     for (auto _ : state) {
         switch (impl) {
-        case Impl::Fp8dash: encodeFp8(in.data(), out.data(), in.size(), format, saturation); break;
-        case Impl::Fp8dashBaseline: encodeFp8Baseline(in.data(), out.data(), in.size(), format, saturation); break;
-        case Impl::Toolkit: reference::encode(in.data(), out.data(), in.size(), format, saturation); break;
+            case Impl::Fp8dash:
+                encodeFp8(in.data(), out.data(), in.size(), format, saturation);
+                break;
+            case Impl::Fp8dashBaseline:
+                encodeFp8Baseline(in.data(), out.data(), in.size(), format, saturation);
+                break;
+            case Impl::Toolkit:
+                reference::encode(in.data(), out.data(), in.size(), format, saturation);
+                break;
         }
         benchmark::DoNotOptimize(out.data());
         benchmark::ClobberMemory();
     }
     state.SetItemsProcessed(static_cast<std::int64_t>(in.size()) * static_cast<std::int64_t>(state.iterations()));
-    state.SetBytesProcessed(static_cast<std::int64_t>(in.size() * sizeof(float)) * static_cast<std::int64_t>(state.iterations()));
+    state.SetBytesProcessed(static_cast<std::int64_t>(in.size() * sizeof(float)) *
+                            static_cast<std::int64_t>(state.iterations()));
     // Bit for bit against the toolkit over the inputs just timed.
     if (reference::available()) {
         std::vector<std::uint8_t> expected(in.size());
@@ -103,7 +116,8 @@ void decode(benchmark::State& state, Fp8Format format, Impl impl) {
     if (reference::available()) {
         std::size_t mismatches = 0;
         for (std::size_t i = 0; i < in.size(); ++i)
-            mismatches += std::bit_cast<std::uint32_t>(out[i]) != std::bit_cast<std::uint32_t>(reference::decode(in[i], format));
+            mismatches +=
+                std::bit_cast<std::uint32_t>(out[i]) != std::bit_cast<std::uint32_t>(reference::decode(in[i], format));
         state.counters["mismatches"] = static_cast<double>(mismatches);
         if (mismatches) state.SkipWithError("the values differ from cuda_fp8.h's");
     }
@@ -126,14 +140,18 @@ int main(int argc, char** argv) {
     using namespace fp8dash::gpu;
     for (const Case& c : kCases) {
         const std::string name = c.name;
-        benchmark::RegisterBenchmark(("BM_Encode/" + name + "/fp8dash").c_str(), encode, c.format, c.saturation, Impl::Fp8dash);
-        benchmark::RegisterBenchmark(("BM_Encode/" + name + "/fp8dash-baseline").c_str(), encode, c.format, c.saturation,
-                                     Impl::Fp8dashBaseline);
-        benchmark::RegisterBenchmark(("BM_Encode/" + name + "/cuda_fp8.h").c_str(), encode, c.format, c.saturation, Impl::Toolkit);
+        benchmark::RegisterBenchmark(("BM_Encode/" + name + "/fp8dash").c_str(), encode, c.format, c.saturation,
+                                     Impl::Fp8dash);
+        benchmark::RegisterBenchmark(("BM_Encode/" + name + "/fp8dash-baseline").c_str(), encode, c.format,
+                                     c.saturation, Impl::Fp8dashBaseline);
+        benchmark::RegisterBenchmark(("BM_Encode/" + name + "/cuda_fp8.h").c_str(), encode, c.format, c.saturation,
+                                     Impl::Toolkit);
     }
     for (const auto& [name, format] : {std::pair{"E4M3", Fp8Format::E4M3}, std::pair{"E5M2", Fp8Format::E5M2}}) {
-        benchmark::RegisterBenchmark((std::string("BM_Decode/") + name + "/fp8dash").c_str(), decode, format, Impl::Fp8dash);
-        benchmark::RegisterBenchmark((std::string("BM_Decode/") + name + "/cuda_fp8.h").c_str(), decode, format, Impl::Toolkit);
+        benchmark::RegisterBenchmark((std::string("BM_Decode/") + name + "/fp8dash").c_str(), decode, format,
+                                     Impl::Fp8dash);
+        benchmark::RegisterBenchmark((std::string("BM_Decode/") + name + "/cuda_fp8.h").c_str(), decode, format,
+                                     Impl::Toolkit);
     }
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

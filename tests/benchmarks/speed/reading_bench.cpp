@@ -36,7 +36,9 @@ std::string python() {
     return path;
 }
 
-std::filesystem::path selfExecutable() { return std::filesystem::read_symlink("/proc/self/exe"); }
+std::filesystem::path selfExecutable() {
+    return std::filesystem::read_symlink("/proc/self/exe");
+}
 
 // A month-scale production timeline: throughput as Prometheus' rate() gives it (full-precision doubles) and judge
 // quality on its 1-5 scale in tenths, both every 15 s, FP8 switched on half-way.
@@ -134,8 +136,8 @@ void pythonJsonLoad(benchmark::State& state, std::filesystem::path path, int rep
         state.SetIterationTime(std::stod(run.out, &used));
         maxRss = std::max(maxRss, std::stol(run.out.substr(used)));
     }
-    state.counters["bytes_per_second"] = benchmark::Counter(bytes * static_cast<double>(state.iterations()),
-                                                            benchmark::Counter::kIsRate);
+    state.counters["bytes_per_second"] =
+        benchmark::Counter(bytes * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
     state.counters["peak_rss_MiB"] = static_cast<double>(maxRss) / 1024.0;
     state.counters["peak_rss_per_file_size"] = static_cast<double>(maxRss) * 1024.0 / bytes;
 }
@@ -144,14 +146,15 @@ void BM_TimelineFileLoad(benchmark::State& state) {
     const TimelineFile& f = timelineFile();
     for (auto _ : state) {
         auto doc = loadComparisonFile(f.path);
-        if (!doc || doc->timeline->throughput->samples.size() + doc->timeline->quality->samples.size() != kTimelinePoints) {
+        if (!doc ||
+            doc->timeline->throughput->samples.size() + doc->timeline->quality->samples.size() != kTimelinePoints) {
             state.SkipWithError("the file did not read back");
             return;
         }
         benchmark::DoNotOptimize(doc);
     }
-    state.counters["bytes_per_second"] = benchmark::Counter(f.bytes * static_cast<double>(state.iterations()),
-                                                            benchmark::Counter::kIsRate);
+    state.counters["bytes_per_second"] =
+        benchmark::Counter(f.bytes * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
     state.counters["file_MB"] = f.bytes / 1e6;
     state.counters["points"] = static_cast<double>(kTimelinePoints);
 }
@@ -166,8 +169,8 @@ void BM_TimelineFileLoadThroughTree(benchmark::State& state) {
         }
         benchmark::DoNotOptimize(doc);
     }
-    state.counters["bytes_per_second"] = benchmark::Counter(f.bytes * static_cast<double>(state.iterations()),
-                                                            benchmark::Counter::kIsRate);
+    state.counters["bytes_per_second"] =
+        benchmark::Counter(f.bytes * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
 void BM_TimelineFilePythonJsonLoad(benchmark::State& state) {
@@ -196,7 +199,9 @@ void peakMemory(benchmark::State& state, const char* mode) {
     state.counters["file_MB"] = f.bytes / 1e6;
 }
 
-void BM_TimelineFileLoadPeakMemory(benchmark::State& state) { peakMemory(state, "--fp8dash-load-only"); }
+void BM_TimelineFileLoadPeakMemory(benchmark::State& state) {
+    peakMemory(state, "--fp8dash-load-only");
+}
 void BM_TimelineFileLoadThroughTreePeakMemory(benchmark::State& state) {
     peakMemory(state, "--fp8dash-load-only-tree");
 }
@@ -268,7 +273,8 @@ int main(int argc, char** argv) {
             const std::string name = file.stem().string();
             benchmark::RegisterBenchmark(("BM_LmEvalRead/" + name).c_str(), readLmEval, file);
             // Enough calls per Python run for ~0.2 s, so its timer's resolution does not matter.
-            const int repeat = static_cast<int>(std::max<std::uintmax_t>(20, 20'000'000 / std::filesystem::file_size(file)));
+            const int repeat =
+                static_cast<int>(std::max<std::uintmax_t>(20, 20'000'000 / std::filesystem::file_size(file)));
             benchmark::RegisterBenchmark(("BM_LmEvalPythonJsonLoad/" + name).c_str(), pythonJsonLoad, file, repeat)
                 ->UseManualTime()
                 ->Iterations(5)
@@ -277,7 +283,9 @@ int main(int argc, char** argv) {
     } else {
         std::cerr << "fp8dash-bench-reading: " << fixtures << " not found; the lm-eval benchmarks are left out\n";
     }
-    benchmark::RegisterBenchmark("BM_TimelineFileLoad", BM_TimelineFileLoad)->Iterations(3)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("BM_TimelineFileLoad", BM_TimelineFileLoad)
+        ->Iterations(3)
+        ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("BM_TimelineFilePythonJsonLoad", BM_TimelineFilePythonJsonLoad)
         ->UseManualTime()
         ->Iterations(3)
@@ -286,7 +294,9 @@ int main(int argc, char** argv) {
         ->UseManualTime()
         ->Iterations(1)
         ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark("BM_TimelineFileSave", BM_TimelineFileSave)->Iterations(3)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("BM_TimelineFileSave", BM_TimelineFileSave)
+        ->Iterations(3)
+        ->Unit(benchmark::kMillisecond);
     // The paths before the fast ones, for comparison (slow, and several GB of memory).
     benchmark::RegisterBenchmark("BM_TimelineFileLoadThroughTree", BM_TimelineFileLoadThroughTree)
         ->Iterations(1)

@@ -23,10 +23,10 @@ void BM_GuiStartToFirstPaintedFrame(benchmark::State& state) {
             return;
         }
         std::filesystem::permissions(home, std::filesystem::perms::owner_all);
-        const ChildRun run = runChild({FP8DASH_BINARY, "--new-instance"},
-                                      {"FP8DASH_STARTUP_PROBE=1", "HOME=" + home, "XDG_CONFIG_HOME=" + home + "/config",
-                                       "XDG_DATA_HOME=" + home + "/data", "XDG_CACHE_HOME=" + home + "/cache",
-                                       "XDG_RUNTIME_DIR=" + home});
+        const ChildRun run = runChild(
+            {FP8DASH_BINARY, "--new-instance"},
+            {"FP8DASH_STARTUP_PROBE=1", "HOME=" + home, "XDG_CONFIG_HOME=" + home + "/config",
+             "XDG_DATA_HOME=" + home + "/data", "XDG_CACHE_HOME=" + home + "/cache", "XDG_RUNTIME_DIR=" + home});
         std::filesystem::remove_all(home);
         const auto at = run.out.find("painted ");
         if (run.exitCode != 0 || at == std::string::npos || run.firstLineSeconds == 0) {

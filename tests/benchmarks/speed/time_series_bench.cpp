@@ -84,8 +84,10 @@ std::vector<bool> alertConditionPerEvaluation(const std::vector<Sample>& raw, co
         while (lLast < raw.size() && at(lLast) <= lEnd) ++lLast;
         while (lFirst < lLast && at(lFirst) < lEnd - longW) ++lFirst;
         if (sFirst == sLast || lFirst == lLast) continue;
-        const double recent = prometheusMean(raw.begin() + static_cast<long>(sFirst), raw.begin() + static_cast<long>(sLast));
-        const double baseline = prometheusMean(raw.begin() + static_cast<long>(lFirst), raw.begin() + static_cast<long>(lLast));
+        const double recent =
+            prometheusMean(raw.begin() + static_cast<long>(sFirst), raw.begin() + static_cast<long>(sLast));
+        const double baseline =
+            prometheusMean(raw.begin() + static_cast<long>(lFirst), raw.begin() + static_cast<long>(lLast));
         out[k] = recent < baseline - rule.margin;
     }
     return out;
@@ -176,7 +178,8 @@ const MonthOfData& monthOfData() {
 // The requests PrometheusClient::queryRange sends for the month (the same chunk grid, 11,000 points each).
 std::vector<std::string> chunkUrls(const MonthOfData& d) {
     std::vector<std::string> urls;
-    const auto startMs = std::llround(d.start * 1000), endMs = std::llround(d.end * 1000), stepMs = std::llround(kStep * 1000);
+    const auto startMs = std::llround(d.start * 1000), endMs = std::llround(d.end * 1000),
+               stepMs = std::llround(kStep * 1000);
     const long long perChunk = PrometheusClient::kMaxPointsPerQuery;
     for (long long from = startMs; from <= endMs; from += perChunk * stepMs) {
         const long long to = std::min(endMs, from + (perChunk - 1) * stepMs);
@@ -259,7 +262,21 @@ BENCHMARK(BM_AlertCondition)
 BENCHMARK(BM_AlertConditionPrevious)->Arg(1'000'000)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Lttb)->Args({1'000'000, 2000})->Args({10'000'000, 2000})->Unit(benchmark::kMillisecond);
 // parallel = 4 is queryRange's default; 1 shows the client alone against curl.
-BENCHMARK(BM_PrometheusMonthFetch)->Arg(4)->Arg(1)->Arg(2)->Arg(8)->Iterations(5)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_PrometheusMonthCurlOneAfterAnother)->Arg(0)->Arg(1)->Arg(2)->Arg(3)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PrometheusMonthFetch)
+    ->Arg(4)
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(8)
+    ->Iterations(5)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PrometheusMonthCurlOneAfterAnother)
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(3)
+    ->Iterations(5)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

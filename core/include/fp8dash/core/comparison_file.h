@@ -41,7 +41,7 @@ inline constexpr std::string_view kComparisonFormat = "fp8dash-comparison";
 inline constexpr int kComparisonVersion = 2;
 
 struct Note {
-    std::string id;       // unique in the document (newNoteId); edits and deletions name it
+    std::string id;  // unique in the document (newNoteId); edits and deletions name it
     std::string text;
     std::string author;
     std::string created;  // ISO-8601
@@ -60,7 +60,7 @@ struct RunRecord {
 };
 
 struct ComparisonDocument {
-    int version = kComparisonVersion;  // the format version the file was written in (older ones are migrated)
+    int version = kComparisonVersion;     // the format version the file was written in (older ones are migrated)
     std::vector<std::string> migrations;  // the upgrade steps applied when it was read (empty: current format)
     std::string toolVersion;
     std::string created;
@@ -75,9 +75,9 @@ struct ComparisonDocument {
     std::vector<Note> notes;
     std::vector<ReviewDecision> decisions;  // "review.decisions": oldest first; the last one is in force
     std::optional<TimelineData> timeline;
-    std::optional<BenchResults> benchmarks;      // "benchmarks": the last local benchmark run (local_bench.h)
-    std::optional<CapacitySettings> capacity;    // "capacity": the Capacity view's inputs
-    Json otherSections = Json::object();  // sections of later versions' features, kept verbatim
+    std::optional<BenchResults> benchmarks;    // "benchmarks": the last local benchmark run (local_bench.h)
+    std::optional<CapacitySettings> capacity;  // "capacity": the Capacity view's inputs
+    Json otherSections = Json::object();       // sections of later versions' features, kept verbatim
 
     // The decision in force, or nullptr when none was recorded.
     const ReviewDecision* currentDecision() const { return decisions.empty() ? nullptr : &decisions.back(); }
@@ -93,8 +93,8 @@ struct ComparisonDocument {
 // The decision over everything a comparison holds (DESIGN.md: the worst of the evals, the judge comparison and the
 // production check). Reasons are prefixed "offline evals: ", "domain judge: ", "production: ", worst signal first.
 struct Decision {
-    std::optional<Verdict> verdict;           // absent when nothing gives one
-    std::vector<std::string> reasons;         // the overall verdict in words, most important first
+    std::optional<Verdict> verdict;    // absent when nothing gives one
+    std::vector<std::string> reasons;  // the overall verdict in words, most important first
     std::optional<ComparisonReport> evals;
     std::optional<JudgeComparison> judge;
     std::optional<TimelineReport> timeline;

@@ -49,8 +49,8 @@ struct ComparisonOptions {
 struct TaskComparison {
     std::string task;
     std::string alias;
-    std::string metric;       // the results-file key, e.g. "exact_match,strict-match", or "acc" in v0.3
-    std::string metricName;   // bare name, e.g. "exact_match"
+    std::string metric;      // the results-file key, e.g. "exact_match,strict-match", or "acc" in v0.3
+    std::string metricName;  // bare name, e.g. "exact_match"
     std::string filter;
     double baseline = 0;
     double candidate = 0;
@@ -66,9 +66,9 @@ struct TaskComparison {
     std::optional<double> sigmas;  // (candidate - baseline) / sqrt(se_b^2 + se_c^2), when both errors are known
     std::optional<std::uint64_t> nSamples;  // the smaller side's effective sample count, when the files say
     std::optional<std::uint64_t> taskSize;  // lm-eval's n-samples.original (the larger side's), when the files say
-    Verdict pointVerdict = Verdict::Go;  // the band of degradationPct
-    Verdict verdict = Verdict::Go;       // pointVerdict, or under the cautious policy the worst band reached
-    std::string reason;            // the verdict in words
+    Verdict pointVerdict = Verdict::Go;     // the band of degradationPct
+    Verdict verdict = Verdict::Go;          // pointVerdict, or under the cautious policy the worst band reached
+    std::string reason;                     // the verdict in words
     // Statistics (statistics.h), top-level tasks only. `paired` when both runs' sample logs were paired (see
     // applyPairedResults); `confidence` from the paired interval when present, else from lm-eval's two standard
     // errors (degradation +- 1.96 sqrt(se_b^2 + se_c^2) / |baseline| * 100), absent with neither; `equivalence`
@@ -78,7 +78,7 @@ struct TaskComparison {
     std::optional<ConfidenceAnswer> confidence;
     std::optional<EquivalenceResult> equivalence;
     std::optional<double> noiseFloorPct;
-    std::vector<TaskComparison> subtasks;  // drill-down rows (groups); they do not count toward the verdict
+    std::vector<TaskComparison> subtasks;          // drill-down rows (groups); they do not count toward the verdict
     std::vector<std::string> subtasksNotCompared;  // subtasks one side lacks, with why
     // A per-length task (long_context.h): the lengths evaluated in both runs, ascending; the fields above show its
     // worst length. byLengthFromSubtasks: a group's lengths are the means of its per-length subtasks. Else empty.
@@ -103,13 +103,13 @@ struct ComparisonReport {
     std::vector<TaskComparison> tasks;  // exactly the compared tasks, baseline file order
     std::vector<MissingTask> missing;
     std::vector<RiskFlag> risks;
-    std::vector<std::string> reasons;   // the overall verdict in words, most important first
+    std::vector<std::string> reasons;  // the overall verdict in words, most important first
     std::string baselineLabel;
     std::string candidateLabel;
     Fp8Config baselineConfig;
     Fp8Config candidateConfig;
-    bool cautious = false;       // the policy the verdicts were drawn under
-    std::string controlLabel;    // the control run's label when applyControlRun was applied, else ""
+    bool cautious = false;                          // the policy the verdicts were drawn under
+    std::string controlLabel;                       // the control run's label when applyControlRun was applied, else ""
     std::optional<LongContextSummary> longContext;  // over the per-length tasks; nullopt when none was compared
     // mean(candidate) / mean(baseline) * 100 over the compared higher-is-better top-level tasks; absent without one
     // or when the baselines' mean is not positive.
@@ -129,7 +129,8 @@ Result<ComparisonReport> compareEvals(const LmEvalResults& baseline, const LmEva
 // Attaches paired results (keyed by task name) to the compared tasks whose metric and filter they tested, then
 // re-derives each task's confidence, equivalence and verdict and the overall verdict and reasons. Results for other
 // tasks, or for another metric or filter, are left out (named in the returned notes, one sentence each).
-std::vector<std::string> applyPairedResults(ComparisonReport& report, const std::map<std::string, PairedTaskResult>& paired);
+std::vector<std::string> applyPairedResults(ComparisonReport& report,
+                                            const std::map<std::string, PairedTaskResult>& paired);
 
 // Sets each compared task's noise floor from a BF16-vs-BF16 control run (the same task, metric and filter), and
 // names the tasks the control lacks in the returned notes. Verdicts are unchanged: the floor is shown, not applied.

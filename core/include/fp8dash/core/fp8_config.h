@@ -11,16 +11,16 @@
 namespace fp8dash {
 
 struct Fp8Config {
-    std::string model;          // checkpoint id (pretrained=... or model_name)
-    std::string backend;        // lm-eval model backend: "vllm", "hf", ...
-    std::string dtype;          // dtype= of model_args ("bfloat16", "auto", ...), "" when not given
-    std::string quantization;   // quantization= of model_args, "" when not given
+    std::string model;         // checkpoint id (pretrained=... or model_name)
+    std::string backend;       // lm-eval model backend: "vllm", "hf", ...
+    std::string dtype;         // dtype= of model_args ("bfloat16", "auto", ...), "" when not given
+    std::string quantization;  // quantization= of model_args, "" when not given
 
-    bool weights = false;       // FP8 weights: quantization=fp8* or an FP8 checkpoint name (-FP8, -FP8-dynamic)
+    bool weights = false;         // FP8 weights: quantization=fp8* or an FP8 checkpoint name (-FP8, -FP8-dynamic)
     std::string weightsEvidence;  // why: "quantization=fp8" or "checkpoint name ...-FP8"
-    bool kvCache = false;       // kv_cache_dtype=fp8*
-    std::string kvCacheDtype;   // as given, "" when not given (vLLM's default "auto" = the model dtype)
-    bool kvScales = false;      // calculate_kv_scales=true, or a checkpoint that ships KV scales (-FP8-KV)
+    bool kvCache = false;         // kv_cache_dtype=fp8*
+    std::string kvCacheDtype;     // as given, "" when not given (vLLM's default "auto" = the model dtype)
+    bool kvScales = false;        // calculate_kv_scales=true, or a checkpoint that ships KV scales (-FP8-KV)
     std::string kvScalesEvidence;
     // Inferred, not recorded by lm-eval: vLLM runs FP8 weights as W8A8 (FP8 activations, per-token dynamic scales)
     // on compute capability >= 8.9, which is what an FP8 checkpoint's card means by "FP8 weights and activations".

@@ -46,22 +46,22 @@ struct HttpAuth {
 
 struct HttpOptions {
     HttpAuth auth;
-    Headers headers;                 // extra headers, e.g. X-Scope-OrgID (values are not logged either)
+    Headers headers;  // extra headers, e.g. X-Scope-OrgID (values are not logged either)
     bool verifyTls = true;
-    std::string caFile;              // PEM bundle to trust instead of the system store, "" for the system store
+    std::string caFile;  // PEM bundle to trust instead of the system store, "" for the system store
     double connectTimeoutS = 10;
-    double totalTimeoutS = 60;       // per attempt
-    int maxRetries = 3;              // extra attempts after the first, only for retryable failures
-    double retryBaseDelayS = 0.5;    // backoff: base * 2^attempt, capped at maxRetryDelayS
-    double maxRetryDelayS = 30;      // also the cap for a server's Retry-After
-    bool retryRateLimited = true;    // false: a 429 is returned at once, for a caller that waits (and says so) itself
+    double totalTimeoutS = 60;     // per attempt
+    int maxRetries = 3;            // extra attempts after the first, only for retryable failures
+    double retryBaseDelayS = 0.5;  // backoff: base * 2^attempt, capped at maxRetryDelayS
+    double maxRetryDelayS = 30;    // also the cap for a server's Retry-After
+    bool retryRateLimited = true;  // false: a 429 is returned at once, for a caller that waits (and says so) itself
     std::size_t maxResponseBytes = std::size_t{512} << 20;
 };
 
 struct HttpResponse {
     long status = 0;
     std::string body;
-    Headers headers;    // lower-case names
+    Headers headers;  // lower-case names
     int attempts = 1;
     std::optional<std::string> header(const std::string& lowerName) const;
 };
@@ -73,12 +73,12 @@ public:
     // GET url?query. A response with any HTTP status is a value (callers read error bodies); transport failures,
     // timeouts, cancellation and oversized bodies are Errors whose message names the URL (without credentials).
     // 429 and 5xx responses are retried (honouring Retry-After) before being returned.
-    Result<HttpResponse> get(const std::string& url, const QueryParams& query = {}, const Progress& progress = {}) const;
+    Result<HttpResponse> get(const std::string& url, const QueryParams& query = {},
+                             const Progress& progress = {}) const;
 
     // POST with a body (JSON by default), same rules as get(). Not retried on 5xx (not idempotent), only on 429.
     Result<HttpResponse> post(const std::string& url, const std::string& body,
-                              const std::string& contentType = "application/json",
-                              const Progress& progress = {}) const;
+                              const std::string& contentType = "application/json", const Progress& progress = {}) const;
 
     const HttpOptions& options() const { return m_options; }
 

@@ -38,24 +38,24 @@ enum class JudgeFileFormat { Auto, JsonLines, Csv, JsonArray };
 const char* judgeFileFormatName(JudgeFileFormat f);  // "auto", "jsonl", "csv", "json"
 
 struct JudgeScore {
-    std::string id;                // empty when the source has no ids
+    std::string id;  // empty when the source has no ids
     double score = 0;
     Json fields = Json::object();  // every other field (prompt, answer, comment, ...); CSV columns as strings
     bool operator==(const JudgeScore&) const = default;
 };
 
 struct JudgeScores {
-    std::string source;                        // the file name (or "langfuse <url> score <name> ..."), for messages
+    std::string source;  // the file name (or "langfuse <url> score <name> ..."), for messages
     JudgeFileFormat format = JudgeFileFormat::Auto;  // what it was read as
-    bool hasIds = false;                       // every sample has an id (a file has ids on all samples or none)
-    std::vector<JudgeScore> samples;          // file order, never empty when read successfully
-    std::vector<std::string> warnings;         // what the reader resolved on its own (Langfuse: duplicates); not saved
+    bool hasIds = false;                             // every sample has an id (a file has ids on all samples or none)
+    std::vector<JudgeScore> samples;                 // file order, never empty when read successfully
+    std::vector<std::string> warnings;  // what the reader resolved on its own (Langfuse: duplicates); not saved
     bool operator==(const JudgeScores&) const = default;
 };
 
 // Parses score-file text. `sourceName` names the file in errors; its extension picks the format under Auto.
-Result<JudgeScores> parseJudgeScores(std::string_view text, const std::string& sourceName,
-                                     const JudgeScale& scale = {}, JudgeFileFormat format = JudgeFileFormat::Auto);
+Result<JudgeScores> parseJudgeScores(std::string_view text, const std::string& sourceName, const JudgeScale& scale = {},
+                                     JudgeFileFormat format = JudgeFileFormat::Auto);
 Result<JudgeScores> loadJudgeScores(const std::filesystem::path& path, const JudgeScale& scale = {},
                                     JudgeFileFormat format = JudgeFileFormat::Auto);
 
@@ -73,10 +73,10 @@ Result<JudgeScores> judgeScoresFromRecords(const std::vector<JudgeRecord>& recor
 struct JudgeOptions {
     Thresholds thresholds;
     JudgeScale scale;
-    bool cautious = false;              // an inconclusive interval counts as the worst band it reaches
-    std::uint64_t seed = 20260821;      // bootstrap seed: the same seed gives the same interval on every platform
+    bool cautious = false;          // an inconclusive interval counts as the worst band it reaches
+    std::uint64_t seed = 20260821;  // bootstrap seed: the same seed gives the same interval on every platform
     int bootstrapIterations = 10000;
-    int topDrops = 10;                  // how many of the biggest drops to list
+    int topDrops = 10;  // how many of the biggest drops to list
     // false: compare unpaired even when both sides have ids, e.g. Langfuse trace ids of two deployments, which name
     // different requests (see haveCommonIds). Saved in the judge section as "pair_by_id" when false.
     bool pairById = true;
@@ -100,15 +100,15 @@ struct JudgeComparison {
     // Means over the compared samples (paired: the common ids only; unpaired: every sample).
     double baselineMean = 0;
     double candidateMean = 0;
-    double deltaPct = 0;          // (candidate - baseline) / baseline * 100
-    double degradationPct = 0;    // max(0, -deltaPct)
-    double meanDiff = 0;          // candidate - baseline, score points
-    ConfidenceInterval meanDiffCi;  // 95 %, seeded percentile bootstrap (paired differences, or both sides)
-    double standardErrorPct = 0;  // of the mean difference, % of the baseline mean
-    RankTest test;                // Wilcoxon signed-rank (paired) or Mann-Whitney U
-    std::string testName;         // "wilcoxon", "mann_whitney"
-    ConfidenceAnswer confidence;  // on the degradation interval (-ci / baseline mean * 100)
-    EquivalenceResult equivalence;  // TOST at the "go" edge (thresholds.goBelow)
+    double deltaPct = 0;                 // (candidate - baseline) / baseline * 100
+    double degradationPct = 0;           // max(0, -deltaPct)
+    double meanDiff = 0;                 // candidate - baseline, score points
+    ConfidenceInterval meanDiffCi;       // 95 %, seeded percentile bootstrap (paired differences, or both sides)
+    double standardErrorPct = 0;         // of the mean difference, % of the baseline mean
+    RankTest test;                       // Wilcoxon signed-rank (paired) or Mann-Whitney U
+    std::string testName;                // "wilcoxon", "mann_whitney"
+    ConfidenceAnswer confidence;         // on the degradation interval (-ci / baseline mean * 100)
+    EquivalenceResult equivalence;       // TOST at the "go" edge (thresholds.goBelow)
     Verdict pointVerdict = Verdict::Go;  // the band of degradationPct
     Verdict verdict = Verdict::Go;       // pointVerdict, or with `cautious` the worst band the interval reaches
     std::string reason;                  // the verdict in words
@@ -117,9 +117,9 @@ struct JudgeComparison {
     int distributionFrom = 1;
     std::vector<std::uint64_t> baselineDistribution;
     std::vector<std::uint64_t> candidateDistribution;
-    std::vector<std::string> onlyInBaseline;   // paired: ids of one side only, in file order
+    std::vector<std::string> onlyInBaseline;  // paired: ids of one side only, in file order
     std::vector<std::string> onlyInCandidate;
-    std::vector<JudgeDrop> biggestDrops;       // paired: largest drop first (ties: baseline file order)
+    std::vector<JudgeDrop> biggestDrops;  // paired: largest drop first (ties: baseline file order)
     JudgeScale scale;
     std::string baselineSource;
     std::string candidateSource;
@@ -143,8 +143,8 @@ Json judgeComparisonToJson(const JudgeComparison& c);
 // The comparison file's "judge" section: both score lists with their kept fields, the scale, the source names and
 // the bootstrap settings, so that the judge comparison re-derives offline to the same figures.
 //   {"scale": {"min": 1, "max": 5}, "cautious": false, "bootstrap": {"seed": ..., "iterations": ...},
-//    "top_drops": 10, ["pair_by_id": false,] "baseline": {"source": "...", "format": "jsonl", "samples": [{"id": ..., "score": ...,
-//    "fields": {...}}, ...]}, "candidate": {...}}
+//    "top_drops": 10, ["pair_by_id": false,] "baseline": {"source": "...", "format": "jsonl", "samples": [{"id": ...,
+//    "score": ..., "fields": {...}}, ...]}, "candidate": {...}}
 // ("id" absent for samples without one). The thresholds stay in the comparison's settings.
 struct JudgeSection {
     JudgeScores baseline;

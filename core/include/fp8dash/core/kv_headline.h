@@ -19,20 +19,20 @@
 namespace fp8dash {
 
 struct KvHeadline {
-    std::size_t row = 0;  // index of the headline point in BenchResults::kv
-    bool legacy = false;  // every row predates attn_out_rel_rmse: value is the row's K/V rel RMSE (K and V together)
-    double value = 0;     // the figure as a fraction
-    std::string figure;   // value as a percentage: "2.7%"
-    std::string metric;   // "attention-output error" or, legacy, "K/V rel. RMSE"
-    std::string where;    // "per_tensor scaling, 16K tokens"
+    std::size_t row = 0;   // index of the headline point in BenchResults::kv
+    bool legacy = false;   // every row predates attn_out_rel_rmse: value is the row's K/V rel RMSE (K and V together)
+    double value = 0;      // the figure as a fraction
+    std::string figure;    // value as a percentage: "2.7%"
+    std::string metric;    // "attention-output error" or, legacy, "K/V rel. RMSE"
+    std::string where;     // "per_tensor scaling, 16K tokens"
     std::string interval;  // "95% CI 4.2–7.8%" when the row carries its interval (empty in older files)
     // The other modes at the same context against this one, paired by head (kv_interval.h): which differ beyond the
     // sampling error and by how much, and which do not. Empty when the rows carry no paired differences.
     std::string comparison;
     std::optional<std::uint64_t> noneSaturated;  // K + V saturated of the none row at the same context, when > 0
     bool synthetic = true;                       // the cache was synthetic (always so in older files)
-    std::string source;           // "synthetic cache" or "dump llama.safetensors (BF16), 32 × 8 × 32,768 × 128"
-    std::string reading;          // how to read the figure: one sentence, plus the saturation note when there is one
+    std::string source;   // "synthetic cache" or "dump llama.safetensors (BF16), 32 × 8 × 32,768 × 128"
+    std::string reading;  // how to read the figure: one sentence, plus the saturation note when there is one
     // "attention-output error 2.7% (95% CI 2.1–3.2%; per_tensor scaling, 16K tokens; synthetic cache)"
     std::string summary() const;
 };

@@ -67,7 +67,7 @@ struct LangfuseServerInfo {
     LangfuseTraceApi traces = LangfuseTraceApi::ObservationsV2;
     std::optional<bool> metrics;  // GET /api/public/v2/metrics answers: known once asked or implied by the version
 };
-std::string langfuseScoresApiPath(LangfuseScoresApi api);            // "/api/public/v3/scores", ...
+std::string langfuseScoresApiPath(LangfuseScoresApi api);  // "/api/public/v3/scores", ...
 // The process-wide memory of servers (keyed by base URL): never ask a 404 twice. forget...: for tests.
 std::optional<LangfuseServerInfo> knownLangfuseServer(const std::string& baseUrl);
 void forgetLangfuseServers();

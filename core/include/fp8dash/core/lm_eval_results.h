@@ -19,10 +19,10 @@ namespace fp8dash {
 
 // One "<metric>,<filter>" entry of a task (v0.3: "<metric>", filter "none").
 struct MetricValue {
-    std::string name;    // bare metric name, e.g. "exact_match"
-    std::string filter;  // e.g. "strict-match"; "none" for v0.3 files
-    std::string key;     // the results-file key, e.g. "exact_match,strict-match", or "acc" in v0.3
-    double value = 0;    // may be NaN or infinite when the file says so; comparisons reject those
+    std::string name;               // bare metric name, e.g. "exact_match"
+    std::string filter;             // e.g. "strict-match"; "none" for v0.3 files
+    std::string key;                // the results-file key, e.g. "exact_match,strict-match", or "acc" in v0.3
+    double value = 0;               // may be NaN or infinite when the file says so; comparisons reject those
     std::optional<double> stderr_;  // absent when missing or "N/A"
 };
 
@@ -38,8 +38,8 @@ struct TaskSettings {
 
 struct TaskResult {
     std::string name;
-    std::string alias;                                        // as in the file (indentation kept); may be empty
-    std::vector<MetricValue> metrics;                         // file order
+    std::string alias;                                         // as in the file (indentation kept); may be empty
+    std::vector<MetricValue> metrics;                          // file order
     std::vector<std::pair<std::string, bool>> higherIsBetter;  // file order, bare metric names
     std::optional<long long> nShot;
     std::optional<long long> nSamplesOriginal;
@@ -51,15 +51,15 @@ struct TaskResult {
 };
 
 struct LmEvalResults {
-    std::string sourcePath;    // the file it was read from ("" when embedded in a comparison file)
-    std::string formatLabel;   // "v0.3" or "v0.4"
-    std::string lmEvalVersion; // "0.4.10.dev0" when the file says so, else ""
+    std::string sourcePath;     // the file it was read from ("" when embedded in a comparison file)
+    std::string formatLabel;    // "v0.3" or "v0.4"
+    std::string lmEvalVersion;  // "0.4.10.dev0" when the file says so, else ""
     std::string gitHash;
-    std::string modelBackend;  // config.model: "hf", "vllm", ...
+    std::string modelBackend;                                    // config.model: "hf", "vllm", ...
     std::vector<std::pair<std::string, std::string>> modelArgs;  // config.model_args, string or object form
-    std::string modelName;     // model_name, else pretrained= of model_args
-    std::optional<double> date;  // unix seconds
-    std::vector<TaskResult> tasks;  // file order of "results"
+    std::string modelName;                                       // model_name, else pretrained= of model_args
+    std::optional<double> date;                                  // unix seconds
+    std::vector<TaskResult> tasks;                               // file order of "results"
     std::vector<std::pair<std::string, std::vector<std::string>>> groupSubtasks;  // file order
     // The run-level settings the comparability check reads, under lm-eval's own keys and only those the file has:
     // "config" holds limit, gen_kwargs, num_fewshot (v0.3), the four seeds, batch_size and apply_chat_template; the

@@ -29,19 +29,19 @@ struct BenchSampleSummary {
 };
 
 struct BenchGemmPoint {
-    std::string layer;      // "qkv", "o", "gate_up", "down", "square"
+    std::string layer;  // "qkv", "o", "gate_up", "down", "square"
     int m = 0, n = 0, k = 0;
     std::string precision;  // "bf16", "fp8_e4m3"
     bool fastAccum = false;
-    std::string skipped;    // empty when measured
+    std::string skipped;  // empty when measured
     BenchSampleSummary stats;
     int algorithmsTried = 0;
     double tflops = 0;
     double bytesPerSecond = 0;
     std::optional<double> roofTflops;  // attainable for this shape; nullopt without a peak-table entry
-    std::string bound;      // "compute", "memory", "" without a roof
+    std::string bound;                 // "compute", "memory", "" without a roof
     double percentOfRoof = 0;
-    double speedupVsBf16 = 0;  // FP8 rows; 0 when not measured
+    double speedupVsBf16 = 0;            // FP8 rows; 0 when not measured
     double arithmeticIntensity() const;  // FLOP per byte moved at least once (A, B in the precision, D in BF16)
 };
 
@@ -82,7 +82,7 @@ struct BenchKvPoint {
     std::string scaling;  // "none", "per_tensor", "per_head"
     int context = 0;      // tokens
     BenchKvSource source;
-    double relRmse = 0;   // K and V together
+    double relRmse = 0;  // K and V together
     double maxAbsError = 0;
     double cosine = 1;
     BenchKvSide key;
@@ -96,8 +96,8 @@ struct BenchKvPoint {
     double attnEntropy = std::numeric_limits<double>::quiet_NaN();       // mean entropy (nats) of the exact rows
     bool hasAttentionMetrics = false;  // the row carries attn_out_rel_rmse (written by fp8dash 0.3 on)
     // How sure the attention-output error is (kv_interval.h in gpu; absent in files written before the intervals):
-    std::uint64_t attnRows = 0;   // query rows sampled, over every layer and head (0: not recorded)
-    std::uint64_t attnHeads = 0;  // (layer, head) units the intervals are computed over (0: not recorded)
+    std::uint64_t attnRows = 0;                // query rows sampled, over every layer and head (0: not recorded)
+    std::uint64_t attnHeads = 0;               // (layer, head) units the intervals are computed over (0: not recorded)
     std::optional<BenchInterval> attnOutCi95;  // 95 % interval of attnOutRelRmse
     // attnOutRelRmse less per_tensor's at the same context, paired by head, and its 95 % interval (other modes' rows).
     std::optional<double> attnOutVsPerTensor;
@@ -134,7 +134,7 @@ struct BenchDevice {
     std::string computeCapability;  // "9.0"; "" without a GPU
     std::uint64_t memoryBytes = 0;
     int multiprocessors = 0;
-    std::string reason;      // why there is no GPU, in words
+    std::string reason;  // why there is no GPU, in words
     std::optional<BenchPeak> peak;
 };
 
@@ -163,13 +163,13 @@ struct LocalBenchOptions {
     bool gemm = true;
     bool bandwidth = true;
     bool kv = true;
-    bool cpuOnly = false;               // "--cpu": the CPU implementation even with a GPU
+    bool cpuOnly = false;                // "--cpu": the CPU implementation even with a GPU
     std::string model = "llama-3.1-8b";  // a preset name, a config.json or a model folder
-    std::vector<int> gemmTokens;        // M values; empty = the default 1, 8, 32, 128, 512, 2048, 8192
-    bool square = true;                 // add the square 8192^3 case
+    std::vector<int> gemmTokens;         // M values; empty = the default 1, 8, 32, 128, 512, 2048, 8192
+    bool square = true;                  // add the square 8192^3 case
     bool fp8FastAccum = false;
-    std::vector<int> kvContexts;        // tokens; empty = 1K..128K on a GPU, 1K, 4K, 16K on the CPU
-    int kvLayers = 4;                   // layers of the synthetic K/V cache (the model's kv_heads x head_dim)
+    std::vector<int> kvContexts;  // tokens; empty = 1K..128K on a GPU, 1K, 4K, 16K on the CPU
+    int kvLayers = 4;             // layers of the synthetic K/V cache (the model's kv_heads x head_dim)
     std::string kvDump;  // "--kv-dump": a safetensors K/V dump of a real model (README); "" = the synthetic cache
 };
 
@@ -201,7 +201,7 @@ struct CapacitySettings {
     std::string model = "llama-3.1-8b";  // preset name or config.json path
     std::string gpu = "h100-sxm";        // preset key, or "local"
     int gpus = 1;
-    std::string weights = "fp8";         // "bf16" | "fp8"
+    std::string weights = "fp8";  // "bf16" | "fp8"
     std::string kv = "fp8";
     double gpuUtilization = 0.92;
     long long contextTokens = 8192;

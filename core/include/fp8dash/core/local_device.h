@@ -18,10 +18,10 @@ struct LocalGpu {
 };
 
 struct LocalDeviceStatus {
-    std::string backend;      // "cuda" or "cpu"
-    bool available = false;   // a usable GPU is present
+    std::string backend;          // "cuda" or "cpu"
+    bool available = false;       // a usable GPU is present
     std::string unavailableCode;  // "not_built", "no_driver", "driver_too_old", "no_device", "error"; "" when available
-    std::string reason;       // in words
+    std::string reason;           // in words
     int driverVersion = 0;
     int runtimeVersion = 0;
     std::vector<LocalGpu> gpus;

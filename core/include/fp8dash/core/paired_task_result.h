@@ -15,15 +15,15 @@ struct PairedTaskResult {
     std::string task;
     std::string metric;
     std::string filter;
-    std::string test;      // "mcnemar_exact", "wilcoxon_signed_rank", or "none" when no pair is left
-    bool binary = false;   // every paired value is 0 or 1
-    std::uint64_t n = 0;   // pairs tested
-    std::uint64_t b01 = 0; // right only in the candidate (binary only)
-    std::uint64_t b10 = 0; // right only in the baseline
-    double pValue = 1;     // two-sided
-    double baselineMean = 0;   // over the tested pairs
+    std::string test;         // "mcnemar_exact", "wilcoxon_signed_rank", or "none" when no pair is left
+    bool binary = false;      // every paired value is 0 or 1
+    std::uint64_t n = 0;      // pairs tested
+    std::uint64_t b01 = 0;    // right only in the candidate (binary only)
+    std::uint64_t b10 = 0;    // right only in the baseline
+    double pValue = 1;        // two-sided
+    double baselineMean = 0;  // over the tested pairs
     double candidateMean = 0;
-    double delta = 0;          // candidateMean - baselineMean, in the metric's units
+    double delta = 0;            // candidateMean - baselineMean, in the metric's units
     ConfidenceInterval deltaCi;  // 95 % paired bootstrap of the per-doc differences, metric units
     // Points (x100) when every value lies in [0, 1], as accuracies do; absent otherwise.
     std::optional<double> deltaPoints;
@@ -44,7 +44,7 @@ struct PairedTaskResult {
     std::uint64_t onlyInCandidate = 0;
     std::vector<long long> onlyInBaselineDocIds;  // the first few
     std::vector<long long> onlyInCandidateDocIds;
-    std::uint64_t missingValues = 0;  // pairs where a side has no finite value of the metric
+    std::uint64_t missingValues = 0;    // pairs where a side has no finite value of the metric
     std::uint64_t uncheckedHashes = 0;  // pairs tested although a side had no doc_hash/prompt_hash
 
     std::vector<std::string> warnings;  // each a sentence

@@ -39,7 +39,7 @@ struct PairedOptions {
     double equivalenceMarginPct = 0.5;  // the TOST margin ("go" band)
     std::uint64_t seed = 20260821;      // bootstrap seed: the same inputs give the same interval
     int bootstrapIterations = 10000;
-    std::size_t listedDocIds = 5;       // how many doc_ids the result lists per kind of exclusion
+    std::size_t listedDocIds = 5;  // how many doc_ids the result lists per kind of exclusion
     std::string baselineLabel = "BF16";
     std::string candidateLabel = "FP8";
 };
@@ -97,7 +97,7 @@ struct PairedComputation {
 // reader.
 Result<PairedComputation> computePairedResults(const ComparisonReport& report,
                                                const std::filesystem::path& baselinePath,
-                                               const std::filesystem::path& candidatePath,
-                                               PairedOptions options = {}, const SampleProgressFn& progress = {});
+                                               const std::filesystem::path& candidatePath, PairedOptions options = {},
+                                               const SampleProgressFn& progress = {});
 
 }  // namespace fp8dash

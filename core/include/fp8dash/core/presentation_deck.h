@@ -46,7 +46,7 @@ struct SlideTaskRow {
     std::optional<double> deltaPct;        // (candidate - baseline) / |baseline| * 100
     std::optional<double> degradationPct;  // the loss in the metric's good direction, 0 for an improvement
     Verdict verdict = Verdict::Go;
-    bool fp8Sensitive = false;  // math, formal reasoning or code (isFp8SensitiveTask)
+    bool fp8Sensitive = false;          // math, formal reasoning or code (isFp8SensitiveTask)
     std::optional<double> recoveryPct;  // candidate / baseline * 100 (TaskComparison::recoveryPct)
 };
 

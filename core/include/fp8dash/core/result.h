@@ -23,9 +23,18 @@ public:
     bool ok() const { return m_v.index() == 0; }
     explicit operator bool() const { return ok(); }
 
-    const T& value() const& { check(); return std::get<0>(m_v); }
-    T& value() & { check(); return std::get<0>(m_v); }
-    T&& value() && { check(); return std::get<0>(std::move(m_v)); }
+    const T& value() const& {
+        check();
+        return std::get<0>(m_v);
+    }
+    T& value() & {
+        check();
+        return std::get<0>(m_v);
+    }
+    T&& value() && {
+        check();
+        return std::get<0>(std::move(m_v));
+    }
     const T* operator->() const { return &value(); }
     T* operator->() { return &value(); }
     const T& operator*() const& { return value(); }
@@ -46,6 +55,8 @@ private:
 // A Result without a value: success, or an Error.
 struct Done {};
 using Status = Result<Done>;
-inline Status success() { return Done{}; }
+inline Status success() {
+    return Done{};
+}
 
 }  // namespace fp8dash

@@ -29,9 +29,9 @@ std::optional<Verdict> outcomeVerdict(ReviewOutcome o);
 
 struct ReviewDecision {
     ReviewOutcome outcome = ReviewOutcome::Rejected;
-    std::string by;   // who decided (a name as typed)
-    std::string at;   // when, ISO 8601 UTC
-    std::string why;  // the rationale
+    std::string by;                            // who decided (a name as typed)
+    std::string at;                            // when, ISO 8601 UTC
+    std::string why;                           // the rationale
     std::optional<Verdict> verdictAtDecision;  // the overall verdict the evidence gave when it was recorded
     std::string toolVersion;                   // the fp8dash that recorded it
     bool operator==(const ReviewDecision&) const = default;

@@ -25,8 +25,8 @@ inline constexpr double kSmallModelParameters = 7e9;    // under ~7B parameters 
 struct PlanInputs {
     ModelArchitecture model;
     GpuSpec gpu;
-    int gpus = 1;                          // all GPUs of the deployment
-    std::optional<int> tensorParallel;     // GPUs per replica; default: all of them
+    int gpus = 1;                            // all GPUs of the deployment
+    std::optional<int> tensorParallel;       // GPUs per replica; default: all of them
     std::optional<long long> contextTokens;  // max-model-len; default: chosen from the capacity figures
     std::vector<std::string> tasks = {"mmlu", "hellaswag", "gsm8k"};
     int numFewshot = 5;
@@ -36,9 +36,9 @@ struct PlanInputs {
     // How the memory beside weights and KV cache is counted: vLLM's accounting of this release (the same default as
     // `fp8dash capacity` and the Capacity view, so every "N tokens" agrees), or nullopt: the flat overheadGiB.
     std::optional<VllmServeSettings> vllm = VllmServeSettings{};
-    bool kvScales = true;      // --calculate-kv-scales on the FP8 variant
-    std::string bf16Model;     // what vLLM loads for the baseline; default: the model's hfRepo
-    std::string fp8Model;      // for FP8; default: the baseline's checkpoint, quantised by vLLM at load
+    bool kvScales = true;   // --calculate-kv-scales on the FP8 variant
+    std::string bf16Model;  // what vLLM loads for the baseline; default: the model's hfRepo
+    std::string fp8Model;   // for FP8; default: the baseline's checkpoint, quantised by vLLM at load
 };
 
 struct PlanWarning {
@@ -55,11 +55,11 @@ struct PlanCommands {
 struct RunPlan {
     PlanInputs inputs;
     int tensorParallel = 1;
-    int replicas = 1;               // gpus / tensorParallel (vLLM data parallelism)
-    long long maxModelLen = 0;      // tokens
+    int replicas = 1;                // gpus / tensorParallel (vLLM data parallelism)
+    long long maxModelLen = 0;       // tokens
     bool maxModelLenChosen = false;  // chosen from the capacity figures (no --context)
-    CapacityResult bf16;            // per replica: BF16 weights and KV cache at maxModelLen
-    CapacityResult fp8;             // per replica: FP8 weights and KV cache
+    CapacityResult bf16;             // per replica: BF16 weights and KV cache at maxModelLen
+    CapacityResult fp8;              // per replica: FP8 weights and KV cache
     PlanCommands commands;
     std::string bf16OutputPath, fp8OutputPath, comparisonPath;
     std::vector<PlanWarning> warnings;

@@ -64,10 +64,10 @@ std::string dateIdOfFileName(std::string_view fileName);
 // One row of a samples file: one (document, filter).
 struct SampleRow {
     long long docId = 0;
-    std::string docHash;     // "" when the row has none
+    std::string docHash;  // "" when the row has none
     std::string promptHash;
     std::string targetHash;
-    std::string filter;      // the row's label, or the one assigned by order (old layout)
+    std::string filter;  // the row's label, or the one assigned by order (old layout)
     // Top-level numeric or boolean fields, doc_id excepted. With repeats (the 0.5 previews), a metric's top-level
     // value is lm-eval's own reduction of its repeats (the metric's `reduction`: take_first by default), which is
     // what the results file averages, so it is the per-document score the paired tests use.

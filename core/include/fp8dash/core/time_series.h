@@ -44,7 +44,7 @@ struct PeriodSummary {
     std::optional<double> afterMean;
     std::size_t beforeCount = 0;
     std::size_t afterCount = 0;
-    std::optional<double> deltaPct() const;     // (after - before) / before * 100; nullopt without both or for before == 0
+    std::optional<double> deltaPct() const;  // (after - before) / before * 100; nullopt without both or for before == 0
     std::optional<double> deltaPoints() const;  // after - before
 };
 PeriodSummary summarizeAroundChange(const std::vector<Sample>& samples, double changeAt, double settleS = 300);
@@ -52,7 +52,7 @@ PeriodSummary summarizeAroundChange(const std::vector<Sample>& samples, double c
 // Which edges a range selector's window has (DESIGN.md "Quality alert"): Prometheus 2.x selects the samples with
 // t - r <= s <= t (closed), Prometheus 3.x those with t - r < s <= t (left-open). Other backends map to one of these.
 enum class WindowSemantics { Prometheus2, Prometheus3 };
-std::string windowSemanticsName(WindowSemantics w);  // "prometheus2", "prometheus3"
+std::string windowSemanticsName(WindowSemantics w);                            // "prometheus2", "prometheus3"
 std::optional<WindowSemantics> parseWindowSemantics(const std::string& name);  // the names above
 // In words for reports: "Prometheus 2.x windows, closed [t−r, t]" / "Prometheus 3.x windows, left-open (t−r, t]".
 std::string windowSemanticsTitle(WindowSemantics w);

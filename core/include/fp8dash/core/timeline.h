@@ -35,7 +35,7 @@ std::optional<LangfuseMode> parseLangfuseMode(std::string_view text);
 
 // Expected effects of FP8 in production (DESIGN.md "Production signals").
 struct TimelineBands {
-    double throughputLowPct = 40;   // Hopper: +40-60% decode throughput
+    double throughputLowPct = 40;  // Hopper: +40-60% decode throughput
     double throughputHighPct = 60;
     double qualityTolerance = 0.1;  // judge points either way
     double qualityProblem = 0.3;    // a drop beyond this that stays is a real problem
@@ -43,7 +43,7 @@ struct TimelineBands {
 
 // Everything needed to fetch the series again; no secrets (auth is named, never stored).
 struct TimelineSettings {
-    std::string prometheusUrl;        // "" when throughput and quality both come from elsewhere
+    std::string prometheusUrl;            // "" when throughput and quality both come from elsewhere
     std::string prometheusAuth = "none";  // "none", "basic", "bearer": which credentials the environment gives
     std::vector<std::string> prometheusHeaderNames;  // e.g. X-Scope-OrgID (values come from the environment)
     bool fetchThroughput = true;
@@ -54,17 +54,17 @@ struct TimelineSettings {
     std::string seriesPick;
     QualitySource qualitySource = QualitySource::None;
     std::string qualityQuery = kDefaultQualityQuery;  // when qualitySource == Prometheus
-    std::string langfuseUrl;          // when qualitySource == Langfuse
+    std::string langfuseUrl;                          // when qualitySource == Langfuse
     std::string scoreName = kDefaultScoreName;
-    std::vector<std::string> traceTags;     // e.g. "precision:fp8"
+    std::vector<std::string> traceTags;  // e.g. "precision:fp8"
     std::vector<std::string> environments;
     // Asked for before a fetch; after it, the mode used (Raw or Aggregate). In the file only when aggregate.
     LangfuseMode langfuseMode = LangfuseMode::Raw;
-    double from = 0;                  // unix seconds
+    double from = 0;  // unix seconds
     double to = 0;
-    double step = 60;                 // seconds; also the alert's evaluation interval
-    std::optional<double> changeAt;   // when FP8 went on (confirmed by the user)
-    AlertRule rule;                   // rule.windows: the semantics the alert was evaluated under (see TimelineData)
+    double step = 60;                // seconds; also the alert's evaluation interval
+    std::optional<double> changeAt;  // when FP8 went on (confirmed by the user)
+    AlertRule rule;                  // rule.windows: the semantics the alert was evaluated under (see TimelineData)
     TimelineBands bands;
     // The user's choice of window semantics for the local evaluation (CLI --window-semantics, the source dialog);
     // nullopt: automatic (the Prometheus server's own; with no Prometheus, Prometheus 3).
@@ -96,7 +96,7 @@ struct TimelineReport {
     std::string throughputAssessment;  // in words, against +40-60%
     std::string qualityAssessment;     // in words, against +-0.1 / -0.3
     std::vector<AlertEpisode> alerts;
-    std::optional<Verdict> verdict;    // absent without a quality series or a change time
+    std::optional<Verdict> verdict;  // absent without a quality series or a change time
     std::vector<std::string> reasons;
     std::optional<WindowSemantics> windowSemantics;  // with a quality series: the alert's window edges
     std::string server;                              // TimelineData::server

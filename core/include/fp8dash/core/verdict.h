@@ -12,11 +12,13 @@ namespace fp8dash {
 // Ordered from best to worst, so the overall verdict is the maximum.
 enum class Verdict { Go = 0, Monitor = 1, Investigate = 2 };
 
-std::string_view verdictName(Verdict v);        // "go", "monitor", "investigate" (JSON and CLI spelling)
-std::string_view verdictTitle(Verdict v);       // "GO", "MONITOR", "INVESTIGATE" (banner spelling)
-std::string_view verdictAdvice(Verdict v);      // one sentence: what the team should do
+std::string_view verdictName(Verdict v);                     // "go", "monitor", "investigate" (JSON and CLI spelling)
+std::string_view verdictTitle(Verdict v);                    // "GO", "MONITOR", "INVESTIGATE" (banner spelling)
+std::string_view verdictAdvice(Verdict v);                   // one sentence: what the team should do
 std::optional<Verdict> parseVerdict(std::string_view name);  // accepts the name, case-insensitive
-inline Verdict worst(Verdict a, Verdict b) { return a > b ? a : b; }
+inline Verdict worst(Verdict a, Verdict b) {
+    return a > b ? a : b;
+}
 
 // Degradation thresholds in percent. degradation < goBelow -> go; goBelow <= d <= investigateAbove -> monitor;
 // d > investigateAbove -> investigate.

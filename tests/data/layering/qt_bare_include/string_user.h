@@ -1,3 +1,3 @@
 #pragma once
 // Violates no-qt: a bare Qt class header, with spacing after '#'.
-#  include <QString>
+#include <QString>

@@ -1,9 +1,9 @@
 #pragma once
-// BenchView: the "Local benchmarks" tab (README "Local benchmarks"): what FP8 buys on this workstation. A device card (this machine's
-// GPU or why there is none, and what the results shown were measured on), the run controls (model preset, parts to
-// run, CPU only, Run / Cancel with the step in progress), three charts (roofline: measured BF16 and FP8 GEMMs under
-// the device's compute and bandwidth roofs; FP8/BF16 speedup by tokens M per layer; KV-cache error vs context per
-// scaling mode) and sortable GEMM, bandwidth and KV tables.
+// BenchView: the "Local benchmarks" tab (README "Local benchmarks"): what FP8 buys on this workstation. A device card
+// (this machine's GPU or why there is none, and what the results shown were measured on), the run controls (model
+// preset, parts to run, CPU only, Run / Cancel with the step in progress), three charts (roofline: measured BF16 and
+// FP8 GEMMs under the device's compute and bandwidth roofs; FP8/BF16 speedup by tokens M per layer; KV-cache error vs
+// context per scaling mode) and sortable GEMM, bandwidth and KV tables.
 //
 // It shows the results the document holds (setResults). A run calls core's runLocalBench on a QtConcurrent worker;
 // progress reaches the GUI thread through queued calls, Cancel sets a flag the progress callback reads, and the
@@ -67,7 +67,7 @@ public:
     void setGemmTokens(std::vector<int> tokens) { m_gemmTokens = std::move(tokens); }
 
     bool isRunning() const;
-    void startRun();   // nothing while a run is going
+    void startRun();  // nothing while a run is going
 
     // "Measure My Model's KV Cache…" (bench_kv_dump.cpp): a safetensors K/V dump of the user's model
     // (packaging/dump_kv_cache.py), its shape shown in a dialog (object name "kvDumpConfirm") before the KV sweep
@@ -181,10 +181,10 @@ private:
     bool m_deviceQueryStarted = false;
     std::vector<int> m_kvContexts;
     std::vector<int> m_gemmTokens;
-    int m_kvLayers = 0;  // 0: runLocalBench's default
+    int m_kvLayers = 0;                    // 0: runLocalBench's default
     BackgroundJob* m_runJob = nullptr;     // the benchmark run on this machine
     BackgroundJob* m_deviceJob = nullptr;  // the query of this machine's GPU
-    bool m_cancelRequested = false;     // Cancel was pressed: the run ends after its current step
+    bool m_cancelRequested = false;        // Cancel was pressed: the run ends after its current step
     std::function<QString()> m_kvDumpChooser;
     QString m_kvDumpText;
     QPushButton* m_kvDumpButton = nullptr;

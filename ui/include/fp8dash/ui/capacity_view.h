@@ -1,11 +1,11 @@
 #pragma once
-// CapacityView: the "Capacity" tab (README "Capacity and the plan"): how many tokens and sequences of KV cache fit beside the weights, and
-// what FP8 buys, for a model on a tensor-parallel group of GPUs. Inputs on the left (model preset or config.json, GPU
-// preset or this machine's GPU, GPUs, weights and KV dtypes, memory utilisation, context, overhead); on the right the
-// plan of core's planCapacity for the chosen dtypes beside the all-BF16 plan, and the bandwidth-bound decode estimate.
-// The numbers are the CLI's (`fp8dash capacity ... --format json`): the same inputs go to the same function. The table
-// follows every edit (planCapacity is instant); a user's edit is announced with settingsEdited so the owner keeps it
-// in the document. GUI thread only; owns its children through Qt parenting.
+// CapacityView: the "Capacity" tab (README "Capacity and the plan"): how many tokens and sequences of KV cache fit
+// beside the weights, and what FP8 buys, for a model on a tensor-parallel group of GPUs. Inputs on the left (model
+// preset or config.json, GPU preset or this machine's GPU, GPUs, weights and KV dtypes, memory utilisation, context,
+// overhead); on the right the plan of core's planCapacity for the chosen dtypes beside the all-BF16 plan, and the
+// bandwidth-bound decode estimate. The numbers are the CLI's (`fp8dash capacity ... --format json`): the same inputs go
+// to the same function. The table follows every edit (planCapacity is instant); a user's edit is announced with
+// settingsEdited so the owner keeps it in the document. GUI thread only; owns its children through Qt parenting.
 
 #include <QMetaType>
 #include <QString>

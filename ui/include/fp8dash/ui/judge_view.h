@@ -1,9 +1,10 @@
 #pragma once
-// JudgeView: the "Domain judge" tab (README "Domain eval with an LLM judge"): the LLM-as-judge scores of both sides as a grouped bar chart of the
-// score distributions, a summary card (both means with their 95 % intervals, the mean difference with its interval,
-// the rank test and its p-value, the degradation, the verdict, the confidence and equivalence answers in words, how
-// the samples were paired) and the biggest drops with their prompts and answers, the selected one in full in a
-// detail pane. Without a judge section it says how to add judge scores. GUI thread only; owns its children.
+// JudgeView: the "Domain judge" tab (README "Domain eval with an LLM judge"): the LLM-as-judge scores of both sides as
+// a grouped bar chart of the score distributions, a summary card (both means with their 95 % intervals, the mean
+// difference with its interval, the rank test and its p-value, the degradation, the verdict, the confidence and
+// equivalence answers in words, how the samples were paired) and the biggest drops with their prompts and answers, the
+// selected one in full in a detail pane. Without a judge section it says how to add judge scores. GUI thread only; owns
+// its children.
 
 #include <QString>
 #include <QWidget>
@@ -59,7 +60,7 @@ public:
     void selectDrop(int row);  // selects a row of the drops table (and so fills the detail pane)
 
 private:
-    QWidget* buildEmptyPage();  // the constructor's page without scores
+    QWidget* buildEmptyPage();             // the constructor's page without scores
     QWidget* buildCard(QWidget* parent);   // the summary card
     QWidget* buildDrops(QWidget* parent);  // the biggest drops and the detail pane
     void showChart(const JudgeComparison& c, const QString& baselineLabel, const QString& candidateLabel);

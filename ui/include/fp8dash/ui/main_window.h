@@ -245,7 +245,7 @@ private:
     std::optional<TimelineCredentials> m_sessionCredentials;
     QStringList m_sourceNotices;  // the live servers' notices of the last timeline fetch (deprecations, ...)  // used
                                   // by the last fetch; memory only
-    std::shared_ptr<CredentialStore> m_credentialStore;       // shared with the source dialogs
+    std::shared_ptr<CredentialStore> m_credentialStore;  // shared with the source dialogs
     QPointer<TimelineSourceDialog> m_sourceDialog;
     QPointer<RunJudgeDialog> m_judgeDialog;
     QPointer<NoteDialog> m_noteDialog;
@@ -256,8 +256,8 @@ private:
     std::unique_ptr<RecoverySlot> m_recoverySlot;
     QTimer* m_autosaveTimer = nullptr;
     QFutureWatcher<Status>* m_autosaveWatcher = nullptr;  // the background write in flight, if any
-    bool m_autosaveAgain = false;      // a change came during that write: write again after it
-    bool m_discardAfterWrite = false;  // saved or discarded during that write: remove what it wrote
+    bool m_autosaveAgain = false;                         // a change came during that write: write again after it
+    bool m_discardAfterWrite = false;                     // saved or discarded during that write: remove what it wrote
 
     BackgroundJob* m_liveCheck = nullptr;    // the reachability check of the shown document's live sources
     BackgroundJob* m_deviceQuery = nullptr;  // whether GPU benchmarks can run here
@@ -265,7 +265,7 @@ private:
     std::optional<QString> m_gpuUnavailable;  // why GPU benchmarks cannot run here, once known
     QPointer<PresentationWindow> m_presentation;
     BackgroundJob* m_load = nullptr;  // the file openFileAsync reads; cancelled by any newer document
-    quint64 m_benchSerial = 0;  // the document (DocumentController::serial) a benchmark run was started for
+    quint64 m_benchSerial = 0;        // the document (DocumentController::serial) a benchmark run was started for
 };
 
 }  // namespace fp8dash::ui

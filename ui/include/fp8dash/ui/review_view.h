@@ -37,8 +37,8 @@ public:
     void clearComposer();
 
     // What is on screen (plain text), for tests and accessibility.
-    QString decisionText() const;  // the decision in force, or the "none yet" line
-    QString warningsText() const;  // override / evidence-changed warnings, one per line; empty when none
+    QString decisionText() const;      // the decision in force, or the "none yet" line
+    QString warningsText() const;      // override / evidence-changed warnings, one per line; empty when none
     QStringList historyTexts() const;  // earlier decisions, newest first
 
     NotesPanel* notesPanel() const { return m_notes; }

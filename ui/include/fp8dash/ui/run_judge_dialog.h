@@ -67,13 +67,13 @@ public:
     void cancelRun();  // what Cancel does while running; no effect otherwise
 
     bool isRunning() const { return m_running; }
-    QString errorText() const;    // the inline error, empty when none
-    QString samplesText() const;  // "5 samples (10 answers to judge)" or the file's error
-    QString statusText() const;   // progress, "Cancelled…", the outcome
-    QString failuresText() const; // "1 failed: see …/failures.jsonl", empty when none failed
-    QString outputNote() const;   // whether Run starts afresh or resumes in the output folder
-    int progressValue() const;    // work units finished (2 per sample), as last shown
-    int progressMaximum() const;  // 0 while the total is not known yet
+    QString errorText() const;     // the inline error, empty when none
+    QString samplesText() const;   // "5 samples (10 answers to judge)" or the file's error
+    QString statusText() const;    // progress, "Cancelled…", the outcome
+    QString failuresText() const;  // "1 failed: see …/failures.jsonl", empty when none failed
+    QString outputNote() const;    // whether Run starts afresh or resumes in the output folder
+    int progressValue() const;     // work units finished (2 per sample), as last shown
+    int progressMaximum() const;   // 0 while the total is not known yet
 
     // The last run that finished (not cancelled): its summary and both score lists, ready for a judge section.
     const JudgeRunSummary* summary() const { return m_summary ? &*m_summary : nullptr; }

@@ -1,14 +1,14 @@
 #pragma once
 // TaskTableModel: the compared tasks of a ComparisonReport as a tree (groups have their subtasks as children).
 // Columns: Task, Metric, baseline value, candidate value (headers are the run labels), Δ%, ±σ, Verdict, then the
-// statistics of the comparison (README "The comparison rules"): Confidence (clear / inconclusive (n≈N)), Paired p (the paired test on the sample logs) and
-// Noise floor (from a control run), then Degradation (%) and Recovery (%, candidate / baseline); a view hides those
-// three when columnHasData() says no row has them, so a document without them looks as before. Display text is rounded
-// (values 4 decimals, Δ% signed 2 decimals, σ 1 decimal); SortRole carries the exact number so a QSortFilterProxyModel
-// sorts numerically. Holds its own copy of the report. GUI thread only.
-// A report with the same rows (the same tasks and subtasks, in the same order: a re-evaluation, a note, a refresh)
-// updates the rows in place with dataChanged, so the views keep expansion, selection, sort and scroll; anything else
-// resets the model. A theme change emits dataChanged for the colour roles over every row (theme.h).
+// statistics of the comparison (README "The comparison rules"): Confidence (clear / inconclusive (n≈N)), Paired p (the
+// paired test on the sample logs) and Noise floor (from a control run), then Degradation (%) and Recovery (%, candidate
+// / baseline); a view hides those three when columnHasData() says no row has them, so a document without them looks as
+// before. Display text is rounded (values 4 decimals, Δ% signed 2 decimals, σ 1 decimal); SortRole carries the exact
+// number so a QSortFilterProxyModel sorts numerically. Holds its own copy of the report. GUI thread only. A report with
+// the same rows (the same tasks and subtasks, in the same order: a re-evaluation, a note, a refresh) updates the rows
+// in place with dataChanged, so the views keep expansion, selection, sort and scroll; anything else resets the model. A
+// theme change emits dataChanged for the colour roles over every row (theme.h).
 
 #include <QAbstractItemModel>
 

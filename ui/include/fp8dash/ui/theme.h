@@ -58,8 +58,8 @@ private:
 
     ThemeMode m_mode = ThemeMode::System;
     bool m_dark = false;
-    QString m_platformStyle;    // the style the application started with
-    QPalette m_platformPalette;  // and its palette
+    QString m_platformStyle;           // the style the application started with
+    QPalette m_platformPalette;        // and its palette
     std::optional<bool> m_portalDark;  // the desktop's latest colour-scheme signal, when one came
 };
 

@@ -19,7 +19,7 @@ public:
 
     explicit TimeRangePicker(QWidget* parent = nullptr);
 
-    void setPreset(Preset preset);            // fills from/to from the current time
+    void setPreset(Preset preset);  // fills from/to from the current time
     Preset preset() const;
     void setRange(double from, double to);    // absolute times; the preset becomes Custom
     std::pair<double, double> range() const;  // [from, to]; a preset is measured back from now

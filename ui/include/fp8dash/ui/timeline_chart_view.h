@@ -52,8 +52,8 @@ private:
     std::optional<std::pair<double, double>> axisRange() const;  // the visible range, unix seconds
 
     QRubberBand* m_band = nullptr;
-    std::optional<int> m_bandStartX;   // viewport x where a zoom drag started
-    std::optional<QPoint> m_panLast;   // last position of a pan drag
+    std::optional<int> m_bandStartX;  // viewport x where a zoom drag started
+    std::optional<QPoint> m_panLast;  // last position of a pan drag
 };
 
 }  // namespace fp8dash::ui

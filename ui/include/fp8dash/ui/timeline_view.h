@@ -1,11 +1,12 @@
 #pragma once
-// TimelineView: the production timeline of a comparison (README "The production timeline"). One chart on one date-time axis: throughput on
-// the left axis (tokens/s), judge quality on the right axis (points), a dashed marker labelled "FP8 on" at the change
-// time, the quality alert's episodes shaded (pending lighter, firing darker); before/after cards against the
-// expected bands; a read-out of both series at the cursor; zoom and pan; a time-range picker for (re)fetching; the
-// FP8 switch vLLM reports, offered as a suggestion. Without a timeline it invites the user to connect a data source.
-// The series are kept at full resolution; only what is drawn is downsampled (LTTB, per visible range), and the
-// figures come from core's evaluation of the full data. GUI thread only; owns its children through Qt parenting.
+// TimelineView: the production timeline of a comparison (README "The production timeline"). One chart on one date-time
+// axis: throughput on the left axis (tokens/s), judge quality on the right axis (points), a dashed marker labelled "FP8
+// on" at the change time, the quality alert's episodes shaded (pending lighter, firing darker); before/after cards
+// against the expected bands; a read-out of both series at the cursor; zoom and pan; a time-range picker for
+// (re)fetching; the FP8 switch vLLM reports, offered as a suggestion. Without a timeline it invites the user to connect
+// a data source. The series are kept at full resolution; only what is drawn is downsampled (LTTB, per visible range),
+// and the figures come from core's evaluation of the full data. GUI thread only; owns its children through Qt
+// parenting.
 
 #include <QList>
 #include <QString>
@@ -110,7 +111,7 @@ private:
     QWidget* buildEmptyPage();
     QWidget* buildContentPage();
     void rebuildSeries();
-    void applyView();  // sets the time axis to the visible range and redraws what depends on it
+    void applyView();   // sets the time axis to the visible range and redraws what depends on it
     void applyTheme();  // the chart, the marker and the cards in the palette's colours (timeline_view_theme.cpp)
     void redrawSeries();
     void updateOverlays();  // marker label, hover line
