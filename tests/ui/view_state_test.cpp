@@ -47,6 +47,13 @@ namespace {
 
 class ViewStateTest : public GuiTest {
 protected:
+    // Views and models follow theme changes only where the application's Theme exists (style::onThemeChange), as
+    // MainWindow makes sure by creating it before its views. A test that builds a model on its own does the same, so
+    // it passes alone (ctest runs each test in a process of its own) as well as after others that created the Theme.
+    void SetUp() override {
+        GuiTest::SetUp();
+        Theme::instance();
+    }
     void TearDown() override {
         Theme::instance()->followSystemColorScheme(0);  // the desktop says nothing again
         Theme::instance()->setMode(ThemeMode::System);
