@@ -78,19 +78,6 @@ std::string errorText(const std::string& body) {
     return snippet(body);
 }
 
-// Sleeps in short slices so that Cancel is honoured within ~50 ms. Returns false when cancelled.
-bool judgeSleepCancellable(double seconds, const Progress& progress) {
-    const auto until =
-        std::chrono::steady_clock::now() +
-        std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
-    for (auto now = std::chrono::steady_clock::now(); now < until; now = std::chrono::steady_clock::now()) {
-        if (progress.isCancelled()) return false;
-        std::this_thread::sleep_for(
-            std::min<std::chrono::steady_clock::duration>(until - now, std::chrono::milliseconds(50)));
-    }
-    return !progress.isCancelled();
-}
-
 double secondsSince(std::chrono::steady_clock::time_point start) {
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return std::round(s * 1e6) / 1e6;
@@ -167,7 +154,7 @@ Result<ChatReply> chatCompletion(const Endpoint& ep, const OJson& messages, cons
         if (r->status >= 500 && r->status <= 599 && retry < st.serverErrorRetries) {
             const double delay =
                 std::min(ep.http.options().maxRetryDelayS, ep.http.options().retryBaseDelayS * std::pow(2.0, retry));
-            if (!judgeSleepCancellable(delay, progress)) return Error{shown + ": cancelled"};
+            if (!sleepCancellable(delay, progress)) return Error{shown + ": cancelled"};
             continue;
         }
         if (r->status != 200)

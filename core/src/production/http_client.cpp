@@ -103,20 +103,6 @@ bool retryableCurlError(CURLcode c, bool connected) {
     }
 }
 
-// Sleeps in short slices so that Cancel is honoured within ~50 ms. Returns false when cancelled.
-bool sleepCancellable(double seconds, const Progress& progress) {
-    const auto until =
-        std::chrono::steady_clock::now() +
-        std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
-    for (auto now = std::chrono::steady_clock::now(); now < until; now = std::chrono::steady_clock::now()) {
-        if (progress.isCancelled()) return false;
-        // The last slice is only what is left: a 10 ms backoff must not take 50 ms.
-        std::this_thread::sleep_for(
-            std::min<std::chrono::steady_clock::duration>(until - now, std::chrono::milliseconds(50)));
-    }
-    return !progress.isCancelled();
-}
-
 std::string curlErrorText(CURLcode code, const char* buffer) {
     std::string detail = buffer && *buffer ? buffer : curl_easy_strerror(code);
     switch (code) {
@@ -150,6 +136,19 @@ std::string byteSize(std::size_t bytes) {
 }
 
 }  // namespace
+
+bool sleepCancellable(double seconds, const Progress& progress) {
+    const auto until =
+        std::chrono::steady_clock::now() +
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+    for (auto now = std::chrono::steady_clock::now(); now < until; now = std::chrono::steady_clock::now()) {
+        if (progress.isCancelled()) return false;
+        // The last slice is only what is left: a 10 ms backoff must not take 50 ms.
+        std::this_thread::sleep_for(
+            std::min<std::chrono::steady_clock::duration>(until - now, std::chrono::milliseconds(50)));
+    }
+    return !progress.isCancelled();
+}
 
 std::optional<std::string> HttpResponse::header(const std::string& lowerName) const {
     for (const auto& [k, v] : headers)

@@ -36,6 +36,10 @@ struct Progress {
     }
 };
 
+// Sleeps in short slices so that Cancel is honoured within ~50 ms (a retry's backoff); the last slice is only what is
+// left. Returns false when cancelled.
+bool sleepCancellable(double seconds, const Progress& progress);
+
 struct HttpAuth {
     enum class Kind { None, Basic, Bearer };
     Kind kind = Kind::None;
