@@ -239,7 +239,11 @@ void adaptChart(QChart* chart) {
     chart->legend()->setLabelColor(text);
     for (QAbstractAxis* axis : chart->axes()) {
         // Axes coloured like their series keep their hue, brightened where it would not read on a dark background.
-        QColor labels = axis->labelsColor();
+        // Always from the hue the axis had when first adapted (kept on the axis), so that switching the theme back and
+        // forth does not drift it (lighter(170) and darker(170) are not each other's inverse).
+        static const char* const kBaseLabels = "fp8dashBaseLabelsColor";
+        if (!axis->property(kBaseLabels).isValid()) axis->setProperty(kBaseLabels, axis->labelsColor());
+        QColor labels = axis->property(kBaseLabels).value<QColor>();
         const bool neutral = labels.saturation() < 40;
         if (neutral) {
             labels = text;
@@ -256,11 +260,13 @@ void adaptChart(QChart* chart) {
     }
 }
 
+void adaptChartView(QChartView* view) {
+    if (view->chart()) adaptChart(view->chart());
+    view->setBackgroundBrush(darkPalette() ? QApplication::palette().color(QPalette::Base) : QColor(Qt::white));
+}
+
 void adaptCharts(QWidget* root) {
-    for (QChartView* view : root->findChildren<QChartView*>()) {
-        if (view->chart()) adaptChart(view->chart());
-        view->setBackgroundBrush(darkPalette() ? QApplication::palette().color(QPalette::Base) : QColor(Qt::white));
-    }
+    for (QChartView* view : root->findChildren<QChartView*>()) adaptChartView(view);
 }
 
 void clearLayout(QLayout* layout) {

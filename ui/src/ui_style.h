@@ -11,6 +11,7 @@
 #include "fp8dash/core/verdict.h"
 
 class QChart;
+class QChartView;
 class QLabel;
 class QLayout;
 class QObject;
@@ -57,6 +58,7 @@ QLabel* badge(bool on, const QString& text, const QString& toolTip, QWidget* par
 // Charts in the palette's colours (white on light, the base colour on dark), text and grid to match; axes coloured
 // like their series keep their hue. adaptCharts does it for every chart view under root.
 void adaptChart(QChart* chart);
+void adaptChartView(QChartView* view);  // its chart, and the view's own background around it
 void adaptCharts(QWidget* root);
 
 void clearLayout(QLayout* layout);         // deletes the layout's widgets and nested layouts
