@@ -16,6 +16,7 @@
 #include "fp8dash/core/report_document.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/timeline.h"
+#include "fp8dash/core/variant_comparison.h"
 
 namespace fp8dash::cli {
 namespace {
@@ -81,7 +82,10 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
     Format format = Format::Text;
     std::optional<Verdict> failOn;
     std::string savePath, baselineLabel = "BF16", candidateLabel = "FP8", value;
-    std::string judgeBaselinePath, judgeCandidatePath, controlPath;
+    std::string judgeBaselinePath, controlPath;
+    std::vector<std::string> judgeCandidatePaths, labels;
+    RecommendationOptions recommendation;
+    bool recommendationGiven = false, sideLabels = false;
     JudgeScale scale;
     std::string judgeLangfuseUrl;  // scores from Langfuse instead of files
     LangfuseJudgeQuery judgeLfBaseline, judgeLfCandidate;
@@ -103,12 +107,28 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
             failOn = parseFailOn(value);
         } else if (a.option("--baseline-label", value)) {
             baselineLabel = value;
+            sideLabels = true;
         } else if (a.option("--candidate-label", value)) {
             candidateLabel = value;
+            sideLabels = true;
         } else if (a.option("--judge-baseline", value)) {
             judgeBaselinePath = value;
         } else if (a.option("--judge-candidate", value)) {
-            judgeCandidatePath = value;
+            judgeCandidatePaths.push_back(value);
+        } else if (a.option("--label", value)) {
+            labels.push_back(value);
+        } else if (a.option("--accept", value)) {
+            const auto v = parseVerdict(value);
+            if (!v || *v == Verdict::Investigate)
+                throw UsageError{"--accept \"" + value + "\": expected go or monitor"};
+            recommendation.accept = *v;
+            recommendationGiven = true;
+        } else if (a.option("--min-recovery", value)) {
+            const auto v = strictDouble(value);
+            if (!v || !(*v > 0) || *v > 1000)
+                throw UsageError{"--min-recovery \"" + value + "\": expected a percentage such as 95"};
+            recommendation.minRecoveryPct = *v;
+            recommendationGiven = true;
         } else if (a.option("--judge-scale", value)) {
             scale = parseJudgeScale(value);
         } else if (a.option("--judge-langfuse", value)) {
@@ -141,6 +161,7 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
             positional.push_back(a.next());
         }
     }
+    const std::string judgeCandidatePath = judgeCandidatePaths.empty() ? std::string() : judgeCandidatePaths.front();
     const bool langfuseJudge = !judgeLangfuseUrl.empty();
     const bool judgeSelectors = !judgeLfBaseline.traceTags.empty() || !judgeLfBaseline.environments.empty() ||
                                 !judgeLfCandidate.traceTags.empty() || !judgeLfCandidate.environments.empty();
@@ -161,9 +182,23 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
         throw UsageError{
             "compare needs BASELINE CANDIDATE (two lm-eval results), --judge-baseline F "
             "--judge-candidate F (two judge score files) or --judge-langfuse URL, or both"};
-    if (!positional.empty() && positional.size() != 2)
-        throw UsageError{"compare needs exactly two paths, BASELINE and CANDIDATE (got " +
-                         std::to_string(positional.size()) + ")"};
+    if (positional.size() == 1)
+        throw UsageError{"compare needs BASELINE and at least one CANDIDATE (got one path)"};
+    if (positional.size() > 1 + kMaxCandidates)
+        throw UsageError{"compare takes one baseline and " + std::to_string(kMaxCandidates) +
+                         " candidates at most (got " + std::to_string(positional.size() - 1) + " candidates)"};
+    if (!labels.empty() && labels.size() != positional.size())
+        throw UsageError{"compare: --label given " + std::to_string(labels.size()) + " time" +
+                         (labels.size() == 1 ? "" : "s") + " for " + std::to_string(positional.size()) +
+                         " runs: give one per run, the baseline's first"};
+    if (!labels.empty() && sideLabels)
+        throw UsageError{"compare: give --label for every run, or --baseline-label and --candidate-label, not both"};
+    if (judgeCandidatePaths.size() > 1 && judgeCandidatePaths.size() + 1 != positional.size())
+        throw UsageError{"compare: --judge-candidate given " + std::to_string(judgeCandidatePaths.size()) +
+                         " times for " + std::to_string(positional.size() - 1) +
+                         " candidates: give one per candidate, in their order"};
+    if (recommendationGiven && positional.size() < 3)
+        throw UsageError{"compare: --accept and --min-recovery choose among several candidates (give two or more)"};
     if (!controlPath.empty() && positional.empty())
         throw UsageError{"compare: --control needs BASELINE and CANDIDATE (it is the noise floor of the lm-eval runs)"};
     if (auto ok = options.thresholds.validate(); !ok) throw UsageError{ok.error().message};
@@ -181,7 +216,12 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
     if (!positional.empty()) {
         inputs.baselinePath = positional[0];
         inputs.candidatePath = positional[1];
+        for (std::size_t k = 2; k < positional.size(); ++k) inputs.moreCandidatePaths.emplace_back(positional[k]);
     }
+    inputs.labels = labels;
+    for (std::size_t k = 1; k < judgeCandidatePaths.size(); ++k)
+        inputs.moreJudgeCandidatePaths.emplace_back(judgeCandidatePaths[k]);
+    inputs.recommendation = recommendation;
     int lastTenth = -1;
     auto built = buildComparison(inputs, sampleLogProgress(err, lastTenth));
     if (!built) {

@@ -42,7 +42,13 @@ TEST(CliCompare, JsonOnTheSeedPair) {
 TEST(CliCompare, RealFilesMmluInstructVsBase) {
     FP8DASH_REQUIRE_FIXTURE(instruct, "llama3-8b-instruct_mmlu_v0.4.2.json");
     FP8DASH_REQUIRE_FIXTURE(base, "llama3-8b-base_mmlu_v0.4.2.json");
-    auto r = fp8dashCli({"compare", instruct.string(), base.string(), "--format=json"});
+    // Two different models: refused (exit 2, both named), compared with --allow-incomparable for the arithmetic.
+    auto refused = fp8dashCli({"compare", instruct.string(), base.string(), "--format=json"});
+    EXPECT_EQ(refused.exitCode, 2);
+    EXPECT_NE(refused.err.find("baseline meta-llama/Meta-Llama-3-8B-Instruct, candidate meta-llama/Meta-Llama-3-8B "),
+              std::string::npos)
+        << refused.err;
+    auto r = fp8dashCli({"compare", instruct.string(), base.string(), "--format=json", "--allow-incomparable"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto j = parseJson(r);
     ASSERT_EQ(j["tasks"].size(), 1u);
@@ -51,6 +57,7 @@ TEST(CliCompare, RealFilesMmluInstructVsBase) {
     EXPECT_EQ(j["tasks"][0]["verdict"], "monitor");
     EXPECT_EQ(j["tasks"][0]["subtasks"].size(), 4u);
     EXPECT_EQ(j["verdict"], "monitor");
+    EXPECT_EQ(j["comparability"][0]["field"], "model");
 }
 
 TEST(CliCompare, OptionsChangeTheVerdict) {

@@ -262,12 +262,65 @@ TEST(MissingTasks, NonFiniteValuesAreNotCompared) {
     EXPECT_NE(r.missing[1].reason.find("candidate's acc,none is not a finite number"), std::string::npos);
 }
 
+// Llama-3-8B base is not a variant of Llama-3-8B-Instruct: the comparison is refused naming both checkpoints, and
+// compared anyway only when allowed, with the blocking item in the comparability list and the first reason.
+TEST(DifferentModels, BaseAgainstInstructIsBlockedNamingBothCheckpoints) {
+    FP8DASH_REQUIRE_FIXTURE(instruct, "llama3-8b-instruct_mmlu_v0.4.2.json");
+    FP8DASH_REQUIRE_FIXTURE(base, "llama3-8b-base_mmlu_v0.4.2.json");
+    auto b = readLmEvalPath(instruct), c = readLmEvalPath(base);
+    ASSERT_TRUE(b.ok() && c.ok());
+    auto refused = compareEvals(*b, *c, {});
+    ASSERT_FALSE(refused.ok());
+    const std::string& m = refused.error().message;
+    EXPECT_NE(m.find("not variants of one model"), std::string::npos) << m;
+    EXPECT_NE(m.find("baseline meta-llama/Meta-Llama-3-8B-Instruct, candidate meta-llama/Meta-Llama-3-8B "),
+              std::string::npos)
+        << m;
+    EXPECT_NE(m.find("--allow-incomparable"), std::string::npos) << m;
+    ComparisonOptions anyway;
+    anyway.allowIncomparable = true;
+    auto r = compareEvals(*b, *c, anyway);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    ASSERT_FALSE(r->comparability.empty());
+    EXPECT_EQ(r->comparability.front().field, "model");
+    EXPECT_EQ(r->comparability.front().severity, ComparabilitySeverity::Blocking);
+    EXPECT_NE(r->reasons.front().find("different models"), std::string::npos) << r->reasons.front();
+    // Neither is quantised: said in the reasons, right after the comparability line.
+    ASSERT_GE(r->reasons.size(), 2u);
+    EXPECT_NE(r->reasons[1].find("no FP8 or other low-precision layer"), std::string::npos) << r->reasons[1];
+}
+
+// An FP8 checkpoint of the baseline's model (another organisation, Meta's old repository name) is a variant.
+TEST(DifferentModels, AnFp8CheckpointOfTheBaselinesModelIsAVariant) {
+    const auto run = [](const std::string& pretrained) {
+        auto r = parseLmEvalText(R"({"results": {"gsm8k": {"exact_match,strict-match": )" +
+                                     std::string(pretrained.find("FP8") != std::string::npos ? "0.74" : "0.75") +
+                                     R"(}}, "config": {"model": "vllm", "model_args": "pretrained=)" + pretrained +
+                                     R"("}})",
+                                 pretrained);
+        if (!r) throw std::runtime_error(r.error().message);
+        return std::move(r).value();
+    };
+    for (const char* fp8 : {"neuralmagic/Meta-Llama-3-8B-Instruct-FP8", "RedHatAI/Meta-Llama-3-8B-Instruct-FP8-dynamic",
+                            "nm-testing/Meta-Llama-3-8B-Instruct-FP8-KV", "/models/Meta-Llama-3-8B-Instruct-W8A8-FP8"}) {
+        auto r = compareEvals(run("meta-llama/Meta-Llama-3-8B-Instruct"), run(fp8), {});
+        ASSERT_TRUE(r.ok()) << fp8 << ": " << r.error().message;
+        for (const auto& item : r->comparability) EXPECT_NE(item.field, "model") << fp8;
+        EXPECT_EQ(r->tasks.size(), 1u);
+    }
+    auto other = compareEvals(run("meta-llama/Meta-Llama-3-8B-Instruct"), run("neuralmagic/Meta-Llama-3-70B-Instruct-FP8"), {});
+    EXPECT_FALSE(other.ok());
+}
+
 TEST(Groups, RealMmluPairComparesOnlyTheGroup) {
     FP8DASH_REQUIRE_FIXTURE(instruct, "llama3-8b-instruct_mmlu_v0.4.2.json");
     FP8DASH_REQUIRE_FIXTURE(base, "llama3-8b-base_mmlu_v0.4.2.json");
     auto b = readLmEvalPath(instruct), c = readLmEvalPath(base);
     ASSERT_TRUE(b.ok() && c.ok());
-    auto r = compare(*b, *c);
+    // Two different models (DifferentModels below): compared anyway, for the group arithmetic of two real files.
+    ComparisonOptions anyway;
+    anyway.allowIncomparable = true;
+    auto r = compare(*b, *c, anyway);
     ASSERT_EQ(r.tasks.size(), 1u);
     const auto& mmlu = row(r, "mmlu");
     EXPECT_TRUE(r.missing.empty());

@@ -1,5 +1,7 @@
 #include "fp8dash/core/comparison_builder.h"
 
+#include "fp8dash/core/comparability.h"
+
 #include "fp8dash/core/lm_eval_results.h"
 #include "fp8dash/core/paired_tasks.h"
 
@@ -34,19 +36,130 @@ std::vector<std::string> pairingNotes(std::size_t paired, std::size_t total, con
     return out;
 }
 
+// Two runs are the same run when the comparability check finds every task and score equal.
+bool sameResults(const LmEvalResults& a, const LmEvalResults& b) {
+    return checkComparability(a, b).identical;
+}
+
+// The candidates after the first: read, labelled, checked against the baseline and each other, with their judge
+// scores and the paired tests of their logs against the baseline's; then the layer steps' paired tests.
+Status addVariants(const ComparisonInputs& in, ComparisonDocument& doc, BuiltComparison& built,
+                   const SampleProgressFn& progress) {
+    const std::size_t n = 2 + in.moreCandidatePaths.size();
+    if (n - 1 > kMaxCandidates)
+        return Error{"compare takes " + std::to_string(kMaxCandidates) + " candidates at most (got " +
+                     std::to_string(n - 1) + ")"};
+    std::vector<std::filesystem::path> paths{in.baselinePath, in.candidatePath};
+    paths.insert(paths.end(), in.moreCandidatePaths.begin(), in.moreCandidatePaths.end());
+    std::vector<RunRecord> runs;
+    runs.push_back(doc.baseline);
+    runs.push_back(doc.candidate);
+    for (std::size_t k = 2; k < n; ++k) {
+        const std::string which = "candidate " + std::to_string(k);
+        auto run = readRun(paths[k], "", which.c_str());
+        if (!run) return run.error();
+        runs.push_back(std::move(run).value());
+    }
+    std::vector<Fp8Config> configs;
+    for (const auto& r : runs) configs.push_back(detectFp8Config(r.results));
+    auto labels = variantLabels(configs, in.labels);
+    if (!labels) return labels.error();
+    for (std::size_t k = 0; k < n; ++k) runs[k].label = (*labels)[k];
+    for (std::size_t a = 0; a < n; ++a)
+        for (std::size_t b = a + 1; b < n; ++b)
+            if (sameResults(runs[a].results, runs[b].results) && !in.options.allowIncomparable)
+                return Error{std::string(kIdenticalRunsMessage) + " (" + runs[a].label + " = " + runs[a].sourcePath +
+                             " and " + runs[b].label + " = " + runs[b].sourcePath +
+                             "; --allow-incomparable compares them anyway)"};
+    if (!in.moreJudgeCandidatePaths.empty() && in.moreJudgeCandidatePaths.size() != n - 2)
+        return Error{"judge: give one judge score file per candidate (" + std::to_string(n - 1) + "), in the candidates' "
+                     "order, or only the first's"};
+    doc.baseline.label = runs[0].label;
+    doc.candidate.label = runs[1].label;
+    built.inputs.clear();
+    for (std::size_t k = 0; k < n; ++k) built.inputs.emplace_back(runs[k].label, runs[k].sourcePath);
+    for (std::size_t k = 2; k < n; ++k) {
+        CandidateRecord c{runs[k], {}, std::nullopt};
+        if (!in.moreJudgeCandidatePaths.empty()) {
+            const auto& path = in.moreJudgeCandidatePaths[k - 2];
+            auto b = loadJudgeScores(in.judgeBaselinePath, in.judgeScale);
+            if (!b) return aboutInput("judge baseline", b.error(), in.judgeBaselinePath);
+            auto s = loadJudgeScores(path, in.judgeScale);
+            if (!s) return aboutInput(("judge " + runs[k].label).c_str(), s.error(), path);
+            JudgeSection section;
+            section.options.scale = in.judgeScale;
+            section.options.cautious = in.options.cautious;
+            section.baseline = std::move(b).value();
+            section.candidate = std::move(s).value();
+            c.judge = std::move(section);
+            built.inputs.emplace_back("judge " + runs[k].label, path.string());
+        }
+        doc.moreCandidates.push_back(std::move(c));
+    }
+    doc.recommendation = in.recommendation;
+    if (!in.readSampleLogs) return success();
+    // Each candidate's logs against the baseline's, then each layer step's two runs.
+    std::size_t pairedTasks = 0, comparedTasks = 0;
+    std::vector<std::string> notes;
+    for (std::size_t k = 1; k < n; ++k) {
+        auto report = compareEvals(doc.baseline.results, runs[k].results, in.options, runs[0].label, runs[k].label);
+        if (!report) return Error{runs[k].label + ": " + report.error().message};
+        auto paired = computePairedResults(*report, paths[0], paths[k], {}, progress);
+        if (!paired) return Error{"sample logs: " + paired.error().message};
+        comparedTasks += report->tasks.size();
+        pairedTasks += paired->results.size();
+        for (const auto& note : paired->notes) notes.push_back(runs[k].label + ": " + note);
+        if (k == 1)
+            doc.paired = std::move(paired->results);
+        else
+            doc.moreCandidates[k - 2].paired = std::move(paired->results);
+    }
+    for (const auto& plan : findLayerSteps(configs)) {
+        auto report = compareEvals(runs[plan.from].results, runs[plan.to].results, in.options, runs[plan.from].label,
+                                   runs[plan.to].label);
+        if (!report) continue;
+        auto paired = computePairedResults(*report, paths[plan.from], paths[plan.to], {}, progress);
+        if (!paired) return Error{"sample logs: " + paired.error().message};
+        if (!paired->results.empty())
+            doc.stepPaired.push_back({runs[plan.from].label, runs[plan.to].label, std::move(paired->results)});
+    }
+    built.pairingNotes = pairingNotes(pairedTasks, comparedTasks, notes);
+    return success();
+}
+
 // The lm-eval runs, the control run and the paired tests of their sample logs, into a new document.
 Result<ComparisonDocument> evalsDocument(const ComparisonInputs& in, BuiltComparison& built,
                                          const SampleProgressFn& progress) {
     if (in.baselinePath.empty() || in.candidatePath.empty())
         return Error{"compare needs both lm-eval runs, the baseline and the candidate"};
-    auto baseline = readRun(in.baselinePath, in.baselineLabel, "baseline");
+    const bool variants = !in.moreCandidatePaths.empty();
+    if (!variants && !in.labels.empty() && in.labels.size() != 2)
+        return Error{"--label given " + std::to_string(in.labels.size()) +
+                     " times for 2 runs: give one label per run, the baseline's first, or none"};
+    const std::string baselineLabel = !in.labels.empty() ? in.labels[0] : in.baselineLabel;
+    const std::string candidateLabel = !in.labels.empty() ? in.labels[1] : in.candidateLabel;
+    if (!variants && baselineLabel == candidateLabel)
+        return Error{"--label \"" + baselineLabel + "\" is given twice: each run needs its own label"};
+    auto baseline = readRun(in.baselinePath, baselineLabel, "baseline");
     if (!baseline) return baseline.error();
-    auto candidate = readRun(in.candidatePath, in.candidateLabel, "candidate");
+    auto candidate = readRun(in.candidatePath, candidateLabel, "candidate");
     if (!candidate) return candidate.error();
-    built.inputs.emplace_back(in.baselineLabel, baseline->sourcePath);
-    built.inputs.emplace_back(in.candidateLabel, candidate->sourcePath);
+    built.inputs.emplace_back(baselineLabel, baseline->sourcePath);
+    built.inputs.emplace_back(candidateLabel, candidate->sourcePath);
     ComparisonDocument doc =
         makeComparisonDocument(std::move(baseline).value(), std::move(candidate).value(), in.options);
+    if (variants) {
+        if (auto ok = addVariants(in, doc, built, progress); !ok) return ok.error();
+        if (!in.controlPath.empty()) {
+            auto control = readRun(in.controlPath, doc.baseline.label + " control", "control");
+            if (!control) return control.error();
+            built.inputs.emplace_back(control->label, control->sourcePath);
+            doc.control = std::move(control).value();
+        }
+        auto checked = doc.evaluateVariants();
+        if (!checked) return checked.error();
+        return doc;
+    }
     if (!in.controlPath.empty()) {
         auto control = readRun(in.controlPath, in.baselineLabel + " control", "control");
         if (!control) return control.error();

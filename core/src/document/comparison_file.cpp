@@ -22,7 +22,8 @@ namespace fp8dash {
 namespace {
 
 const char* const kKnownKeys[] = {"format", "version",  "tool_version", "created",  "title", "settings", "runs",
-                                  "notes",  "timeline", "benchmarks",   "capacity", "judge", "paired",   "review"};
+                                  "notes",  "timeline", "benchmarks",   "capacity", "judge", "paired",   "review",
+                                  "variants"};
 
 bool isKnownKey(const std::string& key) {
     for (const char* k : kKnownKeys)
@@ -66,6 +67,24 @@ Result<RunRecord> parseRun(const Json& runs, const char* which, const std::strin
     run.results = std::move(parsed).value();
     run.results.sourcePath = "";
     return run;
+}
+
+Json pairedMapToJson(const std::map<std::string, PairedTaskResult>& paired) {
+    Json out = Json::object();
+    for (const auto& [task, r] : paired) out[task] = pairedToJson(r);
+    return out;
+}
+
+Status parsePairedMap(const Json& paired, const std::string& where, std::map<std::string, PairedTaskResult>& out) {
+    if (paired.is_null()) return success();
+    if (!paired.is_object()) return Error{where + " must be an object of tasks"};
+    for (const auto& [task, value] : paired.items()) {
+        auto r = parsePairedJson(value, where + "." + task);
+        if (!r) return r.error();
+        if (r->task != task) return Error{where + "." + task + ".task is \"" + r->task + "\", not \"" + task + "\""};
+        out.emplace(task, std::move(r).value());
+    }
+    return success();
 }
 
 Json runToJson(const RunRecord& run) {
@@ -145,6 +164,48 @@ std::optional<Result<JudgeComparison>> ComparisonDocument::evaluateJudge() const
     return compareJudgeScores(judge->baseline, judge->candidate, o);
 }
 
+Result<VariantComparison> ComparisonDocument::evaluateVariants() const {
+    if (!hasVariants()) return Error{"this comparison holds one candidate, not several variants"};
+    std::vector<const RunRecord*> runs{&baseline, &candidate};
+    for (const auto& c : moreCandidates) runs.push_back(&c.run);
+    const auto judgeOf = [&](std::size_t k) -> const std::optional<JudgeSection>& {
+        return k == 1 ? judge : moreCandidates[k - 2].judge;
+    };
+    std::vector<VariantEvidence> evidence;
+    std::vector<Fp8Config> configs{detectFp8Config(baseline.results)};
+    for (std::size_t k = 1; k < runs.size(); ++k) {
+        auto report = compareEvals(baseline.results, runs[k]->results, options, baseline.label, runs[k]->label);
+        if (!report) return Error{runs[k]->label + ": " + report.error().message};
+        const auto& pairedK = k == 1 ? paired : moreCandidates[k - 2].paired;
+        if (!pairedK.empty()) applyPairedResults(*report, pairedK);
+        if (control) applyControlRun(*report, control->results, control->label);
+        VariantEvidence e{runs[k]->label, std::move(report).value(), std::nullopt, ""};
+        if (const auto& section = judgeOf(k)) {
+            JudgeOptions o = section->options;
+            o.thresholds = options.thresholds;
+            o.cautious = options.cautious;
+            auto j = compareJudgeScores(section->baseline, section->candidate, o);
+            if (!j) return Error{runs[k]->label + ": judge: " + j.error().message};
+            e.judgeVerdict = j->verdict;
+            e.judgeReason = j->reason;
+        }
+        configs.push_back(e.report.candidateConfig);
+        evidence.push_back(std::move(e));
+    }
+    std::vector<LayerStep> steps;
+    for (const auto& plan : findLayerSteps(configs)) {
+        const RunRecord& from = *runs[plan.from];
+        const RunRecord& to = *runs[plan.to];
+        auto report = compareEvals(from.results, to.results, options, from.label, to.label);
+        if (!report) continue;  // e.g. the same results twice: no step to measure (the variants say so already)
+        for (const auto& sp : stepPaired)
+            if (sp.from == from.label && sp.to == to.label && !sp.paired.empty()) applyPairedResults(*report, sp.paired);
+        steps.push_back(LayerStep{plan, from.label, to.label, std::move(report).value(), {}});
+    }
+    return summarizeVariants(baseline.label, configs.front(), options.thresholds, std::move(evidence), std::move(steps),
+                             recommendation);
+}
+
 Result<Decision> decide(const ComparisonDocument& doc) {
     Decision d;
     // Each signal's verdict (if it gives one) and its reasons; the worst signal's reasons come first.
@@ -153,11 +214,24 @@ Result<Decision> decide(const ComparisonDocument& doc) {
         auto evals = doc.evaluate();
         if (!evals) return evals.error();
         std::vector<std::string> lines;
-        for (const auto& r : evals->reasons) lines.push_back("offline evals: " + r);
-        signals.emplace_back(evals->verdict, std::move(lines));
+        if (doc.hasVariants()) {
+            // Several candidates: the evals' verdict is the recommended variant's (each variant's judge included);
+            // none passing counts as investigate.
+            auto variants = doc.evaluateVariants();
+            if (!variants) return variants.error();
+            const Recommendation& rec = variants->recommendation;
+            lines.push_back("variants: " + rec.reason);
+            for (const auto& r : rec.rejected)
+                lines.push_back("variants: " + r.label + " does not pass: " + r.reason);
+            signals.emplace_back(rec.verdict, std::move(lines));
+            d.variants = std::move(variants).value();
+        } else {
+            for (const auto& r : evals->reasons) lines.push_back("offline evals: " + r);
+            signals.emplace_back(evals->verdict, std::move(lines));
+        }
         d.evals = std::move(evals).value();
     }
-    if (auto judge = doc.evaluateJudge()) {
+    if (auto judge = doc.hasVariants() ? std::nullopt : doc.evaluateJudge()) {
         if (!*judge) return Error{"judge: " + judge->error().message};
         signals.emplace_back((*judge)->verdict, std::vector<std::string>{"domain judge: " + (*judge)->reason});
         d.judge = std::move(*judge).value();
@@ -207,11 +281,89 @@ Status readComparabilitySettings(const Json& settings, ComparisonOptions& o, con
     return success();
 }
 
+// "variants": {"candidates": [{label, source, results, paired, judge}], "steps": [{from, to, paired}],
+//              "accept": "go", "min_recovery_pct": 95 (only when set)}: the candidates after the first.
+Json variantsSectionToJson(const ComparisonDocument& doc) {
+    Json candidates = Json::array();
+    for (const auto& c : doc.moreCandidates) {
+        Json cj = runToJson(c.run);
+        if (!c.paired.empty()) cj["paired"] = pairedMapToJson(c.paired);
+        if (c.judge) {
+            JudgeSection section = *c.judge;
+            section.options.cautious = doc.options.cautious;
+            cj["judge"] = judgeSectionToJson(section);
+        }
+        candidates.push_back(std::move(cj));
+    }
+    Json steps = Json::array();
+    for (const auto& st : doc.stepPaired)
+        steps.push_back({{"from", st.from}, {"to", st.to}, {"paired", pairedMapToJson(st.paired)}});
+    Json v = {{"candidates", std::move(candidates)},
+              {"steps", std::move(steps)},
+              {"accept", verdictName(doc.recommendation.accept)}};
+    if (doc.recommendation.minRecoveryPct) v["min_recovery_pct"] = *doc.recommendation.minRecoveryPct;
+    return v;
+}
+
+Status parseVariantsSection(const Json& v, const std::string& src, ComparisonDocument& doc) {
+    const std::string where = src + ": field variants";
+    if (!v.is_object()) return Error{where + " must be an object"};
+    auto candidates = v.find("candidates");
+    if (candidates == v.end() || !candidates->is_array())
+        return Error{where + ".candidates must be a list of runs"};
+    if (candidates->size() + 1 > kMaxCandidates)
+        return Error{where + ".candidates holds " + std::to_string(candidates->size()) + " runs; a comparison holds " +
+                     std::to_string(kMaxCandidates) + " candidates at most"};
+    for (std::size_t i = 0; i < candidates->size(); ++i) {
+        const std::string name = "candidates[" + std::to_string(i) + "]";
+        const Json holder = {{name, (*candidates)[i]}};
+        auto run = parseRun(holder, name.c_str(), src + ": field variants");
+        if (!run) return run.error();
+        CandidateRecord c{std::move(run).value(), {}, std::nullopt};
+        const Json& cj = (*candidates)[i];
+        if (auto p = cj.find("paired"); p != cj.end())
+            if (auto ok = parsePairedMap(*p, where + "." + name + ".paired", c.paired); !ok) return ok;
+        if (auto jd = cj.find("judge"); jd != cj.end() && !jd->is_null()) {
+            auto section = parseJudgeSection(*jd, where + "." + name + ".judge");
+            if (!section) return section.error();
+            c.judge = std::move(section).value();
+        }
+        doc.moreCandidates.push_back(std::move(c));
+    }
+    if (auto steps = v.find("steps"); steps != v.end() && !steps->is_null()) {
+        if (!steps->is_array()) return Error{where + ".steps must be a list"};
+        for (std::size_t i = 0; i < steps->size(); ++i) {
+            const Json& st = (*steps)[i];
+            const std::string w = where + ".steps[" + std::to_string(i) + "]";
+            if (!st.is_object()) return Error{w + " must be an object"};
+            StepPairedRecord rec;
+            if (auto ok = optionalString(st, "from", rec.from, w); !ok) return ok.error();
+            if (auto ok = optionalString(st, "to", rec.to, w); !ok) return ok.error();
+            if (rec.from.empty() || rec.to.empty()) return Error{w + " needs the labels \"from\" and \"to\""};
+            if (auto p = st.find("paired"); p != st.end())
+                if (auto ok = parsePairedMap(*p, w + ".paired", rec.paired); !ok) return ok;
+            doc.stepPaired.push_back(std::move(rec));
+        }
+    }
+    if (auto a = v.find("accept"); a != v.end() && !a->is_null()) {
+        const auto accept = a->is_string() ? parseVerdict(a->get<std::string>()) : std::nullopt;
+        if (!accept || *accept == Verdict::Investigate)
+            return Error{where + ".accept must be \"go\" or \"monitor\", found " + a->dump()};
+        doc.recommendation.accept = *accept;
+    }
+    double minRecovery = 0;
+    if (v.contains("min_recovery_pct")) {
+        if (auto ok = optionalNumber(v, "min_recovery_pct", minRecovery, where); !ok) return ok;
+        doc.recommendation.minRecoveryPct = minRecovery;
+    }
+    return success();
+}
+
 // timelineSamples false: "timeline" is null, in its place among the keys, for saveComparisonFile to write itself.
 Json documentJson(const ComparisonDocument& doc, bool timeline) {
     Json j = Json::object();
     j["format"] = kComparisonFormat;
-    j["version"] = kComparisonVersion;
+    j["version"] = doc.hasVariants() ? kComparisonVersion : 2;
     j["tool_version"] = doc.toolVersion.empty() ? std::string(FP8DASH_VERSION) : doc.toolVersion;
     j["created"] = doc.created;
     j["title"] = doc.title;
@@ -226,11 +378,8 @@ Json documentJson(const ComparisonDocument& doc, bool timeline) {
     if (doc.hasEvals) {
         j["runs"] = {{"baseline", runToJson(doc.baseline)}, {"candidate", runToJson(doc.candidate)}};
         if (doc.control) j["runs"]["control"] = runToJson(*doc.control);
-        if (!doc.paired.empty()) {
-            Json paired = Json::object();
-            for (const auto& [task, r] : doc.paired) paired[task] = pairedToJson(r);
-            j["paired"] = std::move(paired);
-        }
+        if (!doc.paired.empty()) j["paired"] = pairedMapToJson(doc.paired);
+        if (doc.hasVariants()) j["variants"] = variantsSectionToJson(doc);
     }
     if (doc.judge) {
         JudgeSection section = *doc.judge;
@@ -434,16 +583,10 @@ Result<ComparisonDocument> detail::parseComparisonJson(Json j, const std::string
             if (!run) return run.error();
             doc.control = std::move(run).value();
         }
-        if (auto paired = j.find("paired"); paired != j.end() && !paired->is_null()) {
-            if (!paired->is_object()) return Error{src + ": field paired must be an object of tasks"};
-            for (const auto& [task, value] : paired->items()) {
-                auto r = parsePairedJson(value, src + ": field paired." + task);
-                if (!r) return r.error();
-                if (r->task != task)
-                    return Error{src + ": field paired." + task + ".task is \"" + r->task + "\", not \"" + task + "\""};
-                doc.paired.emplace(task, std::move(r).value());
-            }
-        }
+        if (auto paired = j.find("paired"); paired != j.end())
+            if (auto ok = parsePairedMap(*paired, src + ": field paired", doc.paired); !ok) return ok.error();
+        if (auto variants = j.find("variants"); variants != j.end() && !variants->is_null())
+            if (auto ok = parseVariantsSection(*variants, src, doc); !ok) return ok.error();
     }
 
     if (auto notes = j.find("notes"); notes != j.end() && !notes->is_null())

@@ -40,12 +40,17 @@ Status migrate1to2(Json& j, const std::string& src, std::vector<std::string>& lo
     return success();
 }
 
+// Version 3 adds the "variants" section (several candidates); a version-2 file has one candidate and reads as it is.
+Status migrate2to3(Json&, const std::string&, std::vector<std::string>&) {
+    return success();
+}
+
 using Step = std::function<Status(Json&, const std::string&, std::vector<std::string>&)>;
 
 // steps[k] upgrades version k + 1 to k + 2.
 const std::vector<Step>& steps() {
-    static const std::vector<Step> all = {migrate1to2};
-    static_assert(kComparisonVersion == 2, "a new format version needs its migration step here");
+    static const std::vector<Step> all = {migrate1to2, migrate2to3};
+    static_assert(kComparisonVersion == 3, "a new format version needs its migration step here");
     return all;
 }
 

@@ -1,6 +1,8 @@
 // The comparability rules (README "Comparable runs"). Where lm-eval writes each checked value: lm_eval_settings.h.
 #include "fp8dash/core/comparability.h"
 
+#include "fp8dash/core/fp8_config.h"
+
 #include "fp8dash/core/lm_eval_paths.h"
 #include "text_util.h"
 
@@ -249,6 +251,15 @@ void Checker::checkRunSettings() {
         return std::pair{*b, *c};
     };
     const auto all = [](const Pair&) { return true; };
+    // Variants of one model only (README "Variants and layer steps"): an FP8 or other quantised checkpoint of the
+    // baseline's model is one; another model (Llama-3-8B against Llama-3-8B-Instruct) is not, whatever its scores.
+    const Fp8Config bc = detectFp8Config(baseline), cc = detectFp8Config(candidate);
+    if (const std::string bk = baseModelKey(bc.model), ck = baseModelKey(cc.model);
+        !bk.empty() && !ck.empty() && bk != ck)
+        runLevel("model", bc.model, cc.model,
+                 "different models: baseline " + bc.model + ", candidate " + cc.model +
+                     " (a variant is an FP8 or other quantised checkpoint of the baseline's model)",
+                 all);
     if (auto v = both("limit", true); v && !sameValue(v->first, v->second)) {
         // With lm-eval's per-task sample counts, those decide (a task smaller than both limits ran whole in both).
         runLevel("config.limit", v->first, v->second,

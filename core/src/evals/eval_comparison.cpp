@@ -488,6 +488,14 @@ void addReasons(ComparisonReport& r) {
                         " compared: " + std::to_string(counts[0]) + " go, " + std::to_string(counts[1]) + " monitor, " +
                         std::to_string(counts[2]) + " investigate" +
                         (r.missing.empty() ? "" : "; " + std::to_string(r.missing.size()) + " not compared"));
+    // A candidate that is not quantised at all makes every figure above a comparison of two 16-bit runs: first,
+    // after only the runs compared although not comparable.
+    if (!r.candidateConfig.layers.anyLowPrecision())
+        r.reasons.insert(r.reasons.begin(),
+                         "the candidate (" + r.candidateLabel + ", " + r.candidateConfig.model +
+                             ") has no FP8 or other low-precision layer (" + r.candidateConfig.layers.weights.evidence +
+                             "; " + r.candidateConfig.layers.kvCache.evidence +
+                             "): these figures compare two unquantised runs, not an FP8 variant");
     const auto compared = comparabilityReasons(r.comparability, r.allowIncomparable);
     r.reasons.insert(r.reasons.begin(), compared.begin(), compared.end());
 }
@@ -658,6 +666,15 @@ Result<ComparisonReport> compareEvals(const LmEvalResults& baseline, const LmEva
                      (baseline.sourcePath.empty() ? baselineLabel : baseline.sourcePath) + " and " +
                      (candidate.sourcePath.empty() ? candidateLabel : candidate.sourcePath) +
                      "; --allow-incomparable compares them anyway)"};
+    if (!options.allowIncomparable) {
+        // Another model blocks every task: one message naming both checkpoints, not one per task.
+        for (const auto& item : check.items)
+            if (item.field == "model" && item.severity == ComparabilitySeverity::Blocking)
+                return Error{"the runs are not variants of one model: " + item.message + " (" +
+                             (baseline.sourcePath.empty() ? baselineLabel : baseline.sourcePath) + " and " +
+                             (candidate.sourcePath.empty() ? candidateLabel : candidate.sourcePath) +
+                             "; --allow-incomparable compares them anyway)"};
+    }
     check.items.insert(check.items.begin(), runs->notes.begin(), runs->notes.end());
     return compareMatched(runs->baseline, runs->candidate, options, baselineLabel, candidateLabel, std::move(check));
 }

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cctype>
 #include <regex>
+#include <set>
+#include <vector>
 
 namespace fp8dash {
 
@@ -32,7 +34,179 @@ bool nameCarriesKvScales(std::string_view name) {
     return std::regex_search(l, re);
 }
 
+// A checkpoint name's components, lower-case: "RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8-dynamic" gives
+// {redhatai, meta, llama, 3, 1, 8b, instruct, fp8, dynamic}.
+std::vector<std::string> nameTokens(std::string_view name) {
+    std::vector<std::string> out;
+    std::string cur;
+    for (char ch : lower(name)) {
+        if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) {
+            cur += ch;
+        } else if (!cur.empty()) {
+            out.push_back(std::move(cur));
+            cur.clear();
+        }
+    }
+    if (!cur.empty()) out.push_back(std::move(cur));
+    return out;
+}
+
+bool hasToken(const std::vector<std::string>& tokens, std::string_view t) {
+    return std::find(tokens.begin(), tokens.end(), t) != tokens.end();
+}
+
+// The weights format a checkpoint's name states (the conventions of Red Hat AI / Neural Magic, LLM Compressor,
+// TheBloke, NVIDIA ModelOpt and Hugging Face), or "" when it states none.
+std::string weightsFromName(std::string_view name) {
+    const auto t = nameTokens(name);
+    if (nameSaysFp8(name)) {
+        if (hasToken(t, "block")) return "fp8_block";
+        if (hasToken(t, "dynamic")) return "fp8_dynamic";
+        return "fp8";
+    }
+    if (hasToken(t, "nvfp4") || hasToken(t, "fp4")) return "nvfp4";
+    if (hasToken(t, "mxfp4")) return "mxfp4";
+    if (hasToken(t, "awq")) return "int4_awq";
+    if (hasToken(t, "gptq")) return hasToken(t, "int8") || hasToken(t, "8bit") ? "int8_weight_only" : "int4_gptq";
+    if (hasToken(t, "w8a8") || hasToken(t, "int8")) return "int8";
+    if (hasToken(t, "w8a16")) return "int8_weight_only";
+    if (hasToken(t, "w4a16") || hasToken(t, "int4")) return "int4";
+    if (hasToken(t, "bnb") || hasToken(t, "4bit")) return "int4_bnb";
+    if (hasToken(t, "gguf")) return "gguf";
+    return "";
+}
+
+// The weights format of vLLM's quantization= value, or "" for a container whose format is in the checkpoint
+// (compressed-tensors: the name says it).
+std::string weightsFromQuantization(std::string_view quantization) {
+    const auto q = lower(quantization);
+    if (q.empty() || q == "none" || q == "compressed-tensors" || q == "compressed_tensors") return "";
+    if (q == "ptpc_fp8" || q == "fbgemm_fp8") return "fp8_dynamic";  // per-channel weights, per-token activations
+    if (q == "modelopt_fp4" || q == "nvfp4") return "nvfp4";
+    if (q == "mxfp4") return "mxfp4";
+    if (q.find("fp8") != std::string::npos || q == "modelopt") return "fp8";
+    if (q.starts_with("awq")) return "int4_awq";
+    if (q.starts_with("gptq")) return "int4_gptq";
+    if (q == "experts_int8") return "int8";
+    if (q == "bitsandbytes") return "int4_bnb";
+    return q;  // another format, named as vLLM names it
+}
+
+std::string activationsOf(const std::string& weights) {
+    if (weights == "fp8") return "fp8";
+    if (weights == "fp8_dynamic" || weights == "fp8_block") return "fp8_dynamic";
+    if (weights == "int8") return "int8";
+    if (weights == "nvfp4" || weights == "mxfp4") return "fp4";
+    return "none";  // weight-only formats (W4A16, W8A16, GGUF, bitsandbytes) and BF16
+}
+
+RunLayers detectLayers(const Fp8Config& c, const LmEvalResults& run) {
+    RunLayers l;
+    if (const std::string q = weightsFromQuantization(c.quantization); !q.empty()) {
+        l.weights = {q, "quantization=" + c.quantization};
+    } else {
+        for (const std::string* name : {&c.model, &run.modelName}) {
+            if (const std::string w = weightsFromName(*name); !w.empty()) {
+                l.weights = {w, "checkpoint name " + *name};
+                break;
+            }
+        }
+    }
+    if (l.weights.value == "none")
+        l.weights.evidence = c.dtype.empty() ? "no quantization in model_args and none in the checkpoint name"
+                                             : "dtype=" + c.dtype + ", no quantization";
+    const std::string act = activationsOf(l.weights.value);
+    if (act == "none")
+        l.activations = {"none", l.lowPrecisionWeights() ? "inferred: a weight-only format keeps activations in 16 bits"
+                                                         : "inferred: 16-bit weights, 16-bit activations"};
+    else
+        l.activations = {act, "inferred: vLLM runs " + l.weights.value +
+                                  " weights with " + act + " activations (W8A8 on compute capability >= 8.9)"};
+
+    const std::string kv = lower(c.kvCacheDtype);
+    if (kv.empty())
+        l.kvCache = {"none", "no kv_cache_dtype in model_args: vLLM's default, the model dtype"};
+    else if (kv == "auto" || kv == "bfloat16" || kv == "float16" || kv == "half" || kv == "bf16" || kv == "fp16")
+        l.kvCache = {"none", "kv_cache_dtype=" + c.kvCacheDtype + ": the model dtype"};
+    else
+        l.kvCache = {kv, "kv_cache_dtype=" + c.kvCacheDtype};
+
+    if (!l.fp8KvCache()) {
+        l.kvScales = {"none", "no FP8 KV cache"};
+    } else if (auto s = run.modelArg("calculate_kv_scales"); s && isTrue(*s)) {
+        l.kvScales = {"calculated", "calculate_kv_scales=" + *s + " (vLLM computed them at start-up)"};
+    } else if (nameCarriesKvScales(c.model)) {
+        l.kvScales = {"checkpoint", "calibrated KV scales in checkpoint " + c.model};
+    } else {
+        l.kvScales = {"1.0", "no calculate_kv_scales and no KV-scale marker (-FP8-KV) in the checkpoint name: vLLM "
+                             "stores K and V with scale 1.0"};
+    }
+    return l;
+}
+
+// Quantisation, dtype and packaging markers: a checkpoint with them is the same model as one without.
+bool isVariantMarker(const std::string& t) {
+    static const std::set<std::string> kMarkers = {
+        "fp8",    "dynamic",  "block",  "static", "kv",       "w8a8",     "w4a16",  "w8a16",  "w4a4",  "w4a8",
+        "int8",   "int4",     "awq",    "gptq",   "nvfp4",    "fp4",      "mxfp4",  "quantized", "bf16", "fp16",
+        "bfloat16", "float16", "gguf",  "bnb",    "4bit",     "8bit",     "marlin", "fp8kv",  "a16",   "a8",
+        "e4m3",   "e5m2",     "channelwise", "pertensor", "pertoken", "compressed", "modelopt", "nvidia"};
+    return kMarkers.count(t) > 0;
+}
+
 }  // namespace
+
+std::vector<std::string> RunLayers::lowPrecisionSet() const {
+    std::vector<std::string> out;
+    if (lowPrecisionWeights()) out.emplace_back("weights");
+    if (activations.value != "none") out.emplace_back("activations");
+    if (lowPrecisionKvCache()) out.emplace_back("kv_cache");
+    return out;
+}
+
+std::string layersLabel(const Fp8Config& config) {
+    const RunLayers& l = config.layers;
+    const std::string dt = lower(config.dtype);
+    const std::string sixteen = (dt == "float16" || dt == "half" || dt == "fp16") ? "FP16" : "BF16";
+    static const std::pair<const char*, const char*> kWeights[] = {
+        {"fp8", "FP8 W8A8"},          {"fp8_dynamic", "FP8 W8A8 dynamic"}, {"fp8_block", "FP8 W8A8 block"},
+        {"int8", "INT8 W8A8"},        {"int8_weight_only", "INT8 W8A16"},  {"int4_awq", "INT4 AWQ W4A16"},
+        {"int4_gptq", "INT4 GPTQ W4A16"}, {"int4", "INT4 W4A16"},          {"int4_bnb", "INT4 bitsandbytes"},
+        {"nvfp4", "NVFP4"},           {"mxfp4", "MXFP4"},                  {"gguf", "GGUF"}};
+    std::string weights = sixteen;
+    if (l.lowPrecisionWeights()) {
+        weights = l.weights.value;
+        for (const auto& [value, name] : kWeights)
+            if (l.weights.value == value) weights = name;
+    }
+    if (!l.lowPrecisionKvCache()) return weights;
+    std::string kv = l.fp8KvCache() ? "FP8 KV" : l.kvCache.value + " KV";
+    if (l.kvScales.value == "checkpoint") kv += " (calibrated scales)";
+    else if (l.kvScales.value == "calculated") kv += " (calculated scales)";
+    else if (l.kvScales.value == "1.0") kv += " (scales 1.0)";
+    return weights + " + " + kv;
+}
+
+std::string baseModelKey(std::string_view checkpoint) {
+    std::string name(checkpoint);
+    // A Hugging Face cache folder: ".../models--org--name/snapshots/<hash>".
+    if (const auto at = name.rfind("models--"); at != std::string::npos) {
+        name = name.substr(at + 8);
+        if (const auto slash = name.find('/'); slash != std::string::npos) name.resize(slash);
+        if (const auto dash = name.rfind("--"); dash != std::string::npos) name = name.substr(dash + 2);
+    }
+    while (!name.empty() && (name.back() == '/' || name.back() == '\\')) name.pop_back();
+    if (const auto slash = name.find_last_of("/\\"); slash != std::string::npos) name = name.substr(slash + 1);
+    if (const auto org = name.rfind("__"); org != std::string::npos) name = name.substr(org + 2);  // lm-eval's org__name
+    auto tokens = nameTokens(name);
+    std::string key;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        if (isVariantMarker(tokens[i])) continue;
+        if (tokens[i] == "meta" && i + 1 < tokens.size() && tokens[i + 1].starts_with("llama")) continue;
+        key += tokens[i];
+    }
+    return key;
+}
 
 std::optional<double> parseParamCountBillions(std::string_view modelName) {
     // A count is a number (optionally "NxM" for mixtures of experts) followed by B or M, standing alone as a name
@@ -82,6 +256,7 @@ Fp8Config detectFp8Config(const LmEvalResults& run) {
     }
 
     c.activations = c.weights;
+    c.layers = detectLayers(c, run);
     c.paramsBillions = parseParamCountBillions(c.model);
     if (!c.paramsBillions && !run.modelName.empty()) c.paramsBillions = parseParamCountBillions(run.modelName);
     return c;

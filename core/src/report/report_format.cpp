@@ -670,7 +670,251 @@ std::string judgeToMarkdown(const JudgeComparison& c, const std::string& bl, con
     return out;
 }
 
+namespace {
+
+Json layerToJson(const LayerSetting& l) {
+    return Json{{"value", l.value}, {"evidence", l.evidence}};
+}
+
+Json layersToJson(const RunLayers& l) {
+    return Json{{"weights", layerToJson(l.weights)},
+                {"kv_cache", layerToJson(l.kvCache)},
+                {"kv_scales", layerToJson(l.kvScales)},
+                {"activations", layerToJson(l.activations)}};
+}
+
+// The tasks of every variant in one order: the baseline file order of the first variant that has each.
+std::vector<std::string> variantTaskOrder(const VariantComparison& v) {
+    std::vector<std::string> out;
+    for (const auto& variant : v.variants)
+        for (const auto& t : variant.report.tasks)
+            if (std::find(out.begin(), out.end(), t.task) == out.end()) out.push_back(t.task);
+    return out;
+}
+
+const TaskComparison* variantTask(const VariantResult& v, const std::string& task) {
+    for (const auto& t : v.report.tasks)
+        if (t.task == task) return &t;
+    return nullptr;
+}
+
+// "0.7399 (97.41%) investigate": the candidate's value, its recovery against the baseline, its verdict.
+std::string variantCell(const TaskComparison* t) {
+    if (!t) return "—";
+    return fixed(t->candidate, 4) + " (" + (t->recoveryPct ? fixed(*t->recoveryPct, 2) + "%" : std::string("n/a")) +
+           ") " + std::string(verdictName(t->verdict));
+}
+
+std::string recommendationGate(const RecommendationOptions& o) {
+    return "--accept " + std::string(verdictName(o.accept)) +
+           (o.minRecoveryPct ? ", --min-recovery " + general(*o.minRecoveryPct) + "%" : std::string());
+}
+
+struct VariantTable {
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> rows;
+};
+
+VariantTable variantTable(const VariantComparison& v) {
+    VariantTable t;
+    t.header = {"Task", v.baselineLabel};
+    for (const auto& variant : v.variants) t.header.push_back(variant.label);
+    for (const auto& task : variantTaskOrder(v)) {
+        std::vector<std::string> row{task};
+        const TaskComparison* any = nullptr;
+        for (const auto& variant : v.variants)
+            if ((any = variantTask(variant, task))) break;
+        row.push_back(any ? fixed(any->baseline, 4) : "—");
+        for (const auto& variant : v.variants) row.push_back(variantCell(variantTask(variant, task)));
+        t.rows.push_back(std::move(row));
+    }
+    std::vector<std::string> avg{"Average recovery", ""};
+    std::vector<std::string> verdicts{"Verdict", ""};
+    for (const auto& variant : v.variants) {
+        avg.push_back(variant.averageRecoveryPct ? fixed(*variant.averageRecoveryPct, 2) + "%" : "n/a");
+        verdicts.push_back(std::string(verdictTitle(variant.verdict)) + (variant.passes ? " (passes)" : ""));
+    }
+    t.rows.push_back(std::move(avg));
+    t.rows.push_back(std::move(verdicts));
+    return t;
+}
+
+std::string stepTitle(const LayerStep& s) {
+    return s.fromLabel + " → " + s.toLabel + " (" + s.plan.description + ")";
+}
+
+}  // namespace
+
+Json variantsToJson(const VariantComparison& v) {
+    Json variants = Json::array();
+    for (const auto& variant : v.variants) {
+        Json report = reportToJson(variant.report);
+        variants.push_back({{"label", variant.label},
+                            {"model", variant.config.model},
+                            {"layers", layersToJson(variant.config.layers)},
+                            {"verdict", verdictName(variant.verdict)},
+                            {"evals_verdict", verdictName(variant.report.verdict)},
+                            {"average_recovery_pct", optionalNumber(variant.averageRecoveryPct)},
+                            {"worst_task", variant.worstTask.empty() ? Json(nullptr) : Json(variant.worstTask)},
+                            {"worst_degradation_pct", optionalNumber(variant.worstDegradationPct)},
+                            {"passes", variant.passes},
+                            {"buys", variant.buys},
+                            {"reasons", report["reasons"]},
+                            {"tasks", report["tasks"]},
+                            {"missing", report["missing"]},
+                            {"risks", report["risks"]},
+                            {"comparability", report["comparability"]}});
+    }
+    Json steps = Json::array();
+    for (const auto& s : v.steps) {
+        Json tasks = Json::array();
+        for (const auto& t : s.tasks)
+            tasks.push_back({{"task", t.task},
+                             {"delta_pct", optionalNumber(t.deltaPct)},
+                             {"degradation_pct", optionalNumber(t.degradationPct)},
+                             {"ci95_pct", t.lossCi95Pct ? Json::array({-t.lossCi95Pct->high, -t.lossCi95Pct->low})
+                                                        : Json(nullptr)},
+                             {"verdict", verdictName(t.verdict)},
+                             {"paired", t.paired},
+                             {"sentence", t.sentence}});
+        steps.push_back({{"from", s.fromLabel},
+                         {"to", s.toLabel},
+                         {"layers_changed", Json::array({s.plan.layer})},
+                         {"description", s.plan.description},
+                         {"tasks", std::move(tasks)}});
+    }
+    Json rejected = Json::array();
+    for (const auto& r : v.recommendation.rejected)
+        rejected.push_back({{"label", r.label}, {"task", r.task}, {"reason", r.reason}});
+    Json costliest = Json::object();
+    for (const auto& [task, step] : v.costliestStep) costliest[task] = step;
+    const Recommendation& rec = v.recommendation;
+    return Json{{"baseline",
+                 {{"label", v.baselineLabel},
+                  {"model", v.baselineConfig.model},
+                  {"layers", layersToJson(v.baselineConfig.layers)}}},
+                {"thresholds", {{"go_below", v.thresholds.goBelow}, {"investigate_above", v.thresholds.investigateAbove}}},
+                {"variants", std::move(variants)},
+                {"steps", std::move(steps)},
+                {"costliest_step", std::move(costliest)},
+                {"recommendation",
+                 {{"label", rec.label ? Json(*rec.label) : Json(nullptr)},
+                  {"accept", verdictName(rec.options.accept)},
+                  {"min_recovery_pct", optionalNumber(rec.options.minRecoveryPct)},
+                  {"verdict", verdictName(rec.verdict)},
+                  {"buys", rec.label ? Json(rec.buys) : Json(nullptr)},
+                  {"reason", rec.reason},
+                  {"rejected", std::move(rejected)}}}};
+}
+
+std::string variantsToText(const VariantComparison& v) {
+    const Recommendation& rec = v.recommendation;
+    std::string out = wrapText("Recommendation: " + (rec.label ? *rec.label : std::string("none — stay on ") + v.baselineLabel) +
+                                   " (" + recommendationGate(rec.options) + ")",
+                               110, "  ")
+                          .substr(2);
+    out += bulletLine("•", rec.reason);
+    if (rec.label) out += bulletLine("•", "it buys: " + rec.buys);
+    for (const auto& r : rec.rejected) out += bulletLine("•", r.label + " does not pass: " + r.reason);
+
+    out += "\nRuns\n";
+    std::size_t lw = width(v.baselineLabel);
+    for (const auto& variant : v.variants) lw = std::max(lw, width(variant.label));
+    out += "  " + pad(v.baselineLabel, lw) + "  " + modelLine(v.baselineConfig) + "\n";
+    for (const auto& variant : v.variants) {
+        out += "  " + pad(variant.label, lw) + "  " + modelLine(variant.config) + "\n";
+        const RunLayers& l = variant.config.layers;
+        out += wrapText("weights " + l.weights.value + " (" + l.weights.evidence + ") · KV cache " + l.kvCache.value +
+                            (l.fp8KvCache() ? ", scales " + l.kvScales.value + " (" + l.kvScales.evidence + ")" : "") +
+                            " · activations " + l.activations.value,
+                        110, "  " + std::string(lw + 2, ' '));
+    }
+
+    out += "\nVariants (each cell: value (recovery against " + v.baselineLabel + ") verdict; " +
+           thresholdsLine(v.thresholds) + ")\n";
+    const VariantTable t = variantTable(v);
+    std::vector<std::size_t> widths(t.header.size(), 0);
+    for (std::size_t i = 0; i < t.header.size(); ++i) widths[i] = width(t.header[i]);
+    for (const auto& row : t.rows)
+        for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], width(row[i]));
+    const auto line = [&](const std::vector<std::string>& cells) {
+        std::string l = " ";
+        for (std::size_t i = 0; i < cells.size(); ++i) {
+            l += ' ';
+            l += pad(cells[i], widths[i], i >= 1);
+        }
+        return l.substr(0, l.find_last_not_of(' ') + 1) + "\n";
+    };
+    out += line(t.header);
+    for (const auto& row : t.rows) out += line(row);
+
+    out += "\nLayer steps (two runs that differ in exactly one layer, compared directly)\n";
+    if (v.steps.empty()) out += wrapText("none: no two runs differ in exactly one layer", 110, "  ");
+    for (const auto& s : v.steps) {
+        out += "  " + stepTitle(s) + "\n";
+        for (const auto& task : s.tasks)
+            out += wrapText("- " + task.sentence + ": " + std::string(verdictName(task.verdict)), 110, "    ");
+    }
+    if (!v.costliestStep.empty()) {
+        out += "\nThe step that costs each task most\n";
+        for (const auto& [task, step] : v.costliestStep) out += wrapText(task + ": " + step, 110, "  ");
+    }
+    for (const auto& variant : v.variants) {
+        out += "\n" + variant.label + " against " + v.baselineLabel + "\n";
+        std::string detail = reportToText(variant.report);
+        out += detail;
+    }
+    return out;
+}
+
+std::string variantsToMarkdown(const VariantComparison& v) {
+    using markdown::Where;
+    const auto esc = [](std::string_view text) { return markdown::escape(text); };
+    const auto cell = [](std::string_view text) { return markdown::escape(text, Where::TableCell); };
+    const Recommendation& rec = v.recommendation;
+    std::string out = "## Recommendation: **" +
+                      esc(rec.label ? *rec.label : std::string("none — stay on ") + v.baselineLabel) + "**\n\n";
+    out += "- " + esc(rec.reason) + "\n";
+    if (rec.label) out += "- " + esc("it buys: " + rec.buys) + "\n";
+    for (const auto& r : rec.rejected) out += "- " + esc(r.label + " does not pass: " + r.reason) + "\n";
+    out += "\n## Variants\n\n" + esc("Each cell: value (recovery against " + v.baselineLabel + ") verdict; " +
+                                     thresholdsLine(v.thresholds) + ".") +
+           "\n\n";
+    const VariantTable t = variantTable(v);
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& row : t.rows) {
+        std::vector<std::string> cells;
+        for (const auto& c : row) cells.push_back(cell(c));
+        rows.push_back(std::move(cells));
+    }
+    std::vector<markdown::Align> align(t.header.size(), markdown::Align::Right);
+    align[0] = markdown::Align::Left;
+    out += markdown::table(t.header, align, rows);
+    out += "\n## Layer steps\n\n";
+    if (v.steps.empty()) out += esc("None: no two runs differ in exactly one layer.") + "\n";
+    for (const auto& s : v.steps) {
+        out += "### " + esc(stepTitle(s)) + "\n\n";
+        for (const auto& task : s.tasks)
+            out += "- " + esc(task.sentence + ": " + std::string(verdictName(task.verdict))) + "\n";
+        out += "\n";
+    }
+    for (const auto& variant : v.variants) {
+        std::string detail = reportToMarkdown(variant.report);
+        detail.replace(0, std::string("## Verdict:").size(), "## " + esc(variant.label) + " verdict:");
+        out += "\n" + detail;
+    }
+    return out;
+}
+
 Json decisionToJson(const Decision& d) {
+    if (d.variants) {
+        Json j = variantsToJson(*d.variants);
+        if (d.timeline) j["timeline"] = timelineReportToJson(*d.timeline);
+        j["verdict"] = d.verdict ? Json(verdictName(*d.verdict)) : Json(nullptr);
+        j["advice"] = d.verdict ? Json(verdictAdvice(*d.verdict)) : Json(nullptr);
+        j["reasons"] = d.reasons;
+        return j;
+    }
     Json j = d.evals ? reportToJson(*d.evals) : Json::object();
     if (d.judge) j["judge"] = judgeComparisonToJson(*d.judge)["judge"];
     if (d.timeline) j["timeline"] = timelineReportToJson(*d.timeline);
@@ -722,6 +966,26 @@ std::string decisionRender(const Decision& d, const ComparisonDocument& doc, con
     const std::string bl = doc.hasEvals ? doc.baseline.label : "BF16";
     const std::string cl = doc.hasEvals ? doc.candidate.label : "FP8";
     std::string out = md ? markdownTitle(d, bl, cl, heading) : heading + "\n\n";
+    if (d.variants) {
+        const std::string title = d.verdict ? std::string(verdictTitle(*d.verdict)) : std::string("none");
+        if (md) {
+            out += "## Overall verdict: **" + title + "**\n\n";
+            if (d.verdict) out += markdown::escape(verdictAdvice(*d.verdict)) + "\n\n";
+            for (const auto& r : d.reasons) out += "- " + markdown::escape(r) + "\n";
+            out += "\n" + variantsToMarkdown(*d.variants);
+        } else {
+            out += wrapText("Overall verdict: " + title + (d.verdict ? " — " + std::string(verdictAdvice(*d.verdict)) : ""),
+                            110, "  ")
+                       .substr(2);
+            for (const auto& r : d.reasons) out += wrapText("• " + r, 110, "  ");
+            out += "\n" + variantsToText(*d.variants);
+        }
+        if (d.timeline && doc.timeline) {
+            const std::string tl = timelineReportToText(*d.timeline, *doc.timeline);
+            out += md ? "\n### Production\n\n```\n" + tl + "```\n" : "\n" + tl;
+        }
+        return out;
+    }
     if (d.evals && !d.judge && !d.timeline) return out + (md ? reportToMarkdown(*d.evals) : reportToText(*d.evals));
     const std::string title = d.verdict ? std::string(verdictTitle(*d.verdict)) : std::string("none");
     if (md) {

@@ -39,6 +39,14 @@ struct ComparisonInputs {
     std::filesystem::path judgeCandidatePath;
     std::optional<LangfuseJudgeInputs> judgeLangfuse;
     JudgeScale judgeScale;
+    // Several variants (README "Variants and layer steps"): the candidates after `candidatePath`, 7 at most;
+    // `labels` name every run, the baseline's first (empty: baselineLabel/candidateLabel for two runs, else labels
+    // derived from each run's layers); `moreJudgeCandidatePaths` the judge score files of those candidates (each
+    // against judgeBaselinePath; empty, or one per candidate).
+    std::vector<std::filesystem::path> moreCandidatePaths;
+    std::vector<std::string> labels;
+    std::vector<std::filesystem::path> moreJudgeCandidatePaths;
+    RecommendationOptions recommendation;
     ComparisonOptions options;  // thresholds, overrides, task map, the cautious policy (the judge follows it)
     std::string title;          // empty: the default title ("<model>: BF16 vs FP8", "BF16 vs FP8: domain judge")
 

@@ -34,11 +34,14 @@
 #include "fp8dash/core/result.h"
 #include "fp8dash/core/review.h"
 #include "fp8dash/core/timeline.h"
+#include "fp8dash/core/variant_comparison.h"
 
 namespace fp8dash {
 
 inline constexpr std::string_view kComparisonFormat = "fp8dash-comparison";
-inline constexpr int kComparisonVersion = 2;
+// The newest version this build reads. A file is written as version 3 only when it holds several candidates (the
+// "variants" section, README "Variants and layer steps"); a two-run comparison stays version 2, as before.
+inline constexpr int kComparisonVersion = 3;
 
 struct Note {
     std::string id;  // unique in the document (newNoteId); edits and deletions name it
@@ -57,6 +60,20 @@ struct RunRecord {
     std::string label;       // "BF16", "FP8"
     std::string sourcePath;  // where it was read from, informative only
     LmEvalResults results;
+};
+
+// A candidate beyond the first (the first is ComparisonDocument::candidate, its paired tests `paired`, its judge
+// scores `judge`).
+struct CandidateRecord {
+    RunRecord run;
+    std::map<std::string, PairedTaskResult> paired;  // against the baseline, by task
+    std::optional<JudgeSection> judge;               // the baseline's and this candidate's judge scores
+};
+
+// The paired tests of one layer step (two runs that differ in one layer), by the runs' labels.
+struct StepPairedRecord {
+    std::string from, to;
+    std::map<std::string, PairedTaskResult> paired;
 };
 
 struct ComparisonDocument {
@@ -78,6 +95,13 @@ struct ComparisonDocument {
     std::optional<BenchResults> benchmarks;    // "benchmarks": the last local benchmark run (local_bench.h)
     std::optional<CapacitySettings> capacity;  // "capacity": the Capacity view's inputs
     Json otherSections = Json::object();       // sections of later versions' features, kept verbatim
+    // "variants" (version 3): the candidates after the first, the layer steps' paired tests, the recommendation's
+    // gate. Empty: a two-run comparison.
+    std::vector<CandidateRecord> moreCandidates;
+    std::vector<StepPairedRecord> stepPaired;
+    RecommendationOptions recommendation;
+
+    bool hasVariants() const { return hasEvals && !moreCandidates.empty(); }
 
     // The decision in force, or nullptr when none was recorded.
     const ReviewDecision* currentDecision() const { return decisions.empty() ? nullptr : &decisions.back(); }
@@ -88,6 +112,8 @@ struct ComparisonDocument {
     Result<ComparisonReport> evaluate() const;
     // The judge comparison under the document's thresholds and policy; nullopt without a judge section.
     std::optional<Result<JudgeComparison>> evaluateJudge() const;
+    // Every candidate against the baseline, the layer steps and the recommendation; an Error when !hasVariants().
+    Result<VariantComparison> evaluateVariants() const;
 };
 
 // The decision over everything a comparison holds (DESIGN.md: the worst of the evals, the judge comparison and the
@@ -98,6 +124,7 @@ struct Decision {
     std::optional<ComparisonReport> evals;
     std::optional<JudgeComparison> judge;
     std::optional<TimelineReport> timeline;
+    std::optional<VariantComparison> variants;  // several candidates: the evals' verdict is the recommendation's
 };
 Result<Decision> decide(const ComparisonDocument& doc);
 

@@ -31,6 +31,12 @@ std::string judgeToMarkdown(const JudgeComparison& judge, const std::string& bas
 // the overall verdict first, then each part. `doc` supplies the timeline's data and the run labels; `heading` is
 // the title line (Markdown makes it a "#" heading).
 Json decisionToJson(const Decision& decision);
+// Several variants (README "Variants and layer steps"): the JSON's baseline, variants, steps, costliest_step and
+// recommendation; in text and Markdown the recommendation, the runs' layers, the variants table (tasks x variants,
+// each cell the value, its recovery and its verdict, an average row), the layer steps and each variant's report.
+Json variantsToJson(const VariantComparison& variants);
+std::string variantsToText(const VariantComparison& variants);
+std::string variantsToMarkdown(const VariantComparison& variants);
 std::string decisionToText(const Decision& decision, const ComparisonDocument& doc, const std::string& heading);
 std::string decisionToMarkdown(const Decision& decision, const ComparisonDocument& doc, const std::string& heading);
 

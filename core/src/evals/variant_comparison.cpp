@@ -1,0 +1,312 @@
+// Several variants against one baseline: the layer steps and the recommendation (variant_comparison.h; README
+// "Variants and layer steps").
+#include "fp8dash/core/variant_comparison.h"
+
+#include <algorithm>
+#include <set>
+
+#include "fp8dash/core/number_format.h"
+
+namespace fp8dash {
+namespace {
+
+std::string pct(double v) {
+    return numfmt::fixed(v, 2) + "%";
+}
+
+std::string signedPct(double v) {
+    return (v > 0 ? "+" : "") + pct(v);
+}
+
+bool isSubset(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+    return std::all_of(a.begin(), a.end(), [&](const std::string& x) { return std::find(b.begin(), b.end(), x) != b.end(); });
+}
+
+std::string kvDescription(const RunLayers& l) {
+    const std::string kv = l.fp8KvCache() ? "the FP8 KV cache" : "the " + l.kvCache.value + " KV cache";
+    if (l.kvScales.value == "checkpoint") return kv + " (calibrated scales)";
+    if (l.kvScales.value == "calculated") return kv + " (calculated scales)";
+    if (l.kvScales.value == "1.0") return kv + " (scales 1.0)";
+    return kv;
+}
+
+std::string weightsDescription(const Fp8Config& c) {
+    std::string label = layersLabel(c);
+    if (const auto plus = label.find(" + "); plus != std::string::npos) label.resize(plus);
+    return label + " weights";
+}
+
+// The layers two runs differ in: weights (activations follow them), the KV cache, and its scales where both have an
+// FP8 KV cache.
+std::vector<std::string> differingLayers(const RunLayers& a, const RunLayers& b) {
+    std::vector<std::string> out;
+    if (a.weights.value != b.weights.value || a.activations.value != b.activations.value) out.emplace_back("weights");
+    if (a.kvCache.value != b.kvCache.value) out.emplace_back("kv_cache");
+    if (a.fp8KvCache() && b.fp8KvCache() && a.kvScales.value != b.kvScales.value) out.emplace_back("kv_scales");
+    return out;
+}
+
+// The worst compared task: the largest degradation (ties: the first).
+const TaskComparison* worstTaskOf(const ComparisonReport& r) {
+    const TaskComparison* worst = nullptr;
+    for (const auto& t : r.tasks)
+        if (t.degradationPct && *t.degradationPct > 0 && (!worst || *t.degradationPct > *worst->degradationPct))
+            worst = &t;
+    return worst;
+}
+
+void judgeFailure(VariantResult& v, const VariantEvidence& e, Verdict accept) {
+    (void)accept;
+    v.failTask = "domain judge";
+    v.failReason = "the domain judge says " + std::string(verdictName(*e.judgeVerdict)) +
+                   (e.judgeReason.empty() ? "" : ": " + e.judgeReason);
+}
+
+// Whether the variant passes, and if not, the task and figure that failed it.
+void gate(VariantResult& v, const VariantEvidence& e, const RecommendationOptions& o) {
+    v.passes = v.verdict <= o.accept;
+    if (!v.passes) {
+        if (e.judgeVerdict && *e.judgeVerdict > o.accept && e.report.verdict <= o.accept) {
+            judgeFailure(v, e, o.accept);
+            return;
+        }
+        const TaskComparison* failing = nullptr;
+        for (const auto& t : v.report.tasks)
+            if (t.verdict > o.accept &&
+                (!failing || t.verdict > failing->verdict ||
+                 (t.verdict == failing->verdict && t.degradationPct.value_or(0) > failing->degradationPct.value_or(0))))
+                failing = &t;
+        if (failing) {
+            v.failTask = failing->task;
+            v.failReason = failing->task + " degrades " + (failing->degradationPct ? pct(*failing->degradationPct) : "n/a") +
+                           " (" + std::string(verdictName(failing->verdict)) + ", above --accept " +
+                           std::string(verdictName(o.accept)) + ")";
+        } else if (e.judgeVerdict) {
+            judgeFailure(v, e, o.accept);
+        }
+        return;
+    }
+    if (!o.minRecoveryPct) return;
+    const TaskComparison* lowest = nullptr;
+    for (const auto& t : v.report.tasks)
+        if (t.recoveryPct && *t.recoveryPct < *o.minRecoveryPct && (!lowest || *t.recoveryPct < *lowest->recoveryPct))
+            lowest = &t;
+    if (lowest) {
+        v.passes = false;
+        v.failTask = lowest->task;
+        v.failReason = lowest->task + " recovers " + pct(*lowest->recoveryPct) + " of the baseline (under --min-recovery " +
+                       numfmt::general(*o.minRecoveryPct) + "%)";
+    }
+}
+
+bool memoryDominates(const MemorySaving& a, const MemorySaving& b) {
+    return a.perParameter >= b.perParameter && a.perKvElement >= b.perKvElement &&
+           (a.perParameter > b.perParameter || a.perKvElement > b.perKvElement);
+}
+
+LayerStepTask stepTask(const LayerStep& s, const TaskComparison& t) {
+    LayerStepTask out;
+    out.task = t.task;
+    out.deltaPct = t.deltaPct;
+    out.degradationPct = t.degradationPct;
+    out.verdict = t.verdict;
+    out.paired = t.paired.has_value();
+    if (t.confidence) out.lossCi95Pct = ConfidenceInterval{t.confidence->lowPct, t.confidence->highPct, 0.95};
+    std::string ci;
+    if (out.lossCi95Pct) {
+        // The interval of the cost, on the same scale as the figure before it.
+        const bool cost = t.degradationPct && *t.degradationPct > 0;
+        const double lo = cost ? out.lossCi95Pct->low : -out.lossCi95Pct->high;
+        const double hi = cost ? out.lossCi95Pct->high : -out.lossCi95Pct->low;
+        ci = " (95% CI " + numfmt::fixed(lo, 2) + "–" + numfmt::fixed(hi, 2) + "%)";
+    }
+    const std::string onTop = s.plan.from == 0 ? " against " + s.fromLabel : " on top of " + s.fromLabel;
+    if (t.degradationPct && *t.degradationPct > 0)
+        out.sentence = s.plan.description + " costs " + pct(*t.degradationPct) + " on " + t.task + ci + onTop;
+    else if (t.deltaPct)
+        out.sentence = s.plan.description + " changes " + t.task + " by " + signedPct(*t.deltaPct) + ci + onTop;
+    else
+        out.sentence = s.plan.description + ": " + t.task + " has a zero score in " + s.fromLabel + onTop;
+    return out;
+}
+
+}  // namespace
+
+MemorySaving memorySaving(const RunLayers& l) {
+    MemorySaving m;
+    const std::string& w = l.weights.value;
+    if (w.starts_with("fp8") || w.starts_with("int8")) m.perParameter = 1.0;
+    else if (w.starts_with("int4") || w == "nvfp4" || w == "mxfp4") m.perParameter = 1.5;
+    else if (w == "gguf") m.perParameter = 1.0;  // the common Q8/Q4 mixes; the name does not say which
+    if (l.lowPrecisionKvCache()) m.perKvElement = 1.0;  // FP8 (or INT8) against a 16-bit KV cache
+    return m;
+}
+
+bool moreAggressive(const RunLayers& a, const RunLayers& b) {
+    const auto sa = a.lowPrecisionSet(), sb = b.lowPrecisionSet();
+    return sa.size() > sb.size() && isSubset(sb, sa);
+}
+
+std::vector<LayerStepPlan> findLayerSteps(const std::vector<Fp8Config>& runs) {
+    std::vector<LayerStepPlan> out;
+    for (std::size_t to = 0; to < runs.size(); ++to)
+        for (std::size_t from = 0; from < runs.size(); ++from) {
+            if (from == to) continue;
+            const RunLayers &f = runs[from].layers, &t = runs[to].layers;
+            const auto diff = differingLayers(f, t);
+            if (diff.size() != 1) continue;
+            LayerStepPlan p{from, to, diff.front(), ""};
+            if (p.layer == "weights" && !f.lowPrecisionWeights() && t.lowPrecisionWeights())
+                p.description = "adding " + weightsDescription(runs[to]);
+            else if (p.layer == "kv_cache" && !f.lowPrecisionKvCache() && t.lowPrecisionKvCache())
+                p.description = "adding " + kvDescription(t);
+            else if (p.layer == "kv_scales" && f.kvScales.value == "1.0")
+                p.description = std::string(t.kvScales.value == "checkpoint" ? "calibrated" : "calculated") +
+                                " KV scales instead of scales 1.0";
+            else
+                continue;  // the other direction, or two formats of one layer: no step that adds a layer
+            out.push_back(std::move(p));
+        }
+    return out;
+}
+
+std::string variantBuys(const Fp8Config& c) {
+    const RunLayers& l = c.layers;
+    std::vector<std::string> parts;
+    const MemorySaving m = memorySaving(l);
+    if (l.lowPrecisionWeights()) {
+        std::string w = weightsDescription(c) + ": " +
+                        (m.perParameter >= 1.5 ? "a quarter of the 16-bit weight memory" : "half the 16-bit weight memory");
+        if (c.paramsBillions)
+            w += " (about " + numfmt::general(*c.paramsBillions * m.perParameter, 3) + " GB less for " +
+                 numfmt::general(*c.paramsBillions, 3) + "B parameters)";
+        if (l.activations.value.starts_with("fp8"))
+            w += ", W8A8 matmuls on FP8 tensor cores (compute capability >= 8.9)";
+        else if (l.activations.value == "none")
+            w += "; weight-only: the matmuls still run in 16 bits";
+        parts.push_back(std::move(w));
+    }
+    if (l.lowPrecisionKvCache())
+        parts.push_back((l.fp8KvCache() ? std::string("FP8") : l.kvCache.value) +
+                        " KV cache: twice the KV-cache tokens in the same memory (longer contexts or larger batches)");
+    if (parts.empty()) return "nothing: no low-precision layer";
+    std::string out;
+    for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
+    return out;
+}
+
+Result<std::vector<std::string>> variantLabels(const std::vector<Fp8Config>& runs,
+                                               const std::vector<std::string>& given) {
+    if (!given.empty() && given.size() != runs.size())
+        return Error{"--label given " + std::to_string(given.size()) + " time" + (given.size() == 1 ? "" : "s") + " for " +
+                     std::to_string(runs.size()) + " runs: give one label per run, the baseline's first, or none"};
+    std::vector<std::string> labels;
+    if (!given.empty()) {
+        std::set<std::string> seen;
+        for (const auto& l : given) {
+            if (l.empty()) return Error{"--label: a label may not be empty"};
+            if (!seen.insert(l).second) return Error{"--label \"" + l + "\" is given twice: each run needs its own label"};
+        }
+        return given;
+    }
+    std::set<std::string> seen;
+    for (const auto& c : runs) {
+        std::string base = layersLabel(c), l = base;
+        for (int k = 2; !seen.insert(l).second; ++k) l = base + " #" + std::to_string(k);
+        labels.push_back(std::move(l));
+    }
+    return labels;
+}
+
+VariantComparison summarizeVariants(const std::string& baselineLabel, const Fp8Config& baselineConfig,
+                                    const Thresholds& thresholds, std::vector<VariantEvidence> variants,
+                                    std::vector<LayerStep> steps, const RecommendationOptions& options) {
+    VariantComparison out;
+    out.baselineLabel = baselineLabel;
+    out.baselineConfig = baselineConfig;
+    out.thresholds = thresholds;
+    for (auto& e : variants) {
+        VariantResult v;
+        v.label = e.label;
+        v.config = e.report.candidateConfig;
+        v.report = e.report;
+        v.verdict = e.report.verdict;
+        if (e.judgeVerdict) v.verdict = worst(v.verdict, *e.judgeVerdict);
+        v.averageRecoveryPct = e.report.averageRecoveryPct;
+        if (const TaskComparison* w = worstTaskOf(e.report)) {
+            v.worstTask = w->task;
+            v.worstDegradationPct = w->degradationPct;
+        } else {
+            v.worstDegradationPct = 0.0;
+        }
+        v.buys = variantBuys(v.config);
+        gate(v, e, options);
+        out.variants.push_back(std::move(v));
+    }
+
+    // The recommendation: among the passing variants, those no other passing one is a strict superset of; then
+    // those no other frees more memory than (per parameter and per KV element, both at least as much); then the
+    // smallest worst degradation; then the first given.
+    Recommendation& rec = out.recommendation;
+    rec.options = options;
+    std::vector<std::size_t> pool;
+    for (std::size_t i = 0; i < out.variants.size(); ++i)
+        if (out.variants[i].passes) pool.push_back(i);
+        else
+            rec.rejected.push_back({out.variants[i].label, out.variants[i].failTask, out.variants[i].failReason});
+    const auto keep = [&](auto dominated) {
+        std::vector<std::size_t> next;
+        for (std::size_t i : pool)
+            if (std::none_of(pool.begin(), pool.end(), [&](std::size_t j) { return j != i && dominated(j, i); }))
+                next.push_back(i);
+        pool = std::move(next);
+    };
+    keep([&](std::size_t j, std::size_t i) {
+        return moreAggressive(out.variants[j].config.layers, out.variants[i].config.layers);
+    });
+    keep([&](std::size_t j, std::size_t i) {
+        return memoryDominates(memorySaving(out.variants[j].config.layers), memorySaving(out.variants[i].config.layers));
+    });
+    const std::string gateWords = "--accept " + std::string(verdictName(options.accept)) +
+                                  (options.minRecoveryPct
+                                       ? ", every task recovering at least " + numfmt::general(*options.minRecoveryPct) + "%"
+                                       : std::string());
+    if (pool.empty()) {
+        rec.verdict = Verdict::Investigate;
+        rec.reason = "no variant passes (" + gateWords + "): stay on " + baselineLabel + " or investigate the worst task";
+        rec.buys = "";
+    } else {
+        const auto best = *std::min_element(pool.begin(), pool.end(), [&](std::size_t a, std::size_t b) {
+            return out.variants[a].worstDegradationPct.value_or(0) < out.variants[b].worstDegradationPct.value_or(0);
+        });
+        const VariantResult& v = out.variants[best];
+        rec.label = v.label;
+        rec.verdict = v.verdict;
+        rec.buys = v.buys;
+        rec.reason = v.label + " is the most aggressive variant that passes (" + gateWords + "): " +
+                     (v.worstTask.empty() ? "no task degrades"
+                                          : "its worst task is " + v.worstTask + " (" + pct(*v.worstDegradationPct) + ")") +
+                     ", " + std::string(verdictName(v.verdict));
+    }
+
+    // The steps' tasks, and for each task the step that costs it most.
+    std::vector<std::pair<std::string, std::pair<double, std::string>>> costliest;
+    for (auto& s : steps) {
+        s.tasks.clear();
+        for (const auto& t : s.report.tasks) {
+            s.tasks.push_back(stepTask(s, t));
+            if (!t.degradationPct || *t.degradationPct <= 0) continue;
+            const std::string name = s.fromLabel + " → " + s.toLabel;
+            auto it = std::find_if(costliest.begin(), costliest.end(), [&](const auto& c) { return c.first == t.task; });
+            if (it == costliest.end())
+                costliest.push_back({t.task, {*t.degradationPct, name}});
+            else if (*t.degradationPct > it->second.first)
+                it->second = {*t.degradationPct, name};
+        }
+    }
+    for (auto& [task, c] : costliest) out.costliestStep.emplace_back(task, c.second);
+    out.steps = std::move(steps);
+    return out;
+}
+
+}  // namespace fp8dash
