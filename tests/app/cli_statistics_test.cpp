@@ -266,7 +266,7 @@ TEST(CliCompareStatistics, UsageErrorsSayWhatIsMissing) {
         {{"compare", "--judge-baseline", f.baseline, "--judge-candidate", f.candidate, "--control", seed("bf16")},
          "--control needs BASELINE and CANDIDATE"},
         {{"compare", seed("bf16"), "--judge-baseline", f.baseline, "--judge-candidate", f.candidate},
-         "exactly two paths"},
+         "BASELINE and at least one CANDIDATE"},
         {{"compare", "--judge-baseline", f.baseline, "--judge-candidate", f.candidate, "--judge-scale", "5"},
          "--judge-scale \"5\""},
         {{"compare", "--judge-baseline", f.baseline, "--judge-candidate", f.candidate, "--judge-scale", "5-1"},

@@ -215,7 +215,7 @@ TEST(CliUsage, BadUsageIsExitTwoWithAMessage) {
         const char* expected;
     };
     const std::vector<Case> cases = {
-        {{"compare", seed("bf16")}, "exactly two paths"},
+        {{"compare", seed("bf16")}, "BASELINE and at least one CANDIDATE"},
         {{"compare", seed("bf16"), seed("fp8"), "--bogus"}, "unknown option --bogus"},
         {{"compare", seed("bf16"), seed("fp8"), "--format", "xml"}, "expected text, json or markdown"},
         {{"compare", seed("bf16"), seed("fp8"), "--go-below", "abc"}, "--go-below \"abc\""},

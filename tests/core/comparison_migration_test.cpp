@@ -66,8 +66,9 @@ TEST_P(Version1Files, OpenAndGiveWhatFp8dash010Reported) {
     auto doc = loadComparisonFile(path);
     ASSERT_TRUE(doc.ok()) << doc.error().message;
     EXPECT_EQ(doc->version, 1);
-    ASSERT_EQ(doc->migrations.size(), 1u);
+    ASSERT_EQ(doc->migrations.size(), 2u);
     EXPECT_EQ(doc->migrations[0].rfind("version 1 -> 2: ", 0), 0u) << doc->migrations[0];
+    EXPECT_EQ(doc->migrations[1].rfind("version 2 -> 3: ", 0), 0u) << doc->migrations[1];
     EXPECT_TRUE(doc->decisions.empty());
 
     // Notes keep their text, author, date and task, in order, and each has a unique id now.

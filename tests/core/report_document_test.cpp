@@ -415,7 +415,7 @@ TEST(ReportDocument, SectionsTheDocumentLacksAreLeftOut) {
     // No chart images for sections the document lacks, even when given.
     EXPECT_EQ(html.find("data:image"), std::string::npos);
     // A v1 file says it was upgraded.
-    EXPECT_NE(html.find("version 1, upgraded to version 2 when read"), std::string::npos);
+    EXPECT_NE(html.find("version 1, upgraded to version 3 when read"), std::string::npos);
 }
 
 TEST(ReportDocument, WithoutChartsTheHtmlCarriesTheirData) {

@@ -115,9 +115,9 @@ TEST(ReviewInFile, DecisionsAndNoteIdsRoundTrip) {
     const auto path = dir.path() / "review.fp8cmp";
     ASSERT_TRUE(saveComparisonFile(doc, path).ok());
 
-    // The file as JSON, read without core's loader: version 2, the review section, unique ids.
+    // The file as JSON, read without core's loader: version 3, the review section, unique ids.
     const Json j = Json::parse(readTextFile(path).value());
-    EXPECT_EQ(j["version"], 2);
+    EXPECT_EQ(j["version"], 3);
     ASSERT_EQ(j["review"]["decisions"].size(), 2u);
     EXPECT_EQ(j["review"]["decisions"][0]["outcome"], "approved_monitor");
     EXPECT_EQ(j["review"]["decisions"][0]["verdict_at_decision"], "investigate");

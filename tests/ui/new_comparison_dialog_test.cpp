@@ -48,6 +48,16 @@ TEST_F(NewComparisonDialogTest, ComparesSavesAndTheFileLoadsBack) {
     dialog.setPresetSavePath(savePath);
     dialog.show();
 
+    // Llama-3-8B is not a variant of Llama-3-8B-Instruct: refused inline, naming both checkpoints, nothing saved.
+    QSignalSpy failed(&dialog, &NewComparisonDialog::comparisonFailed);
+    QTest::mouseClick(dialog.compareButton(), Qt::LeftButton);
+    ASSERT_TRUE(failed.wait(60000));
+    EXPECT_TRUE(dialog.errorText().contains(QStringLiteral("not variants of one model"))) << dialog.errorText().toStdString();
+    EXPECT_TRUE(dialog.errorText().contains(QStringLiteral("meta-llama/Meta-Llama-3-8B-Instruct")));
+    EXPECT_FALSE(QFileInfo::exists(savePath));
+    // Compared anyway when the user allows it (the real group of 57 subjects is what this test is about).
+    dialog.setAllowIncomparable(true);
+
     QSignalSpy accepted(&dialog, &QDialog::accepted);
     QTest::mouseClick(dialog.compareButton(), Qt::LeftButton);
     EXPECT_TRUE(dialog.isBusy());

@@ -363,7 +363,7 @@ Status parseVariantsSection(const Json& v, const std::string& src, ComparisonDoc
 Json documentJson(const ComparisonDocument& doc, bool timeline) {
     Json j = Json::object();
     j["format"] = kComparisonFormat;
-    j["version"] = doc.hasVariants() ? kComparisonVersion : 2;
+    j["version"] = kComparisonVersion;
     j["tool_version"] = doc.toolVersion.empty() ? std::string(FP8DASH_VERSION) : doc.toolVersion;
     j["created"] = doc.created;
     j["title"] = doc.title;

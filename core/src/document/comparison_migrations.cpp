@@ -41,7 +41,9 @@ Status migrate1to2(Json& j, const std::string& src, std::vector<std::string>& lo
 }
 
 // Version 3 adds the "variants" section (several candidates); a version-2 file has one candidate and reads as it is.
-Status migrate2to3(Json&, const std::string&, std::vector<std::string>&) {
+Status migrate2to3(Json& j, const std::string&, std::vector<std::string>& log) {
+    j["version"] = 3;
+    log.push_back("version 2 -> 3: one candidate (version 3 adds the variants section for several)");
     return success();
 }
 

@@ -951,6 +951,10 @@ std::string markdownTitle(const Decision& d, std::string bl, std::string cl, con
     std::string model = d.evals ? d.evals->candidateConfig.model : std::string();
     if (d.evals && !d.evals->baselineLabel.empty()) bl = d.evals->baselineLabel;
     if (d.evals && !d.evals->candidateLabel.empty()) cl = d.evals->candidateLabel;
+    if (d.variants) {  // several candidates: the baseline's model, and how many variants
+        model = d.variants->baselineConfig.model;
+        cl = std::to_string(d.variants->variants.size()) + " variants";
+    }
     std::string out = "# " + markdown::escape(bl + " vs " + cl + (model.empty() ? "" : ": " + model)) + "\n\n";
     std::size_t start = 0;
     while (start < heading.size()) {

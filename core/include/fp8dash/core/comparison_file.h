@@ -1,6 +1,6 @@
 #pragma once
 // The comparison file (*.fp8cmp): versioned JSON holding everything needed to re-derive the verdict offline.
-// Layout (version 2; comparison_migrations.h reads version 1 and says what changed):
+// Layout (version 3; comparison_migrations.h reads versions 1 and 2 and says what changed):
 //   { "format": "fp8dash-comparison", "version": 2, "tool_version": "0.2.0", "created": "<ISO-8601 UTC>",
 //     "title": "...", "settings": { "thresholds": {"go_below": 0.5, "investigate_above": 1.5},
 //                                   "metric_overrides": ["gsm8k=exact_match,flexible-extract"],
@@ -39,8 +39,8 @@
 namespace fp8dash {
 
 inline constexpr std::string_view kComparisonFormat = "fp8dash-comparison";
-// The newest version this build reads. A file is written as version 3 only when it holds several candidates (the
-// "variants" section, README "Variants and layer steps"); a two-run comparison stays version 2, as before.
+// Version 3 adds the "variants" section (several candidates, README "Variants and layer steps"); a version-2 file
+// holds one candidate and reads unchanged.
 inline constexpr int kComparisonVersion = 3;
 
 struct Note {

@@ -1,0 +1,134 @@
+// `fp8dash compare BASELINE CANDIDATE [CANDIDATE ...]`: the variants' JSON, text and Markdown, --label, --accept,
+// --min-recovery, --fail-on on the recommended variant, --save, and the usage errors (exit 2). Figures are checked
+// against the ladder's construction (tests/data/lm-eval-ladder/expected.json) and the published table
+// (tests/data/lm-eval-variants/SOURCES.md).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+#include "fp8dash/core/comparison_file.h"
+#include "test_paths.h"
+
+namespace fp8dash {
+namespace {
+
+std::string ladder(const char* run) {
+    return (test::testData() / "lm-eval-ladder" / run).string();
+}
+std::string qwen(const char* run) {
+    return (test::testData() / "lm-eval-variants/qwen3.5-27b" / run).string();
+}
+
+TEST(CliVariants, JsonHasEveryVariantTheStepsAndTheRecommendation) {
+    auto r = fp8dashCli({"compare", ladder("bf16"), ladder("w8a8"), ladder("w8a8-kv"), ladder("w8a8-kv-cal"),
+                         "--accept", "monitor", "--format", "json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = parseJson(r);
+    ASSERT_EQ(j["variants"].size(), 3u);
+    EXPECT_EQ(j["baseline"]["label"], "BF16");
+    const auto& kv = j["variants"][1];
+    EXPECT_EQ(kv["label"], "FP8 W8A8 + FP8 KV (scales 1.0)");
+    EXPECT_EQ(kv["layers"]["weights"]["value"], "fp8");
+    EXPECT_EQ(kv["layers"]["kv_cache"]["value"], "fp8");
+    EXPECT_EQ(kv["layers"]["kv_scales"]["value"], "1.0");
+    EXPECT_EQ(kv["layers"]["activations"]["value"], "fp8");
+    EXPECT_EQ(kv["verdict"], "investigate");
+    EXPECT_EQ(kv["worst_task"], "gsm8k");
+    EXPECT_EQ(kv["tasks"].size(), 2u);
+    EXPECT_TRUE(kv["tasks"][0].contains("paired"));
+    std::ifstream in(test::testData() / "lm-eval-ladder/expected.json");
+    const auto e = nlohmann::json::parse(in);
+    const double b = e["means"]["bf16/gsm8k"], c = e["means"]["w8a8-kv/gsm8k"];
+    EXPECT_DOUBLE_EQ(kv["tasks"][0]["delta_pct"].get<double>(), (c - b) / b * 100);
+    // Steps with the labels and the one layer changed.
+    bool kvStep = false;
+    for (const auto& s : j["steps"])
+        if (s["from"] == "FP8 W8A8" && s["to"] == "FP8 W8A8 + FP8 KV (scales 1.0)") {
+            kvStep = true;
+            EXPECT_EQ(s["layers_changed"], nlohmann::json::array({"kv_cache"}));
+            EXPECT_EQ(s["tasks"][0]["task"], "gsm8k");
+            EXPECT_TRUE(s["tasks"][0]["paired"].get<bool>());
+            const auto& pair = e["pairs"]["w8a8>w8a8-kv/gsm8k"];
+            EXPECT_NEAR(s["tasks"][0]["delta_pct"].get<double>(), pair["delta_pct"].get<double>(), 1e-9);
+            EXPECT_EQ(s["tasks"][0]["ci95_pct"].size(), 2u);
+        }
+    EXPECT_TRUE(kvStep) << j["steps"].dump();
+    EXPECT_EQ(j["recommendation"]["label"], "FP8 W8A8 + FP8 KV (calibrated scales)");
+    EXPECT_EQ(j["recommendation"]["accept"], "monitor");
+    EXPECT_TRUE(j["recommendation"]["min_recovery_pct"].is_null());
+    ASSERT_EQ(j["recommendation"]["rejected"].size(), 1u);
+    EXPECT_EQ(j["recommendation"]["rejected"][0]["task"], "gsm8k");
+    EXPECT_EQ(j["verdict"], "monitor");
+}
+
+TEST(CliVariants, FailOnAppliesToTheRecommendedVariant) {
+    const std::vector<std::string> runs{"compare", ladder("bf16"), ladder("w8a8"), ladder("w8a8-kv")};
+    // --accept go: W8A8 (0.53%, monitor) and scales 1.0 (3.16%) both fail: none passes counts as investigate.
+    auto args = runs;
+    args.insert(args.end(), {"--fail-on", "investigate", "--no-sample-logs"});
+    EXPECT_EQ(fp8dashCli(args).exitCode, 3);
+    // --accept monitor: W8A8 passes; its verdict is monitor, below --fail-on investigate.
+    args.insert(args.end(), {"--accept", "monitor"});
+    EXPECT_EQ(fp8dashCli(args).exitCode, 0);
+}
+
+TEST(CliVariants, TextAndMarkdownShowTheTableStepsAndRecommendation) {
+    auto r = fp8dashCli({"compare", qwen("bf16"), qwen("fp8-kv"), qwen("fp8-weights"), qwen("fp8-weights-kv"),
+                         "--label", "BF16", "--label", "KV", "--label", "W", "--label", "W+KV"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("Recommendation: W+KV (--accept go)"), std::string::npos) << r.out;
+    // aime25 92.0 of 92.7 recovers 99.24%; the average row of W+KV is 100.00%.
+    EXPECT_NE(r.out.find("0.9200 (99.24%) monitor"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Average recovery"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("BF16 → KV (adding the FP8 KV cache (scales 1.0))"), std::string::npos) << r.out;
+    auto md = fp8dashCli({"compare", qwen("bf16"), qwen("fp8-kv"), qwen("fp8-weights"), qwen("fp8-weights-kv"),
+                          "--format", "markdown"});
+    ASSERT_EQ(md.exitCode, 0) << md.err;
+    EXPECT_NE(md.out.find("## Recommendation: **FP8 W8A8 + FP8 KV (scales 1.0)**"), std::string::npos) << md.out;
+    EXPECT_EQ(md.out.rfind("# BF16 vs 3 variants: Qwen/Qwen3.5-27B\n", 0), 0u) << md.out;
+    EXPECT_NE(md.out.find("| Task |"), std::string::npos) << md.out;
+    EXPECT_NE(md.out.find("## Layer steps"), std::string::npos) << md.out;
+}
+
+TEST(CliVariants, SaveAndReportGiveTheSameDecisionOffline) {
+    const auto file = std::filesystem::temp_directory_path() / "fp8dash-cli-variants.fp8cmp";
+    std::filesystem::remove(file);
+    auto r = fp8dashCli({"compare", ladder("bf16"), ladder("w8a8"), ladder("w8a8-kv-cal"), "--accept", "monitor",
+                         "--format", "json", "--save", file.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    auto report = fp8dashCli({"report", file.string(), "--format", "json"});
+    std::filesystem::remove(file);
+    ASSERT_EQ(report.exitCode, 0) << report.err;
+    auto a = parseJson(r), b = parseJson(report);
+    EXPECT_EQ(a["recommendation"], b["recommendation"]);
+    EXPECT_EQ(a["variants"].size(), b["variants"].size());
+    EXPECT_EQ(b["recommendation"]["accept"], "monitor");
+}
+
+TEST(CliVariants, UsageErrorsExit2WithAClearMessage) {
+    const auto fails = [](std::vector<std::string> args, const std::string& words) {
+        auto r = fp8dashCli(args);
+        EXPECT_EQ(r.exitCode, 2) << r.err;
+        EXPECT_NE(r.err.find(words), std::string::npos) << r.err;
+    };
+    fails({"compare", ladder("bf16"), ladder("w8a8"), ladder("w8a8-kv"), "--label", "A", "--label", "B"},
+          "--label given 2 times for 3 runs");
+    fails({"compare", ladder("bf16"), ladder("w8a8"), ladder("w8a8-kv"), "--label", "A", "--label", "B", "--label",
+           "B"},
+          "\"B\" is given twice");
+    fails({"compare", ladder("bf16"), ladder("w8a8"), ladder("w8a8")}, "identical");
+    fails({"compare", ladder("bf16"), ladder("bf16")}, "identical");
+    fails({"compare", ladder("bf16"), ladder("w8a8"), ladder("w8a8-kv"), "--accept", "investigate"},
+          "--accept \"investigate\": expected go or monitor");
+    fails({"compare", ladder("bf16"), ladder("w8a8"), ladder("w8a8-kv"), "--min-recovery", "x"}, "--min-recovery");
+    fails({"compare", ladder("bf16"), ladder("w8a8"), "--accept", "monitor"}, "choose among several candidates");
+    std::vector<std::string> nine{"compare", ladder("bf16")};
+    for (int i = 0; i < 9; ++i) nine.push_back(ladder("w8a8"));
+    fails(nine, "8 candidates at most");
+}
+
+}  // namespace
+}  // namespace fp8dash
