@@ -250,8 +250,12 @@ int runPlan(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             in.bf16Model = value;
         else if (o.option("--fp8-model", value))
             in.fp8Model = value;
+        else if (o.option("--fp8-kv-checkpoint", value))
+            in.fp8KvCheckpoint = value;
         else if (o.flag("--no-kv-scales"))
             in.kvScales = false;
+        else if (o.flag("--ladder"))
+            in.ladder = true;
         else if (o.option("--vllm-version", value))
             vllmVersion = value;
         else
@@ -309,9 +313,14 @@ std::string capacityUsage() {
            "      --out-dir DIR              where lm_eval writes its results (default results)\n"
            "      --hf-model ID              the checkpoint vLLM loads (default: the preset's repository)\n"
            "      --fp8-model ID             a pre-quantised FP8 checkpoint (default: vLLM quantises at load)\n"
-           "      --no-kv-scales             leave out --calculate-kv-scales\n"
-           "      --vllm-version V           size the capacity as this vLLM release does (default 0.28), as\n"
-           "                                 `capacity` does; --overhead-gib X: a flat overhead per GPU instead\n"
+           "      --fp8-kv-checkpoint ID     a checkpoint with calibrated KV scales (LLM Compressor kv_cache_scheme):\n"
+           "                                 the FP8 variant's scales on a vLLM without --calculate-kv-scales (0.28+)\n"
+           "      --no-kv-scales             FP8 KV cache with scales 1.0 (no --calculate-kv-scales on 0.7-0.27)\n"
+           "      --ladder                   every run of the ladder (BF16; FP8 weights; + FP8 KV cache[; the KV\n"
+           "                                 checkpoint]) and one compare of them all\n"
+           "      --vllm-version V           the vLLM release: its accounting sizes the capacity (as `capacity`\n"
+           "                                 does) and the commands take only its options (default 0.28);\n"
+           "                                 --overhead-gib X: a flat overhead per GPU instead\n"
            "      --gpu-util F, --memory-gib X, --format text|json\n";
 }
 

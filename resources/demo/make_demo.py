@@ -157,12 +157,17 @@ def main():
         demo["notes"].append({
             "author": "fp8dash", "created": "2026-12-01T00:00:00Z", "task": "gsm8k",
             "text": "Talking point: the judge and production agree FP8 is close (MONITOR and GO), but GSM8K's "
-                    "2.6 % drop is beyond the 1.5 % line. Re-run the FP8 candidate with calculate_kv_scales and "
-                    "check the math prompts before approving."})
+                    "2.6 % drop is beyond the 1.5 % line. This candidate has FP8 weights only (its KV cache stays "
+                    "BF16), so the drop is the weights': re-run with finer weight scales (an LLM Compressor "
+                    "FP8_DYNAMIC checkpoint: per-channel weights, per-token activations) and check the math prompts "
+                    "before approving. An FP8 KV cache would be a step of its own: on vLLM 0.28, which has no "
+                    "--calculate-kv-scales, with a checkpoint with calibrated KV scales (kv_cache_scheme), else "
+                    "scales 1.0."})
         demo["review"] = {"decisions": [{
             "outcome": "rejected", "by": "Demo reviewer", "at": "2026-12-01T09:30:00Z",
-            "why": "GSM8K loses 2.6 % (beyond the 1.5 % investigate line) while everything else holds: re-run "
-                   "the FP8 candidate with calculate_kv_scales=true and review the math prompts before approving.",
+            "why": "GSM8K loses 2.6 % (beyond the 1.5 % investigate line) while everything else holds, with FP8 "
+                   "weights only: re-run with finer weight scales (FP8_DYNAMIC) and review the math prompts before "
+                   "approving.",
             "verdict_at_decision": "investigate", "tool_version": "0.2.0"}]}
         staged = os.path.join(tmp, "demo.fp8cmp")
         with open(staged, "w") as f:

@@ -229,9 +229,10 @@ TEST(CliPlan, JsonCommandsWarningsAndCapacity) {
                          "--out-dir", "runs", "--format", "json"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto j = parseJson(r);
+    // The default release (0.28) has no --calculate-kv-scales: the FP8 KV cache runs with scales 1.0, said so.
     EXPECT_EQ(j["commands"]["serve_fp8"],
               "vllm serve meta-llama/Llama-3.1-70B --dtype bfloat16 --quantization fp8 --kv-cache-dtype fp8 "
-              "--calculate-kv-scales --tensor-parallel-size 4 --gpu-memory-utilization 0.92 --max-model-len 16384");
+              "--tensor-parallel-size 4 --gpu-memory-utilization 0.92 --max-model-len 16384");
     EXPECT_EQ(j["commands"]["serve_bf16"],
               "vllm serve meta-llama/Llama-3.1-70B --dtype bfloat16 --tensor-parallel-size 4 "
               "--gpu-memory-utilization 0.92 --max-model-len 16384");
@@ -239,15 +240,102 @@ TEST(CliPlan, JsonCommandsWarningsAndCapacity) {
               "lm_eval --model vllm --model_args pretrained=meta-llama/Llama-3.1-70B,dtype=bfloat16,"
               "tensor_parallel_size=4,gpu_memory_utilization=0.92,max_model_len=16384 --tasks mmlu,hellaswag,gsm8k "
               "--num_fewshot 5 --batch_size auto --log_samples --output_path runs/bf16");
-    EXPECT_NE(j["commands"]["eval_fp8"].get<std::string>().find(
-                  "quantization=fp8,kv_cache_dtype=fp8,calculate_kv_scales=true"),
+    EXPECT_NE(j["commands"]["eval_fp8"].get<std::string>().find("quantization=fp8,kv_cache_dtype=fp8,tensor_parallel"),
               std::string::npos);
+    EXPECT_EQ(j["commands"]["eval_fp8"].get<std::string>().find("calculate_kv_scales"), std::string::npos);
     EXPECT_EQ(j["commands"]["compare"], "fp8dash compare runs/bf16 runs/fp8 --save runs/fp8-vs-bf16.fp8cmp");
-    EXPECT_TRUE(j["warnings"].empty()) << j["warnings"];
+    ASSERT_EQ(j["warnings"].size(), 1u) << j["warnings"];
+    EXPECT_EQ(j["warnings"][0]["kind"], "kv_scales_1_0");
+    EXPECT_EQ(j["kv_scales"], false);
+    EXPECT_EQ(j["kv_scales_source"], "1.0");
+    EXPECT_NE(j["llm_compressor_recipe"].get<std::string>().find("kv_cache_scheme"), std::string::npos);
     EXPECT_EQ(j["capacity"]["bf16"]["context"], 16384);
     // The plan sizes the capacity as `capacity` does (vLLM's accounting, PlanSlideAndCapacityGiveTheSameTokens).
     EXPECT_EQ(j["capacity"]["bf16"]["accounting"], "vllm");
     EXPECT_EQ(j["max_model_len"], 16384);
+
+    // The seed workflow's commands on a release that still has the option.
+    auto old = fp8dashCli({"plan", "--model", "llama-3.1-70b", "--gpu", "h100-sxm", "--gpus", "4", "--context", "16384",
+                           "--vllm-version", "0.27.1", "--format", "json"});
+    ASSERT_EQ(old.exitCode, 0) << old.err;
+    const auto o = parseJson(old);
+    EXPECT_EQ(o["commands"]["serve_fp8"],
+              "vllm serve meta-llama/Llama-3.1-70B --dtype bfloat16 --quantization fp8 --kv-cache-dtype fp8 "
+              "--calculate-kv-scales --tensor-parallel-size 4 --gpu-memory-utilization 0.92 --max-model-len 16384");
+    EXPECT_NE(o["commands"]["eval_fp8"].get<std::string>().find(
+                  "quantization=fp8,kv_cache_dtype=fp8,calculate_kv_scales=true"),
+              std::string::npos);
+    EXPECT_TRUE(o["warnings"].empty()) << o["warnings"];
+    EXPECT_EQ(o["kv_scales"], true);
+    EXPECT_EQ(o["kv_scales_source"], "calculate_kv_scales");
+}
+
+// The releases fp8dash knows, through the CLI: no command it prints (the ladder's included) carries an option that
+// release refuses (--calculate-kv-scales / calculate_kv_scales from 0.28 on, and before 0.7; --data-parallel-size
+// before the V1 engine), written down here independently of the plan's own table (run_plan_test.cpp has the history).
+TEST(CliPlan, NoCommandCarriesAnOptionItsReleaseRefuses) {
+    const std::vector<std::pair<std::string, std::vector<std::string>>> releases = {
+        {"0.6.4", {"--calculate-kv-scales", "calculate_kv_scales", "--data-parallel-size"}},
+        {"0.10.1.1", {}},
+        {"0.19.0", {}},
+        {"0.26.0", {}},
+        {"0.28.0", {"--calculate-kv-scales", "calculate_kv_scales"}},
+    };
+    for (const auto& [version, refused] : releases) {
+        for (const char* checkpoint : {"", "RedHatAI/Llama-3.1-8B-FP8-KV"}) {
+            std::vector<std::string> args{
+                "plan", "--model",   "llama-3.1-8b", "--gpu",          "h100-sxm", "--gpus",   "2",        "--tp",
+                "1",    "--context", "40960",        "--vllm-version", version,    "--ladder", "--format", "json"};
+            if (*checkpoint) args.insert(args.end(), {"--fp8-kv-checkpoint", checkpoint});
+            auto r = fp8dashCli(args);
+            ASSERT_EQ(r.exitCode, 0) << version << ": " << r.err;
+            const auto j = parseJson(r);
+            std::vector<std::string> lines;
+            for (const auto& [key, line] : j["commands"].items()) lines.push_back(line.get<std::string>());
+            for (const auto& run : j["ladder"]["runs"])
+                for (const char* key : {"serve", "eval"}) lines.push_back(run["commands"][key].get<std::string>());
+            lines.push_back(j["ladder"]["compare"].get<std::string>());
+            for (const std::string& line : lines)
+                for (const std::string& option : refused)
+                    EXPECT_EQ(line.find(option), std::string::npos) << version << ": " << option << " in " << line;
+        }
+    }
+    // The default release is the newest fp8dash knows: the same as 0.28.
+    auto r = fp8dashCli({"plan", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--ladder"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.out.find("--calculate-kv-scales \\"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("calculate_kv_scales=true"), std::string::npos) << r.out;
+}
+
+// plan --ladder prints every run and the one compare of them all; --fp8-kv-checkpoint adds its run.
+TEST(CliPlan, LadderAndKvCheckpoint) {
+    auto r = fp8dashCli({"plan", "--model", "llama-3.1-8b", "--gpu", "h200", "--context", "8192", "--ladder",
+                         "--fp8-kv-checkpoint", "RedHatAI/Llama-3.1-8B-FP8-KV", "--out-dir", "lad"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    for (const char* part :
+         {"# Run 1 of 4: BF16 -> lad/bf16", "# Run 2 of 4: FP8 W8A8 -> lad/fp8-w8a8",
+          "# Run 3 of 4: FP8 W8A8 + FP8 KV (scales 1.0) -> lad/fp8-w8a8-kv",
+          "# Run 4 of 4: FP8 W8A8 + FP8 KV (calibrated checkpoint) -> lad/fp8-kv-checkpoint\nvllm serve "
+          "RedHatAI/Llama-3.1-8B-FP8-KV \\\n    --dtype bfloat16 \\\n    --kv-cache-dtype fp8",
+          "fp8dash compare lad/bf16 lad/fp8-w8a8 lad/fp8-w8a8-kv lad/fp8-kv-checkpoint \\\n    --label BF16 \\\n"
+          "    --label 'FP8 W8A8' \\\n    --label 'FP8 W8A8 + FP8 KV (scales 1.0)' \\\n"
+          "    --label 'FP8 W8A8 + FP8 KV (calibrated checkpoint)' \\\n    --save lad/fp8-ladder.fp8cmp"})
+        EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
+    auto json = fp8dashCli({"plan", "--model", "llama-3.1-8b", "--gpu", "h200", "--ladder", "--format", "json"});
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    const auto j = parseJson(json);
+    ASSERT_EQ(j["ladder"]["runs"].size(), 3u);
+    EXPECT_EQ(j["ladder"]["runs"][0]["label"], "BF16");
+    EXPECT_EQ(j["ladder"]["compare_argv"][0], "fp8dash");
+    EXPECT_TRUE(j.contains("commands"));  // the two-variant keys stay
+
+    auto bad = fp8dashCli(
+        {"plan", "--model", "llama-3.1-8b", "--gpu", "h200", "--no-kv-scales", "--fp8-kv-checkpoint", "x/y-FP8-KV"});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_NE(bad.err.find("--no-kv-scales and --fp8-kv-checkpoint"), std::string::npos) << bad.err;
+    auto help = fp8dashCli({"--help"});
+    for (const char* word : {"--ladder", "--fp8-kv-checkpoint"})
+        EXPECT_NE(help.out.find(word), std::string::npos) << word;
 }
 
 // Every place that says "N tokens" agrees for the same inputs: `capacity` (vLLM's accounting by default), the plan

@@ -155,6 +155,11 @@ TEST(KvHeadlineRule, PerTensorAtItsLongestContextWithScaleOnesSaturation) {
     EXPECT_NE(h->reading.find("saturated values"), std::string::npos) << h->reading;
     EXPECT_NE(h->reading.find("Without scales (scale 1.0"), std::string::npos) << h->reading;
     EXPECT_NE(h->reading.find(" 43 values saturate"), std::string::npos) << h->reading;
+    // The way to scales on the current vLLM, which has no --calculate-kv-scales: a calibrated checkpoint.
+    EXPECT_NE(h->reading.find("at this context. For scales on vLLM 0.28, use a checkpoint with calibrated KV scales"),
+              std::string::npos)
+        << h->reading;
+    EXPECT_EQ(h->reading.find("--calculate-kv-scales"), std::string::npos) << h->reading;
 }
 
 TEST(KvHeadlineRule, FallsBackToPerHeadThenNone) {

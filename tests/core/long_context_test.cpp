@@ -401,7 +401,9 @@ TEST_F(LongContextPair, TheDeckHasALongContextSlideAfterTheEvals) {
     char title[96];
     std::snprintf(title, sizeof title, "At 128K context, FP8 loses %.2f%%", (sb - sc) / sb * 100);
     EXPECT_EQ(s.title, title);
-    EXPECT_NE(s.talkingPoints.find("no calculated scales"), std::string::npos) << s.talkingPoints;
+    EXPECT_NE(s.talkingPoints.find("scales 1.0 (no calculated or calibrated scales)"), std::string::npos)
+        << s.talkingPoints;
+    EXPECT_EQ(s.talkingPoints.find("--calculate-kv-scales"), std::string::npos) << s.talkingPoints;
     // A comparison without per-length tasks has no such slide.
     const auto other = read(test::testData() / "lm-eval-0.4.12/qwen2.5-7b_groups_v0.4.12.json");
     ComparisonOptions sameRunTwice;

@@ -153,6 +153,11 @@ TEST(KvScalesRisk, RaisedForPerTensorFp8WithoutCalculatedScales) {
     EXPECT_NE(text.find("32K"), std::string::npos) << text;
     EXPECT_NE(text.find("{engine=\"1\"}"), std::string::npos) << text;
     EXPECT_NE(text.find(formatTimeUtc(300)), std::string::npos) << text;
+    // The server has the option (it reports the label); the upgrade path is a checkpoint with calibrated scales.
+    EXPECT_NE(text.find("on this release --calculate-kv-scales computes them; from vLLM 0.28 on, which removed it, use "
+                        "a checkpoint with calibrated KV scales"),
+              std::string::npos)
+        << text;
 
     // Scales calculated, a layout with its own scales, no FP8 at all, or a release without the label: no risk.
     Labels calculated = v1[0];

@@ -60,6 +60,21 @@ QString text(const CapacityView& view, int row, int column) {
     return view.tableModel()->index(row, column).data(Qt::DisplayRole).toString();
 }
 
+// The decode estimate is for 32 sequences (the seed article's batch): where they do not fit at the context, the text
+// says so for the variant that cannot hold them. 8B on one H100 at 32K: BF16 holds 13 (456,704 tokens, vLLM's
+// accounting), FP8 weights and KV 31 (1,019,904): neither holds 32; at the default 8K both do.
+TEST_F(CapacityViewTest, DecodeSaysWhereItsBatchDoesNotFit) {
+    CapacityView view;
+    view.setLocalDevice(noGpu());
+    EXPECT_FALSE(view.decodeText().contains(QStringLiteral("do not fit"))) << view.decodeText().toStdString();
+    CapacitySettings s = view.settings();
+    s.contextTokens = 32768;
+    view.setSettings(&s);
+    EXPECT_TRUE(view.decodeText().contains(
+        QStringLiteral("32 sequences of 32,768 tokens do not fit in the BF16 and FP8 KV cache")))
+        << view.decodeText().toStdString();
+}
+
 TEST_F(CapacityViewTest, DefaultsMatchPlanCapacityAndTheHandComputedKvBytes) {
     CapacityView view;
     view.setLocalDevice(noGpu());

@@ -499,6 +499,17 @@ void CapacityView::fillTable() {
                 .arg(groupedInteger(static_cast<std::uint64_t>(d.contextTokens)),
                      bench::bytesPerSecondText(d.bandwidthBytesPerS), tokensPerSecond(d.bf16.tokensPerS),
                      tokensPerSecond(d.fp8.tokensPerS), fixed(d.fp8Speedup, 2)));
+        // A figure for a batch that does not fit is a bound the server cannot reach: say which.
+        QStringList short_;
+        if (!d.bf16.batchFits) short_ << QStringLiteral("BF16");
+        if (!d.fp8.batchFits) short_ << QStringLiteral("FP8");
+        if (!short_.isEmpty())
+            m_decode->setText(m_decode->text() +
+                              tr(" %1 sequences of %2 tokens do not fit in the %3 KV cache (the sequences above), so "
+                                 "that figure is for a batch it cannot run.")
+                                  .arg(d.batch)
+                                  .arg(groupedInteger(static_cast<std::uint64_t>(d.contextTokens)),
+                                       short_.join(QStringLiteral(" and "))));
     } else {
         m_decode->setText(tr("Decode estimate: this GPU's memory bandwidth is not in the datasheet table."));
     }

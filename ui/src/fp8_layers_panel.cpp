@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
+#include "fp8dash/core/kv_scales_advice.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
@@ -100,8 +101,10 @@ QWidget* Fp8LayersPanel::buildRunCard(const QString& role, const QString& label,
                         ? tr("calculate_kv_scales=true: per-layer K/V scales")
                         : tr("Per-layer K/V scales: %1").arg(toQString(config.kvScalesEvidence));
     } else {
-        scales = tr("not calculated");
-        scalesWhy = tr("No calculate_kv_scales: long contexts (> 32K) with an FP8 KV cache accumulate error");
+        scales = tr("scales 1.0");
+        scalesWhy = tr("No calculated or calibrated KV scales: vLLM scales K and V by 1.0, and long contexts (> 32K) "
+                       "with an FP8 KV cache accumulate error. For scales, %1")
+                        .arg(toQString(kvScalesAdvice()));
     }
     auto* scalesLabel = style::caption(scales, card);
     scalesLabel->setToolTip(scalesWhy);

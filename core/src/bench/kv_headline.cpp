@@ -1,5 +1,6 @@
 // The KV headline rule and the metric definitions (kv_headline.h).
 #include "fp8dash/core/kv_headline.h"
+#include "fp8dash/core/kv_scales_advice.h"
 #include "fp8dash/core/number_format.h"
 
 #include <cmath>
@@ -175,8 +176,9 @@ std::optional<KvHeadline> kvHeadline(const BenchResults& results) {
                          " values saturate at this context.";
     }
     if (h.noneSaturated)
-        h.reading += " Without scales (scale 1.0, what vLLM uses without --calculate-kv-scales or checkpoint scales) " +
-                     grouped(static_cast<long long>(*h.noneSaturated)) + " values saturate at this context.";
+        h.reading += " Without scales (scale 1.0) " + grouped(static_cast<long long>(*h.noneSaturated)) +
+                     " values saturate at this context. For scales on vLLM " + kDefaultVllmVersion + ", " +
+                     kvScalesAdvice() + ".";
     return h;
 }
 

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "fp8dash/core/kv_scales_advice.h"
 #include "production/vllm_metrics_json.h"
 #include "text_util.h"
 
@@ -207,7 +208,8 @@ std::string kvScalesRiskText(const KvScalesRisk& risk) {
            describeKvCacheDtype(risk.cacheDtype) + " with calculate_kv_scales=False from " + formatTimeUtc(risk.since) +
            (risk.where.empty() ? std::string() : " on " + joined(risk.where, ", ")) +
            "; unless the checkpoint ships k/v scales vLLM scales K and V by 1.0, and long contexts (> 32K tokens) "
-           "accumulate error (--calculate-kv-scales computes them)";
+           "accumulate error (on this release --calculate-kv-scales computes them; from vLLM " +
+           kVllmReleaseWithoutCalculateKvScales + " on, which removed it, " + kvScalesAdvice() + ")";
 }
 
 Json kvScalesRiskToJson(const KvScalesRisk& risk) {

@@ -10,6 +10,7 @@
 
 #include "fp8dash/core/capacity.h"
 #include "fp8dash/core/kv_headline.h"
+#include "fp8dash/core/kv_scales_advice.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/time_series.h"
 
@@ -186,8 +187,10 @@ std::optional<PresentationSlide> longContextSlide(const ComparisonDocument& doc,
                       contextLengthLabel(shortest.length) + ", " + fixed(worst->degradationPct.value_or(0), 2) +
                       "% at " + at + " (" + verdictWord(lc.verdict) + ")." +
                       (r.candidateConfig.kvCache && !r.candidateConfig.kvScales
-                           ? " The FP8 KV cache has no calculated scales: error grows with the context."
-                           : "");
+                           ? " The FP8 KV cache runs with scales 1.0 (no calculated or calibrated scales): error grows "
+                             "with the context; for scales, " +
+                                 kvScalesAdvice() + "."
+                           : std::string());
     return s;
 }
 

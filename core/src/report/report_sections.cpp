@@ -158,7 +158,7 @@ std::string kvText(const Fp8Config& c) {
     return c.kvCacheDtype.empty() ? "not FP8 (the model dtype)" : "not FP8 (" + c.kvCacheDtype + ")";
 }
 std::string kvScalesText(const Fp8Config& c) {
-    if (!c.kvScales) return c.kvCache ? "none (scale 1.0)" : "—";
+    if (!c.kvScales) return c.kvCache ? "scales 1.0 (none calculated or calibrated)" : "—";
     return "yes" + (c.kvScalesEvidence.empty() ? std::string() : " (" + c.kvScalesEvidence + ")");
 }
 
