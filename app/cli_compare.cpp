@@ -182,8 +182,7 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
         throw UsageError{
             "compare needs BASELINE CANDIDATE (two lm-eval results), --judge-baseline F "
             "--judge-candidate F (two judge score files) or --judge-langfuse URL, or both"};
-    if (positional.size() == 1)
-        throw UsageError{"compare needs BASELINE and at least one CANDIDATE (got one path)"};
+    if (positional.size() == 1) throw UsageError{"compare needs BASELINE and at least one CANDIDATE (got one path)"};
     if (positional.size() > 1 + kMaxCandidates)
         throw UsageError{"compare takes one baseline and " + std::to_string(kMaxCandidates) +
                          " candidates at most (got " + std::to_string(positional.size() - 1) + " candidates)"};

@@ -84,8 +84,8 @@ TEST(CliVariants, TextAndMarkdownShowTheTableStepsAndRecommendation) {
     EXPECT_NE(r.out.find("0.9200 (99.24%) monitor"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("Average recovery"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("BF16 → KV (adding the FP8 KV cache (scales 1.0))"), std::string::npos) << r.out;
-    auto md = fp8dashCli({"compare", qwen("bf16"), qwen("fp8-kv"), qwen("fp8-weights"), qwen("fp8-weights-kv"),
-                          "--format", "markdown"});
+    auto md = fp8dashCli(
+        {"compare", qwen("bf16"), qwen("fp8-kv"), qwen("fp8-weights"), qwen("fp8-weights-kv"), "--format", "markdown"});
     ASSERT_EQ(md.exitCode, 0) << md.err;
     EXPECT_NE(md.out.find("## Recommendation: **FP8 W8A8 + FP8 KV (scales 1.0)**"), std::string::npos) << md.out;
     EXPECT_EQ(md.out.rfind("# BF16 vs 3 variants: Qwen/Qwen3.5-27B\n", 0), 0u) << md.out;
@@ -116,9 +116,9 @@ TEST(CliVariants, UsageErrorsExit2WithAClearMessage) {
     };
     fails({"compare", ladder("bf16"), ladder("w8a8"), ladder("w8a8-kv"), "--label", "A", "--label", "B"},
           "--label given 2 times for 3 runs");
-    fails({"compare", ladder("bf16"), ladder("w8a8"), ladder("w8a8-kv"), "--label", "A", "--label", "B", "--label",
-           "B"},
-          "\"B\" is given twice");
+    fails(
+        {"compare", ladder("bf16"), ladder("w8a8"), ladder("w8a8-kv"), "--label", "A", "--label", "B", "--label", "B"},
+        "\"B\" is given twice");
     fails({"compare", ladder("bf16"), ladder("w8a8"), ladder("w8a8")}, "identical");
     fails({"compare", ladder("bf16"), ladder("bf16")}, "identical");
     fails({"compare", ladder("bf16"), ladder("w8a8"), ladder("w8a8-kv"), "--accept", "investigate"},

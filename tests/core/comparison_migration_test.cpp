@@ -95,7 +95,7 @@ TEST_P(Version1Files, OpenAndGiveWhatFp8dash010Reported) {
     TempDir dir;
     const auto again = dir.path() / "again.fp8cmp";
     ASSERT_TRUE(saveComparisonFile(*doc, again).ok());
-    EXPECT_EQ(migrationReadJson(again)["version"], 2);
+    EXPECT_EQ(migrationReadJson(again)["version"], kComparisonVersion);
     auto reread = loadComparisonFile(again);
     ASSERT_TRUE(reread.ok()) << reread.error().message;
     EXPECT_TRUE(reread->migrations.empty());

@@ -293,22 +293,24 @@ TEST(DifferentModels, BaseAgainstInstructIsBlockedNamingBothCheckpoints) {
 // An FP8 checkpoint of the baseline's model (another organisation, Meta's old repository name) is a variant.
 TEST(DifferentModels, AnFp8CheckpointOfTheBaselinesModelIsAVariant) {
     const auto run = [](const std::string& pretrained) {
-        auto r = parseLmEvalText(R"({"results": {"gsm8k": {"exact_match,strict-match": )" +
-                                     std::string(pretrained.find("FP8") != std::string::npos ? "0.74" : "0.75") +
-                                     R"(}}, "config": {"model": "vllm", "model_args": "pretrained=)" + pretrained +
-                                     R"("}})",
-                                 pretrained);
+        auto r =
+            parseLmEvalText(R"({"results": {"gsm8k": {"exact_match,strict-match": )" +
+                                std::string(pretrained.find("FP8") != std::string::npos ? "0.74" : "0.75") +
+                                R"(}}, "config": {"model": "vllm", "model_args": "pretrained=)" + pretrained + R"("}})",
+                            pretrained);
         if (!r) throw std::runtime_error(r.error().message);
         return std::move(r).value();
     };
-    for (const char* fp8 : {"neuralmagic/Meta-Llama-3-8B-Instruct-FP8", "RedHatAI/Meta-Llama-3-8B-Instruct-FP8-dynamic",
-                            "nm-testing/Meta-Llama-3-8B-Instruct-FP8-KV", "/models/Meta-Llama-3-8B-Instruct-W8A8-FP8"}) {
+    for (const char* fp8 :
+         {"neuralmagic/Meta-Llama-3-8B-Instruct-FP8", "RedHatAI/Meta-Llama-3-8B-Instruct-FP8-dynamic",
+          "nm-testing/Meta-Llama-3-8B-Instruct-FP8-KV", "/models/Meta-Llama-3-8B-Instruct-W8A8-FP8"}) {
         auto r = compareEvals(run("meta-llama/Meta-Llama-3-8B-Instruct"), run(fp8), {});
         ASSERT_TRUE(r.ok()) << fp8 << ": " << r.error().message;
         for (const auto& item : r->comparability) EXPECT_NE(item.field, "model") << fp8;
         EXPECT_EQ(r->tasks.size(), 1u);
     }
-    auto other = compareEvals(run("meta-llama/Meta-Llama-3-8B-Instruct"), run("neuralmagic/Meta-Llama-3-70B-Instruct-FP8"), {});
+    auto other =
+        compareEvals(run("meta-llama/Meta-Llama-3-8B-Instruct"), run("neuralmagic/Meta-Llama-3-70B-Instruct-FP8"), {});
     EXPECT_FALSE(other.ok());
 }
 

@@ -38,8 +38,8 @@ const VariantResult& variant(const VariantComparison& v, const std::string& labe
 
 // The vLLM blog's 2x2 (Qwen3.5-27B, figure 8): BF16, BF16 + FP8 KV, FP8 weights, FP8 weights + FP8 KV.
 TEST(Variants, PublishedTableGivesEachVerdictTheAverageRecoveryAndTheRecommendation) {
-    auto built = buildComparison(
-        variantInputs(kPublished / "qwen3.5-27b", {"bf16", "fp8-kv", "fp8-weights", "fp8-weights-kv"}));
+    auto built =
+        buildComparison(variantInputs(kPublished / "qwen3.5-27b", {"bf16", "fp8-kv", "fp8-weights", "fp8-weights-kv"}));
     ASSERT_TRUE(built.ok()) << built.error().message;
     ASSERT_TRUE(built->decision.variants.has_value());
     const VariantComparison& v = *built->decision.variants;
@@ -78,7 +78,8 @@ TEST(Variants, PublishedTableGivesEachVerdictTheAverageRecoveryAndTheRecommendat
     EXPECT_EQ(built->decision.verdict, Verdict::Go);
 
     // Under --accept monitor all three pass; the superset rule still picks weights + KV cache.
-    ComparisonInputs in = variantInputs(kPublished / "qwen3.5-27b", {"bf16", "fp8-kv", "fp8-weights", "fp8-weights-kv"});
+    ComparisonInputs in =
+        variantInputs(kPublished / "qwen3.5-27b", {"bf16", "fp8-kv", "fp8-weights", "fp8-weights-kv"});
     in.recommendation.accept = Verdict::Monitor;
     auto monitor = buildComparison(in);
     ASSERT_TRUE(monitor.ok()) << monitor.error().message;
@@ -95,8 +96,8 @@ TEST(Variants, PublishedTableGivesEachVerdictTheAverageRecoveryAndTheRecommendat
 
 // Figure 7 (Qwen3-30B-A3B-Thinking-2507): no variant passes, each rejected with the task that failed it.
 TEST(Variants, NoVariantPassingSaysSoAndCountsAsInvestigate) {
-    auto built = buildComparison(variantInputs(kPublished / "qwen3-30b-a3b-thinking-2507",
-                                               {"bf16", "fp8-kv", "fp8-weights", "fp8-weights-kv"}));
+    auto built = buildComparison(
+        variantInputs(kPublished / "qwen3-30b-a3b-thinking-2507", {"bf16", "fp8-kv", "fp8-weights", "fp8-weights-kv"}));
     ASSERT_TRUE(built.ok()) << built.error().message;
     const VariantComparison& v = *built->decision.variants;
     EXPECT_FALSE(v.recommendation.label.has_value());
@@ -107,7 +108,8 @@ TEST(Variants, NoVariantPassingSaysSoAndCountsAsInvestigate) {
     EXPECT_EQ(v.recommendation.rejected[0].task, "gpqa_diamond_cot_zeroshot");
     EXPECT_EQ(v.recommendation.rejected[1].task, "livecodebench_v6");
     EXPECT_EQ(v.recommendation.rejected[2].task, "livecodebench_v6");
-    EXPECT_NE(v.recommendation.rejected[2].reason.find("2.91%"), std::string::npos) << v.recommendation.rejected[2].reason;
+    EXPECT_NE(v.recommendation.rejected[2].reason.find("2.91%"), std::string::npos)
+        << v.recommendation.rejected[2].reason;
     EXPECT_NE(v.recommendation.reason.find("no variant passes"), std::string::npos);
 }
 
@@ -166,7 +168,8 @@ TEST(Variants, LadderMeasuresEachLayerStepPairedAndRecommendsBySuperset) {
 
     // Against BF16: W8A8 0.53% and calibrated 0.79% are monitor (pass), scales 1.0 3.16% is investigate (fails).
     const auto deg = [&](const char* run) {
-        const double b = e["means"]["bf16/gsm8k"].get<double>(), c = e["means"][std::string(run) + "/gsm8k"].get<double>();
+        const double b = e["means"]["bf16/gsm8k"].get<double>(),
+                     c = e["means"][std::string(run) + "/gsm8k"].get<double>();
         return (b - c) / b * 100;
     };
     EXPECT_NEAR(*variant(v, kv1).worstDegradationPct, deg("w8a8-kv"), 1e-9);
@@ -225,9 +228,9 @@ TEST(Variants, BadInputIsAClearError) {
 
 TEST(Layers, EachLayerWithItsEvidenceAndALabel) {
     const auto config = [](const std::string& args) {
-        auto r = parseLmEvalText(R"({"results": {"t": {"acc,none": 0.5}}, "config": {"model": "vllm", "model_args": ")" +
-                                     args + "\"}}",
-                                 "t.json");
+        auto r = parseLmEvalText(
+            R"({"results": {"t": {"acc,none": 0.5}}, "config": {"model": "vllm", "model_args": ")" + args + "\"}}",
+            "t.json");
         if (!r) throw std::runtime_error(r.error().message);
         return detectFp8Config(*r);
     };
@@ -271,13 +274,15 @@ TEST(Layers, EachLayerWithItsEvidenceAndALabel) {
 }
 
 TEST(Layers, BaseModelKeysTellVariantsFromOtherModels) {
-    EXPECT_EQ(baseModelKey("meta-llama/Meta-Llama-3-8B-Instruct"), baseModelKey("neuralmagic/Meta-Llama-3-8B-Instruct-FP8"));
+    EXPECT_EQ(baseModelKey("meta-llama/Meta-Llama-3-8B-Instruct"),
+              baseModelKey("neuralmagic/Meta-Llama-3-8B-Instruct-FP8"));
     EXPECT_EQ(baseModelKey("meta-llama/Llama-3.1-8B-Instruct"),
               baseModelKey("RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8-dynamic"));
     EXPECT_EQ(baseModelKey("Qwen/Qwen2.5-7B-Instruct"), baseModelKey("Qwen/Qwen2.5-7B-Instruct-AWQ"));
     EXPECT_EQ(baseModelKey("meta-llama/Llama-3.1-8B-Instruct"),
               baseModelKey("/root/.cache/huggingface/hub/models--meta-llama--Llama-3.1-8B-Instruct/snapshots/0e9e39f"));
-    EXPECT_EQ(baseModelKey("meta-llama__Meta-Llama-3-8B-Instruct"), baseModelKey("meta-llama/Meta-Llama-3-8B-Instruct"));
+    EXPECT_EQ(baseModelKey("meta-llama__Meta-Llama-3-8B-Instruct"),
+              baseModelKey("meta-llama/Meta-Llama-3-8B-Instruct"));
     EXPECT_NE(baseModelKey("meta-llama/Meta-Llama-3-8B"), baseModelKey("meta-llama/Meta-Llama-3-8B-Instruct"));
     EXPECT_NE(baseModelKey("meta-llama/Llama-3.1-8B-Instruct"), baseModelKey("meta-llama/Llama-3.1-70B-Instruct"));
     EXPECT_EQ(baseModelKey("/models/fp8"), "");  // says nothing about the model: not checked

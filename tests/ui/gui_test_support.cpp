@@ -86,7 +86,8 @@ ComparisonDocument documentFromRuns(const std::string& baselinePath, const std::
     // The real mmlu pair of the shared fixtures is two models (Llama-3-8B-Instruct and its base model), which fp8dash
     // refuses as variants: the views' tests compare them anyway, for the real group of 57 subjects.
     ComparisonOptions options;
-    options.allowIncomparable = baseModelKey(detectFp8Config(*baseline).model) != baseModelKey(detectFp8Config(*candidate).model);
+    options.allowIncomparable =
+        baseModelKey(detectFp8Config(*baseline).model) != baseModelKey(detectFp8Config(*candidate).model);
     return makeComparisonDocument(RunRecord{baselineLabel, baselinePath, baseline.value()},
                                   RunRecord{candidateLabel, candidatePath, candidate.value()}, options);
 }

@@ -52,7 +52,8 @@ TEST_F(NewComparisonDialogTest, ComparesSavesAndTheFileLoadsBack) {
     QSignalSpy failed(&dialog, &NewComparisonDialog::comparisonFailed);
     QTest::mouseClick(dialog.compareButton(), Qt::LeftButton);
     ASSERT_TRUE(failed.wait(60000));
-    EXPECT_TRUE(dialog.errorText().contains(QStringLiteral("not variants of one model"))) << dialog.errorText().toStdString();
+    EXPECT_TRUE(dialog.errorText().contains(QStringLiteral("not variants of one model")))
+        << dialog.errorText().toStdString();
     EXPECT_TRUE(dialog.errorText().contains(QStringLiteral("meta-llama/Meta-Llama-3-8B-Instruct")));
     EXPECT_FALSE(QFileInfo::exists(savePath));
     // Compared anyway when the user allows it (the real group of 57 subjects is what this test is about).

@@ -72,7 +72,8 @@ Status addVariants(const ComparisonInputs& in, ComparisonDocument& doc, BuiltCom
                              " and " + runs[b].label + " = " + runs[b].sourcePath +
                              "; --allow-incomparable compares them anyway)"};
     if (!in.moreJudgeCandidatePaths.empty() && in.moreJudgeCandidatePaths.size() != n - 2)
-        return Error{"judge: give one judge score file per candidate (" + std::to_string(n - 1) + "), in the candidates' "
+        return Error{"judge: give one judge score file per candidate (" + std::to_string(n - 1) +
+                     "), in the candidates' "
                      "order, or only the first's"};
     doc.baseline.label = runs[0].label;
     doc.candidate.label = runs[1].label;

@@ -21,9 +21,9 @@
 namespace fp8dash {
 namespace {
 
-const char* const kKnownKeys[] = {"format", "version",  "tool_version", "created",  "title", "settings", "runs",
-                                  "notes",  "timeline", "benchmarks",   "capacity", "judge", "paired",   "review",
-                                  "variants"};
+const char* const kKnownKeys[] = {"format",   "version", "tool_version", "created",  "title",
+                                  "settings", "runs",    "notes",        "timeline", "benchmarks",
+                                  "capacity", "judge",   "paired",       "review",   "variants"};
 
 bool isKnownKey(const std::string& key) {
     for (const char* k : kKnownKeys)
@@ -199,7 +199,8 @@ Result<VariantComparison> ComparisonDocument::evaluateVariants() const {
         auto report = compareEvals(from.results, to.results, options, from.label, to.label);
         if (!report) continue;  // e.g. the same results twice: no step to measure (the variants say so already)
         for (const auto& sp : stepPaired)
-            if (sp.from == from.label && sp.to == to.label && !sp.paired.empty()) applyPairedResults(*report, sp.paired);
+            if (sp.from == from.label && sp.to == to.label && !sp.paired.empty())
+                applyPairedResults(*report, sp.paired);
         steps.push_back(LayerStep{plan, from.label, to.label, std::move(report).value(), {}});
     }
     return summarizeVariants(baseline.label, configs.front(), options.thresholds, std::move(evidence), std::move(steps),
@@ -221,8 +222,7 @@ Result<Decision> decide(const ComparisonDocument& doc) {
             if (!variants) return variants.error();
             const Recommendation& rec = variants->recommendation;
             lines.push_back("variants: " + rec.reason);
-            for (const auto& r : rec.rejected)
-                lines.push_back("variants: " + r.label + " does not pass: " + r.reason);
+            for (const auto& r : rec.rejected) lines.push_back("variants: " + r.label + " does not pass: " + r.reason);
             signals.emplace_back(rec.verdict, std::move(lines));
             d.variants = std::move(variants).value();
         } else {
@@ -309,8 +309,7 @@ Status parseVariantsSection(const Json& v, const std::string& src, ComparisonDoc
     const std::string where = src + ": field variants";
     if (!v.is_object()) return Error{where + " must be an object"};
     auto candidates = v.find("candidates");
-    if (candidates == v.end() || !candidates->is_array())
-        return Error{where + ".candidates must be a list of runs"};
+    if (candidates == v.end() || !candidates->is_array()) return Error{where + ".candidates must be a list of runs"};
     if (candidates->size() + 1 > kMaxCandidates)
         return Error{where + ".candidates holds " + std::to_string(candidates->size()) + " runs; a comparison holds " +
                      std::to_string(kMaxCandidates) + " candidates at most"};

@@ -1,6 +1,8 @@
 // The comparison rules (README "The comparison rules"), exactly: compared tasks, primary metric, delta and degradation,
 // verdict bands, standard errors, risk flags.
 #include "fp8dash/core/eval_comparison.h"
+
+#include "fp8dash/core/kv_scales_advice.h"
 #include "fp8dash/core/lm_eval_paths.h"
 
 #include "evals/long_context_rows.h"
@@ -415,9 +417,9 @@ void addRisks(ComparisonReport& r, const LmEvalResults& baseline, const LmEvalRe
             r.risks.push_back({"kv_cache_without_scales",
                                side == &r.baselineConfig ? r.baselineLabel : r.candidateLabel,
                                "FP8 KV cache (" + side->kvCacheDtype +
-                                   ") without calculate_kv_scales: K/V are stored with scale 1.0, and long contexts "
-                                   "(> 32K tokens) accumulate error" +
-                                   longContextRiskNote(r)});
+                                   ") with scales 1.0 (no calibrated or calculated KV scales): long contexts "
+                                   "(> 32K tokens) accumulate error; " +
+                                   kvScalesAdvice() + longContextRiskNote(r)});
     }
     if (!r.candidateConfig.anyFp8())
         r.risks.push_back({"candidate_without_fp8", r.candidateLabel,
@@ -491,11 +493,11 @@ void addReasons(ComparisonReport& r) {
     // A candidate that is not quantised at all makes every figure above a comparison of two 16-bit runs: first,
     // after only the runs compared although not comparable.
     if (!r.candidateConfig.layers.anyLowPrecision())
-        r.reasons.insert(r.reasons.begin(),
-                         "the candidate (" + r.candidateLabel + ", " + r.candidateConfig.model +
-                             ") has no FP8 or other low-precision layer (" + r.candidateConfig.layers.weights.evidence +
-                             "; " + r.candidateConfig.layers.kvCache.evidence +
-                             "): these figures compare two unquantised runs, not an FP8 variant");
+        r.reasons.insert(r.reasons.begin(), "the candidate (" + r.candidateLabel + ", " + r.candidateConfig.model +
+                                                ") has no FP8 or other low-precision layer (" +
+                                                r.candidateConfig.layers.weights.evidence + "; " +
+                                                r.candidateConfig.layers.kvCache.evidence +
+                                                "): these figures compare two unquantised runs, not an FP8 variant");
     const auto compared = comparabilityReasons(r.comparability, r.allowIncomparable);
     r.reasons.insert(r.reasons.begin(), compared.begin(), compared.end());
 }

@@ -120,8 +120,8 @@ RunLayers detectLayers(const Fp8Config& c, const LmEvalResults& run) {
         l.activations = {"none", l.lowPrecisionWeights() ? "inferred: a weight-only format keeps activations in 16 bits"
                                                          : "inferred: 16-bit weights, 16-bit activations"};
     else
-        l.activations = {act, "inferred: vLLM runs " + l.weights.value +
-                                  " weights with " + act + " activations (W8A8 on compute capability >= 8.9)"};
+        l.activations = {act, "inferred: vLLM runs " + l.weights.value + " weights with " + act +
+                                  " activations (W8A8 on compute capability >= 8.9)"};
 
     const std::string kv = lower(c.kvCacheDtype);
     if (kv.empty())
@@ -138,8 +138,9 @@ RunLayers detectLayers(const Fp8Config& c, const LmEvalResults& run) {
     } else if (nameCarriesKvScales(c.model)) {
         l.kvScales = {"checkpoint", "calibrated KV scales in checkpoint " + c.model};
     } else {
-        l.kvScales = {"1.0", "no calculate_kv_scales and no KV-scale marker (-FP8-KV) in the checkpoint name: vLLM "
-                             "stores K and V with scale 1.0"};
+        l.kvScales = {"1.0",
+                      "no calculate_kv_scales and no KV-scale marker (-FP8-KV) in the checkpoint name: vLLM "
+                      "stores K and V with scale 1.0"};
     }
     return l;
 }
@@ -147,10 +148,11 @@ RunLayers detectLayers(const Fp8Config& c, const LmEvalResults& run) {
 // Quantisation, dtype and packaging markers: a checkpoint with them is the same model as one without.
 bool isVariantMarker(const std::string& t) {
     static const std::set<std::string> kMarkers = {
-        "fp8",    "dynamic",  "block",  "static", "kv",       "w8a8",     "w4a16",  "w8a16",  "w4a4",  "w4a8",
-        "int8",   "int4",     "awq",    "gptq",   "nvfp4",    "fp4",      "mxfp4",  "quantized", "bf16", "fp16",
-        "bfloat16", "float16", "gguf",  "bnb",    "4bit",     "8bit",     "marlin", "fp8kv",  "a16",   "a8",
-        "e4m3",   "e5m2",     "channelwise", "pertensor", "pertoken", "compressed", "modelopt", "nvidia"};
+        "fp8",         "dynamic",   "block",    "static",     "kv",       "w8a8",    "w4a16", "w8a16",
+        "w4a4",        "w4a8",      "int8",     "int4",       "awq",      "gptq",    "nvfp4", "fp4",
+        "mxfp4",       "quantized", "bf16",     "fp16",       "bfloat16", "float16", "gguf",  "bnb",
+        "4bit",        "8bit",      "marlin",   "fp8kv",      "a16",      "a8",      "e4m3",  "e5m2",
+        "channelwise", "pertensor", "pertoken", "compressed", "modelopt", "nvidia"};
     return kMarkers.count(t) > 0;
 }
 
@@ -168,11 +170,18 @@ std::string layersLabel(const Fp8Config& config) {
     const RunLayers& l = config.layers;
     const std::string dt = lower(config.dtype);
     const std::string sixteen = (dt == "float16" || dt == "half" || dt == "fp16") ? "FP16" : "BF16";
-    static const std::pair<const char*, const char*> kWeights[] = {
-        {"fp8", "FP8 W8A8"},          {"fp8_dynamic", "FP8 W8A8 dynamic"}, {"fp8_block", "FP8 W8A8 block"},
-        {"int8", "INT8 W8A8"},        {"int8_weight_only", "INT8 W8A16"},  {"int4_awq", "INT4 AWQ W4A16"},
-        {"int4_gptq", "INT4 GPTQ W4A16"}, {"int4", "INT4 W4A16"},          {"int4_bnb", "INT4 bitsandbytes"},
-        {"nvfp4", "NVFP4"},           {"mxfp4", "MXFP4"},                  {"gguf", "GGUF"}};
+    static const std::pair<const char*, const char*> kWeights[] = {{"fp8", "FP8 W8A8"},
+                                                                   {"fp8_dynamic", "FP8 W8A8 dynamic"},
+                                                                   {"fp8_block", "FP8 W8A8 block"},
+                                                                   {"int8", "INT8 W8A8"},
+                                                                   {"int8_weight_only", "INT8 W8A16"},
+                                                                   {"int4_awq", "INT4 AWQ W4A16"},
+                                                                   {"int4_gptq", "INT4 GPTQ W4A16"},
+                                                                   {"int4", "INT4 W4A16"},
+                                                                   {"int4_bnb", "INT4 bitsandbytes"},
+                                                                   {"nvfp4", "NVFP4"},
+                                                                   {"mxfp4", "MXFP4"},
+                                                                   {"gguf", "GGUF"}};
     std::string weights = sixteen;
     if (l.lowPrecisionWeights()) {
         weights = l.weights.value;
@@ -181,9 +190,12 @@ std::string layersLabel(const Fp8Config& config) {
     }
     if (!l.lowPrecisionKvCache()) return weights;
     std::string kv = l.fp8KvCache() ? "FP8 KV" : l.kvCache.value + " KV";
-    if (l.kvScales.value == "checkpoint") kv += " (calibrated scales)";
-    else if (l.kvScales.value == "calculated") kv += " (calculated scales)";
-    else if (l.kvScales.value == "1.0") kv += " (scales 1.0)";
+    if (l.kvScales.value == "checkpoint")
+        kv += " (calibrated scales)";
+    else if (l.kvScales.value == "calculated")
+        kv += " (calculated scales)";
+    else if (l.kvScales.value == "1.0")
+        kv += " (scales 1.0)";
     return weights + " + " + kv;
 }
 
@@ -197,7 +209,8 @@ std::string baseModelKey(std::string_view checkpoint) {
     }
     while (!name.empty() && (name.back() == '/' || name.back() == '\\')) name.pop_back();
     if (const auto slash = name.find_last_of("/\\"); slash != std::string::npos) name = name.substr(slash + 1);
-    if (const auto org = name.rfind("__"); org != std::string::npos) name = name.substr(org + 2);  // lm-eval's org__name
+    if (const auto org = name.rfind("__"); org != std::string::npos)
+        name = name.substr(org + 2);  // lm-eval's org__name
     auto tokens = nameTokens(name);
     std::string key;
     for (std::size_t i = 0; i < tokens.size(); ++i) {

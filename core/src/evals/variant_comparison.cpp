@@ -19,7 +19,8 @@ std::string signedPct(double v) {
 }
 
 bool isSubset(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-    return std::all_of(a.begin(), a.end(), [&](const std::string& x) { return std::find(b.begin(), b.end(), x) != b.end(); });
+    return std::all_of(a.begin(), a.end(),
+                       [&](const std::string& x) { return std::find(b.begin(), b.end(), x) != b.end(); });
 }
 
 std::string kvDescription(const RunLayers& l) {
@@ -78,8 +79,9 @@ void gate(VariantResult& v, const VariantEvidence& e, const RecommendationOption
                 failing = &t;
         if (failing) {
             v.failTask = failing->task;
-            v.failReason = failing->task + " degrades " + (failing->degradationPct ? pct(*failing->degradationPct) : "n/a") +
-                           " (" + std::string(verdictName(failing->verdict)) + ", above --accept " +
+            v.failReason = failing->task + " degrades " +
+                           (failing->degradationPct ? pct(*failing->degradationPct) : "n/a") + " (" +
+                           std::string(verdictName(failing->verdict)) + ", above --accept " +
                            std::string(verdictName(o.accept)) + ")";
         } else if (e.judgeVerdict) {
             judgeFailure(v, e, o.accept);
@@ -94,8 +96,8 @@ void gate(VariantResult& v, const VariantEvidence& e, const RecommendationOption
     if (lowest) {
         v.passes = false;
         v.failTask = lowest->task;
-        v.failReason = lowest->task + " recovers " + pct(*lowest->recoveryPct) + " of the baseline (under --min-recovery " +
-                       numfmt::general(*o.minRecoveryPct) + "%)";
+        v.failReason = lowest->task + " recovers " + pct(*lowest->recoveryPct) +
+                       " of the baseline (under --min-recovery " + numfmt::general(*o.minRecoveryPct) + "%)";
     }
 }
 
@@ -135,9 +137,12 @@ LayerStepTask stepTask(const LayerStep& s, const TaskComparison& t) {
 MemorySaving memorySaving(const RunLayers& l) {
     MemorySaving m;
     const std::string& w = l.weights.value;
-    if (w.starts_with("fp8") || w.starts_with("int8")) m.perParameter = 1.0;
-    else if (w.starts_with("int4") || w == "nvfp4" || w == "mxfp4") m.perParameter = 1.5;
-    else if (w == "gguf") m.perParameter = 1.0;  // the common Q8/Q4 mixes; the name does not say which
+    if (w.starts_with("fp8") || w.starts_with("int8"))
+        m.perParameter = 1.0;
+    else if (w.starts_with("int4") || w == "nvfp4" || w == "mxfp4")
+        m.perParameter = 1.5;
+    else if (w == "gguf")
+        m.perParameter = 1.0;                           // the common Q8/Q4 mixes; the name does not say which
     if (l.lowPrecisionKvCache()) m.perKvElement = 1.0;  // FP8 (or INT8) against a 16-bit KV cache
     return m;
 }
@@ -175,8 +180,9 @@ std::string variantBuys(const Fp8Config& c) {
     std::vector<std::string> parts;
     const MemorySaving m = memorySaving(l);
     if (l.lowPrecisionWeights()) {
-        std::string w = weightsDescription(c) + ": " +
-                        (m.perParameter >= 1.5 ? "a quarter of the 16-bit weight memory" : "half the 16-bit weight memory");
+        std::string w =
+            weightsDescription(c) + ": " +
+            (m.perParameter >= 1.5 ? "a quarter of the 16-bit weight memory" : "half the 16-bit weight memory");
         if (c.paramsBillions)
             w += " (about " + numfmt::general(*c.paramsBillions * m.perParameter, 3) + " GB less for " +
                  numfmt::general(*c.paramsBillions, 3) + "B parameters)";
@@ -198,14 +204,16 @@ std::string variantBuys(const Fp8Config& c) {
 Result<std::vector<std::string>> variantLabels(const std::vector<Fp8Config>& runs,
                                                const std::vector<std::string>& given) {
     if (!given.empty() && given.size() != runs.size())
-        return Error{"--label given " + std::to_string(given.size()) + " time" + (given.size() == 1 ? "" : "s") + " for " +
-                     std::to_string(runs.size()) + " runs: give one label per run, the baseline's first, or none"};
+        return Error{"--label given " + std::to_string(given.size()) + " time" + (given.size() == 1 ? "" : "s") +
+                     " for " + std::to_string(runs.size()) +
+                     " runs: give one label per run, the baseline's first, or none"};
     std::vector<std::string> labels;
     if (!given.empty()) {
         std::set<std::string> seen;
         for (const auto& l : given) {
             if (l.empty()) return Error{"--label: a label may not be empty"};
-            if (!seen.insert(l).second) return Error{"--label \"" + l + "\" is given twice: each run needs its own label"};
+            if (!seen.insert(l).second)
+                return Error{"--label \"" + l + "\" is given twice: each run needs its own label"};
         }
         return given;
     }
@@ -251,7 +259,8 @@ VariantComparison summarizeVariants(const std::string& baselineLabel, const Fp8C
     rec.options = options;
     std::vector<std::size_t> pool;
     for (std::size_t i = 0; i < out.variants.size(); ++i)
-        if (out.variants[i].passes) pool.push_back(i);
+        if (out.variants[i].passes)
+            pool.push_back(i);
         else
             rec.rejected.push_back({out.variants[i].label, out.variants[i].failTask, out.variants[i].failReason});
     const auto keep = [&](auto dominated) {
@@ -265,15 +274,17 @@ VariantComparison summarizeVariants(const std::string& baselineLabel, const Fp8C
         return moreAggressive(out.variants[j].config.layers, out.variants[i].config.layers);
     });
     keep([&](std::size_t j, std::size_t i) {
-        return memoryDominates(memorySaving(out.variants[j].config.layers), memorySaving(out.variants[i].config.layers));
+        return memoryDominates(memorySaving(out.variants[j].config.layers),
+                               memorySaving(out.variants[i].config.layers));
     });
-    const std::string gateWords = "--accept " + std::string(verdictName(options.accept)) +
-                                  (options.minRecoveryPct
-                                       ? ", every task recovering at least " + numfmt::general(*options.minRecoveryPct) + "%"
-                                       : std::string());
+    const std::string gateWords =
+        "--accept " + std::string(verdictName(options.accept)) +
+        (options.minRecoveryPct ? ", every task recovering at least " + numfmt::general(*options.minRecoveryPct) + "%"
+                                : std::string());
     if (pool.empty()) {
         rec.verdict = Verdict::Investigate;
-        rec.reason = "no variant passes (" + gateWords + "): stay on " + baselineLabel + " or investigate the worst task";
+        rec.reason =
+            "no variant passes (" + gateWords + "): stay on " + baselineLabel + " or investigate the worst task";
         rec.buys = "";
     } else {
         const auto best = *std::min_element(pool.begin(), pool.end(), [&](std::size_t a, std::size_t b) {
@@ -283,10 +294,11 @@ VariantComparison summarizeVariants(const std::string& baselineLabel, const Fp8C
         rec.label = v.label;
         rec.verdict = v.verdict;
         rec.buys = v.buys;
-        rec.reason = v.label + " is the most aggressive variant that passes (" + gateWords + "): " +
-                     (v.worstTask.empty() ? "no task degrades"
-                                          : "its worst task is " + v.worstTask + " (" + pct(*v.worstDegradationPct) + ")") +
-                     ", " + std::string(verdictName(v.verdict));
+        rec.reason =
+            v.label + " is the most aggressive variant that passes (" + gateWords + "): " +
+            (v.worstTask.empty() ? "no task degrades"
+                                 : "its worst task is " + v.worstTask + " (" + pct(*v.worstDegradationPct) + ")") +
+            ", " + std::string(verdictName(v.verdict));
     }
 
     // The steps' tasks, and for each task the step that costs it most.
@@ -297,7 +309,8 @@ VariantComparison summarizeVariants(const std::string& baselineLabel, const Fp8C
             s.tasks.push_back(stepTask(s, t));
             if (!t.degradationPct || *t.degradationPct <= 0) continue;
             const std::string name = s.fromLabel + " → " + s.toLabel;
-            auto it = std::find_if(costliest.begin(), costliest.end(), [&](const auto& c) { return c.first == t.task; });
+            auto it =
+                std::find_if(costliest.begin(), costliest.end(), [&](const auto& c) { return c.first == t.task; });
             if (it == costliest.end())
                 costliest.push_back({t.task, {*t.degradationPct, name}});
             else if (*t.degradationPct > it->second.first)

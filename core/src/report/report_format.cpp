@@ -769,14 +769,14 @@ Json variantsToJson(const VariantComparison& v) {
     for (const auto& s : v.steps) {
         Json tasks = Json::array();
         for (const auto& t : s.tasks)
-            tasks.push_back({{"task", t.task},
-                             {"delta_pct", optionalNumber(t.deltaPct)},
-                             {"degradation_pct", optionalNumber(t.degradationPct)},
-                             {"ci95_pct", t.lossCi95Pct ? Json::array({-t.lossCi95Pct->high, -t.lossCi95Pct->low})
-                                                        : Json(nullptr)},
-                             {"verdict", verdictName(t.verdict)},
-                             {"paired", t.paired},
-                             {"sentence", t.sentence}});
+            tasks.push_back(
+                {{"task", t.task},
+                 {"delta_pct", optionalNumber(t.deltaPct)},
+                 {"degradation_pct", optionalNumber(t.degradationPct)},
+                 {"ci95_pct", t.lossCi95Pct ? Json::array({-t.lossCi95Pct->high, -t.lossCi95Pct->low}) : Json(nullptr)},
+                 {"verdict", verdictName(t.verdict)},
+                 {"paired", t.paired},
+                 {"sentence", t.sentence}});
         steps.push_back({{"from", s.fromLabel},
                          {"to", s.toLabel},
                          {"layers_changed", Json::array({s.plan.layer})},
@@ -789,30 +789,32 @@ Json variantsToJson(const VariantComparison& v) {
     Json costliest = Json::object();
     for (const auto& [task, step] : v.costliestStep) costliest[task] = step;
     const Recommendation& rec = v.recommendation;
-    return Json{{"baseline",
-                 {{"label", v.baselineLabel},
-                  {"model", v.baselineConfig.model},
-                  {"layers", layersToJson(v.baselineConfig.layers)}}},
-                {"thresholds", {{"go_below", v.thresholds.goBelow}, {"investigate_above", v.thresholds.investigateAbove}}},
-                {"variants", std::move(variants)},
-                {"steps", std::move(steps)},
-                {"costliest_step", std::move(costliest)},
-                {"recommendation",
-                 {{"label", rec.label ? Json(*rec.label) : Json(nullptr)},
-                  {"accept", verdictName(rec.options.accept)},
-                  {"min_recovery_pct", optionalNumber(rec.options.minRecoveryPct)},
-                  {"verdict", verdictName(rec.verdict)},
-                  {"buys", rec.label ? Json(rec.buys) : Json(nullptr)},
-                  {"reason", rec.reason},
-                  {"rejected", std::move(rejected)}}}};
+    return Json{
+        {"baseline",
+         {{"label", v.baselineLabel},
+          {"model", v.baselineConfig.model},
+          {"layers", layersToJson(v.baselineConfig.layers)}}},
+        {"thresholds", {{"go_below", v.thresholds.goBelow}, {"investigate_above", v.thresholds.investigateAbove}}},
+        {"variants", std::move(variants)},
+        {"steps", std::move(steps)},
+        {"costliest_step", std::move(costliest)},
+        {"recommendation",
+         {{"label", rec.label ? Json(*rec.label) : Json(nullptr)},
+          {"accept", verdictName(rec.options.accept)},
+          {"min_recovery_pct", optionalNumber(rec.options.minRecoveryPct)},
+          {"verdict", verdictName(rec.verdict)},
+          {"buys", rec.label ? Json(rec.buys) : Json(nullptr)},
+          {"reason", rec.reason},
+          {"rejected", std::move(rejected)}}}};
 }
 
 std::string variantsToText(const VariantComparison& v) {
     const Recommendation& rec = v.recommendation;
-    std::string out = wrapText("Recommendation: " + (rec.label ? *rec.label : std::string("none — stay on ") + v.baselineLabel) +
-                                   " (" + recommendationGate(rec.options) + ")",
-                               110, "  ")
-                          .substr(2);
+    std::string out =
+        wrapText("Recommendation: " + (rec.label ? *rec.label : std::string("none — stay on ") + v.baselineLabel) +
+                     " (" + recommendationGate(rec.options) + ")",
+                 110, "  ")
+            .substr(2);
     out += bulletLine("•", rec.reason);
     if (rec.label) out += bulletLine("•", "it buys: " + rec.buys);
     for (const auto& r : rec.rejected) out += bulletLine("•", r.label + " does not pass: " + r.reason);
@@ -877,8 +879,9 @@ std::string variantsToMarkdown(const VariantComparison& v) {
     out += "- " + esc(rec.reason) + "\n";
     if (rec.label) out += "- " + esc("it buys: " + rec.buys) + "\n";
     for (const auto& r : rec.rejected) out += "- " + esc(r.label + " does not pass: " + r.reason) + "\n";
-    out += "\n## Variants\n\n" + esc("Each cell: value (recovery against " + v.baselineLabel + ") verdict; " +
-                                     thresholdsLine(v.thresholds) + ".") +
+    out += "\n## Variants\n\n" +
+           esc("Each cell: value (recovery against " + v.baselineLabel + ") verdict; " + thresholdsLine(v.thresholds) +
+               ".") +
            "\n\n";
     const VariantTable t = variantTable(v);
     std::vector<std::vector<std::string>> rows;
@@ -978,8 +981,9 @@ std::string decisionRender(const Decision& d, const ComparisonDocument& doc, con
             for (const auto& r : d.reasons) out += "- " + markdown::escape(r) + "\n";
             out += "\n" + variantsToMarkdown(*d.variants);
         } else {
-            out += wrapText("Overall verdict: " + title + (d.verdict ? " — " + std::string(verdictAdvice(*d.verdict)) : ""),
-                            110, "  ")
+            out += wrapText(
+                       "Overall verdict: " + title + (d.verdict ? " — " + std::string(verdictAdvice(*d.verdict)) : ""),
+                       110, "  ")
                        .substr(2);
             for (const auto& r : d.reasons) out += wrapText("• " + r, 110, "  ");
             out += "\n" + variantsToText(*d.variants);

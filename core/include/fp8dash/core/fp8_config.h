@@ -67,10 +67,10 @@ std::string layersLabel(const Fp8Config& config);
 
 // The model a checkpoint is a variant of, as a comparison key: the repository name without its organisation,
 // quantisation and dtype markers (-FP8, -FP8-dynamic, -W8A8, -AWQ, -quantized.w8a8, -BF16, ...), lower-case, without
-// separators, and "Meta-Llama" read as "Llama" (Meta renamed its repositories). "neuralmagic/Meta-Llama-3-8B-Instruct-FP8"
-// and "meta-llama/Meta-Llama-3-8B-Instruct" give "llama38binstruct"; "Meta-Llama-3-8B" gives "llama38b". A Hugging
-// Face cache path (".../models--org--name/snapshots/<hash>") reads as its repository. "" when nothing is left (a
-// local folder named "fp8"): the name does not say which model it is.
+// separators, and "Meta-Llama" read as "Llama" (Meta renamed its repositories).
+// "neuralmagic/Meta-Llama-3-8B-Instruct-FP8" and "meta-llama/Meta-Llama-3-8B-Instruct" give "llama38binstruct";
+// "Meta-Llama-3-8B" gives "llama38b". A Hugging Face cache path (".../models--org--name/snapshots/<hash>") reads as its
+// repository. "" when nothing is left (a local folder named "fp8"): the name does not say which model it is.
 std::string baseModelKey(std::string_view checkpoint);
 
 // Parameter count in billions from a model name: "Meta-Llama-3-8B" -> 8, "Qwen2.5-0.5B" -> 0.5, "SmolLM-135M" ->

@@ -30,9 +30,9 @@ struct RecommendationOptions {
 // One candidate's evidence against the baseline.
 struct VariantEvidence {
     std::string label;
-    ComparisonReport report;             // the candidate against the baseline, paired results and control applied
+    ComparisonReport report;              // the candidate against the baseline, paired results and control applied
     std::optional<Verdict> judgeVerdict;  // the domain judge's verdict for this candidate, when scores were given
-    std::string judgeReason;             // its first reason
+    std::string judgeReason;              // its first reason
 };
 
 // Two runs (the baseline is run 0, candidate k is run k) that differ in exactly one layer, in the direction that
@@ -40,7 +40,7 @@ struct VariantEvidence {
 struct LayerStepPlan {
     std::size_t from = 0;
     std::size_t to = 0;
-    std::string layer;  // "weights", "kv_cache" or "kv_scales"
+    std::string layer;        // "weights", "kv_cache" or "kv_scales"
     std::string description;  // "adding the FP8 KV cache (scales 1.0)", "FP8 weights (W8A8)", "calibrated KV scales"
 };
 // The steps among the runs, in run order of `to`, then `from`. Runs with the same layers make no step.
@@ -52,7 +52,7 @@ struct LayerStepTask {
     std::optional<double> degradationPct;
     std::optional<ConfidenceInterval> lossCi95Pct;  // the interval of the loss (-delta where higher is better), %
     Verdict verdict = Verdict::Go;
-    bool paired = false;  // the interval comes from the two runs' sample logs (else from lm-eval's standard errors)
+    bool paired = false;   // the interval comes from the two runs' sample logs (else from lm-eval's standard errors)
     std::string sentence;  // "adding the FP8 KV cache (scales 1.0) costs 1.9% on gsm8k (95% CI 0.8–3.0%) on top of
                            // FP8 W8A8"
 };
@@ -86,7 +86,7 @@ struct Recommendation {
     struct Rejected {
         std::string label, task, reason;
     };
-    std::vector<Rejected> rejected;  // each variant that does not pass, with the task and figure that failed it
+    std::vector<Rejected> rejected;          // each variant that does not pass, with the task and figure that failed it
     Verdict verdict = Verdict::Investigate;  // the recommended variant's verdict; investigate when none passes
 };
 
