@@ -56,8 +56,7 @@ const TaskComparison* worstTaskOf(const ComparisonReport& r) {
     return worst;
 }
 
-void judgeFailure(VariantResult& v, const VariantEvidence& e, Verdict accept) {
-    (void)accept;
+void judgeFailure(VariantResult& v, const VariantEvidence& e) {
     v.failTask = "domain judge";
     v.failReason = "the domain judge says " + std::string(verdictName(*e.judgeVerdict)) +
                    (e.judgeReason.empty() ? "" : ": " + e.judgeReason);
@@ -68,7 +67,7 @@ void gate(VariantResult& v, const VariantEvidence& e, const RecommendationOption
     v.passes = v.verdict <= o.accept;
     if (!v.passes) {
         if (e.judgeVerdict && *e.judgeVerdict > o.accept && e.report.verdict <= o.accept) {
-            judgeFailure(v, e, o.accept);
+            judgeFailure(v, e);
             return;
         }
         const TaskComparison* failing = nullptr;
@@ -84,7 +83,7 @@ void gate(VariantResult& v, const VariantEvidence& e, const RecommendationOption
                            std::string(verdictName(failing->verdict)) + ", above --accept " +
                            std::string(verdictName(o.accept)) + ")";
         } else if (e.judgeVerdict) {
-            judgeFailure(v, e, o.accept);
+            judgeFailure(v, e);
         }
         return;
     }
