@@ -116,6 +116,7 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
         } else if (a.option("--judge-candidate", value)) {
             judgeCandidatePaths.push_back(value);
         } else if (a.option("--label", value)) {
+            if (value.empty()) throw UsageError{"--label: a label may not be empty"};
             labels.push_back(value);
         } else if (a.option("--accept", value)) {
             const auto v = parseVerdict(value);

@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -23,6 +24,23 @@ namespace fp8dash::ui::test {
 namespace {
 
 class NewComparisonDialogTest : public GuiTest {};
+
+// Compare, read the result shown, then Save: the two presses a user makes.
+::testing::AssertionResult compareThenSave(NewComparisonDialog& dialog) {
+    QSignalSpy compared(&dialog, &NewComparisonDialog::compared);
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    QTest::mouseClick(dialog.compareButton(), Qt::LeftButton);
+    if (!compared.wait(60000))
+        return ::testing::AssertionFailure() << "not compared: " << dialog.errorText().toStdString();
+    if (!dialog.hasResult() || dialog.resultText().isEmpty() || !dialog.resultText().startsWith("Verdict") ||
+        dialog.compareButton()->text() != QStringLiteral("&Save…"))
+        return ::testing::AssertionFailure() << "no result shown: " << dialog.resultText().toStdString();
+    if (accepted.count() != 0) return ::testing::AssertionFailure() << "saved before Save was pressed";
+    QTest::mouseClick(dialog.compareButton(), Qt::LeftButton);
+    if (accepted.count() != 1)
+        return ::testing::AssertionFailure() << "not saved: " << dialog.errorText().toStdString();
+    return ::testing::AssertionSuccess();
+}
 
 TEST_F(NewComparisonDialogTest, ComparesSavesAndTheFileLoadsBack) {
     const std::string baseline = sharedFixture("lm-eval/llama3-8b-instruct_mmlu_v0.4.2.json");
@@ -59,12 +77,19 @@ TEST_F(NewComparisonDialogTest, ComparesSavesAndTheFileLoadsBack) {
     // Compared anyway when the user allows it (the real group of 57 subjects is what this test is about).
     dialog.setAllowIncomparable(true);
 
-    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    QSignalSpy compared(&dialog, &NewComparisonDialog::compared);
     QTest::mouseClick(dialog.compareButton(), Qt::LeftButton);
     EXPECT_TRUE(dialog.isBusy());
     EXPECT_FALSE(dialog.compareButton()->isEnabled());
-    ASSERT_TRUE(accepted.wait(60000)) << dialog.errorText().toStdString();
+    ASSERT_TRUE(compared.wait(60000)) << dialog.errorText().toStdString();
     EXPECT_FALSE(dialog.isBusy());
+    // The result is shown before anything is written: the verdict of the one mmlu group, then Save.
+    EXPECT_FALSE(QFileInfo::exists(savePath));
+    EXPECT_TRUE(dialog.resultText().contains(QStringLiteral("compared although not comparable")))
+        << dialog.resultText().toStdString();
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    QTest::mouseClick(dialog.compareButton(), Qt::LeftButton);
+    ASSERT_EQ(accepted.count(), 1) << dialog.errorText().toStdString();
     EXPECT_EQ(dialog.savedPath(), QFileInfo(savePath).absoluteFilePath());
     ASSERT_NE(dialog.result(), nullptr);
 
@@ -115,8 +140,7 @@ TEST_F(NewComparisonDialogTest, TheSameRunTwiceIsRefusedUnlessTheBoxIsChecked) {
 
     EXPECT_FALSE(dialog.allowIncomparableCheck()->toolTip().isEmpty());
     dialog.allowIncomparableCheck()->setChecked(true);
-    QTest::mouseClick(dialog.compareButton(), Qt::LeftButton);
-    ASSERT_TRUE(accepted.wait(60000)) << dialog.errorText().toStdString();
+    ASSERT_TRUE(compareThenSave(dialog));
     ASSERT_NE(dialog.result(), nullptr);
     ASSERT_FALSE(dialog.result()->report.reasons.empty());
     EXPECT_EQ(dialog.result()->report.reasons.front().rfind("compared although not comparable", 0), 0u);
@@ -231,9 +255,7 @@ TEST_F(NewComparisonDialogTest, JudgeFilesAloneBuildAJudgeOnlyComparison) {
     EXPECT_FALSE(dialog.cautiousCheck()->toolTip().isEmpty());
     dialog.setPresetSavePath(savePath);
     dialog.show();
-    QSignalSpy accepted(&dialog, &QDialog::accepted);
-    QTest::mouseClick(dialog.compareButton(), Qt::LeftButton);
-    ASSERT_TRUE(accepted.wait(60000)) << dialog.errorText().toStdString();
+    ASSERT_TRUE(compareThenSave(dialog));
     ASSERT_NE(dialog.result(), nullptr);
     EXPECT_FALSE(dialog.result()->document.hasEvals);
     ASSERT_TRUE(dialog.result()->decision.judge.has_value());
@@ -309,9 +331,7 @@ TEST_F(NewComparisonDialogTest, RunsWithSampleLogsArePairedAutomatically) {
     dialog.setCandidatePath(root + QStringLiteral("/fp8"));
     dialog.setPresetSavePath(dir.filePath(QStringLiteral("paired.fp8cmp")));
     dialog.show();
-    QSignalSpy accepted(&dialog, &QDialog::accepted);
-    dialog.accept();
-    ASSERT_TRUE(accepted.wait(60000)) << dialog.errorText().toStdString();
+    ASSERT_TRUE(compareThenSave(dialog));
     ASSERT_NE(dialog.result(), nullptr);
     // make_samples.py writes logs for gsm8k, arc_challenge and drop: all three are paired, and saved.
     EXPECT_EQ(dialog.result()->document.paired.size(), 3u);
@@ -319,6 +339,151 @@ TEST_F(NewComparisonDialogTest, RunsWithSampleLogsArePairedAutomatically) {
     ASSERT_TRUE(loaded.ok()) << loaded.error().message;
     ASSERT_EQ(loaded->paired.count("gsm8k"), 1u);
     EXPECT_EQ(loaded->paired.at("gsm8k").b10, 4u);
+}
+
+// The ladder of tests/data/lm-eval-ladder (make_ladder.py): BF16, FP8 W8A8, + FP8 KV (scales 1.0), + FP8 KV from a
+// calibrated -FP8-KV checkpoint. Its expected.json gives gsm8k's change of each variant against BF16 (from the
+// generator's construction): -0.53 %, -3.16 % and -0.79 %. In the bands (GO < 0.5 % <= MONITOR <= 1.5 % <
+// INVESTIGATE) that is MONITOR, INVESTIGATE, MONITOR (arc_challenge stays within GO for all three); with "GO or
+// MONITOR" accepted, the most aggressive passing variant is the calibrated-KV one (a superset of W8A8's layers;
+// the scales-1.0 one, with the same layers, fails).
+const QString kLadder = QStringLiteral(FP8DASH_TEST_DATA "/lm-eval-ladder");
+
+Json ladderExpected() {
+    QFile file(kLadder + QStringLiteral("/expected.json"));
+    EXPECT_TRUE(file.open(QIODevice::ReadOnly));
+    return Json::parse(file.readAll().toStdString());
+}
+
+Verdict bandOf(double deltaPct) {
+    const double degradation = -deltaPct;
+    return degradation < 0.5 ? Verdict::Go : degradation <= 1.5 ? Verdict::Monitor : Verdict::Investigate;
+}
+
+TEST_F(NewComparisonDialogTest, SeveralCandidatesShowTheirLayersAndTheRecommendationBeforeSaving) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString savePath = dir.filePath(QStringLiteral("ladder.fp8cmp"));
+    NewComparisonDialog dialog;
+    dialog.setPresetSavePath(savePath);
+    dialog.show();
+    EXPECT_EQ(dialog.candidateCount(), 1);
+    dialog.setBaselinePath(kLadder + QStringLiteral("/bf16"));
+    dialog.setCandidatePath(kLadder + QStringLiteral("/w8a8"));
+    EXPECT_EQ(dialog.addCandidate(kLadder + QStringLiteral("/w8a8-kv")), 1);
+    EXPECT_EQ(dialog.addCandidate(kLadder + QStringLiteral("/w8a8-kv-cal")), 2);
+    EXPECT_EQ(dialog.candidateCount(), 3);
+
+    // Each run says what it is as soon as it is chosen: the model, the task count, the layers.
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !dialog.detectedText(3).isEmpty(); }, 20000));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !dialog.detectedText(0).isEmpty(); }, 20000));
+    EXPECT_EQ(dialog.detectedText(0), QStringLiteral("meta-llama/Llama-3.1-8B-Instruct · 2 tasks · BF16"));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !dialog.detectedText(1).isEmpty(); }, 20000));
+    EXPECT_EQ(dialog.detectedText(1), QStringLiteral("RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8 · 2 tasks · FP8 W8A8"));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !dialog.detectedText(2).isEmpty(); }, 20000));
+    EXPECT_TRUE(dialog.detectedText(2).endsWith(QStringLiteral("FP8 W8A8 + FP8 KV (scales 1.0)")))
+        << dialog.detectedText(2).toStdString();
+    EXPECT_TRUE(dialog.detectedText(3).startsWith(QStringLiteral("RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8-KV")))
+        << dialog.detectedText(3).toStdString();
+
+    dialog.setRecommendationGate(Verdict::Monitor, std::nullopt);
+    QSignalSpy compared(&dialog, &NewComparisonDialog::compared);
+    dialog.accept();
+    ASSERT_TRUE(compared.wait(60000)) << dialog.errorText().toStdString();
+    EXPECT_FALSE(QFileInfo::exists(savePath));  // shown first, saved only on Save
+    const QString shown = dialog.resultText();
+    EXPECT_TRUE(shown.contains(QStringLiteral("Recommended: FP8 W8A8 + FP8 KV (calibrated scales)")))
+        << shown.toStdString();
+    // One table row per variant, its verdict from gsm8k's change in expected.json (the plain text of a table puts
+    // each cell on its own line).
+    const Json expected = ladderExpected();
+    const std::pair<const char*, const char*> variants[] = {{"w8a8", "FP8 W8A8"},
+                                                            {"w8a8-kv", "FP8 W8A8 + FP8 KV (scales 1.0)"},
+                                                            {"w8a8-kv-cal", "FP8 W8A8 + FP8 KV (calibrated scales)"}};
+    for (const auto& [dirName, label] : variants) {
+        const double delta = expected["pairs"][std::string("bf16>") + dirName + "/gsm8k"]["delta_pct"].get<double>();
+        const QString line = QStringLiteral("%1\n%2\ngsm8k −%3 %")
+                                 .arg(QString::fromUtf8(label), QString::fromUtf8(verdictTitle(bandOf(delta)).data()))
+                                 .arg(-delta, 0, 'f', 2);
+        EXPECT_TRUE(shown.contains(line)) << line.toStdString() << "\nin\n" << shown.toStdString();
+    }
+
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    dialog.accept();  // Save…
+    ASSERT_EQ(accepted.count(), 1) << dialog.errorText().toStdString();
+    auto loaded = loadComparisonFile(savePath.toStdString());
+    ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+    ASSERT_EQ(loaded->moreCandidates.size(), 2u);
+    EXPECT_EQ(loaded->baseline.label, "BF16");
+    EXPECT_EQ(loaded->candidate.label, "FP8 W8A8");  // no label typed: named after its layers
+    EXPECT_EQ(loaded->recommendation.accept, Verdict::Monitor);
+    auto variantsBack = loaded->evaluateVariants();
+    ASSERT_TRUE(variantsBack.ok()) << variantsBack.error().message;
+    ASSERT_TRUE(variantsBack->recommendation.label.has_value());
+    EXPECT_EQ(*variantsBack->recommendation.label, "FP8 W8A8 + FP8 KV (calibrated scales)");
+}
+
+TEST_F(NewComparisonDialogTest, CandidatesAreAddedMovedAndRemovedAndEditsDropTheResult) {
+    NewComparisonDialog dialog;
+    dialog.show();
+    dialog.setBaselinePath(kLadder + QStringLiteral("/bf16"));
+    dialog.setCandidatePath(kLadder + QStringLiteral("/w8a8"));
+    dialog.setCandidateLabel(0, QStringLiteral("weights"));
+    ASSERT_EQ(dialog.addCandidate(kLadder + QStringLiteral("/w8a8-kv"), QStringLiteral("kv")), 1);
+    dialog.moveCandidate(1, -1);
+    EXPECT_EQ(dialog.candidatePath(0), kLadder + QStringLiteral("/w8a8-kv"));
+    EXPECT_EQ(dialog.candidateLabel(0), QStringLiteral("kv"));
+    EXPECT_EQ(dialog.candidatePath(1), kLadder + QStringLiteral("/w8a8"));
+    dialog.moveCandidate(1, +1);  // already last: nothing moves
+    EXPECT_EQ(dialog.candidatePath(1), kLadder + QStringLiteral("/w8a8"));
+    // The first candidate row is always the one automation finds by name.
+    auto* first = dialog.findChild<QLineEdit*>(QStringLiteral("candidatePath"));
+    ASSERT_NE(first, nullptr);
+    EXPECT_EQ(first->text(), dialog.candidatePath(0));
+    dialog.removeCandidate(0);
+    EXPECT_EQ(dialog.candidateCount(), 1);
+    EXPECT_EQ(dialog.candidatePath(0), kLadder + QStringLiteral("/w8a8"));
+    first = dialog.findChild<QLineEdit*>(QStringLiteral("candidatePath"));
+    ASSERT_NE(first, nullptr);
+    EXPECT_EQ(first->text(), kLadder + QStringLiteral("/w8a8"));
+    dialog.removeCandidate(0);  // the last candidate stays
+    EXPECT_EQ(dialog.candidateCount(), 1);
+
+    // At most eight candidates; the add button says so.
+    auto* add = dialog.findChild<QPushButton*>(QStringLiteral("addCandidate"));
+    ASSERT_NE(add, nullptr);
+    for (int i = 1; i < static_cast<int>(kMaxCandidates); ++i) EXPECT_EQ(dialog.addCandidate(), i);
+    EXPECT_EQ(dialog.addCandidate(), -1);
+    EXPECT_FALSE(add->isEnabled());
+    // An empty row is named in the error, before anything is read.
+    dialog.accept();
+    EXPECT_TRUE(dialog.errorText().startsWith(QStringLiteral("Candidate 2:"))) << dialog.errorText().toStdString();
+    EXPECT_FALSE(dialog.isBusy());
+    while (dialog.candidateCount() > 1) dialog.removeCandidate(dialog.candidateCount() - 1);
+    EXPECT_TRUE(add->isEnabled());
+
+    // A result shown goes as soon as an input changes: it no longer describes the form.
+    QSignalSpy compared(&dialog, &NewComparisonDialog::compared);
+    dialog.accept();
+    ASSERT_TRUE(compared.wait(60000)) << dialog.errorText().toStdString();
+    EXPECT_TRUE(dialog.hasResult());
+    dialog.setCandidateLabel(0, QStringLiteral("FP8 weights"));
+    EXPECT_FALSE(dialog.hasResult());
+    EXPECT_TRUE(dialog.resultText().isEmpty());
+    EXPECT_EQ(dialog.compareButton()->text(), QStringLiteral("&Compare"));
+}
+
+TEST_F(NewComparisonDialogTest, ALabelGivenTwiceIsRefusedNamingIt) {
+    NewComparisonDialog dialog;
+    dialog.show();
+    dialog.setBaselinePath(kLadder + QStringLiteral("/bf16"));
+    dialog.setCandidatePath(kLadder + QStringLiteral("/w8a8"));
+    dialog.addCandidate(kLadder + QStringLiteral("/w8a8-kv"), QStringLiteral("FP8"));
+    dialog.setCandidateLabel(0, QStringLiteral("FP8"));
+    dialog.accept();
+    EXPECT_TRUE(dialog.errorText().contains(QStringLiteral("“FP8” is given to two runs")))
+        << dialog.errorText().toStdString();
+    EXPECT_FALSE(dialog.isBusy());
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "fp8dash/ui/loaded_comparison.h"
 
+#include <regex>
+
 #include <QFile>
 #include <QFileInfo>
 
@@ -41,6 +43,10 @@ std::string inDialogWords(const std::string& message) {
                                                                   {"judge candidate: ", "Candidate judge scores: "}};
     for (const auto& [core, dialog] : kInputs)
         if (message.rfind(core, 0) == 0) return dialog + message.substr(std::char_traits<char>::length(core));
+    // The candidates after the first: "candidate 2: ..." -> "Candidate 2 run: ...".
+    static const std::regex kNumbered("^candidate ([0-9]+): ");
+    if (std::smatch m; std::regex_search(message, m, kNumbered))
+        return "Candidate " + m[1].str() + " run: " + m.suffix().str();
     return asSentence(message, false);
 }
 
@@ -89,6 +95,16 @@ Result<LoadedComparison> buildNewComparison(const NewComparisonRequest& request,
     inputs.judgeBaselinePath = toFsPath(request.judgeBaselinePath);
     inputs.judgeCandidatePath = toFsPath(request.judgeCandidatePath);
     inputs.options = request.options;
+    if (!request.moreCandidatePaths.isEmpty()) {
+        inputs.labels = {inputs.baselineLabel, inputs.candidateLabel};
+        for (qsizetype k = 0; k < request.moreCandidatePaths.size(); ++k) {
+            inputs.moreCandidatePaths.push_back(toFsPath(request.moreCandidatePaths[k]));
+            inputs.labels.push_back(k < request.moreCandidateLabels.size()
+                                        ? request.moreCandidateLabels[k].trimmed().toStdString()
+                                        : std::string());
+        }
+        inputs.recommendation = request.recommendation;
+    }
     inputs.title = request.title.trimmed().toStdString();
     auto built = buildComparison(inputs, progress);
     if (!built) return Error{inDialogWords(built.error().message)};

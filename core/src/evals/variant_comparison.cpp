@@ -206,20 +206,21 @@ Result<std::vector<std::string>> variantLabels(const std::vector<Fp8Config>& run
         return Error{"--label given " + std::to_string(given.size()) + " time" + (given.size() == 1 ? "" : "s") +
                      " for " + std::to_string(runs.size()) +
                      " runs: give one label per run, the baseline's first, or none"};
-    std::vector<std::string> labels;
-    if (!given.empty()) {
-        std::set<std::string> seen;
-        for (const auto& l : given) {
-            if (l.empty()) return Error{"--label: a label may not be empty"};
-            if (!seen.insert(l).second)
-                return Error{"--label \"" + l + "\" is given twice: each run needs its own label"};
-        }
-        return given;
-    }
+    // The given labels first (each its own), then the derived ones for the runs without one, numbered where they
+    // would repeat a label already taken.
     std::set<std::string> seen;
-    for (const auto& c : runs) {
-        std::string base = layersLabel(c), l = base;
-        for (int k = 2; !seen.insert(l).second; ++k) l = base + " #" + std::to_string(k);
+    for (const auto& l : given) {
+        if (!l.empty() && !seen.insert(l).second)
+            return Error{"--label \"" + l + "\" is given twice: each run needs its own label"};
+    }
+    std::vector<std::string> labels;
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+        if (!given.empty() && !given[k].empty()) {
+            labels.push_back(given[k]);
+            continue;
+        }
+        std::string base = layersLabel(runs[k]), l = base;
+        for (int n = 2; !seen.insert(l).second; ++n) l = base + " #" + std::to_string(n);
         labels.push_back(std::move(l));
     }
     return labels;

@@ -123,8 +123,9 @@ VariantComparison summarizeVariants(const std::string& baselineLabel, const Fp8C
                                     const Thresholds& thresholds, std::vector<VariantEvidence> variants,
                                     std::vector<LayerStep> steps, const RecommendationOptions& options);
 
-// Labels for the runs (baseline first): the given ones, else derived from the layers (layersLabel); default labels
-// that would repeat get " #2", " #3". Fails on a label count that does not match or a label given twice.
+// Labels for the runs (baseline first): the given ones, else derived from the layers (layersLabel); an empty given
+// label is derived too (the New Comparison dialog's rows without a label). Derived labels that would repeat a label
+// get " #2", " #3". Fails on a label count that does not match or a label given twice.
 Result<std::vector<std::string>> variantLabels(const std::vector<Fp8Config>& runs,
                                                const std::vector<std::string>& given);
 

@@ -16,6 +16,7 @@
 #include "fp8dash/core/eval_comparison.h"
 #include "fp8dash/core/result.h"
 #include "fp8dash/core/sample_logs.h"
+#include "fp8dash/core/variant_comparison.h"
 
 namespace fp8dash::ui {
 
@@ -35,7 +36,8 @@ Result<LoadedComparison> loadComparisonForDisplay(const QString& path);
 // fetched). Fast enough for the GUI thread: the evals and the timeline's figures are linear in the data. Thread-safe.
 Result<LoadedComparison> evaluateForDisplay(ComparisonDocument document, const QString& sourceName);
 
-// Either pair of inputs (the lm-eval runs, the judge score files) or both; at least one complete pair.
+// Either pair of inputs (the lm-eval runs, the judge score files) or both; at least one complete pair. With several
+// candidates the judge scores are the first candidate's.
 struct NewComparisonRequest {
     QString baselinePath;  // an lm-eval results file or output directory; empty with candidatePath: no evals
     QString candidatePath;
@@ -44,6 +46,12 @@ struct NewComparisonRequest {
     QString judgeCandidatePath;
     QString baselineLabel = QStringLiteral("BF16");
     QString candidateLabel = QStringLiteral("FP8");
+    // Several variants (README "Variants and layer steps"): the candidates after the first, with their labels (one
+    // per path; an empty label, here or the first candidate's, is derived from the run's layers), and the
+    // recommendation's gate. Empty: a two-run comparison.
+    QStringList moreCandidatePaths;
+    QStringList moreCandidateLabels;
+    RecommendationOptions recommendation;
     QString title;               // empty: "<model>: <baseline label> vs <candidate label>"
     ComparisonOptions options;   // thresholds, overrides, the cautious policy (the judge follows it too)
     bool readSampleLogs = true;  // pair the runs' --log_samples files when they are beside the results

@@ -1,12 +1,18 @@
 #pragma once
-// NewComparisonDialog: builds a comparison from two lm-eval runs (each a results file or an output directory)
-// and/or two judge score files (either pair is enough), an optional BF16 control rerun, labels, thresholds, the
-// cautious policy and optional metric overrides; OK reads and compares everything on a QtConcurrent worker, pairing
-// the runs' sample logs when they are beside the results (busy state with the logs' progress; Cancel stops reading
-// and abandons the result), shows errors inline naming the file, then asks where to save and writes the *.fp8cmp
-// file. Accepted means saved: result() and savedPath() then hold it. GUI thread only.
+// NewComparisonDialog: builds a comparison from lm-eval runs (each a results file or an output directory: the
+// baseline and 1 to 8 candidates, added, removed and reordered in the form, each showing its model, task count and
+// detected FP8 layers as soon as it is chosen) and/or two judge score files (either is enough), an optional BF16
+// control rerun, labels, thresholds, the cautious policy, the recommendation's gate (several candidates) and optional
+// metric overrides. "Compare" reads and compares everything on a QtConcurrent worker, pairing the runs' sample logs
+// when they are beside the results (busy state with the logs' progress; Cancel stops reading and abandons the
+// result), shows errors inline naming the file, then shows the result (the verdict; with several candidates each
+// variant's verdict and the recommendation) and turns into "Save…", which asks where to save and writes the *.fp8cmp
+// file. Editing any input drops the result shown. Accepted means saved: result() and savedPath() then hold it. GUI
+// thread only.
 
 #include <QDialog>
+#include <QHash>
+#include <QList>
 #include <QString>
 
 #include <memory>
@@ -15,6 +21,9 @@
 #include "fp8dash/ui/loaded_comparison.h"
 
 class QCheckBox;
+class QComboBox;
+class QFrame;
+class QVBoxLayout;
 class QDialogButtonBox;
 class QDoubleSpinBox;
 class QGroupBox;
@@ -37,12 +46,25 @@ public:
 
     // Test and automation hooks: fill the form without native dialogs.
     void setBaselinePath(const QString& path);
-    void setCandidatePath(const QString& path);
+    void setCandidatePath(const QString& path);  // the first candidate's
+    // The candidates (index 0 is the first, the one setCandidatePath sets). addCandidate returns the new row's index,
+    // -1 at kMaxCandidates.
+    int candidateCount() const;
+    int addCandidate(const QString& path = {}, const QString& label = {});
+    void removeCandidate(int index);           // the last remaining candidate is kept
+    void moveCandidate(int index, int delta);  // -1 up, +1 down
+    QString candidatePath(int index) const;
+    QString candidateLabel(int index) const;
+    void setCandidateLabel(int index, const QString& label);
+    // What was detected of a run (0: the baseline, k: candidate k-1): "model · N tasks · layers", an error, or ""
+    // while nothing is chosen or it is being read.
+    QString detectedText(int run) const;
+    void setRecommendationGate(Verdict accept, std::optional<double> minRecoveryPct);
     void setControlPath(const QString& path);
     void setJudgePaths(const QString& baseline, const QString& candidate);
     void setCautious(bool on);
     void setAllowIncomparable(bool on);
-    void setLabels(const QString& baseline, const QString& candidate);
+    void setLabels(const QString& baseline, const QString& candidate);  // the baseline's and the first candidate's
     void setThresholds(double goBelow, double investigateAbove);
     void setOverridesText(const QString& text);  // one TASK=METRIC[,FILTER] per line
     void setTitle(const QString& title);
@@ -54,7 +76,9 @@ public:
     Result<NewComparisonRequest> request() const;
 
     bool isBusy() const { return m_busy; }
-    QString errorText() const;  // the inline error, empty when none
+    QString errorText() const;                                // the inline error, empty when none
+    bool hasResult() const { return m_pending.has_value(); }  // compared, shown, not yet saved
+    QString resultText() const;                               // the result shown, plain text; "" when none
     QPushButton* compareButton() const { return m_okButton; }
     QPushButton* cancelButton() const { return m_cancelButton; }
     QCheckBox* cautiousCheck() const { return m_cautiousCheck; }
@@ -63,11 +87,13 @@ public:
     const LoadedComparison* result() const { return m_result ? &*m_result : nullptr; }
     QString savedPath() const { return m_savedPath; }
 
-    void accept() override;  // starts the comparison; the dialog closes once the file is saved
+    // Compares (the first press) or, with a result shown, saves it; the dialog closes once the file is saved.
+    void accept() override;
     void reject() override;  // while busy: abandons the running comparison and stays open
 
 signals:
     void comparisonFailed(const QString& message);  // for tests and logging; the dialog shows it too
+    void compared();                                // the result is shown, ready to save
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -77,6 +103,20 @@ protected:
 private:
     QGroupBox* buildRulesBox();  // the constructor's verdict-rules group
     struct BuildProgress;        // shared with the worker: sample-log bytes read
+    struct RunRow;               // one run of the runs group: path, label, what was detected
+    struct Detected;             // what a run's results file says, read on a worker
+
+    enum class PathKind { Run, Scores };
+    QWidget* pathRow(QWidget* parent, QLineEdit*& edit, const QString& objectName, const QString& placeholder,
+                     PathKind kind, bool tracked);
+    RunRow* addRunRow(bool baseline);
+    static Detected detectRunAt(const QString& path);  // on a worker
+    void renumberRows();
+    void detectRun(RunRow* row);
+    void showDetected(RunRow* row, const Detected& detected);
+    void invalidateResult();
+    void showResult(const LoadedComparison& loaded);
+    void save();
 
     void browse(QLineEdit* edit, bool directory);
     void browseScores(QLineEdit* edit);
@@ -88,20 +128,28 @@ private:
     void showStatus(const QString& message);
     QString suggestedFileName(const LoadedComparison& loaded) const;
 
-    QLineEdit* m_baselineEdit = nullptr;
-    QLineEdit* m_candidateEdit = nullptr;
+    QLineEdit* m_baselineEdit = nullptr;   // the baseline row's path
+    QLineEdit* m_candidateEdit = nullptr;  // the first candidate row's path
+    QVBoxLayout* m_rowsLayout = nullptr;
+    QList<RunRow*> m_rows;  // the baseline first, then the candidates
+    QPushButton* m_addCandidateButton = nullptr;
+    QHash<QString, std::shared_ptr<Detected>> m_detectedCache;  // by path: a moved row shows its run at once
     QLineEdit* m_controlEdit = nullptr;
     QLineEdit* m_judgeBaselineEdit = nullptr;
     QLineEdit* m_judgeCandidateEdit = nullptr;
     QCheckBox* m_cautiousCheck = nullptr;
     QCheckBox* m_allowIncomparableCheck = nullptr;
     QTimer* m_progressTimer = nullptr;
-    QLineEdit* m_baselineLabelEdit = nullptr;
-    QLineEdit* m_candidateLabelEdit = nullptr;
     QLineEdit* m_titleEdit = nullptr;
     QDoubleSpinBox* m_goBelowSpin = nullptr;
     QDoubleSpinBox* m_investigateAboveSpin = nullptr;
     QPlainTextEdit* m_overridesEdit = nullptr;
+    QComboBox* m_acceptCombo = nullptr;
+    QCheckBox* m_minRecoveryCheck = nullptr;
+    QDoubleSpinBox* m_minRecoverySpin = nullptr;
+    QLabel* m_gateCaption = nullptr;
+    QFrame* m_resultFrame = nullptr;
+    QLabel* m_resultLabel = nullptr;
     QLabel* m_errorLabel = nullptr;
     QLabel* m_statusLabel = nullptr;
     QProgressBar* m_busyBar = nullptr;
@@ -115,7 +163,8 @@ private:
     std::shared_ptr<BuildProgress> m_progress;  // the running job's
     QString m_presetSavePath;
     QString m_startDirectory;
-    std::optional<LoadedComparison> m_result;
+    std::optional<LoadedComparison> m_pending;  // compared and shown, not yet saved
+    std::optional<LoadedComparison> m_result;   // saved
     QString m_savedPath;
 };
 
