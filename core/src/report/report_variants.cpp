@@ -1,0 +1,96 @@
+// The shared words and tables of several variants (report/report_variants.h).
+#include "report/report_variants.h"
+
+#include <algorithm>
+
+#include "fp8dash/core/number_format.h"
+
+namespace fp8dash::variant_text {
+
+using numfmt::fixed;
+using numfmt::general;
+
+std::vector<std::string> taskOrder(const VariantComparison& v) {
+    std::vector<std::string> out;
+    for (const auto& variant : v.variants)
+        for (const auto& t : variant.report.tasks)
+            if (std::find(out.begin(), out.end(), t.task) == out.end()) out.push_back(t.task);
+    return out;
+}
+
+const TaskComparison* taskOf(const VariantResult& v, const std::string& task) {
+    for (const auto& t : v.report.tasks)
+        if (t.task == task) return &t;
+    return nullptr;
+}
+
+std::string cell(const TaskComparison* t) {
+    if (!t) return "—";
+    return fixed(t->candidate, 4) + " (" + (t->recoveryPct ? fixed(*t->recoveryPct, 2) + "%" : std::string("n/a")) +
+           ") " + std::string(verdictName(t->verdict));
+}
+
+std::string gate(const RecommendationOptions& o) {
+    return "--accept " + std::string(verdictName(o.accept)) +
+           (o.minRecoveryPct ? ", --min-recovery " + general(*o.minRecoveryPct) + "%" : std::string());
+}
+
+Table table(const VariantComparison& v) {
+    Table t;
+    t.header = {"Task", v.baselineLabel};
+    for (const auto& variant : v.variants) t.header.push_back(variant.label);
+    for (const auto& task : taskOrder(v)) {
+        std::vector<std::string> row{task};
+        std::vector<std::optional<Verdict>> verdicts{std::nullopt, std::nullopt};
+        const TaskComparison* any = nullptr;
+        for (const auto& variant : v.variants)
+            if ((any = taskOf(variant, task))) break;
+        row.push_back(any ? fixed(any->baseline, 4) : "—");
+        for (const auto& variant : v.variants) {
+            const TaskComparison* c = taskOf(variant, task);
+            row.push_back(cell(c));
+            verdicts.push_back(c ? std::optional<Verdict>(c->verdict) : std::nullopt);
+        }
+        t.rows.push_back(std::move(row));
+        t.verdicts.push_back(std::move(verdicts));
+    }
+    std::vector<std::string> avg{"Average recovery", ""};
+    std::vector<std::string> verdicts{"Verdict", ""};
+    std::vector<std::optional<Verdict>> none(2), tones(2);
+    for (const auto& variant : v.variants) {
+        avg.push_back(variant.averageRecoveryPct ? fixed(*variant.averageRecoveryPct, 2) + "%" : "n/a");
+        verdicts.push_back(std::string(verdictTitle(variant.verdict)) + (variant.passes ? " (passes)" : ""));
+        none.push_back(std::nullopt);
+        tones.push_back(variant.verdict);
+    }
+    t.rows.push_back(std::move(avg));
+    t.rows.push_back(std::move(verdicts));
+    t.verdicts.push_back(std::move(none));
+    t.verdicts.push_back(std::move(tones));
+    return t;
+}
+
+std::string stepTitle(const LayerStep& s) {
+    return s.fromLabel + " → " + s.toLabel + " (" + s.plan.description + ")";
+}
+
+std::string recommended(const VariantComparison& v) {
+    const Recommendation& rec = v.recommendation;
+    return rec.label ? *rec.label : std::string("none — stay on ") + v.baselineLabel;
+}
+
+std::vector<std::string> recommendationLines(const VariantComparison& v) {
+    const Recommendation& rec = v.recommendation;
+    std::vector<std::string> out{rec.reason};
+    if (rec.label) out.push_back("it buys: " + rec.buys);
+    for (const auto& r : rec.rejected) out.push_back(r.label + " does not pass: " + r.reason);
+    return out;
+}
+
+std::string layersLine(const RunLayers& l) {
+    return "weights " + l.weights.value + " (" + l.weights.evidence + ") · KV cache " + l.kvCache.value +
+           (l.fp8KvCache() ? ", scales " + l.kvScales.value + " (" + l.kvScales.evidence + ")" : "") +
+           " · activations " + l.activations.value;
+}
+
+}  // namespace fp8dash::variant_text

@@ -1,0 +1,43 @@
+#pragma once
+// The words and tables of several variants (README "Variants and layer steps"), shared by every rendering that shows
+// them: compare's text and Markdown (report_format.cpp), the report's variants section (report_sections.cpp) and
+// the presentation's "Which FP8 layers to enable" slide, so all say the same. Internal to core; pure functions.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fp8dash/core/variant_comparison.h"
+
+namespace fp8dash::variant_text {
+
+// The tasks of every variant in one order: the baseline file order of the first variant that has each.
+std::vector<std::string> taskOrder(const VariantComparison& v);
+// The variant's row of that task, or null.
+const TaskComparison* taskOf(const VariantResult& v, const std::string& task);
+// "0.7399 (97.41%) investigate": the candidate's value, its recovery against the baseline, its verdict; "—" for none.
+std::string cell(const TaskComparison* t);
+// "--accept go", "--accept monitor, --min-recovery 99%"
+std::string gate(const RecommendationOptions& o);
+
+// Tasks x variants: the header (Task, the baseline, each variant), a row per task (its name, the baseline's value,
+// each variant's cell), then an "Average recovery" row and a "Verdict" row. `verdicts` gives each cell's verdict
+// (nullopt for the task, baseline and label cells) in the same shape as `rows`.
+struct Table {
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::vector<std::optional<Verdict>>> verdicts;
+};
+Table table(const VariantComparison& v);
+
+// "BF16 → FP8 W8A8 (adding FP8 W8A8 weights)"
+std::string stepTitle(const LayerStep& s);
+// The recommended label, or "none — stay on BF16".
+std::string recommended(const VariantComparison& v);
+// The recommendation's lines: why (or that none passes), "it buys: …" when one is recommended, then "X does not
+// pass: <task and figure>" for each rejected variant.
+std::vector<std::string> recommendationLines(const VariantComparison& v);
+// "weights fp8 (evidence) · KV cache fp8, scales 1.0 (evidence) · activations fp8"
+std::string layersLine(const RunLayers& l);
+
+}  // namespace fp8dash::variant_text
