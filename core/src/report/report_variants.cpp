@@ -74,6 +74,24 @@ std::string stepTitle(const LayerStep& s) {
     return s.fromLabel + " → " + s.toLabel + " (" + s.plan.description + ")";
 }
 
+StepFigure stepFigure(const LayerStepTask& t) {
+    const bool cost = t.degradationPct && *t.degradationPct > 0;
+    StepFigure f;
+    if (cost)
+        f.text = "costs " + fixed(*t.degradationPct, 2) + "%";
+    else if (t.deltaPct)
+        f.text = "changes by " + std::string(*t.deltaPct > 0 ? "+" : "") + fixed(*t.deltaPct, 2) + "%";
+    else
+        f.text = "n/a";
+    if (t.lossCi95Pct) {
+        // The interval of the cost, or of the change, on the same scale as the figure (as the step's sentence).
+        const double lo = cost ? t.lossCi95Pct->low : -t.lossCi95Pct->high;
+        const double hi = cost ? t.lossCi95Pct->high : -t.lossCi95Pct->low;
+        f.ci = "95% CI " + fixed(lo, 2) + "–" + fixed(hi, 2) + "%";
+    }
+    return f;
+}
+
 std::string recommended(const VariantComparison& v) {
     const Recommendation& rec = v.recommendation;
     return rec.label ? *rec.label : std::string("none — stay on ") + v.baselineLabel;

@@ -37,6 +37,13 @@ std::string recommended(const VariantComparison& v);
 // The recommendation's lines: why (or that none passes), "it buys: …" when one is recommended, then "X does not
 // pass: <task and figure>" for each rejected variant.
 std::vector<std::string> recommendationLines(const VariantComparison& v);
+// A layer step's figure for one task, as its sentence words it: "costs 2.65%" (a loss) or "changes by +2.45%", and
+// the interval on the same scale ("95% CI 1.32–4.10%", "" without one); "n/a" without a figure.
+struct StepFigure {
+    std::string text, ci;
+};
+StepFigure stepFigure(const LayerStepTask& t);
+
 // "weights fp8 (evidence) · KV cache fp8, scales 1.0 (evidence) · activations fp8"
 std::string layersLine(const RunLayers& l);
 
