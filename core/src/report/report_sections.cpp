@@ -604,7 +604,7 @@ Report buildReport(const ComparisonDocument& doc, const Decision& d, const Repor
     addJudge(r, doc, d, ctx);
     addTimeline(r, doc, d, ctx);
     addBenchmarks(r, doc, ctx);
-    addCapacity(r, doc);
+    addCapacity(r, doc, d);
     addNotes(r, doc);
     r.footer = "Written by fp8dash " + ctx.toolVersion + " on " + readable(ctx.generatedAt) +
                (ctx.source.empty() ? std::string() : " from " + ctx.source) + ".";

@@ -111,4 +111,32 @@ std::string layersLine(const RunLayers& l) {
            " · activations " + l.activations.value;
 }
 
+const Fp8Config* testedConfig(const Decision& d, std::string* label) {
+    if (d.variants) {
+        const Recommendation& rec = d.variants->recommendation;
+        for (const auto& v : d.variants->variants)
+            if (rec.label && v.label == *rec.label) {
+                if (label) *label = v.label + " (the recommended variant)";
+                return &v.config;
+            }
+        return nullptr;
+    }
+    if (!d.evals) return nullptr;
+    if (label) *label = d.evals->candidateLabel + " (the tested candidate)";
+    return &d.evals->candidateConfig;
+}
+
+std::string untestedKvCacheNote(const Decision& d, bool settingsChooseFp8Kv) {
+    if (!settingsChooseFp8Kv) return "";
+    std::string label;
+    const Fp8Config* tested = testedConfig(d, &label);
+    if (d.variants && !tested)
+        return "no variant passes, so no FP8 KV cache is recommended: the capacity settings' FP8 KV cache is not "
+               "what the evals support";
+    if (!tested || tested->kvCache) return "";
+    return label +
+           " has no FP8 KV cache: the capacity settings' FP8 KV cache, and the KV-cache tokens it adds, "
+           "were not evaluated";
+}
+
 }  // namespace fp8dash::variant_text

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/variant_comparison.h"
 
 namespace fp8dash::variant_text {
@@ -46,5 +47,13 @@ StepFigure stepFigure(const LayerStepTask& t);
 
 // "weights fp8 (evidence) · KV cache fp8, scales 1.0 (evidence) · activations fp8"
 std::string layersLine(const RunLayers& l);
+
+// The configuration whose gains a comparison may state (README "Variants and layer steps": what a variant buys comes
+// from its own layers): the recommended variant's with several candidates (null when none passes), else the
+// candidate's; null without eval runs. Its label in `label`.
+const Fp8Config* testedConfig(const Decision& d, std::string* label = nullptr);
+// Where capacity settings choose an FP8 KV cache that the tested configuration lacks: "FP8 W8A8 (the tested
+// candidate) has no FP8 KV cache: the capacity settings' FP8 KV cache was not evaluated"; "" otherwise.
+std::string untestedKvCacheNote(const Decision& d, bool settingsChooseFp8Kv);
 
 }  // namespace fp8dash::variant_text
