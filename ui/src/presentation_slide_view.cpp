@@ -381,6 +381,7 @@ PresentationSlideView::PresentationSlideView(const PresentationDeck& deck, std::
         case PresentationStep::Evals:
             buildEvals(body, parts);
             break;
+        case PresentationStep::Variants:
         case PresentationStep::LongContext:
         case PresentationStep::Judge:
         case PresentationStep::Benchmarks:

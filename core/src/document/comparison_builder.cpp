@@ -77,6 +77,10 @@ Status addVariants(const ComparisonInputs& in, ComparisonDocument& doc, BuiltCom
                      "order, or only the first's"};
     doc.baseline.label = runs[0].label;
     doc.candidate.label = runs[1].label;
+    // The title names the variants (as compare's Markdown does), not the first candidate's label before relabelling.
+    if (n > 2)
+        doc.title = doc.baseline.label + " vs " + std::to_string(n - 1) + " variants" +
+                    (doc.baseline.results.modelName.empty() ? "" : ": " + doc.baseline.results.modelName);
     built.inputs.clear();
     for (std::size_t k = 0; k < n; ++k) built.inputs.emplace_back(runs[k].label, runs[k].sourcePath);
     for (std::size_t k = 2; k < n; ++k) {

@@ -13,6 +13,7 @@
 #include "fp8dash/core/kv_scales_advice.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/time_series.h"
+#include "report/report_variants.h"
 
 namespace fp8dash {
 
@@ -156,6 +157,58 @@ std::optional<PresentationSlide> evalsSlide(const ComparisonDocument& doc, const
     }
     s.talkingPoints = talk;
     addComparability(s, r);
+    return s;
+}
+
+// What a variant's own layers buy, in a few words for the verdict slide (the ×2 KV-cache tokens only with a
+// low-precision KV cache; variantBuys says it in full).
+std::string shortBuys(const RunLayers& l) {
+    std::vector<std::string> parts;
+    if (l.lowPrecisionWeights())
+        parts.push_back(std::string(memorySaving(l).perParameter >= 1.5 ? "a quarter" : "half") + " the weight memory" +
+                        (l.activations.value.starts_with("fp8") ? ", FP8 matmuls" : ""));
+    if (l.lowPrecisionKvCache()) parts.push_back("twice the KV-cache tokens");
+    return joined(parts, ", ");
+}
+
+// Which FP8 layers to enable: each variant's worst degradation against the bands, the recommended one marked.
+std::optional<PresentationSlide> variantsSlide(const Decision& decision) {
+    if (!decision.variants) return std::nullopt;
+    const VariantComparison& v = *decision.variants;
+    const Recommendation& rec = v.recommendation;
+    const Thresholds& t = v.thresholds;
+    PresentationSlide s;
+    s.step = PresentationStep::Variants;
+    s.verdict = rec.verdict;
+    s.title = rec.label ? "Enable " + *rec.label : "No FP8 variant passes: stay on " + v.baselineLabel;
+    s.subtitle = "Each variant's worst degradation against " + v.baselineLabel + ": go below " + fixed(t.goBelow, 1) +
+                 "%, monitor " + fixed(t.goBelow, 1) + "–" + fixed(t.investigateAbove, 1) + "%, investigate above " +
+                 fixed(t.investigateAbove, 1) + "% (" + variant_text::gate(rec.options) + ")";
+    const VariantResult* chosen = nullptr;
+    for (const VariantResult& x : v.variants) {
+        const double worst = x.worstDegradationPct.value_or(0);
+        const bool recommended = rec.label && *rec.label == x.label;
+        if (recommended) chosen = &x;
+        std::string detail = x.worstTask.empty() ? "no task degrades" : "worst: " + x.worstTask;
+        detail += " · " + std::string(verdictName(x.verdict));
+        if (recommended)
+            detail = "✓ recommended · " + detail;
+        else if (!x.passes && !x.failReason.empty())
+            detail += " · does not pass";
+        s.figures.push_back({x.label, fixed(worst, 2) + "%", detail, x.verdict});
+    }
+    if (chosen) {
+        s.summary =
+            "enable " + chosen->label + " (worst task " + fixed(chosen->worstDegradationPct.value_or(0), 2) + "%)";
+        s.gain = shortBuys(chosen->config.layers);
+        s.points.push_back("What it buys: " + rec.buys);
+    } else {
+        s.summary = "no FP8 variant passes " + variant_text::gate(rec.options);
+    }
+    std::string talk = rec.reason + ".";
+    if (chosen) talk += " It buys: " + rec.buys + ".";
+    for (const auto& r : rec.rejected) talk += " " + r.label + " does not pass: " + r.reason + ".";
+    s.talkingPoints = talk;
     return s;
 }
 
@@ -374,8 +427,10 @@ std::string kvTalkingPoint(const KvHeadline& h) {
     return line;
 }
 
-std::optional<PresentationSlide> benchmarksSlide(const ComparisonDocument& doc) {
+std::optional<PresentationSlide> benchmarksSlide(const ComparisonDocument& doc, const Decision& decision) {
     if (!doc.benchmarks) return std::nullopt;
+    const Fp8Config* tested = variant_text::testedConfig(decision);
+    const bool testedFp8Kv = !doc.hasEvals || (tested && tested->kvCache);
     const BenchResults& r = *doc.benchmarks;
     // The headline speedup: the linear layers of a decoder block (not the square stress case, default accumulation).
     const BenchGemmPoint* best = nullptr;
@@ -407,7 +462,11 @@ std::optional<PresentationSlide> benchmarksSlide(const ComparisonDocument& doc) 
         s.gain = "matrix multiplies up to " + times(best->speedupVsBf16) + " as fast";
     } else {
         const std::string why = !r.gemmSkipped.empty() ? "needs a GPU" : anyGemm ? "no FP8/BF16 pair" : "not run";
-        s.title = kv ? "What an FP8 KV cache costs in accuracy" : "Local GPU benchmarks";
+        // The KV figure is a measurement of the codec; it is the tested configuration's cost only where that has an
+        // FP8 KV cache.
+        s.title = !kv           ? "Local GPU benchmarks"
+                  : testedFp8Kv ? "What an FP8 KV cache costs in accuracy"
+                                : "What an FP8 KV cache would cost in accuracy (not in the tested configuration)";
         s.figures.push_back({"FP8 GEMM speedup", "not measured", why, std::nullopt});
         if (anyGemm) s.charts.push_back("bench-roofline");
     }
@@ -422,6 +481,7 @@ std::optional<PresentationSlide> benchmarksSlide(const ComparisonDocument& doc) 
     else
         talk.push_back("GEMM speed was not measured on " + device);
     if (kv) talk.push_back(kvTalkingPoint(*kv));
+    if (kv && !testedFp8Kv) talk.push_back("the configuration tested in the evals has no FP8 KV cache");
     std::string line = joined(talk, "; ");
     line[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(line[0])));
     s.talkingPoints = line + ".";
@@ -435,7 +495,8 @@ std::string dtypesText(const CapacityInputs& in) {
            (in.kv == StorageDtype::Fp8 ? "FP8" : "BF16") + " KV";
 }
 
-std::optional<PresentationSlide> capacitySlide(const ComparisonDocument& doc, const LocalDeviceStatus* local) {
+std::optional<PresentationSlide> capacitySlide(const ComparisonDocument& doc, const Decision& decision,
+                                               const LocalDeviceStatus* local) {
     if (!doc.capacity) return std::nullopt;
     auto plans = planCapacityComparison(*doc.capacity, local);
     if (!plans) return std::nullopt;  // e.g. "local" GPUs on a machine without them: nothing true to show
@@ -446,6 +507,10 @@ std::optional<PresentationSlide> capacitySlide(const ComparisonDocument& doc, co
     const std::string model = sel.inputs.model.fromConfigFile && !sel.inputs.model.hfRepo.empty()
                                   ? sel.inputs.model.hfRepo
                                   : sel.inputs.model.name;
+    // What each variant buys comes from its own layers: settings with an FP8 KV cache the tested configuration lacks
+    // say so instead of promising its tokens.
+    const std::string untested =
+        doc.hasEvals ? variant_text::untestedKvCacheNote(decision, sel.inputs.kv == StorageDtype::Fp8) : "";
     PresentationSlide s;
     s.step = PresentationStep::Capacity;
     s.subtitle = model + " on " + std::to_string(sel.inputs.gpus) + " × " + sel.inputs.gpu.displayName + ", " +
@@ -480,7 +545,10 @@ std::optional<PresentationSlide> capacitySlide(const ComparisonDocument& doc, co
                    : sel.inputs.kv == StorageDtype::Fp8 ? "An FP8 KV cache fits "
                                                         : "FP8 weights make room for ") +
                   times(gain) + " as many tokens as BF16";
-        if (gain > 1) s.gain = times(gain) + " the KV-cache tokens";
+        if (!untested.empty())  // the settings' FP8 KV cache is not what was tested: no promise of its tokens
+            s.title = chosen + " would fit " + times(gain) + " as many tokens: its FP8 KV cache was not tested";
+        else if (gain > 1)
+            s.gain = times(gain) + " the KV-cache tokens";
         s.figures.push_back(
             {"Gain", times(gain),
              formatPercent((gain - 1) * 100, 0) + " tokens, " + (sel.maxSequences >= bf.maxSequences ? "+" : "") +
@@ -502,6 +570,11 @@ std::optional<PresentationSlide> capacitySlide(const ComparisonDocument& doc, co
     }
     if (sel.decode && sel.decode->fp8Speedup > 0)
         talk += " Bandwidth bound on decoding: FP8 up to " + times(sel.decode->fp8Speedup) + " BF16 tokens/s.";
+    if (!untested.empty()) {
+        std::string note = untested;
+        note[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(note[0])));
+        talk += " " + note + ".";
+    }
     s.talkingPoints = talk;
     return s;
 }
@@ -595,6 +668,8 @@ std::string_view presentationStepName(PresentationStep step) {
             return "Cover";
         case PresentationStep::Evals:
             return "Offline evals";
+        case PresentationStep::Variants:
+            return "Which FP8 layers to enable";
         case PresentationStep::LongContext:
             return "Long context";
         case PresentationStep::Judge:
@@ -641,8 +716,9 @@ PresentationDeck buildPresentationDeck(const ComparisonDocument& doc, const Deci
         deck.candidateLabel = labelOr(doc.candidate.label, "FP8");
     }
     deck.slides.push_back(coverSlide(doc, decision, deck.model, deck.date));
-    for (auto slide : {evalsSlide(doc, decision), longContextSlide(doc, decision), judgeSlide(doc, decision),
-                       timelineSlide(doc, decision), benchmarksSlide(doc), capacitySlide(doc, local)}) {
+    for (auto slide : {evalsSlide(doc, decision), variantsSlide(decision), longContextSlide(doc, decision),
+                       judgeSlide(doc, decision), timelineSlide(doc, decision), benchmarksSlide(doc, decision),
+                       capacitySlide(doc, decision, local)}) {
         if (slide) deck.slides.push_back(std::move(*slide));
     }
     deck.slides.push_back(

@@ -11,6 +11,7 @@
 #include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/timeline.h"
 #include "report/long_context_format.h"
+#include "report/report_variants.h"
 
 namespace fp8dash {
 namespace {
@@ -683,66 +684,6 @@ Json layersToJson(const RunLayers& l) {
                 {"activations", layerToJson(l.activations)}};
 }
 
-// The tasks of every variant in one order: the baseline file order of the first variant that has each.
-std::vector<std::string> variantTaskOrder(const VariantComparison& v) {
-    std::vector<std::string> out;
-    for (const auto& variant : v.variants)
-        for (const auto& t : variant.report.tasks)
-            if (std::find(out.begin(), out.end(), t.task) == out.end()) out.push_back(t.task);
-    return out;
-}
-
-const TaskComparison* variantTask(const VariantResult& v, const std::string& task) {
-    for (const auto& t : v.report.tasks)
-        if (t.task == task) return &t;
-    return nullptr;
-}
-
-// "0.7399 (97.41%) investigate": the candidate's value, its recovery against the baseline, its verdict.
-std::string variantCell(const TaskComparison* t) {
-    if (!t) return "—";
-    return fixed(t->candidate, 4) + " (" + (t->recoveryPct ? fixed(*t->recoveryPct, 2) + "%" : std::string("n/a")) +
-           ") " + std::string(verdictName(t->verdict));
-}
-
-std::string recommendationGate(const RecommendationOptions& o) {
-    return "--accept " + std::string(verdictName(o.accept)) +
-           (o.minRecoveryPct ? ", --min-recovery " + general(*o.minRecoveryPct) + "%" : std::string());
-}
-
-struct VariantTable {
-    std::vector<std::string> header;
-    std::vector<std::vector<std::string>> rows;
-};
-
-VariantTable variantTable(const VariantComparison& v) {
-    VariantTable t;
-    t.header = {"Task", v.baselineLabel};
-    for (const auto& variant : v.variants) t.header.push_back(variant.label);
-    for (const auto& task : variantTaskOrder(v)) {
-        std::vector<std::string> row{task};
-        const TaskComparison* any = nullptr;
-        for (const auto& variant : v.variants)
-            if ((any = variantTask(variant, task))) break;
-        row.push_back(any ? fixed(any->baseline, 4) : "—");
-        for (const auto& variant : v.variants) row.push_back(variantCell(variantTask(variant, task)));
-        t.rows.push_back(std::move(row));
-    }
-    std::vector<std::string> avg{"Average recovery", ""};
-    std::vector<std::string> verdicts{"Verdict", ""};
-    for (const auto& variant : v.variants) {
-        avg.push_back(variant.averageRecoveryPct ? fixed(*variant.averageRecoveryPct, 2) + "%" : "n/a");
-        verdicts.push_back(std::string(verdictTitle(variant.verdict)) + (variant.passes ? " (passes)" : ""));
-    }
-    t.rows.push_back(std::move(avg));
-    t.rows.push_back(std::move(verdicts));
-    return t;
-}
-
-std::string stepTitle(const LayerStep& s) {
-    return s.fromLabel + " → " + s.toLabel + " (" + s.plan.description + ")";
-}
-
 }  // namespace
 
 Json variantsToJson(const VariantComparison& v) {
@@ -809,15 +750,11 @@ Json variantsToJson(const VariantComparison& v) {
 }
 
 std::string variantsToText(const VariantComparison& v) {
-    const Recommendation& rec = v.recommendation;
-    std::string out =
-        wrapText("Recommendation: " + (rec.label ? *rec.label : std::string("none — stay on ") + v.baselineLabel) +
-                     " (" + recommendationGate(rec.options) + ")",
-                 110, "  ")
-            .substr(2);
-    out += bulletLine("•", rec.reason);
-    if (rec.label) out += bulletLine("•", "it buys: " + rec.buys);
-    for (const auto& r : rec.rejected) out += bulletLine("•", r.label + " does not pass: " + r.reason);
+    std::string out = wrapText("Recommendation: " + variant_text::recommended(v) + " (" +
+                                   variant_text::gate(v.recommendation.options) + ")",
+                               110, "  ")
+                          .substr(2);
+    for (const auto& line : variant_text::recommendationLines(v)) out += bulletLine("•", line);
 
     out += "\nRuns\n";
     std::size_t lw = width(v.baselineLabel);
@@ -825,16 +762,12 @@ std::string variantsToText(const VariantComparison& v) {
     out += "  " + pad(v.baselineLabel, lw) + "  " + modelLine(v.baselineConfig) + "\n";
     for (const auto& variant : v.variants) {
         out += "  " + pad(variant.label, lw) + "  " + modelLine(variant.config) + "\n";
-        const RunLayers& l = variant.config.layers;
-        out += wrapText("weights " + l.weights.value + " (" + l.weights.evidence + ") · KV cache " + l.kvCache.value +
-                            (l.fp8KvCache() ? ", scales " + l.kvScales.value + " (" + l.kvScales.evidence + ")" : "") +
-                            " · activations " + l.activations.value,
-                        110, "  " + std::string(lw + 2, ' '));
+        out += wrapText(variant_text::layersLine(variant.config.layers), 110, "  " + std::string(lw + 2, ' '));
     }
 
     out += "\nVariants (each cell: value (recovery against " + v.baselineLabel + ") verdict; " +
            thresholdsLine(v.thresholds) + ")\n";
-    const VariantTable t = variantTable(v);
+    const variant_text::Table t = variant_text::table(v);
     std::vector<std::size_t> widths(t.header.size(), 0);
     for (std::size_t i = 0; i < t.header.size(); ++i) widths[i] = width(t.header[i]);
     for (const auto& row : t.rows)
@@ -853,7 +786,7 @@ std::string variantsToText(const VariantComparison& v) {
     out += "\nLayer steps (two runs that differ in exactly one layer, compared directly)\n";
     if (v.steps.empty()) out += wrapText("none: no two runs differ in exactly one layer", 110, "  ");
     for (const auto& s : v.steps) {
-        out += "  " + stepTitle(s) + "\n";
+        out += "  " + variant_text::stepTitle(s) + "\n";
         for (const auto& task : s.tasks)
             out += wrapText("- " + task.sentence + ": " + std::string(verdictName(task.verdict)), 110, "    ");
     }
@@ -873,17 +806,13 @@ std::string variantsToMarkdown(const VariantComparison& v) {
     using markdown::Where;
     const auto esc = [](std::string_view text) { return markdown::escape(text); };
     const auto cell = [](std::string_view text) { return markdown::escape(text, Where::TableCell); };
-    const Recommendation& rec = v.recommendation;
-    std::string out = "## Recommendation: **" +
-                      esc(rec.label ? *rec.label : std::string("none — stay on ") + v.baselineLabel) + "**\n\n";
-    out += "- " + esc(rec.reason) + "\n";
-    if (rec.label) out += "- " + esc("it buys: " + rec.buys) + "\n";
-    for (const auto& r : rec.rejected) out += "- " + esc(r.label + " does not pass: " + r.reason) + "\n";
+    std::string out = "## Recommendation: **" + esc(variant_text::recommended(v)) + "**\n\n";
+    for (const auto& line : variant_text::recommendationLines(v)) out += "- " + esc(line) + "\n";
     out += "\n## Variants\n\n" +
            esc("Each cell: value (recovery against " + v.baselineLabel + ") verdict; " + thresholdsLine(v.thresholds) +
                ".") +
            "\n\n";
-    const VariantTable t = variantTable(v);
+    const variant_text::Table t = variant_text::table(v);
     std::vector<std::vector<std::string>> rows;
     for (const auto& row : t.rows) {
         std::vector<std::string> cells;
@@ -896,7 +825,7 @@ std::string variantsToMarkdown(const VariantComparison& v) {
     out += "\n## Layer steps\n\n";
     if (v.steps.empty()) out += esc("None: no two runs differ in exactly one layer.") + "\n";
     for (const auto& s : v.steps) {
-        out += "### " + esc(stepTitle(s)) + "\n\n";
+        out += "### " + esc(variant_text::stepTitle(s)) + "\n\n";
         for (const auto& task : s.tasks)
             out += "- " + esc(task.sentence + ": " + std::string(verdictName(task.verdict))) + "\n";
         out += "\n";

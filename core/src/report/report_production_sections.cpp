@@ -12,6 +12,7 @@
 #include "fp8dash/core/time_series.h"
 #include "fp8dash/core/vllm_metrics.h"
 #include "report/report_sections.h"
+#include "report/report_variants.h"
 
 namespace fp8dash::report_doc {
 
@@ -263,7 +264,7 @@ void addBenchmarks(Report& report, const ComparisonDocument& doc, const ReportCo
     report.sections.push_back(std::move(s));
 }
 
-void addCapacity(Report& report, const ComparisonDocument& doc) {
+void addCapacity(Report& report, const ComparisonDocument& doc, const Decision& d) {
     if (!doc.capacity) return;
     const CapacitySettings& st = *doc.capacity;
     Section s{"capacity", "KV-cache capacity", {}};
@@ -275,6 +276,11 @@ void addCapacity(Report& report, const ComparisonDocument& doc) {
                       (st.vllmVersion.empty() ? general(st.overheadGiB) + " GiB per GPU"
                                               : "as vLLM " + st.vllmVersion + " accounts it") +
                       "; chosen: " + dtypeLabel(st.weights, st.kv) + "."));
+    // What FP8 buys comes from the tested configuration's own layers: an FP8 KV cache it lacks is said to be untested.
+    if (const std::string note =
+            doc.hasEvals ? variant_text::untestedKvCacheNote(d, upper(st.kv) == "FP8") : std::string();
+        !note.empty())
+        s.paragraph(toned("⚠ " + note + ".", Tone::Warning));
     if (st.gpu == "local") {
         s.paragraph(
             toned("Planned for the GPUs of the machine where it was made (“local”): the figures depend on "

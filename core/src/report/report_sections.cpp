@@ -12,6 +12,7 @@
 #include "fp8dash/core/time_series.h"
 #include "report/long_context_format.h"
 #include "report/report_sections.h"
+#include "report/report_variants.h"
 
 namespace fp8dash::report_doc {
 
@@ -162,8 +163,46 @@ std::string kvScalesText(const Fp8Config& c) {
     return "yes" + (c.kvScalesEvidence.empty() ? std::string() : " (" + c.kvScalesEvidence + ")");
 }
 
+// Several variants: the baseline and every candidate side by side, one column each.
+void addVariantRuns(Report& report, const ComparisonDocument& doc, const VariantComparison& v) {
+    Section s{"runs", "FP8 configuration", {}};
+    std::vector<std::pair<std::string, const Fp8Config*>> runs{{v.baselineLabel, &v.baselineConfig}};
+    std::vector<std::string> sources{doc.baseline.sourcePath, doc.candidate.sourcePath};
+    for (const auto& c : doc.moreCandidates) sources.push_back(c.run.sourcePath);
+    for (const auto& variant : v.variants) runs.emplace_back(variant.label, &variant.config);
+    Table t;
+    t.header = {""};
+    for (const auto& [label, config] : runs) t.header.push_back(label);
+    const auto row = [&](const std::string& label, const auto& value) {
+        std::vector<Cell> cells{cell(label)};
+        for (std::size_t k = 0; k < runs.size(); ++k) cells.push_back(Cell{value(*runs[k].second, k)});
+        t.rows.push_back(std::move(cells));
+    };
+    row("Model",
+        [](const Fp8Config& x, std::size_t) { return x.model.empty() ? plain("(not recorded)") : code(x.model); });
+    row("Weights", [](const Fp8Config& x, std::size_t) { return plain(weightsText(x)); });
+    row("KV cache", [](const Fp8Config& x, std::size_t) { return plain(kvText(x)); });
+    row("KV scales", [](const Fp8Config& x, std::size_t) { return plain(kvScalesText(x)); });
+    row("Activations",
+        [](const Fp8Config& x, std::size_t) { return plain(x.activations ? "FP8 (W8A8, inferred)" : "not FP8"); });
+    row("Results file", [&](const Fp8Config&, std::size_t k) {
+        return plain(k < sources.size() && !sources[k].empty() ? sources[k] : "—");
+    });
+    s.table(std::move(t));
+    std::vector<Line> layers{strong(v.baselineLabel + ":") + plain(" " + fp8LayersSummary(v.baselineConfig))};
+    for (const auto& variant : v.variants)
+        layers.push_back(strong(variant.label + ":") + plain(" " + fp8LayersSummary(variant.config)));
+    s.bullets(std::move(layers));
+    if (doc.control)
+        s.paragraph(plain("Control run " + doc.control->label +
+                          (doc.control->sourcePath.empty() ? "" : " (" + doc.control->sourcePath + ")") +
+                          ": a second BF16 run, whose spread is each task's noise floor."));
+    report.sections.push_back(std::move(s));
+}
+
 void addRuns(Report& report, const ComparisonDocument& doc, const Decision& d) {
     if (!doc.hasEvals || !d.evals) return;
+    if (d.variants) return addVariantRuns(report, doc, *d.variants);
     const ComparisonReport& r = *d.evals;
     Section s{"runs", "FP8 configuration", {}};
     Table t;
@@ -243,11 +282,10 @@ Line recoveryLine(const ComparisonReport& r) {
                  " over the compared higher-is-better tasks; “recovery” under a degradation is the task's own).");
 }
 
-void addEvals(Report& report, const Decision& d) {
-    if (!d.evals) return;
-    const ComparisonReport& r = *d.evals;
-    Section s{"evals", "Offline evals", {}};
-    if (d.judge || d.timeline)
+// One candidate's evals against the baseline. `alone`: say the evals' own verdict first (the overall one, above, has
+// more evidence in it).
+void addEvalsOf(Report& report, const ComparisonReport& r, Section s, bool alone) {
+    if (alone)
         s.paragraph(plain("The evals alone: ") + strong(std::string(verdictTitle(r.verdict)), toneOf(r.verdict)) +
                     plain("."));
     s.paragraph(plain("Degradation is the loss in the metric's good direction; Δ% = (" + r.candidateLabel + " − " +
@@ -321,6 +359,118 @@ void addEvals(Report& report, const Decision& d) {
     if (!risks.empty()) {
         s.heading("Risk flags");
         s.bullets(std::move(risks));
+    }
+    report.sections.push_back(std::move(s));
+}
+
+void addEvals(Report& report, const Decision& d) {
+    if (!d.evals) return;
+    if (!d.variants) return addEvalsOf(report, *d.evals, Section{"evals", "Offline evals", {}}, d.judge || d.timeline);
+    // Several variants: each candidate's own evals, as a two-run comparison shows them.
+    for (std::size_t k = 0; k < d.variants->variants.size(); ++k) {
+        const VariantResult& v = d.variants->variants[k];
+        Section s{"evals-" + std::to_string(k + 1), "Offline evals: " + v.label, {}};
+        s.paragraph(plain(v.label + " against " + d.variants->baselineLabel + ": ") +
+                    strong(std::string(verdictTitle(v.verdict)), toneOf(v.verdict)) +
+                    plain(v.passes ? " (passes the recommendation's gate)." : "."));
+        addEvalsOf(report, v.report, std::move(s), false);
+    }
+}
+
+// Several variants (README "Variants and layer steps"): the recommendation, the tasks x variants table, the layer
+// steps (steps x tasks, then each step's sentences) and the step that costs each task most, in compare's words
+// (report/report_variants.h).
+void addVariants(Report& report, const Decision& d) {
+    if (!d.variants) return;
+    const VariantComparison& v = *d.variants;
+    const Recommendation& rec = v.recommendation;
+    Section s{"variants", "Which FP8 layers to enable", {}};
+    s.paragraph(plain("Recommendation: ") +
+                strong(variant_text::recommended(v), rec.label ? toneOf(rec.verdict) : Tone::Investigate) +
+                plain(" (" + variant_text::gate(rec.options) + "): the most aggressive variant that passes."));
+    std::vector<Line> lines;
+    for (const auto& line : variant_text::recommendationLines(v)) lines.push_back(plain(line));
+    s.bullets(std::move(lines));
+
+    s.heading("Variants");
+    s.paragraph(toned(
+        "Each cell: value (recovery against " + v.baselineLabel + ") verdict; " + thresholdsSummary(v.thresholds) + ".",
+        Tone::Muted));
+    const variant_text::Table vt = variant_text::table(v);
+    Table t;
+    // The evals table's small type, and columns that wrap (right-aligned cells do not): five runs fit a page.
+    t.cls = "evals";
+    t.header = vt.header;
+    t.align.assign(vt.header.size(), Align::Left);
+    t.align[1] = Align::Right;
+    for (std::size_t i = 0; i < vt.rows.size(); ++i) {
+        std::vector<Cell> row;
+        const bool summary = i + 2 >= vt.rows.size();  // the Average recovery and Verdict rows
+        for (std::size_t c = 0; c < vt.rows[i].size(); ++c) {
+            const std::string& text = vt.rows[i][c];
+            const std::optional<Verdict>& verdict = vt.verdicts[i][c];
+            Cell x = cell(text);
+            if (c == 0) x = Cell{summary ? strong(text) : code(text)};
+            if (verdict) {
+                if (summary) x = Cell{strong(text, toneOf(*verdict))};  // the variant's verdict
+                x.fill = toneOf(*verdict);
+            }
+            row.push_back(std::move(x));
+        }
+        t.rows.push_back(std::move(row));
+    }
+    s.table(std::move(t));
+
+    s.heading("Layer steps");
+    if (v.steps.empty()) {
+        s.paragraph(plain("None: no two runs differ in exactly one layer."));
+    } else {
+        s.paragraph(
+            toned("Two runs that differ in exactly one layer, compared directly (paired where both have sample "
+                  "logs). Each cell: what the step costs the task, or how it changes it, with its 95% interval "
+                  "on the same scale.",
+                  Tone::Muted));
+        std::vector<std::string> tasks;
+        for (const auto& step : v.steps)
+            for (const auto& task : step.tasks)
+                if (std::find(tasks.begin(), tasks.end(), task.task) == tasks.end()) tasks.push_back(task.task);
+        Table st;
+        st.cls = "evals";
+        st.header = {"Step"};
+        st.header.insert(st.header.end(), tasks.begin(), tasks.end());
+        st.align.assign(st.header.size(), Align::Left);
+        for (const auto& step : v.steps) {
+            Cell title = cell(step.fromLabel + " → " + step.toLabel);
+            title.sub = step.plan.description;
+            std::vector<Cell> row{std::move(title)};
+            for (const auto& task : tasks) {
+                const auto it = std::find_if(step.tasks.begin(), step.tasks.end(),
+                                             [&](const LayerStepTask& x) { return x.task == task; });
+                if (it == step.tasks.end()) {
+                    row.push_back(cell("—"));
+                    continue;
+                }
+                const variant_text::StepFigure f = variant_text::stepFigure(*it);
+                Cell c = cell(f.text);
+                c.sub = f.ci;
+                c.fill = toneOf(it->verdict);
+                row.push_back(std::move(c));
+            }
+            st.rows.push_back(std::move(row));
+        }
+        s.table(std::move(st));
+        std::vector<Line> sentences;
+        for (const auto& step : v.steps)
+            for (const auto& task : step.tasks)
+                sentences.push_back(plain(task.sentence + ": ") +
+                                    strong(std::string(verdictName(task.verdict)), toneOf(task.verdict)));
+        s.bullets(std::move(sentences));
+        if (!v.costliestStep.empty()) {
+            s.heading("The step that costs each task most");
+            std::vector<Line> costliest;
+            for (const auto& [task, step] : v.costliestStep) costliest.push_back(code(task) + plain(": " + step));
+            s.bullets(std::move(costliest));
+        }
     }
     report.sections.push_back(std::move(s));
 }
@@ -447,13 +597,14 @@ Report buildReport(const ComparisonDocument& doc, const Decision& d, const Repor
     meta("Report written", readable(ctx.generatedAt) + " by fp8dash " + ctx.toolVersion);
     addVerdict(r, doc, d);
     addReview(r, doc, d);
+    addVariants(r, d);
     addRuns(r, doc, d);
     addEvals(r, d);
     addLongContext(r, d, ctx);
     addJudge(r, doc, d, ctx);
     addTimeline(r, doc, d, ctx);
     addBenchmarks(r, doc, ctx);
-    addCapacity(r, doc);
+    addCapacity(r, doc, d);
     addNotes(r, doc);
     r.footer = "Written by fp8dash " + ctx.toolVersion + " on " + readable(ctx.generatedAt) +
                (ctx.source.empty() ? std::string() : " from " + ctx.source) + ".";

@@ -28,6 +28,6 @@ Line chartLine(const ReportChart& chart);
 // The production sections (report_production_sections.cpp).
 void addTimeline(Report& report, const ComparisonDocument& doc, const Decision& d, const ReportContext& ctx);
 void addBenchmarks(Report& report, const ComparisonDocument& doc, const ReportContext& ctx);
-void addCapacity(Report& report, const ComparisonDocument& doc);
+void addCapacity(Report& report, const ComparisonDocument& doc, const Decision& d);
 
 }  // namespace fp8dash::report_doc

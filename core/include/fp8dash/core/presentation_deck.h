@@ -23,10 +23,12 @@
 namespace fp8dash {
 
 // LongContext: the per-length (RULER) comparison, after the evals it belongs to; only when there is one.
-enum class PresentationStep { Cover, Evals, LongContext, Judge, Timeline, Benchmarks, Capacity, Verdict };
+// Variants: "Which FP8 layers to enable", after the evals, only with several candidates: each variant's worst
+// degradation against the go/monitor/investigate bands, the recommended one marked, what it buys.
+enum class PresentationStep { Cover, Evals, Variants, LongContext, Judge, Timeline, Benchmarks, Capacity, Verdict };
 
-// "Cover", "Offline evals", "Long context", "Domain judge", "Production timeline", "Local benchmarks", "KV-cache
-// capacity", "Verdict"
+// "Cover", "Offline evals", "Which FP8 layers to enable", "Long context", "Domain judge", "Production timeline", "Local
+// benchmarks", "KV-cache capacity", "Verdict"
 std::string_view presentationStepName(PresentationStep step);
 
 // One big figure of a slide.

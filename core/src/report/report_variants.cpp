@@ -1,0 +1,142 @@
+// The shared words and tables of several variants (report/report_variants.h).
+#include "report/report_variants.h"
+
+#include <algorithm>
+
+#include "fp8dash/core/number_format.h"
+
+namespace fp8dash::variant_text {
+
+using numfmt::fixed;
+using numfmt::general;
+
+std::vector<std::string> taskOrder(const VariantComparison& v) {
+    std::vector<std::string> out;
+    for (const auto& variant : v.variants)
+        for (const auto& t : variant.report.tasks)
+            if (std::find(out.begin(), out.end(), t.task) == out.end()) out.push_back(t.task);
+    return out;
+}
+
+const TaskComparison* taskOf(const VariantResult& v, const std::string& task) {
+    for (const auto& t : v.report.tasks)
+        if (t.task == task) return &t;
+    return nullptr;
+}
+
+std::string cell(const TaskComparison* t) {
+    if (!t) return "—";
+    return fixed(t->candidate, 4) + " (" + (t->recoveryPct ? fixed(*t->recoveryPct, 2) + "%" : std::string("n/a")) +
+           ") " + std::string(verdictName(t->verdict));
+}
+
+std::string gate(const RecommendationOptions& o) {
+    return "--accept " + std::string(verdictName(o.accept)) +
+           (o.minRecoveryPct ? ", --min-recovery " + general(*o.minRecoveryPct) + "%" : std::string());
+}
+
+Table table(const VariantComparison& v) {
+    Table t;
+    t.header = {"Task", v.baselineLabel};
+    for (const auto& variant : v.variants) t.header.push_back(variant.label);
+    for (const auto& task : taskOrder(v)) {
+        std::vector<std::string> row{task};
+        std::vector<std::optional<Verdict>> verdicts{std::nullopt, std::nullopt};
+        const TaskComparison* any = nullptr;
+        for (const auto& variant : v.variants)
+            if ((any = taskOf(variant, task))) break;
+        row.push_back(any ? fixed(any->baseline, 4) : "—");
+        for (const auto& variant : v.variants) {
+            const TaskComparison* c = taskOf(variant, task);
+            row.push_back(cell(c));
+            verdicts.push_back(c ? std::optional<Verdict>(c->verdict) : std::nullopt);
+        }
+        t.rows.push_back(std::move(row));
+        t.verdicts.push_back(std::move(verdicts));
+    }
+    std::vector<std::string> avg{"Average recovery", ""};
+    std::vector<std::string> verdicts{"Verdict", ""};
+    std::vector<std::optional<Verdict>> none(2), tones(2);
+    for (const auto& variant : v.variants) {
+        avg.push_back(variant.averageRecoveryPct ? fixed(*variant.averageRecoveryPct, 2) + "%" : "n/a");
+        verdicts.push_back(std::string(verdictTitle(variant.verdict)) + (variant.passes ? " (passes)" : ""));
+        none.push_back(std::nullopt);
+        tones.push_back(variant.verdict);
+    }
+    t.rows.push_back(std::move(avg));
+    t.rows.push_back(std::move(verdicts));
+    t.verdicts.push_back(std::move(none));
+    t.verdicts.push_back(std::move(tones));
+    return t;
+}
+
+std::string stepTitle(const LayerStep& s) {
+    return s.fromLabel + " → " + s.toLabel + " (" + s.plan.description + ")";
+}
+
+StepFigure stepFigure(const LayerStepTask& t) {
+    const bool cost = t.degradationPct && *t.degradationPct > 0;
+    StepFigure f;
+    if (cost)
+        f.text = "costs " + fixed(*t.degradationPct, 2) + "%";
+    else if (t.deltaPct)
+        f.text = "changes by " + std::string(*t.deltaPct > 0 ? "+" : "") + fixed(*t.deltaPct, 2) + "%";
+    else
+        f.text = "n/a";
+    if (t.lossCi95Pct) {
+        // The interval of the cost, or of the change, on the same scale as the figure (as the step's sentence).
+        const double lo = cost ? t.lossCi95Pct->low : -t.lossCi95Pct->high;
+        const double hi = cost ? t.lossCi95Pct->high : -t.lossCi95Pct->low;
+        f.ci = "95% CI " + fixed(lo, 2) + "–" + fixed(hi, 2) + "%";
+    }
+    return f;
+}
+
+std::string recommended(const VariantComparison& v) {
+    const Recommendation& rec = v.recommendation;
+    return rec.label ? *rec.label : std::string("none — stay on ") + v.baselineLabel;
+}
+
+std::vector<std::string> recommendationLines(const VariantComparison& v) {
+    const Recommendation& rec = v.recommendation;
+    std::vector<std::string> out{rec.reason};
+    if (rec.label) out.push_back("it buys: " + rec.buys);
+    for (const auto& r : rec.rejected) out.push_back(r.label + " does not pass: " + r.reason);
+    return out;
+}
+
+std::string layersLine(const RunLayers& l) {
+    return "weights " + l.weights.value + " (" + l.weights.evidence + ") · KV cache " + l.kvCache.value +
+           (l.fp8KvCache() ? ", scales " + l.kvScales.value + " (" + l.kvScales.evidence + ")" : "") +
+           " · activations " + l.activations.value;
+}
+
+const Fp8Config* testedConfig(const Decision& d, std::string* label) {
+    if (d.variants) {
+        const Recommendation& rec = d.variants->recommendation;
+        for (const auto& v : d.variants->variants)
+            if (rec.label && v.label == *rec.label) {
+                if (label) *label = v.label + " (the recommended variant)";
+                return &v.config;
+            }
+        return nullptr;
+    }
+    if (!d.evals) return nullptr;
+    if (label) *label = d.evals->candidateLabel + " (the tested candidate)";
+    return &d.evals->candidateConfig;
+}
+
+std::string untestedKvCacheNote(const Decision& d, bool settingsChooseFp8Kv) {
+    if (!settingsChooseFp8Kv) return "";
+    std::string label;
+    const Fp8Config* tested = testedConfig(d, &label);
+    if (d.variants && !tested)
+        return "no variant passes, so no FP8 KV cache is recommended: the capacity settings' FP8 KV cache is not "
+               "what the evals support";
+    if (!tested || tested->kvCache) return "";
+    return label +
+           " has no FP8 KV cache: the capacity settings' FP8 KV cache, and the KV-cache tokens it adds, "
+           "were not evaluated";
+}
+
+}  // namespace fp8dash::variant_text
