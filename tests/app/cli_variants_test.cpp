@@ -4,6 +4,7 @@
 // (tests/data/lm-eval-variants/SOURCES.md).
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -106,6 +107,61 @@ TEST(CliVariants, SaveAndReportGiveTheSameDecisionOffline) {
     EXPECT_EQ(a["recommendation"], b["recommendation"]);
     EXPECT_EQ(a["variants"].size(), b["variants"].size());
     EXPECT_EQ(b["recommendation"]["accept"], "monitor");
+}
+
+// The report of a saved several-candidate comparison: the variants section, each cell's value and recovery as the
+// ladder was built (expected.json's means), the verdict from each variant's worst degradation, the recommendation,
+// the FP8 configuration side by side and one evals section per variant; HTML has the same sections.
+TEST(CliVariants, TheReportOfSeveralCandidatesSaysWhichLayersToEnable) {
+    const auto dir = std::filesystem::temp_directory_path() / "fp8dash-cli-variants-report";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const auto file = dir / "ladder.fp8cmp";
+    auto saved = fp8dashCli({"compare", ladder("bf16"), ladder("w8a8"), ladder("w8a8-kv"), ladder("w8a8-kv-cal"),
+                             "--accept", "monitor", "--save", file.string()});
+    ASSERT_EQ(saved.exitCode, 0) << saved.err;
+    auto md = fp8dashCli({"report", file.string(), "--format", "markdown"});
+    ASSERT_EQ(md.exitCode, 0) << md.err;
+    const std::string& text = md.out;
+    EXPECT_EQ(text.rfind("# BF16 vs 3 variants: meta-llama/Llama-3.1-8B-Instruct\n", 0), 0u) << text.substr(0, 200);
+    EXPECT_NE(text.find("## Which FP8 layers to enable"), std::string::npos);
+    EXPECT_NE(text.find("Recommendation: **FP8 W8A8 + FP8 KV (calibrated scales)** (--accept monitor)"),
+              std::string::npos);
+    EXPECT_NE(text.find("## FP8 configuration"), std::string::npos);
+
+    std::ifstream in(test::testData() / "lm-eval-ladder/expected.json");
+    const auto e = nlohmann::json::parse(in);
+    const auto cell = [&](const std::string& run, const std::string& task) {
+        const double b = e["means"]["bf16/" + task], c = e["means"][run + "/" + task];
+        const double degradation = (b - c) / b * 100;  // accuracy: higher is better
+        const char* band = degradation < 0.5 ? "go" : degradation <= 1.5 ? "monitor" : "investigate";
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "%.4f (%.2f%%) %s", c, c / b * 100, band);
+        return std::string(buf);
+    };
+    const char* runs[] = {"w8a8", "w8a8-kv", "w8a8-kv-cal"};
+    for (const char* task : {"gsm8k", "arc_challenge"}) {
+        char base[32];
+        std::snprintf(base, sizeof base, "%.4f", e["means"][std::string("bf16/") + task].get<double>());
+        std::string row = std::string("| `") + task + "` | " + base;
+        for (const char* run : runs) row += " | " + cell(run, task);
+        row += " |";
+        EXPECT_NE(text.find(row), std::string::npos) << row << "\nin\n" << text;
+    }
+    EXPECT_NE(text.find("| **Verdict** |  | **MONITOR (passes)** | **INVESTIGATE** | **MONITOR (passes)** |"),
+              std::string::npos);
+    for (const char* label : {"FP8 W8A8", "FP8 W8A8 + FP8 KV (scales 1.0)", "FP8 W8A8 + FP8 KV (calibrated scales)"})
+        EXPECT_NE(text.find(std::string("## Offline evals: ") + label + "\n"), std::string::npos) << label;
+
+    const auto html = dir / "ladder.html";
+    auto written = fp8dashCli({"report", file.string(), "--out", html.string()});
+    ASSERT_EQ(written.exitCode, 0) << written.err;
+    std::ifstream h(html);
+    const std::string page((std::istreambuf_iterator<char>(h)), std::istreambuf_iterator<char>());
+    EXPECT_NE(page.find("<h2>Which FP8 layers to enable</h2>"), std::string::npos);
+    EXPECT_NE(page.find("<h2>FP8 configuration</h2>"), std::string::npos);
+    EXPECT_NE(page.find("FP8 W8A8 + FP8 KV (calibrated scales)</strong>"), std::string::npos);
+    std::filesystem::remove_all(dir);
 }
 
 TEST(CliVariants, UsageErrorsExit2WithAClearMessage) {

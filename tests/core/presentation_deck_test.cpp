@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <string>
 
+#include "fp8dash/core/comparison_builder.h"
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/presentation_deck.h"
 
@@ -301,6 +304,55 @@ TEST(PresentationDeck, TheVerdictSlideListsEachStepWorstFirstAndTheReview) {
     EXPECT_EQ(deck.slides.back().reviewOutcome, ReviewOutcome::ApprovedGo);
     // Approving go is an override unless the evidence says go.
     EXPECT_EQ(deck.slides.back().reviewWarnings.empty(), *decision->verdict == Verdict::Go);
+}
+
+// Several candidates (the generated ladder, tests/data/lm-eval-ladder): a "Which FP8 layers to enable" slide after
+// the evals, one figure per variant with its worst degradation ((0.76 - x) / 0.76 on gsm8k from expected.json's
+// means 0.756, 0.736, 0.754), the passing most aggressive one (--accept monitor) marked and its buys said.
+TEST(PresentationDeck, SeveralCandidatesGetAWhichLayersSlideWithTheRecommendedOneMarked) {
+    const std::filesystem::path ladder = std::filesystem::path(FP8DASH_TEST_DATA) / "lm-eval-ladder";
+    ComparisonInputs in;
+    in.baselinePath = ladder / "bf16";
+    in.candidatePath = ladder / "w8a8";
+    in.moreCandidatePaths = {ladder / "w8a8-kv", ladder / "w8a8-kv-cal"};
+    in.recommendation.accept = Verdict::Monitor;
+    auto built = buildComparison(in);
+    ASSERT_TRUE(built.ok()) << built.error().message;
+    const PresentationDeck deck = buildPresentationDeck(built->document, built->decision);
+    const auto order = steps(deck);
+    ASSERT_GE(order.size(), 4u);
+    EXPECT_EQ(order[1], S::Evals);
+    EXPECT_EQ(order[2], S::Variants);
+    EXPECT_EQ(order.back(), S::Verdict);
+    const PresentationSlide& slide = deck.slides[2];
+    EXPECT_EQ(slide.title, "Enable FP8 W8A8 + FP8 KV (calibrated scales)");
+    EXPECT_EQ(slide.verdict, Verdict::Monitor);
+    const std::pair<const char*, double> variants[] = {{"FP8 W8A8", 0.756},
+                                                       {"FP8 W8A8 + FP8 KV (scales 1.0)", 0.736},
+                                                       {"FP8 W8A8 + FP8 KV (calibrated scales)", 0.754}};
+    ASSERT_EQ(slide.figures.size(), 3u);
+    for (const auto& [label, gsm8k] : variants) {
+        const SlideFigure* f = figure(slide, label);
+        ASSERT_NE(f, nullptr) << label;
+        char value[16];
+        std::snprintf(value, sizeof value, "%.2f%%", (0.76 - gsm8k) / 0.76 * 100);
+        EXPECT_EQ(f->value, value) << label;
+        EXPECT_NE(f->detail.find("worst: gsm8k"), std::string::npos) << f->detail;
+    }
+    EXPECT_EQ(figure(slide, "FP8 W8A8 + FP8 KV (calibrated scales)")->detail.rfind("✓ recommended", 0), 0u);
+    EXPECT_EQ(figure(slide, "FP8 W8A8 + FP8 KV (scales 1.0)")->level, Verdict::Investigate);
+    EXPECT_NE(figure(slide, "FP8 W8A8 + FP8 KV (scales 1.0)")->detail.find("does not pass"), std::string::npos);
+    EXPECT_EQ(figure(slide, "FP8 W8A8")->detail.find("recommended"), std::string::npos);
+    EXPECT_NE(slide.gain.find("twice the KV-cache tokens"), std::string::npos) << slide.gain;
+    EXPECT_NE(slide.talkingPoints.find("FP8 W8A8 + FP8 KV (scales 1.0) does not pass"), std::string::npos)
+        << slide.talkingPoints;
+
+    // One candidate: no such slide.
+    ComparisonInputs two = in;
+    two.moreCandidatePaths.clear();
+    auto pair = buildComparison(two);
+    ASSERT_TRUE(pair.ok()) << pair.error().message;
+    EXPECT_FALSE(buildPresentationDeck(pair->document, pair->decision).indexOf(S::Variants));
 }
 
 TEST(PresentationDeck, ADocumentWithNothingStillHasACoverAndAVerdict) {

@@ -496,7 +496,9 @@ TEST_F(PresentationTest, TheVerdictSlideCarriesTheReviewDecisionAndItsWarning) {
     const auto points = slide->findChildren<QLabel*>(QStringLiteral("slidePoint"));
     ASSERT_EQ(points.size(), 1);
     EXPECT_TRUE(points.front()->text().contains(QStringLiteral("×1.91"))) << points.front()->text().toStdString();
-    EXPECT_TRUE(points.front()->text().contains(QStringLiteral("×2.00")));
+    // The demo's candidate (the model card's FP8 checkpoint) quantizes the weights only: the capacity settings' FP8
+    // KV cache was never evaluated, so the KV cache's ×2.00 tokens are not promised.
+    EXPECT_FALSE(points.front()->text().contains(QStringLiteral("×2.00"))) << points.front()->text().toStdString();
     auto* review = w.currentSlide()->findChild<QLabel*>(QStringLiteral("reviewText"));
     ASSERT_NE(review, nullptr);
     EXPECT_TRUE(review->text().contains(QStringLiteral("Ana Ruiz")));
