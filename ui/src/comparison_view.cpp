@@ -1,15 +1,20 @@
 #include "fp8dash/ui/comparison_view.h"
 
+#include <QComboBox>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTextDocumentFragment>
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
+#include "fp8dash/core/variant_text.h"
 #include "fp8dash/ui/bench_view.h"
 #include "fp8dash/ui/capacity_view.h"
 #include "fp8dash/ui/fp8_layers_panel.h"
@@ -21,6 +26,7 @@
 #include "fp8dash/ui/risk_flags_panel.h"
 #include "fp8dash/ui/task_table_view.h"
 #include "fp8dash/ui/timeline_view.h"
+#include "fp8dash/ui/variants_view.h"
 #include "fp8dash/ui/verdict_banner.h"
 #include "ui_style.h"
 
@@ -82,6 +88,25 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     m_runs->setTextInteractionFlags(Qt::TextSelectableByMouse);
     evalsLayout->addWidget(m_runs);
 
+    // Several candidates: the evals tab shows one at a time against the baseline.
+    m_pickerRow = new QWidget(evalsPage);
+    auto* pickerLayout = new QHBoxLayout(m_pickerRow);
+    pickerLayout->setContentsMargins(0, 0, 0, 0);
+    auto* pickerLabel = new QLabel(tr("&Candidate:"), m_pickerRow);
+    m_picker = new QComboBox(m_pickerRow);
+    m_picker->setObjectName(QStringLiteral("candidatePicker"));
+    m_picker->setAccessibleName(tr("The candidate the offline evals show"));
+    m_picker->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    pickerLabel->setBuddy(m_picker);
+    pickerLayout->addWidget(pickerLabel);
+    pickerLayout->addWidget(m_picker);
+    pickerLayout->addStretch(1);
+    connect(m_picker, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index >= 0) showEvalsOf(index);
+    });
+    m_pickerRow->hide();
+    evalsLayout->addWidget(m_pickerRow);
+
     m_splitter = new QSplitter(Qt::Horizontal, evalsPage);
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
     m_splitter->setChildrenCollapsible(false);
@@ -121,6 +146,14 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
 
     m_timeline = new TimelineView(m_tabs);
     m_tabs->addTab(evalsPage, tr("Offline evals"));
+    m_variants = new VariantsView(m_tabs);
+    m_tabs->addTab(m_variants, tr("Which layers"));
+    m_tabs->setTabVisible(LayersTab, false);
+    connect(m_variants, &VariantsView::variantActivated, this, [this](int variant, const QString& task) {
+        showCandidate(variant);
+        showTab(EvalsTab);
+        m_table->selectTask(task);
+    });
     m_judge = new JudgeView(m_tabs);
     m_tabs->addTab(m_judge, tr("Domain judge"));
     m_tabs->addTab(m_timeline, tr("Production timeline"));
@@ -146,6 +179,36 @@ void ComparisonView::showTab(Tab tab) {
     if (m_tabs->isTabVisible(tab)) m_tabs->setCurrentIndex(tab);
 }
 
+void ComparisonView::showCandidate(int index) {
+    if (index >= 0 && index < m_picker->count()) m_picker->setCurrentIndex(index);
+}
+
+int ComparisonView::shownCandidate() const {
+    return std::max(0, m_picker->currentIndex());
+}
+
+void ComparisonView::showEvalsOf(int candidate) {
+    const bool several = candidate > 0 && candidate < static_cast<int>(m_candidateReports.size());
+    const ComparisonReport& report = several ? m_candidateReports[candidate] : m_firstReport;
+    const RunRecord& baseline = m_runsShown.front();
+    const RunRecord& shown = m_runsShown[several ? candidate + 1 : 1];
+    auto runText = [](const RunRecord& run, const Fp8Config& config) {
+        const std::string& model = !config.model.empty() ? config.model : run.results.modelName;
+        QString text = QStringLiteral("<b>%1</b> %2")
+                           .arg(style::escaped(run.label),
+                                model.empty() ? QObject::tr("(model not recorded)") : style::escaped(model));
+        if (!config.backend.empty()) text += QStringLiteral(" (%1)").arg(style::escaped(config.backend));
+        return text;
+    };
+    m_runs->setText(tr("%1 &nbsp;vs&nbsp; %2")
+                        .arg(runText(baseline, report.baselineConfig), runText(shown, report.candidateConfig)));
+    m_table->setReport(report);
+    m_layers->setReport(report);
+    m_risks->setRisks(report.risks);
+    m_longContext->setReport(report);
+    m_missing->setReport(report);
+}
+
 void ComparisonView::setComparison(const LoadedComparison& loaded) {
     const ComparisonDocument& doc = loaded.document;
     const ComparisonReport& report = loaded.report;
@@ -156,10 +219,19 @@ void ComparisonView::setComparison(const LoadedComparison& loaded) {
 
     // Hiding the current tab moves Qt to its neighbour (the judge tab): decide from where it was before.
     const bool wasOnEvals = m_tabs->currentIndex() == EvalsTab;
+    const bool wasOnLayers = m_tabs->currentIndex() == LayersTab;
+    const VariantComparison* variants = doc.hasEvals && loaded.decision.variants ? &*loaded.decision.variants : nullptr;
     m_tabs->setTabVisible(EvalsTab, doc.hasEvals);
-    if (!doc.hasEvals && wasOnEvals) {
+    m_tabs->setTabVisible(LayersTab, variants != nullptr);
+    if (!doc.hasEvals && (wasOnEvals || wasOnLayers)) {
         m_tabs->setCurrentIndex(doc.judge && !doc.timeline ? JudgeTab : TimelineTab);
+    } else if (wasOnLayers && !variants) {
+        m_tabs->setCurrentIndex(EvalsTab);
     }
+    m_variants->setVariants(variants);
+    m_tabs->setTabText(LayersTab, variants
+                                      ? tr("Which layers · %1").arg(toQString(variant_text::recommended(*variants)))
+                                      : tr("Which layers"));
     const QString baselineLabel = toQString(doc.baseline.label), candidateLabel = toQString(doc.candidate.label);
     m_judge->setJudge(doc.judge ? &*doc.judge : nullptr, loaded.decision.judge ? &*loaded.decision.judge : nullptr,
                       baselineLabel, candidateLabel);
@@ -188,6 +260,32 @@ void ComparisonView::setComparison(const LoadedComparison& loaded) {
     }
     m_tabs->setTabText(TimelineTab, timelineTitle);
     style::adaptCharts(this);  // the charts were (re)built above: in the palette's colours
+    // The candidates the evals tab can show: the first is the document's own report; the picker keeps the one shown
+    // when the same candidates come back (a note, a decision, a theme switch).
+    m_firstReport = report;
+    m_candidateReports.clear();
+    m_runsShown = {doc.baseline, doc.candidate};
+    QStringList choices;
+    if (variants) {
+        for (const VariantResult& v : variants->variants) {
+            m_candidateReports.push_back(v.report);
+            const bool recommended = variants->recommendation.label && *variants->recommendation.label == v.label;
+            choices << QStringLiteral("%1%2 — %3")
+                           .arg(recommended ? QStringLiteral("★ ") : QString(), toQString(v.label),
+                                toQString(verdictTitle(v.verdict)));
+        }
+        for (const CandidateRecord& c : doc.moreCandidates) m_runsShown.push_back(c.run);
+    }
+    QStringList before;
+    for (int i = 0; i < m_picker->count(); ++i) before << m_picker->itemText(i);
+    const int keep = before == choices ? m_picker->currentIndex() : 0;
+    {
+        const QSignalBlocker block(m_picker);
+        m_picker->clear();
+        m_picker->addItems(choices);
+        m_picker->setCurrentIndex(choices.isEmpty() ? -1 : keep);
+    }
+    m_pickerRow->setVisible(choices.size() > 1);
     if (!doc.hasEvals) {
         // The evals tab is hidden; clear it so nothing of a previous document lingers there.
         m_runs->clear();
@@ -200,23 +298,7 @@ void ComparisonView::setComparison(const LoadedComparison& loaded) {
         return;
     }
 
-    auto runText = [](const RunRecord& run, const Fp8Config& config) {
-        const std::string& model = !config.model.empty() ? config.model : run.results.modelName;
-        QString text = QStringLiteral("<b>%1</b> %2")
-                           .arg(style::escaped(run.label),
-                                model.empty() ? QObject::tr("(model not recorded)") : style::escaped(model));
-        if (!config.backend.empty()) text += QStringLiteral(" (%1)").arg(style::escaped(config.backend));
-        return text;
-    };
-    m_runs->setText(
-        tr("%1 &nbsp;vs&nbsp; %2")
-            .arg(runText(doc.baseline, report.baselineConfig), runText(doc.candidate, report.candidateConfig)));
-
-    m_table->setReport(report);
-    m_layers->setReport(report);
-    m_risks->setRisks(report.risks);
-    m_longContext->setReport(report);
-    m_missing->setReport(report);
+    showEvalsOf(std::max(0, keep));
     m_notes->setNotes(doc.notes);
 }
 

@@ -189,6 +189,20 @@ QString TaskTableView::taskAt(const QModelIndex& proxyIndex) const {
     return proxyIndex.siblingAtColumn(TaskTableModel::TaskColumn).data(Qt::DisplayRole).toString();
 }
 
+bool TaskTableView::selectTask(const QString& task) {
+    if (task.isEmpty()) return false;
+    const QModelIndexList hits = m_proxy->match(m_proxy->index(0, TaskTableModel::TaskColumn), Qt::DisplayRole, task, 1,
+                                                Qt::MatchExactly | Qt::MatchRecursive);
+    if (hits.isEmpty()) return false;
+    const QModelIndex hit = hits.front();
+    if (hit.parent().isValid()) m_tree->expand(hit.parent());
+    m_tree->setCurrentIndex(hit);
+    m_tree->selectionModel()->select(hit, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_tree->scrollTo(hit);
+    m_tree->setFocus();
+    return true;
+}
+
 QMenu* TaskTableView::createContextMenu(const QModelIndex& proxyIndex) {
     auto* menu = new QMenu(this);
     const QString task = taskAt(proxyIndex);

@@ -13,7 +13,7 @@
 #include "fp8dash/core/kv_scales_advice.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/time_series.h"
-#include "report/report_variants.h"
+#include "fp8dash/core/variant_text.h"
 
 namespace fp8dash {
 

@@ -10,8 +10,8 @@
 #include "fp8dash/core/markdown_text.h"
 #include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/timeline.h"
+#include "fp8dash/core/variant_text.h"
 #include "report/long_context_format.h"
-#include "report/report_variants.h"
 
 namespace fp8dash {
 namespace {

@@ -10,9 +10,9 @@
 #include "fp8dash/core/number_format.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/time_series.h"
+#include "fp8dash/core/variant_text.h"
 #include "fp8dash/core/vllm_metrics.h"
 #include "report/report_sections.h"
-#include "report/report_variants.h"
 
 namespace fp8dash::report_doc {
 

@@ -10,9 +10,9 @@
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/review.h"
 #include "fp8dash/core/time_series.h"
+#include "fp8dash/core/variant_text.h"
 #include "report/long_context_format.h"
 #include "report/report_sections.h"
-#include "report/report_variants.h"
 
 namespace fp8dash::report_doc {
 
@@ -379,7 +379,7 @@ void addEvals(Report& report, const Decision& d) {
 
 // Several variants (README "Variants and layer steps"): the recommendation, the tasks x variants table, the layer
 // steps (steps x tasks, then each step's sentences) and the step that costs each task most, in compare's words
-// (report/report_variants.h).
+// (fp8dash/core/variant_text.h).
 void addVariants(Report& report, const Decision& d) {
     if (!d.variants) return;
     const VariantComparison& v = *d.variants;

@@ -1,5 +1,5 @@
-// The shared words and tables of several variants (report/report_variants.h).
-#include "report/report_variants.h"
+// The shared words and tables of several variants (fp8dash/core/variant_text.h).
+#include "fp8dash/core/variant_text.h"
 
 #include <algorithm>
 

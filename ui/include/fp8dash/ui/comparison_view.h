@@ -1,7 +1,8 @@
 #pragma once
 // ComparisonView: the document page of the main window. The overall verdict banner (evals and production timeline)
 // on top, the title, then the tabs: "Offline evals" (the runs, a splitter with the task table and a scrollable side
-// panel: FP8 layers, risk flags, tasks not compared, notes), "Domain judge" (JudgeView), "Production timeline"
+// panel: FP8 layers, risk flags, tasks not compared, notes; with several candidates a picker of the candidate they
+// show), "Which layers" (VariantsView, only with several candidates), "Domain judge" (JudgeView), "Production timeline"
 // (TimelineView), "Local benchmarks" (BenchView), "Capacity" (CapacityView) and "Review" (ReviewView: the decision
 // and the notes). A document without evals hides the evals tab. GUI thread only; owns its
 // children through Qt parenting.
@@ -10,6 +11,7 @@
 
 #include "fp8dash/ui/loaded_comparison.h"
 
+class QComboBox;
 class QFrame;
 class QLabel;
 class QScrollArea;
@@ -30,18 +32,34 @@ class BenchView;
 class CapacityView;
 class JudgeView;
 class ReviewView;
+class VariantsView;
 
 class ComparisonView : public QWidget {
     Q_OBJECT
 public:
     explicit ComparisonView(QWidget* parent = nullptr);
 
-    enum Tab { EvalsTab = 0, JudgeTab = 1, TimelineTab = 2, BenchTab = 3, CapacityTab = 4, ReviewTab = 5 };
+    enum Tab {
+        EvalsTab = 0,
+        LayersTab = 1,
+        JudgeTab = 2,
+        TimelineTab = 3,
+        BenchTab = 4,
+        CapacityTab = 5,
+        ReviewTab = 6
+    };
 
     // Shows a document. The tab in front is kept where both still exist; a document without evals that was showing
     // the evals shows its judge comparison when it has one, else its timeline.
     void setComparison(const LoadedComparison& loaded);
     void showTab(Tab tab);
+
+    // With several candidates: which candidate the evals tab shows (0 the first); the task table, the layers, the
+    // risk flags and the tasks not compared follow it. Out of range: ignored.
+    void showCandidate(int index);
+    int shownCandidate() const;
+    QComboBox* candidatePicker() const { return m_picker; }  // hidden with one candidate
+    VariantsView* variantsView() const { return m_variants; }
 
     // The offline notice under the banner: what this machine cannot do with the document (rich text; "" hides it).
     // The user may dismiss it; a different text shows it again.
@@ -65,7 +83,16 @@ public:
     ReviewView* reviewView() const { return m_review; }
 
 private:
+    void showEvalsOf(int candidate);
+
     VerdictBanner* m_banner = nullptr;
+    QWidget* m_pickerRow = nullptr;
+    QComboBox* m_picker = nullptr;
+    VariantsView* m_variants = nullptr;
+    // What the evals tab shows: the document's own report (the first candidate) and, with several, each candidate's.
+    ComparisonReport m_firstReport;
+    std::vector<ComparisonReport> m_candidateReports;
+    std::vector<RunRecord> m_runsShown;  // the baseline, then each candidate, for the runs line
     QFrame* m_offline = nullptr;
     QLabel* m_offlineLabel = nullptr;
     QString m_dismissedNotice;

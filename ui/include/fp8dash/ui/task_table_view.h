@@ -34,6 +34,10 @@ public:
     QSortFilterProxyModel* proxyModel() const { return m_proxy; }
     QLineEdit* filterEdit() const { return m_filter; }
 
+    // Makes the task's row current and selected and scrolls to it (a subtask's group is expanded); false when no row
+    // shows that task (filtered out, or not compared).
+    bool selectTask(const QString& task);
+
     void expandAll();
     void collapseAll();
 

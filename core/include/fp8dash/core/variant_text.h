@@ -1,7 +1,8 @@
 #pragma once
 // The words and tables of several variants (README "Variants and layer steps"), shared by every rendering that shows
 // them: compare's text and Markdown (report_format.cpp), the report's variants section (report_sections.cpp) and
-// the presentation's "Which FP8 layers to enable" slide, so all say the same. Internal to core; pure functions.
+// the presentation's "Which FP8 layers to enable" slide, and the desktop app's "Which layers" tab, so all say the same.
+// Pure functions.
 
 #include <optional>
 #include <string>
