@@ -57,7 +57,8 @@ void tint(QTableWidgetItem* item, Verdict v) {
 // A table as tall as its rows: the page's scroll area scrolls, so nothing hides behind a table's own scroll bar.
 void fitHeight(QTableWidget* table) {
     table->resizeRowsToContents();
-    int h = table->horizontalHeader()->height() + 2 * table->frameWidth();
+    // The header's hint, not its height: before the table is first shown the header has no height of its own.
+    int h = table->horizontalHeader()->sizeHint().height() + 2 * table->frameWidth();
     for (int r = 0; r < table->rowCount(); ++r) h += table->rowHeight(r);
     table->setFixedHeight(h);
 }
@@ -194,7 +195,8 @@ void VariantsView::repaint() {
     for (int c = 0; c < static_cast<int>(v.variants.size()); ++c) {
         const VariantResult& variant = v.variants[c];
         QString tip = toQString(variant.label) + QStringLiteral(": ") + toQString(verdictTitle(variant.verdict));
-        if (!variant.passes && !variant.failReason.empty()) tip += tr("; does not pass: %1").arg(toQString(variant.failReason));
+        if (!variant.passes && !variant.failReason.empty())
+            tip += tr("; does not pass: %1").arg(toQString(variant.failReason));
         if (!variant.buys.empty()) tip += tr("\nIt buys: %1").arg(toQString(variant.buys));
         if (QTableWidgetItem* h = m_matrix->horizontalHeaderItem(FirstVariantColumn + c)) h->setToolTip(tip);
     }
@@ -217,10 +219,10 @@ void VariantsView::repaint() {
                                               t->recoveryPct ? toQString(fixed(*t->recoveryPct, 2)) + "%" : tr("n/a")),
                 degradation);
             tint(item, t->verdict);
-            item->setToolTip(QStringLiteral("%1 · %2: %3").arg(toQString(v.variants[c].label), toQString(task),
-                                                                toQString(t->reason)));
-            item->setData(Qt::AccessibleTextRole, item->text() + QStringLiteral(", ") +
-                                                      toQString(verdictTitle(t->verdict)));
+            item->setToolTip(QStringLiteral("%1 · %2: %3")
+                                 .arg(toQString(v.variants[c].label), toQString(task), toQString(t->reason)));
+            item->setData(Qt::AccessibleTextRole,
+                          item->text() + QStringLiteral(", ") + toQString(verdictTitle(t->verdict)));
             m_matrix->setItem(r, FirstVariantColumn + c, item);
         }
         // The task's own column sorts by its worst degradation across the variants.
@@ -264,11 +266,11 @@ void VariantsView::repaint() {
                     continue;
                 }
                 const variant_text::StepFigure f = variant_text::stepFigure(*it);
-                auto* item = new QTableWidgetItem(f.ci.empty() ? toQString(f.text)
-                                                               : toQString(f.text) + "\n" + toQString(f.ci));
+                auto* item =
+                    new QTableWidgetItem(f.ci.empty() ? toQString(f.text) : toQString(f.text) + "\n" + toQString(f.ci));
                 tint(item, it->verdict);
                 item->setToolTip(toQString(it->sentence) + (it->paired ? tr(" (paired from the sample logs)")
-                                                                        : tr(" (from lm-eval's standard errors)")));
+                                                                       : tr(" (from lm-eval's standard errors)")));
                 m_steps->setItem(r, 1 + c, item);
             }
         }
