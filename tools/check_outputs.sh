@@ -10,7 +10,8 @@
 #
 # What it runs: compare on the real lm-eval fixtures (/work/shared/fixtures, or $FP8DASH_FIXTURES) and on the test
 # data (sample logs found and ignored, judge score files alone and with runs, a control run, --map, --cautious,
-# --save), report on the saved files and on tests/data/comparison-files in every --format and every --out extension,
+# --save, several candidates against one baseline), report on the saved files and on tests/data/comparison-files
+# in every --format and every --out extension,
 # demo likewise, bench kv on the CPU (one small context), capacity and plan for one case, and the error paths
 # (missing file, bad option) for their messages. The timeline subcommand needs a Prometheus server, so it is not
 # run; the timeline's output is covered by the reports of the demo, which carries a production timeline.
@@ -39,7 +40,8 @@ FIX=${FP8DASH_FIXTURES:-/work/shared/fixtures}
 WORK=$(mktemp -d /tmp/fp8dash-check.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 cp -r "$FIX/lm-eval" "$WORK/fixtures"
-cp -r "$REPO/tests/data/lm-eval-samples" "$REPO/tests/data/lm-eval" "$REPO/tests/data/comparison-files" "$WORK/"
+cp -r "$REPO/tests/data/lm-eval-samples" "$REPO/tests/data/lm-eval" "$REPO/tests/data/comparison-files" \
+    "$REPO/tests/data/lm-eval-ladder" "$REPO/tests/data/lm-eval-variants" "$WORK/"
 mkdir -p "$WORK/judge" "$WORK/saved" "$WORK/out"
 cd "$WORK" || exit 2
 export QT_QPA_PLATFORM=offscreen LC_ALL=C.UTF-8 TZ=UTC
@@ -137,6 +139,20 @@ run compare-all compare $NEW_BF16 $NEW_FP8 --judge-baseline judge/bf16.jsonl --j
 run compare-all-text compare $NEW_BF16 $NEW_FP8 --judge-baseline judge/bf16.jsonl --judge-candidate judge/fp8.csv \
     --control $NEW_BF16 --allow-incomparable --cautious
 run compare-samples-save compare $NEW_BF16 $NEW_FP8 --save saved/samples.fp8cmp
+
+# several candidates against one baseline: the layer ladder (with its sample logs) and the two variant sets
+LADDER=lm-eval-ladder
+for fmt in text json markdown; do
+    run compare-ladder-$fmt compare $LADDER/bf16 $LADDER/w8a8 $LADDER/w8a8-kv $LADDER/w8a8-kv-cal --format $fmt
+done
+run compare-ladder-labels compare $LADDER/bf16 $LADDER/w8a8 $LADDER/w8a8-kv --label bf16 --label w --label wkv
+run compare-ladder-save compare $LADDER/bf16 $LADDER/w8a8 $LADDER/w8a8-kv $LADDER/w8a8-kv-cal --accept monitor \
+    --save saved/ladder.fp8cmp
+for m in qwen3.5-27b qwen3-30b-a3b-thinking-2507; do
+    V=lm-eval-variants/$m
+    run compare-variants-$m compare $V/bf16 $V/fp8-kv $V/fp8-weights $V/fp8-weights-kv --format json
+    run compare-variants-$m-text compare $V/bf16 $V/fp8-kv $V/fp8-weights $V/fp8-weights-kv
+done
 
 # error paths: their messages name the file or the option
 run compare-missing compare $FX/no-such.json $FX/llama3-8b-base_mmlu_v0.4.2.json

@@ -11,10 +11,10 @@
 #include <QTreeView>
 
 #include "fp8dash/ui/comparison_view.h"
-#include "gui_test_support.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/task_table_view.h"
 #include "fp8dash/ui/variants_view.h"
+#include "gui_test_support.h"
 
 namespace fp8dash::ui {
 namespace {
@@ -55,8 +55,9 @@ TEST_F(VariantsViewTest, TheWhichLayersTabShowsTheMatrixTheStepsAndTheRecommenda
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
     ASSERT_TRUE(view.tabs()->isTabVisible(ComparisonView::LayersTab));
     EXPECT_EQ(view.tabs()->widget(ComparisonView::LayersTab), view.variantsView());
-    EXPECT_TRUE(view.tabs()->tabText(ComparisonView::LayersTab).contains(
-        QStringLiteral("FP8 W8A8 + FP8 KV (calibrated scales)")));
+    EXPECT_TRUE(view.tabs()
+                    ->tabText(ComparisonView::LayersTab)
+                    .contains(QStringLiteral("FP8 W8A8 + FP8 KV (calibrated scales)")));
     view.showTab(ComparisonView::LayersTab);
     VariantsView* v = view.variantsView();
     EXPECT_TRUE(v->recommendationText().startsWith(QStringLiteral("Enable FP8 W8A8 + FP8 KV (calibrated scales)\n")));
@@ -72,8 +73,8 @@ TEST_F(VariantsViewTest, TheWhichLayersTabShowsTheMatrixTheStepsAndTheRecommenda
     EXPECT_EQ(m->item(0, VariantsView::FirstVariantColumn + 1)->text(), pct(0.736, 0.76));
     EXPECT_EQ(m->item(0, VariantsView::FirstVariantColumn + 2)->text(), pct(0.754, 0.76));
     // Each variant's header: its verdict; the recommended one starred.
-    EXPECT_TRUE(m->horizontalHeaderItem(VariantsView::FirstVariantColumn + 1)->text().contains(
-        QStringLiteral("INVESTIGATE")));
+    EXPECT_TRUE(
+        m->horizontalHeaderItem(VariantsView::FirstVariantColumn + 1)->text().contains(QStringLiteral("INVESTIGATE")));
     EXPECT_TRUE(m->horizontalHeaderItem(VariantsView::FirstVariantColumn + 2)->text().startsWith(QStringLiteral("★ ")));
     EXPECT_FALSE(m->horizontalHeaderItem(VariantsView::FirstVariantColumn)->text().startsWith(QStringLiteral("★ ")));
     // The investigate cell and the go cell are tinted differently.

@@ -188,14 +188,16 @@ int ComparisonView::shownCandidate() const {
 }
 
 void ComparisonView::showEvalsOf(int candidate) {
-    const bool several = candidate > 0 && candidate < static_cast<int>(m_candidateReports.size());
-    const ComparisonReport& report = several ? m_candidateReports[candidate] : m_firstReport;
-    const RunRecord& baseline = m_runsShown.front();
-    const RunRecord& shown = m_runsShown[several ? candidate + 1 : 1];
-    auto runText = [](const RunRecord& run, const Fp8Config& config) {
-        const std::string& model = !config.model.empty() ? config.model : run.results.modelName;
+    const VariantComparison* variants = m_variants->variants();
+    const bool several = variants && candidate > 0 && candidate < static_cast<int>(variants->variants.size()) &&
+                         candidate + 1 < static_cast<int>(m_runNames.size());
+    const ComparisonReport& report = several ? variants->variants[candidate].report : m_firstReport;
+    const auto& baseline = m_runNames.front();
+    const auto& shown = m_runNames[several ? candidate + 1 : 1];
+    auto runText = [](const std::pair<std::string, std::string>& run, const Fp8Config& config) {
+        const std::string& model = !config.model.empty() ? config.model : run.second;
         QString text = QStringLiteral("<b>%1</b> %2")
-                           .arg(style::escaped(run.label),
+                           .arg(style::escaped(run.first),
                                 model.empty() ? QObject::tr("(model not recorded)") : style::escaped(model));
         if (!config.backend.empty()) text += QStringLiteral(" (%1)").arg(style::escaped(config.backend));
         return text;
@@ -263,18 +265,18 @@ void ComparisonView::setComparison(const LoadedComparison& loaded) {
     // The candidates the evals tab can show: the first is the document's own report; the picker keeps the one shown
     // when the same candidates come back (a note, a decision, a theme switch).
     m_firstReport = report;
-    m_candidateReports.clear();
-    m_runsShown = {doc.baseline, doc.candidate};
+    m_runNames = {{doc.baseline.label, doc.baseline.results.modelName},
+                  {doc.candidate.label, doc.candidate.results.modelName}};
     QStringList choices;
     if (variants) {
         for (const VariantResult& v : variants->variants) {
-            m_candidateReports.push_back(v.report);
-            const bool recommended = variants->recommendation.label && *variants->recommendation.label == v.label;
+            const bool recommended = variants->recommendation.recommends(v.label);
             choices << QStringLiteral("%1%2 — %3")
                            .arg(recommended ? QStringLiteral("★ ") : QString(), toQString(v.label),
                                 toQString(verdictTitle(v.verdict)));
         }
-        for (const CandidateRecord& c : doc.moreCandidates) m_runsShown.push_back(c.run);
+        for (const CandidateRecord& c : doc.moreCandidates)
+            m_runNames.emplace_back(c.run.label, c.run.results.modelName);
     }
     QStringList before;
     for (int i = 0; i < m_picker->count(); ++i) before << m_picker->itemText(i);
@@ -286,19 +288,9 @@ void ComparisonView::setComparison(const LoadedComparison& loaded) {
         m_picker->setCurrentIndex(choices.isEmpty() ? -1 : keep);
     }
     m_pickerRow->setVisible(choices.size() > 1);
-    if (!doc.hasEvals) {
-        // The evals tab is hidden; clear it so nothing of a previous document lingers there.
-        m_runs->clear();
-        m_table->setReport(report);
-        m_layers->setReport(report);
-        m_risks->setRisks(report.risks);
-        m_longContext->setReport(report);
-        m_missing->setReport(report);
-        m_notes->setNotes(doc.notes);
-        return;
-    }
-
     showEvalsOf(std::max(0, keep));
+    // Without evals the tab is hidden, and cleared so nothing of a previous document lingers there.
+    if (!doc.hasEvals) m_runs->clear();
     m_notes->setNotes(doc.notes);
 }
 

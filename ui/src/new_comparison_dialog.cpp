@@ -836,7 +836,7 @@ void NewComparisonDialog::showResult(const LoadedComparison& loaded) {
                                             .arg(*v.worstDegradationPct, 0, 'f', 2);
             const QString recovery = v.averageRecoveryPct ? QStringLiteral("%1 %").arg(*v.averageRecoveryPct, 0, 'f', 1)
                                                           : QStringLiteral("–");
-            const bool chosen = rec.label && *rec.label == v.label;
+            const bool chosen = rec.recommends(v.label);
             html += QStringLiteral("<tr><td>%1%2</td><td>%3</td><td>%4</td><td align=\"right\">%5</td></tr>")
                         .arg(chosen ? QStringLiteral("★ ") : QString(), style::escaped(v.label), verdictSpan(v.verdict),
                              worst, recovery);

@@ -184,7 +184,7 @@ void VariantsView::repaint() {
     m_matrix->setColumnCount(FirstVariantColumn + static_cast<int>(v.variants.size()));
     QStringList header{tr("Task"), toQString(v.baselineLabel)};
     for (const VariantResult& variant : v.variants) {
-        const bool recommended = rec.label && *rec.label == variant.label;
+        const bool recommended = rec.recommends(variant.label);
         header << QStringLiteral("%1%2\n%3 · avg %4")
                       .arg(recommended ? QStringLiteral("★ ") : QString(), toQString(variant.label),
                            toQString(verdictTitle(variant.verdict)),
@@ -214,10 +214,7 @@ void VariantsView::repaint() {
             if (!any) any = t;
             const double degradation = t->degradationPct.value_or(kNoFigure);
             worst = std::max(worst, degradation);
-            auto* item = new NumberItem(
-                QStringLiteral("%1 (%2)").arg(toQString(fixed(t->candidate, 4)),
-                                              t->recoveryPct ? toQString(fixed(*t->recoveryPct, 2)) + "%" : tr("n/a")),
-                degradation);
+            auto* item = new NumberItem(toQString(variant_text::cellValue(*t)), degradation);
             tint(item, t->verdict);
             item->setToolTip(QStringLiteral("%1 · %2: %3")
                                  .arg(toQString(v.variants[c].label), toQString(task), toQString(t->reason)));

@@ -187,7 +187,7 @@ std::optional<PresentationSlide> variantsSlide(const Decision& decision) {
     const VariantResult* chosen = nullptr;
     for (const VariantResult& x : v.variants) {
         const double worst = x.worstDegradationPct.value_or(0);
-        const bool recommended = rec.label && *rec.label == x.label;
+        const bool recommended = rec.recommends(x.label);
         if (recommended) chosen = &x;
         std::string detail = x.worstTask.empty() ? "no task degrades" : "worst: " + x.worstTask;
         detail += " · " + std::string(verdictName(x.verdict));

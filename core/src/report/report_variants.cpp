@@ -24,10 +24,13 @@ const TaskComparison* taskOf(const VariantResult& v, const std::string& task) {
     return nullptr;
 }
 
+std::string cellValue(const TaskComparison& t) {
+    return fixed(t.candidate, 4) + " (" + (t.recoveryPct ? fixed(*t.recoveryPct, 2) + "%" : std::string("n/a")) + ")";
+}
+
 std::string cell(const TaskComparison* t) {
     if (!t) return "—";
-    return fixed(t->candidate, 4) + " (" + (t->recoveryPct ? fixed(*t->recoveryPct, 2) + "%" : std::string("n/a")) +
-           ") " + std::string(verdictName(t->verdict));
+    return cellValue(*t) + " " + std::string(verdictName(t->verdict));
 }
 
 std::string gate(const RecommendationOptions& o) {
@@ -115,7 +118,7 @@ const Fp8Config* testedConfig(const Decision& d, std::string* label) {
     if (d.variants) {
         const Recommendation& rec = d.variants->recommendation;
         for (const auto& v : d.variants->variants)
-            if (rec.label && v.label == *rec.label) {
+            if (rec.recommends(v.label)) {
                 if (label) *label = v.label + " (the recommended variant)";
                 return &v.config;
             }

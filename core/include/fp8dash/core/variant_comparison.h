@@ -88,6 +88,8 @@ struct Recommendation {
     };
     std::vector<Rejected> rejected;          // each variant that does not pass, with the task and figure that failed it
     Verdict verdict = Verdict::Investigate;  // the recommended variant's verdict; investigate when none passes
+
+    bool recommends(const std::string& variantLabel) const { return label && *label == variantLabel; }
 };
 
 struct VariantComparison {

@@ -19,6 +19,8 @@ std::vector<std::string> taskOrder(const VariantComparison& v);
 const TaskComparison* taskOf(const VariantResult& v, const std::string& task);
 // "0.7399 (97.41%) investigate": the candidate's value, its recovery against the baseline, its verdict; "—" for none.
 std::string cell(const TaskComparison* t);
+// "0.7399 (97.41%)": the cell without its verdict (where a colour says it).
+std::string cellValue(const TaskComparison& t);
 // "--accept go", "--accept monitor, --min-recovery 99%"
 std::string gate(const RecommendationOptions& o);
 

@@ -89,10 +89,10 @@ private:
     QWidget* m_pickerRow = nullptr;
     QComboBox* m_picker = nullptr;
     VariantsView* m_variants = nullptr;
-    // What the evals tab shows: the document's own report (the first candidate) and, with several, each candidate's.
+    // What the evals tab shows: the document's own report (the first candidate; with several, the others' reports
+    // are the variants view's), and each run's label and recorded model name for the runs line, the baseline first.
     ComparisonReport m_firstReport;
-    std::vector<ComparisonReport> m_candidateReports;
-    std::vector<RunRecord> m_runsShown;  // the baseline, then each candidate, for the runs line
+    std::vector<std::pair<std::string, std::string>> m_runNames;
     QFrame* m_offline = nullptr;
     QLabel* m_offlineLabel = nullptr;
     QString m_dismissedNotice;

@@ -28,6 +28,7 @@ public:
     // Shows a copy of the variants (null: clears the view).
     void setVariants(const VariantComparison* variants);
 
+    const VariantComparison* variants() const { return m_variants ? &*m_variants : nullptr; }
     QTableWidget* matrix() const { return m_matrix; }
     QTableWidget* stepsTable() const { return m_steps; }
     QString recommendationText() const;  // the recommendation card's text, plain
