@@ -103,30 +103,46 @@ Status addVariants(const ComparisonInputs& in, ComparisonDocument& doc, BuiltCom
     }
     doc.recommendation = in.recommendation;
     if (!in.readSampleLogs) return success();
-    // Each candidate's logs against the baseline's, then each layer step's two runs.
-    std::size_t pairedTasks = 0, comparedTasks = 0;
-    std::vector<std::string> notes;
+    // Each candidate's logs against the baseline's, then each layer step's two runs: all in one pass over the logs,
+    // so that each run's log of a task is read once (the baseline's serves every candidate, a candidate's its steps).
+    std::vector<ComparisonReport> reports;
+    std::vector<PairedRunComparison> comparisons;
     for (std::size_t k = 1; k < n; ++k) {
         auto report = compareEvals(doc.baseline.results, runs[k].results, in.options, runs[0].label, runs[k].label);
         if (!report) return Error{runs[k].label + ": " + report.error().message};
-        auto paired = computePairedResults(*report, paths[0], paths[k], {}, progress);
-        if (!paired) return Error{"sample logs: " + paired.error().message};
-        comparedTasks += report->tasks.size();
-        pairedTasks += paired->results.size();
-        for (const auto& note : paired->notes) notes.push_back(runs[k].label + ": " + note);
-        if (k == 1)
-            doc.paired = std::move(paired->results);
-        else
-            doc.moreCandidates[k - 2].paired = std::move(paired->results);
+        reports.push_back(std::move(report).value());
+        comparisons.push_back({nullptr, 0, k});
     }
-    for (const auto& plan : findLayerSteps(configs)) {
+    const auto steps = findLayerSteps(configs);
+    std::vector<const LayerStepPlan*> stepsCompared;
+    for (const auto& plan : steps) {
         auto report = compareEvals(runs[plan.from].results, runs[plan.to].results, in.options, runs[plan.from].label,
                                    runs[plan.to].label);
         if (!report) continue;
-        auto paired = computePairedResults(*report, paths[plan.from], paths[plan.to], {}, progress);
-        if (!paired) return Error{"sample logs: " + paired.error().message};
-        if (!paired->results.empty())
-            doc.stepPaired.push_back({runs[plan.from].label, runs[plan.to].label, std::move(paired->results)});
+        reports.push_back(std::move(report).value());
+        comparisons.push_back({nullptr, plan.from, plan.to});
+        stepsCompared.push_back(&plan);
+    }
+    for (std::size_t c = 0; c < comparisons.size(); ++c) comparisons[c].report = &reports[c];
+    auto computed = computePairedResultsAcrossRuns(paths, comparisons, {}, progress);
+    if (!computed) return Error{"sample logs: " + computed.error().message};
+    std::size_t pairedTasks = 0, comparedTasks = 0;
+    std::vector<std::string> notes;
+    for (std::size_t k = 1; k < n; ++k) {
+        auto& paired = (*computed)[k - 1];
+        comparedTasks += reports[k - 1].tasks.size();
+        pairedTasks += paired.results.size();
+        for (const auto& note : paired.notes) notes.push_back(runs[k].label + ": " + note);
+        if (k == 1)
+            doc.paired = std::move(paired.results);
+        else
+            doc.moreCandidates[k - 2].paired = std::move(paired.results);
+    }
+    for (std::size_t s = 0; s < stepsCompared.size(); ++s) {
+        auto& paired = (*computed)[n - 1 + s];
+        const LayerStepPlan& plan = *stepsCompared[s];
+        if (!paired.results.empty())
+            doc.stepPaired.push_back({runs[plan.from].label, runs[plan.to].label, std::move(paired.results)});
     }
     built.pairingNotes = pairingNotes(pairedTasks, comparedTasks, notes);
     return success();

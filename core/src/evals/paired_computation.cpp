@@ -8,9 +8,12 @@
 #include <condition_variable>
 #include <cstdio>
 #include <exception>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
+#include <tuple>
 
 #include "evals/paired_stages.h"
 #include "fp8dash/core/paired_tasks.h"
@@ -20,9 +23,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// One log to read.
+// One log to read: one run's log of one task, read once for every unit that pairs it.
 struct LogJob {
-    std::size_t unit = 0;
+    std::vector<std::size_t> units;  // the units that pair it, one entry per use
     fs::path path;
     SampleTaskInfo info;
     std::uint64_t size = 0;
@@ -33,6 +36,7 @@ struct LogJob {
 // the k-th subtask).
 struct Unit {
     const TaskComparison* row = nullptr;
+    const PairedOptions* options = nullptr;  // its comparison's
     bool pooled = false;
     std::vector<std::string> subtasks;    // pooled: the subtasks with a log on both sides, in group order
     std::vector<std::string> notPooled;   // pooled: the subtasks without, and why
@@ -171,16 +175,31 @@ void pairUnit(Unit& unit, std::vector<LogJob>& jobs, const PairedOptions& o) {
 }
 
 // Reads the jobs on up to hardware_concurrency threads. Each unit is paired by the thread that reads its last log,
-// and its logs are freed then, so that memory holds the logs of the units in flight only. Progress is reported
-// from the calling thread; a false answer stops the readers.
-bool readAndPair(std::vector<LogJob>& jobs, std::vector<Unit>& units, const PairedOptions& o,
-                 const SampleProgressFn& progress, std::uint64_t total) {
+// and a log is freed once every unit using it is paired, so that memory holds the logs of the units in flight only.
+// Progress is reported from the calling thread; a false answer stops the readers.
+bool readAndPair(std::vector<LogJob>& jobs, std::vector<Unit>& units, const SampleProgressFn& progress,
+                 std::uint64_t total) {
     std::atomic<std::size_t> next{0};
     std::atomic<std::uint64_t> bytesRead{0};
     std::atomic<bool> cancelled{false};
+    std::vector<std::atomic<std::size_t>> users(jobs.size());  // per job: the uses by units not yet paired
+    for (std::size_t j = 0; j < jobs.size(); ++j) users[j] = jobs[j].units.size();
     std::mutex mutex;
     std::condition_variable finished;
     std::size_t running = 0;
+    const auto pair = [&](Unit& unit) {
+        try {
+            if (unit.pooled)
+                poolGroup(unit, jobs, *unit.options);
+            else
+                pairUnit(unit, jobs, *unit.options);
+        } catch (const std::exception& e) {  // an exception must not leave the thread
+            unit.result.reset();
+            unit.note = unit.row->task + ": not paired: " + e.what();
+        }
+        for (std::size_t k : unit.jobs)
+            if (--users[k] == 0) jobs[k].log.reset();
+    };
     const auto work = [&] {
         for (std::size_t j = next++; j < jobs.size() && !cancelled; j = next++) {
             LogJob& job = jobs[j];
@@ -195,19 +214,8 @@ bool readAndPair(std::vector<LogJob>& jobs, std::vector<Unit>& units, const Pair
             } catch (const std::exception& e) {  // out of memory on a huge log: that task is not paired
                 job.log = Result<SampleLog>(Error{job.path.string() + ": reading failed: " + e.what()});
             }
-            Unit& unit = units[job.unit];
-            if (--unit.pending == 0 && !cancelled) {
-                try {
-                    if (unit.pooled)
-                        poolGroup(unit, jobs, o);
-                    else
-                        pairUnit(unit, jobs, o);
-                } catch (const std::exception& e) {  // an exception must not leave the thread
-                    unit.result.reset();
-                    unit.note = unit.row->task + ": not paired: " + e.what();
-                }
-                for (std::size_t k : unit.jobs) jobs[k].log.reset();
-            }
+            for (std::size_t u : job.units)
+                if (--units[u].pending == 0 && !cancelled) pair(units[u]);
         }
         std::lock_guard lock(mutex);
         --running;
@@ -234,86 +242,156 @@ bool readAndPair(std::vector<LogJob>& jobs, std::vector<Unit>& units, const Pair
     return !progress || progress(total, total);
 }
 
+// One run as the pairing sees it: its results (a group's subtasks) and its sample logs.
+struct RunLogs {
+    LmEvalResults run;
+    SampleLogIndex index;
+};
+
+// A log a unit needs, before the jobs are numbered.
+struct LogNeed {
+    std::size_t run = 0;
+    const SampleLogFile* file = nullptr;
+    std::string filter;
+};
+
 }  // namespace
 
-Result<PairedComputation> computePairedResults(const ComparisonReport& report, const fs::path& baselinePath,
-                                               const fs::path& candidatePath, PairedOptions options,
-                                               const SampleProgressFn& progress) {
-    options.thresholds = report.thresholds;
-    options.equivalenceMarginPct = report.thresholds.goBelow;
-    options.baselineLabel = report.baselineLabel;
-    options.candidateLabel = report.candidateLabel;
-    auto bRun = readLmEvalPath(baselinePath);
-    if (!bRun) return bRun.error();
-    auto bIndex = findSampleLogs(fs::path(bRun->sourcePath));
-    if (!bIndex) return bIndex.error();
-    auto cIndex = findSampleLogsForRunPath(candidatePath);
-    if (!cIndex) return cIndex.error();
-
-    PairedComputation out;
-    std::vector<LogJob> jobs;
-    std::vector<Unit> units(report.tasks.size());
-    const auto addJob = [&](std::size_t u, const SampleLogIndex& index, const SampleLogFile& file,
-                            const std::string& filter) {
-        LogJob job;
-        job.unit = u;
-        job.path = file.path;
-        job.info = infoOf(index, file.task, filter);
-        std::error_code ec;
-        job.size = fs::file_size(file.path, ec);
-        if (ec) job.size = 0;
-        units[u].jobs.push_back(jobs.size());
-        jobs.push_back(std::move(job));
-    };
-    for (std::size_t u = 0; u < report.tasks.size(); ++u) {
-        const TaskComparison& t = report.tasks[u];
-        Unit& unit = units[u];
-        unit.row = &t;
-        const SampleLogFile* b = bIndex->file(t.task);
-        const SampleLogFile* c = cIndex->file(t.task);
-        if (b && c) {
-            addJob(u, *bIndex, *b, t.filter);
-            addJob(u, *cIndex, *c, t.filter);
-            continue;
+Result<std::vector<PairedComputation>> computePairedResultsAcrossRuns(
+    const std::vector<fs::path>& runPaths, const std::vector<PairedRunComparison>& comparisons, PairedOptions options,
+    const SampleProgressFn& progress) {
+    // Each run that a comparison uses, read again for its results file and its logs, once.
+    std::vector<std::optional<RunLogs>> runs(runPaths.size());
+    const auto runAt = [&](std::size_t k) -> Result<const RunLogs*> {
+        if (k >= runPaths.size()) return Error{"no run " + std::to_string(k) + " to pair"};
+        if (!runs[k]) {
+            auto run = readLmEvalPath(runPaths[k]);
+            if (!run) return run.error();
+            auto index = findSampleLogs(fs::path(run->sourcePath));
+            if (!index) return index.error();
+            runs[k] = RunLogs{std::move(run).value(), std::move(index).value()};
         }
-        std::set<std::string> seen{t.task};
-        std::vector<std::string> leaves;
-        leavesOf(*bRun, t.task, seen, leaves);
-        for (const auto& leaf : leaves) {
-            const SampleLogFile* lb = bIndex->file(leaf);
-            const SampleLogFile* lc = cIndex->file(leaf);
-            if (lb && lc) {
-                unit.subtasks.push_back(leaf);
-                addJob(u, *bIndex, *lb, t.filter);
-                addJob(u, *cIndex, *lc, t.filter);
-            } else {
-                unit.notPooled.push_back(leaf + (lb   ? " (no " + options.candidateLabel + " log)"
-                                                 : lc ? " (no " + options.baselineLabel + " log)"
-                                                      : " (no logs)"));
+        return &*runs[k];
+    };
+    std::vector<PairedOptions> optionsOf;
+    std::size_t unitCount = 0;
+    for (const auto& c : comparisons) {
+        for (std::size_t side : {c.baseline, c.candidate})
+            if (auto r = runAt(side); !r) return r.error();
+        PairedOptions o = options;
+        o.thresholds = c.report->thresholds;
+        o.equivalenceMarginPct = c.report->thresholds.goBelow;
+        o.baselineLabel = c.report->baselineLabel;
+        o.candidateLabel = c.report->candidateLabel;
+        optionsOf.push_back(std::move(o));
+        unitCount += c.report->tasks.size();
+    }
+
+    // The units, comparison after comparison; first[c] is comparison c's first unit.
+    std::vector<Unit> units(unitCount);
+    std::vector<std::vector<LogNeed>> needs(unitCount);
+    std::vector<std::size_t> first;
+    for (std::size_t ci = 0, u = 0; ci < comparisons.size(); ++ci) {
+        const auto& c = comparisons[ci];
+        const RunLogs& b = *runs[c.baseline];
+        const RunLogs& cand = *runs[c.candidate];
+        const PairedOptions& o = optionsOf[ci];
+        first.push_back(u);
+        for (const TaskComparison& t : c.report->tasks) {
+            Unit& unit = units[u];
+            auto& need = needs[u++];
+            unit.row = &t;
+            unit.options = &o;
+            const SampleLogFile* bf = b.index.file(t.task);
+            const SampleLogFile* cf = cand.index.file(t.task);
+            if (bf && cf) {
+                need.push_back({c.baseline, bf, t.filter});
+                need.push_back({c.candidate, cf, t.filter});
+                continue;
+            }
+            std::set<std::string> seen{t.task};
+            std::vector<std::string> leaves;
+            leavesOf(b.run, t.task, seen, leaves);
+            for (const auto& leaf : leaves) {
+                const SampleLogFile* lb = b.index.file(leaf);
+                const SampleLogFile* lc = cand.index.file(leaf);
+                if (lb && lc) {
+                    unit.subtasks.push_back(leaf);
+                    need.push_back({c.baseline, lb, t.filter});
+                    need.push_back({c.candidate, lc, t.filter});
+                } else {
+                    unit.notPooled.push_back(leaf + (lb   ? " (no " + o.candidateLabel + " log)"
+                                                     : lc ? " (no " + o.baselineLabel + " log)"
+                                                          : " (no logs)"));
+                }
+            }
+            if (!unit.subtasks.empty()) {
+                unit.pooled = true;
+                continue;
+            }
+            // Why not: the task's own missing log, in pairTaskLogs' words (it reads nothing when a log is missing).
+            auto outcome = pairTaskLogs(b.index, cand.index, PairedTaskSpec::fromComparison(t), o);
+            unit.note = t.task + ": not paired: " + (outcome ? outcome->noLogsReason : outcome.error().message);
+            if (!leaves.empty())
+                unit.note += "; nor have its " + std::to_string(leaves.size()) + " subtasks logs on both sides";
+        }
+    }
+    first.push_back(unitCount);
+
+    // The jobs: one per distinct log (a run's file read with the same filter order), numbered task by task across
+    // the comparisons (the i-th unit of each in turn), so that a log shared by several comparisons is read once and
+    // the logs in memory at a time are about one task's of every run.
+    std::vector<LogJob> jobs;
+    std::map<std::tuple<std::size_t, fs::path, std::vector<std::string>, bool>, std::size_t> jobOf;
+    std::size_t longest = 0;
+    for (std::size_t ci = 0; ci < comparisons.size(); ++ci) longest = std::max(longest, first[ci + 1] - first[ci]);
+    for (std::size_t i = 0; i < longest; ++i) {
+        for (std::size_t ci = 0; ci < comparisons.size(); ++ci) {
+            const std::size_t u = first[ci] + i;
+            if (u >= first[ci + 1]) continue;
+            for (const LogNeed& need : needs[u]) {
+                SampleTaskInfo info = infoOf(runs[need.run]->index, need.file->task, need.filter);
+                auto key = std::make_tuple(need.run, need.file->path, info.filters, info.filtersFromConfig);
+                auto [it, added] = jobOf.try_emplace(std::move(key), jobs.size());
+                if (added) {
+                    LogJob job;
+                    job.path = need.file->path;
+                    job.info = std::move(info);
+                    std::error_code ec;
+                    job.size = fs::file_size(job.path, ec);
+                    if (ec) job.size = 0;
+                    jobs.push_back(std::move(job));
+                }
+                jobs[it->second].units.push_back(u);
+                units[u].jobs.push_back(it->second);
             }
         }
-        if (!unit.subtasks.empty()) {
-            unit.pooled = true;
-            continue;
-        }
-        // Why not: the task's own missing log, in pairTaskLogs' words (it reads nothing when a log is missing).
-        auto outcome = pairTaskLogs(*bIndex, *cIndex, PairedTaskSpec::fromComparison(t), options);
-        unit.note = t.task + ": not paired: " + (outcome ? outcome->noLogsReason : outcome.error().message);
-        if (!leaves.empty())
-            unit.note += "; nor have its " + std::to_string(leaves.size()) + " subtasks logs on both sides";
     }
     std::uint64_t total = 0;
     for (auto& unit : units) unit.pending = unit.jobs.size();
     for (const auto& job : jobs) total += job.size;
-    if (!jobs.empty() && !readAndPair(jobs, units, options, progress, total))
+    if (!jobs.empty() && !readAndPair(jobs, units, progress, total))
         return Error{"reading the sample logs was cancelled"};
-    for (auto& unit : units) {
-        if (unit.result)
-            out.results.emplace(unit.row->task, std::move(*unit.result));
-        else
-            out.notes.push_back(unit.note);
+    std::vector<PairedComputation> out(comparisons.size());
+    for (std::size_t ci = 0; ci < comparisons.size(); ++ci) {
+        for (std::size_t u = first[ci]; u < first[ci + 1]; ++u) {
+            Unit& unit = units[u];
+            if (unit.result)
+                out[ci].results.emplace(unit.row->task, std::move(*unit.result));
+            else
+                out[ci].notes.push_back(unit.note);
+        }
     }
     return out;
+}
+
+Result<PairedComputation> computePairedResults(const ComparisonReport& report, const fs::path& baselinePath,
+                                               const fs::path& candidatePath, PairedOptions options,
+                                               const SampleProgressFn& progress) {
+    auto out =
+        computePairedResultsAcrossRuns({baselinePath, candidatePath}, {{&report, 0, 1}}, std::move(options), progress);
+    if (!out) return out.error();
+    return std::move(out->front());
 }
 
 }  // namespace fp8dash

@@ -1,12 +1,13 @@
 #pragma once
 // Helpers of the Google Benchmark executables (tests/benchmarks/README.md): a child process timed from its spawn to
-// its first line of output and to its exit (for Python's json.load, curl, the fp8dash binary and the benchmarks' own
-// load-only mode, whose peak memory the child prints itself; test::runProcess captures output but times nothing), a
-// scratch folder for generated files, and this process' peak memory. Executables are found with
+// its first line of output and to its exit, with its peak memory (for Python's json.load, curl, the fp8dash binary and
+// the benchmarks' own load-only mode; test::runProcess captures output but times nothing), a scratch folder for
+// generated files, and this process' peak memory. Executables are found with
 // test::findExecutable (process.h). Header-only; one thread.
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,6 +32,7 @@ struct ChildRun {
     std::string out;              // its standard output (standard error goes to ours)
     double wallSeconds = 0;       // from the spawn to its exit
     double firstLineSeconds = 0;  // from the spawn to the end of its first line of output (0 when none)
+    long peakRssKiB = 0;          // its peak resident memory (wait4's ru_maxrss), KiB
 };
 
 // Runs argv (argv[0]: a path) with `extraEnv` ("NAME=value") added to the environment and waits for it.
@@ -77,8 +79,10 @@ inline ChildRun runChild(const std::vector<std::string>& argv, const std::vector
     }
     ::close(outPipe[0]);
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    struct rusage usage {};
+    while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
     }
+    run.peakRssKiB = usage.ru_maxrss;
     run.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return run;

@@ -18,78 +18,13 @@
 #include "fp8dash/core/lm_eval_results.h"
 #include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/sample_logs.h"
+#include "sample_log_shape.h"
 
 namespace fp8dash::bench {
 namespace {
 
-constexpr const char* kTask = "arc_easy";
 constexpr const char* kBaselineDate = "2026-12-01T10-00-00.000001";
 constexpr const char* kCandidateDate = "2026-12-01T14-00-00.000001";
-
-std::size_t rowCount() {
-    if (const char* n = std::getenv("FP8DASH_BENCH_SAMPLE_ROWS"); n && *n) return std::strtoull(n, nullptr, 10);
-    return 40'000;
-}
-
-std::string hex64(std::mt19937_64& rng) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string s(64, '0');
-    for (char& c : s) c = kHex[rng() & 15];
-    return s;
-}
-
-// Few-shot prompt text: words, sentences, "\n\n" between the shots and a quoted phrase now and then, as lm-eval's
-// json.dumps writes them (escaped newlines and quotes).
-std::string promptText(std::mt19937_64& rng, std::size_t bytes) {
-    static const char* kWords[] = {"the",    "energy", "plant",  "water",   "cell",    "which",    "light",
-                                   "moves",  "heat",   "earth",  "because", "animals", "rock",     "sound",
-                                   "answer", "force",  "object", "through", "surface", "Question:"};
-    std::string s;
-    s.reserve(bytes + 32);
-    std::size_t word = 0;
-    while (s.size() < bytes) {
-        if (word % 97 == 96)
-            s += "\\n\\nQuestion: ";
-        else if (word % 41 == 40)
-            s += "\\\"quoted\\\" ";
-        s += kWords[rng() % std::size(kWords)];
-        s += (word % 13 == 12) ? ". " : " ";
-        ++word;
-    }
-    return s;
-}
-
-// One multiple-choice row as lm-eval 0.4.9 writes it (keys in evaluator.py's order).
-void writeRow(std::ofstream& out, std::size_t doc, const std::string& prompt, const std::string& docHash,
-              const std::string& promptHash, const std::string& targetHash, int target, bool acc, bool accNorm,
-              std::mt19937_64& rng) {
-    static const char* kChoices[] = {" light energy", " heat", " a magnet", " the moon"};
-    std::string row;
-    row.reserve(prompt.size() * 4 + 2048);
-    row += "{\"doc_id\": " + std::to_string(doc) + ", \"doc\": {\"id\": \"Mercury_" + std::to_string(7000000 + doc) +
-           "\", \"question\": \"Which form of energy is used when a plant grows?\", \"choices\": {\"text\": "
-           "[\"light energy\", \"heat\", \"a magnet\", \"the moon\"], \"label\": [\"A\", \"B\", \"C\", \"D\"]}, "
-           "\"answerKey\": \"A\"}, \"target\": " +
-           std::to_string(target) + ", \"arguments\": {";
-    for (int k = 0; k < 4; ++k) {
-        row += (k ? ", " : "");
-        row += "\"gen_args_" + std::to_string(k) + "\": {\"arg_0\": \"" + prompt + "\", \"arg_1\": \"" + kChoices[k] +
-               "\"}";
-    }
-    row += "}, \"resps\": [";
-    char buf[64];
-    std::string filtered;
-    for (int k = 0; k < 4; ++k) {
-        std::snprintf(buf, sizeof buf, "%.10f", -static_cast<double>(rng() % 100000) / 1000.0 - 0.5);
-        row += std::string(k ? ", " : "") + "[[\"" + buf + "\", \"False\"]]";
-        filtered += std::string(k ? ", " : "") + "[\"" + buf + "\", \"False\"]";
-    }
-    row += "], \"filtered_resps\": [" + filtered + "], \"filter\": \"none\", \"metrics\": [\"acc\", \"acc_norm\"], ";
-    row += "\"doc_hash\": \"" + docHash + "\", \"prompt_hash\": \"" + promptHash + "\", \"target_hash\": \"" +
-           targetHash + "\", \"acc\": " + (acc ? "1.0" : "0.0") + ", \"acc_norm\": " + (accNorm ? "1.0" : "0.0") +
-           "}\n";
-    out << row;
-}
 
 struct Pair {
     std::filesystem::path baselineDir, candidateDir, baselineLog, candidateLog;
@@ -97,19 +32,6 @@ struct Pair {
     std::size_t rows = 0;
     double baselineAcc = 0, candidateAcc = 0;
 };
-
-void writeResults(const std::filesystem::path& file, double acc, std::size_t n, const char* model) {
-    std::ofstream out(file);
-    out << "{\"results\": {\"" << kTask << "\": {\"alias\": \"" << kTask << "\", \"acc,none\": " << acc
-        << ", \"acc_stderr,none\": 0.002, \"acc_norm,none\": " << acc << ", \"acc_norm_stderr,none\": 0.002}}, "
-        << "\"group_subtasks\": {\"" << kTask << "\": []}, \"configs\": {\"" << kTask << "\": {\"task\": \"" << kTask
-        << "\", \"num_fewshot\": 25, \"metric_list\": [{\"metric\": \"acc\"}, {\"metric\": \"acc_norm\"}], "
-        << "\"filter_list\": [{\"name\": \"none\"}]}}, \"versions\": {\"" << kTask << "\": 1.0}, \"n-shot\": {\""
-        << kTask << "\": 25}, \"higher_is_better\": {\"" << kTask << "\": {\"acc\": true, \"acc_norm\": true}}, "
-        << "\"n-samples\": {\"" << kTask << "\": {\"original\": " << n << ", \"effective\": " << n << "}}, "
-        << "\"config\": {\"model\": \"vllm\", \"model_args\": \"pretrained=" << model << "\"}, "
-        << "\"lm_eval_version\": \"0.4.9\"}\n";
-}
 
 const Pair& logs() {
     static const Pair pair = [] {
@@ -149,8 +71,8 @@ const Pair& logs() {
         p.baselineAcc = static_cast<double>(bRight) / static_cast<double>(p.rows);
         p.candidateAcc = static_cast<double>(cRight) / static_cast<double>(p.rows);
         // The results files last: their presence says the logs are whole.
-        writeResults(bResults, p.baselineAcc, p.rows, "meta-llama/Llama-3.1-8B-Instruct");
-        writeResults(cResults, p.candidateAcc, p.rows, "RedHatAI/Llama-3.1-8B-Instruct-FP8-dynamic");
+        writeResults(bResults, p.baselineAcc, p.rows, "pretrained=meta-llama/Llama-3.1-8B-Instruct");
+        writeResults(cResults, p.candidateAcc, p.rows, "pretrained=RedHatAI/Llama-3.1-8B-Instruct-FP8-dynamic");
         p.bytes =
             static_cast<double>(std::filesystem::file_size(p.baselineLog) + std::filesystem::file_size(p.candidateLog));
         return p;
