@@ -4,10 +4,12 @@
 // (tests/data/lm-eval-variants/SOURCES.md).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli_runner.h"
 #include "fp8dash/core/comparison_file.h"
@@ -92,6 +94,55 @@ TEST(CliVariants, TextAndMarkdownShowTheTableStepsAndRecommendation) {
     EXPECT_EQ(md.out.rfind("# BF16 vs 3 variants: Qwen/Qwen3.5-27B\n", 0), 0u) << md.out;
     EXPECT_NE(md.out.find("| Task |"), std::string::npos) << md.out;
     EXPECT_NE(md.out.find("## Layer steps"), std::string::npos) << md.out;
+}
+
+// Runs of text in a line, split where two spaces or more stand: {end column, text}.
+std::vector<std::pair<std::size_t, std::string>> cellsOf(const std::string& line) {
+    std::vector<std::pair<std::size_t, std::string>> cells;
+    for (std::size_t i = line.find_first_not_of(' '); i != std::string::npos;) {
+        const std::size_t end = std::min(line.find("  ", i), line.size());
+        cells.push_back({end, line.substr(i, end - i)});
+        i = line.find_first_not_of(' ', end);
+    }
+    return cells;
+}
+
+// The text matrix with the ladder's long derived labels: the cells are right-aligned under their headers, two spaces
+// at least apart, and each long label wraps within its column (its header lines, joined, give the label back).
+TEST(CliVariants, TheTextMatrixWrapsLongLabelsWithinTheirColumns) {
+    auto r = fp8dashCli({"compare", ladder("bf16"), ladder("w8a8"), ladder("w8a8-kv"), ladder("w8a8-kv-cal")});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto at = r.out.find("\nVariants (each cell");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    std::vector<std::string> lines;
+    std::istringstream in(r.out.substr(r.out.find('\n', at + 1) + 1));
+    for (std::string l; std::getline(in, l) && !l.empty();) lines.push_back(l);
+    // Two header lines, the two tasks, the average recovery and the verdict rows.
+    ASSERT_EQ(lines.size(), 6u) << r.out;
+    EXPECT_EQ(lines[2].rfind("  gsm8k ", 0), 0u) << r.out;
+    // The task rows: the task and five cells, each column ending at the same character in every row.
+    const auto gsm8k = cellsOf(lines[2]);
+    ASSERT_EQ(gsm8k.size(), 5u) << lines[2];
+    EXPECT_EQ(gsm8k[2].second, "0.7560 (99.47%) monitor");
+    std::vector<std::size_t> ends;
+    for (std::size_t c = 1; c < gsm8k.size(); ++c) ends.push_back(gsm8k[c].first);
+    const auto arc = cellsOf(lines[3]);
+    ASSERT_EQ(arc.size(), 5u) << lines[3];
+    for (std::size_t c = 1; c < arc.size(); ++c) EXPECT_EQ(arc[c].first, ends[c - 1]) << lines[3];
+    // The headers: each piece ends at its column's end; a column's pieces, top to bottom, are its label.
+    const std::vector<std::string> labels = {"BF16", "FP8 W8A8", "FP8 W8A8 + FP8 KV (scales 1.0)",
+                                             "FP8 W8A8 + FP8 KV (calibrated scales)"};
+    std::vector<std::string> headers(ends.size());
+    for (std::size_t h = 0; h < 2; ++h)
+        for (const auto& [end, text] : cellsOf(lines[h])) {
+            if (text == "Task") continue;
+            const auto column = std::find(ends.begin(), ends.end(), end);
+            ASSERT_NE(column, ends.end()) << "header piece \"" << text << "\" is not under a column\n" << r.out;
+            auto& header = headers[static_cast<std::size_t>(column - ends.begin())];
+            header += (header.empty() ? "" : " ") + text;
+        }
+    EXPECT_EQ(headers, labels) << r.out;
+    for (const auto& l : lines) EXPECT_LE(l.size(), 110u) << l;
 }
 
 TEST(CliVariants, SaveAndReportGiveTheSameDecisionOffline) {

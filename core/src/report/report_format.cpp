@@ -767,20 +767,61 @@ std::string variantsToText(const VariantComparison& v) {
 
     out += "\nVariants (each cell: value (recovery against " + v.baselineLabel + ") verdict; " +
            thresholdsLine(v.thresholds) + ")\n";
+    // Columns two spaces apart, each as wide as its cells; a label longer than its column wraps over several header
+    // lines (the lines bottom-aligned over the cells), so that long variant labels do not widen the table.
     const variant_text::Table t = variant_text::table(v);
     std::vector<std::size_t> widths(t.header.size(), 0);
-    for (std::size_t i = 0; i < t.header.size(); ++i) widths[i] = width(t.header[i]);
     for (const auto& row : t.rows)
         for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], width(row[i]));
+    std::vector<std::vector<std::string>> headerLines(t.header.size());
+    std::size_t headerHeight = 1;
+    for (std::size_t i = 0; i < t.header.size(); ++i) {
+        std::vector<std::string> words;
+        for (std::size_t at = 0; at < t.header[i].size();) {
+            const std::size_t end = std::min(t.header[i].find(' ', at), t.header[i].size());
+            if (end > at) words.push_back(t.header[i].substr(at, end - at));
+            at = end + 1;
+        }
+        for (const auto& w : words) widths[i] = std::max(widths[i], width(w));
+        // A parenthesis ("(scales 1.0)") stays on one line where it fits the column.
+        std::vector<std::string> tokens;
+        for (std::size_t k = 0; k < words.size(); ++k) {
+            std::string group = words[k];
+            std::size_t last = k;
+            if (words[k].front() == '(')
+                while (group.back() != ')' && last + 1 < words.size()) group += " " + words[++last];
+            if (last > k && width(group) <= widths[i]) {
+                tokens.push_back(group);
+                k = last;
+            } else {
+                tokens.push_back(words[k]);
+            }
+        }
+        auto& lines = headerLines[i];
+        for (const auto& w : tokens) {
+            if (!lines.empty() && width(lines.back()) + 1 + width(w) <= widths[i])
+                lines.back() += " " + w;
+            else
+                lines.push_back(w);
+        }
+        headerHeight = std::max(headerHeight, lines.size());
+    }
     const auto line = [&](const std::vector<std::string>& cells) {
         std::string l = " ";
         for (std::size_t i = 0; i < cells.size(); ++i) {
-            l += ' ';
+            l += i == 0 ? " " : "  ";
             l += pad(cells[i], widths[i], i >= 1);
         }
         return l.substr(0, l.find_last_not_of(' ') + 1) + "\n";
     };
-    out += line(t.header);
+    for (std::size_t k = 0; k < headerHeight; ++k) {
+        std::vector<std::string> cells;
+        for (const auto& lines : headerLines) {
+            const std::size_t skip = headerHeight - lines.size();
+            cells.push_back(k < skip ? std::string() : lines[k - skip]);
+        }
+        out += line(cells);
+    }
     for (const auto& row : t.rows) out += line(row);
 
     out += "\nLayer steps (two runs that differ in exactly one layer, compared directly)\n";
