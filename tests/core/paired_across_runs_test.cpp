@@ -49,18 +49,20 @@ struct Ladder {
     Ladder() {
         for (const auto& r : kRuns) paths.push_back(ladder(r));
         for (auto [b, c] : pairs) reports.push_back(compareRuns(kRuns[b], kRuns[c]));
-        for (std::size_t i = 0; i < pairs.size(); ++i) comparisons.push_back({&reports[i], pairs[i].first, pairs[i].second});
+        for (std::size_t i = 0; i < pairs.size(); ++i)
+            comparisons.push_back({&reports[i], pairs[i].first, pairs[i].second});
     }
 };
 
 TEST(PairedAcrossRuns, EachRunsLogsAreReadOnceAndEveryComparisonIsPairedAsBuilt) {
     Ladder l;
     std::uint64_t lastDone = 0, lastTotal = 0;
-    auto computed = computePairedResultsAcrossRuns(l.paths, l.comparisons, {}, [&](std::uint64_t done, std::uint64_t total) {
-        lastDone = done;
-        lastTotal = total;
-        return true;
-    });
+    auto computed =
+        computePairedResultsAcrossRuns(l.paths, l.comparisons, {}, [&](std::uint64_t done, std::uint64_t total) {
+            lastDone = done;
+            lastTotal = total;
+            return true;
+        });
     ASSERT_TRUE(computed.ok()) << computed.error().message;
     // Four runs, two logs each, read once: the baseline's serve its three candidates, W8A8's and W8A8 + KV's serve
     // their steps too. Pair by pair, the same comparisons would read 20 logs.
@@ -154,7 +156,8 @@ TEST(PairedAcrossRuns, ARunIndexOutOfRangeIsAnError) {
 
 TEST(PairedAcrossRuns, CancellingStopsTheReaders) {
     Ladder l;
-    auto computed = computePairedResultsAcrossRuns(l.paths, l.comparisons, {}, [](std::uint64_t, std::uint64_t) { return false; });
+    auto computed =
+        computePairedResultsAcrossRuns(l.paths, l.comparisons, {}, [](std::uint64_t, std::uint64_t) { return false; });
     ASSERT_FALSE(computed.ok());
     EXPECT_EQ(computed.error().message, "reading the sample logs was cancelled");
 }

@@ -51,8 +51,8 @@ inline std::string promptText(std::mt19937_64& rng, std::size_t bytes) {
 
 // One multiple-choice row as lm-eval 0.4.9 writes it (keys in evaluator.py's order).
 inline void writeRow(std::ofstream& out, std::size_t doc, const std::string& prompt, const std::string& docHash,
-              const std::string& promptHash, const std::string& targetHash, int target, bool acc, bool accNorm,
-              std::mt19937_64& rng) {
+                     const std::string& promptHash, const std::string& targetHash, int target, bool acc, bool accNorm,
+                     std::mt19937_64& rng) {
     static const char* kChoices[] = {" light energy", " heat", " a magnet", " the moon"};
     std::string row;
     row.reserve(prompt.size() * 4 + 2048);

@@ -39,8 +39,8 @@ const RunSpec kRuns[] = {
      "pretrained=RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8,dtype=auto,kv_cache_dtype=fp8", 25},
     {"w8a8-kv-cal", "2026-12-02T15-00-00.000001",
      "pretrained=RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8-KV,dtype=auto,kv_cache_dtype=fp8", 45},
-    {"kv", "2026-12-02T17-00-00.000001", "pretrained=meta-llama/Llama-3.1-8B-Instruct,dtype=bfloat16,kv_cache_dtype=fp8",
-     35},
+    {"kv", "2026-12-02T17-00-00.000001",
+     "pretrained=meta-llama/Llama-3.1-8B-Instruct,dtype=bfloat16,kv_cache_dtype=fp8", 35},
 };
 constexpr std::size_t kRunCount = std::size(kRuns);
 
@@ -105,8 +105,8 @@ void compareRuns(benchmark::State& state, std::size_t candidates) {
         const ChildRun run = runChild(argv, {"QT_QPA_PLATFORM=offscreen"});
         // compare exits 0 with its report (no --fail-on); every task is paired from the logs.
         if (run.exitCode != 0 || run.out.find("\"paired\"") == std::string::npos) {
-            state.SkipWithError(("fp8dash compare failed or paired nothing (exit " + std::to_string(run.exitCode) + ")")
-                                    .c_str());
+            state.SkipWithError(
+                ("fp8dash compare failed or paired nothing (exit " + std::to_string(run.exitCode) + ")").c_str());
             return;
         }
         state.SetIterationTime(run.wallSeconds);
@@ -136,8 +136,7 @@ int main(int argc, char** argv) {
             ->UseManualTime()
             ->Iterations(1)
             ->Unit(benchmark::kMillisecond);
-        benchmark::RegisterBenchmark(("BM_VariantsCompareFourCandidates" + r).c_str(),
-                                     BM_VariantsCompareFourCandidates)
+        benchmark::RegisterBenchmark(("BM_VariantsCompareFourCandidates" + r).c_str(), BM_VariantsCompareFourCandidates)
             ->UseManualTime()
             ->Iterations(1)
             ->Unit(benchmark::kMillisecond);
