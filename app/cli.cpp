@@ -12,6 +12,7 @@
 
 #include "cli_args.h"
 #include "fp8dash/core/version.h"
+#include "terminal_stream.h"
 
 namespace fp8dash::cli {
 
@@ -105,7 +106,10 @@ bool isCliInvocation(const std::vector<std::string>& args) {
            first == "--help" || first == "-h" || first == "--version" || first == "-V";
 }
 
-int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+int run(const std::vector<std::string>& argv, std::ostream& rawOut, std::ostream& rawErr) {
+    // Data from files and servers reaches the terminal with its controls shown, never acted on (terminal_stream.h).
+    VisibleControlsBuf outBuf(rawOut), errBuf(rawErr);
+    std::ostream out(&outBuf), err(&errBuf);
     try {
         if (argv.empty() || argv[0] == "--help" || argv[0] == "-h" || argv[0] == "help") {
             out << usage();

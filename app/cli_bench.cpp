@@ -13,6 +13,7 @@
 #include "cli_args.h"
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/local_bench.h"
+#include "terminal_stream.h"
 
 namespace fp8dash::cli {
 namespace {
@@ -43,7 +44,8 @@ BenchProgressFn terminalProgress(std::ostream& err) {
         if (pct != lastPercent || step != lastStep) {
             lastPercent = pct;
             lastStep = step;
-            err << "\r\033[Kfp8dash: " << pct << "% " << step << (pct >= 100 ? "\n" : "") << std::flush;
+            writeTerminalControl(err, "\r\033[K");
+            err << "fp8dash: " << pct << "% " << step << (pct >= 100 ? "\n" : "") << std::flush;
         }
         return true;
     };

@@ -17,6 +17,7 @@
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/timeline.h"
 #include "fp8dash/core/variant_comparison.h"
+#include "terminal_stream.h"
 
 namespace fp8dash::cli {
 namespace {
@@ -45,7 +46,8 @@ SampleProgressFn sampleLogProgress(std::ostream& err, int& lastTenth) {
         const int tenth = total ? static_cast<int>(10 * done / total) : 10;
         if (tenth != lastTenth && total > (64u << 20)) {  // only when reading takes a while
             lastTenth = tenth;
-            err << "\rfp8dash: reading sample logs… " << tenth * 10 << "%" << (tenth >= 10 ? "\n" : "") << std::flush;
+            writeTerminalControl(err, "\r");
+            err << "fp8dash: reading sample logs… " << tenth * 10 << "%" << (tenth >= 10 ? "\n" : "") << std::flush;
         }
         return true;
     };

@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "cli_args.h"
 #include "fp8dash/core/judge_runner.h"
+#include "terminal_stream.h"
 
 namespace fp8dash::cli {
 namespace {
@@ -152,7 +153,9 @@ int runJudge(const std::vector<std::string>& args, std::ostream& out, std::ostre
     if (::isatty(STDERR_FILENO))
         progress.report = [&](double, const std::string& what) {
             std::lock_guard lock(outputMutex);
-            err << "\rfp8dash: judged " << what << "\033[K" << std::flush;
+            writeTerminalControl(err, "\r");
+            err << "fp8dash: judged " << what << std::flush;
+            writeTerminalControl(err, "\033[K");
         };
     auto summary = runJudgeEval(st, progress);
     if (::isatty(STDERR_FILENO)) err << "\n";

@@ -6,10 +6,12 @@
 #include "cli.h"
 #include "cli_common.h"
 #include "fp8dash/core/comparison_file.h"
+#include "fp8dash/core/http_client.h"
 #include "fp8dash/core/report_document.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/timeline.h"
 #include "fp8dash/core/version.h"
+#include "terminal_stream.h"
 
 namespace fp8dash::cli {
 namespace {
@@ -97,6 +99,12 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
             throw UsageError{"timeline: unknown argument " + a.peek()};
     }
     if (!from || !to) throw UsageError{"timeline needs --from and --to (unix seconds or RFC 3339)"};
+    for (auto [option, url] : {std::pair<const char*, const std::string*>{"--prometheus", &st.prometheusUrl},
+                               {"--langfuse", &st.langfuseUrl}})
+        if (HttpClient::holdsCredentials(*url))
+            err << "fp8dash: the " << option << " URL carries credentials (user info or a token parameter): they are "
+                << "used for its requests and never saved or shown; the comparison file and the reports hold "
+                << HttpClient::displayUrl(*url) << "\n";
     if (qualityQueryGiven && langfuseGiven)
         throw UsageError{"choose one quality source: --quality-query or --langfuse"};
     st.from = *from;
@@ -116,7 +124,8 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
             const int tenth = static_cast<int>(f * 10);
             if (tenth == lastTenth) return;
             lastTenth = tenth;
-            err << "\rfp8dash: fetching… " << tenth * 10 << "%" << (tenth >= 10 ? "\n" : "") << std::flush;
+            writeTerminalControl(err, "\r");
+            err << "fp8dash: fetching… " << tenth * 10 << "%" << (tenth >= 10 ? "\n" : "") << std::flush;
         };
     auto data = fetchTimeline(st, cred, progress);
     if (!data) {

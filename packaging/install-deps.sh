@@ -24,6 +24,7 @@ packages=(
 if [ "${1:-}" = "--tests" ]; then
   packages+=(prometheus)                           # prometheus + promtool: the client's tests run a real server
   packages+=(victoria-metrics)                     # a real VictoriaMetrics beside it (the scale-out backend tests)
+  packages+=(libcmark-dev)                        # cmark: the Markdown escaper's tests parse what it wrote
   packages+=(poppler-utils)                        # pdfinfo + pdftotext: the PDF report's test reads its pages
   packages+=(openssl)                              # openssl req/s_server: a TLS peer whose certificate names another host
   packages+=(clang-14 clang libclang-rt-14-dev)    # the sanitize preset: ASan/UBSan/LSan and libFuzzer runtimes

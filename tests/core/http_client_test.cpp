@@ -322,13 +322,24 @@ TEST(HttpClientTest, RedirectIsFollowed) {
     EXPECT_EQ(requests[1].queryValue("x"), "1");
 }
 
-TEST(HttpClientTest, DisplayUrlStripsUserInfoOnly) {
+TEST(HttpClientTest, DisplayUrlStripsUserInfoAndCredentialParameters) {
     EXPECT_EQ(HttpClient::displayUrl("https://user:pass@prom.example:9090/api/v1/query?x=1"),
               "https://prom.example:9090/api/v1/query?x=1");
     EXPECT_EQ(HttpClient::displayUrl("https://token@prom.example"), "https://prom.example");
     EXPECT_EQ(HttpClient::displayUrl("http://prom.example:9090/path"), "http://prom.example:9090/path");
     EXPECT_EQ(HttpClient::displayUrl("http://prom.example/search?mail=a@b.c"), "http://prom.example/search?mail=a@b.c");
     EXPECT_EQ(HttpClient::displayUrl("not a url"), "not a url");
+    // Credential-looking parameters go, the others stay in order (issue 26, finding 4).
+    EXPECT_EQ(HttpClient::displayUrl("https://lf.example/api?access_token=abc&project=p1"),
+              "https://lf.example/api?project=p1");
+    EXPECT_EQ(HttpClient::displayUrl("https://h.example/?a=1&API_KEY=x&b=2&X-Api-Key=y&client_secret=z&sig=s#frag"),
+              "https://h.example/?a=1&b=2#frag");
+    EXPECT_EQ(HttpClient::displayUrl("https://u:p@h.example/p?token=t"), "https://h.example/p");
+    EXPECT_EQ(HttpClient::displayUrl("https://h.example/p?password"), "https://h.example/p");
+    EXPECT_EQ(HttpClient::displayUrl("https://h.example/p?monkey=1&keyboard=2"),
+              "https://h.example/p?monkey=1&keyboard=2");
+    EXPECT_TRUE(HttpClient::holdsCredentials("https://h.example/p?id_token=t"));
+    EXPECT_FALSE(HttpClient::holdsCredentials("https://h.example/p?step=60"));
 }
 
 TEST(HttpClientTest, UrlEncodeEscapesReservedCharacters) {

@@ -32,8 +32,15 @@ TEST(MarkdownText, EscapesWhatWouldStartMarkup) {
         {"a backslash itself", "a\\b", "a\\\\b", "a\\\\b"},
         {"a table's pipe", "|Δ| / x", "\\|Δ\\| / x", "\\|Δ\\| / x"},
         {"a threshold's less-than", "go < 0.5%", "go \\< 0.5%", "go \\< 0.5%"},
-        {"line break", "one\ntwo", "one  \ntwo", "one two"},
-        {"carriage return dropped", "one\r\ntwo", "one  \ntwo", "one two"},
+        {"line break: a backslash ends the line (no following line can be blank)", "one\ntwo", "one\\\ntwo", "one two"},
+        {"CR LF is one line break", "one\r\ntwo", "one\\\ntwo", "one two"},
+        {"a lone CR, a line ending to a parser, is a character reference", "one\rtwo", "one&#13;two", "one&#13;two"},
+        {"the last line break is a character reference", "one\n", "one&#10;", "one "},
+        {"a line start after a break: setext underline, list, fence, code", "a\n===\n- b\n1. c\n~~~\n    d",
+         "a\\\n\\===\\\n\\- b\\\n1\\. c\\\n\\~\\~\\~\\\n&#32;&#32;&#32;&#32;d", "a === - b 1. c \\~\\~\\~     d"},
+        {"a list marker at the value's start", "- x", "\\- x", "- x"},
+        {"tildes (strike-through, fences) and ampersands (references)", "~x~ &amp;", "\\~x\\~ \\&amp;",
+         "\\~x\\~ \\&amp;"},
         {"UTF-8 kept", "Δ% ± σ — “x” ↳", "Δ% ± σ — “x” ↳", "Δ% ± σ — “x” ↳"},
         {"punctuation that starts nothing inline", "a.b,c;d:e!f?g(h)i-j+k=l'm\"n/o%p",
          "a.b,c;d:e!f?g(h)i-j+k=l'm\"n/o%p", "a.b,c;d:e!f?g(h)i-j+k=l'm\"n/o%p"},
@@ -58,7 +65,7 @@ TEST(MarkdownText, CodeSpansKeepIdentifiersAndFallBackToEscapedText) {
         {"model path", "org/Model-8B", "`org/Model-8B`", "`org/Model-8B`"},
         {"a pipe splits a table cell even in a span", "a|b", "`a|b`", "`a\\|b`"},
         {"a backtick cannot stand in a plain span", "a`b", "a\\`b", "a\\`b"},
-        {"a line break neither", "a\nb_c", "a  \nb\\_c", "a b\\_c"},
+        {"a line break neither", "a\nb_c", "a\\\nb\\_c", "a b\\_c"},
     };
     for (const auto& c : cases) {
         EXPECT_EQ(markdown::code(c.input), c.text) << c.name;

@@ -227,7 +227,7 @@ TEST(ReportDocument, EveryNoteEscaped) {
     EXPECT_NE(r.html.find("Mia &lt;QA&gt;"), std::string::npos);
     EXPECT_NE(r.html.find("edited 2026-12-01 15:30 UTC"), std::string::npos);
     // Markdown: escaped so that it renders as typed, and the table keeps its columns.
-    EXPECT_NE(r.markdown.find("Check \\<b\\>gsm8k\\</b\\> & the \"flexible\" \\| filter's \\*score\\* second line"),
+    EXPECT_NE(r.markdown.find("Check \\<b\\>gsm8k\\</b\\> \\& the \"flexible\" \\| filter's \\*score\\* second line"),
               std::string::npos);
 }
 

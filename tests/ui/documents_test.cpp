@@ -303,11 +303,36 @@ TEST_F(DocumentsTest, ASecondStartHandsItsFilesToTheRunningInstance) {
     EXPECT_TRUE(next.listen(stale));
 }
 
+// Issue 26: opening a comparison file contacts no server it names, until the user allows it in the Timeline menu;
+// then the probe asks the saved Prometheus (without credentials) whether it can be reached.
+TEST_F(DocumentsTest, OpeningAFileContactsNoServerUntilTheUserAllowsIt) {
+    fp8dash::test::TestHttpServer server(fakePrometheusReply);
+    TimelineData timeline = dayTimeline();
+    timeline.settings.prometheusUrl = server.baseUrl();
+    timeline.settings.fetchThroughput = true;
+    timeline.settings.qualitySource = QualitySource::Prometheus;
+    MainWindow window;
+    window.show();
+    QSignalSpy checked(&window, &MainWindow::liveSourcesChecked);
+    window.showDocument(documentWith(timeline, true), {}, QStringLiteral("saved timeline"));
+    EXPECT_FALSE(checked.wait(1500));  // the probe, were there one, answers from loopback well within this
+    EXPECT_EQ(server.requestCount(), 0u);
+    auto* allow = window.findChild<QAction*>(QStringLiteral("checkSourcesOnOpen"));
+    ASSERT_NE(allow, nullptr);
+    EXPECT_FALSE(allow->isChecked());
+    allow->trigger();
+    ASSERT_TRUE(checked.count() > 0 || checked.wait(20000));
+    ASSERT_GE(server.requestCount(), 1u);
+    for (const auto& r : server.requests()) EXPECT_EQ(r.path, "/api/v1/status/buildinfo");
+    EXPECT_TRUE(QSettings().value(QStringLiteral("network/checkSourcesOnOpen")).toBool());
+}
+
 TEST_F(DocumentsTest, TheOfflineNoticeSaysWhichLiveActionsAreUnavailableHere) {
     // A saved timeline whose Prometheus is not reachable from here (nothing listens on port 9 of loopback).
     TimelineData timeline = dayTimeline();
     timeline.settings.prometheusUrl = "http://127.0.0.1:9";
     timeline.settings.fetchThroughput = true;
+    QSettings().setValue(QStringLiteral("network/checkSourcesOnOpen"), true);  // off by default: no probe on open
     MainWindow window;
     window.show();
     QSignalSpy checked(&window, &MainWindow::liveSourcesChecked);

@@ -737,6 +737,7 @@ TEST_F(TimelineSourceDialogTest, RememberedSecretsReachNeitherTheFileNorTheSetti
     }
 
     // A new session: the saved file, nothing typed. Refresh waits for the keychain and fetches with its credentials.
+    QSettings().setValue(QStringLiteral("network/checkSourcesOnOpen"), true);  // the probe on open, allowed
     MainWindow window;
     window.setCredentialStore(store);
     window.show();

@@ -248,6 +248,29 @@ TEST_F(TimelineViewTest, HeaderNamesTheServerAndTheWindowSemantics) {
                     .contains(QStringLiteral("Alert windows: VictoriaMetrics' rollup windows are left-open")));
 }
 
+// Issue 26, finding 3: the source line shows a hostile server name and score name as the text they are, never as
+// rich text (a big green "VERDICT: GO", coloured text, a local image).
+TEST_F(TimelineViewTest, TheSourceLineShowsMarkupFromTheFileAsText) {
+    TimelineData data = dayTimeline();
+    const std::string fake = "<h1 style='color:green'>&#10004; VERDICT: GO</h1><img src='file:///etc/x.png'>";
+    data.server = fake;
+    data.settings.scoreName = "<b>approved</b>";
+    data.windowSemanticsBasis = "<font color=red>SRE</font>";
+    recomputeDerived(data);
+    MainWindow window;
+    window.show();
+    window.showDocument(documentWith(data, false), {}, QStringLiteral("hostile"));
+    auto* label = window.comparisonView()->timelineView()->findChild<QLabel*>(QStringLiteral("timelineSource"));
+    ASSERT_NE(label, nullptr);
+    EXPECT_EQ(label->textFormat(), Qt::PlainText);
+    EXPECT_TRUE(label->text().contains(QString::fromStdString(fake))) << label->text().toStdString();
+    EXPECT_TRUE(label->text().contains(QStringLiteral("<b>approved</b>"))) << label->text().toStdString();
+    // The tooltip is markup made here: the file's words in it are escaped.
+    EXPECT_TRUE(label->toolTip().contains(QStringLiteral("&lt;font color=red&gt;SRE&lt;/font&gt;")))
+        << label->toolTip().toStdString();
+    EXPECT_FALSE(label->toolTip().contains(QStringLiteral("<font"))) << label->toolTip().toStdString();
+}
+
 TEST_F(TimelineViewTest, ZoomRedrawsFromTheFullDataAndPanningKeepsTheSpan) {
     const TimelineData data = dayTimeline();
     MainWindow window;

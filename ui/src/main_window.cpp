@@ -278,6 +278,19 @@ void MainWindow::buildMenus() {
     m_refreshAction = timeline->addAction(tr("&Refresh"), this, [this] { refreshTimeline(); });
     m_refreshAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+R")));
     m_refreshAction->setStatusTip(tr("Fetch the timeline's series again for the range picked on the timeline tab"));
+    // Opening a file contacts no server unless the user allows it here (README "Trust model"): a comparison file
+    // from elsewhere names whatever URLs its author chose.
+    QAction* checkOnOpen = shortcut(timeline->addAction(tr("Check Saved Sources When &Opening")), "Ctrl+Alt+O");
+    checkOnOpen->setObjectName(QStringLiteral("checkSourcesOnOpen"));
+    checkOnOpen->setCheckable(true);
+    checkOnOpen->setChecked(QSettings().value(main_window_parts::kCheckSourcesOnOpenKey, false).toBool());
+    checkOnOpen->setStatusTip(
+        tr("When a comparison with a production timeline opens, ask its Prometheus and Langfuse (without "
+           "credentials) whether they can be reached from here; off, opening a file contacts no server"));
+    connect(checkOnOpen, &QAction::toggled, this, [this](bool on) {
+        QSettings().setValue(main_window_parts::kCheckSourcesOnOpenKey, on);
+        if (on) checkLiveSources();
+    });
     timeline->addSeparator();
     shortcut(timeline->addAction(tr("Show &Timeline"), this, [this] { m_view->showTab(ComparisonView::TimelineTab); }),
              "Ctrl+2");

@@ -68,7 +68,8 @@ void MainWindow::checkLiveSources() {
     m_liveChecks.clear();
     updateOfflineNotice();
     if (!m_doc.current()) return;
-    if (m_doc.current()->document.timeline) {
+    if (m_doc.current()->document.timeline &&
+        QSettings().value(main_window_parts::kCheckSourcesOnOpenKey, false).toBool()) {
         const TimelineSettings settings = m_doc.current()->document.timeline->settings;
         m_liveCheck->start([settings](JobControl&) { return checkTimelineSources(settings); },
                            [this](std::vector<LiveSourceCheck> checks) {

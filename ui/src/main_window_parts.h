@@ -12,6 +12,9 @@ namespace fp8dash::ui::main_window_parts {
 
 inline constexpr int kMaxRecentFiles = 8;
 inline constexpr int kAutosaveDelayMs = 1500;  // after the last change: typing a note does not write on every key
+// Whether opening a comparison with a timeline probes its sources (Timeline › Check Saved Sources When Opening; off
+// by default: opening a file contacts no server).
+inline constexpr const char* kCheckSourcesOnOpenKey = "network/checkSourcesOnOpen";
 
 // Every main window, oldest first (MainWindow's constructor and destructor keep it).
 inline QList<MainWindow*>& allWindows() {

@@ -1,4 +1,5 @@
 #include "fp8dash/ui/timeline_view.h"
+#include "fp8dash/core/http_client.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -219,6 +220,7 @@ QWidget* TimelineView::buildContentPage() {
 
     m_sourceLabel = style::caption(QString(), page);
     m_sourceLabel->setObjectName(QStringLiteral("timelineSource"));
+    m_sourceLabel->setTextFormat(Qt::PlainText);  // its server name, URLs, score name and tags come from the file
     m_sourceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     v->addWidget(m_sourceLabel);
 
@@ -629,21 +631,23 @@ void TimelineView::updateHeader() {
     if (m_data->throughput) {
         // Which backend answered, when it was identified ("Prometheus 2.42.0+ds (...)", "VictoriaMetrics").
         sources << (m_data->server.empty()
-                        ? tr("Throughput: Prometheus %1").arg(toQString(st.prometheusUrl))
-                        : tr("Throughput: %1 at %2").arg(toQString(m_data->server), toQString(st.prometheusUrl)));
+                        ? tr("Throughput: Prometheus %1").arg(toQString(HttpClient::displayUrl(st.prometheusUrl)))
+                        : tr("Throughput: %1 at %2")
+                              .arg(toQString(m_data->server), toQString(HttpClient::displayUrl(st.prometheusUrl))));
         queries << tr("Throughput query: %1").arg(toQString(st.throughputQuery));
     } else {
         sources << tr("Throughput: not fetched");
     }
     switch (st.qualitySource) {
         case QualitySource::Prometheus:
-            sources << tr("Quality: Prometheus %1").arg(toQString(st.prometheusUrl));
+            sources << tr("Quality: Prometheus %1").arg(toQString(HttpClient::displayUrl(st.prometheusUrl)));
             queries << tr("Quality query: %1").arg(toQString(st.qualityQuery));
             break;
         case QualitySource::Langfuse: {
             QStringList tags;
             for (const std::string& tag : st.traceTags) tags << toQString(tag);
-            QString text = tr("Quality: Langfuse %1 (score %2").arg(toQString(st.langfuseUrl), toQString(st.scoreName));
+            QString text = tr("Quality: Langfuse %1 (score %2")
+                               .arg(toQString(HttpClient::displayUrl(st.langfuseUrl)), toQString(st.scoreName));
             if (!tags.isEmpty()) text += tr(", tags %1").arg(tags.join(QStringLiteral(", ")));
             sources << text + QLatin1Char(')');
             break;
@@ -662,7 +666,9 @@ void TimelineView::updateHeader() {
         if (!m_data->windowSemanticsBasis.empty())
             queries << tr("Alert windows: %1").arg(toQString(m_data->windowSemanticsBasis));
     }
-    m_sourceLabel->setToolTip(queries.join(QLatin1Char('\n')));
+    // A tooltip is read as rich text when it looks like markup: the queries and the server's words, escaped.
+    m_sourceLabel->setToolTip(
+        QStringLiteral("<p style='white-space:pre-wrap'>%1</p>").arg(style::escaped(queries.join(QLatin1Char('\n')))));
     m_sourceLabel->setText(sources.join(QStringLiteral("   ·   ")) + QLatin1Char('\n') + line2);
 
     QStringList warnings;

@@ -2,6 +2,8 @@
 // loop (the CLI), and gives per-transfer timeouts, proxies and TLS options for free.
 #include "fp8dash/core/http_client.h"
 
+#include <cctype>
+
 #include "text_util.h"
 
 #include <curl/curl.h>
@@ -179,14 +181,56 @@ std::string HttpClient::urlEncode(const std::string& text) {
     return out;
 }
 
+namespace {
+
+// A query parameter that carries a credential by its name: access_token, token, api_key, apikey, key, password,
+// secret, sig, signature, auth, and names ending so (id_token, x-api-key, client_secret, sas_sig, ...).
+bool credentialParameter(std::string name) {
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (std::size_t at; (at = name.find('-')) != std::string::npos;) name[at] = '_';
+    static const char* kExact[] = {"access_token",  "token",      "api_key",     "apikey",  "key",       "password",
+                                   "passwd",        "pwd",        "secret",      "sig",     "signature", "auth",
+                                   "authorization", "credential", "credentials", "session", "sessionid", "code"};
+    for (const char* e : kExact)
+        if (name == e) return true;
+    static const char* kSuffixes[] = {"_token", "token",    "_key", "apikey",    "_secret",
+                                      "secret", "password", "_sig", "signature", "credential"};
+    for (const char* suffix : kSuffixes) {
+        const std::string_view sv(suffix);
+        if (name.size() > sv.size() && name.compare(name.size() - sv.size(), sv.size(), sv) == 0) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
 std::string HttpClient::displayUrl(const std::string& url) {
-    const auto scheme = url.find("://");
-    if (scheme == std::string::npos) return url;
-    const auto hostStart = scheme + 3;
-    const auto pathStart = url.find_first_of("/?#", hostStart);
-    const auto at = url.rfind('@', pathStart == std::string::npos ? url.size() : pathStart);
-    if (at == std::string::npos || at < hostStart) return url;
-    return url.substr(0, hostStart) + url.substr(at + 1);
+    std::string out = url;
+    // User info ("user:pass@") before the host.
+    if (const auto scheme = out.find("://"); scheme != std::string::npos) {
+        const auto hostStart = scheme + 3;
+        const auto pathStart = out.find_first_of("/?#", hostStart);
+        const auto at = out.rfind('@', pathStart == std::string::npos ? out.size() : pathStart);
+        if (at != std::string::npos && at >= hostStart) out = out.substr(0, hostStart) + out.substr(at + 1);
+    }
+    // Credential-looking query parameters.
+    const auto q = out.find('?');
+    if (q == std::string::npos) return out;
+    const auto hash = out.find('#', q);
+    const std::string query = out.substr(q + 1, hash == std::string::npos ? std::string::npos : hash - q - 1);
+    std::string kept;
+    for (std::size_t i = 0; i <= query.size();) {
+        const std::size_t end = std::min(query.find('&', i), query.size());
+        const std::string param = query.substr(i, end - i);
+        if (!param.empty() && !credentialParameter(param.substr(0, param.find('='))))
+            kept += (kept.empty() ? "" : "&") + param;
+        i = end + 1;
+    }
+    return out.substr(0, q) + (kept.empty() ? "" : "?" + kept) + (hash == std::string::npos ? "" : out.substr(hash));
+}
+
+bool HttpClient::holdsCredentials(const std::string& url) {
+    return displayUrl(url) != url;
 }
 
 Result<HttpResponse> HttpClient::get(const std::string& url, const QueryParams& query, const Progress& progress) const {

@@ -1,6 +1,8 @@
 // The production timeline: fetch orchestration, before/after figures, alert, verdict, and its JSON form.
 #include "fp8dash/core/timeline.h"
 
+#include "fp8dash/core/http_client.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -415,7 +417,8 @@ namespace {
 
 Json timelineJson(const TimelineData& d, bool withSamples) {
     const auto& s = d.settings;
-    Json settings = {{"prometheus_url", s.prometheusUrl},
+    // The URLs without their credentials (user info, token parameters): they were used for the requests, never saved.
+    Json settings = {{"prometheus_url", HttpClient::displayUrl(s.prometheusUrl)},
                      {"prometheus_auth", s.prometheusAuth},
                      {"prometheus_header_names", s.prometheusHeaderNames},
                      {"fetch_throughput", s.fetchThroughput},
@@ -423,7 +426,7 @@ Json timelineJson(const TimelineData& d, bool withSamples) {
                      {"series_pick", s.seriesPick},
                      {"quality_source", qualitySourceName(s.qualitySource)},
                      {"quality_query", s.qualityQuery},
-                     {"langfuse_url", s.langfuseUrl},
+                     {"langfuse_url", HttpClient::displayUrl(s.langfuseUrl)},
                      {"score_name", s.scoreName},
                      {"trace_tags", s.traceTags},
                      {"environments", s.environments},
@@ -638,6 +641,9 @@ Status parseTimelineSettings(const Json& st, const std::string& w, TimelineSetti
                             {"langfuse_url", &s.langfuseUrl},
                             {"score_name", &s.scoreName}})
         if (auto r = str(key, *out); !r) return r.error();
+    // A file written before the URLs were cleaned may hold credentials in them: never shown, never written again.
+    s.prometheusUrl = HttpClient::displayUrl(s.prometheusUrl);
+    s.langfuseUrl = HttpClient::displayUrl(s.langfuseUrl);
     if (auto r = strings("prometheus_header_names", s.prometheusHeaderNames); !r) return r.error();
     if (auto r = strings("trace_tags", s.traceTags); !r) return r.error();
     if (auto r = strings("environments", s.environments); !r) return r.error();

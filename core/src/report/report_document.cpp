@@ -2,6 +2,7 @@
 // is built as data (report_model.h: report_sections.cpp, report_production_sections.cpp) and written as HTML
 // (report_html.cpp) or Markdown (report_markdown.cpp), so both say the same.
 #include "fp8dash/core/report_document.h"
+#include "fp8dash/core/untrusted_text.h"
 
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/review.h"
@@ -107,12 +108,14 @@ Result<std::string> renderReport(const ComparisonDocument& doc, const Decision& 
     switch (format) {
         case ReportFileFormat::Html:
             return reportToHtml(doc, decision, context);
+        // A text, Markdown or JSON report is read in a terminal as often as in a viewer: its controls shown, never
+        // acted on (untrusted_text.h; JSON stays valid). HTML escapes its text itself.
         case ReportFileFormat::Markdown:
-            return reportToMarkdownDocument(doc, decision, context);
+            return visibleControls(reportToMarkdownDocument(doc, decision, context));
         case ReportFileFormat::Text:
-            return reportToPlainText(doc, decision);
+            return visibleControls(reportToPlainText(doc, decision));
         case ReportFileFormat::Json:
-            return comparisonToJson(doc, decision).dump(2) + "\n";
+            return visibleControls(comparisonToJson(doc, decision).dump(2) + "\n");
         case ReportFileFormat::Pdf:
             break;
     }

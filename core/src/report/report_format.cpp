@@ -846,8 +846,9 @@ std::string variantsToText(const VariantComparison& v) {
 std::string variantsToMarkdown(const VariantComparison& v) {
     using markdown::Where;
     const auto esc = [](std::string_view text) { return markdown::escape(text); };
+    const auto heading = [](std::string_view text) { return markdown::escape(text, Where::Heading); };
     const auto cell = [](std::string_view text) { return markdown::escape(text, Where::TableCell); };
-    std::string out = "## Recommendation: **" + esc(variant_text::recommended(v)) + "**\n\n";
+    std::string out = "## Recommendation: **" + heading(variant_text::recommended(v)) + "**\n\n";
     for (const auto& line : variant_text::recommendationLines(v)) out += "- " + esc(line) + "\n";
     out += "\n## Variants\n\n" +
            esc("Each cell: value (recovery against " + v.baselineLabel + ") verdict; " + thresholdsLine(v.thresholds) +
@@ -866,14 +867,14 @@ std::string variantsToMarkdown(const VariantComparison& v) {
     out += "\n## Layer steps\n\n";
     if (v.steps.empty()) out += esc("None: no two runs differ in exactly one layer.") + "\n";
     for (const auto& s : v.steps) {
-        out += "### " + esc(variant_text::stepTitle(s)) + "\n\n";
+        out += "### " + heading(variant_text::stepTitle(s)) + "\n\n";
         for (const auto& task : s.tasks)
             out += "- " + esc(task.sentence + ": " + std::string(verdictName(task.verdict))) + "\n";
         out += "\n";
     }
     for (const auto& variant : v.variants) {
         std::string detail = reportToMarkdown(variant.report);
-        detail.replace(0, std::string("## Verdict:").size(), "## " + esc(variant.label) + " verdict:");
+        detail.replace(0, std::string("## Verdict:").size(), "## " + heading(variant.label) + " verdict:");
         out += "\n" + detail;
     }
     return out;
@@ -928,7 +929,9 @@ std::string markdownTitle(const Decision& d, std::string bl, std::string cl, con
         model = d.variants->baselineConfig.model;
         cl = std::to_string(d.variants->variants.size()) + " variants";
     }
-    std::string out = "# " + markdown::escape(bl + " vs " + cl + (model.empty() ? "" : ": " + model)) + "\n\n";
+    std::string out =
+        "# " + markdown::escape(bl + " vs " + cl + (model.empty() ? "" : ": " + model), markdown::Where::Heading) +
+        "\n\n";
     std::size_t start = 0;
     while (start < heading.size()) {
         std::size_t end = heading.find('\n', start);
@@ -960,7 +963,7 @@ std::string decisionRender(const Decision& d, const ComparisonDocument& doc, con
         }
         if (d.timeline && doc.timeline) {
             const std::string tl = timelineReportToText(*d.timeline, *doc.timeline);
-            out += md ? "\n### Production\n\n```\n" + tl + "```\n" : "\n" + tl;
+            out += md ? "\n### Production\n\n" + markdown::codeBlock(tl) : "\n" + tl;
         }
         return out;
     }
@@ -986,7 +989,7 @@ std::string decisionRender(const Decision& d, const ComparisonDocument& doc, con
     if (d.judge) out += "\n" + (md ? judgeToMarkdown(*d.judge, bl, cl) : judgeToText(*d.judge, bl, cl));
     if (d.timeline && doc.timeline) {
         const std::string tl = timelineReportToText(*d.timeline, *doc.timeline);
-        out += md ? "\n### Production\n\n```\n" + tl + "```\n" : "\n" + tl;
+        out += md ? "\n### Production\n\n" + markdown::codeBlock(tl) : "\n" + tl;
     }
     return out;
 }

@@ -11,7 +11,8 @@ using markdown::Where;
 std::string mdSpans(const Line& line, Where where) {
     std::string out;
     for (const Span& s : line) {
-        std::string text = s.code ? markdown::code(s.text, where) : markdown::escape(s.text, where);
+        const auto start = out.empty() ? markdown::Start::Line : markdown::Start::MidLine;
+        std::string text = s.code ? markdown::code(s.text, where) : markdown::escape(s.text, where, start);
         if (s.strong && !text.empty()) text = "**" + text + "**";
         out += text;
     }
@@ -48,7 +49,7 @@ std::string mdBlock(const Block& b) {
         case Block::Kind::Paragraph:
             return "\n" + mdSpans(b.line, Where::Text) + "\n";
         case Block::Kind::Heading:
-            return "\n### " + mdSpans(b.line, Where::Text) + "\n";
+            return "\n### " + mdSpans(b.line, Where::Heading) + "\n";
         case Block::Kind::Bullets: {
             std::string out = "\n";
             for (const Line& item : b.items) out += "- " + mdSpans(item, Where::Text) + "\n";
@@ -67,11 +68,11 @@ std::string mdBlock(const Block& b) {
 }  // namespace
 
 std::string writeMarkdown(const Report& r) {
-    std::string out = "# " + markdown::escape(r.title) + "\n\n";
+    std::string out = "# " + markdown::escape(r.title, Where::Heading) + "\n\n";
     for (const auto& row : r.meta.rows)
         out += "- **" + mdSpans(row[0].line, Where::Text) + ":** " + mdSpans(row[1].line, Where::Text) + "\n";
     for (const auto& s : r.sections) {
-        out += "\n## " + markdown::escape(s.title) + "\n";
+        out += "\n## " + markdown::escape(s.title, Where::Heading) + "\n";
         for (const Block& b : s.blocks)
             if (b.only != Only::Html) out += mdBlock(b);
     }

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "fp8dash/core/capacity.h"
+#include "fp8dash/core/http_client.h"
 #include "fp8dash/core/kv_headline.h"
 #include "fp8dash/core/number_format.h"
 #include "fp8dash/core/report_format.h"
@@ -125,10 +126,12 @@ void addTimeline(Report& report, const ComparisonDocument& doc, const Decision& 
             describeKvCacheDtype(data.detectedChange->to) + " at " + formatTimeUtc(data.detectedChange->at) + "."));
     for (const auto& risk : r.risks) facts.push_back(plain("Risk: " + risk + "."));
     std::string sources;
-    if (data.throughput) sources += "throughput from Prometheus " + st.prometheusUrl + " (" + st.throughputQuery + ")";
+    if (data.throughput)
+        sources +=
+            "throughput from Prometheus " + HttpClient::displayUrl(st.prometheusUrl) + " (" + st.throughputQuery + ")";
     if (st.qualitySource == QualitySource::Langfuse)
         sources += (sources.empty() ? "" : "; ") + std::string("quality: Langfuse scores “") + st.scoreName + "” at " +
-                   st.langfuseUrl;
+                   HttpClient::displayUrl(st.langfuseUrl);
     else if (st.qualitySource == QualitySource::Prometheus)
         sources += (sources.empty() ? "" : "; ") + std::string("quality from Prometheus (") + st.qualityQuery + ")";
     if (!sources.empty()) facts.push_back(plain("Sources: " + sources + "."));

@@ -87,8 +87,12 @@ public:
     const HttpOptions& options() const { return m_options; }
 
     static std::string urlEncode(const std::string& text);
-    // The URL as safe to show: user info ("user:pass@") removed.
+    // The URL as safe to show, store or log: user info ("user:pass@") and credential-looking query parameters
+    // (access_token, token, api_key, key, password, secret, sig, ... and names ending so) removed, the other
+    // parameters kept in order. Every URL fp8dash writes to a file, a report or a message passes through it.
     static std::string displayUrl(const std::string& url);
+    // Whether displayUrl removes anything from `url`.
+    static bool holdsCredentials(const std::string& url);
 
 private:
     Result<HttpResponse> perform(const std::string& method, const std::string& url, const std::string* body,

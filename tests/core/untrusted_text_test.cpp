@@ -1,0 +1,230 @@
+// Untrusted text (issue 26): visibleControls shows every control, bidi override and invalid byte as a visible escape,
+// keeps everything else, and keeps JSON valid; the Markdown escaper never lets a value make structure. The structure
+// is read back with cmark, CommonMark's reference parser (Debian's libcmark): an escaped value, in each place the
+// writers put one, parses to the one block that place makes, and its text is the value's.
+#include <cmark.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "fp8dash/core/markdown_text.h"
+#include "fp8dash/core/untrusted_text.h"
+#include "hostile_strings.h"
+
+namespace fp8dash {
+namespace {
+
+bool validUtf8(const std::string& s) {
+    try {
+        (void)nlohmann::json(s).dump();
+        return true;
+    } catch (const nlohmann::json::exception&) {
+        return false;
+    }
+}
+
+TEST(VisibleControls, ShowsControlsBidiAndBadBytesAndKeepsTheRest) {
+    EXPECT_EQ(visibleControls("a\x1b[2Kb"), "a\\u001B[2Kb");
+    EXPECT_EQ(visibleControls("x\ry"), "x\\u000Dy");
+    EXPECT_EQ(visibleControls("bell\x07 del\x7f"), "bell\\u0007 del\\u007F");
+    EXPECT_EQ(visibleControls("\xc2\x9b"
+                              "2J"),
+              "\\u009B2J");
+    EXPECT_EQ(visibleControls("a\xe2\x80\xae"
+                              "b"),
+              "a\\u202Eb");
+    EXPECT_EQ(visibleControls("\xe2\x81\xa6i\xe2\x81\xa9 \xe2\x80\x8f \xe2\x80\xa8"),
+              "\\u2066i\\u2069 \\u200F \\u2028");
+    EXPECT_EQ(visibleControls("bad \xff\xfe \xc3"), "bad \\xFF\\xFE \\xC3");
+    EXPECT_EQ(visibleControls("\xc0\xaf overlong, \xed\xa0\x80 surrogate"),
+              "\\xC0\\xAF overlong, \\xED\\xA0\\x80 surrogate");
+    const std::string kept = "line\n\ttab caf\xc3\xa9 \xe2\x80\x93 \xe2\x98\x85 \xf0\x9f\x94\xa5 \xe2\x80\x8b";
+    EXPECT_EQ(visibleControls(kept), kept);
+    for (const auto& s : test::hostileStrings()) {
+        const std::string shown = visibleControls(s);
+        for (unsigned char c : shown) {
+            EXPECT_TRUE(c >= 0x20 || c == '\n' || c == '\t') << "a control is left in " << shown.substr(0, 80);
+        }
+        EXPECT_TRUE(validUtf8(shown)) << shown.substr(0, 80);
+        EXPECT_EQ(shown.find("\xe2\x80\xae"), std::string::npos);
+        EXPECT_EQ(shown.find("\xc2\x9b"), std::string::npos);
+    }
+}
+
+// A JSON document through the filter stays valid and means the same: the escapes are JSON's own.
+TEST(VisibleControls, JsonStaysValidAndMeansTheSame) {
+    nlohmann::json doc = nlohmann::json::array();
+    for (const auto& s : test::hostileStrings())
+        if (validUtf8(s)) doc.push_back(s);
+    const std::string dumped = doc.dump(2);
+    const auto back = nlohmann::json::parse(visibleControls(dumped));
+    EXPECT_EQ(back, doc);
+}
+
+TEST(VisibleControls, AStreamMayPassOnlyWholeUtf8Sequences) {
+    EXPECT_EQ(wholeUtf8Prefix("abc"), 3u);
+    EXPECT_EQ(wholeUtf8Prefix("ab\xe2\x80"), 2u);      // an arrow cut after two of its three bytes
+    EXPECT_EQ(wholeUtf8Prefix("ab\xe2\x80\x93"), 5u);  // whole
+    EXPECT_EQ(wholeUtf8Prefix("ab\xf0"), 2u);
+    EXPECT_EQ(wholeUtf8Prefix("ab\xff"), 3u);  // not a lead byte: passed on (and shown escaped)
+    EXPECT_EQ(wholeUtf8Prefix("\x80\x80\x80\x80"), 4u);
+    // Split anywhere, a sequence shown in pieces is the sequence shown whole.
+    const std::string s = test::verdictRewriteSequence() + "\xe2\x80\xae\xe2\x98\x85";
+    for (std::size_t cut = 0; cut <= s.size(); ++cut) {
+        std::string pending = s.substr(0, cut), out;
+        const std::size_t n = wholeUtf8Prefix(pending);
+        out += visibleControls(pending.substr(0, n));
+        out += visibleControls(pending.substr(n) + s.substr(cut));
+        EXPECT_EQ(out, visibleControls(s)) << cut;
+    }
+}
+
+// The parsed Markdown: its blocks (type names, nested) and the text of its inlines (breaks as '\n').
+struct Parsed {
+    std::vector<std::string> blocks;  // "paragraph", "list/item/paragraph", "heading", ...
+    std::string text;
+    std::vector<std::string> inlineKinds;  // anything but text and line breaks
+};
+
+Parsed parse(const std::string& markdown) {
+    Parsed p;
+    cmark_node* doc = cmark_parse_document(markdown.data(), markdown.size(), CMARK_OPT_DEFAULT);
+    cmark_iter* it = cmark_iter_new(doc);
+    std::vector<std::string> path;
+    for (cmark_event_type ev; (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE;) {
+        cmark_node* node = cmark_iter_get_node(it);
+        const cmark_node_type type = cmark_node_get_type(node);
+        if (type == CMARK_NODE_DOCUMENT) continue;
+        const bool block = type >= CMARK_NODE_FIRST_BLOCK && type <= CMARK_NODE_LAST_BLOCK;
+        if (block) {
+            if (ev == CMARK_EVENT_ENTER) {
+                path.push_back(cmark_node_get_type_string(node));
+                std::string joined;
+                for (const auto& part : path) joined += (joined.empty() ? "" : "/") + part;
+                p.blocks.push_back(joined);
+            }
+            if (ev == CMARK_EVENT_EXIT || cmark_node_first_child(node) == nullptr) path.pop_back();
+            continue;
+        }
+        if (ev != CMARK_EVENT_ENTER) continue;
+        if (type == CMARK_NODE_TEXT) {
+            p.text += cmark_node_get_literal(node);
+        } else if (type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK) {
+            p.text += '\n';
+        } else {
+            p.inlineKinds.push_back(cmark_node_get_type_string(node));
+        }
+    }
+    cmark_iter_free(it);
+    cmark_node_free(doc);
+    return p;
+}
+
+// The text a reader is to see: CR LF as LF, each line without the blanks at its ends (parsers drop them).
+std::string normalized(std::string s, bool oneLine) {
+    for (std::size_t at; (at = s.find("\r\n")) != std::string::npos;) s.replace(at, 2, "\n");
+    if (oneLine)
+        for (char& c : s)
+            if (c == '\n') c = ' ';
+    std::string out, line;
+    const auto flush = [&](bool newline) {
+        const auto b = line.find_first_not_of(" \t"), e = line.find_last_not_of(" \t");
+        out += b == std::string::npos ? "" : line.substr(b, e - b + 1);
+        if (newline) out += '\n';
+        line.clear();
+    };
+    for (char c : s) {
+        if (c == '\n')
+            flush(true);
+        else
+            line += c;
+    }
+    flush(false);
+    if (oneLine) {
+        const auto b = out.find_first_not_of(" \t"), e = out.find_last_not_of(" \t");
+        out = b == std::string::npos ? "" : out.substr(b, e - b + 1);
+    }
+    return out;
+}
+
+std::vector<std::string> structuralCorpus() {
+    std::vector<std::string> out;
+    for (const auto& s : test::hostileStrings())
+        if (validUtf8(s) && s.size() < 10000) out.push_back(s);  // cmark replaces bad bytes; the long one below
+    out.push_back(std::string(5000, '-') + "\n" + std::string(5000, '='));
+    return out;
+}
+
+TEST(MarkdownEscape, AValueAtALineStartIsOneParagraphWithItsText) {
+    for (const auto& v : structuralCorpus()) {
+        SCOPED_TRACE(v.substr(0, 60));
+        const Parsed p = parse(markdown::escape(v) + "\n");
+        EXPECT_EQ(p.blocks, std::vector<std::string>{"paragraph"}) << markdown::escape(v);
+        EXPECT_TRUE(p.inlineKinds.empty()) << p.inlineKinds.front();
+        EXPECT_EQ(normalized(p.text, false), normalized(v, false)) << markdown::escape(v);
+    }
+}
+
+TEST(MarkdownEscape, AValueInAListItemStaysInItsItem) {
+    for (const auto& v : structuralCorpus()) {
+        SCOPED_TRACE(v.substr(0, 60));
+        const Parsed p = parse("- " + markdown::escape(v) + "\n- next\n");
+        const std::vector<std::string> expected = {"list", "list/item", "list/item/paragraph", "list/item",
+                                                   "list/item/paragraph"};
+        EXPECT_EQ(p.blocks, expected) << markdown::escape(v);
+        EXPECT_TRUE(p.inlineKinds.empty());
+        EXPECT_EQ(normalized(p.text, false), normalized(v, false) + "next") << markdown::escape(v);
+    }
+}
+
+TEST(MarkdownEscape, AValueAfterTextOnItsLineIsOneParagraph) {
+    for (const auto& v : structuralCorpus()) {
+        SCOPED_TRACE(v.substr(0, 60));
+        const std::string md =
+            "Before: " + markdown::escape(v, markdown::Where::Text, markdown::Start::MidLine) + " after\n";
+        const Parsed p = parse(md);
+        EXPECT_EQ(p.blocks, std::vector<std::string>{"paragraph"}) << md;
+        EXPECT_TRUE(p.inlineKinds.empty());
+        EXPECT_EQ(normalized(p.text, false), normalized("Before: " + v + " after", false)) << md;
+    }
+}
+
+TEST(MarkdownEscape, AValueInAHeadingIsTheWholeHeading) {
+    for (const auto& v : structuralCorpus()) {
+        SCOPED_TRACE(v.substr(0, 60));
+        const Parsed p = parse("## " + markdown::escape(v, markdown::Where::Heading) + "\n\nbody\n");
+        EXPECT_EQ(p.blocks, (std::vector<std::string>{"heading", "paragraph"})) << markdown::escape(v);
+        EXPECT_TRUE(p.inlineKinds.empty());
+        ASSERT_GE(p.text.size(), 4u);
+        EXPECT_EQ(p.text.substr(p.text.size() - 4), "body");
+        EXPECT_EQ(normalized(p.text.substr(0, p.text.size() - 4), true), normalized(v, true));
+    }
+}
+
+// cmark has no pipe tables (a GitHub extension): a cell is one line, and each of its pipes is escaped.
+TEST(MarkdownEscape, AValueInATableCellStaysInItsCell) {
+    for (const auto& v : structuralCorpus()) {
+        const std::string cell = markdown::escape(v, markdown::Where::TableCell);
+        EXPECT_EQ(cell.find('\n'), std::string::npos);
+        EXPECT_EQ(cell.find('\r'), std::string::npos);
+        for (std::size_t at = cell.find('|'); at != std::string::npos; at = cell.find('|', at + 1)) {
+            std::size_t slashes = 0;
+            while (at > slashes && cell[at - 1 - slashes] == '\\') ++slashes;
+            EXPECT_EQ(slashes % 2, 1u) << cell;
+        }
+    }
+}
+
+// A code block's fence is longer than any run of backticks in its text: none of its lines closes it.
+TEST(MarkdownEscape, ACodeBlockHoldsAnyText) {
+    for (const auto& v : structuralCorpus()) {
+        const std::string text = v + "\n```\n````` \n~~~\n";
+        const Parsed p = parse(markdown::codeBlock(text) + "after\n");
+        EXPECT_EQ(p.blocks, (std::vector<std::string>{"code_block", "paragraph"})) << markdown::codeBlock(text);
+    }
+}
+
+}  // namespace
+}  // namespace fp8dash
