@@ -2,7 +2,6 @@
 // keeps everything else, and keeps JSON valid; the Markdown escaper never lets a value make structure. The structure
 // is read back with cmark, CommonMark's reference parser (Debian's libcmark): an escaped value, in each place the
 // writers put one, parses to the one block that place makes, and its text is the value's.
-#include <cmark.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -12,9 +11,14 @@
 #include "fp8dash/core/markdown_text.h"
 #include "fp8dash/core/untrusted_text.h"
 #include "hostile_strings.h"
+#include "markdown_structure.h"
 
 namespace fp8dash {
 namespace {
+
+using test::normalized;
+using test::parse;
+using test::Parsed;
 
 bool validUtf8(const std::string& s) {
     try {
@@ -79,74 +83,6 @@ TEST(VisibleControls, AStreamMayPassOnlyWholeUtf8Sequences) {
         out += visibleControls(pending.substr(n) + s.substr(cut));
         EXPECT_EQ(out, visibleControls(s)) << cut;
     }
-}
-
-// The parsed Markdown: its blocks (type names, nested) and the text of its inlines (breaks as '\n').
-struct Parsed {
-    std::vector<std::string> blocks;  // "paragraph", "list/item/paragraph", "heading", ...
-    std::string text;
-    std::vector<std::string> inlineKinds;  // anything but text and line breaks
-};
-
-Parsed parse(const std::string& markdown) {
-    Parsed p;
-    cmark_node* doc = cmark_parse_document(markdown.data(), markdown.size(), CMARK_OPT_DEFAULT);
-    cmark_iter* it = cmark_iter_new(doc);
-    std::vector<std::string> path;
-    for (cmark_event_type ev; (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE;) {
-        cmark_node* node = cmark_iter_get_node(it);
-        const cmark_node_type type = cmark_node_get_type(node);
-        if (type == CMARK_NODE_DOCUMENT) continue;
-        const bool block = type >= CMARK_NODE_FIRST_BLOCK && type <= CMARK_NODE_LAST_BLOCK;
-        if (block) {
-            if (ev == CMARK_EVENT_ENTER) {
-                path.push_back(cmark_node_get_type_string(node));
-                std::string joined;
-                for (const auto& part : path) joined += (joined.empty() ? "" : "/") + part;
-                p.blocks.push_back(joined);
-            }
-            if (ev == CMARK_EVENT_EXIT || cmark_node_first_child(node) == nullptr) path.pop_back();
-            continue;
-        }
-        if (ev != CMARK_EVENT_ENTER) continue;
-        if (type == CMARK_NODE_TEXT) {
-            p.text += cmark_node_get_literal(node);
-        } else if (type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK) {
-            p.text += '\n';
-        } else {
-            p.inlineKinds.push_back(cmark_node_get_type_string(node));
-        }
-    }
-    cmark_iter_free(it);
-    cmark_node_free(doc);
-    return p;
-}
-
-// The text a reader is to see: CR LF as LF, each line without the blanks at its ends (parsers drop them).
-std::string normalized(std::string s, bool oneLine) {
-    for (std::size_t at; (at = s.find("\r\n")) != std::string::npos;) s.replace(at, 2, "\n");
-    if (oneLine)
-        for (char& c : s)
-            if (c == '\n') c = ' ';
-    std::string out, line;
-    const auto flush = [&](bool newline) {
-        const auto b = line.find_first_not_of(" \t"), e = line.find_last_not_of(" \t");
-        out += b == std::string::npos ? "" : line.substr(b, e - b + 1);
-        if (newline) out += '\n';
-        line.clear();
-    };
-    for (char c : s) {
-        if (c == '\n')
-            flush(true);
-        else
-            line += c;
-    }
-    flush(false);
-    if (oneLine) {
-        const auto b = out.find_first_not_of(" \t"), e = out.find_last_not_of(" \t");
-        out = b == std::string::npos ? "" : out.substr(b, e - b + 1);
-    }
-    return out;
 }
 
 std::vector<std::string> structuralCorpus() {

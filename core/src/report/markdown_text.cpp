@@ -8,7 +8,9 @@ namespace fp8dash::markdown {
 namespace {
 
 bool blankOrEnd(std::string_view text, std::size_t i) {
-    return i >= text.size() || text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r';
+    // cmark counts VT and FF as white space after a list marker too.
+    return i >= text.size() || text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r' ||
+           text[i] == '\v' || text[i] == '\f';
 }
 
 // What could open a block where a line starts (the value's start, or after a line break inside it): leading blanks
@@ -16,14 +18,14 @@ bool blankOrEnd(std::string_view text, std::size_t i) {
 // or a fence, escaped. The characters escaped everywhere (escape's set) need nothing more here.
 void escapeLineStart(std::string_view text, std::size_t& i, std::string& out) {
     // One leading space is never structure (a block may be indented up to three); two or more could reach four
-    // with the caller's own indentation.
+    // with the caller's own indentation, and one tab is four.
     std::size_t blanks = 0;
     while (i + blanks < text.size() && (text[i + blanks] == ' ' || text[i + blanks] == '\t')) ++blanks;
     if (blanks == 1 && text[i] == ' ') {
         out += ' ';
         ++i;
     }
-    for (; blanks > 1 && i < text.size() && (text[i] == ' ' || text[i] == '\t'); ++i)
+    for (; blanks > 0 && i < text.size() && (text[i] == ' ' || text[i] == '\t'); ++i)
         out += text[i] == ' ' ? "&#32;" : "&#9;";
     if (i >= text.size()) return;
     const char c = text[i];
@@ -78,7 +80,7 @@ std::string escape(std::string_view text, Where where, Start start) {
                 out += "&#13;";  // a lone CR is a line ending to a parser: kept as a character, not as a line
                 break;
             case '\n':
-                if (where == Where::Text && text.find_first_not_of("\r\n", i) == std::string_view::npos) {
+                if (where == Where::Text && text.find_first_not_of("\r\n \t\v\f", i) == std::string_view::npos) {
                     out += "&#10;";  // the value's last line break: at a block's end "\" would be shown, not a break
                 } else if (where == Where::Text) {
                     out += "\\\n";  // a hard line break that no following line can turn into a blank one

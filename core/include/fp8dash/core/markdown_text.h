@@ -15,12 +15,12 @@ enum class Where { Text, Heading, TableCell };
 // Text shown as written, and never structure: no value can open or close a block, whatever it holds. Each ASCII
 // character that can start markup anywhere on a line is escaped with a backslash (CommonMark allows one before any
 // ASCII punctuation): \ ` * _ [ ] < > # ~ & and '|', which would split a table cell. Where a line starts (the value's
-// start, and after a line break in it) two blanks or more become numeric references (&#32;: no indented code block) and
-// a list marker ("- ", "+ ", "1. ", "1) "), a thematic break or setext underline ("---", "==="), is escaped. '\n' is a
-// hard line break ("\" at the end of the line: the next line can never be blank, so the paragraph goes on) in running
-// text (the value's trailing line breaks &#10;, as "\" ending a block is shown), and a space in a heading or a table
-// cell, which a line break would end. CR LF is one line break; a lone CR, a line ending to a parser, is &#13;. The
-// other controls are kept for the writer, which shows them (untrusted_text.h). Everything else, UTF-8 included, is
+// start, and after a line break in it) a tab or two blanks or more become numeric references (&#32;: no indented code
+// block) and a list marker ("- ", "+ ", "1. ", "1) "), a thematic break or setext underline ("---", "==="), is escaped.
+// '\n' is a hard line break ("\" at the end of the line: the next line can never be blank, so the paragraph goes on) in
+// running text (the value's trailing line breaks &#10;, as "\" ending a block is shown), and a space in a heading or a
+// table cell, which a line break would end. CR LF is one line break; a lone CR, a line ending to a parser, is &#13;.
+// The other controls are kept for the writer, which shows them (untrusted_text.h). Everything else, UTF-8 included, is
 // kept.
 std::string escape(std::string_view text, Where where = Where::Text);
 // Where the text stands on its line: it may start it (the default), or it follows other text on the line (a span
