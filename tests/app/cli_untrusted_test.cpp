@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cli_runner.h"
+#include "fp8dash/core/json_text.h"
 #include "hostile_strings.h"
 #include "test_paths.h"
 
@@ -40,13 +41,6 @@ struct HostileRuns {
                   .string();
     }
 };
-
-std::string read(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 void expectNoControls(const std::string& text, const std::string& what) {
     for (unsigned char c : text)
@@ -84,7 +78,9 @@ TEST(CliUntrusted, ATaskNameCannotRewriteTheVerdictOnATerminal) {
         const auto out = runs.dir.path() / (std::string("report.") + ext);
         auto w = test::fp8dashCli({"report", saved.string(), "--out", out.string()});
         ASSERT_NE(w.exitCode, 2) << w.err;
-        const std::string written = read(out);
+        const auto file = readTextFile(out);
+        ASSERT_TRUE(file.ok()) << file.error().message;
+        const std::string& written = *file;
         expectNoControls(written, out.string());
         EXPECT_NE(written.find(std::string(ext) == "json" ? "\"investigate\"" : "INVESTIGATE"), std::string::npos)
             << ext;

@@ -41,13 +41,25 @@ std::uint64_t sampleLogBytes(const fs::path& dir) {
     return bytes;
 }
 
+LmEvalResults readRun(const std::string& run) {
+    auto r = readLmEvalPath(ladder(run));
+    if (!r) throw std::runtime_error(r.error().message);
+    return *r;
+}
+
 struct Ladder {
     std::vector<fs::path> paths;
+    std::vector<LmEvalResults> results;
+    std::vector<const LmEvalResults*> runs;
     std::vector<std::pair<std::size_t, std::size_t>> pairs = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {2, 3}};
     std::vector<ComparisonReport> reports;
     std::vector<PairedRunComparison> comparisons;
     Ladder() {
-        for (const auto& r : kRuns) paths.push_back(ladder(r));
+        for (const auto& r : kRuns) {
+            paths.push_back(ladder(r));
+            results.push_back(readRun(r));
+        }
+        for (const auto& r : results) runs.push_back(&r);
         for (auto [b, c] : pairs) reports.push_back(compareRuns(kRuns[b], kRuns[c]));
         for (std::size_t i = 0; i < pairs.size(); ++i)
             comparisons.push_back({&reports[i], pairs[i].first, pairs[i].second});
@@ -58,7 +70,7 @@ TEST(PairedAcrossRuns, EachRunsLogsAreReadOnceAndEveryComparisonIsPairedAsBuilt)
     Ladder l;
     std::uint64_t lastDone = 0, lastTotal = 0;
     auto computed =
-        computePairedResultsAcrossRuns(l.paths, l.comparisons, {}, [&](std::uint64_t done, std::uint64_t total) {
+        computePairedResultsAcrossRuns(l.runs, l.comparisons, {}, [&](std::uint64_t done, std::uint64_t total) {
             lastDone = done;
             lastTotal = total;
             return true;
@@ -97,7 +109,7 @@ TEST(PairedAcrossRuns, EachRunsLogsAreReadOnceAndEveryComparisonIsPairedAsBuilt)
 // bit (the seeded bootstrap included).
 TEST(PairedAcrossRuns, EachComparisonEqualsItsTwoRunsPairedAlone) {
     Ladder l;
-    auto computed = computePairedResultsAcrossRuns(l.paths, l.comparisons);
+    auto computed = computePairedResultsAcrossRuns(l.runs, l.comparisons);
     ASSERT_TRUE(computed.ok()) << computed.error().message;
     for (std::size_t i = 0; i < l.pairs.size(); ++i) {
         auto alone = computePairedResults(l.reports[i], l.paths[l.pairs[i].first], l.paths[l.pairs[i].second]);
@@ -125,12 +137,13 @@ TEST(PairedAcrossRuns, EachComparisonEqualsItsTwoRunsPairedAlone) {
 // every document's pair agrees.
 TEST(PairedAcrossRuns, ARunAgainstItselfReadsItsLogsOnce) {
     const ComparisonReport report = compareRuns("w8a8", "w8a8");
+    const LmEvalResults w8a8 = readRun("w8a8");
     std::uint64_t lastTotal = 0;
-    auto computed = computePairedResultsAcrossRuns({ladder("w8a8")}, {{&report, 0, 0}}, {},
-                                                   [&](std::uint64_t, std::uint64_t total) {
-                                                       lastTotal = total;
-                                                       return true;
-                                                   });
+    auto computed =
+        computePairedResultsAcrossRuns({&w8a8}, {{&report, 0, 0}}, {}, [&](std::uint64_t, std::uint64_t total) {
+            lastTotal = total;
+            return true;
+        });
     ASSERT_TRUE(computed.ok()) << computed.error().message;
     EXPECT_EQ(lastTotal, sampleLogBytes(ladder("w8a8")));
     const PairedComputation& p = computed->front();
@@ -149,7 +162,8 @@ TEST(PairedAcrossRuns, ARunAgainstItselfReadsItsLogsOnce) {
 
 TEST(PairedAcrossRuns, ARunIndexOutOfRangeIsAnError) {
     const ComparisonReport report = compareRuns("bf16", "w8a8");
-    auto computed = computePairedResultsAcrossRuns({ladder("bf16")}, {{&report, 0, 1}});
+    const LmEvalResults bf16 = readRun("bf16");
+    auto computed = computePairedResultsAcrossRuns({&bf16}, {{&report, 0, 1}});
     ASSERT_FALSE(computed.ok());
     EXPECT_EQ(computed.error().message, "no run 1 to pair");
 }
@@ -157,7 +171,7 @@ TEST(PairedAcrossRuns, ARunIndexOutOfRangeIsAnError) {
 TEST(PairedAcrossRuns, CancellingStopsTheReaders) {
     Ladder l;
     auto computed =
-        computePairedResultsAcrossRuns(l.paths, l.comparisons, {}, [](std::uint64_t, std::uint64_t) { return false; });
+        computePairedResultsAcrossRuns(l.runs, l.comparisons, {}, [](std::uint64_t, std::uint64_t) { return false; });
     ASSERT_FALSE(computed.ok());
     EXPECT_EQ(computed.error().message, "reading the sample logs was cancelled");
 }

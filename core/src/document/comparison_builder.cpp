@@ -49,14 +49,12 @@ Status addVariants(const ComparisonInputs& in, ComparisonDocument& doc, BuiltCom
     if (n - 1 > kMaxCandidates)
         return Error{"compare takes " + std::to_string(kMaxCandidates) + " candidates at most (got " +
                      std::to_string(n - 1) + ")"};
-    std::vector<std::filesystem::path> paths{in.baselinePath, in.candidatePath};
-    paths.insert(paths.end(), in.moreCandidatePaths.begin(), in.moreCandidatePaths.end());
     std::vector<RunRecord> runs;
     runs.push_back(doc.baseline);
     runs.push_back(doc.candidate);
     for (std::size_t k = 2; k < n; ++k) {
         const std::string which = "candidate " + std::to_string(k);
-        auto run = readRun(paths[k], "", which.c_str());
+        auto run = readRun(in.moreCandidatePaths[k - 2], "", which.c_str());
         if (!run) return run.error();
         runs.push_back(std::move(run).value());
     }
@@ -124,7 +122,9 @@ Status addVariants(const ComparisonInputs& in, ComparisonDocument& doc, BuiltCom
         stepsCompared.push_back(&plan);
     }
     for (std::size_t c = 0; c < comparisons.size(); ++c) comparisons[c].report = &reports[c];
-    auto computed = computePairedResultsAcrossRuns(paths, comparisons, {}, progress);
+    std::vector<const LmEvalResults*> results;
+    for (const auto& r : runs) results.push_back(&r.results);
+    auto computed = computePairedResultsAcrossRuns(results, comparisons, {}, progress);
     if (!computed) return Error{"sample logs: " + computed.error().message};
     std::size_t pairedTasks = 0, comparedTasks = 0;
     std::vector<std::string> notes;

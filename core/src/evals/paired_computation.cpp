@@ -244,7 +244,7 @@ bool readAndPair(std::vector<LogJob>& jobs, std::vector<Unit>& units, const Samp
 
 // One run as the pairing sees it: its results (a group's subtasks) and its sample logs.
 struct RunLogs {
-    LmEvalResults run;
+    const LmEvalResults* run = nullptr;  // the caller's
     SampleLogIndex index;
 };
 
@@ -258,18 +258,16 @@ struct LogNeed {
 }  // namespace
 
 Result<std::vector<PairedComputation>> computePairedResultsAcrossRuns(
-    const std::vector<fs::path>& runPaths, const std::vector<PairedRunComparison>& comparisons, PairedOptions options,
-    const SampleProgressFn& progress) {
-    // Each run that a comparison uses, read again for its results file and its logs, once.
-    std::vector<std::optional<RunLogs>> runs(runPaths.size());
+    const std::vector<const LmEvalResults*>& runResults, const std::vector<PairedRunComparison>& comparisons,
+    PairedOptions options, const SampleProgressFn& progress) {
+    // The sample logs beside each run that a comparison uses, found once.
+    std::vector<std::optional<RunLogs>> runs(runResults.size());
     const auto runAt = [&](std::size_t k) -> Result<const RunLogs*> {
-        if (k >= runPaths.size()) return Error{"no run " + std::to_string(k) + " to pair"};
+        if (k >= runResults.size() || !runResults[k]) return Error{"no run " + std::to_string(k) + " to pair"};
         if (!runs[k]) {
-            auto run = readLmEvalPath(runPaths[k]);
-            if (!run) return run.error();
-            auto index = findSampleLogs(fs::path(run->sourcePath));
+            auto index = findSampleLogs(fs::path(runResults[k]->sourcePath));
             if (!index) return index.error();
-            runs[k] = RunLogs{std::move(run).value(), std::move(index).value()};
+            runs[k] = RunLogs{runResults[k], std::move(index).value()};
         }
         return &*runs[k];
     };
@@ -311,7 +309,7 @@ Result<std::vector<PairedComputation>> computePairedResultsAcrossRuns(
             }
             std::set<std::string> seen{t.task};
             std::vector<std::string> leaves;
-            leavesOf(b.run, t.task, seen, leaves);
+            leavesOf(*b.run, t.task, seen, leaves);
             for (const auto& leaf : leaves) {
                 const SampleLogFile* lb = b.index.file(leaf);
                 const SampleLogFile* lc = cand.index.file(leaf);
@@ -388,8 +386,12 @@ Result<std::vector<PairedComputation>> computePairedResultsAcrossRuns(
 Result<PairedComputation> computePairedResults(const ComparisonReport& report, const fs::path& baselinePath,
                                                const fs::path& candidatePath, PairedOptions options,
                                                const SampleProgressFn& progress) {
+    auto baseline = readLmEvalPath(baselinePath);
+    if (!baseline) return baseline.error();
+    auto candidate = readLmEvalPath(candidatePath);
+    if (!candidate) return candidate.error();
     auto out =
-        computePairedResultsAcrossRuns({baselinePath, candidatePath}, {{&report, 0, 1}}, std::move(options), progress);
+        computePairedResultsAcrossRuns({&*baseline, &*candidate}, {{&report, 0, 1}}, std::move(options), progress);
     if (!out) return out.error();
     return std::move(out->front());
 }

@@ -5,6 +5,7 @@
 // generated files, and this process' peak memory. Executables are found with
 // test::findExecutable (process.h). Header-only; one thread.
 
+#include <benchmark/benchmark.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -110,6 +111,25 @@ inline const std::filesystem::path& scratchDir() {
     };
     static const Dir dir;
     return dir.path;
+}
+
+// Registers each benchmark once a round, `rounds` rounds, one after the other within a round ("NAME/round:K"), so
+// that a machine shared with other work loads them alike; one iteration each, in milliseconds, timed manually (the
+// function sets the iteration time) or by the wall clock.
+struct RoundBenchmark {
+    const char* name;
+    void (*function)(benchmark::State&);
+    bool manualTime;
+};
+inline void registerAlternatingRounds(const std::vector<RoundBenchmark>& benchmarks, int rounds = 3) {
+    for (int round = 0; round < rounds; ++round)
+        for (const auto& b : benchmarks) {
+            auto* registered = benchmark::RegisterBenchmark(
+                (std::string(b.name) + "/round:" + std::to_string(round + 1)).c_str(), b.function);
+            (b.manualTime ? registered->UseManualTime() : registered->UseRealTime())
+                ->Iterations(1)
+                ->Unit(benchmark::kMillisecond);
+        }
 }
 
 // Peak resident memory of this process since its exec, KiB (/proc/self/status VmHWM); 0 when unknown.

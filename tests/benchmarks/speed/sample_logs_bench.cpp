@@ -196,18 +196,8 @@ void BM_SamplesPythonPairing(benchmark::State& state) {
 int main(int argc, char** argv) {
     using namespace fp8dash::bench;
     // Python and fp8dash alternate, so that a machine shared with other work loads both alike.
-    for (int round = 0; round < 3; ++round) {
-        const std::string r = "/round:" + std::to_string(round + 1);
-        benchmark::RegisterBenchmark(("BM_SamplesPythonPairing" + r).c_str(), BM_SamplesPythonPairing)
-            ->UseManualTime()
-            ->Iterations(1)
-            ->Unit(benchmark::kMillisecond);
-        benchmark::RegisterBenchmark(("BM_SamplesComparePairedNoBootstrap" + r).c_str(),
-                                     BM_SamplesComparePairedNoBootstrap)
-            ->UseRealTime()
-            ->Iterations(1)
-            ->Unit(benchmark::kMillisecond);
-    }
+    registerAlternatingRounds({{"BM_SamplesPythonPairing", BM_SamplesPythonPairing, true},
+                               {"BM_SamplesComparePairedNoBootstrap", BM_SamplesComparePairedNoBootstrap, false}});
     benchmark::RegisterBenchmark("BM_SamplesComparePaired", BM_SamplesComparePaired)
         ->UseRealTime()
         ->Iterations(3)

@@ -130,17 +130,8 @@ void BM_VariantsCompareFourCandidates(benchmark::State& state) {
 int main(int argc, char** argv) {
     using namespace fp8dash::bench;
     // The two shapes alternate, so that a machine shared with other work loads both alike.
-    for (int round = 0; round < 3; ++round) {
-        const std::string r = "/round:" + std::to_string(round + 1);
-        benchmark::RegisterBenchmark(("BM_VariantsCompareTwoRuns" + r).c_str(), BM_VariantsCompareTwoRuns)
-            ->UseManualTime()
-            ->Iterations(1)
-            ->Unit(benchmark::kMillisecond);
-        benchmark::RegisterBenchmark(("BM_VariantsCompareFourCandidates" + r).c_str(), BM_VariantsCompareFourCandidates)
-            ->UseManualTime()
-            ->Iterations(1)
-            ->Unit(benchmark::kMillisecond);
-    }
+    registerAlternatingRounds({{"BM_VariantsCompareTwoRuns", BM_VariantsCompareTwoRuns, true},
+                               {"BM_VariantsCompareFourCandidates", BM_VariantsCompareFourCandidates, true}});
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::RunSpecifiedBenchmarks();

@@ -103,16 +103,17 @@ Result<PairedComputation> computePairedResults(const ComparisonReport& report,
 // Several comparisons among one set of runs (a baseline and its candidates, and the layer steps between
 // candidates): each comparison's paired results as computePairedResults gives them for its two runs, but each run's
 // sample log of a task is read once however many comparisons use it, and freed once the last of them is paired.
-// `runPaths`: what readLmEvalPath was given for each run; each comparison names its report (labels, thresholds,
-// tasks, the metric and filter of each) and its two runs by index into `runPaths`. Errors as computePairedResults'
-// (a results path that cannot be read again, cancelling); `progress` covers the bytes of every distinct log read.
+// `runs`: each run's results as read from disk (their sourcePath locates the logs; not owned, outlive the call);
+// each comparison names its report (labels, thresholds, tasks, the metric and filter of each) and its two runs by
+// index into `runs`. Errors as computePairedResults' (cancelling); `progress` covers the bytes of every distinct log
+// read.
 struct PairedRunComparison {
     const ComparisonReport* report = nullptr;  // not owned; outlives the call
     std::size_t baseline = 0;
     std::size_t candidate = 0;
 };
 Result<std::vector<PairedComputation>> computePairedResultsAcrossRuns(
-    const std::vector<std::filesystem::path>& runPaths, const std::vector<PairedRunComparison>& comparisons,
+    const std::vector<const LmEvalResults*>& runs, const std::vector<PairedRunComparison>& comparisons,
     PairedOptions options = {}, const SampleProgressFn& progress = {});
 
 }  // namespace fp8dash
