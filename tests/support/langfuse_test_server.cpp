@@ -363,10 +363,12 @@ TestHttpServer::Reply LangfuseTestServer::listScores(const TestHttpServer::Reque
         matching.push_back(&s);
     }
 
-    const long totalItems = static_cast<long>(matching.size());
+    const bool repeats = m_options.repeats == Options::Repeats::Page;
+    const long totalItems = repeats ? 1'000'000'000L : static_cast<long>(matching.size());
     const long totalPages = (totalItems + *limit - 1) / *limit;
     json data = json::array();
-    for (long i = (*page - 1) * *limit; i < std::min(totalItems, *page * *limit); ++i) {
+    const long start = repeats ? 0 : (*page - 1) * *limit;
+    for (long i = start; i < std::min(static_cast<long>(matching.size()), start + *limit); ++i) {
         const LangfuseSeedScore& s = *matching[static_cast<std::size_t>(i)];
         json item{{"id", s.id},
                   {"traceId", s.traceId},

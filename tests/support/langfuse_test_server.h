@@ -62,6 +62,10 @@ public:
         int rateLimitFirst = 0;     // the first N authenticated requests answer 429 with Retry-After
         int retryAfterS = 1;
         Malformed malformed = Malformed::None;
+        // A hostile server that repeats itself (issue 26): Cursor: the cursor lists (v3 scores, observations v2)
+        // ignore the cursor asked and answer their first page, with its cursor, again; Page: the page/limit lists
+        // (v2 and legacy scores, traces) ignore `page` and answer page 1, claiming a billion items.
+        enum class Repeats { None, Cursor, Page } repeats = Repeats::None;
     };
 
     explicit LangfuseTestServer(std::vector<LangfuseSeedScore> scores);

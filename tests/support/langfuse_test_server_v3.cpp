@@ -96,6 +96,7 @@ TestHttpServer::Reply LangfuseTestServer::scoresV3(const TestHttpServer::Request
         if (!t) return errorReply(400, "Invalid cursor format", "InvalidRequestError");
         after = std::pair{*t, doc["lastId"].get<std::string>()};
     }
+    if (m_options.repeats == Options::Repeats::Cursor) after.reset();
     const auto keep = [&](const LangfuseSeedScore& s) {
         if (!names.empty() && !in(names, s.name)) return false;
         if (!envs.empty() && !in(envs, s.environment)) return false;
@@ -203,6 +204,7 @@ TestHttpServer::Reply LangfuseTestServer::observationsV2(const TestHttpServer::R
             return errorReply(400, "Invalid cursor", "InvalidRequestError");
         after = std::pair{doc["lastStartTime"].get<double>(), doc["lastId"].get<std::string>()};
     }
+    if (m_options.repeats == Options::Repeats::Cursor) after.reset();
     if (!issues.empty()) return invalidRequest(issues);
     const auto envs = request.queryValues("environment");
     const auto traceId = request.queryValue("traceId");
@@ -262,9 +264,11 @@ TestHttpServer::Reply LangfuseTestServer::traces(const TestHttpServer::Request& 
         if (!envs.empty() && !in(envs, t.environment)) continue;
         matching.push_back(&t);
     }
-    const long total = static_cast<long>(matching.size());
+    const bool repeats = m_options.repeats == Options::Repeats::Page;
+    const long total = repeats ? 1'000'000'000L : static_cast<long>(matching.size());
     json data = json::array();
-    for (long i = (*page - 1) * *limit; i < std::min(total, *page * *limit); ++i) {
+    const long start = repeats ? 0 : (*page - 1) * *limit;
+    for (long i = start; i < std::min(static_cast<long>(matching.size()), start + *limit); ++i) {
         const Trace& t = *matching[static_cast<std::size_t>(i)];
         data.push_back(
             {{"id", t.id}, {"timestamp", isoTimestamp(t.start)}, {"tags", t.tags}, {"environment", t.environment}});

@@ -472,7 +472,19 @@ Result<SampleLog> readSampleLog(const fs::path& file, const SampleTaskInfo& info
             buffer.resize(held + kChunk + simdjson::SIMDJSON_PADDING);
         in.read(buffer.data() + held, static_cast<std::streamsize>(buffer.size() - simdjson::SIMDJSON_PADDING - held));
         if (in.bad()) return Error{file.string() + ": read failed at line " + std::to_string(lineNo + 1)};
+        const std::size_t before = held;
         held += static_cast<std::size_t>(in.gcount());
+        // JSON text never holds a NUL byte (a string escapes it as \u0000), so one ends the read at once: a file cut
+        // short and zero-filled, or padded with 2 GiB of NULs, would otherwise be gathered whole as one line (2.1 GB
+        // and 108 s before the parser could say no). The buffer starts at a line's start: the line is counted there.
+        if (const void* nul = std::memchr(buffer.data() + before, '\0', held - before)) {
+            const auto at = static_cast<std::size_t>(static_cast<const char*>(nul) - buffer.data());
+            const auto line =
+                lineNo + 1 + static_cast<std::uint64_t>(std::count(buffer.data(), buffer.data() + at, '\n'));
+            return Error{file.string() + " line " + std::to_string(line) + ": a NUL byte (at byte " +
+                         std::to_string(done + at) +
+                         " of the file): not JSON Lines; the file is damaged (cut short and zero-filled?)"};
+        }
         atEnd = !in;
         std::fill_n(buffer.begin() + static_cast<std::ptrdiff_t>(held), simdjson::SIMDJSON_PADDING, ' ');
         std::size_t start = 0;

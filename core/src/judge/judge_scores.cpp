@@ -666,8 +666,10 @@ Result<JudgeSection> parseJudgeSection(const Json& j, const std::string& where) 
             o.seed = seed->get<std::uint64_t>();
         }
         if (auto iters = it->find("iterations"); iters != it->end()) {
-            if (!iters->is_number_integer() || iters->get<std::int64_t>() < 1 || iters->get<std::int64_t>() > 10000000)
-                return Error{where + ".bootstrap.iterations must be an integer from 1 to 10000000"};
+            if (!iters->is_number_integer() || iters->get<std::int64_t>() < 1 ||
+                iters->get<std::int64_t>() > kMaxBootstrapIterations)
+                return Error{where + ".bootstrap.iterations must be an integer from 1 to " +
+                             std::to_string(kMaxBootstrapIterations) + " (fp8dash writes 10000), not " + iters->dump()};
             o.bootstrapIterations = iters->get<int>();
         }
     }

@@ -83,6 +83,7 @@ Result<LangfuseScoresPage> parseLangfuseScoresPage(const std::string& body, cons
         if (!item.is_object()) return Error{where + ": " + field + " is not an object"};
         const auto id = item.find("id");
         if (id == item.end() || !id->is_string()) return Error{where + ": " + field + ".id is missing or not a string"};
+        page.contentHash = detail::hashCombine(page.contentHash, id->get_ref<const std::string&>());
         const auto dataType = item.find("dataType");
         const std::string type =
             dataType != item.end() && dataType->is_string() ? dataType->get<std::string>() : "NUMERIC";
@@ -155,6 +156,7 @@ Result<std::vector<Score>> langfuseScoresPaged(const LangfuseSession& session, c
     const FetchMeter meter(progress);
     std::vector<Score> out;
     std::optional<long> totalPages;
+    LangfuseReadGuard guard(session, shown, query);
     for (int page = 1;; ++page) {
         if (progress.isCancelled()) return session.fail(shown + ": cancelled");
         if (page > maxPages)
@@ -178,6 +180,9 @@ Result<std::vector<Score>> langfuseScoresPaged(const LangfuseSession& session, c
             return out;
         }
         const LangfuseScoresPage& parsed = **read;
+        // A server that ignores `page` answers page 1 again and again (with a totalPages it never reaches).
+        if (auto st = guard.page(parsed, page); !st) return st.error();
+        if (auto st = guard.gathered(out, page); !st) return st.error();
         totalPages = parsed.totalPages;
         if (page == 1 && totalPages) session.warnIfLong(static_cast<double>(*totalPages - 1), "reading the scores");
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -117,6 +118,48 @@ std::string thousands(double n) {
         out += digits[i];
     }
     return out;
+}
+
+std::size_t hashCombine(std::size_t h, const std::string& text) {
+    return (h ^ std::hash<std::string>{}(text)) * 1099511628211ULL + 0x9e3779b97f4a7c15ULL;
+}
+
+void LangfuseReadGuard::newList() {
+    m_cursors.clear();
+    m_pages.clear();
+}
+
+Status LangfuseReadGuard::page(const LangfuseScoresPage& page, int pages) {
+    const std::string stopped = ": the server repeats itself; stopped after " + std::to_string(pages) + " pages";
+    if (page.cursor && !m_cursors.insert(*page.cursor).second)
+        return m_session.fail(m_shown + " returned cursor " + excerpt(*page.cursor, 200) + " twice" + stopped);
+    if (page.items > 0 && !m_pages.insert(page.contentHash).second)
+        return m_session.fail(m_shown + " returned the same page of " + std::to_string(page.items) +
+                              " items twice (page " + std::to_string(pages) + " repeats an earlier one)" + stopped);
+    return success();
+}
+
+Status LangfuseReadGuard::overBudget(const std::string& what, std::size_t limit, int pages) const {
+    return m_session.fail(m_shown + ": the answer holds more than " + thousands(static_cast<double>(limit)) + " " +
+                          what + ", the limit of one read; stopped after " + std::to_string(pages) +
+                          " pages (narrow the time range or the filters)");
+}
+
+Status LangfuseReadGuard::gathered(const std::vector<Score>& all, int pages) {
+    for (; m_counted < all.size(); ++m_counted) {
+        const Score& s = all[m_counted];
+        m_textBytes += s.id.size() + s.traceId.size() + s.comment.size() + s.dataType.size();
+    }
+    if (all.size() > m_query.maxScores) return overBudget("scores", m_query.maxScores, pages);
+    if (m_textBytes > m_query.maxTextBytes)
+        return overBudget("bytes of score ids and comments", m_query.maxTextBytes, pages);
+    return success();
+}
+
+Status LangfuseReadGuard::gatheredIds(std::size_t count, std::size_t bytes, int pages) const {
+    if (count > m_query.maxScores) return overBudget("traces", m_query.maxScores, pages);
+    if (bytes > m_query.maxTextBytes) return overBudget("bytes of trace ids", m_query.maxTextBytes, pages);
+    return success();
 }
 
 std::string excerpt(const std::string& text, std::size_t max) {

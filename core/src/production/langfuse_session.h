@@ -5,6 +5,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "fp8dash/core/http_client.h"
@@ -81,6 +82,36 @@ inline Progress stage(const Progress& p, double lo, double hi) {
     if (p.report) out.report = [p, lo, hi](double f, const std::string& what) { p.report(lo + (hi - lo) * f, what); };
     return out;
 }
+
+// Keeps one paged read bounded (issue 26, finding 8): a cursor answered twice, or a page whose items (their ids, in
+// order) equal an earlier page's, ends the read with an error naming the URL: the server repeats itself, and waiting
+// for maxPages would cost hours and gigabytes. What the read gathers is counted as each page arrives, against
+// ScoreQuery's maxScores and maxTextBytes. `shown` names the request ("GET https://host/api/public/v3/scores").
+class LangfuseReadGuard {
+public:
+    LangfuseReadGuard(const LangfuseSession& session, std::string shown, const ScoreQuery& query)
+        : m_session(session), m_shown(std::move(shown)), m_query(query) {}
+    // A new list (another batch of trace ids): its cursors and pages are its own; the budget goes on.
+    void newList();
+    // After page `pages` (requests so far) arrived: an error when its cursor or its items were seen before.
+    Status page(const LangfuseScoresPage& page, int pages);
+    // After the page's scores were appended to `all`: an error beyond the budget (only the new scores are counted).
+    Status gathered(const std::vector<Score>& all, int pages);
+    // Trace ids gathered so far and the bytes of every id received.
+    Status gatheredIds(std::size_t count, std::size_t bytes, int pages) const;
+
+private:
+    Status overBudget(const std::string& what, std::size_t limit, int pages) const;
+    const LangfuseSession& m_session;
+    std::string m_shown;
+    const ScoreQuery& m_query;
+    std::unordered_set<std::string> m_cursors;
+    std::unordered_set<std::size_t> m_pages;
+    std::size_t m_counted = 0, m_textBytes = 0;
+};
+
+// Mixes `text` into the running hash `h` (order matters).
+std::size_t hashCombine(std::size_t h, const std::string& text);
 
 std::string thousands(double n);  // 1234567 -> "1,234,567"
 std::string excerpt(const std::string& text, std::size_t max = 200);

@@ -66,6 +66,8 @@ Result<std::vector<std::string>> langfuseTraceIds(const LangfuseSession& session
     std::optional<std::string> cursor;
     std::optional<double> total;
     const std::string tags = joined(query.traceTags);
+    LangfuseReadGuard guard(session, shown, query);
+    std::size_t idBytes = 0;
     for (int page = 1;; ++page) {
         if (page > std::max(1, query.maxPages))
             return session.fail(shown + ": the server was still returning traces after " +
@@ -100,8 +102,17 @@ Result<std::vector<std::string>> langfuseTraceIds(const LangfuseSession& session
         std::size_t items = 0;
         if (auto st = readTraceIds(r->body, where, observations ? "traceId" : "id", got, cursor, total, items); !st)
             return session.fail(st.error().message);
-        for (auto& id : got)
+        // Observations page by cursor, traces by number: either answered twice ends the read.
+        LangfuseScoresPage seenPage;
+        seenPage.items = items;
+        seenPage.cursor = cursor;
+        for (const auto& id : got) seenPage.contentHash = hashCombine(seenPage.contentHash, id);
+        if (auto st = guard.page(seenPage, page); !st) return st.error();
+        for (auto& id : got) {
+            idBytes += id.size();
             if (seen.insert(id).second) ids.push_back(std::move(id));
+        }
+        if (auto st = guard.gatheredIds(ids.size(), idBytes, page); !st) return st.error();
         if (page == 1 && (total || query.expectedScores)) {
             // Traces (pages of 100 or 1000), then their scores (100 traces a request).
             const double n = total ? *total : *query.expectedScores;
@@ -135,6 +146,7 @@ Result<std::vector<Score>> langfuseScoresV3(const LangfuseSession& session, cons
                            "reading the scores of " + thousands(static_cast<double>(traceIds->size())) + " traces");
     std::vector<Score> out;
     int pages = 0;
+    LangfuseReadGuard guard(session, shown, query);
     for (std::size_t b = 0; b < batches; ++b) {
         // subject: the trace id; details: the comment (the judge's reasoning).
         QueryParams base = {{"limit", std::to_string(limit)}, {"fields", "core,subject,details"}};
@@ -150,6 +162,7 @@ Result<std::vector<Score>> langfuseScoresV3(const LangfuseSession& session, cons
             base.emplace_back("traceId", joined(std::vector<std::string>(first, last)));
         }
         std::optional<std::string> cursor;
+        guard.newList();  // each batch of trace ids is a list of its own, with cursors of its own
         for (int page = 1;; ++page) {
             if (progress.isCancelled()) return session.fail(shown + ": cancelled");
             if (++pages > std::max(1, query.maxPages))
@@ -167,6 +180,8 @@ Result<std::vector<Score>> langfuseScoresV3(const LangfuseSession& session, cons
                 return out;
             }
             const LangfuseScoresPage& parsed = **read;
+            if (auto st = guard.page(parsed, pages); !st) return st.error();
+            if (auto st = guard.gathered(out, pages); !st) return st.error();
             cursor = parsed.cursor;
             if (pages == 1 && !traceIds && query.expectedScores)
                 session.warnIfLong(std::ceil(*query.expectedScores / limit) - 1, "reading the scores");

@@ -16,6 +16,7 @@
 #include <utility>
 
 #include <simdjson.h>
+#include <nlohmann/json.hpp>
 
 #include "fp8dash/core/lm_eval_results.h"  // parseJsonText
 #include "production/prometheus_server_info.h"
@@ -202,7 +203,118 @@ std::optional<Labels> parseLabels(const Json& metric) {
     return labels;
 }
 
-Result<QueryResult> parseData(const Envelope& envelope, const std::string& url) {
+std::string countText(std::size_t n) {
+    std::string digits = std::to_string(n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+// What one answer may hold, with the words of its error (issue 26: the URL, the query and the limit).
+struct AnswerBudget {
+    const PrometheusBudget& limits;
+    const std::string& url;
+    const std::string& query;
+    Error series() const {
+        return Error{atUrl(url) + ": the answer" + (query.empty() ? "" : " to \"" + query + "\"") +
+                     " holds more than " + countText(limits.maxSeries) +
+                     " series (or values), the limit of one answer; narrow the query or aggregate it (sum by ...)"};
+    }
+    Error points() const {
+        return Error{atUrl(url) + ": the answer" + (query.empty() ? "" : " to \"" + query + "\"") +
+                     " holds more than " + countText(limits.maxPoints) +
+                     " points, the limit of one answer; raise the step, shorten the range or narrow the query"};
+    }
+};
+
+// Counts, building nothing, the series (objects in data.result; strings in a "data" list: label values) and the
+// points (pairs in a series' "values") of a body, and stops at the budget: memory stays that of the nesting depth.
+// Only the budget stops it; a body it cannot read is left to the parsers, which say why.
+class CountingSax : public nlohmann::json_sax<Json> {
+public:
+    explicit CountingSax(const PrometheusBudget& limits) : m_limits(limits) {}
+    bool overSeries = false, overPoints = false;
+
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool string(string_t&) override {
+        // ["v1", "v2", ...] as data: label values
+        if (m_stack.size() == 2 && m_stack[1].array && m_stack[1].key == Key::Data) return countSeries();
+        return true;
+    }
+    bool key(string_t& k) override {
+        m_key = k == "data" ? Key::Data : k == "result" ? Key::Result : k == "values" ? Key::Values : Key::Other;
+        return true;
+    }
+    bool start_object(std::size_t) override {
+        // root{ data{ result[ {series} ] } }
+        if (m_stack.size() == 3 && m_stack[2].array && m_stack[2].key == Key::Result && m_stack[1].key == Key::Data &&
+            !countSeries())
+            return false;
+        return push(false);
+    }
+    bool end_object() override { return pop(); }
+    bool start_array(std::size_t) override {
+        // {series}: "values": [ [t, "v"], ... ]
+        if (m_stack.size() == 5 && m_stack[4].array && m_stack[4].key == Key::Values &&
+            ++m_points > m_limits.maxPoints) {
+            overPoints = true;
+            return false;
+        }
+        return push(true);
+    }
+    bool end_array() override { return pop(); }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+private:
+    enum class Key { None, Data, Result, Values, Other };
+    struct Frame {
+        bool array;
+        Key key;  // the key this container stands under (None in an array or at the root)
+    };
+    bool push(bool array) {
+        const bool inObject = !m_stack.empty() && !m_stack.back().array;
+        m_stack.push_back({array, inObject ? m_key : Key::None});
+        return true;
+    }
+    bool pop() {
+        if (!m_stack.empty()) m_stack.pop_back();
+        return true;
+    }
+    bool countSeries() {
+        if (++m_series <= m_limits.maxSeries) return true;
+        overSeries = true;
+        return false;
+    }
+    const PrometheusBudget& m_limits;
+    std::vector<Frame> m_stack;
+    Key m_key = Key::None;
+    std::size_t m_series = 0, m_points = 0;
+};
+
+// Bodies larger than this are counted (CountingSax) before any tree is built from them. The trees cost up to ~22
+// times the body (6 million empty series: a 240 MB body, 5.3 GB), so a 512 MiB body could need 11 GB before its
+// series could be counted; a counting pass costs no memory and stops at the limit, but reads at ~100-200 MB/s, so
+// the answers that issue #7 made fast (a few MB at most: 11,000 points a series) skip it: their trees are small
+// whatever they hold, and the parsers count as they build.
+constexpr std::size_t kCountFirstBytes = std::size_t{4} << 20;
+
+Status countWithinBudget(const std::string& body, const AnswerBudget& budget) {
+    if (body.size() <= kCountFirstBytes) return success();
+    CountingSax counter(budget.limits);
+    Json::sax_parse(body, &counter);
+    if (counter.overSeries) return budget.series();
+    if (counter.overPoints) return budget.points();
+    return success();
+}
+
+Result<QueryResult> parseData(const Envelope& envelope, const std::string& url, const AnswerBudget& budget) {
     const std::string at = atUrl(url) + ": ";
     const Json& data = envelope.data;
     QueryResult out;
@@ -220,6 +332,8 @@ Result<QueryResult> parseData(const Envelope& envelope, const std::string& url) 
     if (out.resultType == "matrix" || out.resultType == "vector") {
         if (!result.is_array()) return malformed("\"result\" is not an array");
         const bool matrix = out.resultType == "matrix";
+        if (result.size() > budget.limits.maxSeries) return budget.series();
+        std::size_t points = 0;
         out.series.reserve(result.size());
         for (std::size_t i = 0; i < result.size(); ++i) {
             const Json& item = result[i];
@@ -233,6 +347,7 @@ Result<QueryResult> parseData(const Envelope& envelope, const std::string& url) 
                 // Native-histogram series ("histograms", no "values") carry no float samples: they stay empty.
                 if (auto values = item.find("values"); values != item.end()) {
                     if (!values->is_array()) return malformed(which + " has \"values\" that is not an array");
+                    if ((points += values->size()) > budget.limits.maxPoints) return budget.points();
                     s.samples.reserve(values->size());
                     for (const auto& pair : *values) {
                         auto sample = parsePair(pair);
@@ -285,7 +400,7 @@ bool startsWithFp8(const std::string& dtype) {
 // #7: building the JSON tree of 11,000 [t, "v"] pairs cost more than Prometheus took to compute them). Reads exactly
 // what parseEnvelope + parseData read from such a body; anything else (an error, another result type, a shape they
 // would refuse, a repeated key, what parseJsonText reads differently from simdjson) gives nullopt, and they decide.
-std::optional<QueryResult> parseSuccessfulMatrix(const std::string& body) {
+std::optional<Result<QueryResult>> parseSuccessfulMatrix(const std::string& body, const AnswerBudget& budget) {
     using simdjson::dom::element;
     using simdjson::dom::element_type;
     // parseJsonText refuses nesting deeper than 256 levels: simdjson may not go deeper either. A thread keeps its
@@ -338,6 +453,8 @@ std::optional<QueryResult> parseSuccessfulMatrix(const std::string& body) {
         data["result"].get_array().get(result) != simdjson::SUCCESS)
         return std::nullopt;
     out.resultType = "matrix";
+    if (result.size() > budget.limits.maxSeries) return Result<QueryResult>(budget.series());
+    std::size_t points = 0;
     out.series.reserve(result.size());
     const auto number = [](element e) -> std::optional<double> {
         switch (e.type()) {
@@ -370,6 +487,7 @@ std::optional<QueryResult> parseSuccessfulMatrix(const std::string& body) {
         if (element values; series["values"].get(values) == simdjson::SUCCESS) {
             simdjson::dom::array pairs;
             if (values.get_array().get(pairs) != simdjson::SUCCESS) return std::nullopt;
+            if ((points += pairs.size()) > budget.limits.maxPoints) return Result<QueryResult>(budget.points());
             s.samples.reserve(pairs.size());
             for (const element pair : pairs) {
                 simdjson::dom::array tv;
@@ -382,8 +500,63 @@ std::optional<QueryResult> parseSuccessfulMatrix(const std::string& body) {
         }
         out.series.push_back(std::move(s));
     }
-    return out;
+    return Result<QueryResult>(std::move(out));
 }
+
+// A range answer made what Prometheus documents (issue 26): samples in [start, end] on its grid, ascending, one per
+// time. A server that sends others is answered with a repaired series and a notice per kind of repair: samples outside
+// the range are dropped; unordered ones are sorted (stably: samples at one time stay in the order sent); of samples
+// at one time, the first sent is kept (the parts arrive in time order, so that is the earlier part's).
+struct SampleRepairs {
+    struct Kind {
+        std::size_t samples = 0, series = 0;
+        std::string example;  // the first series repaired so
+        void count(std::size_t n, const Labels& labels) {
+            if (n == 0) return;
+            if (series++ == 0) example = labelsToString(labels);
+            samples += n;
+        }
+    };
+    Kind outside, unordered, repeated;
+
+    void apply(const Labels& labels, std::vector<Sample>& samples, long long startMs, long long endMs) {
+        const auto before = samples.size();
+        std::erase_if(samples, [&](const Sample& x) {
+            // NaN and infinite times are outside any range; ms as Prometheus has them (rounding a double is exact).
+            if (!std::isfinite(x.t) || std::fabs(x.t) > 1e15) return true;
+            const long long ms = std::llround(x.t * 1000);
+            return ms < startMs || ms > endMs;
+        });
+        outside.count(before - samples.size(), labels);
+        const auto byTime = [](const Sample& a, const Sample& b) { return a.t < b.t; };
+        if (!std::is_sorted(samples.begin(), samples.end(), byTime)) {
+            std::size_t descents = 0;
+            for (std::size_t i = 1; i < samples.size(); ++i) descents += samples[i].t < samples[i - 1].t;
+            unordered.count(descents, labels);
+            std::stable_sort(samples.begin(), samples.end(), byTime);
+        }
+        const auto sorted = samples.size();
+        samples.erase(
+            std::unique(samples.begin(), samples.end(), [](const Sample& a, const Sample& b) { return a.t == b.t; }),
+            samples.end());
+        repeated.count(sorted - samples.size(), labels);
+    }
+
+    void notices(std::vector<std::string>& out, const std::string& url, const std::string& start,
+                 const std::string& end) const {
+        const auto where = [&](const Kind& k) {
+            return atUrl(url) + ": " + countText(k.samples) + " sample" + (k.samples == 1 ? "" : "s") + " of " +
+                   countText(k.series) + " series (e.g. " + k.example + ")";
+        };
+        if (outside.samples)
+            out.push_back(where(outside) + " lay outside the requested range " + start + " to " + end +
+                          " and were dropped");
+        if (unordered.samples) out.push_back(where(unordered) + " came out of time order and were sorted");
+        if (repeated.samples)
+            out.push_back(where(repeated) +
+                          " repeated a time already sent; the first sample sent at each time was kept");
+    }
+};
 
 }  // namespace
 
@@ -392,12 +565,15 @@ PrometheusClient::PrometheusClient(PrometheusSettings settings)
     m_settings.baseUrl = normalizedBase(m_settings.baseUrl);
 }
 
-Result<QueryResult> parsePrometheusResponse(const std::string& body, long httpStatus, const std::string& where) {
-    if (auto matrix = parseSuccessfulMatrix(body)) return std::move(*matrix);
+Result<QueryResult> parsePrometheusResponse(const std::string& body, long httpStatus, const std::string& where,
+                                            const PrometheusBudget& limits, const std::string& query) {
+    const AnswerBudget budget{limits, where, query};
+    if (auto st = countWithinBudget(body, budget); !st) return st.error();
+    if (auto matrix = parseSuccessfulMatrix(body, budget)) return std::move(*matrix);
     try {
         auto envelope = parseEnvelope(body, httpStatus, where);
         if (!envelope) return envelope.error();
-        return parseData(*envelope, where);
+        return parseData(*envelope, where, budget);
     } catch (const std::exception& e) {  // nlohmann type errors on shapes the checks above did not foresee
         return Error{atUrl(where) + ": malformed response (" + e.what() + ")"};
     }
@@ -409,7 +585,10 @@ Result<QueryResult> PrometheusClient::fetch(const std::string& path, const Query
     const std::string shown = HttpClient::displayUrl(url);
     auto response = m_http.get(url, params, progress);
     if (!response) return transportError(response.error(), shown);
-    return parsePrometheusResponse(response->body, response->status, shown);
+    std::string query;
+    for (const auto& [key, value] : params)
+        if (key == "query") query = value;
+    return parsePrometheusResponse(response->body, response->status, shown, m_settings.budget, query);
 }
 
 Result<std::string> PrometheusClient::buildInfo(const Progress& progress) const {
@@ -471,8 +650,13 @@ Result<std::vector<std::string>> PrometheusClient::labelValues(const std::string
     auto response = m_http.get(url, params, progress);
     if (!response) return transportError(response.error(), shown);
     try {
+        const std::string what = "label " + label + " values";
+        if (auto st = countWithinBudget(response->body, AnswerBudget{m_settings.budget, shown, what}); !st)
+            return st.error();
         auto envelope = parseEnvelope(response->body, response->status, shown);
         if (!envelope) return envelope.error();
+        if (envelope->data.is_array() && envelope->data.size() > m_settings.budget.maxSeries)
+            return AnswerBudget{m_settings.budget, shown, what}.series();
         if (!envelope->data.is_array())
             return Error{atUrl(shown) +
                          ": the label values are not a list; it begins: " + responseExcerpt(envelope->data.dump())};
@@ -517,8 +701,12 @@ Result<QueryResult> PrometheusClient::queryRange(const std::string& promql, doub
     const std::size_t chunks = static_cast<std::size_t>((points + perChunk - 1) / perChunk);
 
     std::vector<std::optional<Result<QueryResult>>> results(chunks);
-    std::mutex mutex;  // guards done, firstError and the progress report
+    std::mutex mutex;  // guards done, firstError, the totals and the progress report
     std::size_t done = 0;
+    // The budget holds for the whole answer: each part is counted as it arrives (a part's own series and points were
+    // counted while it was read), and the first part over the total stops the others.
+    std::size_t seriesReceived = 0, pointsReceived = 0;
+    const AnswerBudget budget{m_settings.budget, shown, promql};
     std::optional<Error> firstError;
     std::atomic<bool> failed{false};
     Progress chunkProgress;
@@ -546,6 +734,14 @@ Result<QueryResult> PrometheusClient::queryRange(const std::string& promql, doub
             r = Error{atUrl(shown) + ": " + e.what()};
         }
         std::lock_guard lock(mutex);
+        if (r) {
+            seriesReceived += r->series.size();
+            for (const auto& series : r->series) pointsReceived += series.samples.size();
+            if (seriesReceived > budget.limits.maxSeries)
+                r = budget.series();
+            else if (pointsReceived > budget.limits.maxPoints)
+                r = budget.points();
+        }
         if (!r) {
             if (!firstError) {
                 firstError = r.error();
@@ -583,15 +779,12 @@ Result<QueryResult> PrometheusClient::queryRange(const std::string& promql, doub
         }
     }
     out.series.reserve(joined.size());
+    SampleRepairs repairs;
     for (auto& [labels, samples] : joined) {
-        if (!std::is_sorted(samples.begin(), samples.end(), [](const Sample& a, const Sample& b) { return a.t < b.t; }))
-            std::stable_sort(samples.begin(), samples.end(),
-                             [](const Sample& a, const Sample& b) { return a.t < b.t; });
-        samples.erase(
-            std::unique(samples.begin(), samples.end(), [](const Sample& a, const Sample& b) { return a.t == b.t; }),
-            samples.end());
+        repairs.apply(labels, samples, startMs, endMs);
         out.series.push_back(Series{labels, std::move(samples)});
     }
+    repairs.notices(out.notices, shown, secondsText(startMs), secondsText(endMs));
     if (out.resultType.empty()) out.resultType = "matrix";
     return out;
 }

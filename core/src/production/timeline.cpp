@@ -356,6 +356,7 @@ Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCre
     auto note = [&](const QueryResult& r) {
         data.warnings.insert(data.warnings.end(), r.warnings.begin(), r.warnings.end());
         for (const auto& info : r.infos) data.warnings.push_back("(info) " + info);
+        data.warnings.insert(data.warnings.end(), r.notices.begin(), r.notices.end());
     };
     auto pick = parseSeriesPick(st.seriesPick);
     if (!pick) return pick.error();

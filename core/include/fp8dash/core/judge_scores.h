@@ -70,13 +70,18 @@ struct JudgeRecord {
 Result<JudgeScores> judgeScoresFromRecords(const std::vector<JudgeRecord>& records, const std::string& sourceName,
                                            const JudgeScale& scale = {});
 
+// The most bootstrap iterations a comparison file may ask for (issue 26): ten times the 10,000 that fp8dash writes
+// (no command writes another number), so a shared file cannot make `report` or the app compute for half an hour
+// (10 million iterations over 20,000 pairs); more gains nothing (the interval's ends move by well under 0.1 %).
+inline constexpr int kMaxBootstrapIterations = 100'000;
+
 struct JudgeOptions {
     Thresholds thresholds;
     JudgeScale scale;
-    bool cautious = false;          // an inconclusive interval counts as the worst band it reaches
-    std::uint64_t seed = 20260821;  // bootstrap seed: the same seed gives the same interval on every platform
-    int bootstrapIterations = 10000;
-    int topDrops = 10;  // how many of the biggest drops to list
+    bool cautious = false;            // an inconclusive interval counts as the worst band it reaches
+    std::uint64_t seed = 20260821;    // bootstrap seed: the same seed gives the same interval on every platform
+    int bootstrapIterations = 10000;  // what every fp8dash command writes; a file may hold 1..kMaxBootstrapIterations
+    int topDrops = 10;                // how many of the biggest drops to list
     // false: compare unpaired even when both sides have ids, e.g. Langfuse trace ids of two deployments, which name
     // different requests (see haveCommonIds). Saved in the judge section as "pair_by_id" when false.
     bool pairById = true;

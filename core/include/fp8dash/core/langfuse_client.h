@@ -42,8 +42,13 @@ struct ScoreQuery {
     std::vector<std::string> environments;  // any of them (the score's environment)
     int pageSize = 100;                     // Langfuse allows at most 100 (clamped to 1..100)
     int maxPages = 100000;                  // guard against a server whose pages never end: an error beyond this
-    bool allDataTypes = false;              // also return CATEGORICAL (and unknown) scores, value NaN unless numeric,
-                                            // so that a caller can refuse them by id rather than miss them
+    // The budget of one read, checked as each page arrives (issue 26: a server that never stops sending ends in an
+    // error naming the URL, not in std::bad_alloc): the scores (and trace ids) gathered, and the bytes of their text
+    // (ids, trace ids, comments). A repeated cursor or a page equal to an earlier one is an error at once.
+    std::size_t maxScores = 5'000'000;
+    std::size_t maxTextBytes = std::size_t{1} << 30;
+    bool allDataTypes = false;  // also return CATEGORICAL (and unknown) scores, value NaN unless numeric,
+                                // so that a caller can refuse them by id rather than miss them
     // How many scores the query holds, when the caller knows (countScores): for the estimate of a long fetch. Where
     // it is absent and the server has the Metrics API, scores() asks it once.
     std::optional<double> expectedScores;
@@ -109,6 +114,7 @@ struct LangfuseScoresPage {
     std::optional<long> totalPages;     // meta.totalPages when the server sent it
     std::optional<double> totalItems;   // meta.totalItems when the server sent it
     std::optional<std::string> cursor;  // meta.cursor (v3) when the server sent one: absent on the last page
+    std::size_t contentHash = 0;        // a hash of every data[i].id in order: a page answered twice has the same
 };
 Result<LangfuseScoresPage> parseLangfuseScoresPage(const std::string& body, const ScoreQuery& query,
                                                    const std::string& where);

@@ -4,6 +4,7 @@
 // several threads). See shared/notes/data-formats.md §3 for the response shapes.
 
 #include <cmath>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,14 @@ namespace fp8dash {
 enum class PrometheusBackend { Unknown, Prometheus, Thanos, Mimir, Cortex, VictoriaMetrics };
 std::string prometheusBackendName(PrometheusBackend b);  // "unknown", "prometheus", "thanos", ...
 
+// What one answer may hold (issue 26: 6 million tiny series once cost 5.3 GB before an error), counted while the body
+// is read, before its series are built: series (or label values) and points, summed over the parts of a chunked range
+// query. Beyond either, an error naming the URL, the query and the limit.
+struct PrometheusBudget {
+    std::size_t maxSeries = 100'000;
+    std::size_t maxPoints = 20'000'000;  // 320 MB of samples
+};
+
 struct PrometheusSettings {
     std::string baseUrl;  // e.g. "http://prometheus:9090" or "https://mimir.example/prometheus"; no trailing /api/v1
     HttpOptions http;     // auth, extra headers (X-Scope-OrgID), TLS, timeouts, retries
@@ -29,6 +38,7 @@ struct PrometheusSettings {
     // start down to a multiple of the step). Thanos: dedup=true (replicas of an HA pair count once) and
     // partial_response=false (a store that does not answer fails the query instead of silently lowering a sum).
     PrometheusBackend backend = PrometheusBackend::Unknown;
+    PrometheusBudget budget;
 };
 
 // What a server says about itself, and the range-selector semantics its PromQL engine has.
@@ -53,6 +63,9 @@ struct QueryResult {
     std::vector<std::string> warnings;  // Prometheus' warnings, verbatim
     std::vector<std::string> infos;     // Prometheus 3's "infos" (informational annotations), verbatim
     std::string text;                   // the value of a "string" result (which has no series)
+    // fp8dash's own remarks on the answer, one line each naming the URL: a range answer's samples outside the range
+    // (dropped), at a repeated time (the first the server sent kept) or out of order (sorted).
+    std::vector<std::string> notices;
 };
 
 class PrometheusClient {
@@ -82,7 +95,9 @@ public:
     // Range query over [start, end] at `step` seconds (times and step are rounded to milliseconds, as Prometheus
     // does). Ranges over settings().maxPointsPerQuery points are split into chunks on the same step grid (chunk k
     // starts at start + k * maxPointsPerQuery * step), fetched concurrently (up to `parallel` at once) and joined
-    // seamlessly: series matched by their full label set, timestamps unique and ascending, series ordered by labels.
+    // seamlessly: series matched by their full label set, timestamps unique and ascending, series ordered by labels;
+    // samples outside [start, end] are dropped, repeated times keep the first sample sent, unordered ones are sorted,
+    // each with a notice (a server that does so is not Prometheus as documented).
     // Progress reports the fraction of chunks done. Errors carry Prometheus' errorType and error verbatim, and name
     // the URL.
     Result<QueryResult> queryRange(const std::string& promql, double start, double end, double step,
@@ -107,7 +122,9 @@ private:
 // `where` is the URL as shown (HttpClient::displayUrl). Values arrive as strings ("1.5", "NaN", "+Inf", "-Inf").
 // Messages read "Prometheus at <where>: <errorType>: <error>" (verbatim), or name the HTTP status and the first
 // ~200 characters of a body that is not Prometheus API JSON (a proxy's HTML page, "Unauthorized", a cut-off body).
-Result<QueryResult> parsePrometheusResponse(const std::string& body, long httpStatus, const std::string& where);
+// Series and points are counted against `budget` as they are read (`query`, when given, is named in its message).
+Result<QueryResult> parsePrometheusResponse(const std::string& body, long httpStatus, const std::string& where,
+                                            const PrometheusBudget& budget = {}, const std::string& query = {});
 
 // When FP8 went on, as vLLM reports it: the first time a vllm:cache_config_info series with an FP8 cache_dtype
 // appears after one with a non-FP8 cache_dtype was seen. nullopt when the range shows no such change.
