@@ -17,6 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fp8dash/core/comparison_file.h"
+#include "fp8dash/core/demo.h"
+#include "fp8dash/core/judge_scores.h"
 #include "fp8dash/core/langfuse_client.h"
 #include "fp8dash/core/langfuse_judge.h"
 #include "fp8dash/core/prometheus_client.h"
@@ -297,6 +300,35 @@ TEST(PrometheusBounds, SamplesOutsideRepeatedAndUnorderedAreRepairedWithNotices)
     auto clean = PrometheusClient(s).queryRange("q", 1000, 1010, 10);
     ASSERT_TRUE(clean.ok()) << clean.error().message;
     EXPECT_TRUE(clean->notices.empty());
+}
+
+// --- Values in a file that set work ---------------------------------------------------------------------------------
+
+TEST(FileWorkBounds, BootstrapIterationsAreBoundedToWhatFp8dashWrites) {
+    // The reproduction: a comparison file asking for 10,000,000 bootstrap iterations (93 s of `report` at 1,000
+    // pairs). What fp8dash writes (the demo, saved by toJson) reads back; ten times that too; more is refused.
+    auto demo = loadDemoComparison();
+    ASSERT_TRUE(demo.ok()) << demo.error().message;
+    ASSERT_TRUE(demo->judge.has_value());
+    const Json written = toJson(*demo);
+    const auto& iterations = written["judge"]["bootstrap"]["iterations"];
+    ASSERT_TRUE(iterations.is_number_integer());
+    EXPECT_EQ(iterations.get<int>(), JudgeOptions{}.bootstrapIterations);
+    for (const long long n :
+         {10LL * JudgeOptions{}.bootstrapIterations, 10'000'000LL, 10LL * kMaxBootstrapIterations}) {
+        Json j = written;
+        j["judge"]["bootstrap"]["iterations"] = n;
+        auto r = parseComparisonJson(j, "shared.fp8cmp");
+        if (n <= kMaxBootstrapIterations) {
+            ASSERT_TRUE(r.ok()) << r.error().message;
+            EXPECT_EQ(r->judge->options.bootstrapIterations, n);
+        } else {
+            ASSERT_FALSE(r.ok()) << n;
+            EXPECT_TRUE(has(r.error().message, "judge.bootstrap.iterations must be an integer from 1 to 100000"))
+                << r.error().message;
+            EXPECT_TRUE(has(r.error().message, "not " + std::to_string(n))) << r.error().message;
+        }
+    }
 }
 
 // --- Sample logs --------------------------------------------------------------------------------------------------

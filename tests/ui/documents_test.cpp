@@ -158,6 +158,38 @@ TEST_F(DocumentsTest, AnAutosaveSurvivesKillDashNine) {
     EXPECT_EQ(readJson(path)["notes"].size(), loadDemoComparison().value().notes.size());
 }
 
+TEST_F(DocumentsTest, SigtermQuitsWhileAWorkerComputesAndAutosavesFirst) {
+    // Issue 26: with a long computation on a worker, SIGTERM did not end the app (QApplication's destructor waits for
+    // Qt's thread pool). The helper's worker never ends, so without the bounded quit the helper would never exit:
+    // the 60 s below only keeps a broken build from hanging the suite. Not a timing test: nothing is asserted about
+    // how long the quit took, only that it happened at all, after the autosave, while the work still ran.
+    const QString path = writeDemo(QStringLiteral("terminated.fp8cmp"));
+    QProcess helper;
+    helper.start(QStringLiteral(FP8DASH_SIGTERM_HELPER),
+                 {m_store->directory(), path, QStringLiteral("Written before SIGTERM.")});
+    ASSERT_TRUE(helper.waitForStarted(10000));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return helper.canReadLine() || helper.state() == QProcess::NotRunning; }, 60000));
+    const QString ready = QString::fromLocal8Bit(helper.readLine()).trimmed();
+    ASSERT_EQ(ready, QStringLiteral("READY")) << helper.readAllStandardError().toStdString();
+    const qint64 helperPid = helper.processId();
+    ASSERT_EQ(::kill(static_cast<pid_t>(helperPid), SIGTERM), 0);
+    const bool exited = helper.waitForFinished(60000);
+    if (!exited) helper.kill();
+    ASSERT_TRUE(exited) << "the helper ignored SIGTERM while its worker ran";
+    const std::string err = helper.readAllStandardError().toStdString();
+    EXPECT_EQ(helper.exitStatus(), QProcess::NormalExit) << err;
+    EXPECT_EQ(helper.exitCode(), 0) << err;
+    EXPECT_NE(err.find("quitting without waiting for background work"), std::string::npos) << err;
+
+    // The autosave came first: the unsaved note is in the recovery file the next start offers.
+    const auto orphans = m_store->orphans();
+    ASSERT_EQ(orphans.size(), 1);
+    ASSERT_TRUE(orphans[0].record.has_value()) << orphans[0].error.toStdString();
+    EXPECT_EQ(orphans[0].record->pid, helperPid);
+    EXPECT_EQ(orphans[0].record->document.notes.back().text, "Written before SIGTERM.");
+    EXPECT_EQ(readJson(path)["notes"].size(), loadDemoComparison().value().notes.size());  // the file untouched
+}
+
 TEST_F(DocumentsTest, AnOpenDecisionDialogsReasonIsRecoveredIntoTheNextOne) {
     QString recoveryFile;
     {

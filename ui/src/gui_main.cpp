@@ -3,11 +3,9 @@
 #include <QApplication>
 #include <QFileInfo>
 #include <QIcon>
-#include <QSocketNotifier>
 #include <QTimer>
 
 #include <clocale>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -16,7 +14,6 @@
 #include <iostream>
 #include <sstream>
 
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "fp8dash/core/version.h"
@@ -24,6 +21,7 @@
 #include "fp8dash/ui/recovery_dialog.h"
 #include "fp8dash/ui/recovery_store.h"
 #include "fp8dash/ui/single_instance.h"
+#include "fp8dash/ui/termination_signals.h"
 #include "ui_style.h"
 
 namespace fp8dash::ui {
@@ -94,34 +92,6 @@ int offerRecovery() {
         }
     }
     return recovered;
-}
-
-// SIGTERM (logout, `kill`) and SIGINT (Ctrl+C in the terminal it was started from): every window autosaves what is
-// unsaved, then the application quits without asking, so the next start offers it back. The handler only writes a
-// byte to a socket; the event loop does the rest.
-int g_signalFds[2] = {-1, -1};
-
-void onTerminationSignal(int) {
-    const char byte = 1;
-    [[maybe_unused]] const auto n = ::write(g_signalFds[0], &byte, 1);
-}
-
-void quitOnTerminationSignals(QApplication& app) {
-    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalFds) != 0) return;
-    auto* notifier = new QSocketNotifier(g_signalFds[1], QSocketNotifier::Read, &app);
-    QObject::connect(notifier, &QSocketNotifier::activated, &app, [notifier] {
-        notifier->setEnabled(false);
-        char byte = 0;
-        [[maybe_unused]] const auto n = ::read(g_signalFds[1], &byte, 1);
-        for (MainWindow* window : MainWindow::windows()) (void)window->autosaveNow();
-        QApplication::quit();
-    });
-    struct sigaction action {};
-    action.sa_handler = onTerminationSignal;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    ::sigaction(SIGTERM, &action, nullptr);
-    ::sigaction(SIGINT, &action, nullptr);
 }
 
 // Presents `window`'s document once it is on screen (now, when it already is; a file loads off the GUI thread).
