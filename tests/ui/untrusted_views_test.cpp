@@ -13,12 +13,15 @@
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QFile>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLocale>
 #include <QMessageBox>
+#include <QSignalSpy>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTextDocument>
 #include <QTextEdit>
 #include <QtTest>
@@ -194,6 +197,29 @@ TEST_F(UntrustedViewsTest, EveryViewShowsHostileStringsAsTheTextTheyAre) {
         EXPECT_TRUE(selected) << "the hostile sample is not among the judge's drops";
         audit.widgets(QStringLiteral("judge drill-down:"), detail);
         EXPECT_TRUE(detail->toPlainText().contains(kShown)) << detail->toPlainText().left(500).toStdString();
+
+        // A file that cannot be opened, named like markup, whose error quotes its bad value: the message box shows
+        // both as text (its text and its informative text).
+        {
+            QTemporaryDir dir;
+            Json bad = demoJson();
+            bad["review"]["decisions"][0]["outcome"] = fp8dash::test::htmlVerdict();
+            const QString path = dir.filePath(QString::fromUtf8(fp8dash::test::kHtmlVerdictShown) +
+                                              QStringLiteral("✔ VERDICT: GO.fp8cmp"));
+            QFile file(path);
+            ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+            file.write(QByteArray::fromStdString(bad.dump()));
+            file.close();
+            QSignalSpy failed(&window, &MainWindow::loadFailed);
+            window.openFileAsync(path);
+            ASSERT_TRUE(failed.count() > 0 || failed.wait(30000));
+            auto* box = window.findChild<QMessageBox*>(QStringLiteral("errorBox"));
+            ASSERT_NE(box, nullptr);
+            const int before = audit.shown;
+            audit.widgets(QStringLiteral("error box:"), box);
+            EXPECT_GE(audit.shown - before, 2) << "the file's name and its bad value";
+            box->close();
+        }
 
         PresentationWindow* show = window.startPresentation();
         ASSERT_NE(show, nullptr);
