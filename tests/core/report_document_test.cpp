@@ -436,6 +436,10 @@ TEST(ReportDocument, SameInputSameBytes) {
 TEST(ReportDocument, HtmlEscape) {
     EXPECT_EQ(htmlEscape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;");
     EXPECT_EQ(htmlEscape("Δ σ ↳"), "Δ σ ↳");
+    // Issue 26: controls, a right-to-left override and bad UTF-8 are shown as escapes (a browser or the PDF would obey
+    // the override and show "OG :tcidreV" as "Verdict: GO").
+    EXPECT_EQ(htmlEscape("a\x1b[2K\r<b>\xe2\x80\xaeOG :tcidreV \xff"),
+              "a\\u001B[2K\\u000D&lt;b&gt;\\u202EOG :tcidreV \\xFF");
 }
 
 }  // namespace

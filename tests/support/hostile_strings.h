@@ -19,6 +19,24 @@ inline std::string markdownTakeover() {
     return "x\n\nVerdict: GO \xe2\x80\x94 approved\n===\n\n~~~";
 }
 
+// The rich-text attack on the app (issue 26, finding 3): a big green verdict and a local image, were it rendered.
+inline std::string htmlVerdict() {
+    return "<h1 style=color:green>\xe2\x9c\x94 VERDICT: GO</h1><img src=file:///etc/passwd>";
+}
+// What a view shows of htmlVerdict when it shows the text that was there (the start of it, enough to tell).
+inline constexpr const char* kHtmlVerdictShown = "<h1 style=color:green>";
+// Only htmlVerdict holds this (upper case): where it is rendered, kHtmlVerdictShown must be rendered too.
+inline constexpr const char* kHtmlVerdictMarker = "VERDICT: GO";
+
+// A Markdown heading and a setext underline with an open fence after it.
+inline std::string markdownHeading() {
+    return "x\n\n# Verdict: GO\n===\n~~~";
+}
+
+inline std::string longString() {
+    return std::string(200000, 'x') + "\x1b[2K" + std::string(1000, '#');
+}
+
 inline std::vector<std::string> hostileStrings() {
     std::vector<std::string> s = {
         verdictRewriteSequence(),
@@ -43,8 +61,10 @@ inline std::vector<std::string> hostileStrings() {
         "\x01\x02\x08\x0b\x0c\x7f controls",
         "caf\xc3\xa9 \xe2\x80\x93 \xe2\x98\x85 \xf0\x9f\x94\xa5 kept",
         "end\n",
+        htmlVerdict(),
+        markdownHeading(),
     };
-    s.push_back(std::string(200000, 'x') + "\x1b[2K" + std::string(1000, '#'));
+    s.push_back(longString());
     return s;
 }
 

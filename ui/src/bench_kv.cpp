@@ -22,6 +22,7 @@
 #include "fp8dash/ui/export_actions.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui::bench {
 namespace {
@@ -117,7 +118,7 @@ void fillKvChart(ChartPanel* panel, const std::optional<BenchResults>& results, 
         auto& points = byScaling[scaling];
         std::sort(points.begin(), points.end());
         auto* s = new QLineSeries;
-        s->setName(toQString(scaling));
+        s->setName(chartText(toQString(scaling)));  // from the results file
         QPen pen(kKvColors[colour++ % kKvColors.size()]);
         pen.setWidthF(2.0);
         s->setPen(pen);
@@ -141,7 +142,7 @@ void fillKvChart(ChartPanel* panel, const std::optional<BenchResults>& results, 
         s->attachAxis(y);
     }
     fitLogAxis(y, vLo, vHi);
-    view->setToolTip(QStringLiteral("%1: %2").arg(title, tip));
+    view->setToolTip(escapedTip(QStringLiteral("%1: %2").arg(title, tip)));
     panel->showChart();
 }
 

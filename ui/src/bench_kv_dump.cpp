@@ -11,6 +11,7 @@
 #include "fp8dash/ui/bench_view.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 
@@ -60,6 +61,7 @@ void BenchView::measureKvDump(const QString& path) {
 
     auto* box =
         new QMessageBox(QMessageBox::Question, tr("Measure My Model's KV Cache"), text, QMessageBox::NoButton, this);
+    box->setTextFormat(Qt::PlainText);  // the dump's description comes from the file (untrusted_ui.h)
     box->setObjectName(QStringLiteral("kvDumpConfirm"));
     box->setAttribute(Qt::WA_DeleteOnClose);
     QPushButton* measure = box->addButton(tr("Measure"), QMessageBox::AcceptRole);
@@ -80,10 +82,9 @@ void BenchView::measureKvDump(const QString& path) {
 void BenchView::showKvDumpError(const QString& message) {
     m_status->setText(tr("<b>Cannot measure the K/V dump:</b> %1").arg(style::escaped(message)));
     m_status->show();
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("Measure My Model's KV Cache"),
-                                tr("Cannot measure the K/V dump:\n%1").arg(message), QMessageBox::Ok, this);
+    auto* box = plainMessageBox(QMessageBox::Warning, tr("Measure My Model's KV Cache"),
+                                tr("Cannot measure the K/V dump:\n%1").arg(message), {}, QMessageBox::Ok, this);
     box->setObjectName(QStringLiteral("kvDumpError"));
-    box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
 }
 

@@ -43,6 +43,7 @@
 #include "fp8dash/ui/export_actions.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 
@@ -458,10 +459,11 @@ QString BenchView::kvHeadlineText() const {
 }
 QLabel* BenchView::buildKvHeadline(QWidget* parent) {
     m_kvHeadline = style::caption(QString(), parent);
+    m_kvHeadline->setTextFormat(Qt::RichText);  // kvHeadlineHtml: markup of ours
     m_kvHeadline->setObjectName(QStringLiteral("kvHeadline"));
     m_kvHeadline->setWordWrap(true);
     m_kvHeadline->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_kvHeadline->setToolTip(toQString(kvMetricDefinition("attn_out_rel_rmse")));
+    m_kvHeadline->setToolTip(escapedTip(toQString(kvMetricDefinition("attn_out_rel_rmse"))));
     return m_kvHeadline;
 }
 QString BenchView::hoverText() const {

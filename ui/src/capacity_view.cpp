@@ -23,6 +23,7 @@
 #include "fp8dash/ui/capacity_table_model.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 
@@ -187,11 +188,12 @@ QWidget* CapacityView::buildResults() {
     resultsLayout->setSpacing(8);
     resultsLayout->addWidget(style::sectionTitle(tr("KV-cache capacity: what FP8 buys"), results));
     m_summary = new QLabel(results);
+    m_summary->setTextFormat(Qt::RichText);  // markup of ours, names escaped
     m_summary->setObjectName(QStringLiteral("capacitySummary"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     resultsLayout->addWidget(m_summary);
-    m_error = new QLabel(results);
+    m_error = plainLabel(QString(), results);  // messages quote paths and values
     m_error->setObjectName(QStringLiteral("capacityError"));
     m_error->setWordWrap(true);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -221,7 +223,7 @@ QWidget* CapacityView::buildResults() {
     m_decode->setObjectName(QStringLiteral("capacityDecode"));
     m_decode->setTextInteractionFlags(Qt::TextSelectableByMouse);
     resultsLayout->addWidget(m_decode);
-    m_logResult = new QLabel(results);
+    m_logResult = plainLabel(QString(), results);  // lines of the vLLM log
     m_logResult->setObjectName(QStringLiteral("capacityVllmLog"));
     m_logResult->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_logResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -285,7 +287,7 @@ int CapacityView::modelIndexFor(const std::string& model) {
     const QSignalBlocker block(m_model);
     m_model->addItem(tr("config: %1").arg(QFileInfo(key).fileName().isEmpty() ? key : QFileInfo(key).fileName()), key);
     index = m_model->count() - 1;
-    m_model->setItemData(index, key, Qt::ToolTipRole);
+    m_model->setItemData(index, escapedTip(key), Qt::ToolTipRole);
     return index;
 }
 

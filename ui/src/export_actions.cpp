@@ -22,6 +22,7 @@
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/ui/chart_snapshots.h"
 #include "fp8dash/ui/loaded_comparison.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui::exporting {
 
@@ -164,12 +165,10 @@ void exportWithDialog(QWidget* parent, const QString& caption, const QString& su
     QApplication::restoreOverrideCursor();
     QWidget* window = parent ? parent->window() : nullptr;
     if (!written) {
-        auto* box = new QMessageBox(QMessageBox::Warning, QObject::tr("Could not export"),
+        auto* box = plainMessageBox(QMessageBox::Warning, QObject::tr("Could not export"),
                                     QObject::tr("Could not write “%1”.").arg(QFileInfo(path).fileName()),
-                                    QMessageBox::Ok, window);
+                                    toQString(written.error().message), QMessageBox::Ok, window);
         box->setObjectName(QStringLiteral("errorBox"));
-        box->setInformativeText(toQString(written.error().message));
-        box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
         return;
     }

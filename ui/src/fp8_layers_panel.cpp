@@ -9,6 +9,7 @@
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 
@@ -32,7 +33,7 @@ QWidget* Fp8LayersPanel::buildRunCard(const QString& role, const QString& label,
     auto* card = new QFrame(this);
     card->setObjectName(QStringLiteral("runCard"));
     card->setFrameShape(QFrame::StyledPanel);
-    card->setToolTip(toQString(fp8LayersSummary(config)));
+    card->setToolTip(escapedTip(toQString(fp8LayersSummary(config))));
     auto* layout = new QVBoxLayout(card);
     layout->setContentsMargins(12, 10, 12, 10);
     layout->setSpacing(4);
@@ -43,11 +44,11 @@ QWidget* Fp8LayersPanel::buildRunCard(const QString& role, const QString& label,
     layout->addWidget(heading);
 
     const QString model = config.model.empty() ? tr("(model not recorded)") : toQString(config.model);
-    auto* modelLabel = new QLabel(style::breakable(model), card);
+    auto* modelLabel = plainLabel(style::breakable(model), card);  // the checkpoint name from the results file
     modelLabel->setObjectName(QStringLiteral("runModel"));
     modelLabel->setWordWrap(true);
     modelLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    modelLabel->setToolTip(model);
+    modelLabel->setToolTip(escapedTip(model));
     layout->addWidget(modelLabel);
 
     QStringList facts;
@@ -64,7 +65,7 @@ QWidget* Fp8LayersPanel::buildRunCard(const QString& role, const QString& label,
     int row = 0;
     auto addLayer = [&](const QString& name, bool on, const QString& toolTip) {
         auto* nameLabel = new QLabel(name, card);
-        nameLabel->setToolTip(toolTip);
+        nameLabel->setToolTip(escapedTip(toolTip));
         grid->addWidget(nameLabel, row, 0);
         grid->addWidget(style::badge(on, on ? tr("FP8") : tr("not FP8"), toolTip, card), row, 1, Qt::AlignLeft);
         ++row;
@@ -107,8 +108,8 @@ QWidget* Fp8LayersPanel::buildRunCard(const QString& role, const QString& label,
                         .arg(toQString(kvScalesAdvice()));
     }
     auto* scalesLabel = style::caption(scales, card);
-    scalesLabel->setToolTip(scalesWhy);
-    scalesName->setToolTip(scalesWhy);
+    scalesLabel->setToolTip(escapedTip(scalesWhy));
+    scalesName->setToolTip(escapedTip(scalesWhy));
     grid->addWidget(scalesLabel, row, 1, 1, 2);
     layout->addLayout(grid);
     return card;

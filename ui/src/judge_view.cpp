@@ -33,6 +33,7 @@
 #include "fp8dash/ui/number_text.h"
 #include "judge_text.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 
@@ -87,7 +88,7 @@ QString idList(const std::vector<std::string>& ids) {
 }
 
 QLabel* valueLabel(const QString& objectName, QWidget* parent) {
-    auto* label = new QLabel(parent);
+    auto* label = plainLabel(QString(), parent);  // labels, sources and sentences quoting them come from files
     label->setObjectName(objectName);
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -96,7 +97,7 @@ QLabel* valueLabel(const QString& objectName, QWidget* parent) {
 }
 
 QLabel* rowTitle(const QString& text, QWidget* parent) {
-    auto* label = new QLabel(text, parent);
+    auto* label = plainLabel(text, parent);
     QFont f = label->font();
     f.setBold(true);
     label->setFont(f);
@@ -172,7 +173,7 @@ QWidget* JudgeView::buildCard(QWidget* parent) {
     cardLayout->setSpacing(6);
     auto* verdictRow = new QHBoxLayout;
     verdictRow->setSpacing(10);
-    m_verdict = new QLabel(card);
+    m_verdict = plainLabel(QString(), card);
     m_verdict->setObjectName(QStringLiteral("judgeVerdict"));
     QFont verdictFont = m_verdict->font();
     verdictFont.setBold(true);
@@ -329,8 +330,10 @@ void JudgeView::showChart(const JudgeComparison& c, const QString& baselineLabel
     }
     chart->setTitle(tr("Judge score distribution"));
     auto* series = new QBarSeries;
-    m_baselineSet = new QBarSet(tr("%1 (n = %2)").arg(baselineLabel).arg(c.paired ? c.nPairs : c.nBaseline));
-    m_candidateSet = new QBarSet(tr("%1 (n = %2)").arg(candidateLabel).arg(c.paired ? c.nPairs : c.nCandidate));
+    // The legend draws the sets' names as rich text: the runs' labels come from the files (untrusted_ui.h).
+    m_baselineSet = new QBarSet(chartText(tr("%1 (n = %2)").arg(baselineLabel).arg(c.paired ? c.nPairs : c.nBaseline)));
+    m_candidateSet =
+        new QBarSet(chartText(tr("%1 (n = %2)").arg(candidateLabel).arg(c.paired ? c.nPairs : c.nCandidate)));
     m_baselineSet->setColor(kBaselineColor);
     m_baselineSet->setBorderColor(kBaselineColor.darker(120));
     m_candidateSet->setColor(kCandidateColor);
@@ -390,9 +393,10 @@ void JudgeView::showSummary(const JudgeSection& section, const JudgeComparison& 
     m_difference->setText(tr("%1 points (95 % CI %2 to %3) · %4 %")
                               .arg(signedText(c.meanDiff, 3), signedText(c.meanDiffCi.low, 3),
                                    signedText(c.meanDiffCi.high, 3), signedText(c.deltaPct, 2)));
-    m_difference->setToolTip(tr("%1 − %2 in score points; the interval is a seeded percentile bootstrap of the %3.")
-                                 .arg(candidateLabel, baselineLabel,
-                                      c.paired ? tr("paired differences") : tr("difference of the two means")));
+    m_difference->setToolTip(
+        escapedTip(tr("%1 − %2 in score points; the interval is a seeded percentile bootstrap of the %3.")
+                       .arg(candidateLabel, baselineLabel,
+                            c.paired ? tr("paired differences") : tr("difference of the two means"))));
 
     const QString testName = c.testName == "wilcoxon"       ? tr("Wilcoxon signed-rank test (paired)")
                              : c.testName == "mann_whitney" ? tr("Mann-Whitney U test (unpaired)")
@@ -406,9 +410,10 @@ void JudgeView::showSummary(const JudgeSection& section, const JudgeComparison& 
     m_degradation->setText(
         tr("%1 % (95 % interval %2 % to %3 %)")
             .arg(fixed2(c.degradationPct), fixed2(c.confidence.lowPct), fixed2(c.confidence.highPct)));
-    m_degradation->setToolTip(tr("The loss of mean score in % of the %1 mean; GO below %2 %, INVESTIGATE above %3 %.")
-                                  .arg(baselineLabel, judge_text::score(section.options.thresholds.goBelow),
-                                       judge_text::score(section.options.thresholds.investigateAbove)));
+    m_degradation->setToolTip(
+        escapedTip(tr("The loss of mean score in % of the %1 mean; GO below %2 %, INVESTIGATE above %3 %.")
+                       .arg(baselineLabel, judge_text::score(section.options.thresholds.goBelow),
+                            judge_text::score(section.options.thresholds.investigateAbove))));
 
     QString confidence;
     if (c.confidence.confidence == Confidence::Clear) {
@@ -419,7 +424,7 @@ void JudgeView::showSummary(const JudgeSection& section, const JudgeComparison& 
                          : tr("Inconclusive. ");
     }
     m_confidence->setText(confidence + toQString(c.confidence.explanation));
-    m_confidence->setToolTip(toQString(c.confidence.explanation));
+    m_confidence->setToolTip(escapedTip(toQString(c.confidence.explanation)));
 
     const EquivalenceResult& e = c.equivalence;
     const QString interval = tr("%1 % to %2 %").arg(signedText(e.lowPct, 2), signedText(e.highPct, 2));

@@ -59,6 +59,7 @@
 #include "fp8dash/ui/verdict_banner.h"
 #include "main_window_parts.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 
@@ -460,11 +461,10 @@ void MainWindow::display(LoadedComparison loaded, const QString& path, const QSt
 
 void MainWindow::showError(const QString& title, const QString& text, const QString& details) {
     // Window-modal and non-blocking: the event loop (and any other load) keeps running while it is open.
-    auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    // Plain text: the messages quote names and values from the file (untrusted_ui.h).
+    auto* box = plainMessageBox(QMessageBox::Warning, title, text, details, QMessageBox::Ok, this);
     box->setObjectName(QStringLiteral("errorBox"));
-    box->setInformativeText(details);
     box->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
 }
 
@@ -640,12 +640,15 @@ void MainWindow::showAbout() {
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (m_doc.isModified() && m_doc.current()) {
         // A fetched timeline, a benchmark run or a note exists nowhere else: offer to keep it.
-        const auto answer = QMessageBox::question(
-            this, tr("Unsaved changes"),
-            tr("“%1” has changes that are not saved (notes or a decision, a production timeline or change time, "
-               "judge scores, benchmark results or capacity inputs). Save it first?")
-                .arg(m_doc.displayName()),
-            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+        // Plain text: the document's name comes from its file (untrusted_ui.h).
+        QMessageBox box(QMessageBox::Question, tr("Unsaved changes"), QString(),
+                        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+        box.setTextFormat(Qt::PlainText);
+        box.setText(tr("“%1” has changes that are not saved (notes or a decision, a production timeline or change "
+                       "time, judge scores, benchmark results or capacity inputs). Save it first?")
+                        .arg(m_doc.displayName()));
+        box.setDefaultButton(QMessageBox::Save);
+        const auto answer = static_cast<QMessageBox::StandardButton>(box.exec());
         if (answer == QMessageBox::Cancel) {
             event->ignore();
             return;

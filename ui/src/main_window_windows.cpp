@@ -60,6 +60,7 @@
 #include "ui_style.h"
 
 #include "main_window_parts.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 
@@ -125,7 +126,7 @@ void MainWindow::rebuildRecentMenu() {
         QAction* action = m_recentMenu->addAction(QStringLiteral("&%1  %2").arg(n).arg(QFileInfo(file).fileName()),
                                                   this, [this, file] { openFile(file); });
         action->setStatusTip(QDir::toNativeSeparators(file));
-        action->setToolTip(QDir::toNativeSeparators(file));
+        action->setToolTip(escapedTip(QDir::toNativeSeparators(file)));
     }
     if (files.isEmpty()) {
         m_recentMenu->addAction(tr("No recent files"))->setEnabled(false);

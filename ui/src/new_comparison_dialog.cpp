@@ -33,6 +33,7 @@
 #include "fp8dash/core/lm_eval_results.h"
 #include "fp8dash/ui/background_job.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 
@@ -118,7 +119,7 @@ QWidget* NewComparisonDialog::pathRow(QWidget* parent, QLineEdit*& edit, const Q
     edit->setObjectName(objectName);
     edit->setPlaceholderText(placeholder);
     edit->setClearButtonEnabled(true);
-    connect(edit, &QLineEdit::textChanged, edit, [edit](const QString& text) { edit->setToolTip(text); });
+    connect(edit, &QLineEdit::textChanged, edit, [edit](const QString& text) { edit->setToolTip(escapedTip(text)); });
     h->addWidget(edit, 1);
     QLineEdit* target = edit;
     auto* fileButton = new QPushButton(tr("File…"), row);
@@ -478,7 +479,7 @@ void NewComparisonDialog::detectRun(RunRow* row) {
 
 void NewComparisonDialog::showDetected(RunRow* row, const Detected& detected) {
     row->detected->setText(detected.text);
-    row->detected->setToolTip(detected.toolTip);
+    row->detected->setToolTip(escapedTip(detected.toolTip));
     style::setTextTone(row->detected, detected.error ? std::optional(style::TextTone::Error) : std::nullopt);
     row->detected->show();
     renumberRows();

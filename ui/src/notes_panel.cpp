@@ -8,6 +8,7 @@
 
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 
@@ -42,7 +43,7 @@ void NotesPanel::setNotes(const std::vector<Note>& notes) {
         auto* layout = new QVBoxLayout(card);
         layout->setContentsMargins(10, 8, 10, 8);
         layout->setSpacing(4);
-        const QString text = toQString(note.text);
+        const QString text = excerpt(toQString(note.text));
         m_texts << text;
         m_ids << toQString(note.id);
         auto* body = new QLabel(text, card);

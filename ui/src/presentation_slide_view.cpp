@@ -15,6 +15,7 @@
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/number_text.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 
@@ -712,12 +713,12 @@ void PresentationSlideView::buildVerdict(QWidget* body, const Parts& parts) {
     rl->setSpacing(m.px(4));
     if (!slide.review.empty()) {
         rl->addWidget(kicker(tr("Recorded decision"), review, kQuiet));
-        rl->addWidget(
-            makeLabel(review, toQString(slide.review), m.px(26), QFont::DemiBold, kInk, QStringLiteral("reviewText")));
+        rl->addWidget(makeLabel(review, excerpt(toQString(slide.review)), m.px(26), QFont::DemiBold, kInk,
+                                QStringLiteral("reviewText")));
         for (const std::string& w : slide.reviewWarnings)
             rl->addWidget(makeLabel(review, QStringLiteral("⚠  ") + toQString(w), m.px(22), QFont::Normal,
                                     style::verdictTextColor(Verdict::Monitor, false), QStringLiteral("reviewWarning")));
-        review->setAccessibleName(tr("Recorded decision: %1").arg(toQString(slide.review)));
+        review->setAccessibleName(tr("Recorded decision: %1").arg(excerpt(toQString(slide.review))));
     } else {
         rl->addWidget(makeLabel(review, tr("No review decision recorded yet."), m.px(26), QFont::Normal, kQuiet,
                                 QStringLiteral("reviewText")));

@@ -10,6 +10,7 @@
 #include "fp8dash/core/review.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 
@@ -181,7 +182,7 @@ void PresenterConsole::setSlide(const PresentationDeck& deck, std::size_t index)
         return QStringLiteral("<p style=\"margin-bottom:10px\">") + inner + QStringLiteral("</p>");
     };
     if (!slide.review.empty()) {
-        html += paragraph(tr("<b>Review decision:</b> %1").arg(style::escaped(slide.review)));
+        html += paragraph(tr("<b>Review decision:</b> %1").arg(style::escaped(excerpt(toQString(slide.review)))));
         for (const std::string& w : slide.reviewWarnings) html += paragraph(QStringLiteral("⚠ ") + style::escaped(w));
     }
     for (const std::string& reason : slide.moreReasons)
@@ -191,7 +192,7 @@ void PresenterConsole::setSlide(const PresentationDeck& deck, std::size_t index)
         if (!note.task.empty()) by << QStringLiteral("<b>%1</b>").arg(style::escaped(note.task));
         if (!note.author.empty()) by << style::escaped(note.author);
         if (!note.created.empty()) by << style::escaped(readableTimestamp(note.created));
-        QString text = style::escaped(note.text).replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+        QString text = style::escaped(excerpt(toQString(note.text))).replace(QLatin1Char('\n'), QStringLiteral("<br>"));
         if (!by.isEmpty())
             text += QStringLiteral(" <span style=\"color:%1\">— %2</span>")
                         .arg(QLatin1String(kConsoleQuiet), by.join(QStringLiteral(", ")));

@@ -10,6 +10,7 @@
 
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 
@@ -47,7 +48,7 @@ RecoveryDialog::RecoveryDialog(QList<RecoveryOrphan> orphans, QWidget* parent)
         auto* item = new QListWidgetItem(text, m_list);
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsSelectable);
         item->setCheckState(o.record ? Qt::Checked : Qt::Unchecked);
-        item->setToolTip(QDir::toNativeSeparators(o.file));
+        item->setToolTip(escapedTip(QDir::toNativeSeparators(o.file)));
     }
     layout->addWidget(m_list, 1);
     auto* buttons = new QDialogButtonBox(this);

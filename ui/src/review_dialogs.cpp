@@ -20,6 +20,7 @@
 #include "fp8dash/core/version.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 
@@ -193,7 +194,7 @@ RecordDecisionDialog::RecordDecisionDialog(std::optional<Verdict> current, const
     }
     if (preset) m_outcomes->button(static_cast<int>(*preset))->setChecked(true);
 
-    m_warning = new QLabel(this);
+    m_warning = plainLabel(QString(), this);  // quotes the evidence's reasons
     m_warning->setObjectName(QStringLiteral("decisionWarning"));
     m_warning->setWordWrap(true);
     style::setTextTone(m_warning, style::TextTone::Error, true);

@@ -18,6 +18,7 @@
 #include "fp8dash/ui/notes_panel.h"
 #include "fp8dash/ui/review_dialogs.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 
@@ -61,7 +62,7 @@ ReviewView::ReviewView(QWidget* parent) : QWidget(parent) {
     cardLayout->setContentsMargins(14, 12, 14, 12);
     auto* text = new QVBoxLayout;
     text->setSpacing(4);
-    m_outcome = new QLabel(card);
+    m_outcome = plainLabel(QString(), card);
     m_outcome->setObjectName(QStringLiteral("decisionOutcome"));
     QFont big = m_outcome->font();
     big.setPointSizeF(big.pointSizeF() * 1.35);
@@ -156,7 +157,7 @@ void ReviewView::setComparison(const LoadedComparison& loaded) {
         QString detail = tr("By %1 on %2").arg(toQString(d->by), toQString(readableTimestamp(d->at)));
         if (d->verdictAtDecision)
             detail += tr(", when the evidence said %1").arg(toQString(verdictTitle(*d->verdictAtDecision)));
-        detail += QStringLiteral(".\n") + toQString(d->why);
+        detail += QStringLiteral(".\n") + excerpt(toQString(d->why));
         m_decisionDetail->setText(detail);
         const ReviewAssessment a = assessReview(*d, loaded.decision.verdict);
         QStringList warnings;
@@ -180,7 +181,7 @@ void ReviewView::setComparison(const LoadedComparison& loaded) {
     m_historyTitle->setText(earlier == 0 ? QString() : tr("Earlier decisions, kept on record (%1):").arg(earlier));
     m_historyTitle->setVisible(earlier > 0);
     for (std::size_t i = earlier; i-- > 0;) {
-        const QString line = toQString(reviewSummary(doc.decisions[i]));
+        const QString line = excerpt(toQString(reviewSummary(doc.decisions[i])));
         m_historyTexts << line;
         auto* label = style::caption(QStringLiteral("• ") + line, this);
         label->setTextFormat(Qt::PlainText);

@@ -5,6 +5,7 @@
 
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 
@@ -35,7 +36,7 @@ void RiskFlagsPanel::setRisks(const std::vector<RiskFlag>& risks) {
             subject.isEmpty() ? message.toHtmlEscaped()
                               : QStringLiteral("<b>%1</b>: %2").arg(subject.toHtmlEscaped(), message.toHtmlEscaped());
         QLabel* row = style::iconRow(style::RowIcon::Warning, html, this);
-        row->setToolTip(tr("Kind: %1").arg(toQString(risk.kind)));
+        row->setToolTip(escapedTip(tr("Kind: %1").arg(toQString(risk.kind))));
         m_rows->addWidget(row);
     }
 }

@@ -7,6 +7,7 @@
 
 #include "fp8dash/ui/export_actions.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 namespace {
@@ -71,7 +72,7 @@ QVariant RowTableModel::data(const QModelIndex& index, int role) const {
         case Qt::UserRole:
             return cell->value;
         case Qt::ToolTipRole:
-            return cell->toolTip.isEmpty() ? QVariant() : QVariant(cell->toolTip);
+            return cell->toolTip.isEmpty() ? QVariant() : QVariant(escapedTip(cell->toolTip));
         case Qt::TextAlignmentRole:
             return cell->number ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
         case Qt::ForegroundRole:
@@ -92,7 +93,7 @@ QVariant RowTableModel::headerData(int section, Qt::Orientation orientation, int
         case Qt::DisplayRole:
             return h.title;
         case Qt::ToolTipRole:
-            return h.toolTip.isEmpty() ? QVariant() : QVariant(h.toolTip);
+            return h.toolTip.isEmpty() ? QVariant() : QVariant(escapedTip(h.toolTip));
         case exporting::kCsvUnitRole:
             return h.csvUnit.isEmpty() ? QVariant() : QVariant(h.csvUnit);
         default:

@@ -30,6 +30,7 @@
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/number_text.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 
@@ -122,7 +123,7 @@ RunJudgeDialog::RunJudgeDialog(QWidget* parent) : QDialog(parent) {
            "same folder resumes (scored samples are skipped, failed ones are tried again)."),
         this));
 
-    m_errorLabel = new QLabel(this);
+    m_errorLabel = plainLabel(QString(), this);  // servers' and files' messages (untrusted_ui.h)
     m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
     m_errorLabel->setAccessibleName(tr("Error"));
     m_errorLabel->setWordWrap(true);
@@ -137,13 +138,13 @@ RunJudgeDialog::RunJudgeDialog(QWidget* parent) : QDialog(parent) {
     m_progress->setFormat(QStringLiteral("%v/%m"));
     m_progress->hide();
     layout->addWidget(m_progress);
-    m_statusLabel = new QLabel(this);
+    m_statusLabel = plainLabel(QString(), this);
     m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
     m_statusLabel->setAccessibleName(tr("Run status"));
     m_statusLabel->setWordWrap(true);
     m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_statusLabel);
-    m_failuresLabel = new QLabel(this);
+    m_failuresLabel = plainLabel(QString(), this);
     m_failuresLabel->setObjectName(QStringLiteral("failuresLabel"));
     m_failuresLabel->setAccessibleName(tr("Failures"));
     m_failuresLabel->setWordWrap(true);
@@ -193,7 +194,7 @@ QGroupBox* RunJudgeDialog::buildFilesBox() {
     connect(m_samplesEdit, &QLineEdit::editingFinished, this, &RunJudgeDialog::readSamples);
     filesForm->addRow(tr("&Samples:"),
                       pathRow(m_samplesEdit, tr("Browse for the samples file"), [this] { browseSamples(); }));
-    m_samplesLabel = new QLabel(filesBox);
+    m_samplesLabel = plainLabel(QString(), filesBox);
     m_samplesLabel->setObjectName(QStringLiteral("samplesCount"));
     m_samplesLabel->setAccessibleName(tr("Samples file status"));
     m_samplesLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);

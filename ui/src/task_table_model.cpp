@@ -11,8 +11,13 @@
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/number_text.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
+
+namespace {
+constexpr int kHeaderToolTipRole = Qt::UserRole + 900;  // the header tooltips before escapedTip
+}  // namespace
 
 // One row: the comparison it shows, its parent node (nullptr for top level) and its row under that parent.
 struct TaskTableModel::Node {
@@ -385,7 +390,7 @@ QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
         case IsSubtaskRole:
             return subtask;
         case Qt::ToolTipRole:
-            return toolTip(t, column, subtask);
+            return richTip(toolTip(t, column, subtask));  // markup of ours, names escaped
         case Qt::TextAlignmentRole:
             if (column == VerdictColumn || column == ConfidenceColumn) return QVariant::fromValue(Qt::AlignCenter);
             if ((column >= BaselineColumn && column <= SigmaColumn) || column >= PairedPColumn) {
@@ -429,6 +434,10 @@ QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
 
 QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal) return {};
+    if (role == Qt::ToolTipRole) {  // they name the runs by their labels, which come from the files
+        const QVariant tip = headerData(section, orientation, kHeaderToolTipRole);
+        return tip.isValid() ? QVariant(escapedTip(tip.toString())) : QVariant();
+    }
     const QString baselineLabel = m_report.baselineLabel.empty() ? tr("Baseline") : toQString(m_report.baselineLabel);
     const QString candidateLabel =
         m_report.candidateLabel.empty() ? tr("Candidate") : toQString(m_report.candidateLabel);
@@ -462,7 +471,7 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
                 return {};
         }
     }
-    if (role == Qt::ToolTipRole) {
+    if (role == kHeaderToolTipRole) {
         switch (section) {
             case TaskColumn:
                 return tr("lm-eval task; groups expand to their subtasks");

@@ -17,6 +17,7 @@
 #include "fp8dash/ui/number_text.h"
 #include "fp8dash/ui/task_table_model.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 
@@ -163,9 +164,9 @@ void TaskTableView::setReport(const ComparisonReport& report) {
         recovery->setText(report.averageRecoveryPct
                               ? tr("Average recovery: %1 %").arg(fixedText(*report.averageRecoveryPct, 2))
                               : QString());
-        recovery->setToolTip(
+        recovery->setToolTip(escapedTip(
             tr("Mean %1 / mean %2 × 100 over the compared higher-is-better tasks")
-                .arg(QString::fromStdString(report.candidateLabel), QString::fromStdString(report.baselineLabel)));
+                .arg(QString::fromStdString(report.candidateLabel), QString::fromStdString(report.baselineLabel))));
     }
     // The statistics columns come after the verdict in the model (so the seed's column numbers stay); on screen
     // they sit beside Δ% and ±σ, and the verdict stays last. A model reset may restore the logical order.

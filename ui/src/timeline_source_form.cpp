@@ -41,6 +41,7 @@
 #include "ui_style.h"
 
 #include "timeline_source_parts.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 
@@ -112,7 +113,7 @@ QGroupBox* TimelineSourceDialog::buildPrometheusBox() {
     m_testButton = new QPushButton(tr("Test Connection"), promBox);
     m_testButton->setObjectName(QStringLiteral("testConnection"));
     m_testButton->setToolTip(tr("Ask Prometheus for its build info (/api/v1/status/buildinfo)"));
-    m_connectionLabel = new QLabel(promBox);
+    m_connectionLabel = plainLabel(QString(), promBox);  // the server's own words (untrusted_ui.h)
     m_connectionLabel->setObjectName(QStringLiteral("connectionResult"));
     m_connectionLabel->setWordWrap(true);
     m_connectionLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -295,7 +296,7 @@ QHBoxLayout* TimelineSourceDialog::buildKeychainRow() {
 }
 
 void TimelineSourceDialog::buildFeedback(QVBoxLayout* layout) {
-    m_errorLabel = new QLabel(this);
+    m_errorLabel = plainLabel(QString(), this);
     m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
     m_errorLabel->setWordWrap(true);
     m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -4,6 +4,7 @@
 #include <QVBoxLayout>
 
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 
@@ -15,14 +16,14 @@ TimelineSummaryCard::TimelineSummaryCard(const QString& title, QWidget* parent) 
     layout->setContentsMargins(12, 8, 10, 8);
     layout->setSpacing(2);
 
-    m_title = new QLabel(title, this);
+    m_title = plainLabel(title, this);
     m_title->setObjectName(QStringLiteral("cardTitle"));
     QFont titleFont = m_title->font();
     titleFont.setBold(true);
     m_title->setFont(titleFont);
     layout->addWidget(m_title);
 
-    m_figure = new QLabel(this);
+    m_figure = plainLabel(QString(), this);
     m_figure->setObjectName(QStringLiteral("cardFigure"));
     QFont big = m_figure->font();
     big.setPointSizeF(big.pointSizeF() * 1.35);
@@ -31,13 +32,13 @@ TimelineSummaryCard::TimelineSummaryCard(const QString& title, QWidget* parent) 
     m_figure->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_figure);
 
-    m_delta = new QLabel(this);
+    m_delta = plainLabel(QString(), this);
     m_delta->setObjectName(QStringLiteral("cardDelta"));
     m_delta->setWordWrap(true);
     m_delta->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_delta);
 
-    m_note = new QLabel(this);
+    m_note = plainLabel(QString(), this);
     m_note->setObjectName(QStringLiteral("cardNote"));
     m_note->setWordWrap(true);
     m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -34,6 +34,7 @@
 #include "fp8dash/ui/timeline_summary_card.h"
 #include "timeline_view_parts.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 
@@ -773,7 +774,8 @@ void TimelineView::updateCards() {
                 .arg(durationText(rule.shortWindowS), durationText(rule.longWindowS), durationText(rule.offsetS),
                      numberText(rule.margin), durationText(rule.holdForS)),
             level);
-        m_alertCard->setToolTip(toQString(rule.promql("quality")) + tr("  for: %1").arg(durationText(rule.holdForS)));
+        m_alertCard->setToolTip(
+            escapedTip(toQString(rule.promql("quality")) + tr("  for: %1").arg(durationText(rule.holdForS))));
     }
 }
 

@@ -10,6 +10,7 @@
 #include <QWidget>
 
 #include "fp8dash/ui/theme.h"
+#include "untrusted_ui.h"
 
 // Q_INIT_RESOURCE must be used outside any namespace; referencing the initialiser also keeps the static library's
 // resource object in the link.
@@ -168,7 +169,7 @@ void setTextTone(QLabel* label, std::optional<TextTone> tone, bool bold) {
 }
 
 QLabel* sectionTitle(const QString& text, QWidget* parent) {
-    auto* label = new QLabel(text, parent);
+    auto* label = plainLabel(text, parent);
     QFont f = label->font();
     f.setBold(true);
     f.setPointSizeF(f.pointSizeF() * 1.1);
@@ -178,7 +179,7 @@ QLabel* sectionTitle(const QString& text, QWidget* parent) {
 }
 
 QLabel* caption(const QString& text, QWidget* parent) {
-    auto* label = new QLabel(text, parent);
+    auto* label = plainLabel(text, parent);
     label->setWordWrap(true);
     const auto paint = [label] {
         QPalette p = label->palette();
@@ -211,7 +212,7 @@ QLabel* iconRow(RowIcon icon, const QString& html, QWidget* parent) {
 }
 
 QLabel* badge(bool on, const QString& text, const QString& toolTip, QWidget* parent) {
-    auto* label = new QLabel((on ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + text, parent);
+    auto* label = plainLabel((on ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + text, parent);
     label->setObjectName(on ? QStringLiteral("badgeOn") : QStringLiteral("badgeOff"));
     const auto paint = [label, on] {
         label->setStyleSheet(on ? QStringLiteral("QLabel { background: #1e7d32; color: white; font-weight: bold;"
@@ -223,7 +224,7 @@ QLabel* badge(bool on, const QString& text, const QString& toolTip, QWidget* par
     };
     paint();
     if (!on) onThemeChange(label, paint);
-    label->setToolTip(toolTip);
+    label->setToolTip(escapedTip(toolTip));
     label->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
     return label;
 }

@@ -46,11 +46,12 @@ void setTextTone(QLabel* label, std::optional<TextTone> tone, bool bold = false)
 // where no Theme was created (Theme::existing), so drawing views without a window never applies the saved theme.
 void onThemeChange(QObject* context, std::function<void()> repaint);
 
-// caption and badge follow theme changes themselves.
+// caption and badge follow theme changes themselves. sectionTitle, caption and badge are plain text (they often show
+// names from files: untrusted_ui.h); a caption that shows markup of ours sets Qt::RichText itself and escapes data.
 QLabel* sectionTitle(const QString& text, QWidget* parent = nullptr);
 QLabel* caption(const QString& text, QWidget* parent = nullptr);  // secondary, wrapped
 enum class RowIcon { Warning, Info };
-// A coloured glyph beside wrapped rich text, selectable so a user can copy it.
+// A coloured glyph beside wrapped rich text (html: data in it escaped), selectable so a user can copy it.
 QLabel* iconRow(RowIcon icon, const QString& html, QWidget* parent = nullptr);
 // A pill: "✓ FP8" on green or "✗ ..." on grey.
 QLabel* badge(bool on, const QString& text, const QString& toolTip, QWidget* parent = nullptr);

@@ -14,6 +14,7 @@
 #include "fp8dash/core/variant_text.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 namespace {
@@ -83,7 +84,7 @@ VariantsView::VariantsView(QWidget* parent) : QWidget(parent) {
     auto* cardLayout = new QVBoxLayout(m_card);
     cardLayout->setContentsMargins(14, 10, 14, 10);
     cardLayout->setSpacing(4);
-    m_recommendation = new QLabel(m_card);
+    m_recommendation = plainLabel(QString(), m_card);  // names a variant by its label
     m_recommendation->setObjectName(QStringLiteral("recommendationTitle"));
     m_recommendation->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_recommendation->setWordWrap(true);
@@ -198,7 +199,8 @@ void VariantsView::repaint() {
         if (!variant.passes && !variant.failReason.empty())
             tip += tr("; does not pass: %1").arg(toQString(variant.failReason));
         if (!variant.buys.empty()) tip += tr("\nIt buys: %1").arg(toQString(variant.buys));
-        if (QTableWidgetItem* h = m_matrix->horizontalHeaderItem(FirstVariantColumn + c)) h->setToolTip(tip);
+        if (QTableWidgetItem* h = m_matrix->horizontalHeaderItem(FirstVariantColumn + c))
+            h->setToolTip(escapedTip(tip));
     }
     m_matrix->setRowCount(static_cast<int>(tasks.size()));
     for (int r = 0; r < static_cast<int>(tasks.size()); ++r) {
@@ -216,8 +218,9 @@ void VariantsView::repaint() {
             worst = std::max(worst, degradation);
             auto* item = new NumberItem(toQString(variant_text::cellValue(*t)), degradation);
             tint(item, t->verdict);
-            item->setToolTip(QStringLiteral("%1 · %2: %3")
-                                 .arg(toQString(v.variants[c].label), toQString(task), toQString(t->reason)));
+            item->setToolTip(
+                escapedTip(QStringLiteral("%1 · %2: %3")
+                               .arg(toQString(v.variants[c].label), toQString(task), toQString(t->reason))));
             item->setData(Qt::AccessibleTextRole,
                           item->text() + QStringLiteral(", ") + toQString(verdictTitle(t->verdict)));
             m_matrix->setItem(r, FirstVariantColumn + c, item);
@@ -266,8 +269,9 @@ void VariantsView::repaint() {
                 auto* item =
                     new QTableWidgetItem(f.ci.empty() ? toQString(f.text) : toQString(f.text) + "\n" + toQString(f.ci));
                 tint(item, it->verdict);
-                item->setToolTip(toQString(it->sentence) + (it->paired ? tr(" (paired from the sample logs)")
-                                                                       : tr(" (from lm-eval's standard errors)")));
+                item->setToolTip(
+                    escapedTip(toQString(it->sentence) + (it->paired ? tr(" (paired from the sample logs)")
+                                                                     : tr(" (from lm-eval's standard errors)"))));
                 m_steps->setItem(r, 1 + c, item);
             }
         }

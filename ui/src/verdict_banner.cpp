@@ -15,6 +15,7 @@
 
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 
@@ -77,7 +78,7 @@ VerdictBanner::VerdictBanner(QWidget* parent) : QFrame(parent) {
 QHBoxLayout* VerdictBanner::buildHeadline() {
     auto* row = new QHBoxLayout;
     row->setSpacing(16);
-    m_verdictLabel = new QLabel(this);
+    m_verdictLabel = plainLabel(QString(), this);
     m_verdictLabel->setObjectName(QStringLiteral("verdictTitle"));
     QFont big = m_verdictLabel->font();
     big.setPointSizeF(big.pointSizeF() * 2.0);
@@ -121,12 +122,12 @@ QWidget* VerdictBanner::buildDetails() {
     auto* layout = new QHBoxLayout;
     layout->setSpacing(24);
     outer->addLayout(layout);
-    m_countsLabel = new QLabel(details);
+    m_countsLabel = plainLabel(QString(), details);
     layout->addWidget(m_countsLabel, 0, Qt::AlignTop);
 
     auto* right = new QVBoxLayout;
     right->setSpacing(6);
-    m_adviceLabel = new QLabel(details);
+    m_adviceLabel = plainLabel(QString(), details);
     QFont adviceFont = m_adviceLabel->font();
     adviceFont.setBold(true);
     adviceFont.setPointSizeF(adviceFont.pointSizeF() * 1.15);
@@ -142,7 +143,7 @@ QWidget* VerdictBanner::buildDetails() {
     m_reasonsLabel->setOpenExternalLinks(false);
     connect(m_reasonsLabel, &QLabel::linkActivated, this, [this] { setReasonsExpanded(!m_reasonsExpanded); });
     right->addWidget(m_reasonsLabel);
-    m_thresholdsLabel = new QLabel(details);
+    m_thresholdsLabel = plainLabel(QString(), details);
     m_thresholdsLabel->setWordWrap(true);
     right->addWidget(m_thresholdsLabel);
     layout->addLayout(right, 1);
@@ -177,7 +178,7 @@ void VerdictBanner::updateSummary() {
     counts.replace(QLatin1Char('\n'), QStringLiteral(" · "));
     const QString line = counts.isEmpty() ? m_decisionSummary : counts + QStringLiteral("  —  ") + m_decisionSummary;
     m_summaryLabel->setText(line);
-    m_summaryLabel->setToolTip(line);
+    m_summaryLabel->setToolTip(escapedTip(line));
 }
 
 void VerdictBanner::showReview(const ReviewDecision* decision, std::optional<Verdict> current) {
@@ -191,7 +192,8 @@ void VerdictBanner::showReview(const ReviewDecision* decision, std::optional<Ver
     QString html = tr("<b>Decision: %1</b>").arg(style::escaped(std::string(reviewOutcomeTitle(decision->outcome))));
     html += QStringLiteral(" — ") +
             tr("by %1, %2").arg(style::escaped(decision->by), style::escaped(readableTimestamp(decision->at)));
-    if (!decision->why.empty()) html += QStringLiteral("<br>“") + style::escaped(decision->why) + QStringLiteral("”");
+    if (!decision->why.empty())
+        html += QStringLiteral("<br>“") + style::escaped(excerpt(toQString(decision->why))) + QStringLiteral("”");
     const std::vector<std::string> warnings = assessReview(*decision, current).warnings;
     for (const std::string& w : warnings)
         html += QStringLiteral("<br><b>⚠ ") + style::escaped(w) + QStringLiteral("</b>");

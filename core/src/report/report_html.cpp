@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fp8dash/core/untrusted_text.h"
 #include "report/report_model.h"
 #include "text_util.h"
 
@@ -279,7 +280,10 @@ std::string writeHtml(const Report& report, ReportHtmlFlavour flavour, int maxIm
 
 namespace fp8dash {
 
-std::string htmlEscape(std::string_view text) {
+std::string htmlEscape(std::string_view raw) {
+    // Controls, bidi overrides and bad UTF-8 shown as visible escapes first (untrusted_text.h): in a browser or the
+    // PDF a right-to-left override reorders what a reviewer reads as it does on a terminal.
+    const std::string text = visibleControls(raw);
     std::string out;
     out.reserve(text.size());
     for (char c : text) {

@@ -61,7 +61,7 @@ std::string reportToHtml(const ComparisonDocument& doc, const Decision& decision
 std::string reportToMarkdownDocument(const ComparisonDocument& doc, const Decision& decision,
                                      const ReportContext& context);
 
-// & < > " ' as character references.
+// & < > " ' as character references; controls, bidi overrides and bad UTF-8 as visible escapes (visibleControls).
 std::string htmlEscape(std::string_view text);
 
 // The report's file formats. Text and JSON are what `fp8dash report` prints (decisionToText with the notes;

@@ -1,0 +1,222 @@
+// Every output of a hostile comparison (issue 26, "a corpus of hostile strings run through every output"): the bundled
+// demo with a hostile string in every string field it holds (tests/support/hostile_comparison.h), reported by the
+// real binary in every format on stdout and in every file format. Each must show the strings as the text they are:
+// no control reaches the terminal or a text file, the HTML escapes the markup, the Markdown (read back with cmark) has
+// no heading, HTML or code that a value made, and the PDF's text (poppler's pdftotext) holds the markup literally.
+// The real verdict (INVESTIGATE) is the only verdict any of them states.
+#include <cmark.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "cli_runner.h"
+#include "hostile_comparison.h"
+#include "process.h"
+#include "test_paths.h"
+
+namespace fp8dash {
+namespace {
+
+std::string readFile(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::filesystem::path demoFile() {
+    return std::filesystem::path(FP8DASH_SOURCE_DIR) / "resources/demo/llama3-8b-instruct-fp8.fp8cmp";
+}
+
+// The hostile comparison, written as a file (JSON text, as fp8dash writes it).
+std::filesystem::path writeHostile(const test::TempDir& dir) {
+    return dir.write("hostile.fp8cmp", test::hostileComparison(Json::parse(readFile(demoFile()))).dump(1));
+}
+
+void expectNoControls(const std::string& text, const std::string& what) {
+    for (unsigned char c : text)
+        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
+            ADD_FAILURE() << what << " holds control 0x" << std::hex << int(c);
+            return;
+        }
+    EXPECT_EQ(text.find("\xc2\x9b"), std::string::npos) << what << ": a C1 CSI";
+    EXPECT_EQ(text.find("\xe2\x80\xae"), std::string::npos) << what << ": a right-to-left override";
+}
+
+std::string withoutSpaces(const std::string& s) {
+    std::string out;
+    for (char c : s)
+        if (c != ' ' && c != '\n' && c != '\t' && c != '\r' && c != '\f') out += c;
+    return out;
+}
+
+// Every "VERDICT: GO" in shown text is the payload's, shown as the text it is ("...VERDICT: GO</h1><img ..."). Blanks
+// are left out of the comparison (the PDF's text breaks lines where it likes).
+void expectPayloadShownAsText(const std::string& shownText, const std::string& what) {
+    const std::string shown = withoutSpaces(shownText);
+    std::size_t seen = 0;
+    for (std::size_t at = shown.find("VERDICT:GO"); at != std::string::npos; at = shown.find("VERDICT:GO", at + 1)) {
+        ++seen;
+        EXPECT_EQ(shown.compare(at + 10, 5, "</h1>"), 0) << what << ": a verdict without its markup around it:\n"
+                                                         << shown.substr(at > 200 ? at - 200 : 0, 400);
+        EXPECT_NE(shown.rfind("<h1style=color:green>", at), std::string::npos) << what;
+    }
+    EXPECT_GT(seen, 3u) << what << " shows too few of the hostile fields";
+}
+
+// The Markdown read back with cmark: the text of its headings, its raw HTML, its code blocks, and what a reader sees.
+struct MarkdownRead {
+    std::vector<std::string> headings, html, codeBlocks;
+    std::string text;  // text, code spans and code blocks
+};
+MarkdownRead readMarkdown(const std::string& md) {
+    MarkdownRead r;
+    cmark_node* doc = cmark_parse_document(md.data(), md.size(), CMARK_OPT_DEFAULT);
+    cmark_iter* it = cmark_iter_new(doc);
+    std::string* heading = nullptr;
+    for (cmark_event_type ev; (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE;) {
+        cmark_node* node = cmark_iter_get_node(it);
+        const cmark_node_type type = cmark_node_get_type(node);
+        const char* literal = cmark_node_get_literal(node);
+        const std::string text = literal ? literal : "";
+        if (type == CMARK_NODE_HEADING) {
+            if (ev == CMARK_EVENT_ENTER) {
+                r.headings.emplace_back();
+                heading = &r.headings.back();
+            } else {
+                heading = nullptr;
+            }
+        } else if (ev != CMARK_EVENT_ENTER) {
+            continue;
+        } else if (type == CMARK_NODE_HTML_BLOCK || type == CMARK_NODE_HTML_INLINE) {
+            r.html.push_back(text);
+        } else if (type == CMARK_NODE_CODE_BLOCK || type == CMARK_NODE_CODE || type == CMARK_NODE_TEXT) {
+            if (type == CMARK_NODE_CODE_BLOCK) r.codeBlocks.push_back(text);
+            r.text += text;
+            if (heading) *heading += text;
+        } else if (type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK) {
+            r.text += ' ';
+        }
+    }
+    cmark_iter_free(it);
+    cmark_node_free(doc);
+    return r;
+}
+
+// demoMd: the same report of the demo itself, whose headings are all the report's own.
+void checkMarkdown(const std::string& md, const std::string& demoMd, const std::string& what) {
+    expectNoControls(md, what);
+    const MarkdownRead r = readMarkdown(md), demo = readMarkdown(demoMd);
+    // The report's headings and only those: no value made one (the first holds the title, as text).
+    ASSERT_EQ(r.headings.size(), demo.headings.size()) << what;
+    ASSERT_FALSE(r.headings.empty());
+    EXPECT_EQ(r.headings[0].rfind("title <h1 style=color:green>", 0), 0u) << what << ": " << r.headings[0];
+    for (std::size_t i = 1; i < r.headings.size(); ++i)
+        EXPECT_EQ(r.headings[i], demo.headings[i]) << what << ": heading " << i;
+    for (const std::string& h : r.html)
+        EXPECT_TRUE(h.find("<h1") == std::string::npos && h.find("<img") == std::string::npos)
+            << what << ": raw HTML from a value: " << h.substr(0, 200);
+    // No value opened a fence that swallows the rest of the report (its verdict).
+    for (const std::string& c : r.codeBlocks)
+        EXPECT_EQ(c.find("INVESTIGATE"), std::string::npos) << what << ": the report inside code: " << c.substr(0, 300);
+    EXPECT_NE(r.text.find("INVESTIGATE"), std::string::npos) << what;
+    expectPayloadShownAsText(r.text, what);
+}
+
+void checkText(const std::string& text, const std::string& what) {
+    expectNoControls(text, what);
+    EXPECT_NE(text.find("INVESTIGATE"), std::string::npos) << what;
+    expectPayloadShownAsText(text, what);
+}
+
+// Every string of a JSON document, at any depth.
+void strings(const nlohmann::json& j, std::vector<std::string>& out) {
+    if (j.is_string()) out.push_back(j.get<std::string>());
+    if (j.is_structured())
+        for (const auto& e : j) strings(e, out);
+}
+
+void checkJson(const std::string& text, const Json& hostile, const std::string& what) {
+    expectNoControls(text, what);
+    nlohmann::json j;
+    ASSERT_NO_THROW(j = nlohmann::json::parse(text)) << what;
+    std::vector<std::string> all;
+    strings(j, all);
+    // The values are there as they were (JSON's own escapes): a run's label and a task name, whole.
+    const std::string label = hostile["runs"]["baseline"]["label"];
+    EXPECT_NE(std::find(all.begin(), all.end(), label), all.end()) << what << ": the baseline's label";
+    const std::string task = test::hostileTaskNames()[0].second;
+    EXPECT_NE(std::find(all.begin(), all.end(), task), all.end()) << what << ": the task name";
+}
+
+std::string tool(const std::string& name) {
+    for (const char* dir : {"/usr/bin/", "/usr/local/bin/", "/bin/"})
+        if (std::filesystem::exists(std::string(dir) + name)) return std::string(dir) + name;
+    return "";
+}
+
+TEST(CliUntrustedReport, EveryOutputOfAHostileComparisonShowsItsStringsAsText) {
+    test::TempDir dir;
+    const auto file = writeHostile(dir);
+    const Json hostile = Json::parse(readFile(file));
+    auto demoMd = test::fp8dashCli({"report", demoFile().string(), "--format", "markdown"});
+    ASSERT_EQ(demoMd.exitCode, 0) << demoMd.err;
+
+    auto text = test::fp8dashCli({"report", file.string(), "--format", "text"});
+    ASSERT_EQ(text.exitCode, 0) << text.err.substr(0, 2000);
+    checkText(text.out, "report --format text");
+    expectNoControls(text.err, "stderr");
+    auto md = test::fp8dashCli({"report", file.string(), "--format", "markdown"});
+    ASSERT_EQ(md.exitCode, 0) << md.err.substr(0, 2000);
+    checkMarkdown(md.out, demoMd.out, "report --format markdown");
+    // The 200k-character strings (a note, the decision's reason) do not stall an output (no timing here: the reports
+    // complete) and are there whole, their escape sequence shown.
+    EXPECT_NE(md.out.find(std::string(100000, 'x')), std::string::npos);
+    EXPECT_NE(text.out.find(std::string(100000, 'x') + "\\u001B[2K"), std::string::npos);
+    auto json = test::fp8dashCli({"report", file.string(), "--format", "json"});
+    ASSERT_EQ(json.exitCode, 0) << json.err.substr(0, 2000);
+    checkJson(json.out, hostile, "report --format json");
+
+    for (const std::string ext : {"txt", "md", "json", "html", "pdf"}) {
+#if !FP8DASH_TEST_GUI
+        if (ext == "pdf") continue;  // a CLI-only build refuses PDF (cli_report_test checks that)
+#endif
+        const auto out = dir.path() / ("report." + ext);
+        auto r = test::fp8dashCli({"report", file.string(), "--out", out.string()});
+        ASSERT_EQ(r.exitCode, 0) << ext << ": " << r.err.substr(0, 2000);
+        expectNoControls(r.err, "stderr of --out ." + ext);
+        const std::string written = readFile(out);
+        if (ext == "txt") checkText(written, out.string());
+        if (ext == "md") checkMarkdown(written, demoMd.out, out.string());
+        if (ext == "json") checkJson(written, hostile, out.string());
+        if (ext == "html") {
+            // Every string from data escaped: the markup is text on the page, never an element; controls and bidi
+            // overrides shown as escapes.
+            EXPECT_EQ(written.find("<h1 style=color:green>"), std::string::npos);
+            EXPECT_EQ(written.find("<img src=file:///etc/passwd>"), std::string::npos);
+            EXPECT_NE(written.find("&lt;h1 style=color:green&gt;"), std::string::npos);
+            expectNoControls(written, out.string());
+        }
+        if (ext == "pdf") {
+            const std::string pdftotext = tool("pdftotext");
+            if (pdftotext.empty()) {
+                ADD_FAILURE() << "pdftotext not found (Debian: poppler-utils): the PDF is not checked";
+                continue;
+            }
+            const auto pdf = test::runProcess({pdftotext, out.string(), "-"});
+            ASSERT_EQ(pdf.exitCode, 0) << pdf.err;
+            EXPECT_NE(pdf.out.find("INVESTIGATE"), std::string::npos);
+            expectPayloadShownAsText(pdf.out, out.string());
+            // The right-to-left override is shown as an escape, not obeyed (it would put "Verdict: GO" on the page).
+            EXPECT_EQ(pdf.out.find("\xe2\x80\xae"), std::string::npos);
+            EXPECT_NE(withoutSpaces(pdf.out).find("abc\\u202EOG:tcidreV"), std::string::npos);
+        }
+    }
+}
+
+}  // namespace
+}  // namespace fp8dash
