@@ -3,6 +3,7 @@
 // Cancel writes nothing); the watcher shows the notice bar, also after the file was replaced by a rename; the app's
 // own saves never raise it.
 #include <QApplication>
+#include <QFile>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
@@ -13,6 +14,8 @@
 #include <algorithm>
 
 #include "fp8dash/core/demo.h"
+#include "fp8dash/ui/document_controller.h"
+#include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/main_window.h"
 #include "gui_test_support.h"
 
@@ -78,6 +81,32 @@ protected:
     ComparisonDocument m_opened;
     bool m_answered = false;
 };
+
+// The controller's rule: a replacement (new inode, same size) and an in-place append are changes; the file as
+// recorded is not; a file that is gone is no change to ask about (a save writes it again).
+TEST_F(DiskChangesTest, TheControllerTellsAChangedFileFromTheOneItRecorded) {
+    DocumentController doc;
+    doc.show(evaluateForDisplay(m_opened, m_path).value(), m_path, {}, false);
+    doc.setDiskStamp(DiskStamp::of(m_path));
+    EXPECT_FALSE(doc.changedOnDisk());
+    const std::string bytes = [&] {
+        QFile f(m_path);
+        EXPECT_TRUE(f.open(QIODevice::ReadOnly));
+        return f.readAll().toStdString();
+    }();
+    ASSERT_TRUE(writeFileAtomically(m_path.toStdString(), bytes).ok());  // same bytes, a new file
+    EXPECT_TRUE(doc.changedOnDisk());
+    doc.setDiskStamp(DiskStamp::of(m_path));
+    EXPECT_FALSE(doc.changedOnDisk());
+    {
+        QFile f(m_path);
+        ASSERT_TRUE(f.open(QIODevice::Append));
+        f.write("\n");
+    }
+    EXPECT_TRUE(doc.changedOnDisk());
+    ASSERT_TRUE(QFile::remove(m_path));
+    EXPECT_FALSE(doc.changedOnDisk());
+}
 
 TEST_F(DiskChangesTest, SaveAsksFirstAndMergeKeepsBoth) {
     MainWindow window;
