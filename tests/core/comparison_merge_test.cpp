@@ -191,6 +191,20 @@ TEST(MergeComparisons, TheirNotesUnderIdsMineUsedAllArrive) {
     EXPECT_EQ(mergeComparisons(m.document, theirs).document.notes.size(), 4u);  // again: nothing more
 }
 
+// Mine has no eval runs (a timeline-only document), theirs got them from compare --save: they join mine.
+TEST(MergeComparisons, EvalRunsOnlyTheyHaveJoinMine) {
+    ComparisonDocument mine = demo();
+    mine.hasEvals = false;
+    const ComparisonDocument theirs = freshCompare();
+    const MergedComparison m = mergeComparisons(mine, theirs);
+    EXPECT_TRUE(m.document.hasEvals);
+    EXPECT_EQ(m.document.baseline.sourcePath, theirs.baseline.sourcePath);
+    EXPECT_EQ(m.document.candidate.results.tasks.size(), theirs.candidate.results.tasks.size());
+    EXPECT_TRUE(m.document.timeline.has_value());  // mine's stays
+    EXPECT_EQ(m.taken, (std::vector<std::string>{"the eval runs"}));
+    EXPECT_TRUE(m.document.evaluate().ok());
+}
+
 TEST(MergeComparisons, JoinInWords) {
     EXPECT_EQ(joinInWords({}), "");
     EXPECT_EQ(joinInWords({"a"}), "a");

@@ -79,8 +79,14 @@ MergedComparison mergeComparisons(ComparisonDocument mine, const ComparisonDocum
     ComparisonDocument& doc = m.document;
     doc = std::move(mine);
     if (!doc.hasEvals && theirs.hasEvals) {
-        ComparisonDocument copy = theirs;
-        moveEvals(doc, std::move(copy));
+        doc.hasEvals = true;
+        doc.baseline = theirs.baseline;
+        doc.candidate = theirs.candidate;
+        doc.control = theirs.control;
+        doc.paired = theirs.paired;
+        doc.moreCandidates = theirs.moreCandidates;
+        doc.stepPaired = theirs.stepPaired;
+        doc.recommendation = theirs.recommendation;
         m.taken.push_back("the eval runs");
     }
     if (!doc.judge && theirs.judge) {
