@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <filesystem>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "cli_common.h"
 #include "fp8dash/core/comparison_builder.h"
 #include "fp8dash/core/comparison_file.h"
+#include "fp8dash/core/comparison_merge.h"
 #include "fp8dash/core/eval_comparison.h"
 #include "fp8dash/core/judge_scores.h"
 #include "fp8dash/core/langfuse_judge.h"
@@ -76,6 +78,45 @@ LangfuseSettings langfuseJudgeSettings(const std::string& url, const LangfuseJud
     return langfuse;
 }
 
+// --save: a new file, or an existing comparison updated (its evals and judge replaced, everything else kept and
+// named on stderr); --replace starts over. A file that is there but is no comparison is never overwritten.
+bool saveOrUpdate(const ComparisonDocument& doc, const std::string& path, bool replace, std::ostream& err) {
+    std::error_code ec;
+    const bool there = std::filesystem::exists(path, ec);
+    ComparisonDocument toSave = doc;
+    std::vector<std::string> kept;
+    bool evidenceChanged = false;
+    if (there && !replace) {
+        auto existing = loadComparisonFile(path);
+        if (!existing) {
+            err << "fp8dash: cannot save: " << existing.error().message << "\n"
+                << "fp8dash: " << path
+                << " is there and is not a comparison this fp8dash can update; it is left as it was (--replace "
+                   "overwrites it)\n";
+            return false;
+        }
+        EvidenceUpdate update = updateEvidence(std::move(existing).value(), doc);
+        toSave = std::move(update.document);
+        kept = std::move(update.kept);
+        evidenceChanged = update.decisionEvidenceChanged;
+    }
+    if (auto saved = saveComparisonFile(toSave, path); !saved) {
+        err << "fp8dash: cannot save: " << saved.error().message << "\n";
+        return false;
+    }
+    if (there && !replace) {
+        err << "fp8dash: updated the comparison in " << path << "\n";
+        if (!kept.empty())
+            err << "fp8dash: kept " << joinInWords(kept) << " of " << path << "; --replace starts over\n";
+        if (evidenceChanged)
+            err << "fp8dash: the review decision in force was recorded under another verdict: it shows as "
+                   "\"evidence changed\"\n";
+    } else {
+        err << "fp8dash: saved the comparison to " << path << "\n";
+    }
+    return true;
+}
+
 }  // namespace
 
 int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
@@ -91,7 +132,7 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
     JudgeScale scale;
     std::string judgeLangfuseUrl;  // scores from Langfuse instead of files
     LangfuseJudgeQuery judgeLfBaseline, judgeLfCandidate;
-    bool sampleLogs = true;
+    bool sampleLogs = true, replace = false;
     while (!a.done()) {
         if (a.option("--metric", value)) {
             auto o = MetricOverride::parse(value);
@@ -104,7 +145,10 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
         } else if (a.option("--format", value)) {
             format = parseFormat(value);
         } else if (a.option("--save", value)) {
+            if (value.empty()) throw UsageError{"--save needs a comparison file (FILE.fp8cmp)"};
             savePath = value;
+        } else if (a.flag("--replace")) {
+            replace = true;
         } else if (a.option("--fail-on", value)) {
             failOn = parseFailOn(value);
         } else if (a.option("--baseline-label", value)) {
@@ -204,6 +248,7 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
     if (!controlPath.empty() && positional.empty())
         throw UsageError{"compare: --control needs BASELINE and CANDIDATE (it is the noise floor of the lm-eval runs)"};
     if (auto ok = options.thresholds.validate(); !ok) throw UsageError{ok.error().message};
+    if (replace && savePath.empty()) throw UsageError{"compare: --replace goes with --save FILE"};
 
     ComparisonInputs inputs;
     inputs.baselineLabel = baselineLabel;
@@ -240,13 +285,7 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
     const ComparisonDocument& doc = built->document;
     std::string heading;
     for (const auto& [label, source] : built->inputs) heading += (heading.empty() ? "" : "\n") + label + " = " + source;
-    if (!savePath.empty()) {
-        if (auto saved = saveComparisonFile(doc, savePath); !saved) {
-            err << "fp8dash: cannot save: " << saved.error().message << "\n";
-            return kExitBadInput;
-        }
-        err << "fp8dash: saved the comparison to " << savePath << "\n";
-    }
+    if (!savePath.empty() && !saveOrUpdate(doc, savePath, replace, err)) return kExitBadInput;
     printDecision(built->decision, doc, format, heading, out);
     return exitFor(built->decision, failOn);
 }

@@ -1,11 +1,32 @@
 #include "fp8dash/ui/document_controller.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
+
+#include <sys/stat.h>
 
 #include "fp8dash/core/version.h"
 
 namespace fp8dash::ui {
+
+DiskStamp DiskStamp::of(const QString& path) {
+    DiskStamp s;
+    struct stat st {};
+    if (path.isEmpty() || ::stat(QFile::encodeName(path).constData(), &st) != 0) return s;
+    s.exists = true;
+    s.size = st.st_size;
+    s.mtimeNs = qint64(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+    s.inode = st.st_ino;
+    s.device = st.st_dev;
+    return s;
+}
+
+bool DocumentController::changedOnDisk() const {
+    if (m_path.isEmpty()) return false;
+    const DiskStamp now = DiskStamp::of(m_path);
+    return now.exists && now != m_diskStamp;
+}
 
 void DocumentController::show(LoadedComparison loaded, const QString& path, const QString& displayName, bool derived) {
     if (!derived) ++m_serial;

@@ -83,7 +83,13 @@ MainWindow::MainWindow(QWidget* parent)
     m_stack->addWidget(buildEmptyPage());
     m_view = new ComparisonView(m_stack);
     m_stack->addWidget(m_view);
-    setCentralWidget(m_stack);
+    auto* central = new QWidget(this);
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(buildDiskBar());
+    centralLayout->addWidget(m_stack, 1);
+    setCentralWidget(central);
 
     TimelineView* timeline = m_view->timelineView();
     connect(timeline, &TimelineView::connectRequested, this, &MainWindow::connectTimeline);
@@ -410,9 +416,11 @@ void MainWindow::openFileAsync(const QString& path) {
     const QString absolute = QFileInfo(path).absoluteFilePath();
     setLoading(absolute);
     using Outcome = Result<LoadedComparison>;
+    // The file's state before it is read: a change while it is read shows as a change on disk afterwards.
+    const DiskStamp stamp = DiskStamp::of(absolute);
     // A newer load or document cancels this one (m_load->cancel()): its result is then dropped.
     auto read = [absolute](JobControl&) { return loadComparisonForDisplay(absolute); };
-    m_load->start(std::move(read), [this, absolute](Outcome outcome) {
+    m_load->start(std::move(read), [this, absolute, stamp](Outcome outcome) {
         clearLoading();
         if (!outcome) {
             const QString message = toQString(outcome.error().message);
@@ -422,6 +430,7 @@ void MainWindow::openFileAsync(const QString& path) {
             emit loadFailed(absolute, message);
             return;
         }
+        m_pendingStamp = stamp;
         display(std::move(outcome).value(), absolute, {});
         statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(absolute)), 5000);
     });
@@ -449,7 +458,12 @@ void MainWindow::display(LoadedComparison loaded, const QString& path, const QSt
     if (!derived) {
         scheduleAutosave();  // a new document: whatever the old one left in the recovery file goes
         checkLiveSources();
+        m_doc.setDiskStamp(m_pendingStamp ? *m_pendingStamp : DiskStamp::of(m_doc.path()));
+        m_diskNoticeFor.reset();
+        m_diskBar->hide();
+        watchDiskFile();
     }
+    m_pendingStamp.reset();
     m_summaryLabel->setText(m_doc.statusText());
     if (!path.isEmpty()) {
         addRecentFile(path);
@@ -533,7 +547,7 @@ void MainWindow::save() {
     (void)saveTo(m_doc.path());
 }
 
-Status MainWindow::saveTo(const QString& path) {
+Status MainWindow::writeTo(const QString& path) {
     if (!m_doc.current()) return Error{"no comparison to save"};
     // The document holds the timeline's settings and series only: credentials never enter it.
     const Status saved = saveComparisonFile(m_doc.current()->document, toFsPath(path));
@@ -543,6 +557,11 @@ Status MainWindow::saveTo(const QString& path) {
         return saved;
     }
     m_doc.markSaved(path);
+    // What is on disk now is this window's: the watcher's event for this write finds it as recorded.
+    m_doc.setDiskStamp(DiskStamp::of(m_doc.path()));
+    m_diskNoticeFor.reset();
+    m_diskBar->hide();
+    watchDiskFile();
     updateTitle();
     scheduleAutosave();  // nothing unsaved now: the recovery file goes (drafts still typed keep it)
     m_summaryLabel->setText(m_doc.statusText());

@@ -9,10 +9,6 @@
 #include <ctime>
 #include <utility>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include "fp8dash/core/comparison_migrations.h"
 #include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/version.h"
@@ -615,53 +611,6 @@ Result<ComparisonDocument> loadComparisonFile(const std::filesystem::path& path)
     std::string().swap(*text);
     if (!parsed) return parsed.error();
     return detail::parseComparisonJson(std::move(parsed).value(), path.string(), &arrays);
-}
-
-Status writeFileAtomically(const std::filesystem::path& path, std::string_view bytes) {
-    namespace fs = std::filesystem;
-    const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) return Error{path.string() + ": is a directory"};
-    std::string tmpl = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
-    const int fd = ::mkstemp(tmpl.data());
-    if (fd < 0) return Error{path.string() + ": cannot write in " + dir.string() + ": " + std::strerror(errno)};
-    const auto fail = [&](const char* what) {
-        const int err = errno;
-        ::close(fd);
-        ::unlink(tmpl.c_str());
-        return Error{path.string() + ": " + what + ": " + std::strerror(err) + " (the previous file is unchanged)"};
-    };
-    // Keep the permissions of the file being replaced; a new file gets the usual 0644.
-    struct stat st {};
-    const mode_t mode = ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
-    if (::fchmod(fd, mode) != 0) return fail("cannot set permissions");
-    std::size_t written = 0;
-    while (written < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return fail("write failed");
-        }
-        written += static_cast<std::size_t>(n);
-    }
-    if (::fsync(fd) != 0) return fail("flush to disk failed");
-    if (::close(fd) != 0) {
-        const int err = errno;
-        ::unlink(tmpl.c_str());
-        return Error{path.string() + ": close failed: " + std::strerror(err) + " (the previous file is unchanged)"};
-    }
-    if (::rename(tmpl.c_str(), path.c_str()) != 0) {
-        const int err = errno;
-        ::unlink(tmpl.c_str());
-        return Error{path.string() + ": cannot replace the file: " + std::strerror(err) +
-                     " (the previous file is unchanged)"};
-    }
-    // Make the rename itself durable.
-    if (const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY); dfd >= 0) {
-        ::fsync(dfd);
-        ::close(dfd);
-    }
-    return success();
 }
 
 Status saveComparisonFile(const ComparisonDocument& doc, const std::filesystem::path& path) {

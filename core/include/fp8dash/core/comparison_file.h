@@ -137,7 +137,9 @@ Result<ComparisonDocument> parseComparisonJson(Json j, const std::string& source
 Result<ComparisonDocument> loadComparisonFile(const std::filesystem::path& path);
 
 // Atomic: writes a temporary file in the same folder, flushes it to disk, then renames it over the target.
-// On failure the old file is untouched and the message names the path and the reason.
+// On failure the old file is untouched and the message names the path and the reason. A new file gets 0666 less the
+// umask; a replaced one keeps its mode, owner and group; through a symbolic link the link's final target is
+// replaced, beside itself, and the link stays (atomic_file.cpp). compare --save merges first: comparison_merge.h.
 Status saveComparisonFile(const ComparisonDocument& doc, const std::filesystem::path& path);
 Status writeFileAtomically(const std::filesystem::path& path, std::string_view bytes);
 

@@ -8,6 +8,8 @@
 //   change time, judge section, note, ...) keeps its path, name and serial.
 // - Its name: the one given, else the file's name, else the document's title, else "Untitled comparison".
 // - Saved to a file: that file's absolute path and name, unmodified.
+// - The file as it was when it was read or last written here (its DiskStamp): a difference now means something else
+//   wrote it (`timeline --save`, another reviewer, an editor), and a save must not silently overwrite that.
 
 #include <QCoreApplication>
 #include <QString>
@@ -18,6 +20,18 @@
 #include "fp8dash/ui/loaded_comparison.h"
 
 namespace fp8dash::ui {
+
+// A file's identity and state from stat(2): an atomic replacement (every fp8dash save, most editors) gives a new
+// inode, an in-place write a new size or modification time (nanoseconds).
+struct DiskStamp {
+    bool exists = false;
+    qint64 size = 0;
+    qint64 mtimeNs = 0;
+    quint64 inode = 0;
+    quint64 device = 0;
+    bool operator==(const DiskStamp&) const = default;
+    static DiskStamp of(const QString& path);  // exists false when it cannot be read
+};
 
 class DocumentController {
     Q_DECLARE_TR_FUNCTIONS(DocumentController)
@@ -38,6 +52,10 @@ public:
     void setModified(bool modified) { m_modified = modified; }
     void markSaved(const QString& path);  // written to path: its absolute path and file name, unmodified
     bool shows(const QString& absolutePath) const { return !m_path.isEmpty() && m_path == absolutePath; }
+    // The file as it was read or written here; changedOnDisk: it is there now and differs from that.
+    void setDiskStamp(const DiskStamp& stamp) { m_diskStamp = stamp; }
+    const DiskStamp& diskStamp() const { return m_diskStamp; }
+    bool changedOnDisk() const;
 
     // For a document derived from the current one: the path it keeps, the name it keeps (only an unsaved document
     // keeps its name: a saved one is named by its file), and how an error names it ("the comparison" without either).
@@ -63,6 +81,7 @@ private:
     QString m_displayName;
     bool m_modified = false;
     quint64 m_serial = 0;
+    DiskStamp m_diskStamp;
 };
 
 }  // namespace fp8dash::ui

@@ -35,7 +35,9 @@
 #include "fp8dash/ui/recovery_store.h"
 
 class QAction;
+class QFileSystemWatcher;
 class QLabel;
+class QPushButton;
 class QMenu;
 class QMimeData;
 class QProgressBar;
@@ -133,8 +135,24 @@ public:
     PresentationWindow* presentationWindow() const;  // the running one, or nullptr
 
     bool isModified() const { return m_doc.isModified(); }
-    // Writes the document to path (atomically); clears the modified mark. An error is shown and returned.
+    // Writes the document to path (atomically); clears the modified mark. An error is shown and returned. When path
+    // is the open file and something else changed it since it was read or saved here, a window-modal question
+    // ("diskChangedBox") comes first: Merge (mergeFromDisk, then save), Overwrite, Reload (reloadFromDisk) or
+    // Cancel; all but Overwrite return an error saying the file was not written.
     Status saveTo(const QString& path);
+
+    // The open file changed on disk (a QFileSystemWatcher on the file and its folder, re-armed after an atomic
+    // replacement): the notice bar ("diskChangedBar") offers the same choices without blocking. Saves from this
+    // window never raise it.
+    bool diskChangeNoticed() const;
+    // Reload: the file as it is on disk replaces this document (its unsaved changes are dropped).
+    void reloadFromDisk();
+    // Merge: the file is read off the GUI thread and merged into this document (comparison_merge.h: notes and
+    // decisions of both, the sections only the file has; mine where both have one), which stays modified; then
+    // saved when thenSave. diskMergeFinished() follows, with the error when it failed.
+    void mergeFromDisk(bool thenSave);
+    // Overwrite: this document replaces the file as it is on disk.
+    Status overwriteOnDisk();
     // File › Export Report… once the path is chosen: the whole report in that format (report_exporter.h), with a busy
     // cursor; the status bar names the file, an error is shown (and returned).
     Status exportReportTo(const QString& path, fp8dash::ReportFileFormat format);
@@ -172,6 +190,8 @@ signals:
     void reviewChanged();  // a note or a decision was added, edited or deleted
     void autosaved(const QString& recoveryFile);
     void liveSourcesChecked();
+    void diskChangeShown();                        // the notice bar appeared
+    void diskMergeFinished(const QString& error);  // empty: merged (and saved when asked)
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -215,6 +235,11 @@ private:
     // The offline notice: what cannot be done here, from the last checks.
     void checkLiveSources();
     void updateOfflineNotice();
+    // The open file changed on disk (main_window_disk.cpp).
+    QWidget* buildDiskBar();
+    void watchDiskFile();                 // the watcher follows the open file (none: nothing watched)
+    void checkDiskFile();                 // what the watcher calls: the bar when the file is not as read or saved here
+    Status writeTo(const QString& path);  // saveTo without the question
     // Opens `path` in a new window when this one cannot take it (see openFile).
     MainWindow* windowFor(const QString& path);
     void addRecentFile(const QString& path);
@@ -266,6 +291,14 @@ private:
     QPointer<PresentationWindow> m_presentation;
     BackgroundJob* m_load = nullptr;  // the file openFileAsync reads; cancelled by any newer document
     quint64 m_benchSerial = 0;        // the document (DocumentController::serial) a benchmark run was started for
+
+    QFileSystemWatcher* m_diskWatcher = nullptr;
+    QWidget* m_diskBar = nullptr;
+    QLabel* m_diskLabel = nullptr;
+    QPushButton* m_diskReload = nullptr;
+    QPushButton* m_diskMerge = nullptr;
+    std::optional<DiskStamp> m_diskNoticeFor;  // the state of the file the bar was shown for (shown once each)
+    std::optional<DiskStamp> m_pendingStamp;   // the file's state before the load that display() shows next
 };
 
 }  // namespace fp8dash::ui
