@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -78,42 +79,57 @@ LangfuseSettings langfuseJudgeSettings(const std::string& url, const LangfuseJud
     return langfuse;
 }
 
-// --save: a new file, or an existing comparison updated (its evals and judge replaced, everything else kept and
-// named on stderr); --replace starts over. A file that is there but is no comparison is never overwritten.
-bool saveOrUpdate(const ComparisonDocument& doc, const std::string& path, bool replace, std::ostream& err) {
+// --save onto a file that is there: it is read before the runs are (a file that is no comparison is refused before
+// any work), and updated after (its evals and judge replaced, everything else kept and named on stderr); --replace
+// starts over. A file that is there but is no comparison is never overwritten.
+std::optional<ComparisonDocument> existingToUpdate(const std::string& path, bool replace, bool& refused,
+                                                   std::ostream& err) {
+    refused = false;
     std::error_code ec;
-    const bool there = std::filesystem::exists(path, ec);
+    if (replace || !std::filesystem::exists(path, ec)) return std::nullopt;
+    auto existing = loadComparisonFile(path);
+    if (!existing) {
+        err << "fp8dash: cannot save: " << existing.error().message << "\n"
+            << "fp8dash: " << path
+            << " is there and is not a comparison this fp8dash can update; it is left as it was (--replace "
+               "overwrites it)\n";
+        refused = true;
+        return std::nullopt;
+    }
+    return std::move(existing).value();
+}
+
+bool saveOrUpdate(const ComparisonDocument& doc, std::optional<ComparisonDocument> existing, const std::string& path,
+                  std::optional<Verdict> printed, std::ostream& err) {
     ComparisonDocument toSave = doc;
     std::vector<std::string> kept;
     bool evidenceChanged = false;
-    if (there && !replace) {
-        auto existing = loadComparisonFile(path);
-        if (!existing) {
-            err << "fp8dash: cannot save: " << existing.error().message << "\n"
-                << "fp8dash: " << path
-                << " is there and is not a comparison this fp8dash can update; it is left as it was (--replace "
-                   "overwrites it)\n";
-            return false;
-        }
-        EvidenceUpdate update = updateEvidence(std::move(existing).value(), doc);
-        toSave = std::move(update.document);
-        kept = std::move(update.kept);
-        evidenceChanged = update.decisionEvidenceChanged;
+    const bool update = existing.has_value();
+    if (update) {
+        EvidenceUpdate updated = updateEvidence(std::move(*existing), doc);
+        toSave = std::move(updated.document);
+        kept = std::move(updated.kept);
+        evidenceChanged = updated.decisionEvidenceChanged;
     }
     if (auto saved = saveComparisonFile(toSave, path); !saved) {
         err << "fp8dash: cannot save: " << saved.error().message << "\n";
         return false;
     }
-    if (there && !replace) {
-        err << "fp8dash: updated the comparison in " << path << "\n";
-        if (!kept.empty())
-            err << "fp8dash: kept " << joinInWords(kept) << " of " << path << "; --replace starts over\n";
-        if (evidenceChanged)
-            err << "fp8dash: the review decision in force was recorded under another verdict: it shows as "
-                   "\"evidence changed\"\n";
-    } else {
+    if (!update) {
         err << "fp8dash: saved the comparison to " << path << "\n";
+        return true;
     }
+    err << "fp8dash: updated the comparison in " << path << "\n";
+    if (!kept.empty()) err << "fp8dash: kept " << joinInWords(kept) << " of " << path << "; --replace starts over\n";
+    if (evidenceChanged)
+        err << "fp8dash: the review decision in force was recorded under another verdict: it shows as "
+               "\"evidence changed\"\n";
+    // What is printed and what --fail-on gates is this comparison's verdict; a kept section (a fired quality alert in
+    // the timeline) can make the saved file's overall verdict another one: say so, so that nobody reads one for the
+    // other.
+    if (auto whole = decide(toSave); whole && whole->verdict && whole->verdict != printed)
+        err << "fp8dash: with what was kept, the saved comparison's overall verdict is "
+            << verdictTitle(*whole->verdict) << " (fp8dash report " << path << ")\n";
     return true;
 }
 
@@ -269,6 +285,12 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
     for (std::size_t k = 1; k < judgeCandidatePaths.size(); ++k)
         inputs.moreJudgeCandidatePaths.emplace_back(judgeCandidatePaths[k]);
     inputs.recommendation = recommendation;
+    std::optional<ComparisonDocument> existing;
+    if (!savePath.empty()) {
+        bool refused = false;
+        existing = existingToUpdate(savePath, replace, refused, err);
+        if (refused) return kExitBadInput;
+    }
     int lastTenth = -1;
     auto built = buildComparison(inputs, sampleLogProgress(err, lastTenth));
     if (!built) {
@@ -285,7 +307,8 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
     const ComparisonDocument& doc = built->document;
     std::string heading;
     for (const auto& [label, source] : built->inputs) heading += (heading.empty() ? "" : "\n") + label + " = " + source;
-    if (!savePath.empty() && !saveOrUpdate(doc, savePath, replace, err)) return kExitBadInput;
+    if (!savePath.empty() && !saveOrUpdate(doc, std::move(existing), savePath, built->decision.verdict, err))
+        return kExitBadInput;
     printDecision(built->decision, doc, format, heading, out);
     return exitFor(built->decision, failOn);
 }

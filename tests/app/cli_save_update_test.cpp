@@ -5,6 +5,7 @@
 
 #include <sys/stat.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -81,8 +82,10 @@ TEST(CliSaveUpdate, TheCiGateRunAgainKeepsTheReviewWork) {
     ASSERT_TRUE(saveComparisonFile(reviewed, file).ok());
 
     // The same gate, twice in a row: same exit code, the work kept and named.
+    std::string lastErr;
     for (int run = 0; run < 2; ++run) {
         auto again = fp8dashCli(ciGate(file));
+        lastErr = again.err;
         ASSERT_EQ(again.exitCode, gateExit) << again.err;
         EXPECT_NE(again.err.find("kept the timeline, 2 notes, 1 review decision and the section \"later_feature\" of " +
                                  file.string() + "; --replace starts over"),
@@ -103,6 +106,19 @@ TEST(CliSaveUpdate, TheCiGateRunAgainKeepsTheReviewWork) {
     // The report of the updated file shows the decision against the evidence of now.
     auto report = fp8dashCli({"report", file.string(), "--format", "json"});
     EXPECT_NE(report.out.find("evidence changed after the decision"), std::string::npos) << report.out;
+    // What the gate printed is the evals' verdict; where the kept timeline makes the saved file's overall verdict
+    // (the report's) another one, the gate says which, so that nobody reads one for the other.
+    const std::string overall = parseJson(report)["verdict"];
+    const std::string said = "the saved comparison's overall verdict is ";
+    if (overall != verdict) {
+        std::string upper = overall;
+        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        EXPECT_NE(lastErr.find(said + upper + " (fp8dash report " + file.string() + ")"), std::string::npos)
+            << overall << " vs " << verdict << "\n"
+            << lastErr;
+    } else {
+        EXPECT_EQ(lastErr.find(said), std::string::npos) << lastErr;
+    }
 
     // --replace starts over: the evals only.
     auto replaced = fp8dashCli({"compare", seed("bf16"), seed("fp8"), "--save", file.string(), "--replace"});
@@ -131,6 +147,11 @@ TEST(CliSaveUpdate, AFileThatIsNotAComparisonIsRefusedAndLeftAsItWas) {
         EXPECT_NE(r.err.find("--replace"), std::string::npos) << r.err;
         EXPECT_EQ(readAll(file), bytes) << name;
         EXPECT_TRUE(r.out.empty()) << r.out;
+        // Refused before any work: with a candidate that is not there, the file is what the message is about.
+        auto early = fp8dashCli({"compare", seed("bf16"), (dir.path() / "missing").string(), "--save", file.string()});
+        EXPECT_EQ(early.exitCode, 2) << early.err;
+        EXPECT_NE(early.err.find("is there and is not a comparison"), std::string::npos) << early.err;
+        EXPECT_EQ(early.err.find((dir.path() / "missing").string()), std::string::npos) << early.err;
     }
     auto usage = fp8dashCli({"compare", seed("bf16"), seed("fp8"), "--replace"});
     EXPECT_EQ(usage.exitCode, 2);
