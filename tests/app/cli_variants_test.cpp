@@ -18,6 +18,9 @@
 namespace fp8dash {
 namespace {
 
+using test::fp8dashCli;  // (a unity build had these from another file; a plain build needs them here)
+using test::parseJson;
+
 std::string ladder(const char* run) {
     return (test::testData() / "lm-eval-ladder" / run).string();
 }

@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QLabel>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTest>
