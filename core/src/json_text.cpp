@@ -9,6 +9,11 @@
 // go to nlohmann directly. Very large texts go to nlohmann too (simdjson's index costs several bytes per input byte). A
 // comparison file's timeline sample lists are lifted out by a scanner of their own before the rest is parsed
 // (timeline_arrays.h).
+//
+// A key repeated in one object is refused (issue 26): JSON leaves its meaning open (Python and nlohmann keep the last
+// value, other readers the first), so a file or an answer could show one reader one metric and another reader another.
+// Both builders notice it where they insert the key (no extra pass); the simdjson one then hands the text to
+// nlohmann's, whose error names the key and the path of its object.
 #include <simdjson.h>
 
 #include <algorithm>
@@ -18,8 +23,10 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <system_error>
-#include <unordered_map>
+#include <unordered_set>
+#include <vector>
 
 #include "fp8dash/core/json_text.h"
 #include "fp8dash/core/lm_eval_results.h"
@@ -194,9 +201,9 @@ public:
         }
     }
 
-    // A key whose value replaces what an earlier, repeated key held (nlohmann keeps the last): forget what was lifted
-    // under the earlier one. A key with an escape on that path may spell any of them ("\u0074" is "t"): the text is
-    // then read without lifting (`abandonLifting`).
+    // A key repeated on the timeline's path: forget what was lifted under the earlier one (the parse then refuses the
+    // repeat, and the error is the same with or without lifting). A key with an escape on that path may spell any of
+    // them ("\u0074" is "t"): the text is then read without lifting (`abandonLifting`).
     void keyRead(std::string_view key, bool& abandonLifting) {
         if (!m_arrays) return;
         Frame& top = m_stack.back();
@@ -355,8 +362,11 @@ std::string applyReplacements(std::string_view in, const std::vector<Replacement
     return out;
 }
 
+// Thrown by toOrderedJson at a key repeated in one object: the text is then read by nlohmann's builder, which names it.
+struct RepeatedKey {};
+
 // simdjson's tree as the ordered_json nlohmann's parser builds: numbers typed as nlohmann types them (a
-// non-negative integer is unsigned), and a repeated key keeps its first place and its last value.
+// non-negative integer is unsigned). A repeated key throws RepeatedKey.
 Json toOrderedJson(simdjson::dom::element e) {
     using simdjson::dom::element_type;
     switch (e.type()) {
@@ -368,22 +378,16 @@ Json toOrderedJson(simdjson::dom::element e) {
             map.reserve(n);  // ordered_map's elements hold a const key: growing would copy every value below
             if (n <= 16) {
                 for (const auto field : object) {
-                    auto it =
-                        std::find_if(map.begin(), map.end(), [&](const auto& kv) { return kv.first == field.key; });
-                    if (it != map.end())
-                        it->second = toOrderedJson(field.value);
-                    else
-                        map.emplace_back(std::string(field.key), toOrderedJson(field.value));
+                    if (std::any_of(map.begin(), map.end(), [&](const auto& kv) { return kv.first == field.key; }))
+                        throw RepeatedKey{};
+                    map.emplace_back(std::string(field.key), toOrderedJson(field.value));
                 }
             } else {
-                std::unordered_map<std::string_view, std::size_t> index;
-                index.reserve(n);
+                std::unordered_set<std::string_view> seen;
+                seen.reserve(n);
                 for (const auto field : object) {
-                    const auto [at, inserted] = index.try_emplace(field.key, map.size());
-                    if (inserted)
-                        map.emplace_back(std::string(field.key), toOrderedJson(field.value));
-                    else
-                        (map.begin() + static_cast<std::ptrdiff_t>(at->second))->second = toOrderedJson(field.value);
+                    if (!seen.insert(field.key).second) throw RepeatedKey{};
+                    map.emplace_back(std::string(field.key), toOrderedJson(field.value));
                 }
             }
             return out;
@@ -418,7 +422,11 @@ std::optional<Json> parseWithSimdjson(std::string_view text) {
     const auto convert = [&](simdjson::dom::parser& parser) -> std::optional<Json> {
         simdjson::dom::element root;
         if (parser.parse(text.data(), text.size(), true).get(root) != simdjson::SUCCESS) return std::nullopt;
-        return toOrderedJson(root);
+        try {
+            return toOrderedJson(root);
+        } catch (const RepeatedKey&) {
+            return std::nullopt;  // nlohmann's builder below says which key, and where
+        }
     };
     if (text.size() <= kReusedParserMaxBytes) {
         thread_local simdjson::dom::parser parser;
@@ -428,9 +436,111 @@ std::optional<Json> parseWithSimdjson(std::string_view text) {
     return convert(parser);
 }
 
+// nlohmann's DOM builder (its json_sax_dom_parser, which Json::parse uses), except that a key already in its object
+// stops the parse and is remembered: the tree, every other error and its message stay nlohmann's.
+class StrictDomBuilder {
+public:
+    explicit StrictDomBuilder(Json& root) : m_root(root) {}
+
+    bool null() { return add(Json(nullptr)); }
+    bool boolean(bool v) { return add(Json(v)); }
+    bool number_integer(Json::number_integer_t v) { return add(Json(v)); }
+    bool number_unsigned(Json::number_unsigned_t v) { return add(Json(v)); }
+    bool number_float(Json::number_float_t v, const Json::string_t&) { return add(Json(v)); }
+    bool string(Json::string_t& v) { return add(Json(std::move(v))); }
+    bool binary(Json::binary_t& v) { return add(Json(std::move(v))); }
+    bool start_object(std::size_t) {
+        m_open.push_back(place(Json::object()));
+        return true;
+    }
+    bool key(Json::string_t& k) {
+        auto& members = m_open.back()->get_ref<Json::object_t&>();
+        const auto [at, inserted] = members.emplace(k, Json());
+        if (!inserted) {
+            m_repeatedKey = k;
+            m_repeatedIn = pathOfInnermost();
+            return false;  // stops the parse
+        }
+        m_member = &at->second;
+        return true;
+    }
+    bool end_object() {
+        m_open.pop_back();
+        return true;
+    }
+    bool start_array(std::size_t) {
+        m_open.push_back(place(Json::array()));
+        return true;
+    }
+    bool end_array() {
+        m_open.pop_back();
+        return true;
+    }
+    template <class Exception>
+    bool parse_error(std::size_t, const std::string&, const Exception& e) {
+        throw e;  // as nlohmann's builder: parseWithNlohmann turns it into the message
+    }
+
+    const std::optional<std::string>& repeatedKey() const { return m_repeatedKey; }
+    const std::string& repeatedIn() const { return m_repeatedIn; }
+
+private:
+    bool add(Json v) {
+        place(std::move(v));
+        return true;
+    }
+    // Puts a value where the parse stands (the root, the end of the open array, or the member whose key was read) and
+    // returns where it lies. Pointers into the open containers stay valid: a container grows only while it is the
+    // innermost, and then none of its elements is open.
+    Json* place(Json v) {
+        if (m_open.empty()) {
+            m_root = std::move(v);
+            return &m_root;
+        }
+        if (m_open.back()->is_array()) {
+            auto& items = m_open.back()->get_ref<Json::array_t&>();
+            items.push_back(std::move(v));
+            return &items.back();
+        }
+        *m_member = std::move(v);
+        return m_member;
+    }
+    // The innermost open object's place: "results.gsm8k", "runs.baseline.results[2]", or "" for the top level.
+    std::string pathOfInnermost() const {
+        std::string path;
+        for (std::size_t i = 1; i < m_open.size(); ++i) {
+            const Json& parent = *m_open[i - 1];
+            if (parent.is_array()) {
+                const auto& items = parent.get_ref<const Json::array_t&>();
+                path += "[" + std::to_string(m_open[i] - items.data()) + "]";
+                continue;
+            }
+            for (const auto& [k, v] : parent.get_ref<const Json::object_t&>())
+                if (&v == m_open[i]) {
+                    path += (path.empty() ? "" : ".") + k;
+                    break;
+                }
+        }
+        return path;
+    }
+
+    Json& m_root;
+    std::vector<Json*> m_open;  // the open objects and arrays, outermost first
+    Json* m_member = nullptr;   // the member whose key was read last
+    std::optional<std::string> m_repeatedKey;
+    std::string m_repeatedIn;
+};
+
 Result<Json> parseWithNlohmann(std::string_view text, const std::string& sourceName) {
     try {
-        return Json::parse(text);
+        Json doc;
+        StrictDomBuilder builder(doc);
+        if (!Json::sax_parse(text, &builder) && builder.repeatedKey())
+            return Error{sourceName + ": " + (builder.repeatedIn().empty() ? "" : builder.repeatedIn() + ": ") +
+                         "key " + Json(*builder.repeatedKey()).dump(-1, ' ', false, Json::error_handler_t::replace) +
+                         " appears twice" + (builder.repeatedIn().empty() ? " at the top level" : "") +
+                         " (which of its values counts is not defined: fp8dash reads no repeated key)"};
+        return doc;
     } catch (const nlohmann::json::exception& e) {
         // "[json.exception.parse_error.101] parse error at line 1, column 2: ..." -> keep the human part.
         // Numbers beyond double range (1e999) land here too, as out_of_range.406 "number overflow".

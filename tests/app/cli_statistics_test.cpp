@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
@@ -229,6 +230,93 @@ TEST(CliCompareStatistics, SampleLogsGivePairedFields) {
     EXPECT_TRUE((*taskOf(o, "gsm8k"))["paired"].is_null());
     EXPECT_NE((*taskOf(o, "gsm8k"))["confidence_explanation"].get<std::string>().find("standard errors"),
               std::string::npos);
+}
+
+// Issue 26 (finding 9): a comparison file's paired statistics are not shown as they are stored. A real compare of the
+// sample-log fixtures is saved, then its gsm8k record tampered two ways beside the runs' large drop: (1) the claims
+// alone (p = 1, equivalence shown): re-derived from the record's own discordant counts; (2) a record rewritten to say
+// "no change" throughout: the runs contradict it, so it is left out, and every output says so.
+TEST(CliCompareStatistics, TamperedPairedStatisticsAreReDerivedOrLeftOut) {
+    std::ifstream in(kSamples / "expected.json");
+    const Json e = Json::parse(in)["new_gsm8k_strict"];
+    TempDir dir;
+    const auto saved = dir.path() / "paired.fp8cmp";
+    auto r = fp8dashCli(
+        {"compare", kBf16, kFp8, "--metric", "arc_challenge=acc", "--format", "json", "--save", saved.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const Json honest = parseJson(r);
+    ASSERT_LT((*taskOf(honest, "gsm8k"))["delta_pct"].get<double>(), -10);  // the runs' own figures: a large drop
+    std::ifstream savedIn(saved);
+    const Json file = Json::parse(savedIn);
+    ASSERT_TRUE(file["paired"]["gsm8k"].is_object());
+
+    // 1. The claims only.
+    Json claims = file;
+    Json& c = claims["paired"]["gsm8k"];
+    c["p_value"] = 1.0;
+    c["equivalent"] = true;
+    c["equivalence_ci90_pct"] = {-0.1, 0.1};
+    c["summary"] = "McNemar exact: p = 1; equivalent within ±0.5 %";
+    const auto claimsFile = dir.write("claims.fp8cmp", claims.dump(2));
+    auto rep = fp8dashCli({"report", claimsFile.string(), "--format", "json"});
+    ASSERT_EQ(rep.exitCode, 0) << rep.err;
+    const Json claimsReport = parseJson(rep);
+    const Json* g = taskOf(claimsReport, "gsm8k");
+    ASSERT_NE(g, nullptr);
+    ASSERT_TRUE((*g)["paired"].is_object());
+    EXPECT_NEAR((*g)["paired"]["p_value"].get<double>(), e["p_value"].get<double>(), 1e-12);  // from b01 = 1, b10 = 4
+    EXPECT_EQ((*g)["paired"]["equivalent"], false);
+    EXPECT_EQ((*g)["equivalent"], false);
+    EXPECT_EQ((*g)["paired"]["summary"], (*taskOf(honest, "gsm8k"))["paired"]["summary"]);
+    EXPECT_NE((*g)["paired"]["warnings"].dump().find("p-value (1 in the file)"), std::string::npos)
+        << (*g)["paired"]["warnings"];
+    for (const char* format : {"text", "markdown"}) {
+        auto out = fp8dashCli({"report", claimsFile.string(), "--format", format});
+        ASSERT_EQ(out.exitCode, 0) << out.err;
+        EXPECT_EQ(out.out.find("equivalent within"), std::string::npos) << format << "\n" << out.out;
+        EXPECT_EQ(out.out.find("equivalence shown"), std::string::npos) << format << "\n" << out.out;
+    }
+
+    // 2. A record that says "no change" throughout, consistent with itself.
+    Json story = file;
+    Json& s = story["paired"]["gsm8k"];
+    s["candidate_mean"] = s["baseline_mean"];
+    s["discordant"] = {0, 0};
+    for (const char* k : {"delta", "delta_points", "delta_pct"}) s[k] = 0.0;
+    for (const char* k : {"ci95", "ci95_points", "ci95_pct", "degradation_ci95_pct"}) s[k] = {0.0, 0.0};
+    s["p_value"] = 1.0;
+    s["equivalent"] = true;
+    s["equivalence_ci90_pct"] = {-0.1, 0.1};
+    s["confidence"] = "clear";
+    s["summary"] = "McNemar exact: no change, p = 1; equivalent within ±0.5 %";
+    const auto storyFile = dir.write("story.fp8cmp", story.dump(2));
+    rep = fp8dashCli({"report", storyFile.string(), "--format", "json"});
+    ASSERT_EQ(rep.exitCode, 0) << rep.err;
+    const Json j = parseJson(rep);
+    g = taskOf(j, "gsm8k");
+    ASSERT_NE(g, nullptr);
+    EXPECT_TRUE((*g)["paired"].is_null()) << (*g)["paired"];
+    const std::string why = (*g).value("paired_left_out", "");
+    EXPECT_NE(why.find("FP8 mean"), std::string::npos) << why;
+    EXPECT_NE(why.find("does not match the run's"), std::string::npos) << why;
+    EXPECT_NE((*g)["reason"].get<std::string>().find("left out"), std::string::npos) << (*g)["reason"];
+    EXPECT_NE((*g)["equivalent"], true);  // from lm-eval's standard errors now: the drop is far outside ±0.5 %
+    EXPECT_NE((*g)["confidence_explanation"].get<std::string>().find("standard errors"), std::string::npos);
+    EXPECT_EQ(j["verdict"], honest["verdict"]);
+    EXPECT_EQ((*taskOf(j, "drop"))["paired"], (*taskOf(honest, "drop"))["paired"]);  // the others are untouched
+    for (const char* format : {"text", "markdown"}) {
+        auto out = fp8dashCli({"report", storyFile.string(), "--format", format});
+        ASSERT_EQ(out.exitCode, 0) << out.err;
+        EXPECT_NE(out.out.find("the paired statistics given for it were left out"), std::string::npos) << out.out;
+        EXPECT_EQ(out.out.find("equivalent within"), std::string::npos) << format << "\n" << out.out;
+    }
+    const auto html = dir.path() / "story.html";
+    auto out = fp8dashCli({"report", storyFile.string(), "--out", html.string()});
+    ASSERT_EQ(out.exitCode, 0) << out.err;
+    std::ifstream htmlIn(html);
+    const std::string page((std::istreambuf_iterator<char>(htmlIn)), std::istreambuf_iterator<char>());
+    EXPECT_NE(page.find("paired statistics left out"), std::string::npos);
+    EXPECT_EQ(page.find("equivalent within"), std::string::npos);
 }
 
 TEST(CliCompareStatistics, NoLogsSaysWhy) {

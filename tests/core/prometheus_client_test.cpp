@@ -181,7 +181,7 @@ TEST(PrometheusResponse, MalformedShapesAreErrors) {
     }
 }
 
-// A successful matrix as nlohmann reads it (the last of a repeated key), values decoded as Prometheus writes them.
+// A successful matrix as nlohmann reads it, values decoded as Prometheus writes them.
 std::vector<Series> matrixAsTheTreeReadsIt(const std::string& body) {
     const auto doc = nlohmann::ordered_json::parse(body);
     const auto number = [](const nlohmann::ordered_json& j) {
@@ -227,9 +227,21 @@ TEST(PrometheusResponse, MatricesReadAsTheJsonTreeReadsThem) {
         head + R"([{"metric":{"k":"\ud83d\ude00"},"values":[[1,"1"]]}]},"extra":)" + std::string(300, '[') +
             std::string(300, ']') + "}",
     };
+    // The bodies above that repeat a key in one object: a label, "values", "status" (issue 26: refused, named).
+    const std::vector<std::pair<std::size_t, std::string>> repeated = {
+        {3, R"(data.result[0].metric: key "a" appears twice)"},
+        {6, R"(data.result[0]: key "values" appears twice)"},
+        {7, R"(key "status" appears twice at the top level)"}};
     for (const auto& body : bodies) {
         SCOPED_TRACE(body.substr(0, 200));
         auto r = parsePrometheusResponse(body, 200, kWhere);
+        const auto k = static_cast<std::size_t>(&body - bodies.data());
+        if (auto it = std::find_if(repeated.begin(), repeated.end(), [&](const auto& p) { return p.first == k; });
+            it != repeated.end()) {
+            ASSERT_FALSE(r.ok());
+            EXPECT_NE(r.error().message.find(it->second), std::string::npos) << r.error().message;
+            continue;
+        }
         if (body.find(std::string(300, '[')) != std::string::npos) {
             ASSERT_FALSE(r.ok());  // parseJsonText's nesting limit, as for every response
             EXPECT_NE(r.error().message.find("nesting deeper than 256 levels"), std::string::npos) << r.error().message;

@@ -407,6 +407,47 @@ TEST_F(TaskTableTest, SampleLogsAndAControlRunFillThePairedAndNoiseColumns) {
     EXPECT_EQ(cellText(model, arc, TaskTableModel::NoiseFloorColumn), QStringLiteral("± 0.00 %"));
 }
 
+// Issue 26 (finding 9): a comparison whose stored paired record for gsm8k says "no change, p = 1, equivalent" beside
+// the runs' large drop (the record is edited here after a real pairing of the sample-log fixtures). The table does not
+// show the record's p-value: its paired cell says the record was left out, and the tooltip says why.
+TEST_F(TaskTableTest, ATamperedPairedRecordIsLeftOutAndSaysWhy) {
+    const std::filesystem::path root = std::filesystem::path(FP8DASH_TEST_DATA) / "lm-eval-samples";
+    NewComparisonRequest request;
+    request.baselinePath = QString::fromStdString((root / "new-layout" / "bf16").string());
+    request.candidatePath = QString::fromStdString((root / "new-layout" / "fp8").string());
+    auto built = buildNewComparison(request);
+    ASSERT_TRUE(built.ok()) << built.error().message;
+    ComparisonDocument doc = built->document;
+    ASSERT_EQ(doc.paired.count("gsm8k"), 1u);
+    PairedTaskResult& p = doc.paired.at("gsm8k");
+    p.candidateMean = p.baselineMean;
+    p.b01 = p.b10 = 0;
+    p.delta = 0;
+    p.deltaCi = {0, 0, 0.95};
+    p.deltaPoints = 0.0;
+    p.deltaPointsCi = ConfidenceInterval{0, 0, 0.95};
+    p.deltaPct = 0.0;
+    p.deltaPctCi = ConfidenceInterval{0, 0, 0.95};
+    p.pValue = 1;
+    p.equivalence = EquivalenceResult{true, -0.1, 0.1, 0.5};
+
+    MainWindow window;
+    window.showDocument(doc, {}, QStringLiteral("tampered"));
+    const QAbstractItemModel* model = window.comparisonView()->taskTable()->treeView()->model();
+    const QModelIndex gsm8k = findTaskRow(model, QStringLiteral("gsm8k"));
+    ASSERT_TRUE(gsm8k.isValid());
+    EXPECT_EQ(cellText(model, gsm8k, TaskTableModel::PairedPColumn), QStringLiteral("⚠ left out"));
+    const QString tip = model->index(gsm8k.row(), TaskTableModel::PairedPColumn).data(Qt::ToolTipRole).toString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("does not match the run"))) << tip.toStdString();
+    const QString why = model->index(gsm8k.row(), TaskTableModel::VerdictColumn).data(Qt::ToolTipRole).toString();
+    EXPECT_TRUE(why.contains(QStringLiteral("were left out"))) << why.toStdString();
+    // The other tasks keep their paired p-values.
+    const QModelIndex arc = findTaskRow(model, QStringLiteral("arc_challenge"));
+    ASSERT_TRUE(arc.isValid());
+    EXPECT_NE(cellText(model, arc, TaskTableModel::PairedPColumn), QStringLiteral("⚠ left out"));
+    EXPECT_FALSE(cellText(model, arc, TaskTableModel::PairedPColumn).isEmpty());
+}
+
 // lm-eval 0.5 previews name a subtask by its path: under the row glue::nli its subtasks read "rte", ..., while their
 // identity (TaskNameRole) stays the path. Fixture: tests/data/lm-eval-0.4.12 (an edited real file; SOURCES.md there).
 TEST_F(TaskTableTest, PreviewTaskPathsShowBelowTheirGroup) {

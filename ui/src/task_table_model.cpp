@@ -136,7 +136,7 @@ void TaskTableModel::setReport(const ComparisonReport& report) {
     m_hasConfidence = m_hasPaired = m_hasNoiseFloor = false;
     for (const TaskComparison& t : m_report.tasks) {
         m_hasConfidence |= t.confidence.has_value();
-        m_hasPaired |= t.paired.has_value();
+        m_hasPaired |= t.paired.has_value() || !t.pairedLeftOut.empty();
         m_hasNoiseFloor |= t.noiseFloorPct.has_value();
     }
     if (inPlace) {
@@ -260,6 +260,7 @@ QVariant TaskTableModel::displayText(const TaskComparison& t, int column, bool s
         case ConfidenceColumn:
             return t.confidence ? confidenceText(*t.confidence) : QString();
         case PairedPColumn:
+            if (!t.pairedLeftOut.empty()) return tr("⚠ left out");  // the tooltip says why
             return t.paired ? pairedText(*t.paired) : QString();
         case NoiseFloorColumn:
             return t.noiseFloorPct ? QStringLiteral("± %1 %").arg(tableFixed(*t.noiseFloorPct, 2)) : QString();
@@ -315,6 +316,8 @@ QString TaskTableModel::toolTip(const TaskComparison& t, int column, bool subtas
     if (column == ConfidenceColumn) {
         return t.confidence ? style::escaped(t.confidence->explanation) : QString();
     }
+    if (column == PairedPColumn && !t.pairedLeftOut.empty())
+        return tr("The paired statistics given for this task were left out: %1").arg(style::escaped(t.pairedLeftOut));
     if (column == PairedPColumn) return t.paired ? pairedToolTip(*t.paired, baselineLabel, candidateLabel) : QString();
     if (column == NoiseFloorColumn) {
         if (!t.noiseFloorPct) return {};

@@ -4,6 +4,7 @@
 
 #include "fp8dash/core/kv_scales_advice.h"
 #include "fp8dash/core/lm_eval_paths.h"
+#include "fp8dash/core/paired_tasks.h"
 
 #include "evals/long_context_rows.h"
 #include "text_util.h"
@@ -208,6 +209,8 @@ std::string verdictReason(const TaskComparison& r, const Thresholds& t) {
                 " to " + pct(r.confidence->highPct) + ") reaches the " + std::string(verdictName(r.verdict)) +
                 " band, so it counts as " + std::string(verdictName(r.verdict)) + " (the estimate alone says " +
                 std::string(verdictName(r.pointVerdict)) + ")";
+    if (!r.pairedLeftOut.empty())
+        text += "; the paired statistics given for it were left out, as they do not hold: " + r.pairedLeftOut;
     return text;
 }
 
@@ -698,7 +701,15 @@ std::vector<std::string> applyPairedResults(ComparisonReport& report,
                             result.filter + ", the comparison uses " + row->metricName + "," + row->filter);
             continue;
         }
-        row->paired = result;
+        PairedTaskResult checked = result;
+        row->pairedLeftOut =
+            recheckStoredPaired(checked, *row, report.thresholds, report.baselineLabel, report.candidateLabel);
+        if (!row->pairedLeftOut.empty()) {
+            row->paired.reset();
+            notes.push_back("paired results for " + task + " left out: " + row->pairedLeftOut);
+            continue;
+        }
+        row->paired = std::move(checked);
     }
     finish(report);
     return notes;

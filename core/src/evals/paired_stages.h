@@ -24,4 +24,7 @@ void noteExclusions(PairedTaskResult& r, const PairedTaskSpec& spec, const Paire
 PairedTaskResult testPairs(PairedTaskResult r, const std::vector<double>& bValues, const std::vector<double>& cValues,
                            const std::vector<double>& diffs, const PairedTaskSpec& spec, const PairedOptions& o);
 
+// The one-line summary of a result (a table cell, a tooltip), with the labels of `o`.
+std::string pairedSummary(const PairedTaskResult& r, const PairedOptions& o);
+
 }  // namespace fp8dash::detail

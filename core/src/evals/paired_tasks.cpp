@@ -254,6 +254,10 @@ void noteExclusions(PairedTaskResult& r, const PairedTaskSpec& spec, const Paire
 
 }  // namespace detail
 
+std::string detail::pairedSummary(const PairedTaskResult& r, const PairedOptions& o) {
+    return summaryOf(r, o);
+}
+
 PairedTaskSpec PairedTaskSpec::fromComparison(const TaskComparison& row) {
     PairedTaskSpec spec;
     spec.task = row.task;

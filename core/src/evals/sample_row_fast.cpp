@@ -6,7 +6,9 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 namespace fp8dash::detail {
 namespace {
@@ -69,14 +71,29 @@ bool walk(od::value v, int depth) {
             if (depth >= kMaxDepth) return false;
             od::object object;
             if (v.get_object().get(object) != simdjson::SUCCESS) return false;
+            // The keys of the objects open in this walk, innermost last (one buffer for the thread: no allocation per
+            // object): a key repeated in one object goes to the general reader, which refuses it, naming it.
+            thread_local std::vector<std::string_view> openKeys;
+            if (depth == 2) openKeys.clear();  // a walk starts at depth 2 (a row's field); nothing of an earlier one
+            const std::size_t first = openKeys.size();
+            bool fine = true;
             for (auto field : object) {
                 od::field f;
                 std::string_view key;
                 if (std::move(field).get(f) != simdjson::SUCCESS || f.unescaped_key().get(key) != simdjson::SUCCESS ||
-                    !walk(f.value(), depth + 1))
-                    return false;
+                    std::find(openKeys.begin() + static_cast<std::ptrdiff_t>(first), openKeys.end(), key) !=
+                        openKeys.end()) {
+                    fine = false;
+                    break;
+                }
+                openKeys.push_back(key);
+                if (!walk(f.value(), depth + 1)) {
+                    fine = false;
+                    break;
+                }
             }
-            return true;
+            openKeys.resize(first);
+            return fine;
         }
         case od::json_type::number: {
             double x = 0;
@@ -151,7 +168,7 @@ bool repeatsOf(od::value v, SampleRow& row) {
         if (std::move(field).get(f) != simdjson::SUCCESS || f.unescaped_key().get(key) != simdjson::SUCCESS)
             return false;
         for (const auto& [seen, scores] : row.repeats)
-            if (seen == key) return false;  // a repeated key: the general reader keeps the last in the first place
+            if (seen == key) return false;  // a repeated key: the general reader refuses it, naming it
         od::array list;
         if (f.value().get_array().get(list) != simdjson::SUCCESS) return false;
         std::vector<double> scores;
@@ -199,7 +216,8 @@ bool FastRowParser::parse(const char* data, std::size_t size, std::size_t capaci
         std::string_view key;
         if (std::move(field).get(f) != simdjson::SUCCESS || f.unescaped_key().get(key) != simdjson::SUCCESS)
             return false;
-        if (std::find(m_keys.begin(), m_keys.end(), key) != m_keys.end()) return false;  // nlohmann keeps the last
+        if (std::find(m_keys.begin(), m_keys.end(), key) != m_keys.end())
+            return false;  // the general reader refuses it
         m_keys.push_back(key);
         od::value v = f.value();
         if (key == "doc_id"sv) {

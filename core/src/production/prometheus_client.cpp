@@ -399,7 +399,8 @@ bool startsWithFp8(const std::string& dtype) {
 // The common answer to a range query, a successful matrix, read straight from simdjson's tree into samples (issue
 // #7: building the JSON tree of 11,000 [t, "v"] pairs cost more than Prometheus took to compute them). Reads exactly
 // what parseEnvelope + parseData read from such a body; anything else (an error, another result type, a shape they
-// would refuse, a repeated key, what parseJsonText reads differently from simdjson) gives nullopt, and they decide.
+// would refuse, a repeated key (which parseJsonText refuses, naming it), what parseJsonText reads differently from
+// simdjson) gives nullopt, and they decide.
 std::optional<Result<QueryResult>> parseSuccessfulMatrix(const std::string& body, const AnswerBudget& budget) {
     using simdjson::dom::element;
     using simdjson::dom::element_type;
@@ -417,16 +418,16 @@ std::optional<Result<QueryResult>> parseSuccessfulMatrix(const std::string& body
     if (parser.parse(body.data(), body.size(), true).get(root) != simdjson::SUCCESS) return std::nullopt;
     simdjson::dom::object doc;
     if (root.get_object().get(doc) != simdjson::SUCCESS) return std::nullopt;
-    // One of each key, as nlohmann keeps the last of repeated ones.
-    const auto unique = [](simdjson::dom::object object, std::initializer_list<std::string_view> keys) {
-        for (const std::string_view key : keys) {
-            int seen = 0;
-            for (const auto field : object) seen += field.key == key;
-            if (seen > 1) return false;
+    // No key twice in the object (the envelope, its data, a series: a few keys each), as parseJsonText refuses one.
+    const auto unique = [](simdjson::dom::object object) {
+        std::vector<std::string_view> seen;
+        for (const auto field : object) {
+            if (std::find(seen.begin(), seen.end(), field.key) != seen.end()) return false;
+            seen.push_back(field.key);
         }
         return true;
     };
-    if (!unique(doc, {"status", "data", "warnings", "infos"})) return std::nullopt;
+    if (!unique(doc)) return std::nullopt;
     std::string_view status;
     if (doc["status"].get_string().get(status) != simdjson::SUCCESS || status != "success") return std::nullopt;
     QueryResult out;
@@ -445,8 +446,7 @@ std::optional<Result<QueryResult>> parseSuccessfulMatrix(const std::string& body
         }
     }
     simdjson::dom::object data;
-    if (doc["data"].get_object().get(data) != simdjson::SUCCESS || !unique(data, {"resultType", "result"}))
-        return std::nullopt;
+    if (doc["data"].get_object().get(data) != simdjson::SUCCESS || !unique(data)) return std::nullopt;
     std::string_view resultType;
     simdjson::dom::array result;
     if (data["resultType"].get_string().get(resultType) != simdjson::SUCCESS || resultType != "matrix" ||
@@ -472,8 +472,7 @@ std::optional<Result<QueryResult>> parseSuccessfulMatrix(const std::string& body
     };
     for (const element item : result) {
         simdjson::dom::object series;
-        if (item.get_object().get(series) != simdjson::SUCCESS || !unique(series, {"metric", "values"}))
-            return std::nullopt;
+        if (item.get_object().get(series) != simdjson::SUCCESS || !unique(series)) return std::nullopt;
         Series s;
         if (element metric; series["metric"].get(metric) == simdjson::SUCCESS && !metric.is_null()) {
             simdjson::dom::object labels;
@@ -481,7 +480,8 @@ std::optional<Result<QueryResult>> parseSuccessfulMatrix(const std::string& body
             for (const auto label : labels) {
                 std::string_view value;
                 if (label.value.get_string().get(value) != simdjson::SUCCESS) return std::nullopt;
-                s.labels[std::string(label.key)] = std::string(value);  // a repeated label: the last, as nlohmann
+                if (!s.labels.emplace(std::string(label.key), std::string(value)).second)
+                    return std::nullopt;  // a repeated label: parseJsonText refuses it, naming it
             }
         }
         if (element values; series["values"].get(values) == simdjson::SUCCESS) {

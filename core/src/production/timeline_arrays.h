@@ -30,8 +30,8 @@ struct TimelineArrays {
 };
 
 // parseJsonText, also lifting out the timeline's sample arrays of a comparison file (only arrays that hold nothing
-// but JSON numbers, or the value strings above in "v", and only the occurrence the document keeps when a key is
-// repeated). The document and every error are what parseJsonText gives for the same text.
+// but JSON numbers, or the value strings above in "v"; a repeated key is refused as parseJsonText refuses it). The
+// document and every error are what parseJsonText gives for the same text.
 Result<Json> parseJsonTextLiftingTimelineArrays(std::string_view text, const std::string& sourceName,
                                                 TimelineArrays& arrays);
 

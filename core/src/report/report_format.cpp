@@ -110,6 +110,8 @@ Json taskToJson(const TaskComparison& t) {
              {"subtasks", std::move(subtasks)},
              {"subtasks_not_compared", t.subtasksNotCompared}};
     if (!t.byLength.empty()) row["by_length"] = byLengthToJson(t.byLength, t.byLengthFromSubtasks);
+    if (!t.pairedLeftOut.empty())
+        row["paired_left_out"] = t.pairedLeftOut;  // only then: other outputs stay as they were
     return row;
 }
 
@@ -167,7 +169,7 @@ struct Columns {
     explicit Columns(const ComparisonReport& r) {
         for (const auto& t : r.tasks) {
             confidence |= t.confidence.has_value();
-            paired |= t.paired.has_value();
+            paired |= t.paired.has_value() || !t.pairedLeftOut.empty();
             noise |= t.noiseFloorPct.has_value();
         }
     }
@@ -188,6 +190,7 @@ std::string pValue(double p) {
 }
 
 std::string pairedCell(const TaskComparison& t) {
+    if (!t.pairedLeftOut.empty()) return "left out (see below)";
     if (!t.paired) return "";
     const PairedTaskResult& p = *t.paired;
     if (p.test == "none") return "no pairs";
@@ -265,12 +268,19 @@ std::vector<std::string> statisticsLines(const TaskComparison& t, const Threshol
     if (t.confidence) parts.push_back(confidenceWords(t, th));
     if (t.equivalence) parts.push_back(equivalenceStatement(*t.equivalence, t.higherIsBetter));
     if (t.paired) parts.push_back("paired: " + t.paired->summary);
-    if (parts.empty()) return out;
+    const std::string leftOut =
+        t.pairedLeftOut.empty() ? ""
+                                : t.task + ": ⚠ the paired statistics given for it were left out: " + t.pairedLeftOut;
+    if (parts.empty()) {
+        if (!leftOut.empty()) out.push_back(leftOut);
+        return out;
+    }
     std::string line = t.task + ": ";
     for (std::size_t i = 0; i < parts.size(); ++i) line += (i ? "; " : "") + parts[i];
     out.push_back(line + ".");
     if (t.paired)
         for (const auto& w : t.paired->warnings) out.push_back(t.task + ": ⚠ " + w);
+    if (!leftOut.empty()) out.push_back(leftOut);
     return out;
 }
 

@@ -265,6 +265,7 @@ void taskRows(const TaskComparison& t, const std::string& parent, int depth, Tab
     row.push_back(cell(formatSigmas(t.sigmas)));
     Cell confidence = cell(depth ? std::string() : confidenceSummary(t));
     if (t.paired) confidence.sub = "paired " + pairedTestSummary(t);
+    if (!t.pairedLeftOut.empty()) confidence.sub = "⚠ paired statistics left out: " + t.pairedLeftOut;
     row.push_back(std::move(confidence));
     std::string verdict(verdictTitle(t.verdict));
     if (t.verdict != t.pointVerdict) verdict += " (cautious)";

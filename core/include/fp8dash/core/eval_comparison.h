@@ -78,6 +78,9 @@ struct TaskComparison {
     std::optional<ConfidenceAnswer> confidence;
     std::optional<EquivalenceResult> equivalence;
     std::optional<double> noiseFloorPct;
+    // Why the paired statistics given for this task were left out (applyPairedResults: they contradict themselves
+    // or the runs' scores), else "". Shown in the row's reason and beside its statistics in every rendering.
+    std::string pairedLeftOut;
     std::vector<TaskComparison> subtasks;          // drill-down rows (groups); they do not count toward the verdict
     std::vector<std::string> subtasksNotCompared;  // subtasks one side lacks, with why
     // A per-length task (long_context.h): the lengths evaluated in both runs, ascending; the fields above show its
@@ -128,7 +131,10 @@ Result<ComparisonReport> compareEvals(const LmEvalResults& baseline, const LmEva
 
 // Attaches paired results (keyed by task name) to the compared tasks whose metric and filter they tested, then
 // re-derives each task's confidence, equivalence and verdict and the overall verdict and reasons. Results for other
-// tasks, or for another metric or filter, are left out (named in the returned notes, one sentence each).
+// tasks, or for another metric or filter, are left out (named in the returned notes, one sentence each). Each result
+// is first held to its own figures and the runs' (recheckStoredPaired, paired_tasks.h: a comparison file is
+// untrusted): what follows from its counts and means is re-derived; one that contradicts them is left out of its row,
+// which says why (pairedLeftOut), and is named in the notes.
 std::vector<std::string> applyPairedResults(ComparisonReport& report,
                                             const std::map<std::string, PairedTaskResult>& paired);
 

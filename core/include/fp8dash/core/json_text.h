@@ -17,8 +17,9 @@ namespace fp8dash {
 using Json = nlohmann::ordered_json;  // key order matters: "the first metric in the file"
 
 // Parses JSON text strictly, with two allowances for what Python's json.dump writes: the bare tokens NaN, Infinity
-// and -Infinity become the strings "NaN", "Infinity", "-Infinity". Nesting deeper than 256 levels is refused.
-// Errors name sourceName and the byte offset.
+// and -Infinity become the strings "NaN", "Infinity", "-Infinity". Nesting deeper than 256 levels is refused, and so
+// is a key repeated in one object (the error names the key and its object's path, e.g. `results.gsm8k`). Errors name
+// sourceName and the byte offset.
 Result<Json> parseJsonText(std::string_view text, const std::string& sourceName);
 
 // Reads a whole file (refuses directories, unreadable files and files over maxBytes) with errors naming the path.

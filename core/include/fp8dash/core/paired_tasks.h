@@ -74,6 +74,15 @@ Json pairedToJson(const PairedTaskResult& r);
 // n, p_value) is an error naming the field. Fields written by later versions are ignored.
 Result<PairedTaskResult> parsePairedJson(const Json& j, const std::string& where);
 
+// A paired result read from a comparison file (untrusted), held to what it can be checked against before it is shown
+// for `row`, the compared task of the same metric and filter (paired_recheck.cpp says what exactly): the figures that
+// follow from the record's own counts and means (the McNemar p-value, Δ in the metric's units, points and %, their
+// intervals, the equivalence check at thresholds.goBelow, the summary) are re-derived in `r`, replacing the file's,
+// with a warning naming those that differed. Returns "" when the record holds, else why it cannot be shown (it
+// contradicts itself or the runs' scores beyond what its left-out documents explain), one clause each.
+std::string recheckStoredPaired(PairedTaskResult& r, const TaskComparison& row, const Thresholds& thresholds,
+                                const std::string& baselineLabel, const std::string& candidateLabel);
+
 // The paired results of a whole comparison, from the sample logs beside both runs' results files.
 struct PairedComputation {
     std::map<std::string, PairedTaskResult> results;  // by task name
