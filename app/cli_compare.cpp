@@ -16,6 +16,7 @@
 #include "fp8dash/core/report_document.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/timeline.h"
+#include "fp8dash/core/untrusted_text.h"
 #include "fp8dash/core/variant_comparison.h"
 #include "terminal_stream.h"
 
@@ -72,7 +73,7 @@ LangfuseSettings langfuseJudgeSettings(const std::string& url, const LangfuseJud
     LangfuseSettings langfuse{url, cred.langfusePublicKey, cred.langfuseSecretKey, cred.httpTemplate, {}};
     // Deprecated endpoints, a long fetch ahead, rate-limit waits: one line each on stderr. (The judge needs every
     // score: it has no aggregate mode.)
-    langfuse.notice = [&err](const std::string& text) { err << "fp8dash: " << text << "\n" << std::flush; };
+    langfuse.notice = [&err](const std::string& text) { err << "fp8dash: " << oneLine(text) << "\n" << std::flush; };
     return langfuse;
 }
 
@@ -227,25 +228,26 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
     int lastTenth = -1;
     auto built = buildComparison(inputs, sampleLogProgress(err, lastTenth));
     if (!built) {
-        err << "fp8dash: " << built.error().message << "\n";
+        err << "fp8dash: " << errorText(built.error().message) << "\n";
         return kExitBadInput;
     }
     // The pairing's summary goes to stderr in text and Markdown (JSON shows "paired"); in words only when something
     // was paired are the unpaired tasks listed.
     if (format != Format::Json) {
         for (std::size_t i = 0; i < built->pairingNotes.size(); ++i)
-            err << (i == 0 ? "fp8dash: " : "fp8dash:   ") << built->pairingNotes[i] << "\n";
+            err << (i == 0 ? "fp8dash: " : "fp8dash:   ") << oneLine(built->pairingNotes[i]) << "\n";
     }
-    for (const std::string& note : built->judgeNotes) err << "fp8dash: judge: " << note << "\n";
+    for (const std::string& note : built->judgeNotes) err << "fp8dash: judge: " << oneLine(note) << "\n";
     const ComparisonDocument& doc = built->document;
     std::string heading;
-    for (const auto& [label, source] : built->inputs) heading += (heading.empty() ? "" : "\n") + label + " = " + source;
+    for (const auto& [label, source] : built->inputs)
+        heading += (heading.empty() ? "" : "\n") + oneLine(label + " = " + source);  // one line each
     if (!savePath.empty()) {
         if (auto saved = saveComparisonFile(doc, savePath); !saved) {
-            err << "fp8dash: cannot save: " << saved.error().message << "\n";
+            err << "fp8dash: cannot save: " << errorText(saved.error().message) << "\n";
             return kExitBadInput;
         }
-        err << "fp8dash: saved the comparison to " << savePath << "\n";
+        err << "fp8dash: saved the comparison to " << oneLine(savePath) << "\n";
     }
     printDecision(built->decision, doc, format, heading, out);
     return exitFor(built->decision, failOn);

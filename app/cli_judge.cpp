@@ -1,4 +1,5 @@
 #include "cli_judge.h"
+#include "cli_common.h"
 
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include "cli.h"
 #include "cli_args.h"
 #include "fp8dash/core/judge_runner.h"
+#include "fp8dash/core/untrusted_text.h"
 #include "terminal_stream.h"
 
 namespace fp8dash::cli {
@@ -154,13 +156,13 @@ int runJudge(const std::vector<std::string>& args, std::ostream& out, std::ostre
         progress.report = [&](double, const std::string& what) {
             std::lock_guard lock(outputMutex);
             writeTerminalControl(err, "\r");
-            err << "fp8dash: judged " << what << std::flush;
+            err << "fp8dash: judged " << oneLine(what) << std::flush;
             writeTerminalControl(err, "\033[K");
         };
     auto summary = runJudgeEval(st, progress);
     if (::isatty(STDERR_FILENO)) err << "\n";
     if (!summary) {
-        err << "fp8dash: " << summary.error().message << "\n";
+        err << "fp8dash: " << errorText(summary.error().message) << "\n";
         return kExitBadInput;
     }
     const JudgeRunSummary& s = *summary;

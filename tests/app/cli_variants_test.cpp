@@ -18,6 +18,9 @@
 namespace fp8dash {
 namespace {
 
+using test::fp8dashCli;  // cli_runner.h
+using test::parseJson;
+
 std::string ladder(const char* run) {
     return (test::testData() / "lm-eval-ladder" / run).string();
 }
