@@ -1,6 +1,7 @@
 #include "cli.h"
 #include "cli_bench.h"
 #include "cli_capacity.h"
+#include "cli_common.h"
 #include "cli_compare.h"
 #include "cli_device.h"
 #include "cli_judge.h"
@@ -11,6 +12,7 @@
 #include <ostream>
 
 #include "cli_args.h"
+#include "fp8dash/core/untrusted_text.h"
 #include "fp8dash/core/version.h"
 #include "terminal_stream.h"
 
@@ -138,7 +140,7 @@ int run(const std::vector<std::string>& argv, std::ostream& rawOut, std::ostream
         if (argv[0] == "judge") return runJudge({argv.begin() + 1, argv.end()}, out, err);
         throw UsageError{"unknown command " + argv[0]};
     } catch (const UsageError& e) {
-        err << "fp8dash: " << e.message << "\nRun 'fp8dash --help' for usage.\n";
+        err << "fp8dash: " << errorText(e.message) << "\nRun 'fp8dash --help' for usage.\n";
         return kExitBadInput;
     } catch (const std::exception& e) {
         err << "fp8dash: internal error: " << e.what() << "\n";

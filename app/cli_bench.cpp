@@ -1,4 +1,5 @@
 #include "cli_bench.h"
+#include "cli_common.h"
 
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include "cli_args.h"
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/local_bench.h"
+#include "fp8dash/core/untrusted_text.h"
 #include "terminal_stream.h"
 
 namespace fp8dash::cli {
@@ -124,15 +126,15 @@ int runBench(const std::vector<std::string>& args, std::ostream& out, std::ostre
         // Read again: the file may have changed while the benchmarks ran; only "benchmarks" is replaced.
         auto doc = loadComparisonFile(savePath);
         if (!doc) {
-            err << "fp8dash: cannot add the benchmarks: " << doc.error().message << "\n";
+            err << "fp8dash: cannot add the benchmarks: " << errorText(doc.error().message) << "\n";
             return kExitBadInput;
         }
         doc->benchmarks = *results;
         if (auto saved = saveComparisonFile(*doc, savePath); !saved) {
-            err << "fp8dash: cannot save: " << saved.error().message << "\n";
+            err << "fp8dash: cannot save: " << errorText(saved.error().message) << "\n";
             return kExitBadInput;
         }
-        err << "fp8dash: saved the benchmarks to " << savePath << "\n";
+        err << "fp8dash: saved the benchmarks to " << oneLine(savePath) << "\n";
     }
     if (json)
         out << results->raw.dump(2) << "\n";

@@ -1,12 +1,14 @@
 #include "cli_common.h"
 
 #include <ostream>
+#include <string_view>
 
 #include "cli.h"
 #include "cli_args.h"
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/report_document.h"
 #include "fp8dash/core/report_format.h"
+#include "fp8dash/core/untrusted_text.h"
 
 namespace fp8dash::cli {
 
@@ -27,6 +29,18 @@ Verdict parseFailOn(const std::string& text) {
     auto v = parseVerdict(text);
     if (!v || *v == Verdict::Go) throw UsageError{"--fail-on \"" + text + "\": expected monitor or investigate"};
     return *v;
+}
+
+std::string errorText(const std::string& message) {
+    static constexpr std::string_view kItem = "\n  ";
+    std::string out;
+    std::size_t start = 0;
+    for (std::size_t at = message.find(kItem); at != std::string::npos; at = message.find(kItem, start)) {
+        out += oneLine(std::string_view(message).substr(start, at - start));
+        out += kItem;
+        start = at + kItem.size();
+    }
+    return out + oneLine(std::string_view(message).substr(start));
 }
 
 void printDecision(const Decision& d, const ComparisonDocument& doc, Format format, const std::string& heading,

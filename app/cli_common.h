@@ -22,6 +22,12 @@ double parsePercent(const std::string& option, const std::string& text);  // a n
 void printDecision(const Decision& d, const ComparisonDocument& doc, Format format, const std::string& heading,
                    std::ostream& out);
 
+// An error message as stderr shows it (README "Trust model"): a message that lists items keeps its listing, each
+// item on a line of its own under it ("...:\n  item"), and every other line break in it is shown as \n (oneLine), so
+// that a value quoted in an error cannot start a line of its own. The producers of listings put each item on one line
+// (oneLine) themselves. Notes and notices (which stand beside a verdict) are printed through oneLine, whole.
+std::string errorText(const std::string& message);
+
 // kExitFailOn when the verdict reached --fail-on, else kExitOk.
 int exitFor(const Decision& d, std::optional<Verdict> failOn);
 

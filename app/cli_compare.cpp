@@ -19,6 +19,7 @@
 #include "fp8dash/core/report_document.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/timeline.h"
+#include "fp8dash/core/untrusted_text.h"
 #include "fp8dash/core/variant_comparison.h"
 #include "terminal_stream.h"
 
@@ -75,7 +76,7 @@ LangfuseSettings langfuseJudgeSettings(const std::string& url, const LangfuseJud
     LangfuseSettings langfuse{url, cred.langfusePublicKey, cred.langfuseSecretKey, cred.httpTemplate, {}};
     // Deprecated endpoints, a long fetch ahead, rate-limit waits: one line each on stderr. (The judge needs every
     // score: it has no aggregate mode.)
-    langfuse.notice = [&err](const std::string& text) { err << "fp8dash: " << text << "\n" << std::flush; };
+    langfuse.notice = [&err](const std::string& text) { err << "fp8dash: " << oneLine(text) << "\n" << std::flush; };
     return langfuse;
 }
 
@@ -89,8 +90,8 @@ std::optional<ComparisonDocument> existingToUpdate(const std::string& path, bool
     if (replace || !std::filesystem::exists(path, ec)) return std::nullopt;
     auto existing = loadComparisonFile(path);
     if (!existing) {
-        err << "fp8dash: cannot save: " << existing.error().message << "\n"
-            << "fp8dash: " << path
+        err << "fp8dash: cannot save: " << errorText(existing.error().message) << "\n"
+            << "fp8dash: " << oneLine(path)
             << " is there and is not a comparison this fp8dash can update; it is left as it was (--replace "
                "overwrites it)\n";
         refused = true;
@@ -112,15 +113,16 @@ bool saveOrUpdate(const ComparisonDocument& doc, std::optional<ComparisonDocumen
         evidenceChanged = updated.decisionEvidenceChanged;
     }
     if (auto saved = saveComparisonFile(toSave, path); !saved) {
-        err << "fp8dash: cannot save: " << saved.error().message << "\n";
+        err << "fp8dash: cannot save: " << errorText(saved.error().message) << "\n";
         return false;
     }
     if (!update) {
-        err << "fp8dash: saved the comparison to " << path << "\n";
+        err << "fp8dash: saved the comparison to " << oneLine(path) << "\n";
         return true;
     }
-    err << "fp8dash: updated the comparison in " << path << "\n";
-    if (!kept.empty()) err << "fp8dash: kept " << joinInWords(kept) << " of " << path << "; --replace starts over\n";
+    const std::string shown = oneLine(path);
+    err << "fp8dash: updated the comparison in " << shown << "\n";
+    if (!kept.empty()) err << "fp8dash: kept " << oneLine(joinInWords(kept)) << " of " << shown << "; --replace starts over\n";
     if (evidenceChanged)
         err << "fp8dash: the review decision in force was recorded under another verdict: it shows as "
                "\"evidence changed\"\n";
@@ -129,7 +131,7 @@ bool saveOrUpdate(const ComparisonDocument& doc, std::optional<ComparisonDocumen
     // other.
     if (auto whole = decide(toSave); whole && whole->verdict && whole->verdict != printed)
         err << "fp8dash: with what was kept, the saved comparison's overall verdict is "
-            << verdictTitle(*whole->verdict) << " (fp8dash report " << path << ")\n";
+            << verdictTitle(*whole->verdict) << " (fp8dash report " << shown << ")\n";
     return true;
 }
 
@@ -294,19 +296,21 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
     int lastTenth = -1;
     auto built = buildComparison(inputs, sampleLogProgress(err, lastTenth));
     if (!built) {
-        err << "fp8dash: " << built.error().message << "\n";
+        err << "fp8dash: " << errorText(built.error().message) << "\n";
         return kExitBadInput;
     }
     // The pairing's summary goes to stderr in text and Markdown (JSON shows "paired"); in words only when something
     // was paired are the unpaired tasks listed.
     if (format != Format::Json) {
         for (std::size_t i = 0; i < built->pairingNotes.size(); ++i)
-            err << (i == 0 ? "fp8dash: " : "fp8dash:   ") << built->pairingNotes[i] << "\n";
+            err << (i == 0 ? "fp8dash: " : "fp8dash:   ") << oneLine(built->pairingNotes[i]) << "\n";
     }
-    for (const std::string& note : built->judgeNotes) err << "fp8dash: judge: " << note << "\n";
+    for (const std::string& note : built->judgeNotes) err << "fp8dash: judge: " << oneLine(note) << "\n";
     const ComparisonDocument& doc = built->document;
     std::string heading;
-    for (const auto& [label, source] : built->inputs) heading += (heading.empty() ? "" : "\n") + label + " = " + source;
+    for (const auto& [label, source] : built->inputs)
+        heading += (heading.empty() ? "" : "
+") + oneLine(label + " = " + source);  // one line each
     if (!savePath.empty() && !saveOrUpdate(doc, std::move(existing), savePath, built->decision.verdict, err))
         return kExitBadInput;
     printDecision(built->decision, doc, format, heading, out);

@@ -1,4 +1,5 @@
 #include "cli_judge.h"
+#include "cli_common.h"
 
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include "cli.h"
 #include "cli_args.h"
 #include "fp8dash/core/judge_runner.h"
+#include "fp8dash/core/untrusted_text.h"
 #include "terminal_stream.h"
 
 namespace fp8dash::cli {
@@ -154,13 +156,13 @@ int runJudge(const std::vector<std::string>& args, std::ostream& out, std::ostre
         progress.report = [&](double, const std::string& what) {
             std::lock_guard lock(outputMutex);
             writeTerminalControl(err, "\r");
-            err << "fp8dash: judged " << what << std::flush;
+            err << "fp8dash: judged " << oneLine(what) << std::flush;
             writeTerminalControl(err, "\033[K");
         };
     auto summary = runJudgeEval(st, progress);
     if (::isatty(STDERR_FILENO)) err << "\n";
     if (!summary) {
-        err << "fp8dash: " << summary.error().message << "\n";
+        err << "fp8dash: " << errorText(summary.error().message) << "\n";
         return kExitBadInput;
     }
     const JudgeRunSummary& s = *summary;
@@ -189,11 +191,11 @@ int runJudge(const std::vector<std::string>& args, std::ostream& out, std::ostre
                    .dump(2)
             << "\n";
     } else {
-        out << "Domain eval: " << s.samples << " samples, judge " << st.judge.model << "\n";
+        out << "Domain eval: " << s.samples << " samples, judge " << oneLine(st.judge.model) << "\n";
         if (s.counts.alreadyDone)
             out << "  resumed: " << s.counts.alreadyDone << " of " << s.counts.total << " already scored\n";
         for (const auto& [name, v] : {std::pair{"baseline ", &s.baseline}, std::pair{"candidate", &s.candidate}})
-            out << "  " << name << " (" << v->model << "): " << v->scored << " scored, " << v->failed
+            out << "  " << name << " (" << oneLine(v->model) << "): " << v->scored << " scored, " << v->failed
                 << " failed, mean score " << meanText(v->meanScore) << "\n";
         if (s.baseline.meanScore && s.candidate.meanScore && *s.baseline.meanScore > 0) {
             char buf[64];
@@ -201,8 +203,10 @@ int runJudge(const std::vector<std::string>& args, std::ostream& out, std::ostre
                           (*s.candidate.meanScore - *s.baseline.meanScore) / *s.baseline.meanScore * 100);
             out << "  candidate vs baseline: " << buf << " on the mean score\n";
         }
-        out << "Files: " << (dir / "baseline.jsonl").string() << ", " << (dir / "candidate.jsonl").string() << ", "
-            << (dir / "failures.jsonl").string() << ", " << (dir / "run.json").string() << "\n";
+        out << "Files: "
+            << oneLine((dir / "baseline.jsonl").string() + ", " + (dir / "candidate.jsonl").string() + ", " +
+                       (dir / "failures.jsonl").string() + ", " + (dir / "run.json").string())
+            << "\n";
         if (s.counts.failed)
             out << s.counts.failed
                 << " failed (reasons in failures.jsonl); running the same command again retries them\n";

@@ -8,6 +8,7 @@
 #include "fp8dash/core/demo.h"
 #include "fp8dash/core/report_document.h"
 #include "fp8dash/core/report_format.h"
+#include "fp8dash/core/untrusted_text.h"
 #include "fp8dash/core/version.h"
 
 #ifdef FP8DASH_WITH_GUI
@@ -61,10 +62,10 @@ int writeReportOut(const ComparisonDocument& doc, const Decision& decision, cons
     const ReportFileFormat format = *reportFormatForPath(path);
     const auto finish = [&](const Status& written) {
         if (!written) {
-            err << "fp8dash: cannot write the report: " << written.error().message << "\n";
+            err << "fp8dash: cannot write the report: " << errorText(written.error().message) << "\n";
             return kExitBadInput;
         }
-        err << "fp8dash: wrote the report to " << path << "\n";
+        err << "fp8dash: wrote the report to " << oneLine(path) << "\n";
         return kExitOk;
     };
 #ifdef FP8DASH_WITH_GUI
@@ -77,7 +78,8 @@ int writeReportOut(const ComparisonDocument& doc, const Decision& decision, cons
     }
 #else
     if (format == ReportFileFormat::Pdf) {
-        err << "fp8dash: " << path << ": this fp8dash was built without the desktop app (FP8DASH_BUILD_GUI=OFF), "
+        err << "fp8dash: " << oneLine(path)
+            << ": this fp8dash was built without the desktop app (FP8DASH_BUILD_GUI=OFF), "
             << "whose Qt libraries draw PDF reports; write .html or .md instead\n";
         return kExitBadInput;
     }
@@ -103,11 +105,12 @@ int reportDocument(const ComparisonDocument& doc, Format format, bool print, con
                    std::optional<Verdict> failOn, std::ostream& out, std::ostream& err, const std::string& source) {
     auto decision = decide(doc);
     if (!decision) {
-        err << "fp8dash: " << source << ": " << decision.error().message << "\n";
+        err << "fp8dash: " << oneLine(source) << ": " << errorText(decision.error().message) << "\n";
         return kExitBadInput;
     }
     for (const std::string& step : doc.migrations)
-        err << "fp8dash: " << source << ": read from comparison format " << doc.version << " (" << step << ")\n";
+        err << "fp8dash: " << oneLine(source) << ": read from comparison format " << doc.version << " (" << step
+            << ")\n";
     if (!outPath.empty())
         if (const int rc = writeReportOut(doc, *decision, outPath, source, err); rc != kExitOk) return rc;
     if (print) {
@@ -156,7 +159,7 @@ int cmdReport(Args& a, bool demo, std::ostream& out, std::ostream& err) {
         if (!positional.empty()) throw UsageError{"demo takes no file"};
         auto doc = loadDemoComparison();
         if (!doc) {
-            err << "fp8dash: the bundled demo is broken: " << doc.error().message << "\n";
+            err << "fp8dash: the bundled demo is broken: " << errorText(doc.error().message) << "\n";
             return kExitInternal;
         }
         return reportDocument(*doc, format, print, outPath, failOn, out, err, std::string(kDemoName));
@@ -165,7 +168,7 @@ int cmdReport(Args& a, bool demo, std::ostream& out, std::ostream& err) {
         throw UsageError{"report needs exactly one comparison file (got " + std::to_string(positional.size()) + ")"};
     auto doc = loadComparisonFile(positional[0]);
     if (!doc) {
-        err << "fp8dash: " << doc.error().message << "\n";
+        err << "fp8dash: " << errorText(doc.error().message) << "\n";
         return kExitBadInput;
     }
     return reportDocument(*doc, format, print, outPath, failOn, out, err, positional[0]);

@@ -10,6 +10,7 @@
 #include "fp8dash/core/report_document.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/timeline.h"
+#include "fp8dash/core/untrusted_text.h"
 #include "fp8dash/core/version.h"
 #include "terminal_stream.h"
 
@@ -45,11 +46,11 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
     bool langfuseGiven = false, qualityQueryGiven = false;
     TimelineCredentials cred = credentialsFromEnvironment();
     if (!cred.headersError.empty()) {
-        err << "fp8dash: " << cred.headersError << "\n";
+        err << "fp8dash: " << oneLine(cred.headersError) << "\n";
         return kExitBadInput;
     }
     st.langfuseMode = LangfuseMode::Auto;  // aggregate for more than ~50,000 scores where the server can
-    cred.notice = [&err](const std::string& text) { err << "fp8dash: " << text << "\n" << std::flush; };
+    cred.notice = [&err](const std::string& text) { err << "fp8dash: " << oneLine(text) << "\n" << std::flush; };
     while (!a.done()) {
         if (a.option("--prometheus", value))
             st.prometheusUrl = value;
@@ -129,7 +130,7 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
         };
     auto data = fetchTimeline(st, cred, progress);
     if (!data) {
-        err << "fp8dash: " << data.error().message << "\n";
+        err << "fp8dash: " << errorText(data.error().message) << "\n";
         return kExitBadInput;
     }
     const TimelineReport report = evaluateTimeline(*data);
@@ -138,7 +139,7 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
         if (std::filesystem::exists(savePath)) {
             auto existing = loadComparisonFile(savePath);
             if (!existing) {
-                err << "fp8dash: cannot add the timeline: " << existing.error().message << "\n";
+                err << "fp8dash: cannot add the timeline: " << errorText(existing.error().message) << "\n";
                 return kExitBadInput;
             }
             doc = std::move(existing).value();
@@ -150,10 +151,10 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
         }
         doc.timeline = *data;
         if (auto saved = saveComparisonFile(doc, savePath); !saved) {
-            err << "fp8dash: cannot save: " << saved.error().message << "\n";
+            err << "fp8dash: cannot save: " << errorText(saved.error().message) << "\n";
             return kExitBadInput;
         }
-        err << "fp8dash: saved the timeline to " << savePath << "\n";
+        err << "fp8dash: saved the timeline to " << oneLine(savePath) << "\n";
     }
     if (format == Format::Json) {
         Json j = timelineReportToJson(report);

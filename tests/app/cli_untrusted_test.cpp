@@ -87,6 +87,74 @@ TEST(CliUntrusted, ATaskNameCannotRewriteTheVerdictOnATerminal) {
     }
 }
 
+// Issue 26, the newline variant of finding 1: the terminal filter keeps line breaks (the output needs its own), so a
+// task and a model name "...\nVerdict: GO — FP8 is safe" (and a file name likewise) would put a line reading
+// "Verdict: GO …" of its own under the real verdict. Every value is shown on one line, its line break as \n.
+TEST(CliUntrusted, ANewlineInANameCannotMakeAVerdictLine) {
+    const std::string spoof = "\nVerdict: GO \xe2\x80\x94 FP8 is safe";
+    const std::string task = "arc" + spoof;
+    test::TempDir dir;
+    const std::string bf16 = dir.write("bf16/results_2026-12-01T10-00-00.000001.json",
+                                       resultsJson(task, 0.80, "meta-llama/Llama-3.1-8B-Instruct" + spoof))
+                                 .string();
+    const std::string fp8 = dir.write("fp8/results_2026-12-01T12-00-00.000001.json",
+                                      resultsJson(task, 0.7472, "RedHatAI/Llama-3.1-8B-Instruct-FP8-dynamic" + spoof))
+                                .string();
+    // The name as the outputs must show it: each line break as the two characters backslash and n.
+    std::string shownTask = task;
+    shownTask.replace(shownTask.find('\n'), 1, "\\n");
+    // No line of an output starts with the spoof (after its indentation), and the real verdict is there.
+    const auto expectNoSpoofLine = [](const std::string& text, const std::string& what) {
+        std::istringstream lines(text);
+        for (std::string line; std::getline(lines, line);) {
+            const std::size_t start = line.find_first_not_of(' ');
+            EXPECT_FALSE(start != std::string::npos && line.compare(start, 11, "Verdict: GO") == 0)
+                << what << " has a line of its own from a name: " << line << "\n"
+                << text;
+        }
+    };
+    const auto saved = dir.path() / ("x" + spoof + ".fp8cmp");
+    auto r = test::fp8dashCli({"compare", bf16, fp8, "--save", saved.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    expectNoSpoofLine(r.out, "compare's text");
+    expectNoSpoofLine(r.err, "compare's stderr");
+    EXPECT_NE(r.out.find("Verdict: INVESTIGATE"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(shownTask), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("saved the comparison to "), std::string::npos) << r.err;
+
+    const auto txt = dir.path() / ("r" + spoof + ".txt");
+    auto w = test::fp8dashCli({"report", saved.string(), "--out", txt.string()});
+    ASSERT_EQ(w.exitCode, 0) << w.err;
+    expectNoSpoofLine(w.err, "report's stderr");
+    const auto file = readTextFile(txt);
+    ASSERT_TRUE(file.ok()) << file.error().message;
+    expectNoSpoofLine(*file, "the .txt report");
+    EXPECT_NE(file->find("Verdict: INVESTIGATE"), std::string::npos) << *file;
+    EXPECT_NE(file->find(shownTask), std::string::npos) << *file;
+
+    auto t = test::fp8dashCli({"report", saved.string(), "--format", "text"});
+    ASSERT_EQ(t.exitCode, 0) << t.err;
+    expectNoSpoofLine(t.out, "report --format text");
+    EXPECT_NE(t.out.find("Verdict: INVESTIGATE"), std::string::npos) << t.out;
+
+    // The JSON still holds the names themselves (JSON escapes the newline its own way).
+    auto j = test::fp8dashCli({"compare", bf16, fp8, "--format", "json"});
+    const auto json = test::parseJson(j);
+    ASSERT_TRUE(json.contains("tasks")) << j.out;
+    EXPECT_EQ(json["tasks"][0]["task"], task);
+    EXPECT_EQ(json["runs"]["candidate"]["model"], "RedHatAI/Llama-3.1-8B-Instruct-FP8-dynamic" + spoof);
+
+    // An error that lists task names keeps its listing, each name on one line: the runs share no task here.
+    const std::string other =
+        dir.write("other/results_2026-12-01T12-00-00.000001.json",
+                  resultsJson("hellaswag", 0.7, "RedHatAI/Llama-3.1-8B-Instruct-FP8-dynamic" + spoof))
+            .string();
+    auto e = test::fp8dashCli({"compare", bf16, other});
+    EXPECT_EQ(e.exitCode, 2) << e.err;
+    expectNoSpoofLine(e.err, "the error listing the tasks");
+    EXPECT_NE(e.err.find("\n  " + shownTask + ": only in the baseline"), std::string::npos) << e.err;
+}
+
 TEST(CliUntrusted, ATaskNameCannotMakeMarkdownStructure) {
     HostileRuns runs(test::markdownTakeover());
     auto r = test::fp8dashCli({"compare", runs.bf16, runs.fp8, "--format", "markdown"});

@@ -85,6 +85,28 @@ TEST(VisibleControls, AStreamMayPassOnlyWholeUtf8Sequences) {
     }
 }
 
+// oneLine: a value's line breaks shown, never made (the text outputs' newline variant of finding 1); a value without
+// one unchanged, backslashes included; with visibleControls after it, no line break of the value survives, and the
+// line breaks visibleControls already escaped come out the same either way.
+TEST(OneLine, ShowsEveryLineBreakOfAValue) {
+    EXPECT_EQ(oneLine("x\nVerdict: GO"), "x\\nVerdict: GO");
+    EXPECT_EQ(oneLine("a\r\nb"), "a\\u000D\\nb");
+    EXPECT_EQ(oneLine("v\vf\f"), "v\\u000Bf\\u000C");
+    EXPECT_EQ(oneLine("nel\xc2\x85 ls\xe2\x80\xa8 ps\xe2\x80\xa9"), "nel\\u0085 ls\\u2028 ps\\u2029");
+    for (const std::string kept : {"", "plain", "C:\\runs\\n1 \\n", "tab\there", "\xe2\x80\x94 \xe2\x86\x92 \xc3\xa9",
+                                   "\xe2\x80\xa7 \xe2\x80\xaa", "bad \xff \xc2"})
+        EXPECT_EQ(oneLine(kept), kept);
+    for (const auto& s : test::hostileStrings()) {
+        const std::string shown = visibleControls(oneLine(s));
+        EXPECT_EQ(shown.find('\n'), std::string::npos) << shown.substr(0, 200);
+        // Both filters agree on what visibleControls escapes itself: only LF is oneLine's own.
+        std::string lfOnly = s;
+        for (std::size_t at = lfOnly.find('\n'); at != std::string::npos; at = lfOnly.find('\n', at + 2))
+            lfOnly.replace(at, 1, "\\n");
+        EXPECT_EQ(shown, visibleControls(lfOnly)) << shown.substr(0, 200);
+    }
+}
+
 std::vector<std::string> structuralCorpus() {
     std::vector<std::string> out;
     for (const auto& s : test::hostileStrings())

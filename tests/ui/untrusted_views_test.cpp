@@ -58,18 +58,39 @@ QString rendered(const QString& text, Qt::TextFormat format) {
     return text;
 }
 
+// A control or a bidi override that a view would act on (untrusted_ui.h, visibleText): C0 but newline and tab, DEL,
+// C1, the bidi embeddings, overrides, isolates and marks, the line and paragraph separators. The first one, or 0.
+char16_t rawControl(const QString& text) {
+    for (const QChar ch : text) {
+        const char16_t c = ch.unicode();
+        if ((c < 0x20 && c != u'\n' && c != u'\t') || (c >= 0x7F && c <= 0x9F) || (c >= 0x202A && c <= 0x202E) ||
+            (c >= 0x2066 && c <= 0x2069) || c == 0x200E || c == 0x200F || c == 0x061C || c == 0x2028 || c == 0x2029)
+            return c;
+    }
+    return 0;
+}
+
 const QString kMarker = QString::fromUtf8(fp8dash::test::kHtmlVerdictMarker);
 const QString kShown = QString::fromUtf8(fp8dash::test::kHtmlVerdictShown);
 
 // Collects what every widget shows, and the failures: each place where a payload's rendering lost its markup.
 struct Audit {
     int shown = 0;                 // places that showed a payload as text (so the audit saw the payloads at all)
+    int overridesShown = 0;        // places that showed the right-to-left override payload as its visible escape
     std::set<std::string> fields;  // the fields whose payload was seen (the word before the payload)
     QStringList failures;
 
     void check(const QString& where, const QString& text, Qt::TextFormat format) {
+        // Every text a view shows, data or not: no raw control or bidi override reaches the screen (the payloads hold
+        // ESC sequences, CR and a right-to-left override spelling "Verdict: GO" backwards).
+        const QString seen = rendered(text, format);
+        if (const char16_t c = rawControl(seen))
+            failures << QStringLiteral("%1: raw U+%2 in: %3")
+                            .arg(where, QString::number(c, 16).toUpper().rightJustified(4, QLatin1Char('0')),
+                                 seen.left(300));
+        if (seen.contains(QStringLiteral("\\u202EOG :tcidreV"))) ++overridesShown;
         if (!text.contains(kMarker) && !text.contains(QStringLiteral("VERDICT: GO&lt;"))) return;
-        const QString r = rendered(text, format);
+        const QString& r = seen;
         if (r.contains(kShown, Qt::CaseInsensitive)) {  // (slides' kickers are upper case)
             ++shown;
             const qsizetype at = r.indexOf(kShown, 0, Qt::CaseInsensitive);
@@ -235,12 +256,45 @@ TEST_F(UntrustedViewsTest, EveryViewShowsHostileStringsAsTheTextTheyAre) {
     }
     EXPECT_TRUE(audit.failures.isEmpty()) << audit.failures.size() << " places render markup from the file:\n"
                                           << audit.failures.join(QLatin1Char('\n')).toStdString();
-    // The audit saw the payloads where the document shows them.
+    // The audit saw the payloads where the document shows them, the right-to-left override among them, escaped.
     EXPECT_GT(audit.shown, 20);
+    EXPECT_GT(audit.overridesShown, 0);
 
     for (const char* field : {"title", "baseline.label", "candidate.label", "note.text", "note.author", "decision.by",
                               "timeline.server", "hellaswag", "mmlu", "winogrande"})
         EXPECT_TRUE(audit.fields.count(field)) << field << " was not seen in any view";
+}
+
+// Issue 26, bidi overrides in widgets: a variants comparison (the "Which layers" tab, a table of its own) whose run
+// labels hold a right-to-left override spelling "Verdict: GO" backwards, an ESC sequence and a CR: every widget,
+// table item and header shows them as visible escapes, never acting on them.
+TEST_F(UntrustedViewsTest, BidiOverridesAndControlsInRunLabelsAreShownEscaped) {
+    const QString ladder = QStringLiteral(FP8DASH_TEST_DATA "/lm-eval-ladder");
+    const QString rlo = QString(QChar(0x202E)) + QStringLiteral("OG :tcidreV");
+    NewComparisonRequest r;
+    r.baselinePath = ladder + QStringLiteral("/bf16");
+    r.candidatePath = ladder + QStringLiteral("/w8a8");
+    r.moreCandidatePaths = {ladder + QStringLiteral("/w8a8-kv"), ladder + QStringLiteral("/w8a8-kv-cal")};
+    r.baselineLabel = QStringLiteral("bf16 ") + rlo;
+    r.candidateLabel = QStringLiteral("w8a8 \x1b[2K\r") + rlo;
+    r.moreCandidateLabels = {QStringLiteral("kv ") + QString(QChar(0x2067)) + QStringLiteral("isolate"),
+                             QStringLiteral("kv-cal ") + QString(QChar(0x200F)) + QStringLiteral("mark")};
+    r.recommendation.accept = Verdict::Monitor;
+    auto built = buildNewComparison(r);
+    ASSERT_TRUE(built.ok()) << built.error().message;
+    ComparisonView view;
+    view.setComparison(*built);
+    view.resize(1366, 720);
+    view.show();
+    ASSERT_TRUE(view.tabs()->isTabVisible(ComparisonView::LayersTab));
+    for (ComparisonView::Tab tab : {ComparisonView::LayersTab, ComparisonView::EvalsTab}) {
+        view.showTab(tab);
+        QApplication::processEvents();
+    }
+    Audit audit;
+    audit.widgets(QStringLiteral("variants:"), &view);
+    EXPECT_TRUE(audit.failures.isEmpty()) << audit.failures.join(QLatin1Char('\n')).toStdString();
+    EXPECT_GT(audit.overridesShown, 0);  // the labels were seen, their override shown as \u202E
 }
 
 // The rule of ui/src/untrusted_ui.h, where a line of source can show it broken: data (toQString) straight into a

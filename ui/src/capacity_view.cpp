@@ -263,7 +263,7 @@ void CapacityView::fillGpuCombo() {
     const QSignalBlocker block(m_gpu);
     m_gpu->clear();
     if (m_local && m_local->available && !m_local->gpus.empty()) {
-        m_gpu->addItem(tr("This machine: %1").arg(toQString(m_local->gpus.front().name)), kLocalGpu);
+        m_gpu->addItem(tr("This machine: %1").arg(visibleText(toQString(m_local->gpus.front().name))), kLocalGpu);
     }
     for (const std::string& name : gpuPresetNames()) {
         const auto preset = findGpuPreset(name);

@@ -29,6 +29,7 @@
 #include "fp8dash/ui/variants_view.h"
 #include "fp8dash/ui/verdict_banner.h"
 #include "ui_style.h"
+#include "untrusted_ui.h"
 
 namespace fp8dash::ui {
 
@@ -216,7 +217,7 @@ void ComparisonView::setComparison(const LoadedComparison& loaded) {
     const ComparisonReport& report = loaded.report;
 
     m_banner->setDecision(loaded.decision, doc);
-    m_title->setText(toQString(doc.title));
+    setPlainText(m_title, toQString(doc.title));
     m_title->setVisible(!doc.title.empty());
 
     // Hiding the current tab moves Qt to its neighbour (the judge tab): decide from where it was before.
@@ -278,6 +279,7 @@ void ComparisonView::setComparison(const LoadedComparison& loaded) {
         for (const CandidateRecord& c : doc.moreCandidates)
             m_runNames.emplace_back(c.run.label, c.run.results.modelName);
     }
+    for (QString& choice : choices) choice = visibleText(choice);  // run labels: their controls shown (untrusted_ui.h)
     QStringList before;
     for (int i = 0; i < m_picker->count(); ++i) before << m_picker->itemText(i);
     const int keep = before == choices ? m_picker->currentIndex() : 0;

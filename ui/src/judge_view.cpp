@@ -383,9 +383,9 @@ void JudgeView::showSummary(const JudgeSection& section, const JudgeComparison& 
     const std::vector<double> k = comparedScores(section.candidate, section.baseline, c.paired);
     const ConfidenceInterval bCi = tMeanCi(b);
     const ConfidenceInterval kCi = tMeanCi(k);
-    m_means->setText(tr("%1: %2 (95 % CI %3 – %4)\n%5: %6 (95 % CI %7 – %8)")
-                         .arg(baselineLabel, mean3(c.baselineMean), fixed2(bCi.low), fixed2(bCi.high), candidateLabel,
-                              mean3(c.candidateMean), fixed2(kCi.low), fixed2(kCi.high)));
+    setPlainText(m_means, tr("%1: %2 (95 % CI %3 – %4)\n%5: %6 (95 % CI %7 – %8)")
+                              .arg(baselineLabel, mean3(c.baselineMean), fixed2(bCi.low), fixed2(bCi.high),
+                                   candidateLabel, mean3(c.candidateMean), fixed2(kCi.low), fixed2(kCi.high)));
     m_means->setToolTip(tr("Mean judge score of each side over the compared samples, with the Student t interval of "
                            "that mean (scale %1–%2).")
                             .arg(judge_text::score(c.scale.min), judge_text::score(c.scale.max)));
@@ -471,10 +471,10 @@ void JudgeView::showSummary(const JudgeSection& section, const JudgeComparison& 
                        .arg(c.nCandidate)
                        .arg(candidateLabel);
     }
-    m_samples->setText(samples.join(QLatin1Char('\n')));
-    m_sources->setText(
-        tr("Scores: %1 from %2 · %3 from %4")
-            .arg(baselineLabel, toQString(c.baselineSource), candidateLabel, toQString(c.candidateSource)));
+    setPlainText(m_samples, samples.join(QLatin1Char('\n')));
+    setPlainText(m_sources,
+                 tr("Scores: %1 from %2 · %3 from %4")
+                     .arg(baselineLabel, toQString(c.baselineSource), candidateLabel, toQString(c.candidateSource)));
     paintColours();
 }
 

@@ -81,7 +81,7 @@ QString typographic(const std::string& text) {
 
 QLabel* makeLabel(QWidget* parent, const QString& text, int px, QFont::Weight weight, const QColor& color,
                   const QString& objectName = {}, bool wrap = true) {
-    auto* label = new QLabel(text, parent);
+    auto* label = new QLabel(visibleText(text), parent);  // its controls shown (untrusted_ui.h)
     if (!objectName.isEmpty()) label->setObjectName(objectName);
     QFont f = label->font();
     f.setPixelSize(px);
@@ -458,7 +458,7 @@ void PresentationSlideView::buildCover(QWidget* body, const Parts& parts) {
                             row, 0, Qt::AlignTop);
             runs->addWidget(text, row, 1);
         } else {
-            text->setText(point);
+            setPlainText(text, point);
             runs->addWidget(text, row, 0, 1, 2);
         }
         ++row;

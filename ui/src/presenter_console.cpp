@@ -174,8 +174,8 @@ void PresenterConsole::setSlide(const PresentationDeck& deck, std::size_t index)
     if (index >= deck.slides.size()) return;
     const PresentationSlide& slide = deck.slides[index];
     m_position->setText(tr("%1 / %2 · %3").arg(index + 1).arg(deck.slides.size()).arg(stepTitle(slide)));
-    m_title->setText(toQString(slide.title));
-    m_talk->setText(toQString(slide.talkingPoints));
+    setPlainText(m_title, toQString(slide.title));
+    setPlainText(m_talk, toQString(slide.talkingPoints));
 
     QString html;
     const auto paragraph = [](const QString& inner) {
@@ -205,9 +205,9 @@ void PresenterConsole::setSlide(const PresentationDeck& deck, std::size_t index)
 
     if (index + 1 < deck.slides.size()) {
         const PresentationSlide& next = deck.slides[index + 1];
-        m_nextSlide->setText(tr("Next: %1 — %2").arg(stepTitle(next), toQString(next.title)));
+        setPlainText(m_nextSlide, tr("Next: %1 — %2").arg(stepTitle(next), toQString(next.title)));
     } else {
-        m_nextSlide->setText(tr("Last slide"));
+        setPlainText(m_nextSlide, tr("Last slide"));
     }
 }
 

@@ -62,8 +62,8 @@ NoteDialog::NoteDialog(const QStringList& tasks, const QString& task, QWidget* p
     auto* form = new QFormLayout;
     m_task = new QComboBox(this);
     m_task->addItem(tr("The whole comparison"), QString());
-    for (const QString& t : tasks) m_task->addItem(t, t);
-    if (!task.isEmpty() && m_task->findData(task) < 0) m_task->addItem(task, task);
+    for (const QString& t : tasks) m_task->addItem(visibleText(t), t);  // shown with its controls visible
+    if (!task.isEmpty() && m_task->findData(task) < 0) m_task->addItem(visibleText(task), task);
     m_task->setCurrentIndex(std::max(0, m_task->findData(task)));
     auto* aboutLabel = new QLabel(tr("&About:"), this);
     aboutLabel->setBuddy(m_task);
@@ -100,7 +100,7 @@ void NoteDialog::setNote(const Note& note) {
     m_ok->setText(tr("Save Note"));
     m_text->setPlainText(toQString(note.text));
     const QString task = toQString(note.task);
-    if (!task.isEmpty() && m_task->findData(task) < 0) m_task->addItem(task, task);
+    if (!task.isEmpty() && m_task->findData(task) < 0) m_task->addItem(visibleText(task), task);
     m_task->setCurrentIndex(std::max(0, m_task->findData(task)));
     if (!note.author.empty()) m_author->setText(toQString(note.author));
 }

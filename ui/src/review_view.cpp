@@ -152,22 +152,23 @@ ReviewView::ReviewView(QWidget* parent) : QWidget(parent) {
 void ReviewView::setComparison(const LoadedComparison& loaded) {
     const ComparisonDocument& doc = loaded.document;
     if (const ReviewDecision* d = doc.currentDecision()) {
-        m_outcome->setText(toQString(reviewOutcomeTitle(d->outcome)));
+        setPlainText(m_outcome, toQString(reviewOutcomeTitle(d->outcome)));
         m_outcome->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(outcomeColor(d->outcome).name()));
         QString detail = tr("By %1 on %2").arg(toQString(d->by), toQString(readableTimestamp(d->at)));
         if (d->verdictAtDecision)
             detail += tr(", when the evidence said %1").arg(toQString(verdictTitle(*d->verdictAtDecision)));
         detail += QStringLiteral(".\n") + excerpt(toQString(d->why));
-        m_decisionDetail->setText(detail);
+        setPlainText(m_decisionDetail, detail);
         const ReviewAssessment a = assessReview(*d, loaded.decision.verdict);
         QStringList warnings;
         for (const std::string& w : a.warnings) warnings << QStringLiteral("⚠ ") + toQString(w);
-        m_warnings->setText(warnings.join(QLatin1Char('\n')));
+        setPlainText(m_warnings, warnings.join(QLatin1Char('\n')));
         m_record->setText(tr("Revise Decision…"));
     } else {
-        m_outcome->setText(tr("No decision recorded"));
+        setPlainText(m_outcome, tr("No decision recorded"));
         m_outcome->setStyleSheet(QString());
-        m_decisionDetail->setText(
+        setPlainText(
+            m_decisionDetail,
             tr("Record whether FP8 is approved (go, or monitor with quality alerting) or rejected, with your name "
                "and the reason. It is saved in the comparison file and shown in the verdict banner."));
         m_warnings->clear();
@@ -195,10 +196,11 @@ void ReviewView::setComparison(const LoadedComparison& loaded) {
     m_task->addItem(tr("The whole comparison"), QString());
     std::set<std::string> seen;
     for (const TaskComparison& t : loaded.report.tasks) {
-        if (seen.insert(t.task).second) m_task->addItem(toQString(t.task), toQString(t.task));
+        if (seen.insert(t.task).second) m_task->addItem(visibleText(toQString(t.task)), toQString(t.task));
     }
     for (const Note& n : doc.notes) {
-        if (!n.task.empty() && seen.insert(n.task).second) m_task->addItem(toQString(n.task), toQString(n.task));
+        if (!n.task.empty() && seen.insert(n.task).second)
+            m_task->addItem(visibleText(toQString(n.task)), toQString(n.task));
     }
     m_task->setCurrentIndex(std::max(0, m_task->findData(chosen)));
     m_notes->setNotes(doc.notes);
@@ -217,7 +219,7 @@ void ReviewView::focusComposer(const QString& task) {
     if (index >= 0) {
         m_task->setCurrentIndex(index);
     } else if (!task.isEmpty()) {
-        m_task->addItem(task, task);
+        m_task->addItem(visibleText(task), task);
         m_task->setCurrentIndex(m_task->count() - 1);
     }
     m_composer->setFocus(Qt::OtherFocusReason);

@@ -68,7 +68,7 @@ QVariant RowTableModel::data(const QModelIndex& index, int role) const {
     if (!cell) return {};
     switch (role) {
         case Qt::DisplayRole:
-            return cell->text;
+            return visibleText(cell->text);  // data: its controls shown (untrusted_ui.h)
         case Qt::UserRole:
             return cell->value;
         case Qt::ToolTipRole:
@@ -91,7 +91,7 @@ QVariant RowTableModel::headerData(int section, Qt::Orientation orientation, int
     const TableHeader& h = headers[static_cast<std::size_t>(section)];
     switch (role) {
         case Qt::DisplayRole:
-            return h.title;
+            return visibleText(h.title);
         case Qt::ToolTipRole:
             return h.toolTip.isEmpty() ? QVariant() : QVariant(escapedTip(h.toolTip));
         case exporting::kCsvUnitRole:

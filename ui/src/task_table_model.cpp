@@ -380,6 +380,9 @@ QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
 
     switch (role) {
         case Qt::DisplayRole:
+            // Data: its controls shown (untrusted_ui.h).
+            return visibleText(data(index, TaskPathRole).toString());
+        case TaskPathRole:
             // A subtask under its group shows its path below the group's (lm-eval 0.5 names it "<group>::<task>").
             if (column == TaskColumn && subtask)
                 return toQString(taskNameUnder(t.task, node->parent->comparison->task));
@@ -441,9 +444,11 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
         const QVariant tip = headerData(section, orientation, kHeaderToolTipRole);
         return tip.isValid() ? QVariant(escapedTip(tip.toString())) : QVariant();
     }
-    const QString baselineLabel = m_report.baselineLabel.empty() ? tr("Baseline") : toQString(m_report.baselineLabel);
+    // The runs' labels come from the files: their controls shown (untrusted_ui.h).
+    const QString baselineLabel =
+        m_report.baselineLabel.empty() ? tr("Baseline") : visibleText(toQString(m_report.baselineLabel));
     const QString candidateLabel =
-        m_report.candidateLabel.empty() ? tr("Candidate") : toQString(m_report.candidateLabel);
+        m_report.candidateLabel.empty() ? tr("Candidate") : visibleText(toQString(m_report.candidateLabel));
     if (role == Qt::DisplayRole) {
         switch (section) {
             case TaskColumn:

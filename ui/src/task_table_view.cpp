@@ -187,13 +187,14 @@ void TaskTableView::setReport(const ComparisonReport& report) {
 
 QString TaskTableView::taskAt(const QModelIndex& proxyIndex) const {
     if (!proxyIndex.isValid()) return {};
-    return proxyIndex.siblingAtColumn(TaskTableModel::TaskColumn).data(Qt::DisplayRole).toString();
+    return proxyIndex.siblingAtColumn(TaskTableModel::TaskColumn).data(TaskTableModel::TaskPathRole).toString();
 }
 
 bool TaskTableView::selectTask(const QString& task) {
     if (task.isEmpty()) return false;
-    const QModelIndexList hits = m_proxy->match(m_proxy->index(0, TaskTableModel::TaskColumn), Qt::DisplayRole, task, 1,
-                                                Qt::MatchExactly | Qt::MatchRecursive);
+    const QModelIndexList hits =
+        m_proxy->match(m_proxy->index(0, TaskTableModel::TaskColumn), TaskTableModel::TaskPathRole, task, 1,
+                       Qt::MatchExactly | Qt::MatchRecursive);
     if (hits.isEmpty()) return false;
     const QModelIndex hit = hits.front();
     if (hit.parent().isValid()) m_tree->expand(hit.parent());

@@ -670,13 +670,13 @@ void TimelineView::updateHeader() {
     // A tooltip is read as rich text when it looks like markup: the queries and the server's words, escaped.
     m_sourceLabel->setToolTip(
         QStringLiteral("<p style='white-space:pre-wrap'>%1</p>").arg(style::escaped(queries.join(QLatin1Char('\n')))));
-    m_sourceLabel->setText(sources.join(QStringLiteral("   ·   ")) + QLatin1Char('\n') + line2);
+    setPlainText(m_sourceLabel, sources.join(QStringLiteral("   ·   ")) + QLatin1Char('\n') + line2);
 
     QStringList warnings;
     for (const std::string& w : m_data->warnings) warnings << QStringLiteral("⚠ ") + toQString(w);
     // The risk flag from vllm:cache_config_info (FP8 KV cache without calculated scales) shows beside the warnings.
     if (m_data->kvScalesRisk) warnings << tr("⚠ Risk: %1").arg(toQString(kvScalesRiskText(*m_data->kvScalesRisk)));
-    m_warningsLabel->setText(warnings.join(QLatin1Char('\n')));
+    setPlainText(m_warningsLabel, warnings.join(QLatin1Char('\n')));
     m_warningsLabel->setVisible(!warnings.isEmpty());
 
     const auto& detected = m_data->detectedChange;

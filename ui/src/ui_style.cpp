@@ -280,11 +280,12 @@ void clearLayout(QLayout* layout) {
     }
 }
 
+// Data in our rich text: its controls and bidi overrides shown (untrusted_ui.h), then HTML-escaped.
 QString escaped(const std::string& utf8) {
-    return QString::fromStdString(utf8).toHtmlEscaped();
+    return visibleText(QString::fromStdString(utf8)).toHtmlEscaped();
 }
 QString escaped(const QString& text) {
-    return text.toHtmlEscaped();
+    return visibleText(text).toHtmlEscaped();
 }
 
 QString breakable(const QString& text) {

@@ -16,6 +16,21 @@
 //  - QTextBrowser/QTextEdit: setHtml of escaped parts, or setPlainText.
 // Plain by construction, nothing to do: table and tree cells (no delegate renders markup), buttons, check boxes, group
 // boxes, tab titles, combo box items, window titles and status bar messages.
+//
+// Controls and bidi overrides (the CLI's rule, untrusted_text.h): plain text still acts on them. A right-to-left
+// override (U+202E) in a name reorders what follows it ("\u202EOG :tcidreV" reads "Verdict: GO"), an ESC, CR or
+// backspace is drawn as a box or nothing. visibleText shows each as a visible escape (\u202E, \u001B), as the CLI and
+// the reports do. Where it is applied, decided once: not in toQString (which also converts paths, URLs, and the text
+// an edit dialog loads and writes back to the file: that must stay what it is), but in the sinks that show data, so
+// that every view is covered by the few functions it already goes through:
+//  - plainLabel / setPlainText, escapedTip, chartText, excerpt and plainMessageBox (text and informative text): a
+//    plain label that shows data gets its text through setPlainText every time it is set, not a bare setText;
+//    a combo box item that names data, visibleText (its item data keeps the name);
+//  - style::escaped, which every data part of our rich text goes through (labels, rich tooltips, text browsers);
+//  - the display and tooltip text of the item models of data: RowTableModel (every table of data derives from it)
+//    and TaskTableModel.
+// Edit fields (a note or a decision being edited) keep the text as it is: they edit it. untrusted_views_test walks
+// every widget of a hostile comparison and fails on any raw control or bidi override it shows.
 // GUI thread only.
 #include <QMessageBox>
 #include <QString>
@@ -27,9 +42,15 @@ namespace fp8dash::ui {
 
 // Free text from a file (a note, a decision's reason) as a view shows it: whole up to kShownChars characters, else
 // that many and how long it is (a 200,000-character line laid out in a wrapped label stalls the window for seconds;
-// the file, the reports and the edit dialogs keep it whole).
+// the file, the reports and the edit dialogs keep it whole). Its controls shown (visibleText).
 inline constexpr qsizetype kShownChars = 5000;
 QString excerpt(const QString& text);
+
+// Text from data as a view shows it: C0 controls but newline and tab, DEL, C1 controls, bidi embeddings, overrides,
+// isolates and marks (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C) and the line and paragraph separators
+// (U+2028, U+2029) as visible escapes ("\u202E"); everything else unchanged. The same characters as the CLI's
+// visibleControls.
+QString visibleText(const QString& text);
 
 QLabel* plainLabel(const QString& text, QWidget* parent = nullptr);  // a QLabel with Qt::PlainText
 void setPlainText(QLabel* label, const QString& text);               // Qt::PlainText, then the text

@@ -167,8 +167,11 @@ void VariantsView::repaint() {
     const Recommendation& rec = v.recommendation;
 
     // The recommendation.
-    m_recommendation->setText(rec.label ? tr("Enable %1").arg(toQString(*rec.label))
-                                        : tr("No FP8 variant passes: stay on %1").arg(toQString(v.baselineLabel)));
+    // Labels and task names come from the files: shown with their controls visible (untrusted_ui.h), in the labels
+    // and in the table items (QTableWidgetItem text is shown as it is).
+    const auto shown = [](const std::string& data) { return visibleText(toQString(data)); };
+    m_recommendation->setText(rec.label ? tr("Enable %1").arg(shown(*rec.label))
+                                        : tr("No FP8 variant passes: stay on %1").arg(shown(v.baselineLabel)));
     const Verdict tone = rec.label ? rec.verdict : Verdict::Investigate;
     m_card->setStyleSheet(QStringLiteral("QFrame#recommendationCard { background: %1; border-radius: 6px; }"
                                          " QFrame#recommendationCard QLabel { color: %2; background: transparent; }")
@@ -183,11 +186,11 @@ void VariantsView::repaint() {
     // The matrix: a row per task, the baseline's value, each variant's cell.
     const std::vector<std::string> tasks = variant_text::taskOrder(v);
     m_matrix->setColumnCount(FirstVariantColumn + static_cast<int>(v.variants.size()));
-    QStringList header{tr("Task"), toQString(v.baselineLabel)};
+    QStringList header{tr("Task"), shown(v.baselineLabel)};
     for (const VariantResult& variant : v.variants) {
         const bool recommended = rec.recommends(variant.label);
         header << QStringLiteral("%1%2\n%3 · avg %4")
-                      .arg(recommended ? QStringLiteral("★ ") : QString(), toQString(variant.label),
+                      .arg(recommended ? QStringLiteral("★ ") : QString(), shown(variant.label),
                            toQString(verdictTitle(variant.verdict)),
                            variant.averageRecoveryPct ? toQString(fixed(*variant.averageRecoveryPct, 2)) + "%"
                                                       : tr("n/a"));
@@ -226,7 +229,7 @@ void VariantsView::repaint() {
             m_matrix->setItem(r, FirstVariantColumn + c, item);
         }
         // The task's own column sorts by its worst degradation across the variants.
-        auto* name = new NumberItem(toQString(task), worst);
+        auto* name = new NumberItem(shown(task), worst);
         m_matrix->setItem(r, TaskColumn, name);
         m_matrix->setItem(r, BaselineColumn,
                           new NumberItem(any ? toQString(fixed(any->baseline, 4)) : QStringLiteral("—"),
@@ -251,12 +254,12 @@ void VariantsView::repaint() {
     if (hasSteps) {
         m_steps->setColumnCount(1 + static_cast<int>(tasks.size()));
         QStringList stepHeader{tr("Step")};
-        for (const std::string& task : tasks) stepHeader << toQString(task);
+        for (const std::string& task : tasks) stepHeader << shown(task);
         m_steps->setHorizontalHeaderLabels(stepHeader);
         m_steps->setRowCount(static_cast<int>(v.steps.size()));
         for (int r = 0; r < static_cast<int>(v.steps.size()); ++r) {
             const LayerStep& step = v.steps[r];
-            auto* title = new QTableWidgetItem(toQString(variant_text::stepTitle(step)));
+            auto* title = new QTableWidgetItem(shown(variant_text::stepTitle(step)));
             m_steps->setItem(r, 0, title);
             for (int c = 0; c < static_cast<int>(tasks.size()); ++c) {
                 const auto it = std::find_if(step.tasks.begin(), step.tasks.end(),

@@ -1,6 +1,7 @@
 // The comparison rules (README "The comparison rules"), exactly: compared tasks, primary metric, delta and degradation,
 // verdict bands, standard errors, risk flags.
 #include "fp8dash/core/eval_comparison.h"
+#include "fp8dash/core/untrusted_text.h"
 
 #include "fp8dash/core/kv_scales_advice.h"
 #include "fp8dash/core/lm_eval_paths.h"
@@ -587,7 +588,7 @@ std::string noTaskHint(const ComparisonReport& r, const LmEvalResults& baseline,
             hint = "\n  (--allow-incomparable compares tasks that are not comparable anyway)";
             break;
         }
-    if (const std::string names = renamingHint(baseline, candidate); !names.empty()) hint += "\n  " + names;
+    if (const std::string names = renamingHint(baseline, candidate); !names.empty()) hint += "\n  " + oneLine(names);
     return hint;
 }
 
@@ -643,7 +644,7 @@ Result<ComparisonReport> compareMatched(const LmEvalResults& baseline, const LmE
     if (r.tasks.empty()) {
         std::string detail;
         for (std::size_t i = 0; i < r.missing.size() && i < 5; ++i)
-            detail += "\n  " + r.missing[i].task + ": " + r.missing[i].reason;
+            detail += "\n  " + oneLine(r.missing[i].task + ": " + r.missing[i].reason);  // one line per item
         if (r.missing.size() > 5) detail += "\n  ... and " + std::to_string(r.missing.size() - 5) + " more";
         return Error{"no task can be compared between " +
                      (baseline.sourcePath.empty() ? baselineLabel : baseline.sourcePath) + " and " +

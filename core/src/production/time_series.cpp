@@ -1,6 +1,7 @@
 // Time-series engine of the production timeline (README "The production timeline"): combining series, before/after
 // summaries, the quality alert with Prometheus' semantics, LTTB downsampling, time parsing.
 #include "fp8dash/core/time_series.h"
+#include "fp8dash/core/untrusted_text.h"
 
 #include "text_util.h"
 
@@ -186,7 +187,8 @@ Result<Series> pickSeries(const std::vector<Series>& series, const std::string& 
         if (labelsMatch(s.labels, want)) matches.push_back(&s);
     if (matches.size() == 1) return *matches.front();
     std::string listing;
-    for (std::size_t i = 0; i < series.size() && i < 5; ++i) listing += "\n  " + labelsToString(series[i].labels);
+    for (std::size_t i = 0; i < series.size() && i < 5; ++i)
+        listing += "\n  " + oneLine(labelsToString(series[i].labels));
     if (series.size() > 5) listing += "\n  ... and " + std::to_string(series.size() - 5) + " more";
     if (matches.empty())
         return Error{"no series matches \"" + pick + "\"; the query returned " + std::to_string(series.size()) +

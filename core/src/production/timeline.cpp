@@ -1,5 +1,6 @@
 // The production timeline: fetch orchestration, before/after figures, alert, verdict, and its JSON form.
 #include "fp8dash/core/timeline.h"
+#include "fp8dash/core/untrusted_text.h"
 
 #include "fp8dash/core/http_client.h"
 
@@ -143,7 +144,8 @@ Result<Series> oneSeries(const QueryResult& r, const std::string& what, const st
     if (!pick.empty()) return pickSeries(r.series, pick);
     if (r.series.size() == 1 || sum) return sumSeries(r.series);
     std::string listing;
-    for (std::size_t i = 0; i < r.series.size() && i < 5; ++i) listing += "\n  " + labelsToString(r.series[i].labels);
+    for (std::size_t i = 0; i < r.series.size() && i < 5; ++i)
+        listing += "\n  " + oneLine(labelsToString(r.series[i].labels));
     return Error{"the " + what + " query returned " + std::to_string(r.series.size()) +
                  " series; narrow the query or pick one by label:" + listing};
 }

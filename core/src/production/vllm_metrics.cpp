@@ -1,6 +1,7 @@
 // vLLM's metrics across releases: KV-cache dtype families, the engine-by-engine switch, the calculate_kv_scales risk,
 // the pick inside the default throughput query, and the words for a query that returns nothing.
 #include "fp8dash/core/vllm_metrics.h"
+#include "fp8dash/core/untrusted_text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -342,13 +343,14 @@ std::string explainEmptyQuery(const PrometheusClient& client, const std::string&
             for (const auto& [label, value] : pick) {
                 auto values = client.labelValues(label, {name}, from, to, progress);
                 if (!values) continue;
-                out += "\n  " + name + " has no series with " + label + "=\"" + value + "\"; " +
-                       (values->empty() ? "its series carry no " + label + " label"
-                                        : "its " + label + " values: " + joined(*values, ", "));
+                // One line per item of the listing, whatever the server's names hold (untrusted_text.h).
+                out += "\n  " + oneLine(name + " has no series with " + label + "=\"" + value + "\"; " +
+                                        (values->empty() ? "its series carry no " + label + " label"
+                                                         : "its " + label + " values: " + joined(*values, ", ")));
             }
             continue;
         }
-        out += "\n  the server has no metric " + name + " in this range";
+        out += "\n  the server has no metric " + oneLine(name) + " in this range";
         if (auto note = metricRenameNote(name)) out += "; " + *note;
         const auto closest = closestMetricNames(name, *inRange);
         const std::string prefix(namePrefix(name));

@@ -3,6 +3,7 @@
 
 #include "fp8dash/core/markdown_text.h"
 #include "fp8dash/core/report_format.h"
+#include "fp8dash/core/untrusted_text.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -81,7 +82,9 @@ std::string longContextHeadline(const LongContextSummary& s) {
 
 std::string longContextText(const ComparisonReport& r) {
     if (!r.longContext) return "";
-    const auto rows = longContextTable(*r.longContext, r.baselineLabel, r.candidateLabel);
+    auto rows = longContextTable(*r.longContext, r.baselineLabel, r.candidateLabel);
+    for (auto& row : rows)
+        for (auto& cell : row) cell = oneLine(cell);  // a cell is one line (the labels and task names are data)
     std::vector<std::size_t> widths(rows.front().size(), 0);
     for (const auto& row : rows)
         for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], columns(row[i]));

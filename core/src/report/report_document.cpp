@@ -83,7 +83,7 @@ Json comparisonToJson(const ComparisonDocument& doc, const Decision& decision) {
 }
 
 std::string reportToPlainText(const ComparisonDocument& doc, const Decision& decision) {
-    std::string out = decisionToText(decision, doc, reportTitle(doc));
+    std::string out = decisionToText(decision, doc, oneLine(reportTitle(doc)));  // the heading's one line
     // The review: the decision in force with its warnings, then the earlier ones (newest first).
     if (const ReviewDecision* current = doc.currentDecision()) {
         out += "\nReview decision\n";

@@ -10,6 +10,7 @@
 #include "fp8dash/core/markdown_text.h"
 #include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/timeline.h"
+#include "fp8dash/core/untrusted_text.h"
 #include "fp8dash/core/variant_text.h"
 #include "report/long_context_format.h"
 #include "report/report_text_parts.h"
@@ -25,10 +26,13 @@ Json optionalNumber(const std::optional<double>& v) {
 }
 
 std::size_t width(const std::string& s) {
-    return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+    // A newline counts as the two columns of the \n that pad and wrapText show in its place (oneLine).
+    return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }) +
+                                    std::count(s.begin(), s.end(), '\n'));
 }
 
-std::string pad(const std::string& s, std::size_t w, bool right) {
+std::string pad(const std::string& cell, std::size_t w, bool right) {
+    const std::string s = oneLine(cell);  // a cell is one line, whatever the value holds
     const std::size_t n = width(s);
     if (n >= w) return s;
     return right ? std::string(w - n, ' ') + s : s + std::string(w - n, ' ');
@@ -328,7 +332,8 @@ std::string formatSigmas(std::optional<double> sigmas) {
     return buf;
 }
 
-std::string wrapText(const std::string& text, std::size_t columns, const std::string& indent) {
+std::string wrapText(const std::string& paragraph, std::size_t columns, const std::string& indent) {
+    const std::string text = oneLine(paragraph);  // one paragraph: a line break from a value is shown, not made
     std::string out, line;
     std::size_t start = 0;
     auto flush = [&] {
@@ -416,7 +421,7 @@ std::string reportToText(const ComparisonReport& r) {
     const std::size_t lw = std::max(width(r.baselineLabel), width(r.candidateLabel));
     for (const auto* side : {&r.baselineConfig, &r.candidateConfig}) {
         const std::string& label = side == &r.baselineConfig ? r.baselineLabel : r.candidateLabel;
-        out += "  " + pad(label, lw) + "  " + modelLine(*side) + "\n";
+        out += "  " + pad(label, lw) + "  " + oneLine(modelLine(*side)) + "\n";
         out += "  " + pad("", lw) + "  " + fp8LayersSummary(*side) + "\n";
     }
 
@@ -663,12 +668,12 @@ std::string judgeToText(const JudgeComparison& c, const std::string& bl, const s
         out += lead + wrapped.substr(width(lead));
     }
     if (!l.distribution.empty()) {
-        out += "  Distribution (" + l.distribution[0] + ")\n";
-        for (std::size_t i = 1; i < l.distribution.size(); ++i) out += "    " + l.distribution[i] + "\n";
+        out += "  Distribution (" + oneLine(l.distribution[0]) + ")\n";
+        for (std::size_t i = 1; i < l.distribution.size(); ++i) out += "    " + oneLine(l.distribution[i]) + "\n";
     }
     if (!l.drops.empty()) {
         out += "  Biggest drops\n";
-        for (const auto& d : l.drops) out += "    " + d + "\n";
+        for (const auto& d : l.drops) out += "    " + oneLine(d) + "\n";
     }
     return out;
 }

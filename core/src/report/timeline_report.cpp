@@ -2,6 +2,7 @@
 #include <string>
 
 #include "fp8dash/core/timeline.h"
+#include "fp8dash/core/untrusted_text.h"
 #include "fp8dash/core/vllm_metrics.h"
 #include "report/timeline_format.h"
 
@@ -45,15 +46,19 @@ std::string timelineReportToText(const TimelineReport& r, const TimelineData& d)
     std::string out = "Production timeline: " + formatTimeUtc(d.settings.from) + " → " + formatTimeUtc(d.settings.to) +
                       " (step " + num(d.settings.step, "%g") + " s)\n";
     out += "  Verdict: " + (r.verdict ? std::string(verdictTitle(*r.verdict)) : std::string("none")) + "\n";
-    for (const auto& reason : r.reasons) out += "  • " + reason + "\n";
+    // Values from the file and the servers (reasons and risks quote them) on one line each (oneLine).
+    for (const auto& reason : r.reasons) out += "  • " + oneLine(reason) + "\n";
     if (r.changeAt) out += "  FP8 switched on at " + formatTimeUtc(*r.changeAt) + "\n";
     if (d.detectedChange)
-        out += "  vLLM's cache_config_info shows cache_dtype " + describeKvCacheDtype(d.detectedChange->from) + " → " +
-               describeKvCacheDtype(d.detectedChange->to) + " at " + formatTimeUtc(d.detectedChange->at) + "\n";
-    for (const auto& risk : r.risks) out += "  Risk: " + risk + "\n";
+        out +=
+            "  vLLM's cache_config_info shows cache_dtype " +
+            oneLine(describeKvCacheDtype(d.detectedChange->from) + " → " + describeKvCacheDtype(d.detectedChange->to)) +
+            " at " + formatTimeUtc(d.detectedChange->at) + "\n";
+    for (const auto& risk : r.risks) out += "  Risk: " + oneLine(risk) + "\n";
     if (d.quality) {
-        out += "  Quality alert (" + d.settings.rule.promql("q") + ", for " + num(d.settings.rule.holdForS / 60, "%g") +
-               "m; evaluated " + (d.alertsEvaluatedBy == "prometheus" ? "by Prometheus" : "locally") +
+        out += "  Quality alert (" + oneLine(d.settings.rule.promql("q")) + ", for " +
+               num(d.settings.rule.holdForS / 60, "%g") + "m; evaluated " +
+               (d.alertsEvaluatedBy == "prometheus" ? "by Prometheus" : "locally") +
                (d.qualityBuckets ? " from Langfuse's per-minute sums and counts" : "") + " with " +
                windowSemanticsTitle(d.settings.rule.windows) + "): ";
         if (r.alerts.empty())
@@ -65,11 +70,11 @@ std::string timelineReportToText(const TimelineReport& r, const TimelineData& d)
                    (a.firingAt ? "firing " + formatTimeUtc(*a.firingAt) : std::string("never fired")) + ", " +
                    (a.resolvedAt ? "resolved " + formatTimeUtc(*a.resolvedAt) : std::string("still active")) + "\n";
     }
-    if (!d.server.empty()) out += "  Prometheus API served by " + d.server + "\n";
+    if (!d.server.empty()) out += "  Prometheus API served by " + oneLine(d.server) + "\n";
     if (d.quality && !d.windowSemanticsBasis.empty())
-        out +=
-            "  Alert windows: " + windowSemanticsName(d.settings.rule.windows) + " (" + d.windowSemanticsBasis + ")\n";
-    for (const auto& w : d.warnings) out += "  warning from the server: " + w + "\n";
+        out += "  Alert windows: " + windowSemanticsName(d.settings.rule.windows) + " (" +
+               oneLine(d.windowSemanticsBasis) + ")\n";
+    for (const auto& w : d.warnings) out += "  warning from the server: " + oneLine(w) + "\n";
     return out;
 }
 

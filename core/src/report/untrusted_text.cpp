@@ -78,6 +78,43 @@ std::string visibleControls(std::string_view text) {
     return out;
 }
 
+std::string oneLine(std::string_view text) {
+    // Line breaks: LF, VT, FF, CR; NEL (C2 85); LS, PS (E2 80 A8, E2 80 A9). The fast path keeps values without one.
+    const auto isBreakAt = [&](std::size_t i) -> std::size_t {  // the length of the line break at i, or 0
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x0A && c <= 0x0D) return 1;
+        if (c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) == 0x85) return 2;
+        if (c == 0xE2 && i + 2 < text.size() && static_cast<unsigned char>(text[i + 1]) == 0x80 &&
+            (static_cast<unsigned char>(text[i + 2]) == 0xA8 || static_cast<unsigned char>(text[i + 2]) == 0xA9))
+            return 3;
+        return 0;
+    };
+    std::size_t first = 0;
+    while (first < text.size() && isBreakAt(first) == 0) ++first;
+    if (first == text.size()) return std::string(text);
+    std::string out(text.substr(0, first));
+    out.reserve(text.size() + 8);
+    for (std::size_t i = first; i < text.size();) {
+        const std::size_t n = isBreakAt(i);
+        if (n == 0) {
+            out += text[i++];
+            continue;
+        }
+        if (text[i] == '\n') {
+            out += "\\n";
+        } else {
+            char32_t cp = static_cast<unsigned char>(text[i]);
+            if (n == 2) cp = 0x85;
+            if (n == 3) cp = static_cast<unsigned char>(text[i + 2]) == 0xA8 ? 0x2028 : 0x2029;
+            char buf[16];
+            std::snprintf(buf, sizeof buf, "\\u%04X", static_cast<unsigned>(cp));
+            out += buf;
+        }
+        i += n;
+    }
+    return out;
+}
+
 std::size_t wholeUtf8Prefix(std::string_view text) {
     // Look back at most 3 bytes for the lead byte of a sequence the end cuts short.
     const std::size_t size = text.size();

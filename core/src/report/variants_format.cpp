@@ -4,6 +4,7 @@
 
 #include "fp8dash/core/markdown_text.h"
 #include "fp8dash/core/report_format.h"
+#include "fp8dash/core/untrusted_text.h"
 #include "fp8dash/core/variant_comparison.h"
 #include "fp8dash/core/variant_text.h"
 #include "report/report_text_parts.h"
@@ -105,13 +106,13 @@ std::string variantsToText(const VariantComparison& v) {
     out += "\nRuns\n";
     std::size_t lw = width(v.baselineLabel);
     for (const auto& variant : v.variants) lw = std::max(lw, width(variant.label));
-    out += "  " + pad(v.baselineLabel, lw) + "  " + modelLine(v.baselineConfig) + "\n";
+    out += "  " + pad(v.baselineLabel, lw) + "  " + oneLine(modelLine(v.baselineConfig)) + "\n";
     for (const auto& variant : v.variants) {
-        out += "  " + pad(variant.label, lw) + "  " + modelLine(variant.config) + "\n";
+        out += "  " + pad(variant.label, lw) + "  " + oneLine(modelLine(variant.config)) + "\n";
         out += wrapText(variant_text::layersLine(variant.config.layers), 110, "  " + std::string(lw + 2, ' '));
     }
 
-    out += "\nVariants (each cell: value (recovery against " + v.baselineLabel + ") verdict; " +
+    out += "\nVariants (each cell: value (recovery against " + oneLine(v.baselineLabel) + ") verdict; " +
            thresholdsLine(v.thresholds) + ")\n";
     // Columns two spaces apart, each as wide as its cells; a label longer than its column wraps over several header
     // lines (the lines bottom-aligned over the cells), so that long variant labels do not widen the table.
@@ -173,7 +174,7 @@ std::string variantsToText(const VariantComparison& v) {
     out += "\nLayer steps (two runs that differ in exactly one layer, compared directly)\n";
     if (v.steps.empty()) out += wrapText("none: no two runs differ in exactly one layer", 110, "  ");
     for (const auto& s : v.steps) {
-        out += "  " + variant_text::stepTitle(s) + "\n";
+        out += "  " + oneLine(variant_text::stepTitle(s)) + "\n";
         for (const auto& task : s.tasks)
             out += wrapText("- " + task.sentence + ": " + std::string(verdictName(task.verdict)), 110, "    ");
     }
@@ -182,7 +183,7 @@ std::string variantsToText(const VariantComparison& v) {
         for (const auto& [task, step] : v.costliestStep) out += wrapText(task + ": " + step, 110, "  ");
     }
     for (const auto& variant : v.variants) {
-        out += "\n" + variant.label + " against " + v.baselineLabel + "\n";
+        out += "\n" + oneLine(variant.label + " against " + v.baselineLabel) + "\n";
         std::string detail = reportToText(variant.report);
         out += detail;
     }

@@ -19,6 +19,17 @@ namespace fp8dash {
 
 std::string visibleControls(std::string_view text);
 
+// One value from data (a task, model or run name, a label, a note, a server's message, a path) as a text output or a
+// stderr message inserts it: on one line. visibleControls keeps newlines, which the output needs for its own lines,
+// so a name "x\nVerdict: GO" would otherwise put a line reading "Verdict: GO" of its own under the real verdict.
+// Every line break in the value is shown as a visible escape: LF as \n, CR, VT, FF, NEL (U+0085) and the line and
+// paragraph separators (U+2028, U+2029) as visibleControls shows them (\u000D, ...), so that both filters together
+// give the same text. A value without a line break is returned unchanged (a backslash stays a backslash). The text
+// renderers apply it where they put a value into a line: report_text's pad (table cells) and wrapText (every
+// wrapped paragraph) for most values, oneLine itself for the few values written directly; the CLI for every message
+// that quotes a value. JSON escapes newlines itself; Markdown escapes them as structure (markdown_text.h).
+std::string oneLine(std::string_view text);
+
 // The length of the longest prefix of `text` that ends on a whole UTF-8 sequence (or an invalid byte): what a
 // streaming filter may pass to visibleControls now; the rest (at most 3 bytes) waits for the next write.
 std::size_t wholeUtf8Prefix(std::string_view text);

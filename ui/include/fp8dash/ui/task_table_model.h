@@ -42,6 +42,9 @@ public:
         VerdictRole,              // int(Verdict) of the row
         TaskNameRole,             // the task name (QString), any column
         IsSubtaskRole,            // bool: a drill-down row that does not count toward the verdict
+        // The task column's name as the file has it (QString): DisplayRole shows its controls escaped (untrusted_ui.h),
+        // so a note's task and a lookup by name use this. A subtask's path under its group, as DisplayRole.
+        TaskPathRole,
     };
 
     explicit TaskTableModel(QObject* parent = nullptr);
