@@ -122,7 +122,8 @@ bool saveOrUpdate(const ComparisonDocument& doc, std::optional<ComparisonDocumen
     }
     const std::string shown = oneLine(path);
     err << "fp8dash: updated the comparison in " << shown << "\n";
-    if (!kept.empty()) err << "fp8dash: kept " << oneLine(joinInWords(kept)) << " of " << shown << "; --replace starts over\n";
+    if (!kept.empty())
+        err << "fp8dash: kept " << oneLine(joinInWords(kept)) << " of " << shown << "; --replace starts over\n";
     if (evidenceChanged)
         err << "fp8dash: the review decision in force was recorded under another verdict: it shows as "
                "\"evidence changed\"\n";
@@ -309,8 +310,7 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
     const ComparisonDocument& doc = built->document;
     std::string heading;
     for (const auto& [label, source] : built->inputs)
-        heading += (heading.empty() ? "" : "
-") + oneLine(label + " = " + source);  // one line each
+        heading += (heading.empty() ? "" : "\n") + oneLine(label + " = " + source);  // one line each
     if (!savePath.empty() && !saveOrUpdate(doc, std::move(existing), savePath, built->decision.verdict, err))
         return kExitBadInput;
     printDecision(built->decision, doc, format, heading, out);

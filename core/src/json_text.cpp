@@ -438,24 +438,25 @@ std::optional<Json> parseWithSimdjson(std::string_view text) {
 
 // nlohmann's DOM builder (its json_sax_dom_parser, which Json::parse uses), except that a key already in its object
 // stops the parse and is remembered: the tree, every other error and its message stay nlohmann's.
+template <class J>
 class StrictDomBuilder {
 public:
-    explicit StrictDomBuilder(Json& root) : m_root(root) {}
+    explicit StrictDomBuilder(J& root) : m_root(root) {}
 
-    bool null() { return add(Json(nullptr)); }
-    bool boolean(bool v) { return add(Json(v)); }
-    bool number_integer(Json::number_integer_t v) { return add(Json(v)); }
-    bool number_unsigned(Json::number_unsigned_t v) { return add(Json(v)); }
-    bool number_float(Json::number_float_t v, const Json::string_t&) { return add(Json(v)); }
-    bool string(Json::string_t& v) { return add(Json(std::move(v))); }
-    bool binary(Json::binary_t& v) { return add(Json(std::move(v))); }
+    bool null() { return add(J(nullptr)); }
+    bool boolean(bool v) { return add(J(v)); }
+    bool number_integer(typename J::number_integer_t v) { return add(J(v)); }
+    bool number_unsigned(typename J::number_unsigned_t v) { return add(J(v)); }
+    bool number_float(typename J::number_float_t v, const typename J::string_t&) { return add(J(v)); }
+    bool string(typename J::string_t& v) { return add(J(std::move(v))); }
+    bool binary(typename J::binary_t& v) { return add(J(std::move(v))); }
     bool start_object(std::size_t) {
-        m_open.push_back(place(Json::object()));
+        m_open.push_back(place(J::object()));
         return true;
     }
-    bool key(Json::string_t& k) {
-        auto& members = m_open.back()->get_ref<Json::object_t&>();
-        const auto [at, inserted] = members.emplace(k, Json());
+    bool key(typename J::string_t& k) {
+        auto& members = m_open.back()->template get_ref<typename J::object_t&>();
+        const auto [at, inserted] = members.emplace(k, J());
         if (!inserted) {
             m_repeatedKey = k;
             m_repeatedIn = pathOfInnermost();
@@ -469,7 +470,7 @@ public:
         return true;
     }
     bool start_array(std::size_t) {
-        m_open.push_back(place(Json::array()));
+        m_open.push_back(place(J::array()));
         return true;
     }
     bool end_array() {
@@ -485,20 +486,20 @@ public:
     const std::string& repeatedIn() const { return m_repeatedIn; }
 
 private:
-    bool add(Json v) {
+    bool add(J v) {
         place(std::move(v));
         return true;
     }
     // Puts a value where the parse stands (the root, the end of the open array, or the member whose key was read) and
     // returns where it lies. Pointers into the open containers stay valid: a container grows only while it is the
     // innermost, and then none of its elements is open.
-    Json* place(Json v) {
+    J* place(J v) {
         if (m_open.empty()) {
             m_root = std::move(v);
             return &m_root;
         }
         if (m_open.back()->is_array()) {
-            auto& items = m_open.back()->get_ref<Json::array_t&>();
+            auto& items = m_open.back()->template get_ref<typename J::array_t&>();
             items.push_back(std::move(v));
             return &items.back();
         }
@@ -509,13 +510,13 @@ private:
     std::string pathOfInnermost() const {
         std::string path;
         for (std::size_t i = 1; i < m_open.size(); ++i) {
-            const Json& parent = *m_open[i - 1];
+            const J& parent = *m_open[i - 1];
             if (parent.is_array()) {
-                const auto& items = parent.get_ref<const Json::array_t&>();
+                const auto& items = parent.template get_ref<const typename J::array_t&>();
                 path += "[" + std::to_string(m_open[i] - items.data()) + "]";
                 continue;
             }
-            for (const auto& [k, v] : parent.get_ref<const Json::object_t&>())
+            for (const auto& [k, v] : parent.template get_ref<const typename J::object_t&>())
                 if (&v == m_open[i]) {
                     path += (path.empty() ? "" : ".") + k;
                     break;
@@ -524,22 +525,26 @@ private:
         return path;
     }
 
-    Json& m_root;
-    std::vector<Json*> m_open;  // the open objects and arrays, outermost first
-    Json* m_member = nullptr;   // the member whose key was read last
+    J& m_root;
+    std::vector<J*> m_open;  // the open objects and arrays, outermost first
+    J* m_member = nullptr;   // the member whose key was read last
     std::optional<std::string> m_repeatedKey;
     std::string m_repeatedIn;
 };
 
+std::string repeatedKeyMessage(const std::string& sourceName, const std::string& key, const std::string& in) {
+    return sourceName + ": " + (in.empty() ? "" : in + ": ") + "key " +
+           Json(key).dump(-1, ' ', false, Json::error_handler_t::replace) + " appears twice" +
+           (in.empty() ? " at the top level" : "") +
+           " (which of its values counts is not defined: fp8dash reads no repeated key)";
+}
+
 Result<Json> parseWithNlohmann(std::string_view text, const std::string& sourceName) {
     try {
         Json doc;
-        StrictDomBuilder builder(doc);
+        StrictDomBuilder<Json> builder(doc);
         if (!Json::sax_parse(text, &builder) && builder.repeatedKey())
-            return Error{sourceName + ": " + (builder.repeatedIn().empty() ? "" : builder.repeatedIn() + ": ") +
-                         "key " + Json(*builder.repeatedKey()).dump(-1, ' ', false, Json::error_handler_t::replace) +
-                         " appears twice" + (builder.repeatedIn().empty() ? " at the top level" : "") +
-                         " (which of its values counts is not defined: fp8dash reads no repeated key)"};
+            return Error{repeatedKeyMessage(sourceName, *builder.repeatedKey(), builder.repeatedIn())};
         return doc;
     } catch (const nlohmann::json::exception& e) {
         // "[json.exception.parse_error.101] parse error at line 1, column 2: ..." -> keep the human part.
@@ -548,6 +553,21 @@ Result<Json> parseWithNlohmann(std::string_view text, const std::string& sourceN
         if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
         return Error{sourceName + ": not valid JSON (" + what + ")"};
     }
+}
+
+// parseAnswerJson: nlohmann's parse(text, nullptr, false) with the repeated-key rule.
+template <class J>
+Result<J> parseAnswer(std::string_view text, const std::string& sourceName) {
+    J doc;
+    StrictDomBuilder<J> builder(doc);
+    try {
+        if (J::sax_parse(text, &builder)) return doc;
+    } catch (const nlohmann::json::exception&) {
+        return J(J::value_t::discarded);
+    }
+    if (builder.repeatedKey())
+        return Error{repeatedKeyMessage(sourceName, *builder.repeatedKey(), builder.repeatedIn())};
+    return J(J::value_t::discarded);
 }
 
 Result<Json> parseChecked(std::string_view text, const std::string& sourceName, detail::TimelineArrays* arrays) {
@@ -581,6 +601,14 @@ Result<Json> parseChecked(std::string_view text, const std::string& sourceName, 
 
 Result<Json> parseJsonText(std::string_view text, const std::string& sourceName) {
     return parseChecked(text, sourceName, nullptr);
+}
+
+Result<nlohmann::json> parseAnswerJson(std::string_view text, const std::string& sourceName) {
+    return parseAnswer<nlohmann::json>(text, sourceName);
+}
+
+Result<Json> parseAnswerOrderedJson(std::string_view text, const std::string& sourceName) {
+    return parseAnswer<Json>(text, sourceName);
 }
 
 namespace detail {

@@ -131,6 +131,18 @@ void checkText(const std::string& text, const std::string& what) {
     expectNoControls(text, what);
     EXPECT_NE(text.find("INVESTIGATE"), std::string::npos) << what;
     expectPayloadShownAsText(text, what);
+    // No value's line break makes a line of its own: every payload's "Verdict: GO" stands inside the line of the field
+    // that holds it, never at a line's start (indentation, a "# " or "> " left out), whatever section shows it.
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        std::string line = text.substr(start, end - start);
+        const std::size_t first = line.find_first_not_of(" \t#>=~-*|");
+        line = first == std::string::npos ? std::string() : line.substr(first);
+        EXPECT_NE(line.rfind("Verdict: GO", 0), 0u) << what << ": a line a value made: " << line.substr(0, 200);
+        start = end + 1;
+    }
 }
 
 // Every string of a JSON document, at any depth.

@@ -338,19 +338,20 @@ TEST(JudgeRunner, BrokenCompletionsAreFailuresNamingTheUrl) {
         if (i == 1) a.malformed = M::NotJson;
         if (i == 2) a.malformed = M::NoChoices;
         if (i == 3) a.malformed = M::ContentNotText;
-        if (i == 4) a.status = 500;  // every time: the retries run out
+        if (i == 4) a.status = 500;                // every time: the retries run out
+        if (i == 5) a.malformed = M::RepeatedKey;  // which "content" is the answer is not defined (issue 26)
         return a;
     });
     auto summary = runJudgeEval(rig.settings);
     ASSERT_TRUE(summary) << summary.error().message;
-    expectScoresFollowTheRule(rig, {}, {"s1", "s2", "s3", "s4"});
+    expectScoresFollowTheRule(rig, {}, {"s1", "s2", "s3", "s4", "s5"});
     std::map<std::string, std::string> reasons;
     for (const auto& f : readLines(rig.out("failures.jsonl"))) {
         EXPECT_EQ(f["variant"], "candidate");
         EXPECT_EQ(f["stage"], "answer");
         reasons[f["id"]] = f["reason"];
     }
-    ASSERT_EQ(reasons.size(), 4u);
+    ASSERT_EQ(reasons.size(), 5u);
     const std::string url = "POST " + rig.candidate.baseUrl() + "/v1/chat/completions";
     for (const auto& [id, reason] : reasons) EXPECT_EQ(reason.rfind(url + ": ", 0), 0u) << reason;
     EXPECT_NE(reasons["s1"].find("not JSON"), std::string::npos) << reasons["s1"];
@@ -358,6 +359,8 @@ TEST(JudgeRunner, BrokenCompletionsAreFailuresNamingTheUrl) {
     EXPECT_NE(reasons["s3"].find("choices[0].message.content"), std::string::npos) << reasons["s3"];
     EXPECT_NE(reasons["s4"].find("HTTP 500"), std::string::npos) << reasons["s4"];
     EXPECT_NE(reasons["s4"].find("after 4 attempts"), std::string::npos) << reasons["s4"];
+    EXPECT_NE(reasons["s5"].find("choices[0].message: key \"content\" appears twice"), std::string::npos)
+        << reasons["s5"];
     int s4Requests = 0;
     for (const auto& r : rig.candidate.received()) s4Requests += r.lastUserContent() == prompt(4);
     EXPECT_EQ(s4Requests, 4);  // the first try and serverErrorRetries = 3

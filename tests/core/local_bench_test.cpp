@@ -114,6 +114,37 @@ TEST(LocalBench, ParsesTheGpuJson) {
     EXPECT_EQ(r->raw, handReport());
 }
 
+// Issue 26: what a benchmark row derives from its own median is computed again when read; a stored figure that says
+// otherwise (a hand edit promising a 9x FP8 speedup) is replaced, in the results and in the section kept for output
+// and saving, with a warning naming the row, the field and both values. The hand report's figures, rounded to a few
+// digits, are kept as they are (ParsesTheGpuJson).
+TEST(LocalBench, StoredRatiosThatContradictTheirMediansAreRecomputed) {
+    Json tampered = handReport();
+    tampered["gemm"][1]["speedup_vs_bf16"] = 9.0;
+    tampered["gemm"][1]["tflops"] = 4000.0;
+    tampered["gemm"][1]["percent_of_roof"] = 99.0;
+    auto r = parseBenchResults(tampered, "run.json");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    // By hand, from the rows' medians: BF16 0.0002 s over FP8 0.000108 s; 2 * 2048 * 6144 * 4096 FLOP in 0.000108 s.
+    const double speedup = 0.0002 / 0.000108;
+    const double tflops = 2.0 * 2048 * 6144 * 4096 / 0.000108 / 1e12;
+    EXPECT_DOUBLE_EQ(r->gemm[1].speedupVsBf16, speedup);
+    EXPECT_DOUBLE_EQ(r->gemm[1].tflops, tflops);
+    EXPECT_DOUBLE_EQ(r->gemm[1].percentOfRoof, tflops / 1979 * 100);
+    EXPECT_DOUBLE_EQ(r->raw["gemm"][1]["speedup_vs_bf16"].get<double>(), speedup);
+    EXPECT_DOUBLE_EQ(r->raw["gemm"][1]["tflops"].get<double>(), tflops);
+    // The untouched rows stay as stored.
+    EXPECT_EQ(r->gemm[0].tflops, 515.4);
+    EXPECT_EQ(r->raw["gemm"][0], handReport()["gemm"][0]);
+    ASSERT_EQ(r->warnings.size(), 4u);  // the file's own, then one per replaced figure
+    EXPECT_EQ(r->warnings[0], "clock throttled in 1 sample");
+    EXPECT_NE(r->warnings[3].find("gemm[1] (qkv 2048x6144x4096 fp8_e4m3) speedup_vs_bf16: the file says 9, its own "
+                                  "median gives 1.85185"),
+              std::string::npos)
+        << r->warnings[3];
+    EXPECT_EQ(r->raw["warnings"].size(), 4u);
+}
+
 struct BadCase {
     const char* name;
     std::function<void(Json&)> mutate;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "fp8dash/core/comparison_file.h"
+#include "fp8dash/core/json_text.h"
 #include "fp8dash/core/judge_scores.h"
 #include "fp8dash/core/langfuse_client.h"
 #include "fp8dash/core/recovery_file.h"
@@ -211,6 +212,33 @@ TEST(ParserHardening, JudgeCsvAcceptsUtf8AndRefusesMalformedSequences) {
         ASSERT_FALSE(e.ok()) << "accepted the bytes of a " << bad.size() << "-byte malformed sequence";
         EXPECT_NE(e.error().message.find("bad.csv line 2: byte 7"), std::string::npos) << e.error().message;
     }
+}
+
+// Issue 26: the readers that keep nlohmann's own tree (Langfuse's pages, the judge's endpoints) refuse a key repeated
+// in one object as the shared reader does, naming it; what is no JSON at all stays theirs to describe.
+TEST(ParserHardening, AServerAnswerWithARepeatedKeyIsRefusedNamingIt) {
+    const std::string where = "GET https://langfuse.example/api/public/v2/scores";
+    const std::string ok = R"({"data": [{"id": "s1", "value": 4}], "meta": {"page": 1, "totalPages": 1}})";
+    auto read = parseAnswerJson(ok, where);
+    ASSERT_TRUE(read.ok()) << read.error().message;
+    EXPECT_EQ(*read, nlohmann::json::parse(ok));
+    auto html = parseAnswerJson("<html>502 Bad Gateway</html>", where);
+    ASSERT_TRUE(html.ok());
+    EXPECT_TRUE(html->is_discarded());
+    auto htmlPage = parseLangfuseScoresPage("<html>502 Bad Gateway</html>", {}, where);
+    ASSERT_FALSE(htmlPage.ok());
+    EXPECT_NE(htmlPage.error().message.find("the response is not a JSON object"), std::string::npos);
+    // The second score holds its value twice: 1, then 5.
+    const std::string repeated =
+        R"({"data": [{"id": "s1", "value": 4}, {"id": "s2", "value": 1, "value": 5}], "meta": {"totalPages": 1}})";
+    auto page = parseLangfuseScoresPage(repeated, {}, where);
+    ASSERT_FALSE(page.ok());
+    EXPECT_EQ(page.error().message.rfind(where + ": data[1]: key \"value\" appears twice (", 0), 0u)
+        << page.error().message;
+    auto ordered = parseAnswerOrderedJson(R"({"id": "s1", "score": 2, "score": 5})", "scores.jsonl line 3");
+    ASSERT_FALSE(ordered.ok());
+    EXPECT_EQ(ordered.error().message.rfind("scores.jsonl line 3: key \"score\" appears twice at the top level", 0), 0u)
+        << ordered.error().message;
 }
 
 // langfuse_page/total-pages-1e300: meta.totalPages was converted to long whatever its size (undefined behaviour for

@@ -222,6 +222,15 @@ TestHttpServer::Reply OpenAiTestServer::chat(const TestHttpServer::Request& requ
         case Malformed::ContentNotText:
             out["choices"][0]["message"]["content"] = 42;
             break;
+        case Malformed::RepeatedKey: {
+            // nlohmann keeps no repeated key, so the second "content" goes into the text: the score 5 after the answer.
+            std::string text = out.dump();
+            const std::string role = "\"role\":\"assistant\"";
+            text.insert(text.find(role) + role.size(), ",\"content\":\"5\"");
+            reply.status = 200;
+            reply.body = text;
+            return reply;
+        }
     }
     reply.status = 200;
     reply.body = out.dump();

@@ -41,9 +41,10 @@ public:
 
     enum class Malformed {
         None,
-        NotJson,        // the body is cut mid-JSON
-        NoChoices,      // a JSON object without "choices"
-        ContentNotText  // choices[0].message.content is a number
+        NotJson,         // the body is cut mid-JSON
+        NoChoices,       // a JSON object without "choices"
+        ContentNotText,  // choices[0].message.content is a number
+        RepeatedKey      // choices[0].message holds "content" twice: the answer, then another (issue 26)
     };
 
     // How one chat request is answered.

@@ -357,6 +357,64 @@ std::string noise(const BenchSampleSummary& s) {
     return fixed(s.relStdDev * 100.0, 1) + "%" + (s.converged ? "" : "*");
 }
 
+// Issue 26: the figures a benchmark section derives from its own medians (a GEMM row's TFLOP/s and % of its roof, an
+// FP8 row's speedup over the BF16 row of the same shape, a bandwidth row's bytes/s and % of the peak) are computed
+// again from the stored medians, shapes, roofs and peak as gpu/ computes them when it measures; a stored figure that
+// disagrees (a hand-edited "speedup_vs_bf16": 9.0) is replaced in the results and in the section kept for output and
+// saving, and a warning names the row, the field and both values. A figure within 0.5 % of its re-derived value
+// is kept as stored: fp8dash writes full doubles (they read back to the bit), but a figure rounded by another writer
+// is no claim to correct, and no hand edit that changes what a reader concludes fits in 0.5 %.
+void rederiveRatios(BenchResults& r) {
+    const auto agree = [](double stored, double derived) {
+        return std::fabs(stored - derived) <= 0.005 * std::max(std::fabs(stored), std::fabs(derived));
+    };
+    const auto settle = [&](double& field, double derived, const char* section, std::size_t i, const char* key,
+                            const std::string& row) {
+        if (agree(field, derived)) return;
+        const std::string warning = "benchmarks: " + std::string(section) + "[" + std::to_string(i) + "] (" + row +
+                                    ") " + key + ": the file says " + numfmt::general(field, 6) +
+                                    ", its own median gives " + numfmt::general(derived, 6) +
+                                    "; shown as computed from the median";
+        r.warnings.push_back(warning);
+        if (r.raw.is_object() && r.raw.contains("warnings") && r.raw["warnings"].is_array())
+            r.raw["warnings"].push_back(warning);
+        field = derived;
+        if (r.raw.is_object() && r.raw.contains(section) && r.raw[section].is_array() && i < r.raw[section].size() &&
+            r.raw[section][i].is_object())
+            r.raw[section][i][key] = derived;
+    };
+    const auto measured = [](const std::string& skipped, const BenchSampleSummary& s) {
+        return skipped.empty() && s.medianSeconds > 0 && std::isfinite(s.medianSeconds);
+    };
+    for (std::size_t i = 0; i < r.gemm.size(); ++i) {
+        BenchGemmPoint& p = r.gemm[i];
+        if (!measured(p.skipped, p.stats) || p.m <= 0 || p.n <= 0 || p.k <= 0) continue;
+        const std::string row = p.layer + " " + std::to_string(p.m) + "x" + std::to_string(p.n) + "x" +
+                                std::to_string(p.k) + " " + p.precision;
+        const double tflops = 2.0 * p.m * p.n * p.k / p.stats.medianSeconds / 1e12;
+        settle(p.tflops, tflops, "gemm", i, "tflops", row);
+        if (p.roofTflops && *p.roofTflops > 0)
+            settle(p.percentOfRoof, tflops / *p.roofTflops * 100, "gemm", i, "percent_of_roof", row);
+        if (p.precision != "fp8_e4m3") continue;
+        const BenchGemmPoint* bf16 = nullptr;
+        for (const BenchGemmPoint& q : r.gemm)
+            if (q.precision == "bf16" && q.layer == p.layer && q.m == p.m && q.n == p.n && q.k == p.k &&
+                measured(q.skipped, q.stats))
+                bf16 = &q;
+        settle(p.speedupVsBf16, bf16 ? bf16->stats.medianSeconds / p.stats.medianSeconds : 0.0, "gemm", i,
+               "speedup_vs_bf16", row);
+    }
+    const double peakBytes = r.device.peak ? r.device.peak->memoryBandwidthGBps * 1e9 : 0.0;
+    for (std::size_t i = 0; i < r.bandwidth.size(); ++i) {
+        BenchBandwidthPoint& b = r.bandwidth[i];
+        if (!measured(b.skipped, b.stats) || b.bytes == 0) continue;
+        const double perSecond = static_cast<double>(b.bytes) / b.stats.medianSeconds;
+        settle(b.bytesPerSecond, perSecond, "bandwidth", i, "bytes_per_s", b.kernel);
+        if (peakBytes > 0)
+            settle(b.percentOfPeak, perSecond / peakBytes * 100, "bandwidth", i, "percent_of_peak", b.kernel);
+    }
+}
+
 }  // namespace
 
 double BenchGemmPoint::arithmeticIntensity() const {
@@ -370,6 +428,7 @@ Result<BenchResults> parseBenchResults(const Json& j, const std::string& where) 
     try {
         BenchResults results = readResults(j, where);
         results.raw = j;
+        rederiveRatios(results);
         return results;
     } catch (const FieldError& e) {
         return Error{e.message};

@@ -3,6 +3,7 @@
 #include "fp8dash/core/judge_runner.h"
 
 #include "fp8dash/core/comparison_file.h"
+#include "fp8dash/core/json_text.h"
 #include "text_util.h"
 
 #include <fcntl.h>
@@ -116,7 +117,9 @@ Result<std::string> discoverModel(const HttpClient& http, const std::string& bas
     if (!r) return Error{r.error().message + hint};
     if (r->status != 200)
         return Error{shown + ": HTTP " + std::to_string(r->status) + ": " + errorText(r->body) + hint};
-    const auto j = nlohmann::json::parse(r->body, nullptr, false);
+    auto parsed = parseAnswerJson(r->body, shown);  // a repeated key is refused, naming it
+    if (!parsed) return Error{parsed.error().message + hint};
+    const auto& j = *parsed;
     if (j.is_discarded()) return Error{shown + ": the reply is not JSON (" + snippet(r->body) + ")" + hint};
     const auto data = j.find("data");
     if (!j.is_object() || data == j.end() || !data->is_array())
@@ -159,7 +162,9 @@ Result<ChatReply> chatCompletion(const Endpoint& ep, const OJson& messages, cons
         }
         if (r->status != 200)
             return Error{shown + ": HTTP " + std::to_string(r->status) + ": " + errorText(r->body) + after};
-        const auto j = nlohmann::json::parse(r->body, nullptr, false);
+        auto parsed = parseAnswerJson(r->body, shown);  // a repeated key is refused, naming it
+        if (!parsed) return parsed.error();
+        const auto& j = *parsed;
         if (j.is_discarded())
             return Error{shown + ": the reply is not JSON, not an OpenAI chat completion (" + snippet(r->body) + ")"};
         const auto choices = j.is_object() ? j.find("choices") : j.end();
@@ -239,8 +244,10 @@ Result<std::vector<OJson>> readScoreFile(const fs::path& path) {
         pos = end + 1;
         ++lineNo;
         if (trim(line).empty()) continue;
-        auto j = OJson::parse(line, nullptr, false);
         const std::string where = path.string() + " line " + std::to_string(lineNo);
+        auto parsed = parseAnswerOrderedJson(line, where);  // a repeated key is refused, naming it
+        if (!parsed) return parsed.error();
+        OJson j = std::move(parsed).value();
         if (j.is_discarded() || !j.is_object()) return Error{where + ": not a JSON object"};
         if (!j.contains("id") || !(j["id"].is_string() || j["id"].is_number_integer()))
             return Error{where + ": \"id\" is missing or not a string or an integer"};
@@ -372,7 +379,9 @@ Result<std::vector<JudgeSample>> readJudgeSamples(const std::string& path) {
     for (std::size_t lineNo = 1; std::getline(in, line); ++lineNo) {
         if (trim(line).empty()) continue;
         const std::string where = path + " line " + std::to_string(lineNo);
-        auto j = OJson::parse(line, nullptr, false);
+        auto parsed = parseAnswerOrderedJson(line, where);  // a repeated key is refused, naming it
+        if (!parsed) return parsed.error();
+        OJson j = std::move(parsed).value();
         if (j.is_discarded()) return Error{where + ": not valid JSON (one {\"id\", \"prompt\", \"expected\"} a line)"};
         if (!j.is_object()) return Error{where + ": expected a JSON object with \"id\", \"prompt\", \"expected\""};
         JudgeSample s;
@@ -528,8 +537,11 @@ private:
                                  " does not: the folder holds another run's scores; choose another output folder"};
             return success();
         }
-        std::ifstream in(m_runPath, std::ios::binary);
-        auto previous = OJson::parse(in, nullptr, false);
+        auto text = readTextFile(m_runPath);
+        if (!text) return text.error();
+        auto parsed = parseAnswerOrderedJson(*text, m_runPath.string());  // a repeated key is refused, naming it
+        if (!parsed) return parsed.error();
+        OJson previous = std::move(parsed).value();
         if (previous.is_discarded() || !previous.is_object() || !previous.contains("settings"))
             return Error{m_runPath.string() + ": not a judge run file; choose another output folder"};
         if (auto ok = sameSettings(previous["settings"]); !ok) return ok;

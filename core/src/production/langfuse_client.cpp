@@ -2,6 +2,7 @@
 // every list shares, and the offset paging of /api/public/v2/scores (v3.53 .. v3.179) and /api/public/scores (older).
 // Filters are applied by the server; the client checks only what an older server may ignore.
 #include "fp8dash/core/langfuse_client.h"
+#include "fp8dash/core/json_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -53,7 +54,9 @@ std::string serverMessage(const std::string& body) {
 Result<LangfuseScoresPage> parseLangfuseScoresPage(const std::string& body, const ScoreQuery& query,
                                                    const std::string& where) {
     LangfuseScoresPage page;
-    const json doc = json::parse(body, nullptr, false);
+    auto parsed = parseAnswerJson(body, where);  // a repeated key is refused, naming it
+    if (!parsed) return parsed.error();
+    const json& doc = *parsed;
     if (doc.is_discarded() || !doc.is_object())
         return Error{where + ": the response is not a JSON object: " + excerpt(body, 120)};
     const auto data = doc.find("data");

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fp8dash/core/json_text.h"
 #include "production/langfuse_session.h"
 
 namespace fp8dash {
@@ -88,7 +89,9 @@ Result<std::optional<double>> LangfuseClient::countScores(const ScoreQuery& quer
         return std::optional<double>{};
     }
     if (r->status != 200) return session.statusError(where, *r);
-    const json doc = json::parse(r->body, nullptr, false);
+    auto parsed = parseAnswerJson(r->body, where);  // a repeated key is refused, naming it
+    if (!parsed) return session.fail(parsed.error().message);
+    const json& doc = *parsed;
     const auto data = doc.is_object() ? doc.find("data") : doc.end();
     if (!doc.is_object() || data == doc.end() || !data->is_array())
         return session.fail(where + ": the response has no \"data\" list: " + excerpt(r->body, 120));
@@ -148,7 +151,9 @@ Result<std::vector<ScoreBucket>> LangfuseClient::scoreBuckets(const ScoreQuery& 
             return noMetricsApi(session, info->version);
         }
         if (r->status != 200) return session.statusError(where, *r);
-        const json doc = json::parse(r->body, nullptr, false);
+        auto parsed = parseAnswerJson(r->body, where);  // a repeated key is refused, naming it
+        if (!parsed) return session.fail(parsed.error().message);
+        const json& doc = *parsed;
         const auto data = doc.is_object() ? doc.find("data") : doc.end();
         if (!doc.is_object() || data == doc.end() || !data->is_array())
             return session.fail(where + ": the response has no \"data\" list: " + excerpt(r->body, 120));

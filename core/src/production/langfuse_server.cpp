@@ -11,6 +11,7 @@
 #include <set>
 #include <thread>
 
+#include "fp8dash/core/json_text.h"
 #include "production/langfuse_session.h"
 #include "text_util.h"
 
@@ -353,7 +354,9 @@ Result<LangfuseServerInfo> LangfuseClient::server(const Progress& progress) cons
     if (!r) return r.error();
     LangfuseServerInfo info;
     if (r->status == 200) {
-        const json doc = json::parse(r->body, nullptr, false);
+        auto parsed = parseAnswerJson(r->body, "GET " + HttpClient::displayUrl(session.base() + "/api/public/health"));
+        if (!parsed) return parsed.error();  // a repeated key: which version is meant is not defined
+        const json& doc = *parsed;
         if (doc.is_object())
             if (auto v = doc.find("version"); v != doc.end() && v->is_string()) info.version = v->get<std::string>();
     }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <unordered_set>
 
+#include "fp8dash/core/json_text.h"
 #include "production/langfuse_session.h"
 
 namespace fp8dash::detail {
@@ -31,7 +32,9 @@ std::string joined(const std::vector<std::string>& items) {
 // The ids of one page of traces or observations: data[i].traceId (observations) or data[i].id (traces).
 Status readTraceIds(const std::string& body, const std::string& where, const char* key, std::vector<std::string>& ids,
                     std::optional<std::string>& cursor, std::optional<double>& total, std::size_t& items) {
-    const json doc = json::parse(body, nullptr, false);
+    auto parsed = parseAnswerJson(body, where);  // a repeated key is refused, naming it
+    if (!parsed) return parsed.error();
+    const json& doc = *parsed;
     if (!doc.is_object()) return Error{where + ": the response is not a JSON object: " + excerpt(body, 120)};
     const auto data = doc.find("data");
     if (data == doc.end() || !data->is_array()) return Error{where + ": the response has no \"data\" list"};

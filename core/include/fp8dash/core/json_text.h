@@ -22,6 +22,13 @@ using Json = nlohmann::ordered_json;  // key order matters: "the first metric in
 // sourceName and the byte offset.
 Result<Json> parseJsonText(std::string_view text, const std::string& sourceName);
 
+// For readers that keep nlohmann's lenient parse (the Langfuse and judge clients' answers, the judge's own files):
+// json::parse(text, nullptr, false), except that a key repeated in one object is refused as parseJsonText refuses it
+// (the Error names sourceName, the key and its object). Text that is no JSON at all gives a discarded value, so that
+// the caller's own message about what it expected stays.
+Result<nlohmann::json> parseAnswerJson(std::string_view text, const std::string& sourceName);
+Result<Json> parseAnswerOrderedJson(std::string_view text, const std::string& sourceName);
+
 // Reads a whole file (refuses directories, unreadable files and files over maxBytes) with errors naming the path.
 Result<std::string> readTextFile(const std::filesystem::path& path, std::size_t maxBytes = 512u << 20);
 
