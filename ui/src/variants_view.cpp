@@ -269,9 +269,10 @@ void VariantsView::repaint() {
                 auto* item =
                     new QTableWidgetItem(f.ci.empty() ? toQString(f.text) : toQString(f.text) + "\n" + toQString(f.ci));
                 tint(item, it->verdict);
-                item->setToolTip(
-                    escapedTip(toQString(it->sentence) + (it->paired ? tr(" (paired from the sample logs)")
-                                                                     : tr(" (from lm-eval's standard errors)"))));
+                item->setToolTip(escapedTip(
+                    toQString(it->sentence) +
+                    (it->paired ? tr(" (paired from the sample logs)") : tr(" (from lm-eval's standard errors)")) +
+                    (it->changedSentence.empty() ? QString() : ". " + toQString(it->changedSentence))));
                 m_steps->setItem(r, 1 + c, item);
             }
         }
