@@ -70,7 +70,7 @@ Result<PairedOutcome> pairTaskLogs(const SampleLogIndex& baseline, const SampleL
 Json pairedToJson(const PairedTaskResult& r);
 
 // The changed answers in one line, wherever the delta is stated: "FP8 changed 6.1 % of the answers: 4.4 % lost, 1.7 %
-// gained (net −2.6 %; 58 lost, 22 gained, 1,239 unchanged)", the candidate's label first. Percentages with one
+// gained (net −2.7 %; 58 lost, 22 gained, 1,239 unchanged)", the candidate's label first. Percentages with one
 // decimal (number_format.h); a net that rounds to zero reads "0.0 %", never "−0.0 %"; a minus sign is U+2212.
 std::string changedAnswersSentence(const ChangedAnswers& c, const std::string& candidateLabel);
 
