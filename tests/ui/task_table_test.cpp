@@ -394,6 +394,17 @@ TEST_F(TaskTableTest, SampleLogsAndAControlRunFillThePairedAndNoiseColumns) {
     EXPECT_TRUE(tip.contains(QStringLiteral("b01 = %1").arg(strict["b01"].get<int>()))) << tip.toStdString();
     EXPECT_TRUE(tip.contains(QStringLiteral("b10 = %1").arg(strict["b10"].get<int>()))) << tip.toStdString();
     EXPECT_TRUE(tip.contains(QStringLiteral("%1 paired samples").arg(strict["n"].get<int>()))) << tip.toStdString();
+    // The answers FP8 changed, beside the test and the Δ: lost = b10, gained = b01 for a 0/1 metric.
+    const int b01 = strict["b01"].get<int>(), b10 = strict["b10"].get<int>(), n = strict["n"].get<int>();
+    const QString counts = QStringLiteral("%1 lost, %2 gained, %3 unchanged").arg(b10).arg(b01).arg(n - b01 - b10);
+    const QString changed =
+        QStringLiteral("FP8 changed %1 % of the answers: %2 % lost, %3 % gained")
+            .arg(QString::number(100.0 * (b01 + b10) / n, 'f', 1), QString::number(100.0 * b10 / n, 'f', 1),
+                 QString::number(100.0 * b01 / n, 'f', 1));
+    EXPECT_TRUE(tip.contains(changed)) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(counts)) << tip.toStdString();
+    const QString deltaTip = model->index(gsm8k.row(), TaskTableModel::DeltaColumn).data(Qt::ToolTipRole).toString();
+    EXPECT_TRUE(deltaTip.contains(changed)) << deltaTip.toStdString();
 
     const QModelIndex arc = findTaskRow(model, QStringLiteral("arc_challenge"));
     ASSERT_TRUE(arc.isValid());

@@ -5,6 +5,9 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -43,6 +46,19 @@ LoadedComparison ladder(bool several) {
 
 class VariantsViewTest : public test::GuiTest {};
 
+// "<b10> lost, <b01> gained" of one pair of runs in the ladder's expected.json (make_ladder.py's construction): the
+// answers the second run lost and gained against the first on a 0/1 metric.
+QString lostGained(const QString& pair) {
+    QFile f(kLadder + QStringLiteral("/expected.json"));
+    EXPECT_TRUE(f.open(QIODevice::ReadOnly));
+    const QJsonObject p =
+        QJsonDocument::fromJson(f.readAll()).object()[QStringLiteral("pairs")].toObject()[pair].toObject();
+    EXPECT_FALSE(p.isEmpty()) << pair.toStdString();
+    return QStringLiteral("%1 lost, %2 gained")
+        .arg(p[QStringLiteral("b10")].toInt())
+        .arg(p[QStringLiteral("b01")].toInt());
+}
+
 QString pct(double candidate, double baseline) {
     return QString::number(candidate, 'f', 4) + QStringLiteral(" (") +
            QString::number(candidate / baseline * 100, 'f', 2) + QStringLiteral("%)");
@@ -73,6 +89,9 @@ TEST_F(VariantsViewTest, TheWhichLayersTabShowsTheMatrixTheStepsAndTheRecommenda
     EXPECT_EQ(m->item(0, VariantsView::FirstVariantColumn)->text(), pct(0.756, 0.76));
     EXPECT_EQ(m->item(0, VariantsView::FirstVariantColumn + 1)->text(), pct(0.736, 0.76));
     EXPECT_EQ(m->item(0, VariantsView::FirstVariantColumn + 2)->text(), pct(0.754, 0.76));
+    // A cell's tooltip says how many answers that variant changed against the baseline.
+    const QString cellTip = m->item(0, VariantsView::FirstVariantColumn + 1)->toolTip();
+    EXPECT_TRUE(cellTip.contains(lostGained(QStringLiteral("bf16>w8a8-kv/gsm8k")))) << cellTip.toStdString();
     // Each variant's header: its verdict; the recommended one starred.
     EXPECT_TRUE(
         m->horizontalHeaderItem(VariantsView::FirstVariantColumn + 1)->text().contains(QStringLiteral("INVESTIGATE")));
@@ -96,6 +115,10 @@ TEST_F(VariantsViewTest, TheWhichLayersTabShowsTheMatrixTheStepsAndTheRecommenda
             EXPECT_TRUE(s->item(r, 1)->text().startsWith(
                 QStringLiteral("costs %1%").arg((0.756 - 0.736) / 0.756 * 100, 0, 'f', 2)))
                 << s->item(r, 1)->text().toStdString();
+            // Its tooltip: the answers the KV cache changed on top of W8A8.
+            const QString tip = s->item(r, 1)->toolTip();
+            EXPECT_TRUE(tip.contains(QStringLiteral("FP8 W8A8 + FP8 KV (scales 1.0) changed "))) << tip.toStdString();
+            EXPECT_TRUE(tip.contains(lostGained(QStringLiteral("w8a8>w8a8-kv/gsm8k")))) << tip.toStdString();
         }
     EXPECT_TRUE(kvStep);
 

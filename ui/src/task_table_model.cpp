@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "fp8dash/core/lm_eval_paths.h"
+#include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/number_text.h"
@@ -87,6 +88,8 @@ QString pairedToolTip(const PairedTaskResult& p, const QString& baselineLabel, c
         lines << TaskTableModel::tr("No pair was left to test.");
     }
     if (!p.summary.empty()) lines << style::escaped(p.summary);
+    if (p.changed && p.changed->n() > 0)
+        lines << style::escaped(toQString(changedAnswersSentence(*p.changed, candidateLabel.toStdString())) + ".");
     for (const std::string& w : p.warnings) lines << QStringLiteral("⚠ ") + style::escaped(w);
     return lines.join(QStringLiteral("<br>"));
 }
@@ -341,6 +344,9 @@ QString TaskTableModel::toolTip(const TaskComparison& t, int column, bool subtas
                      .arg(toQString(formatPercent(t.deltaPct, 3)), toQString(formatPercent(t.degradationPct, 3)),
                           t.sigmas ? tr("%1 from zero in standard errors").arg(toQString(formatSigmas(t.sigmas)))
                                    : tr("no standard errors to judge noise"));
+        if (t.paired && t.paired->changed && t.paired->changed->n() > 0)
+            lines << style::escaped(toQString(changedAnswersSentence(*t.paired->changed, m_report.candidateLabel)) +
+                                    ".");
     }
     if (!t.reason.empty()) lines << style::escaped(t.reason);
     if (column == VerdictColumn && t.verdict != t.pointVerdict) {

@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "fp8dash/core/number_format.h"
+#include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/variant_text.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "ui_style.h"
@@ -221,9 +222,13 @@ void VariantsView::repaint() {
             worst = std::max(worst, degradation);
             auto* item = new NumberItem(toQString(variant_text::cellValue(*t)), degradation);
             tint(item, t->verdict);
-            item->setToolTip(
-                escapedTip(QStringLiteral("%1 · %2: %3")
-                               .arg(toQString(v.variants[c].label), toQString(task), toQString(t->reason))));
+            QString cellTip = QStringLiteral("%1 · %2: %3")
+                                  .arg(toQString(v.variants[c].label), toQString(task), toQString(t->reason));
+            if (t->paired && t->paired->changed && t->paired->changed->n() > 0)  // the answers it changed
+                cellTip += QStringLiteral("\n") +
+                           toQString(changedAnswersSentence(*t->paired->changed, v.variants[c].label)) +
+                           QStringLiteral(".");
+            item->setToolTip(escapedTip(cellTip));
             item->setData(Qt::AccessibleTextRole,
                           item->text() + QStringLiteral(", ") + toQString(verdictTitle(t->verdict)));
             m_matrix->setItem(r, FirstVariantColumn + c, item);
@@ -272,9 +277,10 @@ void VariantsView::repaint() {
                 auto* item =
                     new QTableWidgetItem(f.ci.empty() ? toQString(f.text) : toQString(f.text) + "\n" + toQString(f.ci));
                 tint(item, it->verdict);
-                item->setToolTip(
-                    escapedTip(toQString(it->sentence) + (it->paired ? tr(" (paired from the sample logs)")
-                                                                     : tr(" (from lm-eval's standard errors)"))));
+                item->setToolTip(escapedTip(
+                    toQString(it->sentence) +
+                    (it->paired ? tr(" (paired from the sample logs)") : tr(" (from lm-eval's standard errors)")) +
+                    (it->changedSentence.empty() ? QString() : ". " + toQString(it->changedSentence))));
                 m_steps->setItem(r, 1 + c, item);
             }
         }

@@ -2,6 +2,8 @@
 // 0/1 metrics, paired bootstrap otherwise, hashes checked, exclusions reported, a small-n warning).
 #include "fp8dash/core/paired_tasks.h"
 
+#include "fp8dash/core/number_format.h"
+
 #include "evals/paired_stages.h"
 
 #include <algorithm>
@@ -314,6 +316,18 @@ PairedTaskResult detail::testPairs(PairedTaskResult r, const std::vector<double>
     r.candidateMean = cSum / nd;
     r.delta = (cSum - bSum) / nd;
 
+    // Lost / gained / unchanged by the direction of each document's move (paired_task_result.h: ChangedAnswers).
+    ChangedAnswers changed;
+    for (std::size_t i = 0; i < bValues.size(); ++i) {
+        if (cValues[i] == bValues[i])
+            ++changed.unchanged;
+        else if ((cValues[i] > bValues[i]) == spec.higherIsBetter)
+            ++changed.gained;
+        else
+            ++changed.lost;
+    }
+    r.changed = changed;
+
     if (r.binary) {
         r.test = "mcnemar_exact";
         for (std::size_t i = 0; i < bValues.size(); ++i) {
@@ -451,7 +465,34 @@ Json pairedToJson(const PairedTaskResult& r) {
     j["confidence_explanation"] = r.confidence ? Json(r.confidence->explanation) : Json(nullptr);
     j["equivalence_margin_pct"] = r.equivalence ? Json(r.equivalence->marginPct) : Json(nullptr);
     j["summary"] = r.summary;
+    // The changed answers' counts (ChangedAnswers), so that a saved non-0/1 result keeps them; null when unknown.
+    j["lost"] = r.changed ? Json(r.changed->lost) : Json(nullptr);
+    j["gained"] = r.changed ? Json(r.changed->gained) : Json(nullptr);
+    j["unchanged"] = r.changed ? Json(r.changed->unchanged) : Json(nullptr);
     return j;
+}
+
+std::string changedAnswersSentence(const ChangedAnswers& c, const std::string& candidateLabel) {
+    const auto pct = [](double v) { return numfmt::fixed(v, 1) + " %"; };
+    if (c.n() == 0) return candidateLabel + " changed none of the answers (no pairs tested)";
+    const std::string counts = numfmt::grouped(c.lost) + " lost, " + numfmt::grouped(c.gained) + " gained, " +
+                               numfmt::grouped(c.unchanged) + " unchanged";
+    if (c.lost + c.gained == 0) return candidateLabel + " changed none of the " + numfmt::grouped(c.n()) + " answers";
+    const double net = c.netPct();
+    std::string netText = numfmt::fixed(std::fabs(net), 1);
+    if (netText == "0.0")
+        netText = "0.0 %";
+    else
+        netText = (net < 0 ? "−" : "+") + netText + " %";
+    return candidateLabel + " changed " + pct(c.ratePct()) + " of the answers: " + pct(c.lostPct()) + " lost, " +
+           pct(c.gainedPct()) + " gained (net " + netText + "; " + counts + ")";
+}
+
+Json changedAnswersToJson(const PairedTaskResult* r) {
+    if (!r || !r->changed || r->changed->n() == 0) return Json(nullptr);
+    const ChangedAnswers& c = *r->changed;
+    return Json{{"filter", r->filter},      {"lost", c.lost}, {"gained", c.gained},
+                {"unchanged", c.unchanged}, {"n", c.n()},     {"rate_pct", c.ratePct()}};
 }
 
 namespace {
@@ -593,6 +634,21 @@ Result<PairedTaskResult> parsePairedJson(const Json& j, const std::string& where
     in.count("unchecked_hashes", r.uncheckedHashes);
     in.strings("warnings", r.warnings);
     in.string("summary", r.summary);
+    // The changed answers: saved since the counts were added; derived from the discordant pairs in an older file
+    // of a 0/1 metric (whose lm-eval metrics are all higher-is-better: acc, exact_match); unknown otherwise.
+    if (in.find("lost", false) || in.find("gained", false) || in.find("unchanged", false)) {
+        ChangedAnswers c;
+        in.count("lost", c.lost, true);
+        in.count("gained", c.gained, true);
+        in.count("unchanged", c.unchanged, true);
+        if (c.n() != r.n)
+            in.fail("lost + gained + unchanged must equal n (" + std::to_string(c.lost) + " + " +
+                    std::to_string(c.gained) + " + " + std::to_string(c.unchanged) + " != " + std::to_string(r.n) +
+                    ")");
+        r.changed = c;
+    } else if (r.binary && r.n > 0 && r.b01 <= r.n && r.b10 <= r.n - r.b01) {
+        r.changed = ChangedAnswers{r.b10, r.b01, r.n - r.b01 - r.b10};
+    }
 
     std::string confidence;
     in.string("confidence", confidence);

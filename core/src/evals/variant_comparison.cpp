@@ -6,6 +6,7 @@
 #include <set>
 
 #include "fp8dash/core/number_format.h"
+#include "fp8dash/core/paired_tasks.h"
 
 namespace fp8dash {
 namespace {
@@ -112,6 +113,10 @@ LayerStepTask stepTask(const LayerStep& s, const TaskComparison& t) {
     out.degradationPct = t.degradationPct;
     out.verdict = t.verdict;
     out.paired = t.paired.has_value();
+    if (t.paired && t.paired->changed && t.paired->changed->n() > 0) {
+        out.changed = t.paired->changed;
+        out.changedSentence = changedAnswersSentence(*out.changed, s.toLabel);
+    }
     if (t.confidence) out.lossCi95Pct = ConfidenceInterval{t.confidence->lowPct, t.confidence->highPct, 0.95};
     std::string ci;
     if (out.lossCi95Pct) {

@@ -101,6 +101,7 @@ Json taskToJson(const TaskComparison& t) {
              {"point_verdict", verdictName(t.pointVerdict)},
              {"n_samples", t.nSamples ? Json(*t.nSamples) : Json(nullptr)},
              {"paired", t.paired ? pairedToJson(*t.paired) : Json(nullptr)},
+             {"changed_answers", changedAnswersToJson(t.paired ? &*t.paired : nullptr)},
              {"confidence", t.confidence ? Json(confidenceName(t.confidence->confidence)) : Json(nullptr)},
              {"samples_needed",
               t.confidence && t.confidence->samplesNeeded ? Json(*t.confidence->samplesNeeded) : Json(nullptr)},
@@ -265,8 +266,10 @@ std::string confidenceWords(const TaskComparison& t, const Thresholds& th) {
 }
 
 // One line per task on the statistics behind its confidence answer (the method is said once, statisticsMethod):
-// the interval and what it says, the equivalence check, the paired test; each paired-test warning on its own line.
-std::vector<std::string> statisticsLines(const TaskComparison& t, const Thresholds& th) {
+// the interval and what it says, the equivalence check, the paired test; then the answers the candidate changed
+// (changedAnswersSentence); each paired-test warning on its own line.
+std::vector<std::string> statisticsLines(const TaskComparison& t, const Thresholds& th,
+                                         const std::string& candidateLabel) {
     std::vector<std::string> out;
     std::vector<std::string> parts;
     if (t.confidence) parts.push_back(confidenceWords(t, th));
@@ -282,6 +285,8 @@ std::vector<std::string> statisticsLines(const TaskComparison& t, const Threshol
     std::string line = t.task + ": ";
     for (std::size_t i = 0; i < parts.size(); ++i) line += (i ? "; " : "") + parts[i];
     out.push_back(line + ".");
+    if (t.paired && t.paired->changed && t.paired->changed->n() > 0)
+        out.push_back(t.task + ": " + changedAnswersSentence(*t.paired->changed, candidateLabel) + ".");
     if (t.paired)
         for (const auto& w : t.paired->warnings) out.push_back(t.task + ": ⚠ " + w);
     if (!leftOut.empty()) out.push_back(leftOut);
@@ -450,7 +455,7 @@ std::string reportToText(const ComparisonReport& r) {
 
     std::vector<std::string> stats;
     for (const auto& t : r.tasks)
-        for (auto& line : statisticsLines(t, r.thresholds)) stats.push_back(std::move(line));
+        for (auto& line : statisticsLines(t, r.thresholds, r.candidateLabel)) stats.push_back(std::move(line));
     if (!stats.empty()) {
         out += "\nStatistics\n" + wrapText(statisticsMethodText(r), 110, "  ");
         for (const auto& line : stats) out += bulletLine("-", line);
@@ -522,7 +527,7 @@ std::string reportToMarkdown(const ComparisonReport& r) {
     out += longContextMarkdown(r);
     std::vector<std::string> stats;
     for (const auto& t : r.tasks)
-        for (auto& line : statisticsLines(t, r.thresholds)) stats.push_back(std::move(line));
+        for (auto& line : statisticsLines(t, r.thresholds, r.candidateLabel)) stats.push_back(std::move(line));
     if (!stats.empty()) {
         out += "\n### Statistics\n\n" + esc(statisticsMethodText(r)) + "\n\n";
         for (const auto& line : stats) out += "- " + esc(line) + "\n";
@@ -835,8 +840,9 @@ std::string confidenceSummary(const TaskComparison& t) {
 std::string pairedTestSummary(const TaskComparison& t) {
     return pairedCell(t);
 }
-std::vector<std::string> taskStatisticsLines(const TaskComparison& t, const Thresholds& thresholds) {
-    return statisticsLines(t, thresholds);
+std::vector<std::string> taskStatisticsLines(const TaskComparison& t, const Thresholds& thresholds,
+                                             const std::string& candidateLabel) {
+    return statisticsLines(t, thresholds, candidateLabel);
 }
 std::string statisticsMethod(const ComparisonReport& report) {
     return statisticsMethodText(report);

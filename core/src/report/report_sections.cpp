@@ -333,7 +333,8 @@ void addEvalsOf(Report& report, const ComparisonReport& r, Section s, bool alone
 
     std::vector<Line> stats;
     for (const auto& task : r.tasks)
-        for (auto& line : taskStatisticsLines(task, r.thresholds)) stats.push_back(plain(std::move(line)));
+        for (auto& line : taskStatisticsLines(task, r.thresholds, r.candidateLabel))
+            stats.push_back(plain(std::move(line)));
     if (!stats.empty()) {
         s.heading("Statistics");
         s.paragraph(toned(statisticsMethod(r), Tone::Muted));  // the method once, then one line per task
@@ -462,9 +463,12 @@ void addVariants(Report& report, const Decision& d) {
         s.table(std::move(st));
         std::vector<Line> sentences;
         for (const auto& step : v.steps)
-            for (const auto& task : step.tasks)
+            for (const auto& task : step.tasks) {
                 sentences.push_back(plain(task.sentence + ": ") +
                                     strong(std::string(verdictName(task.verdict)), toneOf(task.verdict)));
+                // The answers the step changed, on a line of its own under the step's sentence.
+                if (!task.changedSentence.empty()) sentences.push_back(plain(task.task + ": " + task.changedSentence));
+            }
         s.bullets(std::move(sentences));
         if (!v.costliestStep.empty()) {
             s.heading("The step that costs each task most");

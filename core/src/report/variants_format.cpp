@@ -64,6 +64,12 @@ Json variantsToJson(const VariantComparison& v) {
                  {"ci95_pct", t.lossCi95Pct ? Json::array({-t.lossCi95Pct->high, -t.lossCi95Pct->low}) : Json(nullptr)},
                  {"verdict", verdictName(t.verdict)},
                  {"paired", t.paired},
+                 {"changed_answers", t.changed ? Json{{"lost", t.changed->lost},
+                                                      {"gained", t.changed->gained},
+                                                      {"unchanged", t.changed->unchanged},
+                                                      {"n", t.changed->n()},
+                                                      {"rate_pct", t.changed->ratePct()}}
+                                               : Json(nullptr)},
                  {"sentence", t.sentence}});
         steps.push_back({{"from", s.fromLabel},
                          {"to", s.toLabel},
@@ -175,8 +181,10 @@ std::string variantsToText(const VariantComparison& v) {
     if (v.steps.empty()) out += wrapText("none: no two runs differ in exactly one layer", 110, "  ");
     for (const auto& s : v.steps) {
         out += "  " + oneLine(variant_text::stepTitle(s)) + "\n";
-        for (const auto& task : s.tasks)
+        for (const auto& task : s.tasks) {
             out += wrapText("- " + task.sentence + ": " + std::string(verdictName(task.verdict)), 110, "    ");
+            if (!task.changedSentence.empty()) out += wrapText(task.changedSentence, 110, "      ");
+        }
     }
     if (!v.costliestStep.empty()) {
         out += "\nThe step that costs each task most\n";
@@ -215,8 +223,10 @@ std::string variantsToMarkdown(const VariantComparison& v) {
     if (v.steps.empty()) out += esc("None: no two runs differ in exactly one layer.") + "\n";
     for (const auto& s : v.steps) {
         out += "### " + heading(variant_text::stepTitle(s)) + "\n\n";
-        for (const auto& task : s.tasks)
+        for (const auto& task : s.tasks) {
             out += "- " + esc(task.sentence + ": " + std::string(verdictName(task.verdict))) + "\n";
+            if (!task.changedSentence.empty()) out += "  - " + esc(task.changedSentence) + "\n";
+        }
         out += "\n";
     }
     for (const auto& variant : v.variants) {

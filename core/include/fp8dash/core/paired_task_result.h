@@ -11,15 +11,39 @@
 
 namespace fp8dash {
 
+// The answers the candidate changed, document by document, on the compared metric and filter. For a 0/1 metric,
+// lost = right in the baseline and wrong in the candidate (McNemar's b10 where higher is better), gained the other way
+// (b01). For a metric that is not 0/1 (a per-document F1, a continuous score) a document counts as lost when its value
+// moved in the bad direction (down where higher is better, up where lower is better), gained when it moved in the good
+// one, unchanged when the two values are equal. lost + gained + unchanged = the pairs tested (PairedTaskResult::n).
+struct ChangedAnswers {
+    std::uint64_t lost = 0;
+    std::uint64_t gained = 0;
+    std::uint64_t unchanged = 0;
+
+    std::uint64_t n() const { return lost + gained + unchanged; }
+    // (lost + gained) / n, lost / n, gained / n and (gained - lost) / n, in %; 0 when n is 0.
+    double ratePct() const { return pct(lost + gained); }
+    double lostPct() const { return pct(lost); }
+    double gainedPct() const { return pct(gained); }
+    double netPct() const { return n() ? (static_cast<double>(gained) - static_cast<double>(lost)) * 100.0 / n() : 0; }
+
+private:
+    double pct(std::uint64_t k) const { return n() ? static_cast<double>(k) * 100.0 / static_cast<double>(n()) : 0; }
+};
+
 struct PairedTaskResult {
     std::string task;
     std::string metric;
     std::string filter;
-    std::string test;         // "mcnemar_exact", "wilcoxon_signed_rank", or "none" when no pair is left
-    bool binary = false;      // every paired value is 0 or 1
-    std::uint64_t n = 0;      // pairs tested
-    std::uint64_t b01 = 0;    // right only in the candidate (binary only)
-    std::uint64_t b10 = 0;    // right only in the baseline
+    std::string test;       // "mcnemar_exact", "wilcoxon_signed_rank", or "none" when no pair is left
+    bool binary = false;    // every paired value is 0 or 1
+    std::uint64_t n = 0;    // pairs tested
+    std::uint64_t b01 = 0;  // right only in the candidate (binary only)
+    std::uint64_t b10 = 0;  // right only in the baseline
+    // The answers changed, when pairs were tested; absent when n is 0, and in a file written before the counts were
+    // saved for a metric that is not 0/1 (a 0/1 metric's are derived from its discordant pairs).
+    std::optional<ChangedAnswers> changed;
     double pValue = 1;        // two-sided
     double baselineMean = 0;  // over the tested pairs
     double candidateMean = 0;

@@ -69,6 +69,15 @@ Result<PairedOutcome> pairTaskLogs(const SampleLogIndex& baseline, const SampleL
 // degradation_ci95_pct, confidence_explanation, equivalence_margin_pct, summary.
 Json pairedToJson(const PairedTaskResult& r);
 
+// The changed answers in one line, wherever the delta is stated: "FP8 changed 6.1 % of the answers: 4.4 % lost, 1.7 %
+// gained (net −2.7 %; 58 lost, 22 gained, 1,239 unchanged)", the candidate's label first. Percentages with one
+// decimal (number_format.h); a net that rounds to zero reads "0.0 %", never "−0.0 %"; a minus sign is U+2212.
+std::string changedAnswersSentence(const ChangedAnswers& c, const std::string& candidateLabel);
+
+// A task's "changed_answers" in the comparison JSON: {filter, lost, gained, unchanged, n, rate_pct}; null when the
+// task was not paired (r is null), no pair was tested, or the counts are unknown (an older file of a non-0/1 metric).
+Json changedAnswersToJson(const PairedTaskResult* r);
+
 // The inverse of pairedToJson, for the comparison file's "paired" section. `where` names the place in errors
 // ("comparison.fp8cmp: field paired.gsm8k"); a wrong type or a missing required field (task, metric, filter, test,
 // n, p_value) is an error naming the field. Fields written by later versions are ignored.

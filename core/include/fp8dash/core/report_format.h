@@ -53,8 +53,10 @@ std::string runModelSummary(const Fp8Config& c);         // "meta-llama/Llama-3.
 std::string confidenceSummary(const TaskComparison& t);  // "clear", "inconclusive (n≈1200)", "n/a"
 std::string pairedTestSummary(const TaskComparison& t);  // "p=0.031 (12 lost, 3 won)"; "" without a paired test
 // One line per task behind its confidence answer: Δ and its interval and what it says, clear or inconclusive (with
-// the samples that would decide it), the equivalence statement, the paired test; then each paired-test warning.
-std::vector<std::string> taskStatisticsLines(const TaskComparison& t, const Thresholds& thresholds);
+// the samples that would decide it), the equivalence statement, the paired test; then the answers the candidate
+// (candidateLabel) changed, when the logs were paired; then each paired-test warning.
+std::vector<std::string> taskStatisticsLines(const TaskComparison& t, const Thresholds& thresholds,
+                                             const std::string& candidateLabel);
 // The statistics section's method, said once above the task lines.
 std::string statisticsMethod(const ComparisonReport& report);
 // The judge block's facts (label, value) and its biggest drops (the first `maxDrops`, 5 at most), as judgeToText

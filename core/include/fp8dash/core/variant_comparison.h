@@ -55,6 +55,10 @@ struct LayerStepTask {
     bool paired = false;   // the interval comes from the two runs' sample logs (else from lm-eval's standard errors)
     std::string sentence;  // "adding the FP8 KV cache (scales 1.0) costs 1.9% on gsm8k (95% CI 0.8–3.0%) on top of
                            // FP8 W8A8"
+    // The answers `to` changed against `from` (paired logs only) and its sentence ("FP8 KV changed 3.0 % of the
+    // answers: ...", changedAnswersSentence); empty when the logs were not paired or the counts are unknown.
+    std::optional<ChangedAnswers> changed;
+    std::string changedSentence;
 };
 
 struct LayerStep {
