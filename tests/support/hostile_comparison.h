@@ -37,7 +37,9 @@ inline std::string hostilePayload(const std::string& field, std::size_t k) {
 inline std::vector<std::pair<std::string, std::string>> hostileTaskNames() {
     return {{"hellaswag", "hellaswag " + htmlVerdict() + " " + markdownTakeover()},
             {"mmlu", "mmlu " + htmlVerdict() + " " + verdictRewriteSequence()},
-            {"winogrande", "winogrande " + htmlVerdict() + " " + markdownHeading()}};
+            {"winogrande", "winogrande " + htmlVerdict() + " " + markdownHeading()},
+            // An FP8-sensitive task keeps its risk flag under a hostile name: the risk and not-compared panels show it.
+            {"gsm8k", "gsm8k " + htmlVerdict() + " " + verdictRewriteSequence() + " \xe2\x80\xae"}};
 }
 
 namespace detail {

@@ -309,12 +309,15 @@ TEST(UntrustedUiRule, NoSourceLineHandsDataToRichText) {
         {std::regex(R"(new QBarSet\((?!chartText\())"), "a bar set's legend name: chartText"},
         {std::regex(R"(QMessageBox::(information|warning|critical|question)\()"),
          "a static message box: plainMessageBox"},
+        {std::regex(R"(\.toHtmlEscaped\(\))"), "data escaped with its controls and overrides left raw: style::escaped"},
     };
     QStringList broken;
     int files = 0;
     for (const auto& entry :
          std::filesystem::directory_iterator(std::filesystem::path(FP8DASH_SOURCE_DIR) / "ui/src")) {
         if (entry.path().extension() != ".cpp") continue;
+        // The helpers themselves (style::escaped is visibleText, then toHtmlEscaped).
+        if (entry.path().filename() == "ui_style.cpp" || entry.path().filename() == "untrusted_ui.cpp") continue;
         ++files;
         std::ifstream in(entry.path());
         int n = 0;

@@ -38,7 +38,7 @@ QWidget* Fp8LayersPanel::buildRunCard(const QString& role, const QString& label,
     layout->setContentsMargins(12, 10, 12, 10);
     layout->setSpacing(4);
 
-    auto* heading = new QLabel(QStringLiteral("<b>%1</b> · %2").arg(style::escaped(label), role.toHtmlEscaped()), card);
+    auto* heading = new QLabel(QStringLiteral("<b>%1</b> · %2").arg(style::escaped(label), style::escaped(role)), card);
     heading->setTextFormat(Qt::RichText);
     heading->setObjectName(QStringLiteral("runHeading"));
     layout->addWidget(heading);

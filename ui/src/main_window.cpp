@@ -653,7 +653,7 @@ void MainWindow::showAbout() {
            "baseline and an FP8 candidate task by task and gives a verdict: <b>GO</b>, <b>MONITOR</b> or "
            "<b>INVESTIGATE</b>, with every reason spelled out.</p>"
            "<p>Built with Qt %2.</p>")
-            .arg(QCoreApplication::applicationVersion().toHtmlEscaped(), QString::fromLatin1(qVersion())));
+            .arg(style::escaped(QCoreApplication::applicationVersion()), QString::fromLatin1(qVersion())));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

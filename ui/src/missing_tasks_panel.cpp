@@ -44,12 +44,12 @@ void MissingTasksPanel::setReport(const ComparisonReport& report) {
         m_entries << task + QStringLiteral(": ") + reason;
         m_rows->addWidget(
             style::iconRow(style::RowIcon::Info,
-                           QStringLiteral("<b>%1</b>: %2").arg(task.toHtmlEscaped(), reason.toHtmlEscaped()), this));
+                           QStringLiteral("<b>%1</b>: %2").arg(style::escaped(task), style::escaped(reason)), this));
     }
     for (const auto& [group, what] : gaps) {
         m_entries << tr("in %1: %2").arg(group, what);
         m_rows->addWidget(style::iconRow(
-            style::RowIcon::Info, tr("in <b>%1</b>: %2").arg(group.toHtmlEscaped(), what.toHtmlEscaped()), this));
+            style::RowIcon::Info, tr("in <b>%1</b>: %2").arg(style::escaped(group), style::escaped(what)), this));
     }
     addComparability(report);
 }
@@ -64,7 +64,7 @@ void MissingTasksPanel::addComparability(const ComparisonReport& report) {
         m_entries << line;
         const bool blocking = item.severity == ComparabilitySeverity::Blocking;
         m_rows->addWidget(
-            style::iconRow(blocking ? style::RowIcon::Warning : style::RowIcon::Info, line.toHtmlEscaped(), this));
+            style::iconRow(blocking ? style::RowIcon::Warning : style::RowIcon::Info, style::escaped(line), this));
     }
 }
 

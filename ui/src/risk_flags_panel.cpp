@@ -33,8 +33,8 @@ void RiskFlagsPanel::setRisks(const std::vector<RiskFlag>& risks) {
         const QString message = toQString(risk.message);
         m_entries << (subject.isEmpty() ? message : subject + QStringLiteral(": ") + message);
         const QString html =
-            subject.isEmpty() ? message.toHtmlEscaped()
-                              : QStringLiteral("<b>%1</b>: %2").arg(subject.toHtmlEscaped(), message.toHtmlEscaped());
+            subject.isEmpty() ? style::escaped(message)
+                              : QStringLiteral("<b>%1</b>: %2").arg(style::escaped(subject), style::escaped(message));
         QLabel* row = style::iconRow(style::RowIcon::Warning, html, this);
         row->setToolTip(escapedTip(tr("Kind: %1").arg(toQString(risk.kind))));
         m_rows->addWidget(row);
