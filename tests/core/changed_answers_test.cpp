@@ -20,7 +20,6 @@ namespace fp8dash {
 namespace {
 
 namespace fs = std::filesystem;
-using Json = nlohmann::json;
 
 // A deterministic pseudo-random stream (the generator's truth must be the same on every run).
 struct Lcg {
