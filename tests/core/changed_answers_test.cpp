@@ -344,7 +344,8 @@ TEST_F(ChangedAnswersTest, AnOlderFileWithoutTheCountsDerivesThemFromTheDiscorda
     ASSERT_NE(drop, nullptr);
     ASSERT_TRUE(drop->paired.has_value());
     EXPECT_FALSE(drop->paired->changed.has_value());  // not 0/1, not stored: unknown, not zero
-    for (const auto& task : reportToJson(*r)["tasks"])
+    const Json json = reportToJson(*r);               // kept: a range over a member of a temporary would outlive it
+    for (const auto& task : json["tasks"])
         if (task["task"] == "drop") {
             EXPECT_TRUE(task["changed_answers"].is_null());
         }
