@@ -89,22 +89,16 @@ MergedComparison mergeComparisons(ComparisonDocument mine, const ComparisonDocum
         doc.recommendation = theirs.recommendation;
         m.taken.push_back("the eval runs");
     }
-    if (!doc.judge && theirs.judge) {
-        doc.judge = theirs.judge;
-        m.taken.push_back("the judge scores");
-    }
-    if (!doc.timeline && theirs.timeline) {
-        doc.timeline = theirs.timeline;
-        m.taken.push_back("the timeline");
-    }
-    if (!doc.benchmarks && theirs.benchmarks) {
-        doc.benchmarks = theirs.benchmarks;
-        m.taken.push_back("the benchmarks");
-    }
-    if (!doc.capacity && theirs.capacity) {
-        doc.capacity = theirs.capacity;
-        m.taken.push_back("the capacity inputs");
-    }
+    // A section only theirs has is taken; where both have one, mine stays.
+    const auto takeMissing = [&m](auto& mineSection, const auto& theirSection, const char* words) {
+        if (mineSection || !theirSection) return;
+        mineSection = theirSection;
+        m.taken.push_back(words);
+    };
+    takeMissing(doc.judge, theirs.judge, "the judge scores");
+    takeMissing(doc.timeline, theirs.timeline, "the timeline");
+    takeMissing(doc.benchmarks, theirs.benchmarks, "the benchmarks");
+    takeMissing(doc.capacity, theirs.capacity, "the capacity inputs");
     for (const auto& [key, value] : theirs.otherSections.items()) {
         if (doc.otherSections.contains(key)) continue;
         doc.otherSections[key] = value;

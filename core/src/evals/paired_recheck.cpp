@@ -16,30 +16,19 @@
 // subtasks' scores (a weighted mean of them lies inside it).
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "evals/paired_stages.h"
+#include "fp8dash/core/number_format.h"
 #include "fp8dash/core/paired_tasks.h"
 
 namespace fp8dash {
 namespace {
 
-std::string num(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
-    return buf;
-}
+using detail::scaledCi;
+using numfmt::general;
 
 bool close(double a, double b) {
     return std::fabs(a - b) <= 1e-9 * std::max({1.0, std::fabs(a), std::fabs(b)});
-}
-
-ConfidenceInterval scaledCi(const ConfidenceInterval& ci, double factor) {
-    ConfidenceInterval out = ci;
-    out.low = ci.low * factor;
-    out.high = ci.high * factor;
-    if (out.low > out.high) std::swap(out.low, out.high);
-    return out;
 }
 
 // The sample standard deviation of n differences of which b01 are +1, b10 are -1 and the rest 0.
@@ -95,11 +84,11 @@ std::string recheckStoredPaired(PairedTaskResult& r, const TaskComparison& row, 
         if (r.deltaCi.low == 0 && r.deltaCi.high == 0 && r.deltaPctCi && r.baselineMean != 0)
             r.deltaCi = scaledCi(*r.deltaPctCi, std::fabs(r.baselineMean) / 100.0);
         if (!(r.deltaCi.low <= r.deltaCi.high) || !std::isfinite(r.deltaCi.low) || !std::isfinite(r.deltaCi.high))
-            wrong.push_back("its 95 % interval of Δ [" + num(r.deltaCi.low) + ", " + num(r.deltaCi.high) +
+            wrong.push_back("its 95 % interval of Δ [" + general(r.deltaCi.low) + ", " + general(r.deltaCi.high) +
                             "] is not an interval");
         else if (delta < r.deltaCi.low - 1e-9 || delta > r.deltaCi.high + 1e-9)
-            wrong.push_back("its 95 % interval of Δ [" + num(r.deltaCi.low) + ", " + num(r.deltaCi.high) +
-                            "] does not hold its Δ " + num(delta));
+            wrong.push_back("its 95 % interval of Δ [" + general(r.deltaCi.low) + ", " + general(r.deltaCi.high) +
+                            "] does not hold its Δ " + general(delta));
 
         double sePct = -1;  // the standard error of Δ in %, for the equivalence check; < 0: not known
         const double toPct = r.baselineMean != 0 ? 100.0 / std::fabs(r.baselineMean) : 0.0;
@@ -113,10 +102,11 @@ std::string recheckStoredPaired(PairedTaskResult& r, const TaskComparison& row, 
                     r.candidateMean > 1)
                     wrong.push_back("its discordant counts (" + std::to_string(r.b01) + " right only in " +
                                     candidateLabel + ", " + std::to_string(r.b10) + " only in " + baselineLabel +
-                                    " of " + std::to_string(r.n) + ") give Δ " + num(countsDelta) + ", its means (" +
-                                    num(r.baselineMean) + " → " + num(r.candidateMean) + ") give " + num(delta));
+                                    " of " + std::to_string(r.n) + ") give Δ " + general(countsDelta) +
+                                    ", its means (" + general(r.baselineMean) + " → " + general(r.candidateMean) +
+                                    ") give " + general(delta));
                 const double p = mcnemarExactPValue(r.b01, r.b10);
-                if (!close(p, r.pValue)) replaced.push_back("p-value (" + num(r.pValue) + " in the file)");
+                if (!close(p, r.pValue)) replaced.push_back("p-value (" + general(r.pValue) + " in the file)");
                 r.pValue = p;
                 const double sd = discordantSd(r.n, r.b01, r.b10);
                 if (r.n >= 2) sePct = sd / std::sqrt(nd) * toPct;  // as testPairs: sampleSd(diffs) / sqrt(n)
@@ -126,8 +116,8 @@ std::string recheckStoredPaired(PairedTaskResult& r, const TaskComparison& row, 
                 const double half = (r.deltaCi.high - r.deltaCi.low) / 2;
                 if (r.n >= 10 && wrong.empty() &&
                     (normalHalf == 0 ? half > 1e-9 : (half < normalHalf / 2 || half > normalHalf * 2)))
-                    wrong.push_back("its 95 % interval of Δ (± " + num(half) +
-                                    ") does not fit its discordant counts (± " + num(normalHalf) +
+                    wrong.push_back("its 95 % interval of Δ (± " + general(half) +
+                                    ") does not fit its discordant counts (± " + general(normalHalf) +
                                     " by the normal approximation)");
             }
         } else if (r.equivalence && r.deltaPct) {
@@ -145,13 +135,13 @@ std::string recheckStoredPaired(PairedTaskResult& r, const TaskComparison& row, 
             const double want = delta * factor;
             const ConfidenceInterval wantCi = scaledCi(r.deltaCi, factor);
             if (!value || !close(*value, want)) {
-                if (value) replaced.push_back(std::string(what) + " (" + num(*value) + " in the file)");
+                if (value) replaced.push_back(std::string(what) + " (" + general(*value) + " in the file)");
                 value = want;
             }
             if (!ci || !close(ci->low, wantCi.low) || !close(ci->high, wantCi.high)) {
                 if (ci)
-                    replaced.push_back(std::string("the interval of ") + what + " ([" + num(ci->low) + ", " +
-                                       num(ci->high) + "] in the file)");
+                    replaced.push_back(std::string("the interval of ") + what + " ([" + general(ci->low) + ", " +
+                                       general(ci->high) + "] in the file)");
                 ci = wantCi;
             }
         };
@@ -196,9 +186,9 @@ std::string recheckStoredPaired(PairedTaskResult& r, const TaskComparison& row, 
             }
             if (mean >= lo - slack && mean <= hi + slack) return;
             const std::string label = baseline ? baselineLabel : candidateLabel;
-            const std::string runs = lo == hi ? num(lo) : "between " + num(lo) + " and " + num(hi);
+            const std::string runs = lo == hi ? general(lo) : "between " + general(lo) + " and " + general(hi);
             wrong.push_back(
-                "its " + label + " mean " + num(mean) + " over " + std::to_string(r.n) +
+                "its " + label + " mean " + general(mean) + " over " + std::to_string(r.n) +
                 " pairs does not match the run's " + row.metric + " " + runs +
                 (k > 0 ? " (by more than its " + std::to_string(k) + " document(s) left out can explain)" : ""));
         };

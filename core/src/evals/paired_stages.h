@@ -1,11 +1,21 @@
 #pragma once
 // The stages of a paired test (paired_tasks.cpp), shared with the whole-comparison driver (paired_computation.cpp),
 // which also pools a group's subtasks into one test. Private to core.
+#include <utility>
 #include <vector>
 
 #include "fp8dash/core/paired_tasks.h"
 
 namespace fp8dash::detail {
+
+// An interval times `factor` (a negative factor swaps its ends): a difference's interval in points or percent.
+inline ConfidenceInterval scaledCi(const ConfidenceInterval& ci, double factor) {
+    ConfidenceInterval out = ci;
+    out.low = ci.low * factor;
+    out.high = ci.high * factor;
+    if (out.low > out.high) std::swap(out.low, out.high);
+    return out;
+}
 
 // The rows of the spec's filter; an error naming the file when there are none, or none has the metric.
 Result<std::vector<const SampleRow*>> filterRows(const SampleLog& log, const PairedTaskSpec& spec);

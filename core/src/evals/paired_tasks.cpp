@@ -125,14 +125,6 @@ double sampleSd(const std::vector<double>& xs) {
     return std::sqrt(ss / static_cast<double>(xs.size() - 1));
 }
 
-ConfidenceInterval scaled(const ConfidenceInterval& ci, double factor) {
-    ConfidenceInterval out = ci;
-    out.low = ci.low * factor;
-    out.high = ci.high * factor;
-    if (out.low > out.high) std::swap(out.low, out.high);
-    return out;
-}
-
 std::string summaryOf(const PairedTaskResult& r, const PairedOptions& o) {
     if (r.test == "none") return "no pairs left to test";
     std::string s;
@@ -351,12 +343,12 @@ PairedTaskResult detail::testPairs(PairedTaskResult r, const std::vector<double>
     auto inUnit = [](double v) { return v >= 0.0 && v <= 1.0; };
     if (std::all_of(bValues.begin(), bValues.end(), inUnit) && std::all_of(cValues.begin(), cValues.end(), inUnit)) {
         r.deltaPoints = r.delta * 100.0;
-        r.deltaPointsCi = scaled(r.deltaCi, 100.0);
+        r.deltaPointsCi = detail::scaledCi(r.deltaCi, 100.0);
     }
     if (r.baselineMean != 0) {
         const double toPct = 100.0 / std::fabs(r.baselineMean);
         r.deltaPct = r.delta * toPct;
-        r.deltaPctCi = scaled(r.deltaCi, toPct);
+        r.deltaPctCi = detail::scaledCi(r.deltaCi, toPct);
         // Degradation is the loss in the good direction: -delta when higher is better.
         const double sign = spec.higherIsBetter ? -1.0 : 1.0;
         const double a = sign * r.deltaPctCi->low, b = sign * r.deltaPctCi->high;
