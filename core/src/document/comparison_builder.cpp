@@ -8,6 +8,14 @@
 namespace fp8dash {
 namespace {
 
+// The pairing options the inputs set: how many changed answers each task keeps (the rest are the defaults; the
+// comparison sets its thresholds and labels).
+PairedOptions examplesOptions(const ComparisonInputs& in) {
+    PairedOptions o;
+    o.answerExamples = in.answerExamples;
+    return o;
+}
+
 // An error about one input: "<which>: <message>", and the file's name in the message when core's own message does
 // not already name it.
 Error aboutInput(const char* which, const Error& error, const std::filesystem::path& path) {
@@ -124,7 +132,7 @@ Status addVariants(const ComparisonInputs& in, ComparisonDocument& doc, BuiltCom
     for (std::size_t c = 0; c < comparisons.size(); ++c) comparisons[c].report = &reports[c];
     std::vector<const LmEvalResults*> results;
     for (const auto& r : runs) results.push_back(&r.results);
-    auto computed = computePairedResultsAcrossRuns(results, comparisons, {}, progress);
+    auto computed = computePairedResultsAcrossRuns(results, comparisons, examplesOptions(in), progress);
     if (!computed) return Error{"sample logs: " + computed.error().message};
     std::size_t pairedTasks = 0, comparedTasks = 0;
     std::vector<std::string> notes;
@@ -191,7 +199,7 @@ Result<ComparisonDocument> evalsDocument(const ComparisonInputs& in, BuiltCompar
     if (!report) return report.error();  // an option problem (an override, an incomparable pair): not one file's
     if (in.readSampleLogs) {
         // The logs are found beside the results files the runs were read from.
-        auto paired = computePairedResults(*report, in.baselinePath, in.candidatePath, {}, progress);
+        auto paired = computePairedResults(*report, in.baselinePath, in.candidatePath, examplesOptions(in), progress);
         if (!paired) return Error{"sample logs: " + paired.error().message};
         doc.paired = std::move(paired->results);
         built.pairingNotes = pairingNotes(doc.paired.size(), report->tasks.size(), paired->notes);

@@ -15,6 +15,7 @@
 #include <thread>
 #include <tuple>
 
+#include "evals/changed_examples.h"
 #include "evals/paired_stages.h"
 #include "fp8dash/core/paired_tasks.h"
 
@@ -107,6 +108,8 @@ void poolGroup(Unit& unit, std::vector<LogJob>& jobs, const PairedOptions& o) {
     r.filter = groupSpec.filter;
     std::vector<double> bValues, cValues, diffs;
     std::vector<std::string> pooled, notPooled = unit.notPooled, partWarnings;
+    detail::ChangedCollector changed(o.answerExamples, groupSpec.higherIsBetter);
+    std::vector<detail::ChangedPart> parts;
     for (std::size_t k = 0; k < unit.subtasks.size(); ++k) {
         const std::string& name = unit.subtasks[k];
         auto& bLog = *jobs[unit.jobs[2 * k]].log;
@@ -126,7 +129,9 @@ void poolGroup(Unit& unit, std::vector<LogJob>& jobs, const PairedOptions& o) {
             continue;
         }
         PairedTaskResult part;
-        detail::matchRows(*bRows, *cRows, spec, o, part, bValues, cValues, diffs);
+        changed.startPart(parts.size());
+        parts.push_back({name, bLog->path, cLog->path});
+        detail::matchRows(*bRows, *cRows, spec, o, part, bValues, cValues, diffs, &changed);
         detail::noteExclusions(part, spec, o);
         r.hashMismatches += part.hashMismatches;
         r.docHashMismatches += part.docHashMismatches;
@@ -153,6 +158,7 @@ void poolGroup(Unit& unit, std::vector<LogJob>& jobs, const PairedOptions& o) {
     checkPooledMean(cValues, groupSpec.candidateScore, o.candidateLabel, r.task, r.metric, r.warnings);
     r.warnings.insert(r.warnings.end(), partWarnings.begin(), partWarnings.end());
     unit.result = detail::testPairs(std::move(r), bValues, cValues, diffs, groupSpec, o);
+    detail::readChangedExamples(*unit.result, changed.choose(), parts, o.answerExamples, o.answerTextBytes);
 }
 
 // A task's own two logs: as pairTaskLogs pairs them once read.
@@ -164,13 +170,17 @@ void pairUnit(Unit& unit, std::vector<LogJob>& jobs, const PairedOptions& o) {
         unit.note = task + ": not paired: " + (!bLog ? bLog.error().message : cLog.error().message);
         return;
     }
-    auto r = pairSampleLogs(*bLog, *cLog, PairedTaskSpec::fromComparison(*unit.row), o);
+    const PairedTaskSpec spec = PairedTaskSpec::fromComparison(*unit.row);
+    detail::ChangedCollector changed(o.answerExamples, spec.higherIsBetter);
+    auto r = detail::pairLogs(*bLog, *cLog, spec, o, &changed);
     if (!r) {
         unit.note = task + ": not paired: " + r.error().message;
         return;
     }
     for (const auto* log : {&*bLog, &*cLog})
         r->warnings.insert(r->warnings.end(), log->warnings.begin(), log->warnings.end());
+    detail::readChangedExamples(*r, changed.choose(), {{"", bLog->path, cLog->path}}, o.answerExamples,
+                                o.answerTextBytes);
     unit.result = std::move(*r);
 }
 

@@ -8,6 +8,8 @@
 
 namespace fp8dash::detail {
 
+class ChangedCollector;
+
 // An interval times `factor` (a negative factor swaps its ends): a difference's interval in points or percent.
 inline ConfidenceInterval scaledCi(const ConfidenceInterval& ci, double factor) {
     ConfidenceInterval out = ci;
@@ -22,9 +24,14 @@ Result<std::vector<const SampleRow*>> filterRows(const SampleLog& log, const Pai
 
 // Matches rows by doc_id, counting in `r` the documents left out (hash mismatches, one side only, no finite value),
 // and appends each tested pair's values and difference (candidate - baseline), ascending by doc_id.
+// Each tested pair whose values differ also goes to `changed`, when given (changed_examples.h).
 void matchRows(const std::vector<const SampleRow*>& bRows, const std::vector<const SampleRow*>& cRows,
                const PairedTaskSpec& spec, const PairedOptions& o, PairedTaskResult& r, std::vector<double>& bValues,
-               std::vector<double>& cValues, std::vector<double>& diffs);
+               std::vector<double>& cValues, std::vector<double>& diffs, ChangedCollector* changed = nullptr);
+
+// pairSampleLogs, handing the changed pairs to `changed` when given.
+Result<PairedTaskResult> pairLogs(const SampleLog& baseline, const SampleLog& candidate, const PairedTaskSpec& spec,
+                                  const PairedOptions& o, ChangedCollector* changed);
 
 // The exclusions matchRows counted, as warnings.
 void noteExclusions(PairedTaskResult& r, const PairedTaskSpec& spec, const PairedOptions& o);

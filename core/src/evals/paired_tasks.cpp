@@ -2,8 +2,10 @@
 // 0/1 metrics, paired bootstrap otherwise, hashes checked, exclusions reported, a small-n warning).
 #include "fp8dash/core/paired_tasks.h"
 
+#include "fp8dash/core/changed_answers.h"
 #include "fp8dash/core/number_format.h"
 
+#include "evals/changed_examples.h"
 #include "evals/paired_stages.h"
 
 #include <algorithm>
@@ -152,6 +154,15 @@ std::string summaryOf(const PairedTaskResult& r, const PairedOptions& o) {
     return s;
 }
 
+// The examples and the limit they were read with: "examples_limit" (null when unknown: an older file, or logs paired
+// in memory) and "examples" (a list, empty when none was kept).
+void addExamples(Json& j, const PairedTaskResult& r) {
+    j["examples_limit"] = r.examplesLimit ? Json(*r.examplesLimit) : Json(nullptr);
+    Json examples = Json::array();
+    for (const auto& e : r.examples) examples.push_back(changedExampleToJson(e));
+    j["examples"] = std::move(examples);
+}
+
 Json interval(const std::optional<ConfidenceInterval>& ci) {
     if (!ci) return nullptr;
     return Json::array({ci->low, ci->high});
@@ -169,7 +180,7 @@ Result<std::vector<const SampleRow*>> filterRows(const SampleLog& log, const Pai
 // left out) and appends each pair's values and difference, ascending by doc_id.
 void matchRows(const std::vector<const SampleRow*>& bRows, const std::vector<const SampleRow*>& cRows,
                const PairedTaskSpec& spec, const PairedOptions& o, PairedTaskResult& r, std::vector<double>& bValues,
-               std::vector<double>& cValues, std::vector<double>& diffs) {
+               std::vector<double>& cValues, std::vector<double>& diffs, ChangedCollector* changed) {
     // Rows per filter have unique doc_ids (the reader guarantees it); order by doc_id so that the bootstrap sees
     // the differences in an order independent of how lm-eval's ranks interleaved the rows. Sorted copies and one
     // merge, not two maps: a log is paired with several runs' logs in a comparison of variants, and the maps'
@@ -217,6 +228,7 @@ void matchRows(const std::vector<const SampleRow*>& bRows, const std::vector<con
         bValues.push_back(*bv);
         cValues.push_back(*cv);
         diffs.push_back(*cv - *bv);
+        if (changed && *cv != *bv) changed->add(*b, *c, *bv, *cv);
     }
 }
 
@@ -265,6 +277,12 @@ PairedTaskSpec PairedTaskSpec::fromComparison(const TaskComparison& row) {
 
 Result<PairedTaskResult> pairSampleLogs(const SampleLog& baseline, const SampleLog& candidate,
                                         const PairedTaskSpec& spec, const PairedOptions& o) {
+    return detail::pairLogs(baseline, candidate, spec, o, nullptr);
+}
+
+Result<PairedTaskResult> detail::pairLogs(const SampleLog& baseline, const SampleLog& candidate,
+                                          const PairedTaskSpec& spec, const PairedOptions& o,
+                                          ChangedCollector* changed) {
     auto bRows = rowsOf(baseline, spec);
     if (!bRows) return bRows.error();
     auto cRows = rowsOf(candidate, spec);
@@ -279,7 +297,7 @@ Result<PairedTaskResult> pairSampleLogs(const SampleLog& baseline, const SampleL
     noteRepeats(*bRows, *cRows, spec, o, r.warnings);
 
     std::vector<double> bValues, cValues, diffs;
-    detail::matchRows(*bRows, *cRows, spec, o, r, bValues, cValues, diffs);
+    detail::matchRows(*bRows, *cRows, spec, o, r, bValues, cValues, diffs, changed);
     detail::noteExclusions(r, spec, o);
     return detail::testPairs(std::move(r), bValues, cValues, diffs, spec, o);
 }
@@ -407,16 +425,19 @@ Result<PairedOutcome> pairTaskLogs(const SampleLogIndex& baseline, const SampleL
     if (!bLog) return bLog.error();
     auto cLog = readSampleLog(cFile->path, infoOf(candidate), second);
     if (!cLog) return cLog.error();
-    auto r = pairSampleLogs(*bLog, *cLog, spec, o);
+    detail::ChangedCollector changed(o.answerExamples, spec.higherIsBetter);
+    auto r = detail::pairLogs(*bLog, *cLog, spec, o, &changed);
     if (!r) return r.error();
     // The readers' warnings (old layout, repeats) belong with the result.
     for (const auto* log : {&*bLog, &*cLog})
         r->warnings.insert(r->warnings.end(), log->warnings.begin(), log->warnings.end());
+    detail::readChangedExamples(*r, changed.choose(), {{"", bFile->path.string(), cFile->path.string()}},
+                                o.answerExamples, o.answerTextBytes);
     out.result = std::move(*r);
     return out;
 }
 
-Json pairedToJson(const PairedTaskResult& r) {
+Json pairedToJson(const PairedTaskResult& r, bool withExamples) {
     Json j = Json::object();
     j["task"] = r.task;
     j["metric"] = r.metric;
@@ -461,6 +482,7 @@ Json pairedToJson(const PairedTaskResult& r) {
     j["lost"] = r.changed ? Json(r.changed->lost) : Json(nullptr);
     j["gained"] = r.changed ? Json(r.changed->gained) : Json(nullptr);
     j["unchanged"] = r.changed ? Json(r.changed->unchanged) : Json(nullptr);
+    if (withExamples) addExamples(j, r);
     return j;
 }
 
@@ -483,8 +505,10 @@ std::string changedAnswersSentence(const ChangedAnswers& c, const std::string& c
 Json changedAnswersToJson(const PairedTaskResult* r) {
     if (!r || !r->changed || r->changed->n() == 0) return Json(nullptr);
     const ChangedAnswers& c = *r->changed;
-    return Json{{"filter", r->filter},      {"lost", c.lost}, {"gained", c.gained},
-                {"unchanged", c.unchanged}, {"n", c.n()},     {"rate_pct", c.ratePct()}};
+    Json j{{"filter", r->filter},      {"lost", c.lost}, {"gained", c.gained},
+           {"unchanged", c.unchanged}, {"n", c.n()},     {"rate_pct", c.ratePct()}};
+    addExamples(j, *r);
+    return j;
 }
 
 namespace {
@@ -572,8 +596,9 @@ public:
             out.push_back(e.get<std::string>());
         }
     }
-    void fail(const std::string& what) {
-        if (!m_error) m_error = Error{m_where + "." + what};
+    // `whole`: `what` is a whole message already naming its place.
+    void fail(const std::string& what, bool whole = false) {
+        if (!m_error) m_error = Error{whole ? what : m_where + "." + what};
     }
     const std::optional<Error>& error() const { return m_error; }
 
@@ -640,6 +665,22 @@ Result<PairedTaskResult> parsePairedJson(const Json& j, const std::string& where
         r.changed = c;
     } else if (r.binary && r.n > 0 && r.b01 <= r.n && r.b10 <= r.n - r.b01) {
         r.changed = ChangedAnswers{r.b10, r.b01, r.n - r.b01 - r.b10};
+    }
+
+    if (in.find("examples_limit", false)) {
+        std::uint64_t limit = 0;
+        in.count("examples_limit", limit);
+        r.examplesLimit = limit;
+    }
+    if (const Json* examples = in.find("examples", false)) {
+        if (!examples->is_array()) in.fail("examples must be a list");
+        for (std::size_t k = 0; examples->is_array() && k < examples->size() && !in.error(); ++k) {
+            auto e = parseChangedExampleJson((*examples)[k], where + ".examples[" + std::to_string(k) + "]");
+            if (!e)
+                in.fail(e.error().message, true);
+            else
+                r.examples.push_back(std::move(e).value());
+        }
     }
 
     std::string confidence;

@@ -111,7 +111,10 @@ public:
 
     // `capacity`: how many bytes from line.data() may be read (the fast path reads up to SIMDJSON_PADDING past
     // the line); 0 when the line is not padded, which sends it to the general reader.
-    Status add(std::string_view line, std::uint64_t lineNo, std::size_t capacity = 0) {
+    // `offset`: where the line starts in the file (or text), kept in the row with its length (SampleRow::offset).
+    Status add(std::string_view line, std::uint64_t lineNo, std::uint64_t offset, std::size_t capacity = 0) {
+        m_lineOffset = offset;
+        m_lineLength = line.size();
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         if (line.find_first_not_of(" \t") == std::string_view::npos) return success();
         if (capacity >= line.size() + simdjson::SIMDJSON_PADDING &&
@@ -225,6 +228,8 @@ public:
     }
 
     void commit(SampleRow&& row) {
+        row.offset = m_lineOffset;
+        row.length = m_lineLength;
         if (std::find(m_log.filters.begin(), m_log.filters.end(), row.filter) == m_log.filters.end())
             m_log.filters.push_back(row.filter);
         m_log.rows.push_back(std::move(row));
@@ -263,6 +268,8 @@ private:
     std::vector<std::string> m_filters;
     SampleLog m_log;
     std::uint64_t m_firstLine = 0;
+    std::uint64_t m_lineOffset = 0;  // the line being added: where it starts, and its length
+    std::uint64_t m_lineLength = 0;
     std::map<std::pair<long long, std::string>, std::uint64_t> m_seen;  // labelled: (doc, filter) -> line
     std::unordered_map<long long, std::size_t> m_perDoc;                // unlabelled: rows per doc
     std::uint64_t m_repeats = 0;
@@ -431,7 +438,7 @@ Result<SampleLog> parseSampleLogText(std::string_view text, const std::string& s
     padded.append(simdjson::SIMDJSON_PADDING, ' ');
     RowReader reader(sourceName, info);
     auto read = forEachLine(text, [&](std::size_t start, std::size_t length, std::uint64_t lineNo) {
-        return reader.add(std::string_view(padded.data() + start, length), lineNo, padded.size() - start);
+        return reader.add(std::string_view(padded.data() + start, length), lineNo, start, padded.size() - start);
     });
     if (!read) return read.error();
     return reader.finish();
@@ -443,7 +450,7 @@ Result<SampleLog> parseSampleLogTextGeneral(std::string_view text, const std::st
                                             const SampleTaskInfo& info) {
     RowReader reader(sourceName, info);
     auto read = forEachLine(text, [&](std::size_t start, std::size_t length, std::uint64_t lineNo) {
-        return reader.add(text.substr(start, length), lineNo);  // unpadded: the general reader
+        return reader.add(text.substr(start, length), lineNo, start);  // unpadded: the general reader
     });
     if (!read) return read.error();
     return reader.finish();
@@ -493,7 +500,7 @@ Result<SampleLog> readSampleLog(const fs::path& file, const SampleTaskInfo& info
             if (!nl && !atEnd) break;  // the rest of this line comes with the next chunk
             const std::size_t end = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - buffer.data()) : held;
             const std::string_view line(buffer.data() + start, end - start);
-            if (auto s = reader.add(line, ++lineNo, buffer.size() - start); !s) return s.error();
+            if (auto s = reader.add(line, ++lineNo, done, buffer.size() - start); !s) return s.error();
             done += end - start + 1;
             start = end + 1;
             if (progress && done - reported >= (1u << 20)) {

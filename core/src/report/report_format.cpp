@@ -100,7 +100,7 @@ Json taskToJson(const TaskComparison& t) {
              {"reason", t.reason},
              {"point_verdict", verdictName(t.pointVerdict)},
              {"n_samples", t.nSamples ? Json(*t.nSamples) : Json(nullptr)},
-             {"paired", t.paired ? pairedToJson(*t.paired) : Json(nullptr)},
+             {"paired", t.paired ? pairedToJson(*t.paired, false) : Json(nullptr)},
              {"changed_answers", changedAnswersToJson(t.paired ? &*t.paired : nullptr)},
              {"confidence", t.confidence ? Json(confidenceName(t.confidence->confidence)) : Json(nullptr)},
              {"samples_needed",

@@ -34,6 +34,8 @@ struct ComparisonInputs {
     std::filesystem::path candidatePath;
     std::filesystem::path controlPath;
     bool readSampleLogs = true;  // pair the runs' samples_*.jsonl found beside the results
+    // The changed documents kept per paired task (--answer-examples; changed_answers.h); 0 keeps only the counts.
+    std::uint64_t answerExamples = 200;
     // The judge scores: score files (JSONL, CSV, JSON; both or neither), or Langfuse; not both.
     std::filesystem::path judgeBaselinePath;
     std::filesystem::path judgeCandidatePath;

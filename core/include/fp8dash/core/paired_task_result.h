@@ -32,6 +32,28 @@ private:
     double pct(std::uint64_t k) const { return n() ? static_cast<double>(k) * 100.0 / static_cast<double>(n()) : 0; }
 };
 
+// One side of a changed answer as its sample log row has it: the filtered answer (filtered_resps, the text the metric
+// scored; for a multiple-choice task the chosen continuation), the raw response (resps) and the metric's value. The
+// texts are bounded (boundedAnswerText, changed_answers.h): valid UTF-8, at most the cut, a visible mark where cut.
+// They are model output and data-set text: every place that shows them escapes them for its medium.
+struct AnswerSide {
+    std::string answer;
+    std::string response;
+    double value = 0;
+};
+
+// One document whose value moved on the compared metric and filter (ChangedAnswers counts them): the evidence a
+// reviewer reads. Read from the two sample log rows of the document after the pairing (changed_answers.h).
+struct ChangedAnswerExample {
+    long long docId = 0;
+    bool lost = true;      // lost (moved in the bad direction) or gained
+    std::string subtask;   // a group's: the subtask the document belongs to; "" for a task's own logs
+    std::string question;  // the doc's main text field, else the prompt's last turn
+    std::string target;
+    AnswerSide baseline;
+    AnswerSide candidate;
+};
+
 struct PairedTaskResult {
     std::string task;
     std::string metric;
@@ -73,6 +95,13 @@ struct PairedTaskResult {
 
     std::vector<std::string> warnings;  // each a sentence
     std::string summary;                // one line for a table cell or a tooltip
+
+    // The changed documents themselves (changed_answers.h): up to `examplesLimit`, the lost first. For a 0/1 metric in
+    // doc_id order (a group's subtasks taken in turn); otherwise the documents whose value moved most first.
+    std::vector<ChangedAnswerExample> examples;
+    // The --answer-examples the examples were read with (0: counts only, none read); absent in a file written before
+    // the examples were saved, and in a result paired without them.
+    std::optional<std::uint64_t> examplesLimit;
 };
 
 }  // namespace fp8dash

@@ -40,6 +40,11 @@ struct PairedOptions {
     std::uint64_t seed = 20260821;      // bootstrap seed: the same inputs give the same interval
     int bootstrapIterations = 10000;
     std::size_t listedDocIds = 5;  // how many doc_ids the result lists per kind of exclusion
+    // The changed documents kept per task (changed_answers.h), lost first; 0 keeps only the counts. Read from the
+    // logs on disk after the pairing (pairTaskLogs, computePairedResults*); pairSampleLogs, given logs already in
+    // memory, keeps none.
+    std::uint64_t answerExamples = 200;
+    std::size_t answerTextBytes = 4096;  // the most bytes kept of one text
     std::string baselineLabel = "BF16";
     std::string candidateLabel = "FP8";
 };
@@ -67,14 +72,17 @@ Result<PairedOutcome> pairTaskLogs(const SampleLogIndex& baseline, const SampleL
 // confidence, samples_needed, equivalent, warnings}. Intervals are [low, high] or null. Also, so that a saved result
 // reads back whole (parsePairedJson): binary, doc_hash_mismatches, prompt_hash_mismatches, unchecked_hashes,
 // degradation_ci95_pct, confidence_explanation, equivalence_margin_pct, summary.
-Json pairedToJson(const PairedTaskResult& r);
+// With `withExamples`, also "examples_limit" and "examples" (changed_answers.h), as the comparison file keeps them;
+// the comparison JSON's task rows leave them to their "changed_answers".
+Json pairedToJson(const PairedTaskResult& r, bool withExamples = true);
 
 // The changed answers in one line, wherever the delta is stated: "FP8 changed 6.1 % of the answers: 4.4 % lost, 1.7 %
 // gained (net −2.7 %; 58 lost, 22 gained, 1,239 unchanged)", the candidate's label first. Percentages with one
 // decimal (number_format.h); a net that rounds to zero reads "0.0 %", never "−0.0 %"; a minus sign is U+2212.
 std::string changedAnswersSentence(const ChangedAnswers& c, const std::string& candidateLabel);
 
-// A task's "changed_answers" in the comparison JSON: {filter, lost, gained, unchanged, n, rate_pct}; null when the
+// A task's "changed_answers" in the comparison JSON: {filter, lost, gained, unchanged, n, rate_pct, examples_limit,
+// examples: [changedExampleToJson]}; null when the
 // task was not paired (r is null), no pair was tested, or the counts are unknown (an older file of a non-0/1 metric).
 Json changedAnswersToJson(const PairedTaskResult* r);
 

@@ -76,6 +76,10 @@ struct SampleRow {
     // repeat's score per metric, before lm-eval's reduction. Kept to say how many repeats each side ran.
     std::vector<std::pair<std::string, std::vector<double>>> repeats;
     std::uint64_t line = 0;  // 1-based line in the file
+    // Where the line is in the file: its first byte and its length (without the newline), so that the rows of the
+    // changed documents can be read again, alone, once paired (changed_answers.h). In parseSampleLogText: in the text.
+    std::uint64_t offset = 0;
+    std::uint64_t length = 0;
 
     const double* value(std::string_view metric) const;
     const std::vector<double>* repeatScores(std::string_view metric) const;  // nullptr when the row has none
