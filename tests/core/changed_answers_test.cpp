@@ -8,9 +8,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <set>
 
+#include "fp8dash/core/changed_answers.h"
 #include "fp8dash/core/comparison_builder.h"
 #include "fp8dash/core/comparison_file.h"
+#include "fp8dash/core/number_format.h"
 #include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/report_document.h"
 #include "fp8dash/core/report_format.h"
@@ -112,6 +115,20 @@ double mean(const std::vector<double>& v) {
     return s / static_cast<double>(v.size());
 }
 
+// The texts the generator writes, so that the examples can be checked against them.
+std::string questionText(const std::string& task, std::size_t i) {
+    return "Question " + std::to_string(i) + " of " + task + ": how many apples are left?";
+}
+// A run's raw response differs per run and per document; the filtered answer per value and filter (the two filters'
+// rows of one document differ, so an example taken from the wrong filter's row shows).
+std::string responseText(const std::string& task, std::size_t i, int run) {
+    return "Run " + std::to_string(run) + " reasons about " + task + " document " + std::to_string(i) +
+           " step by step. The answer is " + std::to_string(40 + (i + run) % 3) + ".";
+}
+std::string answerText(double v, const std::string& filter) {
+    return (v == 1.0 ? std::string("42") : v == 0.0 ? std::string("41") : numfmt::general(v, 6)) + " [" + filter + "]";
+}
+
 // Writes one run (results file and sample logs, lm-eval's newer layout) and returns the results file.
 fs::path writeRun(const test::TempDir& dir, const std::string& name, int run,
                   const std::map<std::string, TaskTruth>& truth) {
@@ -139,16 +156,34 @@ fs::path writeRun(const test::TempDir& dir, const std::string& name, int run,
         for (std::size_t i = 0; i < n; ++i)
             for (const auto& f : tt.filters) {
                 const double v = tt.of(run, f)[i];
-                Json line{{"doc_id", i},
-                          {"doc", {{"question", "Question " + std::to_string(i) + " of " + task}}},
-                          {"target", "42"},
-                          {"resps", Json::array({Json::array({"The answer is 42."})})},
-                          {"filtered_resps", Json::array({v > 0.5 ? "42" : "41"})},
-                          {"filter", f},
-                          {"metrics", Json::array({tt.metric})},
-                          {"doc_hash", "d" + task + std::to_string(i)},
-                          {"prompt_hash", "p" + task + std::to_string(i)},
-                          {tt.metric, v}};
+                Json line{{"doc_id", i}, {"doc", {{"question", questionText(task, i)}}}};
+                if (tt.metric == "acc") {  // multiple choice: four log-likelihood requests, the target an index
+                    const int chosen = v > 0.5 ? 2 : static_cast<int>(i % 2);
+                    Json args = Json::object(), resps = Json::array(), filtered = Json::array();
+                    for (int k = 0; k < 4; ++k) {
+                        args["gen_args_" + std::to_string(k)] = {{"arg_0", "Q: " + questionText(task, i) + "\nA:"},
+                                                                 {"arg_1", " choice " + std::to_string(k)}};
+                        const std::string ll = std::string("(") + (k == chosen ? "-0.5" : "-3.25") + ", False)";
+                        resps.push_back(Json::array({ll}));
+                        filtered.push_back(ll);
+                    }
+                    line["arguments"] = args;
+                    line["target"] = "2";
+                    line["resps"] = resps;
+                    line["filtered_resps"] = filtered;
+                } else {
+                    line["arguments"] = {{"gen_args_0",
+                                          {{"arg_0", "Q: " + questionText(task, i) + "\nA:"},
+                                           {"arg_1", {{"until", Json::array({"\n\n"})}}}}}};
+                    line["target"] = "42";
+                    line["resps"] = Json::array({Json::array({responseText(task, i, run)})});
+                    line["filtered_resps"] = Json::array({answerText(v, f)});
+                }
+                line["filter"] = f;
+                line["metrics"] = Json::array({tt.metric});
+                line["doc_hash"] = "d" + task + std::to_string(i);
+                line["prompt_hash"] = "p" + task + std::to_string(i);
+                line[tt.metric] = v;
                 log += line.dump() + "\n";
             }
         dir.write(name + "/samples_" + task + "_" + date + ".jsonl", log);
@@ -292,7 +327,10 @@ TEST_F(ChangedAnswersTest, JsonTextAndMarkdownCarryTheCounts) {
         EXPECT_EQ(c["n"].get<std::uint64_t>(), n) << name;
         EXPECT_NEAR(c["rate_pct"].get<double>(), 100.0 * static_cast<double>(k.lost + k.gained) / n, 1e-9) << name;
         EXPECT_EQ(c["filter"].get<std::string>(), findTask(r, name)->filter) << name;
-        EXPECT_FALSE(c.contains("examples")) << name;  // the documents themselves are not built yet
+        // Every changed document is listed (fewer than the default 200 changed): as the examples test checks them.
+        ASSERT_TRUE(c["examples"].is_array()) << name;
+        EXPECT_EQ(c["examples"].size(), k.lost + k.gained) << name;
+        EXPECT_EQ(c["examples_limit"].get<std::uint64_t>(), kDefaultAnswerExamples) << name;
         ++seen;
     }
     EXPECT_EQ(seen, 3u);  // gsm8k, grp, drop (the subtasks are under grp)
@@ -411,6 +449,175 @@ TEST_F(ChangedAnswersTest, EveryVariantAndLayerStepHasItsCounts) {
             }
         EXPECT_TRUE(inJson) << st.task;
     }
+}
+
+// The documents themselves: every listed one is a real change of the kind it says, with both sides' texts as the
+// logs have them for the compared filter; the set is every changed document (fewer than the limit), the lost first.
+class ChangedExamplesTest : public ChangedAnswersTest {
+protected:
+    struct Change {
+        std::string subtask;
+        long long docId;
+        bool lost;
+        double bv, cv;
+    };
+    // The truth's changed documents of a task (or a group's subtasks) for the compared filter.
+    std::vector<Change> changesOf(const std::string& task, const std::string& filter) {
+        std::vector<Change> out;
+        const std::vector<std::string> parts =
+            task == "grp" ? std::vector<std::string>{"grp_a", "grp_b"} : std::vector<std::string>{task};
+        for (const auto& part : parts) {
+            const auto& b = truth.at(part).baseline.at(filter);
+            const auto& c = truth.at(part).candidate.at(filter);
+            for (std::size_t i = 0; i < b.size(); ++i)
+                if (b[i] != c[i])
+                    out.push_back({task == "grp" ? part : "", static_cast<long long>(i), c[i] < b[i], b[i], c[i]});
+        }
+        return out;
+    }
+    void expectExamples(const PairedTaskResult& p, const std::string& task, std::uint64_t limit) {
+        SCOPED_TRACE(task);
+        const auto truthChanges = changesOf(task, p.filter);
+        std::size_t lost = 0;
+        for (const auto& c : truthChanges) lost += c.lost;
+        ASSERT_EQ(p.examplesLimit, std::optional<std::uint64_t>(limit));
+        ASSERT_EQ(p.examples.size(), std::min<std::size_t>(limit, truthChanges.size()));
+        // The lost first: as many lost as there are or as fit.
+        const std::size_t lostShown = std::min<std::size_t>(lost, limit);
+        for (std::size_t k = 0; k < p.examples.size(); ++k) EXPECT_EQ(p.examples[k].lost, k < lostShown) << k;
+        std::set<std::pair<std::string, long long>> seen;
+        for (const auto& e : p.examples) {
+            SCOPED_TRACE("doc " + std::to_string(e.docId) + " " + e.subtask);
+            EXPECT_TRUE(seen.insert({e.subtask, e.docId}).second);
+            const auto it = std::find_if(truthChanges.begin(), truthChanges.end(),
+                                         [&](const Change& c) { return c.subtask == e.subtask && c.docId == e.docId; });
+            ASSERT_NE(it, truthChanges.end()) << "not a changed document";
+            EXPECT_EQ(e.lost, it->lost);
+            EXPECT_EQ(e.baseline.value, it->bv);
+            EXPECT_EQ(e.candidate.value, it->cv);
+            const std::string part = e.subtask.empty() ? task : e.subtask;
+            const auto i = static_cast<std::size_t>(e.docId);
+            EXPECT_EQ(e.question, questionText(part, i));
+            if (task == "grp") {  // multiple choice: the chosen continuation, the target's choice named
+                EXPECT_EQ(e.target, "2: choice 2");
+                const auto chosen = [&](double v) { return v > 0.5 ? 2 : static_cast<int>(i % 2); };
+                for (const auto& [side, v] : {std::pair{&e.baseline, it->bv}, std::pair{&e.candidate, it->cv}}) {
+                    const int k = chosen(v);
+                    EXPECT_EQ(side->answer,
+                              std::to_string(k) + ": choice " + std::to_string(k) + " (highest log-likelihood, -0.5)");
+                    std::string lls = "log-likelihood per choice:";
+                    for (int c = 0; c < 4; ++c)
+                        lls += std::string(c ? ", " : " ") + std::to_string(c) + ": " + (c == k ? "-0.5" : "-3.25");
+                    EXPECT_EQ(side->response, lls);
+                }
+            } else {
+                EXPECT_EQ(e.target, "42");
+                EXPECT_EQ(e.baseline.answer, answerText(it->bv, p.filter));
+                EXPECT_EQ(e.candidate.answer, answerText(it->cv, p.filter));
+                EXPECT_EQ(e.baseline.response, responseText(part, i, 0));
+                EXPECT_EQ(e.candidate.response, responseText(part, i, 1));
+            }
+        }
+    }
+    const PairedTaskResult& pairedOf(const ComparisonReport& r, const std::string& task) {
+        const TaskComparison* t = findTask(r, task);
+        EXPECT_TRUE(t && t->paired) << task;
+        return *t->paired;
+    }
+};
+
+TEST_F(ChangedExamplesTest, EveryChangedDocumentIsListedWithBothSidesTextsFromTheComparedFilter) {
+    const ComparisonReport& r = *built.decision.evals;
+    for (const char* task : {"gsm8k", "grp", "drop"}) expectExamples(pairedOf(r, task), task, kDefaultAnswerExamples);
+    // The 0/1 task in doc_id order within each kind; a group's subtasks taken in turn.
+    const auto& gsm = pairedOf(r, "gsm8k").examples;
+    for (std::size_t k = 1; k < gsm.size(); ++k)
+        if (gsm[k].lost == gsm[k - 1].lost) EXPECT_LT(gsm[k - 1].docId, gsm[k].docId);
+    const auto& grp = pairedOf(r, "grp").examples;
+    ASSERT_GE(grp.size(), 2u);
+    EXPECT_EQ(grp[0].subtask, "grp_a");
+    EXPECT_EQ(grp[1].subtask, "grp_b");
+    // A metric that is not 0/1: the documents that moved most first.
+    const auto& drop = pairedOf(r, "drop").examples;
+    for (std::size_t k = 1; k < drop.size(); ++k)
+        if (drop[k].lost == drop[k - 1].lost)
+            EXPECT_GE(std::fabs(drop[k - 1].candidate.value - drop[k - 1].baseline.value),
+                      std::fabs(drop[k].candidate.value - drop[k].baseline.value));
+}
+
+TEST_F(ChangedExamplesTest, TheLimitKeepsTheFirstLostAndZeroKeepsOnlyTheCounts) {
+    for (std::uint64_t limit : {std::uint64_t{5}, std::uint64_t{0}}) {
+        ComparisonInputs in;
+        in.baselinePath = dir.path() / "bf16" / "results_2026-12-05T10-00-00.000001.json";
+        in.candidatePath = dir.path() / "fp8" / "results_2026-12-05T11-00-00.000001.json";
+        in.options.allowIncomparable = true;
+        in.answerExamples = limit;
+        auto b = buildComparison(in);
+        ASSERT_TRUE(b.ok()) << b.error().message;
+        const ComparisonReport& r = *b->decision.evals;
+        for (const char* task : {"gsm8k", "grp", "drop"}) expectExamples(pairedOf(r, task), task, limit);
+        if (limit == 5) {  // the 5 lowest doc_ids of the lost ones
+            std::vector<long long> lostIds;
+            for (const auto& c : changesOf("gsm8k", pairedOf(r, "gsm8k").filter))
+                if (c.lost) lostIds.push_back(c.docId);
+            ASSERT_GE(lostIds.size(), 5u);
+            for (std::size_t k = 0; k < 5; ++k) EXPECT_EQ(pairedOf(r, "gsm8k").examples[k].docId, lostIds[k]);
+        }
+        const auto held = answerExamplesHeld(b->document);
+        EXPECT_EQ(held.countsOnly, limit == 0);
+        EXPECT_EQ(held.examples, limit == 0 ? 0u : 15u);
+        EXPECT_NE(answerExamplesNotice(held).find(limit == 0 ? "only the counts" : "includes 15 changed answers"),
+                  std::string::npos);
+        // The file records which: a counts-only file reopens as counts only.
+        auto reopened = parseComparisonText(toJson(b->document).dump(), "saved.fp8cmp");
+        ASSERT_TRUE(reopened.ok()) << reopened.error().message;
+        EXPECT_EQ(answerExamplesHeld(*reopened).countsOnly, limit == 0);
+        EXPECT_EQ(answerExamplesHeld(*reopened).limit, std::optional<std::uint64_t>(limit));
+    }
+}
+
+TEST_F(ChangedExamplesTest, TheSameAfterSavingAndReopening) {
+    const std::string saved = toJson(built.document).dump();
+    auto reopened = parseComparisonText(saved, "saved.fp8cmp");
+    ASSERT_TRUE(reopened.ok()) << reopened.error().message;
+    auto r = reopened->evaluate();
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    for (const char* task : {"gsm8k", "grp", "drop"}) expectExamples(pairedOf(*r, task), task, kDefaultAnswerExamples);
+    // Saved again, byte for byte the same.
+    EXPECT_EQ(toJson(*reopened).dump(), saved);
+    // Dropping them keeps the counts and records limit 0.
+    ComparisonDocument doc = std::move(reopened).value();
+    dropAnswerExamples(doc);
+    auto again = parseComparisonText(toJson(doc).dump(), "saved.fp8cmp");
+    ASSERT_TRUE(again.ok()) << again.error().message;
+    EXPECT_TRUE(answerExamplesHeld(*again).countsOnly);
+    auto r2 = again->evaluate();
+    ASSERT_TRUE(r2.ok());
+    expectCounts(*r2, "gsm8k", expected(*r, "gsm8k"));
+    EXPECT_TRUE(pairedOf(*r2, "gsm8k").examples.empty());
+}
+
+TEST_F(ChangedExamplesTest, AHandEditedExampleWithAWrongFieldIsAnErrorNamingIt) {
+    Json j = toJson(built.document);
+    j["paired"]["gsm8k"]["examples"][0]["baseline"]["value"] = "high";
+    auto bad = parseComparisonText(j.dump(), "saved.fp8cmp");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find("saved.fp8cmp"), std::string::npos) << bad.error().message;
+    EXPECT_NE(bad.error().message.find("examples[0]"), std::string::npos) << bad.error().message;
+    EXPECT_NE(bad.error().message.find("baseline.value"), std::string::npos) << bad.error().message;
+    j = toJson(built.document);
+    j["paired"]["gsm8k"]["examples"][1]["kind"] = "flipped";
+    bad = parseComparisonText(j.dump(), "saved.fp8cmp");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find("kind"), std::string::npos) << bad.error().message;
+    // A 1 MB answer in a hand-made file is held to its cut.
+    j = toJson(built.document);
+    j["paired"]["gsm8k"]["examples"][0]["candidate"]["response"] = std::string(1 << 20, 'x');
+    auto big = parseComparisonText(j.dump(), "saved.fp8cmp");
+    ASSERT_TRUE(big.ok()) << big.error().message;
+    const auto& e = big->paired.at("gsm8k").examples[0];
+    EXPECT_LT(e.candidate.response.size(), kAnswerTextBytes + 64);
+    EXPECT_NE(e.candidate.response.find("[cut: 1,048,576 bytes in all]"), std::string::npos);
 }
 
 TEST(ChangedAnswersSentence, NetNeverReadsMinusZeroAndNoChangeSaysSo) {

@@ -239,8 +239,9 @@ public:
             fail(path + key + " must be a string");
             return "";
         }
-        // Room for the cut mark of a text cut when it was saved.
-        return boundedAnswerText(v->get_ref<const std::string&>(), kAnswerTextBytes + 64);
+        // A text cut when it was saved keeps its mark (room for it); a longer one is cut as the logs' texts are.
+        const std::string& s = v->get_ref<const std::string&>();
+        return boundedAnswerText(s, s.size() > kAnswerTextBytes + 64 ? kAnswerTextBytes : kAnswerTextBytes + 64);
     }
     AnswerSide side(const char* key) {
         AnswerSide s;
