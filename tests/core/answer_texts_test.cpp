@@ -69,6 +69,30 @@ TEST(SampleRowTexts, AMultipleChoiceRowNamesTheChosenAndTheTargetChoice) {
     EXPECT_EQ(t->filter, "");  // an old row without a label
 }
 
+TEST(SampleRowTexts, TheNewerLayoutKeepsEachLogLikelihoodTupleAsAListOfStrings) {
+    // lm-eval 0.4.3 and later: sanitize_list keeps the (log-likelihood, is_greedy) tuple and stringifies its items.
+    Json row{{"doc_id", 4},
+             {"doc", {{"goal", "Open a jar"}}},
+             {"target", 0},
+             {"arguments",
+              {{"gen_args_0", {{"arg_0", "Goal: Open a jar\nAnswer:"}, {"arg_1", " twist the lid"}}},
+               {"gen_args_1", {{"arg_0", "Goal: Open a jar\nAnswer:"}, {"arg_1", " hit it with a hammer"}}}}},
+             {"resps", Json::array({Json::array({Json::array({"-2.5", "True"})}),
+                                    Json::array({Json::array({"-9.75", "False"})})})},
+             {"filtered_resps", Json::array({Json::array({"-2.5", "True"}), Json::array({"-9.75", "False"})})}};
+    auto t = sampleRowTexts(row.dump(), "x");
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    EXPECT_EQ(t->question, "Open a jar");
+    EXPECT_EQ(t->target, "0: twist the lid");
+    EXPECT_EQ(t->answer, "0: twist the lid (highest log-likelihood, -2.5)");
+    EXPECT_EQ(t->response, "log-likelihood per choice: 0: -2.5, 1: -9.75");
+    // Two generated answers that merely look alike are not log-likelihoods.
+    row["filtered_resps"] = Json::array({"(a, b)", "(c, d)"});
+    t = sampleRowTexts(row.dump(), "x");
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    EXPECT_EQ(t->answer, "(a, b)\n(c, d)");
+}
+
 TEST(SampleRowTexts, WithoutATextFieldThePromptsLastTurnIsTheQuestion) {
     // A chat prompt written as a JSON list of messages: the last user message.
     Json chat = Json::array({{{"role", "system"}, {"content", "Be brief."}},

@@ -55,20 +55,34 @@ std::string asText(const Json& v) {
     return v.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-// A log-likelihood request's answer: "(-3.21, False)" as lm-eval stringifies the tuple, or a [-3.21, false] list.
+std::optional<double> numberIn(const std::string& text) {
+    char* end = nullptr;
+    const double x = std::strtod(text.c_str(), &end);
+    if (text.empty() || end == text.c_str() || !isWhitespace(std::string_view(end)) || !std::isfinite(x))
+        return std::nullopt;
+    return x;
+}
+
+// A log-likelihood request's answer, the (log-likelihood, is_greedy) tuple as lm-eval wrote it: its strings in a list,
+// ["-3.21", "False"] (sanitize_list keeps a tuple and stringifies its items: lm-eval 0.4.3 and later), the tuple
+// stringified whole, "(-3.21, False)" (earlier), or numbers, [-3.21, false]; each possibly in a one-item list.
 std::optional<double> logLikelihoodOf(const Json& v) {
-    if (v.is_array() && !v.empty() && v[0].is_number()) return v[0].get<double>();
     if (v.is_array() && v.size() == 1) return logLikelihoodOf(v[0]);
+    if (v.is_array() && v.size() == 2) {
+        const bool greedy = v[1].is_boolean() || v[1] == "True" || v[1] == "False";
+        if (!greedy) return std::nullopt;
+        if (v[0].is_number()) return v[0].get<double>();
+        if (v[0].is_string()) return numberIn(v[0].get<std::string>());
+        return std::nullopt;
+    }
     if (!v.is_string()) return std::nullopt;
     const std::string& s = v.get_ref<const std::string&>();
     if (s.size() < 3 || s.front() != '(' || s.back() != ')') return std::nullopt;
     const auto comma = s.find(',');
     if (comma == std::string::npos) return std::nullopt;
-    const std::string number = s.substr(1, comma - 1);
-    char* end = nullptr;
-    const double x = std::strtod(number.c_str(), &end);
-    if (end == number.c_str() || !isWhitespace(std::string_view(end))) return std::nullopt;
-    return x;
+    const std::string_view greedy = trimmed(std::string_view(s).substr(comma + 1, s.size() - comma - 2));
+    if (greedy != "True" && greedy != "False") return std::nullopt;
+    return numberIn(s.substr(1, comma - 1));
 }
 
 // The requests' arguments as a list: {"gen_args_0": {"arg_0": ..., "arg_1": ...}, ...} (lm-eval >= 0.4.3), or
