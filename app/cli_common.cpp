@@ -18,6 +18,14 @@ double parsePercent(const std::string& option, const std::string& text) {
     return *v;
 }
 
+std::uint64_t parseAnswerExamples(const std::string& text) {
+    const auto v = strictInteger(text, 0, 1'000'000'000);
+    if (!v)
+        throw UsageError{"--answer-examples \"" + text +
+                         "\": expected a whole number of documents per task, 0 or more (0 keeps only the counts)"};
+    return static_cast<std::uint64_t>(*v);
+}
+
 Format parseFormat(const std::string& text) {
     if (text == "text") return Format::Text;
     if (text == "json") return Format::Json;

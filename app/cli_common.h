@@ -2,6 +2,7 @@
 // What the CLI's subcommands share: the output format, --fail-on, percentages, and printing a decision with the exit
 // code it gives.
 
+#include <cstdint>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -17,6 +18,8 @@ enum class Format { Text, Json, Markdown };
 Format parseFormat(const std::string& text);                              // text, json, markdown (md)
 Verdict parseFailOn(const std::string& text);                             // monitor, investigate
 double parsePercent(const std::string& option, const std::string& text);  // a number >= 0
+// --answer-examples N: the changed documents kept per paired task, a whole number >= 0 (0 keeps only the counts).
+std::uint64_t parseAnswerExamples(const std::string& text);
 
 // Prints the decision over everything a document holds in the chosen format.
 void printDecision(const Decision& d, const ComparisonDocument& doc, Format format, const std::string& heading,
