@@ -54,6 +54,26 @@ bool isRunTask(const ComparisonDocument& doc, const std::string& task) {
     return false;
 }
 
+// Why the comparison leaves out the stored paired result of `task` for the chosen candidate ("" when it is shown, or
+// when the comparison cannot be evaluated: then nothing is shown anywhere but here, and the examples stand alone).
+std::string leftOutWhy(const ComparisonDocument& doc, const Source& src, const std::string& task) {
+    const auto fromReport = [&](const ComparisonReport& report) -> std::string {
+        for (const TaskComparison& t : report.tasks)
+            if (t.task == task) return t.pairedLeftOut;
+        return "";
+    };
+    if (src.paired == &doc.paired) {
+        auto report = doc.evaluate();
+        return report ? fromReport(*report) : "";
+    }
+    if (!doc.hasVariants()) return "";
+    auto variants = doc.evaluateVariants();
+    if (!variants) return "";
+    for (const auto& v : variants->variants)
+        if (v.label == src.candidateLabel) return fromReport(v.report);
+    return "";
+}
+
 std::string pairedList(const std::map<std::string, PairedTaskResult>& paired) {
     if (paired.empty()) return ": none was paired (the sample logs were not read or not found)";
     std::string out = "; the paired tasks:";
@@ -287,7 +307,8 @@ int cmdAnswers(Args& a, std::ostream& out, std::ostream& err) {
         inputs.candidateLabel = candidateLabel;
         inputs.answerExamples = examples.value_or(kDefaultAnswerExamples);
         inputs.options = options;
-        auto built = buildComparison(inputs);
+        int lastTenth = -1;
+        auto built = buildComparison(inputs, sampleLogProgress(err, lastTenth));
         if (!built) {
             err << "fp8dash: " << errorText(built.error().message) << "\n";
             return kExitBadInput;
@@ -326,6 +347,15 @@ int cmdAnswers(Args& a, std::ostream& out, std::ostream& err) {
     }
     const PairedTaskResult& r = it->second;
     const std::string name = "\"" + oneLine(task) + "\"";
+    // A file is untrusted: a paired result that the comparison leaves out (it contradicts itself or the runs' scores,
+    // recheckStoredPaired) is not shown here either, as `report` and the app do not show it.
+    if (fromFile) {
+        if (const std::string why = leftOutWhy(doc, src, task); !why.empty()) {
+            err << "fp8dash: answers: " << name << ": the comparison leaves the file's paired result out, as it does "
+                << "not hold: " << oneLine(why) << "\n";
+            return kExitBadInput;
+        }
+    }
     if (!r.changed || r.changed->n() == 0) {
         err << "fp8dash: answers: " << name
             << ": the changed answers are not known (no pair was tested, or the file was saved before fp8dash counted "

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "fp8dash/core/comparison_file.h"
+#include "fp8dash/core/sample_logs.h"
 #include "fp8dash/core/verdict.h"
 
 namespace fp8dash::cli {
@@ -30,6 +31,10 @@ void printDecision(const Decision& d, const ComparisonDocument& doc, Format form
 // that a value quoted in an error cannot start a line of its own. The producers of listings put each item on one line
 // (oneLine) themselves. Notes and notices (which stand beside a verdict) are printed through oneLine, whole.
 std::string errorText(const std::string& message);
+
+// A progress line on stderr while the sample logs are read ("reading sample logs… 40%"), when stderr is a terminal
+// and the logs are large (compare, answers); `lastTenth` (start at -1) outlives the reading.
+SampleProgressFn sampleLogProgress(std::ostream& err, int& lastTenth);
 
 // kExitFailOn when the verdict reached --fail-on, else kExitOk.
 int exitFor(const Decision& d, std::optional<Verdict> failOn);

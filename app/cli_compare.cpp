@@ -1,7 +1,5 @@
 #include "cli_compare.h"
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <optional>
 #include <ostream>
@@ -42,20 +40,6 @@ JudgeScale parseJudgeScale(const std::string& text) {
     }
     if (auto ok = scale.validate(); !ok) throw UsageError{"--judge-scale \"" + text + "\": " + ok.error().message};
     return scale;
-}
-
-// A progress line on stderr while the sample logs are read, when stderr is a terminal and the logs are large.
-SampleProgressFn sampleLogProgress(std::ostream& err, int& lastTenth) {
-    if (!::isatty(STDERR_FILENO)) return {};
-    return [&err, &lastTenth](std::uint64_t done, std::uint64_t total) {
-        const int tenth = total ? static_cast<int>(10 * done / total) : 10;
-        if (tenth != lastTenth && total > (64u << 20)) {  // only when reading takes a while
-            lastTenth = tenth;
-            writeTerminalControl(err, "\r");
-            err << "fp8dash: reading sample logs… " << tenth * 10 << "%" << (tenth >= 10 ? "\n" : "") << std::flush;
-        }
-        return true;
-    };
 }
 
 // --judge-langfuse: each side's selection checked, the keys from the environment, notices to stderr.

@@ -454,6 +454,15 @@ TEST_F(AnswersCli, CountsOnlyAndWhatCannotBeShownSayWhy) {
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("kept only the counts, not the documents"), std::string::npos) << r.err;
 
+    // A hand-edited file whose paired result contradicts the runs' scores: left out of the comparison, and here.
+    J edited = J::parse(readFile(file));
+    edited["paired"]["gsm8k"]["baseline_mean"] = 0.01;
+    const auto editedFile = dir.write("edited.fp8cmp", edited.dump(1)).string();
+    r = test::fp8dashCli({"answers", editedFile, "--task", "gsm8k"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find("leaves the file's paired result out"), std::string::npos) << r.err;
+
     // An unknown task lists the paired ones; a task without logs says it was not paired.
     r = test::fp8dashCli({"answers", file, "--task", "nosuch"});
     EXPECT_EQ(r.exitCode, 2);
