@@ -89,6 +89,7 @@ std::string listedWords(const PairedTaskResult& r, const std::vector<const Chang
     const auto part = [](std::uint64_t listed, std::uint64_t all, const char* what) {
         std::string s = numfmt::grouped(listed) + " " + what;
         if (all == 0) return s;
+        if (listed == 0) return "none of the " + numfmt::grouped(all) + " " + what;
         if (listed >= all) return s + (all == 1 ? " (the only one)" : " (all of them)");
         return s + " (the first " + numfmt::grouped(listed) + " of " + numfmt::grouped(all) + ")";
     };

@@ -309,6 +309,15 @@ TEST_F(AnswersCli, FromTheRunsAndTheSavedFileTheChangedDocumentsLostFirst) {
         test::fp8dashCli({"answers", bf16, fp8, "--task", "gsm8k", "--answer-examples", "5", "--format", "json"});
     ASSERT_EQ(five.exitCode, 0) << five.err;
     expectExamples(test::parseJson(five), std::vector<Expected>(want.begin(), want.begin() + 5), filter, 1, "5");
+    // ... so --gained lists none, and says why.
+    const auto noneGained =
+        test::fp8dashCli({"answers", bf16, fp8, "--task", "gsm8k", "--answer-examples", "5", "--gained"});
+    ASSERT_EQ(noneGained.exitCode, 0) << noneGained.err;
+    EXPECT_NE(noneGained.out.find("Listed: none of the " + std::to_string(want.size() - lost) +
+                                  " gained; 5 changed answers per task are kept at most, lost first"),
+              std::string::npos)
+        << noneGained.out;
+    EXPECT_EQ(noneGained.out.find("doc_id"), std::string::npos) << noneGained.out;
 }
 
 TEST_F(AnswersCli, TextShowsEveryTextWithItsControlsVisible) {
