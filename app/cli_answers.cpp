@@ -40,8 +40,10 @@ std::string notPairedWhy(const std::string& task, const ComparisonDocument& doc,
                    oneLine(group) + ", each naming its subtask";
     if (pairingNotes) {
         if (pairingNotes->empty()) return "the sample logs were not read";
+        // The note on this task ("<task>: not paired: ..."), else the summary, which names the tasks when none was.
         for (const std::string& note : *pairingNotes)
-            if (note.find(task) != std::string::npos) return oneLine(note);
+            if (note.rfind(task + ": ", 0) == 0 || note.find("(" + task + ": ") != std::string::npos)
+                return oneLine(note);
         return oneLine(pairingNotes->front());
     }
     return "the comparison file holds no paired result for it (no sample logs, samples_<task>_<date>.jsonl, were "
