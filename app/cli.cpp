@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "cli_answers.h"
 #include "cli_bench.h"
 #include "cli_capacity.h"
 #include "cli_common.h"
@@ -64,6 +65,10 @@ std::string usage() {
            "                                 run twice) anyway; the verdict says so\n"
            "      --no-sample-logs           ignore lm-eval's samples_*.jsonl beside the results (used when found,\n"
            "                                 for paired tests: McNemar, Wilcoxon, paired bootstrap)\n"
+           "      --answer-examples N        the changed answers kept per paired task, lost first (default 200):\n"
+           "                                 question, target and both runs' answers and responses, saved with\n"
+           "                                 --save (stderr says how many); 0 keeps only the counts\n" +
+           answersUsage() +
            "  fp8dash timeline --prometheus URL --from T --to T [--change-at T] [options]\n"
            "                                 throughput and quality around the FP8 switch, and the quality alert\n"
            "                                 (T: unix seconds or RFC 3339, e.g. 2026-11-20T10:00:00Z)\n"
@@ -106,9 +111,9 @@ std::string usage() {
 bool isCliInvocation(const std::vector<std::string>& args) {
     if (args.empty()) return false;
     const std::string& first = args.front();
-    return first == "compare" || first == "report" || first == "demo" || first == "device" || first == "timeline" ||
-           first == "capacity" || first == "plan" || first == "bench" || first == "judge" || first == "help" ||
-           first == "--help" || first == "-h" || first == "--version" || first == "-V";
+    return first == "compare" || first == "answers" || first == "report" || first == "demo" || first == "device" ||
+           first == "timeline" || first == "capacity" || first == "plan" || first == "bench" || first == "judge" ||
+           first == "help" || first == "--help" || first == "-h" || first == "--version" || first == "-V";
 }
 
 int run(const std::vector<std::string>& argv, std::ostream& rawOut, std::ostream& rawErr) {
@@ -130,6 +135,7 @@ int run(const std::vector<std::string>& argv, std::ostream& rawOut, std::ostream
             return kExitOk;
         }
         if (argv[0] == "compare") return cmdCompare(a, out, err);
+        if (argv[0] == "answers") return cmdAnswers(a, out, err);
         if (argv[0] == "report") return cmdReport(a, false, out, err);
         if (argv[0] == "demo") return cmdReport(a, true, out, err);
         if (argv[0] == "device") return cmdDevice(a, out);

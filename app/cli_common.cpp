@@ -1,5 +1,7 @@
 #include "cli_common.h"
 
+#include <unistd.h>
+
 #include <ostream>
 #include <string_view>
 
@@ -9,6 +11,7 @@
 #include "fp8dash/core/report_document.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/untrusted_text.h"
+#include "terminal_stream.h"
 
 namespace fp8dash::cli {
 
@@ -16,6 +19,14 @@ double parsePercent(const std::string& option, const std::string& text) {
     const auto v = strictDouble(text);
     if (!v || *v < 0) throw UsageError{option + " \"" + text + "\": expected a percentage such as 0.5"};
     return *v;
+}
+
+std::uint64_t parseAnswerExamples(const std::string& text) {
+    const auto v = strictInteger(text, 0, 1'000'000'000);
+    if (!v)
+        throw UsageError{"--answer-examples \"" + text +
+                         "\": expected a whole number of documents per task, 0 or more (0 keeps only the counts)"};
+    return static_cast<std::uint64_t>(*v);
 }
 
 Format parseFormat(const std::string& text) {
@@ -56,6 +67,19 @@ void printDecision(const Decision& d, const ComparisonDocument& doc, Format form
             out << decisionToText(d, doc, heading);
             break;
     }
+}
+
+SampleProgressFn sampleLogProgress(std::ostream& err, int& lastTenth) {
+    if (!::isatty(STDERR_FILENO)) return {};
+    return [&err, &lastTenth](std::uint64_t done, std::uint64_t total) {
+        const int tenth = total ? static_cast<int>(10 * done / total) : 10;
+        if (tenth != lastTenth && total > (64u << 20)) {  // only when reading takes a while
+            lastTenth = tenth;
+            writeTerminalControl(err, "\r");
+            err << "fp8dash: reading sample logs… " << tenth * 10 << "%" << (tenth >= 10 ? "\n" : "") << std::flush;
+        }
+        return true;
+    };
 }
 
 int exitFor(const Decision& d, std::optional<Verdict> failOn) {

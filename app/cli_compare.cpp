@@ -1,7 +1,5 @@
 #include "cli_compare.h"
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <optional>
 #include <ostream>
@@ -10,6 +8,7 @@
 
 #include "cli.h"
 #include "cli_common.h"
+#include "fp8dash/core/changed_answers.h"
 #include "fp8dash/core/comparison_builder.h"
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/comparison_merge.h"
@@ -41,20 +40,6 @@ JudgeScale parseJudgeScale(const std::string& text) {
     }
     if (auto ok = scale.validate(); !ok) throw UsageError{"--judge-scale \"" + text + "\": " + ok.error().message};
     return scale;
-}
-
-// A progress line on stderr while the sample logs are read, when stderr is a terminal and the logs are large.
-SampleProgressFn sampleLogProgress(std::ostream& err, int& lastTenth) {
-    if (!::isatty(STDERR_FILENO)) return {};
-    return [&err, &lastTenth](std::uint64_t done, std::uint64_t total) {
-        const int tenth = total ? static_cast<int>(10 * done / total) : 10;
-        if (tenth != lastTenth && total > (64u << 20)) {  // only when reading takes a while
-            lastTenth = tenth;
-            writeTerminalControl(err, "\r");
-            err << "fp8dash: reading sample logs… " << tenth * 10 << "%" << (tenth >= 10 ? "\n" : "") << std::flush;
-        }
-        return true;
-    };
 }
 
 // --judge-langfuse: each side's selection checked, the keys from the environment, notices to stderr.
@@ -116,14 +101,21 @@ bool saveOrUpdate(const ComparisonDocument& doc, std::optional<ComparisonDocumen
         err << "fp8dash: cannot save: " << errorText(saved.error().message) << "\n";
         return false;
     }
+    // Privacy (README "The answers FP8 changed"): what the file holds of the logs' questions and responses.
+    const std::string examples = answerExamplesNotice(answerExamplesHeld(toSave));
+    const auto notice = [&] {
+        if (!examples.empty()) err << "fp8dash: " << oneLine(examples) << "\n";
+    };
     if (!update) {
         err << "fp8dash: saved the comparison to " << oneLine(path) << "\n";
+        notice();
         return true;
     }
     const std::string shown = oneLine(path);
     err << "fp8dash: updated the comparison in " << shown << "\n";
     if (!kept.empty())
         err << "fp8dash: kept " << oneLine(joinInWords(kept)) << " of " << shown << "; --replace starts over\n";
+    notice();
     if (evidenceChanged)
         err << "fp8dash: the review decision in force was recorded under another verdict: it shows as "
                "\"evidence changed\"\n";
@@ -152,6 +144,7 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
     std::string judgeLangfuseUrl;  // scores from Langfuse instead of files
     LangfuseJudgeQuery judgeLfBaseline, judgeLfCandidate;
     bool sampleLogs = true, replace = false;
+    std::uint64_t answerExamples = kDefaultAnswerExamples;
     while (!a.done()) {
         if (a.option("--metric", value)) {
             auto o = MetricOverride::parse(value);
@@ -221,6 +214,8 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
             options.taskMap.push_back(std::move(m).value());
         } else if (a.flag("--no-sample-logs")) {
             sampleLogs = false;
+        } else if (a.option("--answer-examples", value)) {
+            answerExamples = parseAnswerExamples(value);
         } else if (a.peek().size() > 1 && a.peek()[0] == '-') {
             throw UsageError{"compare: unknown option " + a.peek()};
         } else {
@@ -274,6 +269,7 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
     inputs.candidateLabel = candidateLabel;
     inputs.controlPath = controlPath;
     inputs.readSampleLogs = sampleLogs;
+    inputs.answerExamples = answerExamples;
     inputs.judgeBaselinePath = judgeBaselinePath;
     inputs.judgeCandidatePath = judgeCandidatePath;
     if (langfuseJudge) inputs.judgeLangfuse = LangfuseJudgeInputs{langfuse, judgeLfBaseline, judgeLfCandidate};
