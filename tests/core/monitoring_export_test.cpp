@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -322,6 +323,24 @@ TEST_F(MonitoringPromtool, LangfuseCountersFiringAndQuiet) {
     const auto quiet = exported(test::langfuseQualityDocument(c), WindowSemantics::Prometheus2);
     EXPECT_EQ(quiet.testYaml.find("exp_labels"), std::string::npos);
     expectPasses(quiet, "lf-quiet");
+}
+
+// A long timeline is asserted at an even sample of its times and around every transition; the test still passes.
+TEST_F(MonitoringPromtool, LongTimelinesAssertASampleAndEveryTransition) {
+    MonitoringCase c{test::monitoringDataStart(), 3.55, "fire"};
+    MonitoringExportOptions o;
+    o.target = WindowSemantics::Prometheus2;
+    o.maxAssertions = 40;
+    auto e = exportMonitoring(test::prometheusQualityDocument(c), o);
+    ASSERT_TRUE(e.ok());
+    const auto& asserted = e->test.assertedTimes;
+    ASSERT_EQ(e->test.alerts.size(), 1u);
+    const auto& ep = e->test.alerts[0];
+    EXPECT_LE(asserted.size(), 40u + 9u + 1u);
+    for (const double t : {ep.pendingAt, *ep.firingAt - 60, *ep.firingAt, *ep.resolvedAt - 60, *ep.resolvedAt})
+        EXPECT_TRUE(std::find(asserted.begin(), asserted.end(), t) != asserted.end()) << t - c.start;
+    EXPECT_TRUE(std::is_sorted(asserted.begin(), asserted.end()));
+    expectPasses(*e, "sampled");
 }
 
 // The unit test is no formality: the same test fails against a rule that fires at once (no `for`) or at another

@@ -111,7 +111,8 @@ std::vector<double> assertionTimes(const MonitoringTestData& d, double from, std
             if (at)
                 for (const double dt : {-d.step, 0.0, d.step})
                     if (*at + dt >= from - 1e-9 && *at + dt <= d.times.back() + 1e-9) picked.push_back(*at + dt);
-    const std::size_t every = std::max<std::size_t>(1, inRange.size() / std::max<std::size_t>(1, maxAssertions));
+    const std::size_t cap = std::max<std::size_t>(1, maxAssertions);
+    const std::size_t every = (inRange.size() + cap - 1) / cap;
     for (std::size_t i = 0; i < inRange.size(); i += every) picked.push_back(inRange[i]);
     picked.push_back(inRange.back());
     std::sort(picked.begin(), picked.end());
