@@ -14,7 +14,8 @@
 namespace fp8dash::cli {
 
 std::string exportUsage() {
-    return "  fp8dash export monitoring FILE.fp8cmp --out DIR [--force] [--prometheus-version 2|3]\n"
+    return "  fp8dash export monitoring FILE.fp8cmp --out DIR [--force] [--prometheus-version 2|3 | "
+           "--victoriametrics]\n"
            "                                 the comparison's quality alert for the team's own monitoring, written\n"
            "                                 into DIR: fp8dash-alerts.rules.yml (the alert and recording rules;\n"
            "                                 promtool check rules), fp8dash-alerts.test.yml (a promtool test rules\n"
@@ -22,6 +23,9 @@ std::string exportUsage() {
            "                                 fp8dash says it fires) and grafana-dashboard.json (Grafana 10-12)\n"
            "      --prometheus-version 2|3   the Prometheus the rules are for: 2.x closed windows, 3.x left-open\n"
            "                                 (default: what the comparison's timeline recorded, else 3)\n"
+           "      --victoriametrics          for VictoriaMetrics' vmalert instead (left-open windows; increase()\n"
+           "                                 from the sample before the window); the default where the timeline\n"
+           "                                 came from VictoriaMetrics\n"
            "      --force                    replace those files where DIR already has them\n";
 }
 
@@ -40,12 +44,16 @@ int runExport(const std::vector<std::string>& argv, std::ostream& out, std::ostr
         } else if (a.flag("--force")) {
             force = true;
         } else if (a.option("--prometheus-version", value)) {
+            if (options.target) throw UsageError{"--prometheus-version and --victoriametrics: choose one target"};
             if (value == "2")
-                options.target = WindowSemantics::Prometheus2;
+                options.target = MonitoringTarget::Prometheus2;
             else if (value == "3")
-                options.target = WindowSemantics::Prometheus3;
+                options.target = MonitoringTarget::Prometheus3;
             else
                 throw UsageError{"--prometheus-version \"" + value + "\": expected 2 or 3"};
+        } else if (a.flag("--victoriametrics")) {
+            if (options.target) throw UsageError{"--prometheus-version and --victoriametrics: choose one target"};
+            options.target = MonitoringTarget::VictoriaMetrics;
         } else if (!a.peek().empty() && a.peek()[0] == '-') {
             a.unknown("export monitoring");
         } else if (file.empty()) {
@@ -99,7 +107,7 @@ int runExport(const std::vector<std::string>& argv, std::ostream& out, std::ostr
         }
         out << "wrote " << oneLine((dir / name).string()) << "\n";
     }
-    out << "rules for " << windowSemanticsTitle(exported->target) << ": " << oneLine(exported->targetBasis) << "\n";
+    out << "rules for " << monitoringTargetTitle(exported->target) << ": " << oneLine(exported->targetBasis) << "\n";
     out << "alert: " << oneLine(exported->alertExpression) << "\n";
     std::size_t firing = 0;
     for (const auto& e : exported->test.alerts)

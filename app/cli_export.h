@@ -1,7 +1,7 @@
 #pragma once
-// `fp8dash export monitoring FILE.fp8cmp --out DIR [--force] [--prometheus-version 2|3]` (issue 28): the comparison's
-// quality alert for the team's own Prometheus and Grafana: a rule file, its promtool unit test and a dashboard
-// (core monitoring_export.h), written atomically into DIR. Main thread only.
+// `fp8dash export monitoring FILE.fp8cmp --out DIR [--force] [--prometheus-version 2|3 | --victoriametrics]` (issue
+// 28): the comparison's quality alert for the team's own Prometheus and Grafana: a rule file, its promtool unit test
+// and a dashboard (core monitoring_export.h), written atomically into DIR. Main thread only.
 
 #include <iosfwd>
 #include <string>

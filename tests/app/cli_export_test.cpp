@@ -50,7 +50,7 @@ TEST(CliExport, WritesTheThreeFilesTheCoreMakes) {
     auto loaded = loadComparisonFile(file);
     ASSERT_TRUE(loaded.ok());
     MonitoringExportOptions o;
-    o.target = WindowSemantics::Prometheus2;
+    o.target = MonitoringTarget::Prometheus2;
     auto e = exportMonitoring(*loaded, o);
     ASSERT_TRUE(e.ok());
     EXPECT_EQ(readFile(out / kMonitoringRulesFile), e->rulesYaml);
@@ -115,6 +115,7 @@ TEST(CliExport, BadArgumentsAreUsageErrors) {
         {"export", "monitoring", file.string()},
         {"export", "monitoring", "--out", out},
         {"export", "monitoring", file.string(), "--out", out, "--prometheus-version", "4"},
+        {"export", "monitoring", file.string(), "--out", out, "--prometheus-version", "2", "--victoriametrics"},
         {"export", "monitoring", (dir.path() / "missing.fp8cmp").string(), "--out", out},
     };
     for (const auto& args : bad) {

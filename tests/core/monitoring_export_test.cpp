@@ -75,7 +75,7 @@ test::ProcessResult runPromtool(const std::vector<std::string>& args) {
     return test::runProcess(argv, {}, 300);
 }
 
-MonitoringExport exported(const ComparisonDocument& doc, std::optional<WindowSemantics> target) {
+MonitoringExport exported(const ComparisonDocument& doc, std::optional<MonitoringTarget> target) {
     MonitoringExportOptions o;
     o.target = target;
     auto e = exportMonitoring(doc, o);
@@ -171,13 +171,15 @@ TEST(MonitoringExport, NegativeScoresCannotBeCounters) {
 TEST(MonitoringExport, TargetDefaultsToWhatTheTimelineRecordedElsePrometheus3) {
     MonitoringCase c{test::monitoringDataStart(), 3.55, "a", WindowSemantics::Prometheus2};
     auto doc = test::prometheusQualityDocument(c);
-    EXPECT_EQ(exported(doc, std::nullopt).target, WindowSemantics::Prometheus2);
-    EXPECT_EQ(exported(doc, WindowSemantics::Prometheus3).target, WindowSemantics::Prometheus3);
+    EXPECT_EQ(exported(doc, std::nullopt).target, MonitoringTarget::Prometheus2);
+    EXPECT_EQ(exported(doc, MonitoringTarget::Prometheus3).target, MonitoringTarget::Prometheus3);
     doc.timeline->windowSemanticsBasis.clear();  // a file from before the semantics were recorded
     const auto e = exported(doc, std::nullopt);
-    EXPECT_EQ(e.target, WindowSemantics::Prometheus3);
+    EXPECT_EQ(e.target, MonitoringTarget::Prometheus3);
     EXPECT_NE(e.rulesYaml.find("Prometheus 3.x"), std::string::npos);
     EXPECT_NE(e.testYaml.find("left-open"), std::string::npos);
+    doc.timeline->server = "VictoriaMetrics";  // what the timeline's fetch recorded
+    EXPECT_EQ(exported(doc, std::nullopt).target, MonitoringTarget::VictoriaMetrics);
 }
 
 // --- the alert fires where the data says, by hand --------------------------------------------------------------------
@@ -189,10 +191,10 @@ TEST(MonitoringExport, TargetDefaultsToWhatTheTimelineRecordedElsePrometheus3) {
 TEST(MonitoringExport, PrometheusQualityEpisodesByHand) {
     MonitoringCase c{test::monitoringDataStart(), 3.55, "a"};
     const auto doc = test::prometheusQualityDocument(c);
-    expectEpisodes(exported(doc, WindowSemantics::Prometheus2), c.start, {{kDipMin + 13, kDipMin + 28, kDipMin + 77}});
-    expectEpisodes(exported(doc, WindowSemantics::Prometheus3), c.start, {{kDipMin + 13, kDipMin + 28, kDipMin + 76}});
+    expectEpisodes(exported(doc, MonitoringTarget::Prometheus2), c.start, {{kDipMin + 13, kDipMin + 28, kDipMin + 77}});
+    expectEpisodes(exported(doc, MonitoringTarget::Prometheus3), c.start, {{kDipMin + 13, kDipMin + 28, kDipMin + 76}});
     c.dipValue = 3.9;
-    expectEpisodes(exported(test::prometheusQualityDocument(c), WindowSemantics::Prometheus2), c.start, {});
+    expectEpisodes(exported(test::prometheusQualityDocument(c), MonitoringTarget::Prometheus2), c.start, {});
 }
 
 // Langfuse minutes: a 30-minute window holds 30 buckets of 2 scores; 13 dip minutes (3.5) give 3.783 < 3.8, 12 give
@@ -201,15 +203,19 @@ TEST(MonitoringExport, PrometheusQualityEpisodesByHand) {
 TEST(MonitoringExport, LangfuseQualityEpisodesByHand) {
     MonitoringCase c{test::monitoringDataStart(), 3.5, "a"};
     const auto doc = test::langfuseQualityDocument(c);
-    for (auto target : {WindowSemantics::Prometheus2, WindowSemantics::Prometheus3})
+    for (auto target : {MonitoringTarget::Prometheus2, MonitoringTarget::Prometheus3})
         expectEpisodes(exported(doc, target), c.start, {{kDipMin + 13, kDipMin + 28, kDipMin + 78}});
-    const auto e = exported(doc, WindowSemantics::Prometheus2);
+    const auto e = exported(doc, MonitoringTarget::Prometheus2);
     EXPECT_NE(e.alertExpression.find("increase(fp8dash_langfuse_score_sum{score_name=\"judge_a\",tag=\"precision:fp8\"}"
                                      "[30m])"),
               std::string::npos)
         << e.alertExpression;
-    // Prometheus 3's left-open windows are one step longer, to hold the scrape at t - w.
-    EXPECT_NE(exported(doc, WindowSemantics::Prometheus3).alertExpression.find("[1d1m] offset 2h"), std::string::npos);
+    // Prometheus 3's left-open windows are one step longer, to hold the scrape at t - w; VictoriaMetrics' increase()
+    // starts from the sample before the window, so [w] holds the same minutes there.
+    EXPECT_NE(exported(doc, MonitoringTarget::Prometheus3).alertExpression.find("[1d1m] offset 2h"), std::string::npos);
+    const auto vm = exported(doc, MonitoringTarget::VictoriaMetrics);
+    EXPECT_NE(vm.alertExpression.find("[1d] offset 2h"), std::string::npos);
+    expectEpisodes(vm, c.start, {{kDipMin + 13, kDipMin + 28, kDipMin + 78}});
 }
 
 // --- Grafana ---------------------------------------------------------------------------------------------------------
@@ -217,7 +223,7 @@ TEST(MonitoringExport, LangfuseQualityEpisodesByHand) {
 TEST(MonitoringDashboard, PanelsVariablesAndAnnotationsNameTheRulesSeries) {
     MonitoringCase c{test::monitoringDataStart(), 3.55, "a"};
     const auto doc = test::prometheusQualityDocument(c);
-    const auto e = exported(doc, WindowSemantics::Prometheus2);
+    const auto e = exported(doc, MonitoringTarget::Prometheus2);
     const auto d = nlohmann::json::parse(e.dashboardJson);
     EXPECT_EQ(d["schemaVersion"], 39);
     const auto& vars = d["templating"]["list"];
@@ -303,24 +309,24 @@ protected:
 
 TEST_F(MonitoringPromtool, PrometheusQualityFiringAndQuiet) {
     MonitoringCase c{test::monitoringDataStart(), 3.55, "fire"};
-    const auto firing = exported(test::prometheusQualityDocument(c), WindowSemantics::Prometheus2);
+    const auto firing = exported(test::prometheusQualityDocument(c), MonitoringTarget::Prometheus2);
     EXPECT_NE(firing.testYaml.find("exp_labels"), std::string::npos);               // asserts firing somewhere
     EXPECT_NE(firing.testYaml.find("values: \"4+0x59 _ 4+0x"), std::string::npos);  // the gap at 1 h, compactly
     expectPasses(firing, "prom-fire");
     c.dipValue = 3.9;
     c.tag = "calm";
-    const auto quiet = exported(test::prometheusQualityDocument(c), WindowSemantics::Prometheus2);
+    const auto quiet = exported(test::prometheusQualityDocument(c), MonitoringTarget::Prometheus2);
     EXPECT_EQ(quiet.testYaml.find("exp_labels"), std::string::npos);
     expectPasses(quiet, "prom-quiet");
 }
 
 TEST_F(MonitoringPromtool, LangfuseCountersFiringAndQuiet) {
     MonitoringCase c{test::monitoringDataStart(), 3.5, "fire"};
-    const auto firing = exported(test::langfuseQualityDocument(c), WindowSemantics::Prometheus2);
+    const auto firing = exported(test::langfuseQualityDocument(c), MonitoringTarget::Prometheus2);
     EXPECT_NE(firing.testYaml.find("exp_labels"), std::string::npos);
     expectPasses(firing, "lf-fire");
     c.dipValue = 3.9;
-    const auto quiet = exported(test::langfuseQualityDocument(c), WindowSemantics::Prometheus2);
+    const auto quiet = exported(test::langfuseQualityDocument(c), MonitoringTarget::Prometheus2);
     EXPECT_EQ(quiet.testYaml.find("exp_labels"), std::string::npos);
     expectPasses(quiet, "lf-quiet");
 }
@@ -329,7 +335,7 @@ TEST_F(MonitoringPromtool, LangfuseCountersFiringAndQuiet) {
 TEST_F(MonitoringPromtool, LongTimelinesAssertASampleAndEveryTransition) {
     MonitoringCase c{test::monitoringDataStart(), 3.55, "fire"};
     MonitoringExportOptions o;
-    o.target = WindowSemantics::Prometheus2;
+    o.target = MonitoringTarget::Prometheus2;
     o.maxAssertions = 40;
     auto e = exportMonitoring(test::prometheusQualityDocument(c), o);
     ASSERT_TRUE(e.ok());
@@ -347,7 +353,7 @@ TEST_F(MonitoringPromtool, LongTimelinesAssertASampleAndEveryTransition) {
 // threshold.
 TEST_F(MonitoringPromtool, TheTestFailsAgainstAnotherRule) {
     MonitoringCase c{test::monitoringDataStart(), 3.55, "fire"};
-    const auto e = exported(test::prometheusQualityDocument(c), WindowSemantics::Prometheus2);
+    const auto e = exported(test::prometheusQualityDocument(c), MonitoringTarget::Prometheus2);
     std::string noHold = e.rulesYaml;
     const auto f = noHold.find("for: \"15m\"");
     ASSERT_NE(f, std::string::npos);
@@ -370,7 +376,7 @@ TEST_F(MonitoringPromtool, HostileTitleAndModelRoundTrip) {
     MonitoringCase c{test::monitoringDataStart(), 3.55, "fire"};
     auto doc = test::prometheusQualityDocument(c, title);
     doc.timeline->settings.seriesPick = std::string("model_name=") + "\"m\\\"{{x}}\"";
-    const auto e = exported(doc, WindowSemantics::Prometheus2);
+    const auto e = exported(doc, MonitoringTarget::Prometheus2);
     EXPECT_EQ(e.rulesYaml.find("{{ query"), std::string::npos);
     expectPasses(e, "hostile");
     EXPECT_NO_THROW((void)nlohmann::json::parse(e.dashboardJson));

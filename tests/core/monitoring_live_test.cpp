@@ -4,13 +4,17 @@
 // that does not, with quality in Prometheus and from Langfuse (fp8dash exporter's counters).
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <sstream>
 
 #include "fp8dash/core/monitoring_export.h"
 #include "fp8dash/core/prometheus_client.h"
 #include "monitoring_fixture.h"
+#include "process.h"
 #include "prometheus_server.h"
+#include "test_paths.h"
+#include "victoria_metrics_server.h"
 
 namespace fp8dash {
 namespace {
@@ -23,11 +27,11 @@ struct Case {
     bool fires = false;
 };
 
-std::vector<Case> cases(double start) {
+std::vector<Case> cases(double start, MonitoringTarget target) {
     std::vector<Case> out;
     const auto add = [&](const std::string& name, const ComparisonDocument& doc, bool fires) {
         MonitoringExportOptions o;
-        o.target = WindowSemantics::Prometheus2;  // the server's own
+        o.target = target;  // the server's own
         auto e = exportMonitoring(doc, o);
         if (!e) throw std::runtime_error(name + ": " + e.error().message);
         out.push_back({name, std::move(e).value(), fires});
@@ -60,18 +64,9 @@ std::string openMetrics(const std::vector<Case>& all) {
     return om.str();
 }
 
-TEST(MonitoringLive, PrometheusFiresTheExportedAlertWhereFp8dashDoes) {
-    if (auto why = test::PrometheusServer::unavailableReason(); !why.empty()) GTEST_SKIP() << why;
-    const auto all = cases(test::monitoringDataStart());
-    test::PrometheusServerOptions options;
-    options.openMetrics = openMetrics(all);
-    options.maxBlockDuration = "24h";
-    test::PrometheusServer server(options);
-    ASSERT_TRUE(server.ok()) << server.error();
-    PrometheusSettings settings;
-    settings.baseUrl = server.baseUrl();
-    const PrometheusClient client(settings);
-
+// The expression at each evaluation time (the comparison filters, so a sample exists where it holds), the rule's
+// `for` applied: the same condition and episodes as fp8dash's own evaluation of the test's data.
+void expectFiresAsFp8dash(const PrometheusClient& client, const std::vector<Case>& all) {
     for (const auto& c : all) {
         SCOPED_TRACE(c.name);
         const auto& t = c.exported.test;
@@ -92,6 +87,63 @@ TEST(MonitoringLive, PrometheusFiresTheExportedAlertWhereFp8dashDoes) {
         bool fired = false;
         for (const auto& e : episodes) fired |= e.firingAt.has_value();
         EXPECT_EQ(fired, c.fires);
+    }
+}
+
+TEST(MonitoringLive, PrometheusFiresTheExportedAlertWhereFp8dashDoes) {
+    if (auto why = test::PrometheusServer::unavailableReason(); !why.empty()) GTEST_SKIP() << why;
+    const auto all = cases(test::monitoringDataStart(), MonitoringTarget::Prometheus2);
+    test::PrometheusServerOptions options;
+    options.openMetrics = openMetrics(all);
+    options.maxBlockDuration = "24h";
+    test::PrometheusServer server(options);
+    ASSERT_TRUE(server.ok()) << server.error();
+    PrometheusSettings settings;
+    settings.baseUrl = server.baseUrl();
+    const PrometheusClient client(settings);
+
+    expectFiresAsFp8dash(client, all);
+}
+
+}  // namespace
+}  // namespace fp8dash
+
+namespace fp8dash {
+namespace {
+
+// VictoriaMetrics (Debian's victoria-metrics, as the timeline's backend tests run it) over the same data, with the
+// rules written for it: its left-open windows, and increase() from the sample before the window. vmalert, where
+// installed, accepts the rule file.
+TEST(MonitoringLive, VictoriaMetricsFiresTheExportedAlertWhereFp8dashDoes) {
+    if (auto why = test::VictoriaMetricsServer::unavailableReason(); !why.empty()) GTEST_SKIP() << why;
+    const auto all = cases(test::monitoringDataStart(), MonitoringTarget::VictoriaMetrics);
+    std::ostringstream text;
+    for (const auto& c : all)
+        for (const auto& s : c.exported.test.inputSeries) {
+            std::string labels;
+            for (const auto& [k, v] : s.labels)
+                if (k != "__name__") labels += (labels.empty() ? "" : ",") + k + "=" + promqlQuoted(v);
+            for (const auto& p : s.samples)
+                text << s.labels.at("__name__") << '{' << labels << "} " << test::openMetricsNumber(p.v) << ' '
+                     << std::llround(p.t * 1000) << '\n';
+        }
+    test::VictoriaMetricsServerOptions options;
+    options.prometheusText = text.str();
+    test::VictoriaMetricsServer vm(options);
+    ASSERT_TRUE(vm.ok()) << vm.error();
+    PrometheusSettings settings;
+    settings.baseUrl = vm.baseUrl();
+    settings.backend = PrometheusBackend::VictoriaMetrics;
+    expectFiresAsFp8dash(PrometheusClient(settings), all);
+
+    const std::string vmalert = test::findExecutable("vmalert");
+    if (vmalert.empty()) return;
+    test::TempDir dir;
+    for (const auto& c : all) {
+        const auto path = dir.path() / (c.name + ".rules.yml");
+        std::ofstream(path) << c.exported.rulesYaml;
+        const auto r = test::runProcess({vmalert, "-dryRun", "-rule=" + path.string()});
+        EXPECT_EQ(r.exitCode, 0) << c.name << ": " << r.out << r.err;
     }
 }
 

@@ -10,6 +10,8 @@
 //   The counters' value at a scrape holds the minutes before it; a closed 2.x window [T-w, T] then holds exactly the
 //   minutes [T-w, T), fp8dash's bucket windows. A left-open 3.x window (T-w, T] would miss the scrape at T-w, so the
 //   3.x rule widens each window by one evaluation step ([w+step]), which holds the same scrapes again.
+//   VictoriaMetrics' windows are left-open too, but its increase() starts from the last sample before the window
+//   (no extrapolation): [w] is exactly the minutes [T-w, T) there.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -133,6 +135,23 @@ std::string episodesText(const std::vector<AlertEpisode>& alerts, double from) {
 
 }  // namespace
 
+std::string monitoringTargetTitle(MonitoringTarget t) {
+    switch (t) {
+        case MonitoringTarget::Prometheus2:
+            return "Prometheus 2.x (closed windows [t-r, t])";
+        case MonitoringTarget::Prometheus3:
+            return "Prometheus 3.x (left-open windows (t-r, t])";
+        case MonitoringTarget::VictoriaMetrics:
+            return "VictoriaMetrics / vmalert (left-open windows (t-r, t]; increase() from the sample before the "
+                   "window)";
+    }
+    return "";
+}
+
+WindowSemantics monitoringTargetWindows(MonitoringTarget t) {
+    return t == MonitoringTarget::Prometheus2 ? WindowSemantics::Prometheus2 : WindowSemantics::Prometheus3;
+}
+
 Result<MonitoringExport> exportMonitoring(const ComparisonDocument& doc, const MonitoringExportOptions& options) {
     if (!doc.timeline)
         return Error{
@@ -160,17 +179,21 @@ Result<MonitoringExport> exportMonitoring(const ComparisonDocument& doc, const M
     MonitoringExport out;
     if (options.target) {
         out.target = *options.target;
-        out.targetBasis = "chosen with --prometheus-version";
+        out.targetBasis = "chosen by the user";
+    } else if (tl.server.rfind("VictoriaMetrics", 0) == 0) {
+        out.target = MonitoringTarget::VictoriaMetrics;
+        out.targetBasis = "the comparison's timeline was fetched from VictoriaMetrics";
     } else if (!tl.windowSemanticsBasis.empty()) {
-        out.target = st.rule.windows;
+        out.target = st.rule.windows == WindowSemantics::Prometheus3 ? MonitoringTarget::Prometheus3
+                                                                     : MonitoringTarget::Prometheus2;
         out.targetBasis = "as the comparison's timeline recorded (" + oneLine(tl.windowSemanticsBasis) + ")";
     } else {
-        out.target = WindowSemantics::Prometheus3;
+        out.target = MonitoringTarget::Prometheus3;
         out.targetBasis = "the comparison does not record its window semantics: current Prometheus 3";
     }
     AlertRule rule = st.rule;
-    rule.windows = out.target;
-    const bool p3 = out.target == WindowSemantics::Prometheus3;
+    rule.windows = monitoringTargetWindows(out.target);
+    const bool p3 = out.target == MonitoringTarget::Prometheus3;
 
     MonitoringParts parts;
     parts.model = modelOf(doc);
@@ -262,9 +285,9 @@ Result<MonitoringExport> exportMonitoring(const ComparisonDocument& doc, const M
             origin -= std::ceil((origin - buckets.front().t) / step - 1e-9) * step;
         test.origin = origin;
         test.times = evaluationTimes(origin, to, step);
-        // 2.x: counters from zero (a window that starts before the data takes the first scrape, at zero, and
-        // Prometheus' extrapolation stops at zero for both). 3.x: counters from the totals, as an exporter that has run
-        // before, so that extrapolation never stops at zero for one counter and not the other.
+        // 2.x and VictoriaMetrics: counters from zero (a window that starts before the data takes the first scrape,
+        // at zero, and Prometheus' extrapolation stops at zero for both). 3.x: counters from the totals, as an
+        // exporter that has run before, so that extrapolation never stops at zero for one counter and not the other.
         const double baseCount = p3 ? totalCount : 0, baseSum = p3 ? totalSum : 0;
         Series sumSeries, countSeries;
         sumSeries.labels = sel;
@@ -321,7 +344,7 @@ Result<MonitoringExport> exportMonitoring(const ComparisonDocument& doc, const M
     const std::string expected = episodesText(test.alerts, st.from), was = episodesText(recorded, st.from);
     if (expected != was)
         out.notes.push_back("the unit test expects the alert " + expected +
-                            " (fp8dash's evaluation of the test's data, " + windowSemanticsTitle(out.target) +
+                            " (fp8dash's evaluation of the test's data, " + monitoringTargetTitle(out.target) +
                             "); the comparison recorded " + was + " (evaluated by " +
                             (tl.alertsEvaluatedBy.empty() ? std::string("?") : tl.alertsEvaluatedBy) + ", " +
                             windowSemanticsTitle(st.rule.windows) + ")");

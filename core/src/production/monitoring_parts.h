@@ -42,8 +42,8 @@ std::string thresholdRecord(const MonitoringParts& p);
 
 bool alertFiringAt(const std::vector<AlertEpisode>& alerts, double t);
 
-std::string rulesYaml(const MonitoringParts& p, WindowSemantics target, const std::string& targetBasis);
-std::string testYaml(const MonitoringParts& p, const MonitoringTestData& test, WindowSemantics target);
+std::string rulesYaml(const MonitoringParts& p, MonitoringTarget target, const std::string& targetBasis);
+std::string testYaml(const MonitoringParts& p, const MonitoringTestData& test, MonitoringTarget target);
 std::string dashboardJson(const MonitoringParts& p);
 
 }  // namespace fp8dash

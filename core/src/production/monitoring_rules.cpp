@@ -27,10 +27,17 @@ std::string num(double v) {
     return s.str();
 }
 
-std::string semanticsComment(WindowSemantics target) {
-    return target == WindowSemantics::Prometheus3
-               ? "Written for Prometheus 3.x: range selectors select left-open windows (t-r, t]."
-               : "Written for Prometheus 2.x: range selectors select closed windows [t-r, t].";
+std::string semanticsComment(MonitoringTarget target) {
+    switch (target) {
+        case MonitoringTarget::Prometheus3:
+            return "Written for Prometheus 3.x: range selectors select left-open windows (t-r, t].";
+        case MonitoringTarget::VictoriaMetrics:
+            return "Written for VictoriaMetrics (vmalert): left-open windows (t-r, t], increase() from the last sample "
+                   "before the window.";
+        case MonitoringTarget::Prometheus2:
+            break;
+    }
+    return "Written for Prometheus 2.x: range selectors select closed windows [t-r, t].";
 }
 
 std::string modelWords(const MonitoringParts& p) {
@@ -81,7 +88,7 @@ bool alertFiringAt(const std::vector<AlertEpisode>& alerts, double t) {
     return false;
 }
 
-std::string rulesYaml(const MonitoringParts& p, WindowSemantics target, const std::string& targetBasis) {
+std::string rulesYaml(const MonitoringParts& p, MonitoringTarget target, const std::string& targetBasis) {
     std::string y;
     y += comment(std::string("fp8dash ") + FP8DASH_VERSION +
                  ": the production timeline's quality alert and recording rules (fp8dash export monitoring).");
@@ -94,7 +101,7 @@ std::string rulesYaml(const MonitoringParts& p, WindowSemantics target, const st
                      " (labels score_name, and tag / environment as the selection has them),");
         y += comment("so that a window's mean score is increase(sum[w]) / increase(count[w]): both increases are");
         y += comment("extrapolated by the same factor, which cancels, and counter resets are handled.");
-        if (target == WindowSemantics::Prometheus3)
+        if (target == MonitoringTarget::Prometheus3)
             y += comment(
                 "Prometheus 3's left-open windows miss the scrape at t-w: each window is one evaluation "
                 "interval longer, so it holds the same scrapes as fp8dash's [t-w, t) minutes.");
@@ -121,13 +128,15 @@ std::string rulesYaml(const MonitoringParts& p, WindowSemantics target, const st
     return y;
 }
 
-std::string testYaml(const MonitoringParts& p, const MonitoringTestData& test, WindowSemantics target) {
+std::string testYaml(const MonitoringParts& p, const MonitoringTestData& test, MonitoringTarget target) {
     std::string y;
     const auto rel = [&](double t) { return prometheusDuration(t - test.origin); };
     y += comment(std::string("fp8dash ") + FP8DASH_VERSION + ": a promtool unit test of " + kMonitoringRulesFile +
                  " over the comparison's own timeline data.");
     y += comment("Run: promtool test rules " + std::string(kMonitoringTestFile) + " (beside the rule file).");
-    y += comment(semanticsComment(target) + " Run it with promtool of that major version.");
+    y += comment(semanticsComment(target) + (target == MonitoringTarget::VictoriaMetrics
+                                                 ? " Run it with vmalert-tool unittest (promtool's format)."
+                                                 : " Run it with promtool of that major version."));
     y += comment("Time 0 is " + formatTimeUtc(test.origin) + "; the series are the timeline's at its step (" +
                  prometheusDuration(test.step) + ").");
     y += comment("It asserts the alert firing exactly where fp8dash's own evaluation of this data says it fires, and");

@@ -27,9 +27,17 @@ inline constexpr const char* kMonitoringAlertName = "FP8QualityDegraded";
 inline constexpr const char* kLangfuseScoreSumMetric = "fp8dash_langfuse_score_sum";
 inline constexpr const char* kLangfuseScoreCountMetric = "fp8dash_langfuse_score_count";
 
+// Where the rules run, which decides how a window reads its samples: Prometheus 2.x closed windows [t-r, t],
+// Prometheus 3.x left-open (t-r, t], VictoriaMetrics (vmalert) left-open too, with increase() taken from the last
+// sample before the window (no extrapolation).
+enum class MonitoringTarget { Prometheus2, Prometheus3, VictoriaMetrics };
+std::string monitoringTargetTitle(MonitoringTarget t);  // "Prometheus 2.x (closed windows [t-r, t])", ...
+WindowSemantics monitoringTargetWindows(MonitoringTarget t);
+
 struct MonitoringExportOptions {
-    // The Prometheus the rules are for; nullopt: the semantics the comparison's timeline recorded, else 3.
-    std::optional<WindowSemantics> target;
+    // Where the rules run; nullopt: the server the comparison's timeline recorded (VictoriaMetrics), else the window
+    // semantics it recorded, else Prometheus 3.
+    std::optional<MonitoringTarget> target;
     // The unit test asserts every evaluation time of the timeline up to this many; beyond it, the times around each
     // transition and an even sample of the rest.
     std::size_t maxAssertions = 1500;
@@ -49,7 +57,7 @@ struct MonitoringTestData {
 };
 
 struct MonitoringExport {
-    WindowSemantics target = WindowSemantics::Prometheus3;
+    MonitoringTarget target = MonitoringTarget::Prometheus3;
     std::string targetBasis;          // why this target ("recorded in the comparison", "--prometheus-version")
     std::string qualitySelector;      // what the alert reads, in words and PromQL
     std::string alertExpression;      // the alert's expr
