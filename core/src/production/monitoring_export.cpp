@@ -133,6 +133,72 @@ std::string episodesText(const std::vector<AlertEpisode>& alerts, double from) {
     return out.empty() ? "never firing" : out;
 }
 
+std::int64_t toMs(double seconds) {
+    return static_cast<std::int64_t>(std::llround(seconds * 1000.0));
+}
+
+// increase(x[range] offset off) at T as the target computes it over x's samples (ascending, without resets; times
+// in integer milliseconds as Prometheus keeps them): Prometheus' extrapolatedRate (2.42: the zero clamp before the
+// threshold; 3.x: after it), VictoriaMetrics' rollup delta (the last sample before the window as the base, none
+// extrapolated). nullopt where the server gives no value.
+std::optional<double> increaseAt(const std::vector<Sample>& x, double at, double range, double offset,
+                                 MonitoringTarget target) {
+    const std::int64_t end = toMs(at - offset), start = end - toMs(range);
+    const bool closed = target == MonitoringTarget::Prometheus2;
+    const auto lo = std::partition_point(
+        x.begin(), x.end(), [&](const Sample& s) { return closed ? toMs(s.t) < start : toMs(s.t) <= start; });
+    const auto hi = std::partition_point(lo, x.end(), [&](const Sample& s) { return toMs(s.t) <= end; });
+    if (target == MonitoringTarget::VictoriaMetrics) {
+        if (lo == hi) return std::nullopt;
+        const double base = lo != x.begin() ? std::prev(lo)->v : lo->v;
+        return std::prev(hi)->v - base;
+    }
+    const auto n = hi - lo;
+    if (n < 2) return std::nullopt;
+    const Sample& first = *lo;
+    const Sample& last = *std::prev(hi);
+    const double result = last.v - first.v;
+    double toStart = static_cast<double>(toMs(first.t) - start) / 1000;
+    double toEnd = static_cast<double>(end - toMs(last.t)) / 1000;
+    const double sampled = static_cast<double>(toMs(last.t) - toMs(first.t)) / 1000;
+    const double average = sampled / static_cast<double>(n - 1);
+    const double threshold = average * 1.1;
+    const auto clampAtZero = [&] {
+        if (result > 0 && first.v >= 0) {
+            const double toZero = sampled * (first.v / result);
+            if (toZero < toStart) toStart = toZero;
+        }
+    };
+    if (closed) {  // Prometheus 2.42
+        clampAtZero();
+        double interval = sampled;
+        interval += toStart < threshold ? toStart : average / 2;
+        interval += toEnd < threshold ? toEnd : average / 2;
+        return result * (interval / sampled);
+    }
+    if (toStart >= threshold) toStart = average / 2;  // Prometheus 3
+    clampAtZero();
+    if (toEnd >= threshold) toEnd = average / 2;
+    return result * ((sampled + toStart + toEnd) / sampled);
+}
+
+// The alert's condition over the exporter's counters, computed as the target computes the exported expression.
+std::vector<bool> counterCondition(const Series& sum, const Series& count, const std::vector<double>& times,
+                                   const AlertRule& rule, double widen, MonitoringTarget target) {
+    std::vector<bool> out(times.size(), false);
+    for (std::size_t k = 0; k < times.size(); ++k) {
+        const auto mean = [&](double w, double offset) -> std::optional<double> {
+            const auto s = increaseAt(sum.samples, times[k], w + widen, offset, target);
+            const auto c = increaseAt(count.samples, times[k], w + widen, offset, target);
+            if (!s || !c) return std::nullopt;
+            return *s / *c;
+        };
+        const auto recent = mean(rule.shortWindowS, 0), baseline = mean(rule.longWindowS, rule.offsetS);
+        out[k] = recent && baseline && *recent < *baseline - rule.margin;
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string monitoringTargetTitle(MonitoringTarget t) {
@@ -306,7 +372,20 @@ Result<MonitoringExport> exportMonitoring(const ComparisonDocument& doc, const M
             sumSeries.samples.push_back({t, static_cast<double>(baseSum + cs)});
             countSeries.samples.push_back({t, static_cast<double>(baseCount + cc)});
         }
-        test.condition = evaluateAlertConditionFromBuckets(buckets, test.times, rule);
+        // fp8dash's evaluation of the exported rule: over the counters, with the target's own arithmetic (DESIGN.md:
+        // the alert as the server evaluates it), which is the buckets' means except for rounding where the
+        // target extrapolates (Prometheus 3: both increases scaled by (w + step) / w). Where the two differ (a mean
+        // within rounding of the threshold), a note says so.
+        test.condition = counterCondition(sumSeries, countSeries, test.times, rule, widen, out.target);
+        const auto fromBuckets = evaluateAlertConditionFromBuckets(buckets, test.times, rule);
+        std::size_t differ = 0;
+        for (std::size_t k = 0; k < fromBuckets.size(); ++k) differ += fromBuckets[k] != test.condition[k];
+        if (differ)
+            out.notes.push_back("at " + std::to_string(differ) +
+                                " evaluation times the exporter's counters put the mean on the other side of the "
+                                "threshold than the timeline's scores do (a mean within rounding of it); the unit test "
+                                "follows the counters, as " +
+                                monitoringTargetTitle(out.target) + " evaluates them");
         test.inputSeries.push_back(std::move(sumSeries));
         test.inputSeries.push_back(std::move(countSeries));
         seriesLabels = sel;

@@ -46,11 +46,14 @@ struct MonitoringExportOptions {
 // The test's data: the input series at absolute times (unix seconds), fp8dash's evaluation over the test's
 // evaluation times, and where the test asserts.
 struct MonitoringTestData {
-    std::vector<Series> inputSeries;   // labels include __name__; samples on the step grid from `origin`
-    double origin = 0;                 // the test's time 0
-    double step = 60;                  // input interval and evaluation interval
-    std::vector<double> times;         // evaluation times, origin .. timeline end
-    std::vector<bool> condition;       // fp8dash's condition at each time
+    std::vector<Series> inputSeries;  // labels include __name__; samples on the step grid from `origin`
+    double origin = 0;                // the test's time 0
+    double step = 60;                 // input interval and evaluation interval
+    std::vector<double> times;        // evaluation times, origin .. timeline end
+    // fp8dash's evaluation of the exported rule over this data at each time: avg_over_time as the target computes
+    // it (quality in Prometheus); for the exporter's counters, increase() as the target computes it (its
+    // extrapolation, VictoriaMetrics' base sample), which equals the timeline's per-minute means but for rounding.
+    std::vector<bool> condition;
     std::vector<AlertEpisode> alerts;  // fp8dash's episodes over `times`
     std::vector<double> assertedTimes;
     Labels alertLabels;  // the labels a firing alert carries (series labels + the rule's, without alertname)
