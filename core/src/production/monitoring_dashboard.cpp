@@ -41,6 +41,76 @@ std::string dashboardUid(const MonitoringParts& p) {
     return buf;
 }
 
+// The built-in annotations, the FP8 switch (a time that travels with the JSON: a Prometheus annotation whose value
+// is the time in ms) and the firing alert as a region.
+Json annotationList(const MonitoringParts& p) {
+    Json annotations = Json::array();
+    annotations.push_back({{"builtIn", 1},
+                           {"datasource", {{"type", "grafana"}, {"uid", "-- Grafana --"}}},
+                           {"enable", true},
+                           {"hide", true},
+                           {"iconColor", "rgba(0, 211, 255, 1)"},
+                           {"name", "Annotations & Alerts"},
+                           {"type", "dashboard"}});
+    if (p.changeAt) {
+        // A time that travels with the JSON: a Prometheus annotation whose value is the time (ms).
+        char ms[32];
+        std::snprintf(ms, sizeof ms, "%.0f", *p.changeAt * 1000.0);
+        annotations.push_back({{"datasource", kDatasource},
+                               {"enable", true},
+                               {"expr", "vector(" + std::string(ms) + ")"},
+                               {"iconColor", "blue"},
+                               {"name", "FP8 switch"},
+                               {"step", "1h"},
+                               {"titleFormat", "FP8 switched on"},
+                               {"useValueForTime", true}});
+    }
+    annotations.push_back(
+        {{"datasource", kDatasource},
+         {"enable", true},
+         {"expr", "ALERTS{alertname=\"" + std::string(kMonitoringAlertName) + "\", alertstate=\"firing\"}"},
+         {"iconColor", "red"},
+         {"name", std::string(kMonitoringAlertName) + " firing"},
+         {"step", prometheusDuration(p.step)},
+         {"titleFormat", std::string(kMonitoringAlertName) + " firing"}});
+
+    return annotations;
+}
+
+// The Prometheus datasource variable and the model_name variable (vLLM's series' label), set to the comparison's model.
+Json templatingList(const std::string& model) {
+    Json templating = Json::array();
+    templating.push_back({{"current", Json::object()},
+                          {"hide", 0},
+                          {"includeAll", false},
+                          {"label", "Prometheus"},
+                          {"multi", false},
+                          {"name", "datasource"},
+                          {"options", Json::array()},
+                          {"query", "prometheus"},
+                          {"refresh", 1},
+                          {"regex", ""},
+                          {"type", "datasource"}});
+    const std::string modelQuery = "label_values(vllm:generation_tokens_total, model_name)";
+    Json modelVar = {{"datasource", kDatasource},
+                     {"definition", modelQuery},
+                     {"hide", 0},
+                     {"includeAll", false},
+                     {"label", "model_name"},
+                     {"multi", false},
+                     {"name", "model_name"},
+                     {"options", Json::array()},
+                     {"query", {{"query", modelQuery}, {"refId", "PrometheusVariableQueryEditor-VariableQuery"}}},
+                     {"refresh", 2},
+                     {"regex", ""},
+                     {"sort", 1},
+                     {"type", "query"}};
+    if (!model.empty()) modelVar["current"] = {{"selected", true}, {"text", model}, {"value", model}};
+    templating.push_back(modelVar);
+
+    return templating;
+}
+
 }  // namespace
 
 std::string dashboardJson(const MonitoringParts& p) {
@@ -117,65 +187,9 @@ std::string dashboardJson(const MonitoringParts& p) {
         {"title", std::string("Quality alert ") + kMonitoringAlertName},
         {"type", "state-timeline"}};
 
-    Json annotations = Json::array();
-    annotations.push_back({{"builtIn", 1},
-                           {"datasource", {{"type", "grafana"}, {"uid", "-- Grafana --"}}},
-                           {"enable", true},
-                           {"hide", true},
-                           {"iconColor", "rgba(0, 211, 255, 1)"},
-                           {"name", "Annotations & Alerts"},
-                           {"type", "dashboard"}});
-    if (p.changeAt) {
-        // A time that travels with the JSON: a Prometheus annotation whose value is the time (ms).
-        char ms[32];
-        std::snprintf(ms, sizeof ms, "%.0f", *p.changeAt * 1000.0);
-        annotations.push_back({{"datasource", kDatasource},
-                               {"enable", true},
-                               {"expr", "vector(" + std::string(ms) + ")"},
-                               {"iconColor", "blue"},
-                               {"name", "FP8 switch"},
-                               {"step", "1h"},
-                               {"titleFormat", "FP8 switched on"},
-                               {"useValueForTime", true}});
-    }
-    annotations.push_back(
-        {{"datasource", kDatasource},
-         {"enable", true},
-         {"expr", "ALERTS{alertname=\"" + std::string(kMonitoringAlertName) + "\", alertstate=\"firing\"}"},
-         {"iconColor", "red"},
-         {"name", std::string(kMonitoringAlertName) + " firing"},
-         {"step", prometheusDuration(p.step)},
-         {"titleFormat", std::string(kMonitoringAlertName) + " firing"}});
-
+    Json annotations = annotationList(p);
     const std::string model = p.model;
-    Json templating = Json::array();
-    templating.push_back({{"current", Json::object()},
-                          {"hide", 0},
-                          {"includeAll", false},
-                          {"label", "Prometheus"},
-                          {"multi", false},
-                          {"name", "datasource"},
-                          {"options", Json::array()},
-                          {"query", "prometheus"},
-                          {"refresh", 1},
-                          {"regex", ""},
-                          {"type", "datasource"}});
-    const std::string modelQuery = "label_values(vllm:generation_tokens_total, model_name)";
-    Json modelVar = {{"datasource", kDatasource},
-                     {"definition", modelQuery},
-                     {"hide", 0},
-                     {"includeAll", false},
-                     {"label", "model_name"},
-                     {"multi", false},
-                     {"name", "model_name"},
-                     {"options", Json::array()},
-                     {"query", {{"query", modelQuery}, {"refId", "PrometheusVariableQueryEditor-VariableQuery"}}},
-                     {"refresh", 2},
-                     {"regex", ""},
-                     {"sort", 1},
-                     {"type", "query"}};
-    if (!model.empty()) modelVar["current"] = {{"selected", true}, {"text", model}, {"value", model}};
-    templating.push_back(modelVar);
+    Json templating = templatingList(model);
 
     Json d = {{"annotations", {{"list", annotations}}},
               {"description", "fp8dash: the FP8 switch of " + (model.empty() ? std::string("the deployment") : model) +

@@ -199,26 +199,8 @@ std::vector<bool> counterCondition(const Series& sum, const Series& count, const
     return out;
 }
 
-}  // namespace
-
-std::string monitoringTargetTitle(MonitoringTarget t) {
-    switch (t) {
-        case MonitoringTarget::Prometheus2:
-            return "Prometheus 2.x (closed windows [t-r, t])";
-        case MonitoringTarget::Prometheus3:
-            return "Prometheus 3.x (left-open windows (t-r, t])";
-        case MonitoringTarget::VictoriaMetrics:
-            return "VictoriaMetrics / vmalert (left-open windows (t-r, t]; increase() from the sample before the "
-                   "window)";
-    }
-    return "";
-}
-
-WindowSemantics monitoringTargetWindows(MonitoringTarget t) {
-    return t == MonitoringTarget::Prometheus2 ? WindowSemantics::Prometheus2 : WindowSemantics::Prometheus3;
-}
-
-Result<MonitoringExport> exportMonitoring(const ComparisonDocument& doc, const MonitoringExportOptions& options) {
+// Whether the comparison has a timeline the rules can express; an Error naming the field otherwise.
+Status checkTimeline(const ComparisonDocument& doc) {
     if (!doc.timeline)
         return Error{
             "the comparison has no production timeline (no \"timeline\" section): there is no alert to export; "
@@ -242,7 +224,12 @@ Result<MonitoringExport> exportMonitoring(const ComparisonDocument& doc, const M
             return Error{std::string("timeline.settings.rule.") + name + " is " + numberText(v) +
                          " s: a Prometheus rule takes whole seconds"};
 
-    MonitoringExport out;
+    return success();
+}
+
+// Where the rules run: the user's choice, else what the timeline recorded, else Prometheus 3.
+void chooseTarget(const TimelineData& tl, const MonitoringExportOptions& options, MonitoringExport& out) {
+    const TimelineSettings& st = tl.settings;
     if (options.target) {
         out.target = *options.target;
         out.targetBasis = "chosen by the user";
@@ -257,9 +244,178 @@ Result<MonitoringExport> exportMonitoring(const ComparisonDocument& doc, const M
         out.target = MonitoringTarget::Prometheus3;
         out.targetBasis = "the comparison does not record its window semantics: current Prometheus 3";
     }
+}
+
+// Quality in Prometheus: the timeline's own query, the saved series as the test's input.
+Status prometheusQuality(const TimelineData& tl, const AlertRule& rule, double to, MonitoringParts& parts,
+                         MonitoringExport& out, Labels& seriesLabels) {
+    const TimelineSettings& st = tl.settings;
+    const double step = st.step;
+    MonitoringTestData& test = out.test;
+    const std::string& q = st.qualityQuery;
+    parts.qualitySource = "the PromQL series " + q;
+    parts.recentExpr = "avg_over_time(" + q + "[" + prometheusDuration(rule.shortWindowS) + "])";
+    parts.baselineExpr = "avg_over_time(" + q + "[" + prometheusDuration(rule.longWindowS) + "] offset " +
+                         prometheusDuration(rule.offsetS) + ")";
+    // The input: the saved series at its step, under its own labels (the name from the query where the server
+    // left it out). The test starts at the timeline's start: the comparison holds nothing earlier.
+    Labels labels = tl.quality->labels;
+    if (!labels.count("__name__")) {
+        const auto names = metricNamesInQuery(q);
+        if (names.size() != 1)
+            return Error{"timeline.quality: the series has no metric name and the quality query \"" + oneLine(q) +
+                         "\" names " + std::to_string(names.size()) +
+                         " metrics: the unit test cannot tell which series to feed"};
+        labels["__name__"] = names.front();
+    }
+    test.origin = st.from;
+    test.times = evaluationTimes(test.origin, to, step);
+    auto values = onGrid(tl.quality->samples, test.origin, step, test.times.size(), "timeline.quality");
+    if (!values) return values.error();
+    Series input;
+    input.labels = labels;
+    for (std::size_t k = 0; k < values->size(); ++k)
+        if ((*values)[k]) input.samples.push_back({test.times[k], *(*values)[k]});
+    test.condition = evaluateAlertCondition(input.samples, test.times, rule);
+    test.inputSeries.push_back(std::move(input));
+    seriesLabels = labels;
+    seriesLabels.erase("__name__");
+    return success();
+}
+
+// Quality from Langfuse: the exporter's counters, made from the timeline's per-minute scores as the test's input.
+Status langfuseQuality(const TimelineData& tl, const AlertRule& rule, double to, MonitoringParts& parts,
+                       MonitoringExport& out, Labels& seriesLabels) {
+    const TimelineSettings& st = tl.settings;
+    const double step = st.step;
+    const bool p3 = out.target == MonitoringTarget::Prometheus3;
+    MonitoringTestData& test = out.test;
+    if (!wholeMultiple(step, kScoreBucketSeconds) || !wholeMultiple(st.from, kScoreBucketSeconds))
+        return Error{"timeline.settings: Langfuse quality is exported as per-minute counters, so the step (" +
+                     numberText(step) + " s) and the start must be whole minutes"};
+    for (const double w : {rule.shortWindowS, rule.longWindowS, rule.offsetS})
+        if (!wholeMultiple(w, step))
+            return Error{"timeline.settings.rule: the windows and the offset must be whole steps (" + numberText(step) +
+                         " s) to be evaluated on the exporter's counters as fp8dash does"};
+    Labels sel{{"score_name", st.scoreName}};
+    if (!st.traceTags.empty()) sel["tag"] = joined(st.traceTags);
+    if (!st.environments.empty()) sel["environment"] = joined(st.environments);
+    const std::string sum = selectorText(kLangfuseScoreSumMetric, sel);
+    const std::string count = selectorText(kLangfuseScoreCountMetric, sel);
+    parts.qualitySource = "Langfuse scores \"" + st.scoreName + "\" as fp8dash exporter serves them (" +
+                          kLangfuseScoreSumMetric + " / " + kLangfuseScoreCountMetric + ")";
+    const double widen = p3 ? step : 0;  // see the top of this file
+    const auto mean = [&](double w, const std::string& offset) {
+        const std::string range = "[" + prometheusDuration(w + widen) + "]" + offset;
+        return "increase(" + sum + range + ") / increase(" + count + range + ")";
+    };
+    parts.recentExpr = mean(rule.shortWindowS, "");
+    parts.baselineExpr = mean(rule.longWindowS, " offset " + prometheusDuration(rule.offsetS));
+    parts.langfuse = true;
+
+    const auto buckets = qualityBuckets(tl);
+    double totalCount = 0, totalSum = 0;
+    for (const auto& b : buckets) {
+        if (!wholeMultiple(b.t, kScoreBucketSeconds))
+            return Error{"timeline.quality_buckets: the bucket at " + formatTimeUtc(b.t) +
+                         " does not start on a whole minute"};
+        if (!(b.sum >= 0) || !std::isfinite(b.sum))
+            return Error{"timeline.quality: a score below zero (the minute of " + formatTimeUtc(b.t) +
+                         "): a counter of the scores' sum only grows, so these scores cannot be exported"};
+        totalCount += b.count;
+        totalSum += b.sum;
+    }
+    // The history the baseline needs (a day and the offset before the start), on the step grid.
+    double origin = st.from - std::ceil((rule.longWindowS + rule.offsetS) / step - 1e-9) * step;
+    if (!buckets.empty() && buckets.front().t < origin)
+        origin -= std::ceil((origin - buckets.front().t) / step - 1e-9) * step;
+    test.origin = origin;
+    test.times = evaluationTimes(origin, to, step);
+    // 2.x and VictoriaMetrics: counters from zero (a window that starts before the data takes the first scrape,
+    // at zero, and Prometheus' extrapolation stops at zero for both). 3.x: counters from the totals, as an
+    // exporter that has run before, so that extrapolation never stops at zero for one counter and not the other.
+    const double baseCount = p3 ? totalCount : 0, baseSum = p3 ? totalSum : 0;
+    Series sumSeries, countSeries;
+    sumSeries.labels = sel;
+    sumSeries.labels["__name__"] = kLangfuseScoreSumMetric;
+    countSeries.labels = sel;
+    countSeries.labels["__name__"] = kLangfuseScoreCountMetric;
+    long double cs = 0, cc = 0;
+    std::size_t next = 0;
+    for (const double t : test.times) {
+        // The scrape at t holds the minutes that ended by t (a bucket's midpoint before t).
+        while (next < buckets.size() && buckets[next].t + kScoreBucketSeconds / 2 < t) {
+            cs += buckets[next].sum;
+            cc += buckets[next].count;
+            ++next;
+        }
+        sumSeries.samples.push_back({t, static_cast<double>(baseSum + cs)});
+        countSeries.samples.push_back({t, static_cast<double>(baseCount + cc)});
+    }
+    // fp8dash's evaluation of the exported rule: over the counters, with the target's own arithmetic (DESIGN.md:
+    // the alert as the server evaluates it), which is the buckets' means except for rounding where the
+    // target extrapolates (Prometheus 3: both increases scaled by (w + step) / w). Where the two differ (a mean
+    // within rounding of the threshold), a note says so.
+    test.condition = counterCondition(sumSeries, countSeries, test.times, rule, widen, out.target);
+    const auto fromBuckets = evaluateAlertConditionFromBuckets(buckets, test.times, rule);
+    std::size_t differ = 0;
+    for (std::size_t k = 0; k < fromBuckets.size(); ++k) differ += fromBuckets[k] != test.condition[k];
+    if (differ)
+        out.notes.push_back("at " + std::to_string(differ) +
+                            " evaluation times the exporter's counters put the mean on the other side of the "
+                            "threshold than the timeline's scores do (a mean within rounding of it); the unit test "
+                            "follows the counters, as " +
+                            monitoringTargetTitle(out.target) + " evaluates them");
+    test.inputSeries.push_back(std::move(sumSeries));
+    test.inputSeries.push_back(std::move(countSeries));
+    seriesLabels = sel;
+    return success();
+}
+
+// The shortest text of a number that reads back as the same double.
+std::string shortestNumber(double v) {
+    char margin[40];
+    std::snprintf(margin, sizeof margin, "%.17g", v);
+    // The shortest text of the margin that reads back as the same number.
+    for (int p = 1; p <= 17; ++p) {
+        char shorter[40];
+        std::snprintf(shorter, sizeof shorter, "%.*g", p, v);
+        if (std::strtod(shorter, nullptr) == v) {
+            std::snprintf(margin, sizeof margin, "%s", shorter);
+            break;
+        }
+    }
+    return margin;
+}
+
+}  // namespace
+
+std::string monitoringTargetTitle(MonitoringTarget t) {
+    switch (t) {
+        case MonitoringTarget::Prometheus2:
+            return "Prometheus 2.x (closed windows [t-r, t])";
+        case MonitoringTarget::Prometheus3:
+            return "Prometheus 3.x (left-open windows (t-r, t])";
+        case MonitoringTarget::VictoriaMetrics:
+            return "VictoriaMetrics / vmalert (left-open windows (t-r, t]; increase() from the sample before the "
+                   "window)";
+    }
+    return "";
+}
+
+WindowSemantics monitoringTargetWindows(MonitoringTarget t) {
+    return t == MonitoringTarget::Prometheus2 ? WindowSemantics::Prometheus2 : WindowSemantics::Prometheus3;
+}
+
+Result<MonitoringExport> exportMonitoring(const ComparisonDocument& doc, const MonitoringExportOptions& options) {
+    if (auto ok = checkTimeline(doc); !ok) return ok.error();
+    const TimelineData& tl = *doc.timeline;
+    const TimelineSettings& st = tl.settings;
+    const double step = st.step;
+    MonitoringExport out;
+    chooseTarget(tl, options, out);
     AlertRule rule = st.rule;
     rule.windows = monitoringTargetWindows(out.target);
-    const bool p3 = out.target == MonitoringTarget::Prometheus3;
 
     MonitoringParts parts;
     parts.model = modelOf(doc);
@@ -280,128 +436,12 @@ Result<MonitoringExport> exportMonitoring(const ComparisonDocument& doc, const M
     test.step = step;
     const double to = st.from + std::floor((st.to - st.from) / step + 1e-9) * step;
     Labels seriesLabels;
-    if (st.qualitySource == QualitySource::Prometheus) {
-        const std::string& q = st.qualityQuery;
-        parts.qualitySource = "the PromQL series " + q;
-        parts.recentExpr = "avg_over_time(" + q + "[" + prometheusDuration(rule.shortWindowS) + "])";
-        parts.baselineExpr = "avg_over_time(" + q + "[" + prometheusDuration(rule.longWindowS) + "] offset " +
-                             prometheusDuration(rule.offsetS) + ")";
-        // The input: the saved series at its step, under its own labels (the name from the query where the server
-        // left it out). The test starts at the timeline's start: the comparison holds nothing earlier.
-        Labels labels = tl.quality->labels;
-        if (!labels.count("__name__")) {
-            const auto names = metricNamesInQuery(q);
-            if (names.size() != 1)
-                return Error{"timeline.quality: the series has no metric name and the quality query \"" + oneLine(q) +
-                             "\" names " + std::to_string(names.size()) +
-                             " metrics: the unit test cannot tell which series to feed"};
-            labels["__name__"] = names.front();
-        }
-        test.origin = st.from;
-        test.times = evaluationTimes(test.origin, to, step);
-        auto values = onGrid(tl.quality->samples, test.origin, step, test.times.size(), "timeline.quality");
-        if (!values) return values.error();
-        Series input;
-        input.labels = labels;
-        for (std::size_t k = 0; k < values->size(); ++k)
-            if ((*values)[k]) input.samples.push_back({test.times[k], *(*values)[k]});
-        test.condition = evaluateAlertCondition(input.samples, test.times, rule);
-        test.inputSeries.push_back(std::move(input));
-        seriesLabels = labels;
-        seriesLabels.erase("__name__");
-    } else {
-        if (!wholeMultiple(step, kScoreBucketSeconds) || !wholeMultiple(st.from, kScoreBucketSeconds))
-            return Error{"timeline.settings: Langfuse quality is exported as per-minute counters, so the step (" +
-                         numberText(step) + " s) and the start must be whole minutes"};
-        for (const double w : {rule.shortWindowS, rule.longWindowS, rule.offsetS})
-            if (!wholeMultiple(w, step))
-                return Error{"timeline.settings.rule: the windows and the offset must be whole steps (" +
-                             numberText(step) + " s) to be evaluated on the exporter's counters as fp8dash does"};
-        Labels sel{{"score_name", st.scoreName}};
-        if (!st.traceTags.empty()) sel["tag"] = joined(st.traceTags);
-        if (!st.environments.empty()) sel["environment"] = joined(st.environments);
-        const std::string sum = selectorText(kLangfuseScoreSumMetric, sel);
-        const std::string count = selectorText(kLangfuseScoreCountMetric, sel);
-        parts.qualitySource = "Langfuse scores \"" + st.scoreName + "\" as fp8dash exporter serves them (" +
-                              kLangfuseScoreSumMetric + " / " + kLangfuseScoreCountMetric + ")";
-        const double widen = p3 ? step : 0;  // see the top of this file
-        const auto mean = [&](double w, const std::string& offset) {
-            const std::string range = "[" + prometheusDuration(w + widen) + "]" + offset;
-            return "increase(" + sum + range + ") / increase(" + count + range + ")";
-        };
-        parts.recentExpr = mean(rule.shortWindowS, "");
-        parts.baselineExpr = mean(rule.longWindowS, " offset " + prometheusDuration(rule.offsetS));
-        parts.langfuse = true;
-
-        const auto buckets = qualityBuckets(tl);
-        double totalCount = 0, totalSum = 0;
-        for (const auto& b : buckets) {
-            if (!wholeMultiple(b.t, kScoreBucketSeconds))
-                return Error{"timeline.quality_buckets: the bucket at " + formatTimeUtc(b.t) +
-                             " does not start on a whole minute"};
-            if (!(b.sum >= 0) || !std::isfinite(b.sum))
-                return Error{"timeline.quality: a score below zero (the minute of " + formatTimeUtc(b.t) +
-                             "): a counter of the scores' sum only grows, so these scores cannot be exported"};
-            totalCount += b.count;
-            totalSum += b.sum;
-        }
-        // The history the baseline needs (a day and the offset before the start), on the step grid.
-        double origin = st.from - std::ceil((rule.longWindowS + rule.offsetS) / step - 1e-9) * step;
-        if (!buckets.empty() && buckets.front().t < origin)
-            origin -= std::ceil((origin - buckets.front().t) / step - 1e-9) * step;
-        test.origin = origin;
-        test.times = evaluationTimes(origin, to, step);
-        // 2.x and VictoriaMetrics: counters from zero (a window that starts before the data takes the first scrape,
-        // at zero, and Prometheus' extrapolation stops at zero for both). 3.x: counters from the totals, as an
-        // exporter that has run before, so that extrapolation never stops at zero for one counter and not the other.
-        const double baseCount = p3 ? totalCount : 0, baseSum = p3 ? totalSum : 0;
-        Series sumSeries, countSeries;
-        sumSeries.labels = sel;
-        sumSeries.labels["__name__"] = kLangfuseScoreSumMetric;
-        countSeries.labels = sel;
-        countSeries.labels["__name__"] = kLangfuseScoreCountMetric;
-        long double cs = 0, cc = 0;
-        std::size_t next = 0;
-        for (const double t : test.times) {
-            // The scrape at t holds the minutes that ended by t (a bucket's midpoint before t).
-            while (next < buckets.size() && buckets[next].t + kScoreBucketSeconds / 2 < t) {
-                cs += buckets[next].sum;
-                cc += buckets[next].count;
-                ++next;
-            }
-            sumSeries.samples.push_back({t, static_cast<double>(baseSum + cs)});
-            countSeries.samples.push_back({t, static_cast<double>(baseCount + cc)});
-        }
-        // fp8dash's evaluation of the exported rule: over the counters, with the target's own arithmetic (DESIGN.md:
-        // the alert as the server evaluates it), which is the buckets' means except for rounding where the
-        // target extrapolates (Prometheus 3: both increases scaled by (w + step) / w). Where the two differ (a mean
-        // within rounding of the threshold), a note says so.
-        test.condition = counterCondition(sumSeries, countSeries, test.times, rule, widen, out.target);
-        const auto fromBuckets = evaluateAlertConditionFromBuckets(buckets, test.times, rule);
-        std::size_t differ = 0;
-        for (std::size_t k = 0; k < fromBuckets.size(); ++k) differ += fromBuckets[k] != test.condition[k];
-        if (differ)
-            out.notes.push_back("at " + std::to_string(differ) +
-                                " evaluation times the exporter's counters put the mean on the other side of the "
-                                "threshold than the timeline's scores do (a mean within rounding of it); the unit test "
-                                "follows the counters, as " +
-                                monitoringTargetTitle(out.target) + " evaluates them");
-        test.inputSeries.push_back(std::move(sumSeries));
-        test.inputSeries.push_back(std::move(countSeries));
-        seriesLabels = sel;
-    }
-    char margin[40];
-    std::snprintf(margin, sizeof margin, "%.17g", rule.margin);
-    // The shortest text of the margin that reads back as the same number.
-    for (int p = 1; p <= 17; ++p) {
-        char shorter[40];
-        std::snprintf(shorter, sizeof shorter, "%.*g", p, rule.margin);
-        if (std::strtod(shorter, nullptr) == rule.margin) {
-            std::snprintf(margin, sizeof margin, "%s", shorter);
-            break;
-        }
-    }
-    parts.marginText = margin;
+    if (auto ok = st.qualitySource == QualitySource::Prometheus
+                      ? prometheusQuality(tl, rule, to, parts, out, seriesLabels)
+                      : langfuseQuality(tl, rule, to, parts, out, seriesLabels);
+        !ok)
+        return ok.error();
+    parts.marginText = shortestNumber(rule.margin);
     parts.thresholdExpr = parts.baselineExpr + " - " + parts.marginText;
     parts.alertExpr = "(" + parts.recentExpr + ") < (" + parts.thresholdExpr + ")";
     parts.recordSuffix = prometheusDuration(rule.shortWindowS);
