@@ -124,6 +124,10 @@ TEST(CliExport, BadArgumentsAreUsageErrors) {
         EXPECT_FALSE(r.err.empty());
     }
     EXPECT_FALSE(fs::exists(out));
+    std::ofstream(dir.path() / "a-file") << "x";
+    auto notAFolder = fp8dashCli({"export", "monitoring", file.string(), "--out", (dir.path() / "a-file").string()});
+    EXPECT_EQ(notAFolder.exitCode, 2);
+    EXPECT_NE(notAFolder.err.find("is not a folder"), std::string::npos) << notAFolder.err;
     auto help = fp8dashCli({"--help"});
     EXPECT_NE(help.out.find("fp8dash export monitoring FILE.fp8cmp --out DIR"), std::string::npos);
 }

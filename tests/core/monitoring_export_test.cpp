@@ -351,6 +351,17 @@ TEST_F(MonitoringPromtool, LongTimelinesAssertASampleAndEveryTransition) {
     expectPasses(*e, "sampled");
 }
 
+// The bundled demo: Langfuse scores read one by one (decimal judge points, every two minutes), counted by minute as
+// the exporter serves them. The test passes, and it expects what the comparison recorded (no note).
+TEST_F(MonitoringPromtool, TheBundledDemoExportsAndPasses) {
+    auto doc = loadComparisonFile(std::string(FP8DASH_SOURCE_DIR) + "/resources/demo/llama3-8b-instruct-fp8.fp8cmp");
+    ASSERT_TRUE(doc.ok()) << doc.error().message;
+    ASSERT_TRUE(doc->timeline && doc->timeline->settings.qualitySource == QualitySource::Langfuse);
+    const auto e = exported(*doc, MonitoringTarget::Prometheus2);
+    EXPECT_TRUE(e.notes.empty()) << e.notes.front();
+    expectPasses(e, "demo");
+}
+
 // The unit test is no formality: the same test fails against a rule that fires at once (no `for`) or at another
 // threshold.
 TEST_F(MonitoringPromtool, TheTestFailsAgainstAnotherRule) {
