@@ -362,6 +362,18 @@ TEST_F(MonitoringPromtool, TheBundledDemoExportsAndPasses) {
     expectPasses(e, "demo");
 }
 
+// Every target's rule file is one promtool reads (the windows differ, the format does not).
+TEST_F(MonitoringPromtool, EveryTargetsRulesPassCheckRules) {
+    MonitoringCase c{test::monitoringDataStart(), 3.5, "fire"};
+    for (const auto& doc : {test::langfuseQualityDocument(c), test::prometheusQualityDocument(c)})
+        for (auto target :
+             {MonitoringTarget::Prometheus2, MonitoringTarget::Prometheus3, MonitoringTarget::VictoriaMetrics}) {
+            auto w = writeExport(exported(doc, target), "targets");
+            const auto check = runPromtool({"check", "rules", (w->dir / kMonitoringRulesFile).string()});
+            EXPECT_EQ(check.exitCode, 0) << monitoringTargetTitle(target) << check.out << check.err;
+        }
+}
+
 // The unit test is no formality: the same test fails against a rule that fires at once (no `for`) or at another
 // threshold.
 TEST_F(MonitoringPromtool, TheTestFailsAgainstAnotherRule) {

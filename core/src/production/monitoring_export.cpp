@@ -278,6 +278,10 @@ Status prometheusQuality(const TimelineData& tl, const AlertRule& rule, double t
         if ((*values)[k]) input.samples.push_back({test.times[k], *(*values)[k]});
     test.condition = evaluateAlertCondition(input.samples, test.times, rule);
     test.inputSeries.push_back(std::move(input));
+    out.notes.push_back("the comparison holds the quality series from the timeline's start (" + formatTimeUtc(st.from) +
+                        ") only: the test's baseline windows (" + prometheusDuration(rule.longWindowS) + " ending " +
+                        prometheusDuration(rule.offsetS) +
+                        " earlier) hold what lies after it, in the test as in fp8dash's evaluation of it");
     seriesLabels = labels;
     seriesLabels.erase("__name__");
     return success();
