@@ -163,6 +163,21 @@ TEST(MonitoringExport, NothingToExportWithoutATimelineOrAQualitySeries) {
         << noQuality.error().message;
 }
 
+// Windows a rule file cannot write, and Langfuse minutes a step cannot hold: refused, naming the field.
+TEST(MonitoringExport, RulesItCannotExpressAreRefusedNamingTheField) {
+    MonitoringCase c{test::monitoringDataStart(), 3.55, "a"};
+    auto halfSecond = test::prometheusQualityDocument(c);
+    halfSecond.timeline->settings.rule.shortWindowS = 1800.5;
+    auto e = exportMonitoring(halfSecond);
+    ASSERT_FALSE(e.ok());
+    EXPECT_NE(e.error().message.find("timeline.settings.rule.short_window_s"), std::string::npos) << e.error().message;
+    auto oddStep = test::langfuseQualityDocument(c);
+    oddStep.timeline->settings.step = 90;
+    e = exportMonitoring(oddStep);
+    ASSERT_FALSE(e.ok());
+    EXPECT_NE(e.error().message.find("whole minutes"), std::string::npos) << e.error().message;
+}
+
 TEST(MonitoringExport, NegativeScoresCannotBeCounters) {
     MonitoringCase c{test::monitoringDataStart(), -1.0, "neg"};
     auto e = exportMonitoring(test::langfuseQualityDocument(c));
