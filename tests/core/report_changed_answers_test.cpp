@@ -451,6 +451,35 @@ TEST(ReportChangedAnswers, TheAnswerSlideShowsTheFirstLostAnswerOfTheWorstTaskWh
     EXPECT_EQ(answerSlides(buildPresentationDeck(gainedOnly.doc, gainedOnly.decision, nullptr, on)), 0);
 }
 
+TEST(ReportChangedAnswers, TheAnswerSlideTakesTheWorstTaskKeepingALostAnswer) {
+    // A lost answer on every paired task: the slide shows the worst task's (the highest verdict, then the largest
+    // degradation), whatever the order of the file.
+    Built b = withExamples({});
+    ASSERT_FALSE(b.task.empty());
+    for (auto& [name, paired] : b.doc.paired) {
+        paired.examples = {example(1, false, "gained-" + name), example(2, true, "lost-" + name)};
+        paired.examplesLimit = 200;
+    }
+    auto d = decide(b.doc);
+    ASSERT_TRUE(d.ok());
+    const TaskComparison* worst = nullptr;
+    for (const auto& t : d->evals->tasks) {
+        if (!t.paired || !b.doc.paired.count(t.task)) continue;
+        const auto key = [](const TaskComparison& x) {
+            return std::pair{static_cast<int>(x.verdict), x.degradationPct.value_or(0)};
+        };
+        if (!worst || key(t) > key(*worst)) worst = &t;
+    }
+    ASSERT_TRUE(worst);
+    PresentationOptions on;
+    on.answerSlide = true;
+    const PresentationDeck deck = buildPresentationDeck(b.doc, *d, nullptr, on);
+    const auto at = deck.indexOf(PresentationStep::ChangedAnswer);
+    ASSERT_TRUE(at);
+    EXPECT_EQ(deck.slides[*at].answer->task, worst->task);
+    EXPECT_EQ(deck.slides[*at].answer->question, "question lost-" + worst->task);
+}
+
 TEST(ReportChangedAnswers, TheAnswerSlideCutsLongTextsToShortExcerpts) {
     const Hostile h;
     const Built b = hostileDocument(h);
