@@ -207,6 +207,24 @@ TEST(ReportChangedAnswers, TheFirstLostAnswersOfTheDocumentInItsOrderWithBothSid
     EXPECT_EQ(reportToPlainText(b.doc, b.decision, 1).find(shown[1].question), std::string::npos);
 }
 
+TEST(ReportChangedAnswers, AGroupsAnswerNamesItsSubtask) {
+    ChangedAnswerExample e = example(31, true, "sub");
+    e.subtask = "mmlu_high_school_physics";
+    const Built b = withExamples({e});
+    ASSERT_FALSE(b.task.empty());
+    const std::string title = "doc_id 31, subtask mmlu_high_school_physics";
+    EXPECT_NE(htmlOf(b).find(title), std::string::npos);
+    EXPECT_NE(test::parse(markdownOf(b)).text.find(title), std::string::npos);
+    EXPECT_NE(reportToPlainText(b.doc, b.decision).find(title), std::string::npos);
+    PresentationOptions on;
+    on.answerSlide = true;
+    const PresentationDeck deck = buildPresentationDeck(b.doc, b.decision, nullptr, on);
+    ASSERT_TRUE(deck.indexOf(PresentationStep::ChangedAnswer));
+    const PresentationSlide& slide = deck.slides[*deck.indexOf(PresentationStep::ChangedAnswer)];
+    EXPECT_EQ(slide.answer->subtask, e.subtask);
+    EXPECT_NE(slide.subtitle.find(e.subtask), std::string::npos);
+}
+
 TEST(ReportChangedAnswers, CountsOnlySaysSoAndAGoTaskOrAnUnpairedOneShowsNothing) {
     const Built counts = withExamples({}, 0);
     ASSERT_FALSE(counts.task.empty());
