@@ -318,7 +318,17 @@ TEST(PresentationDeck, SeveralCandidatesGetAWhichLayersSlideWithTheRecommendedOn
     in.recommendation.accept = Verdict::Monitor;
     auto built = buildComparison(in);
     ASSERT_TRUE(built.ok()) << built.error().message;
-    const PresentationDeck deck = buildPresentationDeck(built->document, built->decision);
+    // The generated logs keep lost answers and the verdict is not go: by default one of them follows the evals
+    // (answerSlideByDefault), from the first candidate's paired examples. The rest of the test leaves it out.
+    ASSERT_TRUE(built->decision.verdict);
+    ASSERT_NE(*built->decision.verdict, Verdict::Go);
+    const auto byDefault = steps(buildPresentationDeck(built->document, built->decision));
+    ASSERT_GE(byDefault.size(), 5u);
+    EXPECT_EQ(byDefault[2], S::ChangedAnswer);
+    EXPECT_EQ(byDefault[3], S::Variants);
+    PresentationOptions noAnswer;
+    noAnswer.answerSlide = false;
+    const PresentationDeck deck = buildPresentationDeck(built->document, built->decision, nullptr, noAnswer);
     const auto order = steps(deck);
     ASSERT_GE(order.size(), 4u);
     EXPECT_EQ(order[1], S::Evals);

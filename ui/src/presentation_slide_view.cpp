@@ -393,6 +393,9 @@ PresentationSlideView::PresentationSlideView(const PresentationDeck& deck, std::
         case PresentationStep::Verdict:
             buildVerdict(body, parts);
             break;
+        case PresentationStep::ChangedAnswer:
+            buildAnswer(body, parts);
+            break;
     }
 
     // ---- footer: progress, step, model, n / N
@@ -633,6 +636,49 @@ void PresentationSlideView::buildEvidence(QWidget* body, const Parts& parts) {
             l->addStretch(1);
         }
     }
+}
+
+// One answer the candidate changed (PresentationStep::ChangedAnswer): the question and the target, then both sides
+// side by side, each its answer over its response, the better side's card edged green, the other red. Every text is
+// data (model output, data-set text): plain labels with their controls shown (makeLabel), never typographic.
+void PresentationSlideView::buildAnswer(QWidget* body, const Parts& parts) {
+    const Metrics& m = parts.m;
+    auto* l = new QVBoxLayout(body);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->setSpacing(m.px(14));
+    if (!parts.slide.answer) {
+        l->addStretch(1);
+        return;
+    }
+    const SlideAnswer& a = *parts.slide.answer;
+    l->addWidget(
+        makeLabel(body, tr("Question"), m.px(22), QFont::DemiBold, kQuiet, QStringLiteral("answerHeading"), false));
+    l->addWidget(
+        makeLabel(body, toQString(a.question), m.px(30), QFont::Normal, kInk, QStringLiteral("answerQuestion")));
+    l->addWidget(makeLabel(body, tr("Target: %1").arg(toQString(a.target)), m.px(26), QFont::DemiBold, kInk,
+                           QStringLiteral("answerTarget")));
+    l->addSpacing(m.px(10));
+    auto* row = new QHBoxLayout;
+    row->setSpacing(m.gap());
+    for (const SlideAnswerSide* side : {&a.baseline, &a.candidate}) {
+        auto* card = new QFrame(body);
+        card->setObjectName(QStringLiteral("answerSide"));
+        card->setStyleSheet(cardStyle(card->objectName(),
+                                      style::verdictColor(side->better ? Verdict::Go : Verdict::Investigate), m.px(9),
+                                      m.px(10)));
+        auto* v = new QVBoxLayout(card);
+        v->setContentsMargins(m.px(28), m.px(18), m.px(24), m.px(18));
+        v->setSpacing(m.px(6));
+        v->addWidget(makeLabel(card, toQString(side->label + " · " + side->valueText), m.px(22), QFont::DemiBold,
+                               kQuiet, QStringLiteral("answerSideLabel")));
+        v->addWidget(
+            makeLabel(card, toQString(side->answer), m.px(34), QFont::Bold, kInk, QStringLiteral("answerSideAnswer")));
+        v->addWidget(makeLabel(card, toQString(side->response), m.px(20), QFont::Normal, kQuiet,
+                               QStringLiteral("answerSideResponse")));
+        v->addStretch(1);
+        row->addWidget(card, 1);
+    }
+    l->addLayout(row, 1);
 }
 
 // The verdict: one row per step, and the review decision.

@@ -11,9 +11,11 @@
 #include "fp8dash/core/capacity.h"
 #include "fp8dash/core/kv_headline.h"
 #include "fp8dash/core/kv_scales_advice.h"
+#include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/time_series.h"
 #include "fp8dash/core/variant_text.h"
+#include "report/changed_answers_report.h"
 
 namespace fp8dash {
 
@@ -158,6 +160,52 @@ std::optional<PresentationSlide> evalsSlide(const ComparisonDocument& doc, const
     s.talkingPoints = talk;
     addComparability(s, r);
     return s;
+}
+
+// One lost answer of the worst task that keeps one (the evals slide's order: verdict, then degradation), the first
+// the file keeps of it; nullopt when no compared task keeps a lost answer.
+std::optional<PresentationSlide> answerSlide(const ComparisonDocument& doc, const Decision& decision) {
+    if (!doc.hasEvals || !decision.evals) return std::nullopt;
+    const ComparisonReport& r = *decision.evals;
+    std::vector<const TaskComparison*> tasks;
+    for (const TaskComparison& t : r.tasks) tasks.push_back(&t);
+    std::stable_sort(tasks.begin(), tasks.end(), [](const TaskComparison* a, const TaskComparison* b) {
+        if (a->verdict != b->verdict) return a->verdict > b->verdict;
+        return a->degradationPct.value_or(0) > b->degradationPct.value_or(0);
+    });
+    for (const TaskComparison* t : tasks) {
+        if (!t->paired || !t->paired->changed) continue;
+        const PairedTaskResult& p = *t->paired;
+        const auto e =
+            std::find_if(p.examples.begin(), p.examples.end(), [](const ChangedAnswerExample& x) { return x.lost; });
+        if (e == p.examples.end()) continue;
+        const auto shortText = [](const std::string& text) {
+            return answers_shown::excerpt(text, kSlideAnswerExcerptChars).text;
+        };
+        const std::string bl = labelOr(r.baselineLabel, "BF16"), cl = labelOr(r.candidateLabel, "FP8");
+        PresentationSlide s;
+        s.step = PresentationStep::ChangedAnswer;
+        s.title = "One answer " + cl + " changed";
+        s.subtitle = t->task + (e->subtask.empty() ? "" : " · " + e->subtask) + " · doc_id " +
+                     std::to_string(e->docId) + " · right in " + bl + ", wrong in " + cl;
+        SlideAnswer a;
+        a.task = t->task;
+        a.docId = e->docId;
+        a.subtask = e->subtask;
+        a.question = shortText(e->question);
+        a.target = shortText(e->target);
+        a.baseline = {bl, shortText(e->baseline.answer), shortText(e->baseline.response),
+                      answers_shown::valueText(p, e->baseline.value), true};
+        a.candidate = {cl, shortText(e->candidate.answer), shortText(e->candidate.response),
+                       answers_shown::valueText(p, e->candidate.value), false};
+        s.talkingPoints = t->task + ": " + changedAnswersSentence(*p.changed, cl) + ". One of them, doc_id " +
+                          std::to_string(e->docId) + ": " + bl + " answered “" + a.baseline.answer + "”, " + cl + " “" +
+                          a.candidate.answer + "” (target “" + a.target +
+                          "”). One document is an example, not the evidence: the report lists more.";
+        s.answer = std::move(a);
+        return s;
+    }
+    return std::nullopt;
 }
 
 // What a variant's own layers buy, in a few words for the verdict slide (the ×2 KV-cache tokens only with a
@@ -682,6 +730,8 @@ std::string_view presentationStepName(PresentationStep step) {
             return "KV-cache capacity";
         case PresentationStep::Verdict:
             return "Verdict";
+        case PresentationStep::ChangedAnswer:
+            return "Changed answer";
     }
     return "";
 }
@@ -703,8 +753,12 @@ std::string groupedDigits(unsigned long long v) {
     return out;
 }
 
+bool answerSlideByDefault(const Decision& decision) {
+    return decision.verdict && *decision.verdict != Verdict::Go;
+}
+
 PresentationDeck buildPresentationDeck(const ComparisonDocument& doc, const Decision& decision,
-                                       const LocalDeviceStatus* local) {
+                                       const LocalDeviceStatus* local, const PresentationOptions& options) {
     PresentationDeck deck;
     deck.model = modelOf(doc, decision);
     deck.date = dateOf(doc.created);
@@ -716,9 +770,11 @@ PresentationDeck buildPresentationDeck(const ComparisonDocument& doc, const Deci
         deck.candidateLabel = labelOr(doc.candidate.label, "FP8");
     }
     deck.slides.push_back(coverSlide(doc, decision, deck.model, deck.date));
-    for (auto slide : {evalsSlide(doc, decision), variantsSlide(decision), longContextSlide(doc, decision),
-                       judgeSlide(doc, decision), timelineSlide(doc, decision), benchmarksSlide(doc, decision),
-                       capacitySlide(doc, decision, local)}) {
+    const bool withAnswer = options.answerSlide.value_or(answerSlideByDefault(decision));
+    for (auto slide :
+         {evalsSlide(doc, decision), withAnswer ? answerSlide(doc, decision) : std::nullopt, variantsSlide(decision),
+          longContextSlide(doc, decision), judgeSlide(doc, decision), timelineSlide(doc, decision),
+          benchmarksSlide(doc, decision), capacitySlide(doc, decision, local)}) {
         if (slide) deck.slides.push_back(std::move(*slide));
     }
     deck.slides.push_back(

@@ -4,8 +4,10 @@
 #include "fp8dash/core/report_document.h"
 #include "fp8dash/core/untrusted_text.h"
 
+#include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/review.h"
+#include "report/changed_answers_report.h"
 #include "report/report_model.h"
 #include "text_util.h"
 
@@ -82,8 +84,65 @@ Json comparisonToJson(const ComparisonDocument& doc, const Decision& decision) {
     return j;
 }
 
-std::string reportToPlainText(const ComparisonDocument& doc, const Decision& decision) {
+namespace {
+
+// The changed answers of one candidate's evals (changed_answers_report.h), as the HTML report lists them. Every text
+// from data goes through wrapText (oneLine: a line break in it is shown, never made) and visibleControls (an escape
+// sequence or a bidi override shown, never acted on), whatever prints it.
+std::string changedAnswersText(const ComparisonReport& r, std::size_t maxExamples, const std::string& heading) {
+    const auto tasks = answers_shown::tasksToShow(r, maxExamples);
+    if (tasks.empty()) return "";
+    const std::size_t chars = kReportAnswerExcerptChars;
+    std::string out = "\n" + heading + "\n";
+    const auto line = [&out](const std::string& text, const std::string& indent) {
+        out += wrapText(visibleControls(text), 100, indent);
+    };
+    const auto shown = [chars](const std::string& text) {
+        const answers_shown::Excerpt e = answers_shown::excerpt(text, chars);
+        return e.cut ? e.text + " (" + answers_shown::cutNote(e, chars) + ")" : e.text;
+    };
+    line(answers_shown::introduction(r.candidateLabel, maxExamples, chars), "  ");
+    for (const answers_shown::TaskAnswers& t : tasks) {
+        line(t.task->task + ": " + changedAnswersSentence(*t.paired->changed, r.candidateLabel) +
+                 ". Verdict: " + std::string(verdictTitle(t.task->verdict)) + ".",
+             "  ");
+        if (t.countsOnly) {
+            line(answers_shown::countsOnlyLine(), "    ");
+            continue;
+        }
+        if (t.lost.empty() && maxExamples > 0) {
+            line(answers_shown::noLostLine(t, r.candidateLabel), "    ");
+            continue;
+        }
+        for (std::size_t k = 0; k < t.lost.size(); ++k) {
+            const ChangedAnswerExample& e = *t.lost[k];
+            line(answers_shown::exampleTitle(e, k, t), "    ");
+            line("question: " + shown(e.question), "      ");
+            line("target: " + shown(e.target), "      ");
+            for (const auto& [label, side] :
+                 {std::pair{&r.baselineLabel, &e.baseline}, std::pair{&r.candidateLabel, &e.candidate}}) {
+                line(*label + " answer (" + answers_shown::valueText(*t.paired, side->value) +
+                         "): " + shown(side->answer),
+                     "      ");
+                line(*label + " response: " + shown(side->response), "      ");
+            }
+        }
+        const std::string more = answers_shown::moreLine(t, t.lost.size());
+        if (!more.empty()) line(more, "    ");
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string reportToPlainText(const ComparisonDocument& doc, const Decision& decision, std::size_t answerExamples) {
     std::string out = decisionToText(decision, doc, oneLine(reportTitle(doc)));  // the heading's one line
+    if (decision.evals && !decision.variants) {
+        out += changedAnswersText(*decision.evals, answerExamples, "Changed answers");
+    } else if (decision.variants) {
+        for (const VariantResult& v : decision.variants->variants)
+            out += changedAnswersText(v.report, answerExamples, "Changed answers: " + oneLine(v.label));
+    }
     // The review: the decision in force with its warnings, then the earlier ones (newest first).
     if (const ReviewDecision* current = doc.currentDecision()) {
         out += "\nReview decision\n";

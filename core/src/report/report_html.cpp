@@ -58,6 +58,9 @@ table.banner td.advice { font-size: 1.15em; }
 .sub { display: block; font-size: 0.78em; color: #57606a; }
 .indent1 { padding-left: 1.6em; } .indent2 { padding-left: 3em; } .indent3 { padding-left: 4.4em; }
 code { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.9em; }
+table.answers { width: 100%; table-layout: fixed; }
+table.answers td { overflow-wrap: anywhere; }
+table.answers tr > :first-child { width: 6.5em; }
 figure { margin: 0.8em 0 1.2em; }
 figure img { max-width: 100%; height: auto; border: 1px solid #d0d7de; }
 figcaption { font-size: 0.9em; color: #57606a; margin-top: 0.3em; }
@@ -86,6 +89,7 @@ table.grid { border-collapse: collapse; border-color: #c5ccd3; margin-top: 3px; 
 table.grid th { background-color: #eef0f3; font-weight: bold; text-align: left; }
 table.evals { font-size: 7.5pt; }
 table.evals code { font-size: 7pt; }
+table.answers { font-size: 8pt; }
 table.kv td.label { color: #57606a; padding-right: 10px; white-space: nowrap; }
 table.meta { color: #57606a; }
 td.r, th.r { text-align: right; white-space: nowrap; }

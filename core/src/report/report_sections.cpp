@@ -7,10 +7,12 @@
 
 #include "fp8dash/core/lm_eval_paths.h"
 #include "fp8dash/core/number_format.h"
+#include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/review.h"
 #include "fp8dash/core/time_series.h"
 #include "fp8dash/core/variant_text.h"
+#include "report/changed_answers_report.h"
 #include "report/long_context_format.h"
 #include "report/report_sections.h"
 
@@ -283,9 +285,61 @@ Line recoveryLine(const ComparisonReport& r) {
                  " over the compared higher-is-better tasks; “recovery” under a degradation is the task's own).");
 }
 
+// The answers the candidate changed on each monitor or investigate task (changed_answers_report.h): the counts, then
+// the first lost answers, each a fact sheet (the question, the target) and a table of both sides (answer, response,
+// value) under the run labels. Excerpts, so that a PDF page stays readable; the file holds the texts.
+void addChangedAnswers(Section& s, const ComparisonReport& r, const ReportContext& ctx) {
+    const auto tasks = answers_shown::tasksToShow(r, ctx.answerExamples);
+    if (tasks.empty()) return;
+    const std::size_t chars = ctx.answerExcerptChars;
+    const auto excerptCell = [chars](const std::string& text) {
+        const answers_shown::Excerpt e = answers_shown::excerpt(text, chars);
+        Cell c = cell(e.text);
+        if (e.cut) c.sub = answers_shown::cutNote(e, chars);
+        return c;
+    };
+    s.heading("Changed answers");
+    s.paragraph(toned(answers_shown::introduction(r.candidateLabel, ctx.answerExamples, chars), Tone::Muted));
+    for (const answers_shown::TaskAnswers& t : tasks) {
+        s.paragraph(code(t.task->task) +
+                    plain(": " + changedAnswersSentence(*t.paired->changed, r.candidateLabel) + ". Verdict: ") +
+                    strong(std::string(verdictTitle(t.task->verdict)), toneOf(t.task->verdict)) + plain("."));
+        if (t.countsOnly) {
+            s.paragraph(toned(answers_shown::countsOnlyLine(), Tone::Muted));
+            continue;
+        }
+        if (t.lost.empty() && ctx.answerExamples > 0) {
+            s.paragraph(toned(answers_shown::noLostLine(t, r.candidateLabel), Tone::Muted));
+            continue;
+        }
+        for (std::size_t k = 0; k < t.lost.size(); ++k) {
+            const ChangedAnswerExample& e = *t.lost[k];
+            s.paragraph(strong(answers_shown::exampleTitle(e, k, t)));
+            Table facts;
+            facts.keyValue = true;
+            facts.header = {"", ""};
+            facts.cls = "answers";
+            facts.rows.push_back({cell("Question"), excerptCell(e.question)});
+            facts.rows.push_back({cell("Target"), excerptCell(e.target)});
+            s.table(std::move(facts));
+            Table sides;
+            sides.cls = "answers";
+            sides.header = {"", r.baselineLabel, r.candidateLabel};
+            sides.rows.push_back({cell("Answer"), excerptCell(e.baseline.answer), excerptCell(e.candidate.answer)});
+            sides.rows.push_back(
+                {cell("Response"), excerptCell(e.baseline.response), excerptCell(e.candidate.response)});
+            sides.rows.push_back({cell("Value"), cell(answers_shown::valueText(*t.paired, e.baseline.value)),
+                                  cell(answers_shown::valueText(*t.paired, e.candidate.value))});
+            s.table(std::move(sides));
+        }
+        const std::string more = answers_shown::moreLine(t, t.lost.size());
+        if (!more.empty()) s.paragraph(toned(more, Tone::Muted));
+    }
+}
+
 // One candidate's evals against the baseline. `alone`: say the evals' own verdict first (the overall one, above, has
 // more evidence in it).
-void addEvalsOf(Report& report, const ComparisonReport& r, Section s, bool alone) {
+void addEvalsOf(Report& report, const ComparisonReport& r, Section s, bool alone, const ReportContext& ctx) {
     if (alone)
         s.paragraph(plain("The evals alone: ") + strong(std::string(verdictTitle(r.verdict)), toneOf(r.verdict)) +
                     plain("."));
@@ -340,6 +394,7 @@ void addEvalsOf(Report& report, const ComparisonReport& r, Section s, bool alone
         s.paragraph(toned(statisticsMethod(r), Tone::Muted));  // the method once, then one line per task
         s.bullets(std::move(stats));
     }
+    addChangedAnswers(s, r, ctx);
     std::vector<Line> missing;
     for (const auto& m : r.missing) missing.push_back(code(m.task) + plain(": " + m.reason));
     for (const auto& task : r.tasks)
@@ -365,9 +420,10 @@ void addEvalsOf(Report& report, const ComparisonReport& r, Section s, bool alone
     report.sections.push_back(std::move(s));
 }
 
-void addEvals(Report& report, const Decision& d) {
+void addEvals(Report& report, const Decision& d, const ReportContext& ctx) {
     if (!d.evals) return;
-    if (!d.variants) return addEvalsOf(report, *d.evals, Section{"evals", "Offline evals", {}}, d.judge || d.timeline);
+    if (!d.variants)
+        return addEvalsOf(report, *d.evals, Section{"evals", "Offline evals", {}}, d.judge || d.timeline, ctx);
     // Several variants: each candidate's own evals, as a two-run comparison shows them.
     for (std::size_t k = 0; k < d.variants->variants.size(); ++k) {
         const VariantResult& v = d.variants->variants[k];
@@ -375,7 +431,7 @@ void addEvals(Report& report, const Decision& d) {
         s.paragraph(plain(v.label + " against " + d.variants->baselineLabel + ": ") +
                     strong(std::string(verdictTitle(v.verdict)), toneOf(v.verdict)) +
                     plain(v.passes ? " (passes the recommendation's gate)." : "."));
-        addEvalsOf(report, v.report, std::move(s), false);
+        addEvalsOf(report, v.report, std::move(s), false, ctx);
     }
 }
 
@@ -604,7 +660,7 @@ Report buildReport(const ComparisonDocument& doc, const Decision& d, const Repor
     addReview(r, doc, d);
     addVariants(r, d);
     addRuns(r, doc, d);
-    addEvals(r, d);
+    addEvals(r, d, ctx);
     addLongContext(r, d, ctx);
     addJudge(r, doc, d, ctx);
     addTimeline(r, doc, d, ctx);

@@ -25,10 +25,23 @@ namespace fp8dash {
 // LongContext: the per-length (RULER) comparison, after the evals it belongs to; only when there is one.
 // Variants: "Which FP8 layers to enable", after the evals, only with several candidates: each variant's worst
 // degradation against the go/monitor/investigate bands, the recommended one marked, what it buys.
-enum class PresentationStep { Cover, Evals, Variants, LongContext, Judge, Timeline, Benchmarks, Capacity, Verdict };
+// ChangedAnswer: "One answer FP8 changed", right after the evals: one lost answer of the worst task as a talking point
+// (PresentationOptions::answerSlide); it carries no verdict of its own.
+enum class PresentationStep {
+    Cover,
+    Evals,
+    Variants,
+    LongContext,
+    Judge,
+    Timeline,
+    Benchmarks,
+    Capacity,
+    Verdict,
+    ChangedAnswer,
+};
 
 // "Cover", "Offline evals", "Which FP8 layers to enable", "Long context", "Domain judge", "Production timeline", "Local
-// benchmarks", "KV-cache capacity", "Verdict"
+// benchmarks", "KV-cache capacity", "Verdict", "Changed answer"
 std::string_view presentationStepName(PresentationStep step);
 
 // One big figure of a slide.
@@ -59,6 +72,29 @@ struct SlideBar {
     std::string valueText;  // "1,234,567 tokens"
 };
 
+// One side of the answer slide's document.
+struct SlideAnswerSide {
+    std::string label;      // the run's label, "BF16"
+    std::string answer;     // the filtered answer, a short excerpt (kSlideAnswerExcerptChars, "…" where cut)
+    std::string response;   // the raw response, a short excerpt
+    std::string valueText;  // "exact_match 1"
+    bool better = false;    // this side's value is the better one (the baseline's, for a lost answer)
+};
+
+// The answer slide's document (PresentationStep::ChangedAnswer): the first lost answer the file keeps of the worst
+// task that has one. Texts are model output and data-set text, cut to short excerpts on one line; a view shows them as
+// plain text with their controls shown.
+struct SlideAnswer {
+    std::string task;
+    long long docId = 0;
+    std::string subtask;   // a group's: the subtask the document belongs to
+    std::string question;  // a short excerpt
+    std::string target;
+    SlideAnswerSide baseline;
+    SlideAnswerSide candidate;
+};
+inline constexpr std::size_t kSlideAnswerExcerptChars = 200;
+
 struct PresentationSlide {
     PresentationStep step = PresentationStep::Cover;
     std::string title;     // the slide's message: "Should Meta-Llama-3-8B-Instruct run in FP8?", "gsm8k drops 2.59%"
@@ -83,6 +119,7 @@ struct PresentationSlide {
     std::optional<ReviewOutcome> reviewOutcome;
     std::vector<std::string> reviewWarnings;
     std::vector<std::string> moreReasons;  // the verdict slide: decide()'s reasons in full (presenter only)
+    std::optional<SlideAnswer> answer;     // the answer slide's document
 };
 
 struct PresentationDeck {
@@ -96,10 +133,23 @@ struct PresentationDeck {
     std::optional<std::size_t> indexOf(PresentationStep step) const;
 };
 
+struct PresentationOptions {
+    // The answer slide ("One answer FP8 changed"): true shows it wherever a compared task's paired result keeps a lost
+    // answer, false never; nullopt (the default) decides by answerSlideByDefault.
+    std::optional<bool> answerSlide;
+};
+
+// Whether the answer slide is shown when the options leave it open: only when the overall verdict is monitor or
+// investigate. A lost answer is a talking point for a degradation the audience is asked to weigh; beside a go verdict
+// one flipped document (flips both ways happen in every comparison, README "The answers FP8 changed") would draw the
+// discussion toward noise the statistics already weighed. No verdict: no slide either.
+bool answerSlideByDefault(const Decision& decision);
+
 // `decision` is decide(doc). `local` is this machine's GPU query for capacity settings on "local" GPUs (nullptr: such
 // settings cannot be planned and the capacity step is left out, as it is for settings that cannot be planned).
 PresentationDeck buildPresentationDeck(const ComparisonDocument& doc, const Decision& decision,
-                                       const LocalDeviceStatus* local = nullptr);
+                                       const LocalDeviceStatus* local = nullptr,
+                                       const PresentationOptions& options = {});
 
 // 1234567 -> "1,234,567" (the deck's big numbers).
 std::string groupedDigits(unsigned long long v);

@@ -12,6 +12,7 @@
 // bytes drawn by the ui); everything else derives from the document and its Decision, and the time of writing is
 // an input too, so equal inputs give byte-equal output. All text is escaped. Pure functions; thread-safe.
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +34,14 @@ struct ReportChart {
     int height = 0;
 };
 
+// The changed answers in a report (README "The answers FP8 changed"): per monitor or investigate task whose paired
+// result kept examples, the counts and the first kReportAnswerExamples lost answers (the file's order: the first lost
+// ones the pairing kept), each text shown up to kReportAnswerExcerptChars characters (a visible "…" and a note that
+// the comparison file holds the rest), so that a PDF page stays readable. The comparison file keeps each text up to
+// kAnswerTextBytes (changed_answers.h).
+inline constexpr std::size_t kReportAnswerExamples = 3;
+inline constexpr std::size_t kReportAnswerExcerptChars = 600;
+
 struct ReportContext {
     std::string source;       // the comparison file as the user named it, "the bundled demo", or "" (not saved)
     std::string generatedAt;  // when the report is written, ISO 8601 UTC (shown readable)
@@ -40,6 +49,9 @@ struct ReportContext {
     // The charts, placed in their sections by key: judge-distribution with the judge, timeline with the production
     // timeline, bench-* with the benchmarks. A chart whose section the document lacks is left out.
     std::vector<ReportChart> charts;
+    // The lost answers shown per monitor or investigate task (0: the counts only), and each text's excerpt length.
+    std::size_t answerExamples = kReportAnswerExamples;
+    std::size_t answerExcerptChars = kReportAnswerExcerptChars;
 };
 
 enum class ReportHtmlFlavour {
@@ -71,9 +83,12 @@ enum class ReportFileFormat { Html, Pdf, Markdown, Text, Json };
 std::optional<ReportFileFormat> reportFormatForPath(std::string_view path);
 std::string_view reportFormatSuffix(ReportFileFormat f);  // "html", "pdf", "md", "txt", "json"
 
-// `fp8dash report`'s text: decisionToText under the report's title, then the review decision in force (with its
-// warnings) and the earlier ones, then the notes ("[task] text (author, time)").
-std::string reportToPlainText(const ComparisonDocument& doc, const Decision& decision);
+// `fp8dash report`'s text: decisionToText under the report's title, then the changed answers (as the HTML report
+// shows them: the counts and the first `answerExamples` lost answers of each monitor or investigate task, each text
+// cut at kReportAnswerExcerptChars), then the review decision in force (with its warnings) and the earlier ones, then
+// the notes ("[task] text (author, time)"). Every text from data on one line, its controls shown.
+std::string reportToPlainText(const ComparisonDocument& doc, const Decision& decision,
+                              std::size_t answerExamples = kReportAnswerExamples);
 // The stable JSON of every report (compare, timeline, report, demo, File › Export): decisionToJson's keys plus the
 // document's "notes" and "review" (README "JSON output").
 Json comparisonToJson(const ComparisonDocument& doc, const Decision& decision);

@@ -55,6 +55,7 @@ private:
     void buildEvals(QWidget* body, const Parts& parts);
     void buildEvidence(QWidget* body, const Parts& parts);
     void buildVerdict(QWidget* body, const Parts& parts);
+    void buildAnswer(QWidget* body, const Parts& parts);
     QWidget* chartWidget(const ChartSnapshot& snapshot, QWidget* owner);  // a chart picture; remembers its key
 
     std::size_t m_index = 0;
