@@ -244,8 +244,9 @@ ChangedAnswersDialog::ChangedAnswersDialog(const PairedTaskResult& paired, const
                                ? fromUtf8(changedAnswersSentence(*paired.changed, candidateLabel.toStdString())) + "."
                                : tr("%1 changed %2 answers.").arg(candidateLabel).arg(m_examples.size()));
     layout->addWidget(m_counts);
-    QString kept = tr("%1 of the changed documents kept (lost first)").arg(m_examples.size());
-    if (paired.changed)
+    QString kept = tr("%1 changed documents kept (lost first)").arg(m_examples.size());
+    // (A hand-edited file may list more than it counts: then the count of the list alone.)
+    if (paired.changed && m_examples.size() <= paired.changed->lost + paired.changed->gained)
         kept = tr("%1 of the %2 changed documents kept (lost first)")
                    .arg(m_examples.size())
                    .arg(toQString(groupedCount(paired.changed->lost + paired.changed->gained)));
@@ -321,7 +322,7 @@ ChangedAnswersDialog::ChangedAnswersDialog(const PairedTaskResult& paired, const
     m_question->setObjectName(QStringLiteral("changedAnswerQuestion"));
     m_question->setAccessibleName(tr("Question"));
     m_question->setReadOnly(true);
-    m_question->setMaximumHeight(m_question->fontMetrics().lineSpacing() * 6 + 12);
+    m_question->setMaximumHeight(m_question->fontMetrics().lineSpacing() * 5 + 12);
     detailLayout->addWidget(m_question);
     m_target = plainLabel(QString(), detail);
     m_target->setObjectName(QStringLiteral("changedAnswerTarget"));
@@ -344,7 +345,7 @@ ChangedAnswersDialog::ChangedAnswersDialog(const PairedTaskResult& paired, const
         m_answer[side] =
             textPane(side == Baseline ? QStringLiteral("baselineAnswer") : QStringLiteral("candidateAnswer"),
                      tr("The %1's answer").arg(who), column);
-        m_answer[side]->setMaximumHeight(m_answer[side]->fontMetrics().lineSpacing() * 5 + 12);
+        m_answer[side]->setMaximumHeight(m_answer[side]->fontMetrics().lineSpacing() * 3 + 12);
         columnLayout->addWidget(m_answer[side]);
         columnLayout->addWidget(style::caption(tr("Response"), column));
         m_response[side] =
@@ -357,6 +358,7 @@ ChangedAnswersDialog::ChangedAnswersDialog(const PairedTaskResult& paired, const
     split->addWidget(detail);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 5);
+    split->setSizes({240, 460});  // about ten documents listed
     layout->addWidget(split, 1);
 
     auto* buttons = new QDialogButtonBox(this);

@@ -287,8 +287,13 @@ bool TaskTableView::selectTask(const QString& task) {
 QMenu* TaskTableView::createContextMenu(const QModelIndex& proxyIndex) {
     auto* menu = new QMenu(this);
     const QString task = taskAt(proxyIndex);
-    menu->setToolTipsVisible(true);  // a disabled Changed Answers… says why
     if (!task.isEmpty()) {
+        menu->addAction(tr("Add Note About %1…").arg(task), this, [this, task] { emit addNoteRequested(task); });
+    }
+    menu->addAction(tr("Add Note About the Comparison…"), this, [this] { emit addNoteRequested(QString()); });
+    menu->addSeparator();
+    if (!task.isEmpty()) {
+        menu->setToolTipsVisible(true);  // a disabled Changed Answers… says why
         QAction* changed =
             menu->addAction(tr("C&hanged Answers…"), this,
                             [this, index = QPersistentModelIndex(proxyIndex)] { openChangedAnswers(index); });
@@ -299,10 +304,7 @@ QMenu* TaskTableView::createContextMenu(const QModelIndex& proxyIndex) {
         changed->setToolTip(why.isEmpty() ? tr("The documents whose answer changed, side by side") : why);
         changed->setStatusTip(changed->toolTip());
         menu->addSeparator();
-        menu->addAction(tr("Add Note About %1…").arg(task), this, [this, task] { emit addNoteRequested(task); });
     }
-    menu->addAction(tr("Add Note About the Comparison…"), this, [this] { emit addNoteRequested(QString()); });
-    menu->addSeparator();
     exporting::addTableExportAction(menu, m_tree, QStringLiteral("fp8dash-tasks"));
     return menu;
 }
