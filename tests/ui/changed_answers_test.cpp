@@ -104,7 +104,7 @@ std::vector<ChangedAnswerExample> madeExamples() {
     longOne.docId = 12;
     longOne.lost = true;
     longOne.question = "Write the number out";
-    longOne.target = "12";
+    longOne.target = "12\n" + std::string(600, 't');  // a worked solution
     longOne.baseline = {"12", "twelve", 1};
     longOne.candidate = {std::string(20 * 1024, 'y'), "| a | b |\n|---|---|\n\x1b[2K", 0};
     out.push_back(longOne);
@@ -360,6 +360,11 @@ TEST_F(ChangedAnswersTest, FilterNavigateHighlightAndCopy) {
             EXPECT_TRUE(answer.contains(QStringLiteral("cut"))) << answer.right(80).toStdString();
             EXPECT_TRUE(
                 d->responseView(ChangedAnswersDialog::Candidate)->toPlainText().contains(QStringLiteral("|---|")));
+            // A long target: its start in the label, whole in the tooltip and the copy.
+            EXPECT_LE(d->targetLabel()->text().size(), 320);
+            EXPECT_TRUE(d->targetLabel()->toolTip().contains(QString(600, QLatin1Char('t'))));
+            d->copyToClipboard();
+            EXPECT_TRUE(QApplication::clipboard()->text().contains(QString(600, QLatin1Char('t'))));
         }
     }
 

@@ -446,6 +446,7 @@ void ChangedAnswersDialog::showCurrent() {
         m_question->setPlainText(m_proxy->rowCount() == 0 && !m_examples.empty() ? tr("No document matches the filter.")
                                                                                  : QString());
         setPlainText(m_target, QString());
+        m_target->setToolTip(QString());
         for (Side side : {Baseline, Candidate}) {
             setPlainText(m_sideTitle[side], m_labels[side]);
             m_answer[side]->clear();
@@ -454,7 +455,11 @@ void ChangedAnswersDialog::showCurrent() {
         return;
     }
     m_question->setPlainText(visibleText(fromUtf8(e->question)));
-    setPlainText(m_target, tr("Target: %1").arg(fromUtf8(e->target)));
+    // A target can be a worked solution: its first 300 characters here (the tooltip and Copy have it whole), so a long
+    // one cannot push the two sides out of the window.
+    const QString target = fromUtf8(e->target);
+    setPlainText(m_target, tr("Target: %1").arg(target.size() > 300 ? target.left(300) + QStringLiteral("…") : target));
+    m_target->setToolTip(target.size() > 300 ? escapedTip(excerpt(target)) : QString());
     for (Side side : {Baseline, Candidate}) setPlainText(m_sideTitle[side], sideTitleText(side, *e));
     const WordDiff answers = wordDiff(e->baseline.answer, e->candidate.answer);
     const WordDiff responses = wordDiff(e->baseline.response, e->candidate.response);
