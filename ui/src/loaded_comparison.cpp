@@ -92,6 +92,7 @@ Result<LoadedComparison> buildNewComparison(const NewComparisonRequest& request,
     inputs.candidatePath = toFsPath(request.candidatePath);
     inputs.controlPath = toFsPath(request.controlPath);
     inputs.readSampleLogs = request.readSampleLogs;
+    inputs.answerExamples = request.answerExamples;
     inputs.judgeBaselinePath = toFsPath(request.judgeBaselinePath);
     inputs.judgeCandidatePath = toFsPath(request.judgeCandidatePath);
     inputs.options = request.options;

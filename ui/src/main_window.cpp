@@ -535,7 +535,7 @@ void MainWindow::saveAs() {
     QString path =
         QFileDialog::getSaveFileName(this, tr("Save Comparison As"), suggested, main_window_parts::comparisonFilter());
     if (path.isEmpty()) return;
-    (void)saveTo(main_window_parts::withSuffix(path, main_window_parts::comparisonSuffix()));
+    (void)saveAsTo(main_window_parts::withSuffix(path, main_window_parts::comparisonSuffix()));
 }
 
 void MainWindow::save() {

@@ -1,6 +1,7 @@
 // MainWindow: the open file changed on disk (`timeline --save`, `compare --save`, a second reviewer's save, an
 // editor). Nothing is overwritten silently: the watcher shows a notice bar, and a save onto a changed file asks
 // first; both offer Reload (take theirs), Merge (both: comparison_merge.h) and Overwrite (keep mine).
+#include <QCheckBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
@@ -11,8 +12,11 @@
 #include <QPushButton>
 #include <QStatusBar>
 
+#include "fp8dash/core/changed_answers.h"
 #include "fp8dash/core/comparison_merge.h"
+#include "fp8dash/core/statistics.h"
 #include "fp8dash/ui/background_job.h"
+#include "fp8dash/ui/changed_answers_dialog.h"
 #include "fp8dash/ui/main_window.h"
 
 namespace fp8dash::ui {
@@ -128,6 +132,44 @@ Status MainWindow::saveTo(const QString& path) {
         return Error{"not saved: the file on disk is reloaded"};
     }
     return Error{"not saved: the file changed on disk"};
+}
+
+Status MainWindow::saveAsTo(const QString& path) {
+    if (!m_doc.current()) return Error{"no comparison to save"};
+    const AnswerExamplesHeld held = answerExamplesHeld(m_doc.current()->document);
+    if (held.examples > 0) {
+        // Privacy (README "The answers FP8 changed"): domain eval logs can hold confidential prompts.
+        QMessageBox box(QMessageBox::Question, tr("Save Comparison"), QString(), QMessageBox::NoButton, this);
+        box.setObjectName(QStringLiteral("answerExamplesBox"));
+        box.setTextFormat(Qt::PlainText);
+        const QString answers = held.examples == 1
+                                    ? tr("1 changed answer")
+                                    : tr("%1 changed answers").arg(toQString(groupedCount(held.examples)));
+        const QString tasks = held.tasks == 1 ? tr("1 task") : tr("%1 tasks").arg(held.tasks);
+        box.setText(tr("The file includes %1 from %2 (questions and responses).").arg(answers, tasks));
+        box.setInformativeText(
+            tr("They come from the runs' sample logs, which can hold confidential prompts. “Keep only the counts” "
+               "leaves them out of the file and of this window's document; the counts of lost and gained answers "
+               "stay."));
+        auto* countsOnly = new QCheckBox(tr("&Keep only the counts"), &box);
+        countsOnly->setObjectName(QStringLiteral("keepOnlyCounts"));
+        box.setCheckBox(countsOnly);
+        QPushButton* save = box.addButton(tr("Save"), QMessageBox::AcceptRole);
+        save->setObjectName(QStringLiteral("answerExamplesSave"));
+        box.addButton(QMessageBox::Cancel);
+        box.setDefaultButton(save);
+        box.setWindowModality(Qt::WindowModal);
+        box.exec();  // as the disk question: the save cannot go on without the answer
+        if (box.clickedButton() != save) return Error{"not saved: cancelled"};
+        if (countsOnly->isChecked()) {
+            ComparisonDocument doc = m_doc.current()->document;
+            dropAnswerExamples(doc);
+            if (!showDerived(std::move(doc))) return Error{"not saved: the counts-only document could not be shown"};
+            setModified(true);
+            for (ChangedAnswersDialog* open : findChildren<ChangedAnswersDialog*>()) open->close();
+        }
+    }
+    return saveTo(path);
 }
 
 void MainWindow::reloadFromDisk() {

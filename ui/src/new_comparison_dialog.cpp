@@ -19,6 +19,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSpinBox>
 #include <QTextDocumentFragment>
 #include <QTimer>
 #include <QToolButton>
@@ -29,6 +30,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "fp8dash/core/changed_answers.h"
 #include "fp8dash/core/fp8_config.h"
 #include "fp8dash/core/lm_eval_results.h"
 #include "fp8dash/ui/background_job.h"
@@ -196,6 +198,18 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
     m_titleEdit->setPlaceholderText(tr("optional; default: “<model>: BF16 vs FP8”"));
     runsForm->addRow(tr("&Title:"), m_titleEdit);
     m_inputs << m_titleEdit;
+    m_answerExamplesSpin = new QSpinBox(runsBox);
+    m_answerExamplesSpin->setObjectName(QStringLiteral("answerExamples"));
+    m_answerExamplesSpin->setRange(0, 10000);
+    m_answerExamplesSpin->setValue(static_cast<int>(kDefaultAnswerExamples));
+    m_answerExamplesSpin->setSpecialValueText(tr("0 (only the counts)"));
+    m_answerExamplesSpin->setAccessibleName(tr("Answer examples per task"));
+    m_answerExamplesSpin->setToolTip(
+        tr("The documents whose answer FP8 changed, kept per paired task (lost first): the question, the target and "
+           "both runs' answers and responses, saved in the file (--answer-examples). 0 keeps only the counts: no "
+           "question or response from the sample logs enters the file."));
+    runsForm->addRow(tr("Answer &examples per task:"), m_answerExamplesSpin);
+    m_inputs << m_answerExamplesSpin;
     runsLayout->addLayout(runsForm);
     layout->addWidget(runsBox);
 
@@ -656,6 +670,7 @@ Result<NewComparisonRequest> NewComparisonDialog::request() const {
         if (m_minRecoveryCheck->isChecked()) r.recommendation.minRecoveryPct = m_minRecoverySpin->value();
     }
     r.title = m_titleEdit->text().trimmed();
+    r.answerExamples = static_cast<std::uint64_t>(m_answerExamplesSpin->value());
     r.options.thresholds.goBelow = m_goBelowSpin->value();
     r.options.thresholds.investigateAbove = m_investigateAboveSpin->value();
     r.options.cautious = m_cautiousCheck->isChecked();
@@ -851,6 +866,9 @@ void NewComparisonDialog::showResult(const LoadedComparison& loaded) {
         for (std::size_t i = 0; i < loaded.decision.reasons.size() && i < 3; ++i)
             html += QStringLiteral("<br>• %1").arg(style::escaped(loaded.decision.reasons[i]));
     }
+    // Privacy: what of the sample logs the file will hold (answer_examples: the questions and responses).
+    if (const std::string notice = answerExamplesNotice(answerExamplesHeld(loaded.document)); !notice.empty())
+        html += QStringLiteral("<br>%1").arg(style::escaped(notice));
     for (const QString& note : loaded.buildNotes)
         html += QStringLiteral("<br><span style=\"color:%1\">%2</span>")
                     .arg(style::secondaryTextColor().name(), style::escaped(note));

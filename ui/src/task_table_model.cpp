@@ -9,6 +9,7 @@
 #include "fp8dash/core/lm_eval_paths.h"
 #include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/report_format.h"
+#include "fp8dash/ui/changed_answers_dialog.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/number_text.h"
 #include "ui_style.h"
@@ -63,6 +64,11 @@ QString confidenceText(const ConfidenceAnswer& c) {
     // More samples than the task has, or the estimate on the edge: no count would decide it.
     return c.decidable == false ? TaskTableModel::tr("inconclusive (too close to decide)")
                                 : TaskTableModel::tr("inconclusive");
+}
+
+// The counts of a paired task whose pairs were tested; nullptr otherwise (no logs, an older file of a non-0/1 metric).
+const ChangedAnswers* changedOf(const TaskComparison& t) {
+    return t.paired && t.paired->changed && t.paired->changed->n() > 0 ? &*t.paired->changed : nullptr;
 }
 
 QString pairedText(const PairedTaskResult& p) {
@@ -136,9 +142,10 @@ void TaskTableModel::setReport(const ComparisonReport& report) {
     } else {
         buildNodes();
     }
-    m_hasConfidence = m_hasPaired = m_hasNoiseFloor = false;
+    m_hasConfidence = m_hasPaired = m_hasNoiseFloor = m_hasChanged = false;
     for (const TaskComparison& t : m_report.tasks) {
         m_hasConfidence |= t.confidence.has_value();
+        m_hasChanged |= t.paired && t.paired->changed && t.paired->changed->n() > 0;
         m_hasPaired |= t.paired.has_value() || !t.pairedLeftOut.empty();
         m_hasNoiseFloor |= t.noiseFloorPct.has_value();
     }
@@ -158,7 +165,7 @@ void TaskTableModel::clear() {
     beginResetModel();
     m_roots.clear();
     m_report = ComparisonReport{};
-    m_hasConfidence = m_hasPaired = m_hasNoiseFloor = false;
+    m_hasConfidence = m_hasPaired = m_hasNoiseFloor = m_hasChanged = false;
     endResetModel();
 }
 
@@ -170,6 +177,8 @@ bool TaskTableModel::columnHasData(int column) const {
             return m_hasPaired;
         case NoiseFloorColumn:
             return m_hasNoiseFloor;
+        case ChangedColumn:
+            return m_hasChanged;
         default:
             return column >= 0 && column < ColumnCount;
     }
@@ -271,6 +280,13 @@ QVariant TaskTableModel::displayText(const TaskComparison& t, int column, bool s
             return t.degradationPct ? QStringLiteral("%1 %").arg(tableFixed(*t.degradationPct, 3)) : tr("n/a");
         case RecoveryColumn:
             return t.recoveryPct ? QStringLiteral("%1 %").arg(tableFixed(*t.recoveryPct, 2)) : tr("n/a");
+        case ChangedColumn: {
+            const ChangedAnswers* c = changedOf(t);
+            // U+2212, as the sentence writes a minus: lost first, as the documents are listed.
+            return c ? QStringLiteral("\u2212%1 / +%2")
+                           .arg(toQString(groupedCount(c->lost)), toQString(groupedCount(c->gained)))
+                     : QString();
+        }
         default:
             return {};
     }
@@ -307,6 +323,10 @@ QVariant TaskTableModel::sortValue(const TaskComparison& t, int column) const {
             return numberOrLowest(t.degradationPct);
         case RecoveryColumn:
             return numberOrLowest(t.recoveryPct);
+        case ChangedColumn: {
+            const ChangedAnswers* c = changedOf(t);
+            return numberOrLowest(c ? std::optional<double>(c->ratePct()) : std::nullopt);
+        }
         default:
             return {};
     }
@@ -322,6 +342,17 @@ QString TaskTableModel::toolTip(const TaskComparison& t, int column, bool subtas
     if (column == PairedPColumn && !t.pairedLeftOut.empty())
         return tr("The paired statistics given for this task were left out: %1").arg(style::escaped(t.pairedLeftOut));
     if (column == PairedPColumn) return t.paired ? pairedToolTip(*t.paired, baselineLabel, candidateLabel) : QString();
+    if (column == ChangedColumn) {
+        const ChangedAnswers* c = changedOf(t);
+        if (!c) return {};
+        QString tip = style::escaped(toQString(changedAnswersSentence(*c, m_report.candidateLabel)) + ".");
+        const QString why = changedAnswersUnavailable(t.paired ? &*t.paired : nullptr);
+        tip += QStringLiteral("<br>") +
+               (why.isEmpty() ? tr("Changed Answers… (%1, or double-click): the documents, side by side.")
+                                    .arg(changedAnswersShortcut().toString(QKeySequence::NativeText))
+                              : style::escaped(why));
+        return tip;
+    }
     if (column == NoiseFloorColumn) {
         if (!t.noiseFloorPct) return {};
         return tr("|%1 − %2| / %2 = %3 %: two runs of the same BF16 setup differ this much; a Δ inside it is noise.")
@@ -481,6 +512,8 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
                 return tr("Degradation");
             case RecoveryColumn:
                 return tr("Recovery");
+            case ChangedColumn:
+                return tr("Changed");
             default:
                 return {};
         }
@@ -522,6 +555,10 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
                 return tr("|control − %1| / %1: how far two runs of the same BF16 setup differ; a Δ inside it is "
                           "noise")
                     .arg(baselineLabel);
+            case ChangedColumn:
+                return tr("The answers %1 changed on the paired sample logs: lost (right in %2, wrong in %1) / gained; "
+                          "sorted by the share changed")
+                    .arg(candidateLabel, baselineLabel);
             default:
                 return {};
         }

@@ -1,5 +1,6 @@
 #include "fp8dash/ui/task_table_view.h"
 
+#include <QAction>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -13,7 +14,9 @@
 
 #include <optional>
 
+#include "fp8dash/ui/changed_answers_dialog.h"
 #include "fp8dash/ui/export_actions.h"
+#include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/number_text.h"
 #include "fp8dash/ui/task_table_model.h"
 #include "ui_style.h"
@@ -86,6 +89,23 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
         QMenu* menu = createContextMenu(m_tree->indexAt(pos));
         menu->setAttribute(Qt::WA_DeleteOnClose);
         menu->popup(m_tree->viewport()->mapToGlobal(pos));
+    });
+
+    // Changed Answers…: the current row's documents (the key works where the table has focus).
+    m_changedAnswers = new QAction(tr("C&hanged Answers…"), this);
+    m_changedAnswers->setObjectName(QStringLiteral("changedAnswersAction"));
+    m_changedAnswers->setShortcut(changedAnswersShortcut());
+    m_changedAnswers->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_changedAnswers->setEnabled(false);
+    connect(m_changedAnswers, &QAction::triggered, this, [this] { openChangedAnswers(m_tree->currentIndex()); });
+    m_tree->addAction(m_changedAnswers);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &TaskTableView::updateChangedAnswersAction);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, &TaskTableView::updateChangedAnswersAction);
+    connect(m_proxy, &QAbstractItemModel::dataChanged, this, &TaskTableView::updateChangedAnswersAction);
+    // A double-click on the Changed cell opens them (elsewhere it keeps expanding a group).
+    connect(m_tree, &QAbstractItemView::doubleClicked, this, [this](const QModelIndex& index) {
+        if (index.column() == TaskTableModel::ChangedColumn) openChangedAnswers(index);
     });
 
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
@@ -179,10 +199,69 @@ void TaskTableView::setReport(const ComparisonReport& report) {
         if (at >= 0 && at != to) header->moveSection(at, to);
     }
     // Documents without the statistics look as they did before them.
-    for (int c : {TaskTableModel::ConfidenceColumn, TaskTableModel::PairedPColumn, TaskTableModel::NoiseFloorColumn}) {
+    // The answers changed beside the paired p (before the verdict, which stays last).
+    if (const int at = header->visualIndex(TaskTableModel::ChangedColumn),
+        to = header->visualIndex(TaskTableModel::PairedPColumn) + 1;
+        at >= 0 && at != to)
+        header->moveSection(at, at < to ? to - 1 : to);
+    for (int c : {TaskTableModel::ConfidenceColumn, TaskTableModel::PairedPColumn, TaskTableModel::NoiseFloorColumn,
+                  TaskTableModel::ChangedColumn}) {
         m_tree->setColumnHidden(c, !m_model->columnHasData(c));
     }
     resizeColumns();
+    updateChangedAnswersAction();
+}
+
+namespace {
+// The row that holds a row's paired documents: a subtask's group (the paired results are the top-level tasks').
+QModelIndex pairedRow(const QModelIndex& proxyIndex) {
+    QModelIndex row = proxyIndex.siblingAtColumn(TaskTableModel::TaskColumn);
+    while (row.isValid() && row.parent().isValid()) row = row.parent();
+    return row;
+}
+}  // namespace
+
+QString TaskTableView::changedAnswersUnavailableAt(const QModelIndex& proxyIndex) const {
+    const QModelIndex row = pairedRow(proxyIndex);
+    const TaskComparison* t = row.isValid() ? m_model->comparisonAt(m_proxy->mapToSource(row)) : nullptr;
+    if (!t) return tr("Choose a task.");
+    return changedAnswersUnavailable(t->paired ? &*t->paired : nullptr);
+}
+
+ChangedAnswersDialog* TaskTableView::openChangedAnswers(const QModelIndex& proxyIndex) {
+    const QModelIndex row = pairedRow(proxyIndex);
+    const TaskComparison* t = row.isValid() ? m_model->comparisonAt(m_proxy->mapToSource(row)) : nullptr;
+    if (!t || !changedAnswersUnavailable(t->paired ? &*t->paired : nullptr).isEmpty()) return nullptr;
+    const QString task = toQString(t->task);
+    const ComparisonReport& report = m_model->report();
+    const QString baseline = toQString(report.baselineLabel), candidate = toQString(report.candidateLabel);
+    // One window per task and candidate: the open one comes to the front.
+    QWidget* owner = window();
+    for (ChangedAnswersDialog* open : owner->findChildren<ChangedAnswersDialog*>()) {
+        if (open->task() == task && open->property("candidate").toString() == candidate) {
+            open->show();
+            open->raise();
+            open->activateWindow();
+            return open;
+        }
+    }
+    auto* dialog = new ChangedAnswersDialog(*t->paired, task, baseline, candidate, owner);
+    dialog->setProperty("candidate", candidate);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
+}
+
+void TaskTableView::updateChangedAnswersAction() {
+    const QModelIndex current = m_tree->currentIndex();
+    const QString why = current.isValid() ? changedAnswersUnavailableAt(current) : tr("Choose a task.");
+    m_changedAnswers->setEnabled(why.isEmpty());
+    // The name from the file: its controls shown, an ampersand not a mnemonic.
+    const QString task = visibleText(taskAt(pairedRow(current))).replace(QLatin1Char('&'), QStringLiteral("&&"));
+    m_changedAnswers->setText(task.isEmpty() ? tr("C&hanged Answers…") : tr("C&hanged Answers of %1…").arg(task));
+    const QString tip = why.isEmpty() ? tr("The documents whose answer changed, side by side") : why;
+    m_changedAnswers->setToolTip(tip);
+    m_changedAnswers->setStatusTip(tip);
 }
 
 QString TaskTableView::taskAt(const QModelIndex& proxyIndex) const {
@@ -213,6 +292,19 @@ QMenu* TaskTableView::createContextMenu(const QModelIndex& proxyIndex) {
     }
     menu->addAction(tr("Add Note About the Comparison…"), this, [this] { emit addNoteRequested(QString()); });
     menu->addSeparator();
+    if (!task.isEmpty()) {
+        menu->setToolTipsVisible(true);  // a disabled Changed Answers… says why
+        QAction* changed =
+            menu->addAction(tr("C&hanged Answers…"), this,
+                            [this, index = QPersistentModelIndex(proxyIndex)] { openChangedAnswers(index); });
+        changed->setObjectName(QStringLiteral("changedAnswersMenuAction"));
+        changed->setShortcut(changedAnswersShortcut());
+        const QString why = changedAnswersUnavailableAt(proxyIndex);
+        changed->setEnabled(why.isEmpty());
+        changed->setToolTip(why.isEmpty() ? tr("The documents whose answer changed, side by side") : why);
+        changed->setStatusTip(changed->toolTip());
+        menu->addSeparator();
+    }
     exporting::addTableExportAction(menu, m_tree, QStringLiteral("fp8dash-tasks"));
     return menu;
 }

@@ -4,6 +4,7 @@
 // tests of the runs' sample logs and an optional control run). The jobs are synchronous, pure functions over values,
 // meant to run on a QtConcurrent worker; they return errors as values naming the file.
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -55,6 +56,8 @@ struct NewComparisonRequest {
     QString title;               // empty: "<model>: <baseline label> vs <candidate label>"
     ComparisonOptions options;   // thresholds, overrides, the cautious policy (the judge follows it too)
     bool readSampleLogs = true;  // pair the runs' --log_samples files when they are beside the results
+    // The changed documents kept per paired task (--answer-examples; changed_answers.h); 0 keeps only the counts.
+    std::uint64_t answerExamples = 200;
 
     bool hasEvals() const { return !baselinePath.isEmpty() || !candidatePath.isEmpty(); }
     bool hasJudge() const { return !judgeBaselinePath.isEmpty() || !judgeCandidatePath.isEmpty(); }

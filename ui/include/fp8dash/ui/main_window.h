@@ -140,6 +140,12 @@ public:
     // ("diskChangedBox") comes first: Merge (mergeFromDisk, then save), Overwrite, Reload (reloadFromDisk) or
     // Cancel; all but Overwrite return an error saying the file was not written.
     Status saveTo(const QString& path);
+    // Save As once the path is chosen (File › Save As… asks for it first). When the document holds changed answers
+    // (the questions and both runs' responses from the sample logs: changed_answers.h), a window-modal question
+    // ("answerExamplesBox") says how many, from how many tasks, and offers "Keep only the counts" ("keepOnlyCounts"):
+    // ticked, the documents leave this window's document (dropAnswerExamples; modified, the open Changed Answers
+    // windows close) before it is written. Cancel returns an error saying the file was not written. Then saveTo.
+    Status saveAsTo(const QString& path);
 
     // The open file changed on disk (a QFileSystemWatcher on the file and its folder, re-armed after an atomic
     // replacement): the notice bar ("diskChangedBar") offers the same choices without blocking. Saves from this

@@ -26,6 +26,7 @@ class QFrame;
 class QVBoxLayout;
 class QDialogButtonBox;
 class QDoubleSpinBox;
+class QSpinBox;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
@@ -83,6 +84,8 @@ public:
     QPushButton* cancelButton() const { return m_cancelButton; }
     QCheckBox* cautiousCheck() const { return m_cautiousCheck; }
     QCheckBox* allowIncomparableCheck() const { return m_allowIncomparableCheck; }
+    // The changed documents kept per paired task (0–10,000, default 200; 0: only the counts): --answer-examples.
+    QSpinBox* answerExamplesSpin() const { return m_answerExamplesSpin; }
 
     const LoadedComparison* result() const { return m_result ? &*m_result : nullptr; }
     QString savedPath() const { return m_savedPath; }
@@ -141,6 +144,7 @@ private:
     QCheckBox* m_allowIncomparableCheck = nullptr;
     QTimer* m_progressTimer = nullptr;
     QLineEdit* m_titleEdit = nullptr;
+    QSpinBox* m_answerExamplesSpin = nullptr;
     QDoubleSpinBox* m_goBelowSpin = nullptr;
     QDoubleSpinBox* m_investigateAboveSpin = nullptr;
     QPlainTextEdit* m_overridesEdit = nullptr;

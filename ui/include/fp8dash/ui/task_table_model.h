@@ -3,12 +3,13 @@
 // Columns: Task, Metric, baseline value, candidate value (headers are the run labels), Δ%, ±σ, Verdict, then the
 // statistics of the comparison (README "The comparison rules"): Confidence (clear / inconclusive (n≈N)), Paired p (the
 // paired test on the sample logs) and Noise floor (from a control run), then Degradation (%) and Recovery (%, candidate
-// / baseline); a view hides those three when columnHasData() says no row has them, so a document without them looks as
-// before. Display text is rounded (values 4 decimals, Δ% signed 2 decimals, σ 1 decimal); SortRole carries the exact
-// number so a QSortFilterProxyModel sorts numerically. Holds its own copy of the report. GUI thread only. A report with
-// the same rows (the same tasks and subtasks, in the same order: a re-evaluation, a note, a refresh) updates the rows
-// in place with dataChanged, so the views keep expansion, selection, sort and scroll; anything else resets the model. A
-// theme change emits dataChanged for the colour roles over every row (theme.h).
+// / baseline), and Changed (the answers lost and gained on the paired sample logs); a view hides Confidence, Paired p,
+// Noise floor and Changed when columnHasData() says no row has them, so a document without them looks as before.
+// Display text is rounded (values 4 decimals, Δ% signed 2 decimals, σ 1 decimal); SortRole carries the exact number so
+// a QSortFilterProxyModel sorts numerically. Holds its own copy of the report. GUI thread only. A report with the same
+// rows (the same tasks and subtasks, in the same order: a re-evaluation, a note, a refresh) updates the rows in place
+// with dataChanged, so the views keep expansion, selection, sort and scroll; anything else resets the model. A theme
+// change emits dataChanged for the colour roles over every row (theme.h).
 
 #include <QAbstractItemModel>
 
@@ -35,6 +36,8 @@ public:
         NoiseFloorColumn,
         DegradationColumn,  // after the seed's columns (their numbers stay); the view shows them beside Δ%
         RecoveryColumn,
+        // The answers the candidate changed on the paired logs: "−58 / +22" (lost / gained); sorts by the change rate.
+        ChangedColumn,
         ColumnCount
     };
     enum Role {
@@ -87,6 +90,7 @@ private:
     bool m_hasConfidence = false;
     bool m_hasPaired = false;
     bool m_hasNoiseFloor = false;
+    bool m_hasChanged = false;
 };
 
 }  // namespace fp8dash::ui

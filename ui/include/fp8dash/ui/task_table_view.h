@@ -1,13 +1,15 @@
 #pragma once
 // TaskTableView: the task table widget: a filter field over a sortable tree (TaskTableModel behind a
 // QSortFilterProxyModel that sorts by TaskTableModel::SortRole and keeps a group's rows when a subtask matches), with
-// a right-click menu to write a note about a task.
+// a right-click menu to write a note about a task, and Changed Answers… (ChangedAnswersDialog: the documents a paired
+// task's candidate changed; Ctrl+Shift+A, the right-click menu, or a double-click on the Changed cell).
 // GUI thread only; owns the model, the proxy and the tree through Qt parenting.
 
 #include <QWidget>
 
 #include "fp8dash/core/eval_comparison.h"
 
+class QAction;
 class QLineEdit;
 class QMenu;
 class QModelIndex;
@@ -18,6 +20,7 @@ class QTreeView;
 namespace fp8dash::ui {
 
 class TaskTableModel;
+class ChangedAnswersDialog;
 
 class TaskTableView : public QWidget {
     Q_OBJECT
@@ -46,11 +49,20 @@ public:
     QMenu* createContextMenu(const QModelIndex& proxyIndex);
     QString taskAt(const QModelIndex& proxyIndex) const;
 
+    // Changed Answers… for a row (a subtask's: its group's, which holds the documents): the reason it cannot open (""
+    // when it can), and the non-modal dialog it opens (the open one for that task is raised instead); nullptr when it
+    // cannot. The action follows the current row: enabled when its paired result holds documents, else its tooltip and
+    // status tip say why.
+    QString changedAnswersUnavailableAt(const QModelIndex& proxyIndex) const;
+    ChangedAnswersDialog* openChangedAnswers(const QModelIndex& proxyIndex);
+    QAction* changedAnswersAction() const { return m_changedAnswers; }
+
 signals:
     void addNoteRequested(const QString& task);  // "" = about the whole comparison
 
 private:
     void resizeColumns();
+    void updateChangedAnswersAction();
     struct Place;
     Place savePlace() const;
     void restorePlace(const Place& place);
@@ -60,6 +72,7 @@ private:
     QTreeView* m_tree = nullptr;
     TaskTableModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
+    QAction* m_changedAnswers = nullptr;
 };
 
 }  // namespace fp8dash::ui
