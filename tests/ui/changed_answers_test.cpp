@@ -19,6 +19,7 @@
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTextBlock>
 #include <QTextBrowser>
@@ -374,6 +375,13 @@ TEST_F(ChangedAnswersTest, FilterNavigateHighlightAndCopy) {
     QTest::keyClick(d->listView(), Qt::Key_Escape);
     QApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     EXPECT_TRUE(guard.isNull() || !guard->isVisible());
+    // The menu bar's View › Changed Answers of the Current Task… opens the current task's documents too.
+    QAction* viewAction = window.findChild<QAction*>(QStringLiteral("viewChangedAnswersAction"));
+    ASSERT_NE(viewAction, nullptr);
+    viewAction->trigger();
+    ChangedAnswersDialog* again = openedDialog(window);
+    ASSERT_NE(again, nullptr);
+    EXPECT_TRUE(again->isVisible());
 }
 
 // Counts only, or a file from before the documents were kept: the action says why instead of opening.
@@ -408,6 +416,14 @@ TEST_F(ChangedAnswersTest, WithoutDocumentsTheActionSaysWhy) {
         << table->changedAnswersAction()->toolTip().toStdString();
     table->changedAnswersAction()->trigger();  // disabled: nothing opens
     EXPECT_EQ(openedDialog(window), nullptr);
+    // View › Changed Answers of the Current Task… says why in the status bar instead.
+    QAction* viewAction = window.findChild<QAction*>(QStringLiteral("viewChangedAnswersAction"));
+    ASSERT_NE(viewAction, nullptr);
+    select(window, QStringLiteral("gsm8k"));
+    viewAction->trigger();
+    EXPECT_EQ(openedDialog(window), nullptr);
+    EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("--answer-examples 0")))
+        << window.statusBar()->currentMessage().toStdString();
 }
 
 // Save As: the question names what the file would hold; "Keep only the counts" saves the counts without a document.

@@ -248,6 +248,24 @@ void MainWindow::buildMenus() {
     shortcut(view->addAction(tr("&Filter Tasks"), this,
                              [this] { m_view->taskTable()->filterEdit()->setFocus(Qt::ShortcutFocusReason); }),
              "Ctrl+F");
+    // The table's own action (Ctrl+Shift+A while the table has focus) from the menu bar, where a reader looks for it:
+    // the current task's documents, or why there are none in the status bar.
+    QAction* changed = view->addAction(tr("Changed &Answers of the Current Task…"), this, [this] {
+        m_view->showTab(ComparisonView::EvalsTab);
+        TaskTableView* table = m_view->taskTable();
+        if (table->changedAnswersAction()->isEnabled()) {
+            table->changedAnswersAction()->trigger();
+            return;
+        }
+        const QModelIndex current = table->treeView()->currentIndex();
+        statusBar()->showMessage(current.isValid() ? table->changedAnswersUnavailableAt(current)
+                                                   : tr("Choose a task in the Offline evals table first."),
+                                 8000);
+    });
+    changed->setObjectName(QStringLiteral("viewChangedAnswersAction"));
+    changed->setStatusTip(
+        tr("The documents whose answer FP8 changed in the current task: lost first, both runs' "
+           "answers side by side (Ctrl+Shift+A in the table)"));
     view->addSeparator();
     QMenu* theme = view->addMenu(tr("&Theme"));
     auto* themes = new QActionGroup(theme);
