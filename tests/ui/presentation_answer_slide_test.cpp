@@ -1,13 +1,17 @@
 // The deck's answer slide in the slide view (issue 27): "One answer FP8 changed" shows the question, the target and
 // both sides' answers and responses as plain text, their controls and bidi overrides shown as escapes, markup as the
 // text it is, a 20 KB response as its short excerpt; the better side's card and the other one.
+#include <QAction>
 #include <QFrame>
 #include <QLabel>
 
 #include <gtest/gtest.h>
 
 #include "fp8dash/core/presentation_deck.h"
+#include "fp8dash/ui/loaded_comparison.h"
+#include "fp8dash/ui/main_window.h"
 #include "fp8dash/ui/presentation_slide_view.h"
+#include "fp8dash/ui/presentation_window.h"
 #include "gui_test_support.h"
 #include "report_test_document.h"
 
@@ -71,6 +75,45 @@ TEST_F(AnswerSlideTest, TheAnswerSlideShowsItsTextsPlainWithTheirControlsShown) 
         for (QChar c : l->text())
             EXPECT_FALSE(c.unicode() < 0x20 || c.unicode() == 0x202E) << l->objectName().toStdString();
     }
+}
+
+// View › Changed Answer Slide: the setting the presentation window builds its deck with. Automatic follows the verdict
+// (this document's is not go, so the slide is there); Never leaves it out (confidential prompts); Always puts it back.
+TEST_F(AnswerSlideTest, TheViewMenuSettingDecidesThePresentationsAnswerSlide) {
+    ComparisonDocument doc = fp8dash::test::reportTestDocument();
+    auto first = decide(doc);
+    ASSERT_TRUE(first.ok());
+    std::string task;
+    for (const auto& t : first->evals->tasks)
+        if (task.empty() && t.verdict != Verdict::Go && t.paired && t.paired->changed && doc.paired.count(t.task))
+            task = t.task;
+    ASSERT_FALSE(task.empty());
+    ChangedAnswerExample e;
+    e.docId = 5;
+    e.question = "What is 6 x 7?";
+    e.target = "42";
+    e.baseline = {"42", "It is 42.", 1};
+    e.candidate = {"41", "It is 41.", 0};
+    doc.paired[task].examples = {e};
+    doc.paired[task].examplesLimit = 200;
+    auto loaded = evaluateForDisplay(doc, QStringLiteral("answers"));
+    ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+    ASSERT_TRUE(answerSlideByDefault(loaded->decision));
+
+    MainWindow window;
+    const auto slideIn = [&](const char* mode) {
+        QAction* action = window.findChild<QAction*>(QStringLiteral("answerSlide-") + QLatin1String(mode));
+        EXPECT_NE(action, nullptr) << mode;
+        if (action) action->trigger();
+        PresentationWindow presentation(*loaded);
+        return presentation.deck().indexOf(PresentationStep::ChangedAnswer).has_value();
+    };
+    EXPECT_EQ(PresentationWindow::answerSlideSetting(), std::nullopt);  // automatic unless set
+    EXPECT_TRUE(slideIn("never") == false);
+    EXPECT_EQ(PresentationWindow::answerSlideSetting(), std::optional<bool>(false));
+    EXPECT_TRUE(slideIn("always"));
+    EXPECT_TRUE(slideIn("auto"));
+    EXPECT_TRUE(window.findChild<QAction*>(QStringLiteral("answerSlide-auto"))->isChecked());
 }
 
 }  // namespace

@@ -294,6 +294,25 @@ void MainWindow::buildMenus() {
     m_presentAction->setShortcuts({QKeySequence(QStringLiteral("F11")), QKeySequence(QStringLiteral("F5")),
                                    QKeySequence(QStringLiteral("Ctrl+Shift+P"))});
     m_presentAction->setToolTip(tr("Present this comparison full screen, one step per slide (Esc leaves)"));
+    // Whether the slides quote one lost answer (a question and both runs' answers from the sample logs).
+    QMenu* answerSlide = view->addMenu(tr("Changed &Answer Slide"));
+    answerSlide->setToolTipsVisible(true);
+    auto* answerSlides = new QActionGroup(answerSlide);
+    const std::pair<std::optional<bool>, QString> slideModes[] = {
+        {std::nullopt, tr("&Automatic (Monitor or Investigate Only)")},
+        {true, tr("&Always")},
+        {false, tr("&Never (Confidential Prompts)")}};
+    for (const auto& [mode, text] : slideModes) {
+        QAction* action = answerSlide->addAction(text);
+        action->setCheckable(true);
+        action->setChecked(PresentationWindow::answerSlideSetting() == mode);
+        action->setObjectName(QStringLiteral("answerSlide-") + (!mode ? "auto" : *mode ? "always" : "never"));
+        action->setStatusTip(
+            tr("Whether presentation mode shows one answer FP8 lost (the worst task's first) as a "
+               "talking point; the questions come from the sample logs"));
+        answerSlides->addAction(action);
+        connect(action, &QAction::triggered, this, [m = mode] { PresentationWindow::setAnswerSlideSetting(m); });
+    }
 
     QMenu* timeline = menuBar()->addMenu(tr("&Timeline"));
     m_connectAction = shortcut(timeline->addAction(tr("&Connect…"), this, &MainWindow::connectTimeline), "Ctrl+T");

@@ -7,6 +7,7 @@
 #include <QMouseEvent>
 #include <QPushButton>
 #include <QScreen>
+#include <QSettings>
 #include <QTimer>
 
 #include <algorithm>
@@ -22,7 +23,9 @@ PresentationWindow::PresentationWindow(LoadedComparison loaded, QWidget* parent)
     setObjectName(QStringLiteral("presentationWindow"));
     setAttribute(Qt::WA_DeleteOnClose);
     setFocusPolicy(Qt::StrongFocus);
-    m_deck = buildPresentationDeck(m_loaded.document, m_loaded.decision);
+    PresentationOptions options;
+    options.answerSlide = answerSlideSetting();
+    m_deck = buildPresentationDeck(m_loaded.document, m_loaded.decision, nullptr, options);
     const QString about = m_deck.model.empty() ? toQString(m_loaded.document.title) : toQString(m_deck.model);
     setWindowTitle(about.isEmpty() ? tr("fp8dash — presentation") : tr("%1 — fp8dash presentation").arg(about));
     setAccessibleName(tr("Presentation"));
@@ -55,6 +58,19 @@ PresentationWindow::PresentationWindow(LoadedComparison loaded, QWidget* parent)
     m_tick->setInterval(1000);
     connect(m_tick, &QTimer::timeout, this, &PresentationWindow::updateClock);
     showCurrent();
+}
+
+std::optional<bool> PresentationWindow::answerSlideSetting() {
+    const QString v = QSettings().value(QLatin1String(kAnswerSlideKey), QStringLiteral("auto")).toString();
+    if (v == QLatin1String("always")) return true;
+    if (v == QLatin1String("never")) return false;
+    return std::nullopt;
+}
+
+void PresentationWindow::setAnswerSlideSetting(std::optional<bool> show) {
+    QSettings().setValue(QLatin1String(kAnswerSlideKey), !show   ? QStringLiteral("auto")
+                                                         : *show ? QStringLiteral("always")
+                                                                 : QStringLiteral("never"));
 }
 
 void PresentationWindow::watchScreen(QScreen* screen) {

@@ -20,6 +20,7 @@
 #include <QWidget>
 
 #include <map>
+#include <optional>
 #include <tuple>
 #include <vector>
 
@@ -51,6 +52,13 @@ public:
     // the slides follow the screens: a screen added (a projector plugged in), removed or resized moves or resizes
     // them to stay full screen on a screen that is there (placeSlides in screen_fit.h).
     void start(QScreen* presenterScreen = nullptr, ConsoleMode console = ConsoleMode::Auto);
+
+    // The answer slide ("One answer FP8 changed") as the user set it in View › Changed Answer Slide, kept in the
+    // settings (key kAnswerSlideKey: "auto", "always", "never"): nullopt is automatic (answerSlideByDefault: only
+    // beside a monitor or investigate verdict). A presenter showing confidential domain prompts turns it off once.
+    static constexpr const char* kAnswerSlideKey = "presentation/answerSlide";
+    static std::optional<bool> answerSlideSetting();
+    static void setAnswerSlideSetting(std::optional<bool> show);
 
     const PresentationDeck& deck() const { return m_deck; }
     int currentIndex() const { return m_index; }
