@@ -20,14 +20,18 @@ namespace {
 
 class AnswerSlideTest : public GuiTest {};
 
+// The first task of the document that is not go and has a paired result with counts ("" when none).
+std::string pairedTaskNotGo(const ComparisonDocument& doc) {
+    auto decision = decide(doc);
+    if (!decision.ok() || !decision->evals) return "";
+    for (const auto& t : decision->evals->tasks)
+        if (t.verdict != Verdict::Go && t.paired && t.paired->changed && doc.paired.count(t.task)) return t.task;
+    return "";
+}
+
 TEST_F(AnswerSlideTest, TheAnswerSlideShowsItsTextsPlainWithTheirControlsShown) {
     ComparisonDocument doc = fp8dash::test::reportTestDocument();
-    auto first = decide(doc);
-    ASSERT_TRUE(first.ok());
-    std::string task;
-    for (const auto& t : first->evals->tasks)
-        if (task.empty() && t.verdict != Verdict::Go && t.paired && t.paired->changed && doc.paired.count(t.task))
-            task = t.task;
+    const std::string task = pairedTaskNotGo(doc);
     ASSERT_FALSE(task.empty());
     std::string longResponse;
     for (int i = 0; longResponse.size() < 20480; ++i) longResponse += "w" + std::to_string(i) + " ";
@@ -81,12 +85,7 @@ TEST_F(AnswerSlideTest, TheAnswerSlideShowsItsTextsPlainWithTheirControlsShown) 
 // (this document's is not go, so the slide is there); Never leaves it out (confidential prompts); Always puts it back.
 TEST_F(AnswerSlideTest, TheViewMenuSettingDecidesThePresentationsAnswerSlide) {
     ComparisonDocument doc = fp8dash::test::reportTestDocument();
-    auto first = decide(doc);
-    ASSERT_TRUE(first.ok());
-    std::string task;
-    for (const auto& t : first->evals->tasks)
-        if (task.empty() && t.verdict != Verdict::Go && t.paired && t.paired->changed && doc.paired.count(t.task))
-            task = t.task;
+    const std::string task = pairedTaskNotGo(doc);
     ASSERT_FALSE(task.empty());
     ChangedAnswerExample e;
     e.docId = 5;
