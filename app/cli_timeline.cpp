@@ -1,10 +1,12 @@
 #include "cli_timeline.h"
 
+#include <ctime>
 #include <ostream>
 #include <string>
 
 #include "cli.h"
 #include "cli_common.h"
+#include "cli_watch.h"
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/http_client.h"
 #include "fp8dash/core/report_document.h"
@@ -43,7 +45,9 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
     std::optional<Verdict> failOn;
     std::string savePath, value;
     std::optional<double> from, to;
-    bool langfuseGiven = false, qualityQueryGiven = false;
+    bool langfuseGiven = false, qualityQueryGiven = false, watch = false;
+    WatchOptions watchOptions;
+    std::string watchOnly;  // the first watch option given (refused without --watch)
     TimelineCredentials cred = credentialsFromEnvironment();
     if (!cred.headersError.empty()) {
         err << "fp8dash: " << oneLine(cred.headersError) << "\n";
@@ -96,8 +100,36 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
             savePath = value;
         else if (a.option("--fail-on", value))
             failOn = parseFailOn(value);
+        else if (a.flag("--watch"))
+            watch = true;
+        else if (a.option("--interval", value))
+            watchOptions.intervalS = parseDuration("--interval", value), watchOnly = "--interval";
+        else if (a.option("--for", value))
+            watchOptions.forS = parseDuration("--for", value), watchOnly = "--for";
+        else if (a.option("--last", value))
+            watchOptions.window.lengthS = parseDuration("--last", value), watchOnly = "--last";
+        else if (a.option("--replay-from", value))
+            watchOptions.replayFrom = parseTime("--replay-from", value), watchOnly = "--replay-from";
+        else if (a.flag("-v") || a.flag("--verbose"))
+            watchOptions.verbose = true, watchOnly = "-v";
         else
             throw UsageError{"timeline: unknown argument " + a.peek()};
+    }
+    if (watch) {
+        // The range moves with time: the last --last (6h), or since --from (the switch, say).
+        if (to) throw UsageError{"--watch follows a range ending now: give --last DURATION or --from T, not --to"};
+        if (format != Format::Text) throw UsageError{"--watch writes text lines; --format is for a fixed range"};
+        if (!savePath.empty())
+            throw UsageError{"--watch does not write files; fetch a fixed range with --save to keep a snapshot"};
+        if (from && watchOnly == "--last") throw UsageError{"--watch takes --last or --from, not both"};
+        watchOptions.window.since = from;
+        watchOptions.failOn = failOn;
+        if (watchOptions.replayFrom && *watchOptions.replayFrom > static_cast<double>(std::time(nullptr)))
+            throw UsageError{"--replay-from must be in the past"};
+        from = 0;  // set by the watch
+        to = 1;
+    } else if (!watchOnly.empty()) {
+        throw UsageError{watchOnly + " belongs to --watch"};
     }
     if (!from || !to) throw UsageError{"timeline needs --from and --to (unix seconds or RFC 3339)"};
     for (auto [option, url] : {std::pair<const char*, const std::string*>{"--prometheus", &st.prometheusUrl},
@@ -117,6 +149,11 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
         throw UsageError{"timeline needs --prometheus URL (or --no-throughput with --langfuse)"};
     if (st.prometheusUrl.empty()) st.fetchThroughput = false;
 
+    if (watch) {
+        if (st.step > watchOptions.window.lengthS && !watchOptions.window.since)
+            throw UsageError{"--last must be at least the --step"};
+        return runTimelineWatch(st, cred, watchOptions, out, err);
+    }
     // Progress on a terminal only; scripts reading stderr get just the messages that matter.
     Progress progress;
     int lastTenth = -1;
