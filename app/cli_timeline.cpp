@@ -1,6 +1,5 @@
 #include "cli_timeline.h"
 
-#include <ctime>
 #include <ostream>
 #include <string>
 
@@ -45,9 +44,8 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
     std::optional<Verdict> failOn;
     std::string savePath, value;
     std::optional<double> from, to;
-    bool langfuseGiven = false, qualityQueryGiven = false, watch = false;
+    bool langfuseGiven = false, qualityQueryGiven = false;
     WatchOptions watchOptions;
-    std::string watchOnly;  // the first watch option given (refused without --watch)
     TimelineCredentials cred = credentialsFromEnvironment();
     if (!cred.headersError.empty()) {
         err << "fp8dash: " << oneLine(cred.headersError) << "\n";
@@ -100,37 +98,13 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
             savePath = value;
         else if (a.option("--fail-on", value))
             failOn = parseFailOn(value);
-        else if (a.flag("--watch"))
-            watch = true;
-        else if (a.option("--interval", value))
-            watchOptions.intervalS = parseDuration("--interval", value), watchOnly = "--interval";
-        else if (a.option("--for", value))
-            watchOptions.forS = parseDuration("--for", value), watchOnly = "--for";
-        else if (a.option("--last", value))
-            watchOptions.window.lengthS = parseDuration("--last", value), watchOnly = "--last";
-        else if (a.option("--replay-from", value))
-            watchOptions.replayFrom = parseTime("--replay-from", value), watchOnly = "--replay-from";
-        else if (a.flag("-v") || a.flag("--verbose"))
-            watchOptions.verbose = true, watchOnly = "-v";
+        else if (readWatchOption(a, watchOptions))
+            continue;
         else
             throw UsageError{"timeline: unknown argument " + a.peek()};
     }
-    if (watch) {
-        // The range moves with time: the last --last (6h), or since --from (the switch, say).
-        if (to) throw UsageError{"--watch follows a range ending now: give --last DURATION or --from T, not --to"};
-        if (format != Format::Text) throw UsageError{"--watch writes text lines; --format is for a fixed range"};
-        if (!savePath.empty())
-            throw UsageError{"--watch does not write files; fetch a fixed range with --save to keep a snapshot"};
-        if (from && watchOnly == "--last") throw UsageError{"--watch takes --last or --from, not both"};
-        watchOptions.window.since = from;
-        watchOptions.failOn = failOn;
-        if (watchOptions.replayFrom && *watchOptions.replayFrom > static_cast<double>(std::time(nullptr)))
-            throw UsageError{"--replay-from must be in the past"};
-        from = 0;  // set by the watch
-        to = 1;
-    } else if (!watchOnly.empty()) {
-        throw UsageError{watchOnly + " belongs to --watch"};
-    }
+    checkWatchOptions(watchOptions, from, to.has_value(), format == Format::Text, !savePath.empty(), failOn);
+    if (watchOptions.enabled) from = 0, to = 1;  // the watch sets the range
     if (!from || !to) throw UsageError{"timeline needs --from and --to (unix seconds or RFC 3339)"};
     for (auto [option, url] : {std::pair<const char*, const std::string*>{"--prometheus", &st.prometheusUrl},
                                {"--langfuse", &st.langfuseUrl}})
@@ -149,7 +123,7 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
         throw UsageError{"timeline needs --prometheus URL (or --no-throughput with --langfuse)"};
     if (st.prometheusUrl.empty()) st.fetchThroughput = false;
 
-    if (watch) {
+    if (watchOptions.enabled) {
         if (st.step > watchOptions.window.lengthS && !watchOptions.window.since)
             throw UsageError{"--last must be at least the --step"};
         return runTimelineWatch(st, cred, watchOptions, out, err);

@@ -151,6 +151,47 @@ double parseDuration(const std::string& option, const std::string& text) {
     return *v * unit;
 }
 
+bool readWatchOption(Args& a, WatchOptions& o) {
+    std::string value;
+    const std::string name = a.peek();
+    if (a.flag("--watch")) {
+        o.enabled = true;
+        return true;
+    }
+    if (a.option("--interval", value))
+        o.intervalS = parseDuration("--interval", value);
+    else if (a.option("--for", value))
+        o.forS = parseDuration("--for", value);
+    else if (a.option("--last", value))
+        o.window.lengthS = parseDuration("--last", value), o.lastGiven = true;
+    else if (a.option("--replay-from", value)) {
+        auto t = parseTimePoint(value, "--replay-from");
+        if (!t) throw UsageError{t.error().message};
+        o.replayFrom = *t;
+    } else if (a.flag("-v") || a.flag("--verbose"))
+        o.verbose = true;
+    else
+        return false;
+    if (o.firstOption.empty()) o.firstOption = name.substr(0, name.find('='));
+    return true;
+}
+
+void checkWatchOptions(WatchOptions& o, std::optional<double> from, bool toGiven, bool textFormat, bool saving,
+                       std::optional<Verdict> failOn) {
+    if (!o.enabled) {
+        if (!o.firstOption.empty()) throw UsageError{o.firstOption + " belongs to --watch"};
+        return;
+    }
+    // The range moves with time: the last --last (6h), or since --from (the switch, say).
+    if (toGiven) throw UsageError{"--watch follows a range ending now: give --last DURATION or --from T, not --to"};
+    if (from && o.lastGiven) throw UsageError{"--watch takes --last or --from, not both"};
+    if (!textFormat) throw UsageError{"--watch writes text lines; --format is for a fixed range"};
+    if (saving) throw UsageError{"--watch does not write files; fetch a fixed range with --save to keep a snapshot"};
+    if (o.replayFrom && *o.replayFrom > wallNow()) throw UsageError{"--replay-from must be in the past"};
+    o.window.since = from;
+    o.failOn = failOn;
+}
+
 int runTimelineWatch(const TimelineSettings& settings, const TimelineCredentials& credentials, const WatchOptions& o,
                      std::ostream& out, std::ostream& err) {
     StopSignals stop;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "cli_args.h"
 #include "fp8dash/core/timeline.h"
 #include "fp8dash/core/timeline_follower.h"
 #include "fp8dash/core/verdict.h"
@@ -15,6 +16,9 @@
 namespace fp8dash::cli {
 
 struct WatchOptions {
+    bool enabled = false;              // --watch
+    std::string firstOption;           // the first watch option given (refused without --watch)
+    bool lastGiven = false;            // --last
     FollowWindow window;               // --last DURATION (default 6h), or --from T (since T)
     double intervalS = 60;             // --interval SECONDS between refreshes
     std::optional<double> forS;        // --for DURATION: the watch ends after it (watch time)
@@ -23,6 +27,15 @@ struct WatchOptions {
     bool verbose = false;              // -v: a line per refresh
     std::optional<Verdict> failOn;
 };
+
+// Reads the watch option `a` is at (--watch, --interval, --for, --last, --replay-from, -v/--verbose); false when it is
+// at another. Throws UsageError for a bad value.
+bool readWatchOption(Args& a, WatchOptions& o);
+
+// After every option: with --watch, the window (--last, or since the timeline's --from), --fail-on, and the options
+// a watch refuses (--to, --format, --save); without it, any watch option is refused. Throws UsageError.
+void checkWatchOptions(WatchOptions& o, std::optional<double> from, bool toGiven, bool textFormat, bool saving,
+                       std::optional<Verdict> failOn);
 
 // "90", "90s", "30m", "6h", "1d" (a positive number and an optional unit) in seconds; UsageError naming the option.
 double parseDuration(const std::string& option, const std::string& text);

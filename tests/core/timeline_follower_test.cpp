@@ -270,5 +270,54 @@ TEST(TimelineFollower, ASinceWindowGrowsAndAFutureStartIsAnError) {
     EXPECT_NE(r.error().message.find("not before now"), std::string::npos) << r.error().message;
 }
 
+// Langfuse scores come with the alert's look-back from the fetch itself (fetchTimeline reads them from a day and two
+// hours before `from`): the first fetch is the window alone, and the held scores keep the look-back as it moves.
+TEST(TimelineFollower, LangfuseQualityIsFetchedForTheWindowAndKeepsItsLookBack) {
+    World world;
+    double now = kNow0;
+    std::vector<std::pair<double, double>> asked;
+    std::vector<LangfuseMode> modes;
+    auto fetch = [&](const TimelineSettings& st, const Progress&) -> Result<TimelineData> {
+        asked.emplace_back(st.from, st.to);
+        modes.push_back(st.langfuseMode);
+        TimelineData d;
+        d.settings = st;
+        d.settings.langfuseMode = LangfuseMode::Raw;  // what Auto chose
+        const double lookBack = st.rule.longWindowS + st.rule.offsetS;
+        Series q;
+        for (const auto& s : world.visible(now))
+            if (s.t >= st.from - lookBack && s.t <= st.to) q.samples.push_back(s);
+        d.quality = q;
+        const auto times = evaluationTimes(st.from, st.to, st.step);
+        d.alerts = alertEpisodes(times, evaluateAlertCondition(q.samples, times, st.rule), st.rule.holdForS);
+        d.alertsEvaluatedBy = "local";
+        return d;
+    };
+    TimelineSettings st = settings();
+    st.qualitySource = QualitySource::Langfuse;
+    st.fetchThroughput = false;
+    st.langfuseMode = LangfuseMode::Auto;
+    TimelineFollower follower(st, FollowWindow{3600, std::nullopt}, fetch, [&now] { return now; });
+    std::vector<AlertTransition> told;
+    for (int i = 0; i < 120; ++i, now += kStep) {
+        auto r = follower.refresh();
+        ASSERT_TRUE(r) << r.error().message;
+        told.insert(told.end(), r->transitions.begin(), r->transitions.end());
+    }
+    const double firstTo = std::floor(kNow0 / kStep) * kStep, lastTo = firstTo + 119 * kStep;
+    EXPECT_EQ(asked[0], (std::pair{firstTo - 3600, firstTo}));
+    const auto changes = snapshotChanges(world, now, asked[0].first, lastTo);
+    ASSERT_EQ(changes.size(), 3u);
+    ASSERT_EQ(told.size(), 3u);
+    for (std::size_t i = 0; i < told.size(); ++i) EXPECT_EQ(told[i].at, changes[i].second) << i;
+    std::vector<Sample> expected;
+    for (const auto& s : world.visible(now))
+        if (s.t >= lastTo - 3600 - 26 * 3600 && s.t <= lastTo) expected.push_back(s);
+    EXPECT_EQ(follower.data().quality->samples, expected);
+    // Auto asked once; the mode it chose stays for the watch (a count per refresh could switch it).
+    EXPECT_EQ(modes[0], LangfuseMode::Auto);
+    EXPECT_EQ(std::count(modes.begin() + 1, modes.end(), LangfuseMode::Raw), 119);
+}
+
 }  // namespace
 }  // namespace fp8dash

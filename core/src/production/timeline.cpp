@@ -4,7 +4,6 @@
 
 #include "fp8dash/core/http_client.h"
 
-#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -128,31 +127,6 @@ Progress stage(const Progress& p, double lo, double hi) {
     out.cancelled = p.cancelled;
     if (p.report) out.report = [p, lo, hi](double f, const std::string& what) { p.report(lo + (hi - lo) * f, what); };
     return out;
-}
-
-// The pick narrowed to the labels the result's series carry: a pick narrows a series only by the labels it has (as
-// for vllm:cache_config_info), so model_name=... chooses the throughput's model and leaves a quality series without
-// a model_name label as it is. The labels no series carries are told through `notice` (the CLI's stderr, the app's
-// notice area), naming the series and why; `pickText` is the pick as the user wrote it.
-std::string pickCarried(const QueryResult& r, const std::string& what, const std::string& query,
-                        const std::string& pickText, const TimelineCredentials& cred) {
-    auto want = parseSeriesPick(pickText);
-    if (!want || want->empty() || r.series.empty()) return pickText;
-    std::string kept, missing;
-    for (const auto& [k, v] : *want) {
-        const bool carried =
-            std::any_of(r.series.begin(), r.series.end(), [&k = k](const Series& s) { return s.labels.count(k) != 0; });
-        std::string& into = carried ? kept : missing;
-        if (carried)
-            into += (into.empty() ? "" : ",") + k + "=\"" + v + "\"";
-        else
-            into += (into.empty() ? "" : ", ") + k;
-    }
-    if (missing.empty()) return pickText;
-    if (cred.notice)
-        cred.notice("--pick " + pickText + ": the " + what + " series (" + query + ") has no " + missing +
-                    " label, so the pick leaves it as it is" + (kept.empty() ? "" : " (narrowed by " + kept + ")"));
-    return kept;
 }
 
 Result<Series> oneSeries(const QueryResult& r, const std::string& what, const std::string& pick, bool sum) {
@@ -398,7 +372,7 @@ Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCre
         if (r->series.empty())
             return Error{"throughput: " + explainEmptyQuery(*prom, "throughput", sent, st.from, st.to, *pick)};
         const std::string narrow =
-            sent == st.throughputQuery ? pickCarried(*r, "throughput", sent, st.seriesPick, cred) : "";
+            sent == st.throughputQuery ? pickCarriedBy(r->series, "throughput", sent, st.seriesPick, cred.notice) : "";
         auto s = oneSeries(*r, "throughput", narrow, true);
         if (!s) return Error{"throughput: " + s.error().message};
         data.throughput = std::move(s).value();
@@ -409,7 +383,8 @@ Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCre
         note(*r);
         if (r->series.empty())
             return Error{"quality: " + explainEmptyQuery(*prom, "quality", st.qualityQuery, st.from, st.to, *pick)};
-        auto s = oneSeries(*r, "quality", pickCarried(*r, "quality", st.qualityQuery, st.seriesPick, cred), false);
+        auto s = oneSeries(*r, "quality",
+                           pickCarriedBy(r->series, "quality", st.qualityQuery, st.seriesPick, cred.notice), false);
         if (!s) return Error{"quality: " + s.error().message};
         data.quality = std::move(s).value();
         // The alert as Prometheus itself evaluates it: the condition holds where the expression has a sample.
