@@ -2,7 +2,7 @@
 // itself: true from kPendAt to kResolveAt. The watch replays from a past time (--replay-from: its clock moves by the
 // interval at once, so nothing waits on the wall clock) and must print pending, firing (held for: 15m) and resolved at
 // those times with the window means of the served scores; --fail-on investigate exits 3 at the firing; a refresh the
-// server refuses is retried, not fatal; SIGTERM after its first line ends it with exit 0 and a summary.
+// server refuses is retried, not fatal; SIGTERM or SIGINT after its first line ends it with exit 0 and a summary.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -194,37 +194,41 @@ TEST(CliWatch, FailOnInvestigateExitsThreeAsSoonAsTheAlertFires) {
     EXPECT_EQ(server.throughputRanges().back().second, firingAt);
 }
 
-TEST(CliWatch, SigtermAfterTheFirstLineEndsItCleanlyWithASummary) {
-    GrowingPrometheus server;
-    test::TempDir dir;
-    const auto log = dir.path() / "watch.log";
-    std::vector<std::string> argv = watchArgs(server, {"--interval", "10m"});
-    argv.insert(argv.begin(), FP8DASH_EXE);
-    std::string why;
-    const pid_t pid = test::spawnInBackground(argv, log.string(), &why);
-    ASSERT_GT(pid, 0) << why;
-    auto readLog = [&] {
-        std::ifstream in(log);
-        std::stringstream s;
-        s << in.rdbuf();
-        return s.str();
-    };
-    // Waits for the line the watch writes after its first refresh (a condition, not a time; 60 s only if it hangs).
-    bool started = false;
-    for (int i = 0; i < 3000 && !started; ++i) {
-        started = readLog().find("fp8dash: watching the last 1h") != std::string::npos;
-        if (!started) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+TEST(CliWatch, SigtermOrCtrlCAfterTheFirstLineEndsItCleanlyWithASummary) {
+    for (const int signal : {SIGTERM, SIGINT}) {
+        SCOPED_TRACE(signal == SIGTERM ? "SIGTERM" : "SIGINT");
+        GrowingPrometheus server;
+        test::TempDir dir;
+        const auto log = dir.path() / "watch.log";
+        std::vector<std::string> argv = watchArgs(server, {"--interval", "10m"});
+        argv.insert(argv.begin(), FP8DASH_EXE);
+        std::string why;
+        const pid_t pid = test::spawnInBackground(argv, log.string(), &why);
+        ASSERT_GT(pid, 0) << why;
+        auto readLog = [&] {
+            std::ifstream in(log);
+            std::stringstream s;
+            s << in.rdbuf();
+            return s.str();
+        };
+        // Waits for the line the watch writes after its first refresh (a condition, not a time; 60 s only if it hangs).
+        bool started = false;
+        for (int i = 0; i < 3000 && !started; ++i) {
+            started = readLog().find("fp8dash: watching the last 1h") != std::string::npos;
+            if (!started) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        if (!started) test::stopInBackground(pid, 1);
+        ASSERT_TRUE(started) << readLog();
+        ASSERT_EQ(::kill(pid, signal), 0);
+        int status = 0;
+        ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+        ASSERT_TRUE(WIFEXITED(status)) << "status " << status << "\n" << readLog();
+        EXPECT_EQ(WEXITSTATUS(status), 0) << readLog();
+        EXPECT_NE(
+            readLog().find("watch ended (stopped by a signal): 1 refresh, 0 alert changes; the alert is inactive"),
+            std::string::npos)
+            << readLog();
     }
-    if (!started) test::stopInBackground(pid, 1);
-    ASSERT_TRUE(started) << readLog();
-    ASSERT_EQ(::kill(pid, SIGTERM), 0);
-    int status = 0;
-    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-    ASSERT_TRUE(WIFEXITED(status)) << "status " << status << "\n" << readLog();
-    EXPECT_EQ(WEXITSTATUS(status), 0) << readLog();
-    EXPECT_NE(readLog().find("watch ended (stopped by a signal): 1 refresh, 0 alert changes; the alert is inactive"),
-              std::string::npos)
-        << readLog();
 }
 
 TEST(CliWatch, AWatchThatCannotStartExitsTwo) {
