@@ -7,9 +7,12 @@
 
 #include <sys/wait.h>
 
+#include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -17,6 +20,7 @@
 #include "cli_runner.h"
 #include "fp8dash/core/time_series.h"
 #include "process.h"
+#include "prometheus_server.h"
 #include "test_http_server.h"
 #include "test_paths.h"
 
@@ -248,6 +252,52 @@ TEST(CliWatch, AWatchThatCannotStartExitsTwo) {
     EXPECT_EQ(badDuration.exitCode, 2);
     EXPECT_NE(badDuration.err.find("--last \"6x\": expected a positive duration"), std::string::npos)
         << badDuration.err;
+}
+
+// Against a real Prometheus (Debian's 2.42, backfilled with promtool), which evaluates the alert itself: the changes
+// the watch prints while it replays three hours, a minute at a time, are those of one fixed-range `timeline` over the
+// same hours (every refresh fetching only its minutes must agree with one fetch of everything).
+TEST(CliWatchLive, TheChangesAWatchPrintsAreThoseOfOneFetchOfTheWholeRange) {
+    if (const auto why = test::PrometheusServer::unavailableReason(); !why.empty()) GTEST_SKIP() << why;
+    constexpr double kHour = 3600;
+    const double start = std::floor(static_cast<double>(std::time(nullptr)) / kHour) * kHour - 4 * 24 * kHour;
+    const double dipFrom = start + 30 * kHour, dipTo = start + 31 * kHour;
+    std::ostringstream om;
+    om << "# TYPE langfuse_score_value gauge\n";
+    for (double t = start; t <= start + 40 * kHour; t += 60)
+        om << "langfuse_score_value{name=\"llm_judge_domain\"} " << (t >= dipFrom && t < dipTo ? 3.5 : 4.25) << ' '
+           << test::openMetricsNumber(t) << '\n';
+    om << "# TYPE vllm:generation_tokens counter\n";
+    for (double t = start; t <= start + 40 * kHour; t += 15)
+        om << "vllm:generation_tokens_total " << test::openMetricsNumber(1000 * (t - start)) << ' '
+           << test::openMetricsNumber(t) << '\n';
+    om << "# EOF\n";
+    test::PrometheusServerOptions options;
+    options.openMetrics = om.str();
+    options.maxBlockDuration = "24h";
+    test::PrometheusServer server(options);
+    ASSERT_TRUE(server.ok()) << server.error();
+
+    const double replayFrom = dipFrom - kHour, forS = 3 * kHour;
+    auto watch = fp8dashCli({"timeline", "--prometheus", server.baseUrl(), "--quality-query", kQuality, "--watch",
+                             "--last", "1h", "--replay-from", number(replayFrom), "--interval", "1m", "--for", "3h"});
+    ASSERT_EQ(watch.exitCode, 0) << watch.err << watch.out;
+    // The snapshot: the watch's first fetch began a day, two hours and an hour before the replay's start.
+    const double from = replayFrom - kHour - 26 * kHour, to = replayFrom + forS;
+    auto snapshot = fp8dashCli({"timeline", "--prometheus", server.baseUrl(), "--quality-query", kQuality, "--from",
+                                number(from), "--to", number(to), "--format", "json"});
+    ASSERT_EQ(snapshot.exitCode, 0) << snapshot.err;
+    const auto alerts = test::parseJson(snapshot)["alerts"];
+    ASSERT_EQ(alerts.size(), 1u) << snapshot.out;
+    const auto& a = alerts[0];
+    ASSERT_TRUE(a["firing_at"].is_number() && a["resolved_at"].is_number()) << snapshot.out;
+    const std::string expected = "3 alert changes: pending at " + formatTimeUtc(a["pending_at"].get<double>()) +
+                                 ", firing at " + formatTimeUtc(a["firing_at"].get<double>()) + ", resolved at " +
+                                 formatTimeUtc(a["resolved_at"].get<double>()) + "; the alert is inactive";
+    EXPECT_NE(watch.out.find(expected), std::string::npos) << expected << "\n" << watch.out;
+    // Within the dip, as the data has it: pending once the 30 minutes' mean falls 0.2 below the day's.
+    EXPECT_GT(a["pending_at"].get<double>(), dipFrom);
+    EXPECT_LT(a["resolved_at"].get<double>(), dipTo + kHour);
 }
 
 }  // namespace
