@@ -270,26 +270,31 @@ TEST(TimelineFollower, ASinceWindowGrowsAndAFutureStartIsAnError) {
     EXPECT_NE(r.error().message.find("not before now"), std::string::npos) << r.error().message;
 }
 
-// Langfuse scores come with the alert's look-back from the fetch itself (fetchTimeline reads them from a day and two
-// hours before `from`): the first fetch is the window alone, and the held scores keep the look-back as it moves.
-TEST(TimelineFollower, LangfuseQualityIsFetchedForTheWindowAndKeepsItsLookBack) {
+// Langfuse scores come with the alert's look-back from the first fetch (fetchTimeline reads them from a day and two
+// hours before `from`); later refreshes read only their minutes (qualityLookBack false) and the follower evaluates
+// the alert itself over the scores it holds. The stand-in evaluates nothing for those, so the changes told can only
+// come from the follower's own evaluation.
+TEST(TimelineFollower, LangfuseQualityIsReadOnceWithItsLookBackThenMinuteByMinute) {
     World world;
     double now = kNow0;
     std::vector<std::pair<double, double>> asked;
     std::vector<LangfuseMode> modes;
+    std::vector<bool> lookBacks;
     auto fetch = [&](const TimelineSettings& st, const Progress&) -> Result<TimelineData> {
         asked.emplace_back(st.from, st.to);
         modes.push_back(st.langfuseMode);
+        lookBacks.push_back(st.qualityLookBack);
         TimelineData d;
         d.settings = st;
         d.settings.langfuseMode = LangfuseMode::Raw;  // what Auto chose
-        const double lookBack = st.rule.longWindowS + st.rule.offsetS;
+        const double lookBack = st.qualityLookBack ? st.rule.longWindowS + st.rule.offsetS : 0;
         Series q;
         for (const auto& s : world.visible(now))
             if (s.t >= st.from - lookBack && s.t <= st.to) q.samples.push_back(s);
         d.quality = q;
         const auto times = evaluationTimes(st.from, st.to, st.step);
-        d.alerts = alertEpisodes(times, evaluateAlertCondition(q.samples, times, st.rule), st.rule.holdForS);
+        if (st.qualityLookBack)
+            d.alerts = alertEpisodes(times, evaluateAlertCondition(q.samples, times, st.rule), st.rule.holdForS);
         d.alertsEvaluatedBy = "local";
         return d;
     };
@@ -306,6 +311,9 @@ TEST(TimelineFollower, LangfuseQualityIsFetchedForTheWindowAndKeepsItsLookBack) 
     }
     const double firstTo = std::floor(kNow0 / kStep) * kStep, lastTo = firstTo + 119 * kStep;
     EXPECT_EQ(asked[0], (std::pair{firstTo - 3600, firstTo}));
+    EXPECT_TRUE(lookBacks[0]);
+    EXPECT_EQ(std::count(lookBacks.begin(), lookBacks.end(), false), 119);
+    for (std::size_t i = 1; i < asked.size(); ++i) EXPECT_EQ(asked[i].second - asked[i].first, 3 * kStep) << i;
     const auto changes = snapshotChanges(world, now, asked[0].first, lastTo);
     ASSERT_EQ(changes.size(), 3u);
     ASSERT_EQ(told.size(), 3u);

@@ -1,6 +1,8 @@
 // Following the production timeline as it runs: incremental fetches on the step grid, merging, the alert's state.
 #include "fp8dash/core/timeline_follower.h"
 
+#include "fp8dash/core/score_buckets.h"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -109,10 +111,12 @@ Result<FollowerRefresh> TimelineFollower::refresh(const Progress& progress) {
     TimelineSettings st = m_settings;
     st.from = from;
     st.to = to;
+    // Langfuse scores: the look-back once; later only the new minutes, and the alert is evaluated here over the held.
+    const bool first = !m_lastTo;
+    st.qualityLookBack = first;
     auto fetched = m_fetch(st, progress);
     if (!fetched) return fetched.error();
     TimelineData& fresh = *fetched;
-    const bool first = !m_lastTo;
     const double previousEnd = m_lastTo.value_or(-INFINITY);
     for (const auto* s : {&fresh.throughput, &fresh.quality})
         if (*s)
@@ -141,10 +145,18 @@ Result<FollowerRefresh> TimelineFollower::refresh(const Progress& progress) {
         if (!m_data.detectedChange) m_data.detectedChange = fresh.detectedChange;
         if (fresh.kvScalesRisk) m_data.kvScalesRisk = fresh.kvScalesRisk;
     }
-    mergeCondition(fresh, from, to);
+    const auto times = evaluationTimes(from, to, st.step);
+    const AlertRule& rule = fresh.settings.rule;  // with the window semantics the fetch chose
+    if (!first && m_settings.qualitySource == QualitySource::Langfuse && m_data.quality)
+        mergeCondition(times, m_data.qualityBuckets
+                                  ? evaluateAlertConditionFromBuckets(*m_data.qualityBuckets, times, rule)
+                                  : evaluateAlertCondition(m_data.quality->samples, times, rule));
+    else
+        mergeCondition(times, conditionFromEpisodes(fresh.alerts, times));
     m_lastTo = to;
     m_data.alertsEvaluatedBy = fresh.alertsEvaluatedBy;
     m_data.settings = fresh.settings;
+    m_data.settings.qualityLookBack = true;
     const double windowFrom =
         m_window.since ? alignUp(*m_window.since, st.step) : to - alignDown(m_window.lengthS, st.step);
     m_data.settings.from = std::max(windowFrom, *m_firstFrom);
@@ -174,10 +186,8 @@ void TimelineFollower::mergeSeries(std::optional<Series>& into, const std::optio
     into->labels = fresh->labels;
 }
 
-void TimelineFollower::mergeCondition(const TimelineData& fresh, double from, double to) {
+void TimelineFollower::mergeCondition(const std::vector<double>& times, const std::vector<bool>& condition) {
     const double step = m_settings.step;
-    const auto times = evaluationTimes(from, to, step);
-    const auto condition = conditionFromEpisodes(fresh.alerts, times);
     for (std::size_t i = 0; i < times.size(); ++i) {
         const double k = m_times.empty() ? 0 : std::round((times[i] - m_times.front()) / step);
         if (k >= 0 && k < static_cast<double>(m_times.size())) {

@@ -85,7 +85,7 @@ public:
 private:
     double lookBackS() const;  // how far before the window the quality samples are kept (the alert's windows)
     void mergeSeries(std::optional<Series>& into, const std::optional<Series>& fresh, double from) const;
-    void mergeCondition(const TimelineData& fresh, double from, double to);
+    void mergeCondition(const std::vector<double>& times, const std::vector<bool>& condition);
     std::vector<AlertTransition> newTransitions(bool first);
     AlertTransition withMeans(AlertTransition t) const;
     void trim(double windowFrom);
