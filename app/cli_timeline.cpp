@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "cli_common.h"
+#include "cli_watch.h"
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/http_client.h"
 #include "fp8dash/core/report_document.h"
@@ -44,6 +45,7 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
     std::string savePath, value;
     std::optional<double> from, to;
     bool langfuseGiven = false, qualityQueryGiven = false;
+    WatchOptions watchOptions;
     TimelineCredentials cred = credentialsFromEnvironment();
     if (!cred.headersError.empty()) {
         err << "fp8dash: " << oneLine(cred.headersError) << "\n";
@@ -96,9 +98,13 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
             savePath = value;
         else if (a.option("--fail-on", value))
             failOn = parseFailOn(value);
+        else if (readWatchOption(a, watchOptions))
+            continue;
         else
             throw UsageError{"timeline: unknown argument " + a.peek()};
     }
+    checkWatchOptions(watchOptions, from, to.has_value(), format == Format::Text, !savePath.empty(), failOn);
+    if (watchOptions.enabled) from = 0, to = 1;  // the watch sets the range
     if (!from || !to) throw UsageError{"timeline needs --from and --to (unix seconds or RFC 3339)"};
     for (auto [option, url] : {std::pair<const char*, const std::string*>{"--prometheus", &st.prometheusUrl},
                                {"--langfuse", &st.langfuseUrl}})
@@ -117,6 +123,11 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
         throw UsageError{"timeline needs --prometheus URL (or --no-throughput with --langfuse)"};
     if (st.prometheusUrl.empty()) st.fetchThroughput = false;
 
+    if (watchOptions.enabled) {
+        if (st.step > watchOptions.window.lengthS && !watchOptions.window.since)
+            throw UsageError{"--last must be at least the --step"};
+        return runTimelineWatch(st, cred, watchOptions, out, err);
+    }
     // Progress on a terminal only; scripts reading stderr get just the messages that matter.
     Progress progress;
     int lastTenth = -1;

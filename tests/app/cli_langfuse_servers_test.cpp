@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <string>
 
 #include "cli_runner.h"
+#include "fp8dash/core/time_series.h"
 #include "langfuse_test_server.h"
 
 namespace fp8dash {
@@ -187,6 +189,62 @@ TEST(CliLangfuseServers, AnUnknownModeIsAUsageError) {
     EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
     EXPECT_NE(r.err.find("--langfuse-mode must be raw, aggregate or auto"), std::string::npos) << r.err;
     EXPECT_EQ(server.requestCount(), 0u);
+}
+
+// Issue 28: `timeline --watch` over Langfuse scores (v4, raw and aggregate): the look-back read once, then only the new
+// minutes; the changes the watch prints while it replays four hours over the dip are those of one fixed-range
+// timeline over the same hours (fp8dash evaluates the alert in both, from the same scores).
+TEST(CliLangfuseServers, AWatchReadsTheNewMinutesAndTellsTheChangesOfOneFetch) {
+    const double replayFrom = kFrom + 3600, forS = 3 * 3600;
+    for (const std::string mode : {"raw", "aggregate"}) {
+        SCOPED_TRACE(mode);
+        LangfuseTestServer watchServer(timelineSeed(), personality(Personality::V4));
+        LangfuseTestServer server(timelineSeed(), personality(Personality::V4));  // for the snapshot
+        auto watch = serversWithKeys(
+            watchServer, {"timeline", "--no-throughput", "--langfuse", watchServer.baseUrl(), "--tag", "precision:fp8",
+                          "--langfuse-mode", mode, "--watch", "--last", "1h", "--replay-from",
+                          std::to_string(static_cast<long long>(replayFrom)), "--interval", "1m", "--for", "3h"});
+        ASSERT_EQ(watch.exitCode, 0) << watch.err << watch.out;
+        auto snapshot = serversWithKeys(
+            server, {"timeline", "--no-throughput", "--langfuse", server.baseUrl(), "--tag", "precision:fp8",
+                     "--langfuse-mode", mode, "--from", std::to_string(static_cast<long long>(replayFrom - 3600)),
+                     "--to", std::to_string(static_cast<long long>(replayFrom + forS)), "--format", "json"});
+        ASSERT_EQ(snapshot.exitCode, 0) << snapshot.err;
+        const auto alerts = test::parseJson(snapshot)["alerts"];
+        ASSERT_EQ(alerts.size(), 1u) << snapshot.out;
+        const auto& a = alerts[0];
+        ASSERT_TRUE(a["firing_at"].is_number() && a["resolved_at"].is_number()) << snapshot.out;
+        const std::string expected = "3 alert changes: pending at " + formatTimeUtc(a["pending_at"].get<double>()) +
+                                     ", firing at " + formatTimeUtc(a["firing_at"].get<double>()) + ", resolved at " +
+                                     formatTimeUtc(a["resolved_at"].get<double>()) + "; the alert is inactive";
+        EXPECT_NE(watch.out.find(expected), std::string::npos) << expected << "\n" << watch.out << watch.err;
+
+        // What the watch read: the scores from a day and two hours before its first hour once, then two minutes
+        // again and the new one at each refresh (179 after the first), each reaching an hour further back for the
+        // traces the tags filter on (kTraceLookbackS). Re-reading the look-back would be 180 reads of over a day.
+        std::set<std::pair<double, double>> ranges;  // a range read page by page counts once
+        for (const auto& r : watchServer.requests()) {
+            // The score lists take fromTimestamp and toTimestamp; the Metrics API has them in its JSON query.
+            auto fromText = r.queryValue("fromTimestamp"), toText = r.queryValue("toTimestamp");
+            if (r.path == "/api/public/v2/metrics") {
+                const auto query = nlohmann::json::parse(r.queryValue("query").value_or("{}"), nullptr, false);
+                if (!query.is_object() || !query.contains("fromTimestamp") || !query.contains("toTimestamp")) continue;
+                fromText = query["fromTimestamp"].get<std::string>();
+                toText = query["toTimestamp"].get<std::string>();
+            } else if (r.path.find("scores") == std::string::npos) {
+                continue;
+            }
+            if (!fromText || !toText) continue;
+            const auto from = parseIso8601(*fromText), to = parseIso8601(*toText);
+            ASSERT_TRUE(from && to) << *fromText << " " << *toText;
+            ranges.emplace(*from, *to);
+        }
+        const auto longReads =
+            std::count_if(ranges.begin(), ranges.end(), [](const auto& r) { return r.second - r.first > 2 * 3600; });
+        EXPECT_GE(ranges.size(), 180u);
+        EXPECT_GE(longReads, 1);
+        EXPECT_LE(longReads, 3) << ranges.size() << " ranges";
+    }
 }
 
 }  // namespace

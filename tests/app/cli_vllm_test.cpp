@@ -21,6 +21,7 @@ using test::parseJson;
 constexpr double kHours = 3600;
 constexpr double kChangeAt = 2 * kHours;  // llama: 300 + 200 tok/s -> 450 + 300, cache auto -> fp8 (no scales)
 const char* const kLlama = "meta-llama/Llama-3.1-8B-Instruct";
+constexpr double kQualityBefore = 4.25, kQualityAfter = 4.125;  // judge points, exact in binary
 
 std::string generate(double start) {
     std::ostringstream om;
@@ -44,6 +45,11 @@ std::string generate(double start) {
         for (double t = dtype[0] == 'a' ? 0 : kChangeAt; t < (dtype[0] == 'a' ? kChangeAt : 4 * kHours + 1); t += 60)
             om << "vllm:cache_config_info{block_size=\"16\",cache_dtype=\"" << dtype
                << "\",calculate_kv_scales=\"False\",engine=\"0\"} 1 " << test::openMetricsNumber(start + t) << '\n';
+    // Judge scores exported to Prometheus: one series, no model_name label (issue 28's --pick reproduction).
+    om << "# TYPE langfuse_score_value gauge\n";
+    for (double t = 0; t <= 4 * kHours; t += 60)
+        om << "langfuse_score_value{name=\"llm_judge_domain\"} " << (t < kChangeAt ? kQualityBefore : kQualityAfter)
+           << ' ' << test::openMetricsNumber(start + t) << '\n';
     om << "# EOF\n";
     return om.str();
 }
@@ -111,6 +117,35 @@ TEST_F(CliVllm, AnEmptyQueryExitsTwoNamingTheMetricsTheServerHas) {
     EXPECT_NE(unknownModel.err.find(std::string("its model_name values: Qwen/Qwen2.5-7B-Instruct, ") + kLlama),
               std::string::npos)
         << unknownModel.err;
+}
+
+// Issue 28: --pick model_name=M with a quality query whose series has no model_name label exited 2 ("no series
+// matches"). The pick narrows the throughput to the model, leaves the quality series as it is, and says so on stderr.
+TEST_F(CliVllm, PickNarrowsOnlyTheSeriesThatCarryItsLabels) {
+    const std::string quality = R"(langfuse_score_value{name="llm_judge_domain"})";
+    auto r = fp8dashCli(
+        timeline({"--pick", std::string("model_name=") + kLlama, "--quality-query", quality, "--format", "json"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = parseJson(r);
+    // Throughput narrowed to llama's two engines (300 + 200 -> 450 + 300), not every model's (600 before).
+    EXPECT_NEAR(j["throughput"]["before_mean"].get<double>(), 300 + 200, 1e-6);
+    EXPECT_NEAR(j["throughput"]["after_mean"].get<double>(), 450 + 300, 1e-6);
+    // The quality series as it is: the generated scores either side of the change.
+    EXPECT_DOUBLE_EQ(j["quality"]["before_mean"].get<double>(), kQualityBefore);
+    EXPECT_DOUBLE_EQ(j["quality"]["after_mean"].get<double>(), kQualityAfter);
+    // One stderr line naming the series left as it is and why.
+    const auto at = r.err.find("the quality series (" + quality + ") has no model_name label");
+    ASSERT_NE(at, std::string::npos) << r.err;
+    const auto lineStart = r.err.rfind('\n', at) == std::string::npos ? 0 : r.err.rfind('\n', at) + 1;
+    const auto line = r.err.substr(lineStart, r.err.find('\n', at) - lineStart);
+    EXPECT_NE(line.find("--pick model_name=" + std::string(kLlama)), std::string::npos) << line;
+    EXPECT_NE(line.find("leaves it as it is"), std::string::npos) << line;
+    EXPECT_EQ(r.err.find("throughput series"), std::string::npos) << r.err;  // the throughput has the label
+
+    // A pick label that the quality series does carry still narrows it: name=other matches nothing, exit 2.
+    auto other = fp8dashCli(timeline({"--pick", "name=other", "--no-throughput", "--quality-query", quality}));
+    EXPECT_EQ(other.exitCode, 2) << other.err;
+    EXPECT_NE(other.err.find("no series matches \"name=other\""), std::string::npos) << other.err;
 }
 
 }  // namespace

@@ -371,7 +371,9 @@ Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCre
         note(*r);
         if (r->series.empty())
             return Error{"throughput: " + explainEmptyQuery(*prom, "throughput", sent, st.from, st.to, *pick)};
-        auto s = oneSeries(*r, "throughput", sent == st.throughputQuery ? st.seriesPick : "", true);
+        const std::string narrow =
+            sent == st.throughputQuery ? pickCarriedBy(r->series, "throughput", sent, st.seriesPick, cred.notice) : "";
+        auto s = oneSeries(*r, "throughput", narrow, true);
         if (!s) return Error{"throughput: " + s.error().message};
         data.throughput = std::move(s).value();
     }
@@ -381,7 +383,8 @@ Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCre
         note(*r);
         if (r->series.empty())
             return Error{"quality: " + explainEmptyQuery(*prom, "quality", st.qualityQuery, st.from, st.to, *pick)};
-        auto s = oneSeries(*r, "quality", st.seriesPick, false);
+        auto s = oneSeries(*r, "quality",
+                           pickCarriedBy(r->series, "quality", st.qualityQuery, st.seriesPick, cred.notice), false);
         if (!s) return Error{"quality: " + s.error().message};
         data.quality = std::move(s).value();
         // The alert as Prometheus itself evaluates it: the condition holds where the expression has a sample.

@@ -42,7 +42,7 @@ Status fetchLangfuseQuality(TimelineData& data, const TimelineCredentials& cred,
     ScoreQuery q;
     q.name = st.scoreName;
     // The alert's baseline looks back a day plus the offset before the first evaluation.
-    q.from = st.from - st.rule.longWindowS - st.rule.offsetS;
+    q.from = st.qualityLookBack ? st.from - st.rule.longWindowS - st.rule.offsetS : st.from;
     q.to = st.to + 0.001;
     q.traceTags = st.traceTags;
     q.environments = st.environments;
@@ -64,14 +64,14 @@ Status fetchLangfuseQuality(TimelineData& data, const TimelineCredentials& cred,
     if (mode == LangfuseMode::Aggregate) {
         auto buckets = client.scoreBuckets(q, progress);
         if (!buckets) return Error{"quality: " + buckets.error().message};
-        if (buckets->empty())
+        if (buckets->empty() && st.qualityLookBack)
             return Error{"quality: Langfuse has no score named \"" + st.scoreName + "\" for the chosen range and tags"};
         data.quality = bucketsToSeries(*buckets, st.scoreName);
         data.qualityBuckets = std::move(buckets).value();
     } else {
         auto scores = client.scores(q, progress);
         if (!scores) return Error{"quality: " + scores.error().message};
-        if (scores->empty())
+        if (scores->empty() && st.qualityLookBack)
             return Error{"quality: Langfuse has no score named \"" + st.scoreName + "\" for the chosen range and tags"};
         data.quality = scoresToSeries(*scores, st.scoreName);
         data.qualityBuckets.reset();

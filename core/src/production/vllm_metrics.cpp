@@ -237,6 +237,26 @@ Result<KvScalesRisk> kvScalesRiskFromJson(const Json& j, const std::string& wher
     return risk;
 }
 
+std::string pickCarriedBy(const std::vector<Series>& series, const std::string& what, const std::string& query,
+                          const std::string& pick, const std::function<void(const std::string&)>& notice) {
+    auto want = parseSeriesPick(pick);
+    if (!want || want->empty() || series.empty()) return pick;
+    std::string kept, missing;
+    for (const auto& [k, v] : *want) {
+        const bool carried =
+            std::any_of(series.begin(), series.end(), [&k = k](const Series& s) { return s.labels.count(k) != 0; });
+        if (carried)
+            kept += (kept.empty() ? "" : ",") + k + "=\"" + v + "\"";
+        else
+            missing += (missing.empty() ? "" : ", ") + k;
+    }
+    if (missing.empty()) return pick;
+    if (notice)
+        notice("--pick " + pick + ": the " + what + " series (" + query + ") has no " + missing +
+               " label, so the pick leaves it as it is" + (kept.empty() ? "" : " (narrowed by " + kept + ")"));
+    return kept;
+}
+
 std::string throughputQueryWithPick(const std::string& query, const Labels& pick) {
     const std::string selector = "vllm:generation_tokens_total";
     if (pick.empty() || query != "sum(rate(" + selector + "[5m]))") return query;

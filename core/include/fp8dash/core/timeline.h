@@ -60,6 +60,10 @@ struct TimelineSettings {
     std::vector<std::string> environments;
     // Asked for before a fetch; after it, the mode used (Raw or Aggregate). In the file only when aggregate.
     LangfuseMode langfuseMode = LangfuseMode::Raw;
+    // Langfuse scores are read from a day and the offset before `from` (the alert's baseline) and a range without a
+    // score is an error. A follower that holds the earlier scores (TimelineFollower) sets false: only [from, to] is
+    // read, none is no error, and it evaluates the alert itself. Never saved.
+    bool qualityLookBack = true;
     double from = 0;  // unix seconds
     double to = 0;
     double step = 60;                // seconds; also the alert's evaluation interval

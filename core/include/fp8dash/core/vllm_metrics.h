@@ -5,6 +5,7 @@
 // and the metric renames that leave an old query empty. Pure functions over plain data, thread-safe; the one
 // function that asks a server (explainEmptyQuery) is synchronous and safe to call from any thread.
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,6 +59,14 @@ std::string kvScalesRiskText(const KvScalesRisk& risk);  // one sentence for rep
 // model's series before summing its engines: sum(rate(vllm:generation_tokens_total{model_name="m"}[5m])). Any other
 // query is returned unchanged (the pick then applies to the series it returns).
 std::string throughputQueryWithPick(const std::string& query, const Labels& pick);
+
+// The pick narrowed to the labels `series` carry: a pick narrows a series only by the labels it has (as for
+// vllm:cache_config_info), so model_name=... chooses the throughput's model and leaves a quality series without a
+// model_name label as it is. The labels none of them carries are told through `notice` (the CLI's stderr, the app's
+// notice area), one line naming the series (`what`, `query`) and why. `pick` is as the user wrote it; so is the
+// result where every label is carried. A pick that does not parse is returned as it is (its error comes later).
+std::string pickCarriedBy(const std::vector<Series>& series, const std::string& what, const std::string& query,
+                          const std::string& pick, const std::function<void(const std::string&)>& notice);
 
 // The metric names a PromQL expression selects (functions, keywords, label names, durations and strings left out),
 // in order of appearance, without repeats.
