@@ -19,7 +19,8 @@ std::string comment(std::string_view text) {
     return "# " + quoted.substr(1, quoted.size() - 2) + "\n";
 }
 
-std::string num(double v) {
+// A number as the rule file writes it: 15 significant digits, the C locale.
+std::string ruleNumber(double v) {
     std::ostringstream s;
     s.imbue(std::locale::classic());
     s.precision(15);
@@ -59,13 +60,13 @@ std::vector<std::pair<std::string, std::string>> ruleAnnotations(const Monitorin
         {"description", "The " + w + " mean of " + p.qualitySource + " has stayed more than " + p.marginText +
                             " points below its mean over the " + l + " ending " + o + " earlier for " + f +
                             ". Comparison: \"" + p.title + "\". Expected after FP8: quality within +-" +
-                            num(p.bands.qualityTolerance) + " points; a drop of more than " +
-                            num(p.bands.qualityProblem) + " points that stays is a real problem (investigate)."},
+                            ruleNumber(p.bands.qualityTolerance) + " points; a drop of more than " +
+                            ruleNumber(p.bands.qualityProblem) + " points that stays is a real problem (investigate)."},
         {"model", p.model},
         {"comparison", p.title},
         {"threshold", "mean[" + w + "] < mean[" + l + " offset " + o + "] - " + p.marginText + " points, for " + f},
-        {"quality_tolerance_points", num(p.bands.qualityTolerance)},
-        {"quality_problem_points", num(p.bands.qualityProblem)},
+        {"quality_tolerance_points", ruleNumber(p.bands.qualityTolerance)},
+        {"quality_problem_points", ruleNumber(p.bands.qualityProblem)},
     };
     // Prometheus keeps no empty annotation (a comparison without a title or a model).
     std::erase_if(all, [](const auto& kv) { return kv.second.empty(); });
