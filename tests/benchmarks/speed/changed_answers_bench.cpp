@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -249,9 +250,9 @@ const Logs& logs(Shape shape) {
 }
 
 // --fp8dash-paired-child N TASK BASELINE_DIR CANDIDATE_DIR FLIPS: one paired compare with answerExamples = N,
-// checked against the flips of the filter it compared. Prints "seconds peak_rss_KiB examples lost gained cut" (peak:
-// this process' VmHWM; cut: the examples with a text cut at the 4 KB bound), or why it failed on standard error with
-// exit 1.
+// checked against the flips of the filter it compared. Prints "seconds peak_rss_KiB examples lost gained cut
+// cpu_seconds" (peak: this process' VmHWM; cut: the example texts cut at the 4 KB bound; cpu: the compare's, all
+// threads), or why it failed on standard error with exit 1.
 int pairedChild(std::uint64_t examples, const std::string& task, const fs::path& bDir, const fs::path& cDir,
                 const fs::path& flipsFile) {
     const auto fail = [](const std::string& why) {
@@ -266,9 +267,16 @@ int pairedChild(std::uint64_t examples, const std::string& task, const fs::path&
     if (!report) return fail(report.error().message);
     PairedOptions options;
     options.answerExamples = examples;
+    const auto cpuNow = [] {
+        timespec t{};
+        ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+        return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+    };
+    const double cpuStarted = cpuNow();
     const auto started = std::chrono::steady_clock::now();
     auto paired = computePairedResults(*report, bDir, cDir, options);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const double cpuSeconds = cpuNow() - cpuStarted;
     if (!paired) return fail(paired.error().message);
     const auto it = paired->results.find(task);
     if (it == paired->results.end()) return fail("the task was not paired");
@@ -304,8 +312,8 @@ int pairedChild(std::uint64_t examples, const std::string& task, const fs::path&
             cut += text->find("[cut: ") != std::string::npos;
         }
     }
-    std::printf("%.6f %ld %zu %zu %zu %zu\n", seconds, selfPeakRssKiB(), r.examples.size(), lost.size(), gained.size(),
-                cut);
+    std::printf("%.6f %ld %zu %zu %zu %zu %.6f\n", seconds, selfPeakRssKiB(), r.examples.size(), lost.size(),
+                gained.size(), cut, cpuSeconds);
     return 0;
 }
 
@@ -322,14 +330,15 @@ void comparePaired(benchmark::State& state, Shape shape, std::uint64_t examples)
         }
         state.SetIterationTime(std::stod(run.out));
     }
-    double seconds = 0, peakKiB = 0, shown = 0, lost = 0, gained = 0, cut = 0;
-    if (std::sscanf(run.out.c_str(), "%lf %lf %lf %lf %lf %lf", &seconds, &peakKiB, &shown, &lost, &gained, &cut) !=
-        6) {
+    double seconds = 0, peakKiB = 0, shown = 0, lost = 0, gained = 0, cut = 0, cpu = 0;
+    if (std::sscanf(run.out.c_str(), "%lf %lf %lf %lf %lf %lf %lf", &seconds, &peakKiB, &shown, &lost, &gained, &cut,
+                    &cpu) != 7) {
         state.SkipWithError("the paired child's output did not read");
         return;
     }
     const double docs = static_cast<double>(shape == Shape::MultipleChoice ? l.rows : l.rows / 2);
     state.counters["peak_rss_MiB"] = peakKiB / 1024.0;
+    state.counters["cpu_s"] = cpu;  // the compare's CPU time, every thread (less moved by a loaded machine)
     state.counters["child_wall_s"] = run.wallSeconds;  // the whole child: start, results files, compare, exit
     state.counters["examples"] = shown;
     state.counters["examples_cut"] = cut;
