@@ -243,8 +243,11 @@ Logs makeLogs(Shape shape) {
 }
 
 const Logs& logs(Shape shape) {
-    static const Logs multipleChoice = makeLogs(Shape::MultipleChoice);
-    if (shape == Shape::MultipleChoice) return multipleChoice;
+    // Each made on first use only, so that a --benchmark_filter of one shape generates that shape's logs alone.
+    if (shape == Shape::MultipleChoice) {
+        static const Logs multipleChoice = makeLogs(Shape::MultipleChoice);
+        return multipleChoice;
+    }
     static const Logs generative = makeLogs(Shape::Generative);
     return generative;
 }
