@@ -21,6 +21,8 @@
 namespace fp8dash {
 namespace {
 
+using test::validUtf8;
+
 struct Built {
     ComparisonDocument doc;
     Decision decision;
@@ -74,18 +76,6 @@ std::size_t count(const std::string& hay, const std::string& needle) {
     std::size_t n = 0;
     for (auto at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + 1)) ++n;
     return n;
-}
-
-bool validUtf8(const std::string& s) {
-    for (std::size_t i = 0; i < s.size();) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        const std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-        if (len == 0 || i + len > s.size()) return false;
-        for (std::size_t k = 1; k < len; ++k)
-            if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
-        i += len;
-    }
-    return true;
 }
 
 // No raw C0 control but newline and tab, no DEL, no C1 CSI, no bidi override, embedding, isolate or mark.

@@ -16,18 +16,11 @@
 namespace fp8dash {
 namespace {
 
+using test::validUtf8;
+
 using test::normalized;
 using test::parse;
 using test::Parsed;
-
-bool validUtf8(const std::string& s) {
-    try {
-        (void)nlohmann::json(s).dump();
-        return true;
-    } catch (const nlohmann::json::exception&) {
-        return false;
-    }
-}
 
 TEST(VisibleControls, ShowsControlsBidiAndBadBytesAndKeepsTheRest) {
     EXPECT_EQ(visibleControls("a\x1b[2Kb"), "a\\u001B[2Kb");

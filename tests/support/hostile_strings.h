@@ -68,4 +68,31 @@ inline std::vector<std::string> hostileStrings() {
     return s;
 }
 
+// Whether `s` is valid UTF-8 (every sequence whole, no overlong form, surrogate or code point past U+10FFFF): what a
+// renderer must hand on after it replaced the bytes that are not.
+inline bool validUtf8(const std::string& s) {
+    for (std::size_t i = 0; i < s.size();) {
+        const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+        const unsigned char c = b(0);
+        std::size_t n = 0;
+        unsigned lo = 0x80, hi = 0xBF;
+        if (c < 0x80)
+            n = 1;
+        else if (c >= 0xC2 && c <= 0xDF)
+            n = 2;
+        else if (c >= 0xE0 && c <= 0xEF)
+            n = 3, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+        else if (c >= 0xF0 && c <= 0xF4)
+            n = 4, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+        else
+            return false;
+        if (i + n > s.size()) return false;
+        if (n > 1 && (b(1) < lo || b(1) > hi)) return false;
+        for (std::size_t k = 2; k < n; ++k)
+            if (b(k) < 0x80 || b(k) > 0xBF) return false;
+        i += n;
+    }
+    return true;
+}
+
 }  // namespace fp8dash::test
