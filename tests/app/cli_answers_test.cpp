@@ -19,11 +19,19 @@
 #include <vector>
 
 #include "cli_runner.h"
+#include "cli_text_checks.h"
 #include "process.h"
 #include "test_paths.h"
 
 namespace fp8dash {
 namespace {
+
+using test::expectNoControls;
+using test::MarkdownRead;
+using test::readFile;
+using test::readMarkdown;
+using test::tool;
+using test::withoutBlanks;
 
 namespace fs = std::filesystem;
 using J = nlohmann::json;
@@ -182,24 +190,6 @@ std::vector<Expected> expectedOf(const Values& v, const std::vector<std::string>
     return lost;
 }
 
-std::string readFile(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-void expectNoControls(const std::string& text, const std::string& what) {
-    for (unsigned char c : text)
-        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
-            ADD_FAILURE() << what << " holds control 0x" << std::hex << int(c);
-            return;
-        }
-    EXPECT_EQ(text.find("\xc2\x9b"), std::string::npos) << what << ": a C1 CSI";
-    EXPECT_EQ(text.find("\xe2\x80\xae"), std::string::npos) << what << ": a right-to-left override";
-    EXPECT_EQ(text.find("\xe2\x80\xac"), std::string::npos) << what << ": a bidi pop";
-}
-
 class AnswersCli : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -346,42 +336,6 @@ TEST_F(AnswersCli, TextShowsEveryTextWithItsControlsVisible) {
     EXPECT_NE(r.out.find("  question:\n      Question 2 of gsm8k\n      its second line\n"), std::string::npos)
         << r.out.substr(0, 2500);
     EXPECT_NE(r.out.find("  FP8: value 0\n"), std::string::npos);
-}
-
-// The Markdown read back with cmark: its headings, raw HTML and code blocks.
-struct MarkdownRead {
-    std::vector<std::string> headings, html, codeBlocks;
-};
-MarkdownRead readMarkdown(const std::string& md) {
-    MarkdownRead r;
-    cmark_node* doc = cmark_parse_document(md.data(), md.size(), CMARK_OPT_DEFAULT);
-    cmark_iter* it = cmark_iter_new(doc);
-    std::string* heading = nullptr;
-    for (cmark_event_type ev; (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE;) {
-        cmark_node* node = cmark_iter_get_node(it);
-        const cmark_node_type type = cmark_node_get_type(node);
-        const char* literal = cmark_node_get_literal(node);
-        const std::string text = literal ? literal : "";
-        if (type == CMARK_NODE_HEADING) {
-            if (ev == CMARK_EVENT_ENTER) {
-                r.headings.emplace_back();
-                heading = &r.headings.back();
-            } else {
-                heading = nullptr;
-            }
-        } else if (ev != CMARK_EVENT_ENTER) {
-            continue;
-        } else if (type == CMARK_NODE_HTML_BLOCK || type == CMARK_NODE_HTML_INLINE) {
-            r.html.push_back(text);
-        } else if (type == CMARK_NODE_CODE_BLOCK) {
-            r.codeBlocks.push_back(text);
-        } else if ((type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE) && heading) {
-            *heading += text;
-        }
-    }
-    cmark_iter_free(it);
-    cmark_node_free(doc);
-    return r;
 }
 
 // The lines outside fenced code blocks that GitHub would read as a table's delimiter row.

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli_runner.h"
+#include "cli_text_checks.h"
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/report_document.h"
 #include "process.h"
@@ -19,34 +20,10 @@
 namespace fp8dash {
 namespace {
 
-std::string readFile(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::string withoutBlanks(const std::string& s) {
-    std::string out;
-    for (char c : s)
-        if (c != ' ' && c != '\n' && c != '\t' && c != '\r' && c != '\f') out += c;
-    return out;
-}
-
-std::string tool(const std::string& name) {
-    for (const char* dir : {"/usr/bin/", "/usr/local/bin/", "/bin/"})
-        if (std::filesystem::exists(std::string(dir) + name)) return std::string(dir) + name;
-    return "";
-}
-
-void expectNoControls(const std::string& text, const std::string& what) {
-    for (unsigned char c : text)
-        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
-            ADD_FAILURE() << what << " holds control 0x" << std::hex << int(c);
-            return;
-        }
-    EXPECT_EQ(text.find("\xe2\x80\xae"), std::string::npos) << what << ": a right-to-left override";
-}
+using test::expectNoControls;
+using test::readFile;
+using test::tool;
+using test::withoutBlanks;
 
 struct Saved {
     std::filesystem::path file;

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "cli_runner.h"
+#include "cli_text_checks.h"
 #include "hostile_comparison.h"
 #include "process.h"
 #include "test_paths.h"
@@ -21,12 +22,12 @@
 namespace fp8dash {
 namespace {
 
-std::string readFile(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using test::expectNoControls;
+using test::MarkdownRead;
+using test::readFile;
+using test::readMarkdown;
+using test::tool;
+using test::withoutBlanks;
 
 std::filesystem::path demoFile() {
     return std::filesystem::path(FP8DASH_SOURCE_DIR) / "resources/demo/llama3-8b-instruct-fp8.fp8cmp";
@@ -37,27 +38,10 @@ std::filesystem::path writeHostile(const test::TempDir& dir) {
     return dir.write("hostile.fp8cmp", test::hostileComparison(Json::parse(readFile(demoFile()))).dump(1));
 }
 
-void expectNoControls(const std::string& text, const std::string& what) {
-    for (unsigned char c : text)
-        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
-            ADD_FAILURE() << what << " holds control 0x" << std::hex << int(c);
-            return;
-        }
-    EXPECT_EQ(text.find("\xc2\x9b"), std::string::npos) << what << ": a C1 CSI";
-    EXPECT_EQ(text.find("\xe2\x80\xae"), std::string::npos) << what << ": a right-to-left override";
-}
-
-std::string withoutSpaces(const std::string& s) {
-    std::string out;
-    for (char c : s)
-        if (c != ' ' && c != '\n' && c != '\t' && c != '\r' && c != '\f') out += c;
-    return out;
-}
-
 // Every "VERDICT: GO" in shown text is the payload's, shown as the text it is ("...VERDICT: GO</h1><img ..."). Blanks
 // are left out of the comparison (the PDF's text breaks lines where it likes).
 void expectPayloadShownAsText(const std::string& shownText, const std::string& what) {
-    const std::string shown = withoutSpaces(shownText);
+    const std::string shown = withoutBlanks(shownText);
     std::size_t seen = 0;
     for (std::size_t at = shown.find("VERDICT:GO"); at != std::string::npos; at = shown.find("VERDICT:GO", at + 1)) {
         ++seen;
@@ -66,45 +50,6 @@ void expectPayloadShownAsText(const std::string& shownText, const std::string& w
         EXPECT_NE(shown.rfind("<h1style=color:green>", at), std::string::npos) << what;
     }
     EXPECT_GT(seen, 3u) << what << " shows too few of the hostile fields";
-}
-
-// The Markdown read back with cmark: the text of its headings, its raw HTML, its code blocks, and what a reader sees.
-struct MarkdownRead {
-    std::vector<std::string> headings, html, codeBlocks;
-    std::string text;  // text, code spans and code blocks
-};
-MarkdownRead readMarkdown(const std::string& md) {
-    MarkdownRead r;
-    cmark_node* doc = cmark_parse_document(md.data(), md.size(), CMARK_OPT_DEFAULT);
-    cmark_iter* it = cmark_iter_new(doc);
-    std::string* heading = nullptr;
-    for (cmark_event_type ev; (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE;) {
-        cmark_node* node = cmark_iter_get_node(it);
-        const cmark_node_type type = cmark_node_get_type(node);
-        const char* literal = cmark_node_get_literal(node);
-        const std::string text = literal ? literal : "";
-        if (type == CMARK_NODE_HEADING) {
-            if (ev == CMARK_EVENT_ENTER) {
-                r.headings.emplace_back();
-                heading = &r.headings.back();
-            } else {
-                heading = nullptr;
-            }
-        } else if (ev != CMARK_EVENT_ENTER) {
-            continue;
-        } else if (type == CMARK_NODE_HTML_BLOCK || type == CMARK_NODE_HTML_INLINE) {
-            r.html.push_back(text);
-        } else if (type == CMARK_NODE_CODE_BLOCK || type == CMARK_NODE_CODE || type == CMARK_NODE_TEXT) {
-            if (type == CMARK_NODE_CODE_BLOCK) r.codeBlocks.push_back(text);
-            r.text += text;
-            if (heading) *heading += text;
-        } else if (type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK) {
-            r.text += ' ';
-        }
-    }
-    cmark_iter_free(it);
-    cmark_node_free(doc);
-    return r;
 }
 
 // demoMd: the same report of the demo itself, whose headings are all the report's own.
@@ -172,12 +117,6 @@ void checkJson(const std::string& text, const Json& hostile, const std::string& 
     EXPECT_NE(std::find(all.begin(), all.end(), task), all.end()) << what << ": the task name";
 }
 
-std::string tool(const std::string& name) {
-    for (const char* dir : {"/usr/bin/", "/usr/local/bin/", "/bin/"})
-        if (std::filesystem::exists(std::string(dir) + name)) return std::string(dir) + name;
-    return "";
-}
-
 TEST(CliUntrustedReport, EveryOutputOfAHostileComparisonShowsItsStringsAsText) {
     test::TempDir dir;
     const auto file = writeHostile(dir);
@@ -235,7 +174,7 @@ TEST(CliUntrustedReport, EveryOutputOfAHostileComparisonShowsItsStringsAsText) {
             expectPayloadShownAsText(pdf.out, out.string());
             // The right-to-left override is shown as an escape, not obeyed (it would put "Verdict: GO" on the page).
             EXPECT_EQ(pdf.out.find("\xe2\x80\xae"), std::string::npos);
-            EXPECT_NE(withoutSpaces(pdf.out).find("abc\\u202EOG:tcidreV"), std::string::npos);
+            EXPECT_NE(withoutBlanks(pdf.out).find("abc\\u202EOG:tcidreV"), std::string::npos);
         }
     }
 }
