@@ -3,6 +3,7 @@
 
 #include <QAreaSeries>
 #include <QChart>
+#include <QComboBox>
 #include <QDateTime>
 #include <QDateTimeAxis>
 #include <QFrame>
@@ -39,6 +40,10 @@
 namespace fp8dash::ui {
 
 namespace {
+
+QString liveIntervalText(double s) {
+    return s < 60 ? TimelineView::tr("%1 s").arg(s) : TimelineView::tr("%1 min").arg(s / 60);
+}
 
 using namespace timeline_view_parts;
 
@@ -133,6 +138,26 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     m_fetchButton->setObjectName(QStringLiteral("fetchButton"));
     m_fetchButton->setToolTip(tr("Fetch the series again for this range (Timeline › Refresh)"));
     bar->addWidget(m_fetchButton);
+    bar->addSpacing(10);
+    bar->addWidget(new QLabel(tr("Live:"), this));
+    m_liveRefresh = new QComboBox(this);
+    m_liveRefresh->setObjectName(QStringLiteral("liveRefresh"));
+    m_liveRefresh->addItem(tr("Off"), 0.0);
+    for (double s : liveIntervals()) m_liveRefresh->addItem(tr("Every %1").arg(liveIntervalText(s)), s);
+    m_liveRefresh->setToolTip(
+        tr("Follow the deployment: fetch what is new at this interval, re-evaluate the quality alert and notify its "
+           "changes. Nothing is saved on its own: Save keeps a snapshot."));
+    bar->addWidget(m_liveRefresh);
+    m_liveRange = new QComboBox(this);
+    m_liveRange->setObjectName(QStringLiteral("liveRange"));
+    m_liveRange->addItem(tr("Last 6 h"));
+    m_liveRange->addItem(tr("Last 24 h"));
+    m_liveRange->addItem(tr("Since the switch"));
+    m_liveRange->setToolTip(tr("The range live mode shows; it moves with time"));
+    bar->addWidget(m_liveRange);
+    m_liveStatus = style::caption(QString(), this);
+    m_liveStatus->setObjectName(QStringLiteral("liveStatus"));
+    bar->addWidget(m_liveStatus);
     bar->addStretch(1);
     m_resetZoomButton = new QPushButton(tr("Reset Zoom"), this);
     m_resetZoomButton->setObjectName(QStringLiteral("resetZoomButton"));
@@ -156,6 +181,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
         emit refreshRequested(from, to);
     });
     connect(m_sourceButton, &QPushButton::clicked, this, &TimelineView::connectRequested);
+    connect(m_liveRefresh, &QComboBox::currentIndexChanged, this, &TimelineView::liveSettingsChanged);
+    connect(m_liveRange, &QComboBox::currentIndexChanged, this, &TimelineView::liveSettingsChanged);
     connect(m_connectButton, &QPushButton::clicked, this, &TimelineView::connectRequested);
     connect(m_resetZoomButton, &QPushButton::clicked, this, &TimelineView::resetZoom);
     connect(m_useChangeButton, &QPushButton::clicked, this, [this] {
@@ -184,6 +211,28 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
 }
 
 TimelineView::~TimelineView() = default;
+
+const std::vector<double>& TimelineView::liveIntervals() {
+    static const std::vector<double> intervals = {30, 60, 300, 900};
+    return intervals;
+}
+
+double TimelineView::liveIntervalS() const {
+    return m_liveRefresh->currentData().toDouble();
+}
+
+void TimelineView::setLiveIntervalS(double seconds) {
+    const int i = m_liveRefresh->findData(seconds);
+    m_liveRefresh->setCurrentIndex(i < 0 ? 0 : i);
+}
+
+TimelineView::LiveRange TimelineView::liveRange() const {
+    return static_cast<LiveRange>(std::max(0, m_liveRange->currentIndex()));
+}
+
+void TimelineView::setLiveStatus(const QString& text) {
+    m_liveStatus->setText(text);
+}
 
 QWidget* TimelineView::buildEmptyPage() {
     auto* page = new QWidget(this);
