@@ -256,7 +256,9 @@ TEST_F(LiveTimelineTest, FollowsGrowingDataTellsEachTransitionOncePausesWhileHid
     server.setFailing(false);
     ASSERT_TRUE(refreshAt(*live->nextAt()));
     EXPECT_EQ(lastX(view->throughputSeries()), *now);
-    EXPECT_TRUE(window.liveNoticeText().isEmpty() || !window.liveNoticeText().contains(QStringLiteral("failed")));
+    EXPECT_FALSE(window.liveNoticeText().contains(QStringLiteral("failed")));
+    EXPECT_TRUE(window.liveNoticeText().contains(QStringLiteral("firing")));  // the last transition told stays
+    EXPECT_FALSE(window.offlineNoticeText().contains(QStringLiteral("failed")));
 
     // Off: live mode ends, the data stays.
     view->setLiveIntervalS(0);
@@ -274,6 +276,57 @@ TEST_F(LiveTimelineTest, FollowsGrowingDataTellsEachTransitionOncePausesWhileHid
     EXPECT_EQ(notesContaining(window, "quality alert is pending"), 1);
     EXPECT_EQ(notesContaining(window, "quality alert is firing"), 1);
     EXPECT_TRUE(view->liveStatusLabel()->text().contains(QStringLiteral("next in 30 s")));
+
+    // A zoom the user chose stays while the window moves on.
+    view->zoomTo(kBase, kBase + 30 * 60);
+    const auto zoomed = view->visibleRange();
+    ASSERT_TRUE(view->isZoomed());
+    ASSERT_TRUE(refreshAt(*now + 60));
+    EXPECT_EQ(view->visibleRange(), zoomed);
+}
+
+TEST_F(LiveTimelineTest, AMinimisedWindowFetchesNothingAndCatchesUpWhenRestored) {
+    GrowingPrometheus server;
+    auto now = std::make_shared<std::atomic<double>>(kBase);
+    server.setDataEnd(*now);
+    TimelineSettings snapshot = settingsFor(server);
+    snapshot.from = *now - 3600;
+    snapshot.to = *now;
+    auto fetched = fetchTimeline(snapshot, {});
+    ASSERT_TRUE(fetched) << fetched.error().message;
+    MainWindow window;
+    window.setDesktopNotifier(std::make_shared<RecordingNotifier>());
+    window.applyTimeline(*fetched);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    LiveTimeline* live = window.liveTimeline();
+    live->setAutoTick(false);
+    live->setClock([now] { return now->load(); });
+    QSignalSpy refreshed(&window, &MainWindow::liveRefreshed);
+    TimelineView* view = window.comparisonView()->timelineView();
+    // Since the switch: from the hours before it (for the before/after figures) to now.
+    view->liveRangeBox()->setCurrentIndex(TimelineView::LiveSinceSwitch);
+    view->setLiveIntervalS(300);
+    ASSERT_TRUE(refreshed.count() > 0 || refreshed.wait(30000));
+    ASSERT_TRUE(window.current()->document.timeline->throughput.has_value());
+    EXPECT_EQ(window.current()->document.timeline->throughput->samples.front().t,
+              kBase - TimelineView::kLiveHoursBeforeSwitch * 3600);
+
+    window.showMinimized();
+    QTRY_VERIFY(live->isPaused());
+    const std::size_t requests = server.requestCount();
+    *now = kBase + 20 * 60;
+    server.setDataEnd(*now);
+    live->tick();
+    EXPECT_EQ(server.requestCount(), requests);
+
+    window.showNormal();
+    QTRY_VERIFY(!live->isPaused());
+    ASSERT_TRUE(refreshed.count() > 1 || refreshed.wait(30000));
+    EXPECT_GT(server.requestCount(), requests);
+    QLineSeries* tp = view->throughputSeries();
+    ASSERT_NE(tp, nullptr);
+    EXPECT_EQ(tp->at(tp->count() - 1).x() / 1000, kBase + 20 * 60);
 }
 
 TEST_F(LiveTimelineTest, TurningLiveOffCancelsTheFetchInFlight) {

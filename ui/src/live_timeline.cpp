@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "fp8dash/ui/background_job.h"
+#include "ui_style.h"
 
 namespace fp8dash::ui {
 namespace {
@@ -49,7 +50,7 @@ public:
             QStringLiteral("org.freedesktop.Notifications"), QStringLiteral("/org/freedesktop/Notifications"),
             QStringLiteral("org.freedesktop.Notifications"), QStringLiteral("Notify"));
         // The body is plain text to us; servers that read markup get it escaped.
-        m << QStringLiteral("fp8dash") << 0u << QString() << title << body.toHtmlEscaped() << QStringList()
+        m << QStringLiteral("fp8dash") << 0u << QString() << title << style::escaped(body) << QStringList()
           << QVariantMap() << -1;
         return QDBusConnection::sessionBus().send(m);
     }
@@ -205,7 +206,8 @@ void LiveTimeline::fetchNow() {
             m_failures = 0;
             m_updatedAt = t;
             m_nextAt = t + m_intervalS;
-            if (out.data) emit refreshed(*out.data, out.refresh->transitions);
+            // Nothing new (no step was due): nothing to redraw.
+            if (out.data && out.refresh->fetchedTo != 0) emit refreshed(*out.data, out.refresh->transitions);
             emitStatus();
         });
     emitStatus();

@@ -236,8 +236,8 @@ void MainWindow::buildMenus() {
     m_exportAction->setStatusTip(
         tr("Write the whole report (verdict, review, evals, judge, timeline, benchmarks, "
            "capacity, notes) as PDF, HTML, Markdown, text or JSON"));
-    m_exportMonitoringAction =
-        file->addAction(tr("Export &Monitoring Rules…"), this, &MainWindow::exportMonitoringRules);
+    m_exportMonitoringAction = shortcut(
+        file->addAction(tr("Export &Monitoring Rules…"), this, &MainWindow::exportMonitoringRules), "Ctrl+Shift+E");
     m_exportMonitoringAction->setObjectName(QStringLiteral("exportMonitoringAction"));
     file->setToolTipsVisible(true);
     file->addSeparator();

@@ -80,8 +80,9 @@ void MainWindow::updateLive() {
     if (interval <= 0 || !haveTimeline) {
         m_live->stop();
         view->setLiveStatus({});
-        if (!m_liveNotice.isEmpty()) {
+        if (!m_liveNotice.isEmpty() || !m_liveError.isEmpty()) {
             m_liveNotice.clear();
+            m_liveError.clear();
             updateOfflineNotice();
         }
         if (interval > 0) {
@@ -103,14 +104,16 @@ void MainWindow::updateLive() {
             break;
         case TimelineView::LiveSinceSwitch:
             window.lengthS = 24 * 3600;
+            // From the hours before the switch, so that the before/after figures have their "before".
             if (settings.changeAt)
-                window.since = *settings.changeAt;
+                window.since = *settings.changeAt - TimelineView::kLiveHoursBeforeSwitch * 3600;
             else
                 statusBar()->showMessage(tr("No FP8 change time is set yet: following the last 24 hours"), 8000);
             break;
     }
     const TimelineCredentials credentials = m_sessionCredentials.value_or(credentialsFromEnvironment());
     m_liveNotice.clear();
+    m_liveError.clear();
     updateOfflineNotice();
     m_live->start(settings, window, interval, [credentials](const TimelineSettings& s, const Progress& p) {
         return fetchTimeline(s, credentials, p);
@@ -141,7 +144,7 @@ void MainWindow::applyLiveRefresh(const TimelineData& data, const std::vector<Al
     }
     if (!showDerived(std::move(doc))) return;
     setModified(true);
-    m_liveNotice.clear();
+    m_liveError.clear();
     if (!told.isEmpty()) {
         m_liveNotice = tr("<b>Live timeline</b>: %1 (added to the notes)").arg(style::escaped(told.last()));
         statusBar()->showMessage(told.last(), 15000);
@@ -153,7 +156,7 @@ void MainWindow::applyLiveRefresh(const TimelineData& data, const std::vector<Al
 void MainWindow::liveRefreshFailed(const QString& message, int failures, double retryInS) {
     const QString retry =
         retryInS < 120 ? tr("%1 s").arg(std::ceil(retryInS)) : tr("%1 min").arg(std::ceil(retryInS / 60));
-    m_liveNotice =
+    m_liveError =
         tr("<b>Live timeline</b>: the refresh failed (%1): %2. Retrying in %3; the series shown are kept.")
             .arg(failures == 1 ? tr("once") : tr("%1 times in a row").arg(failures), style::escaped(message), retry);
     updateOfflineNotice();

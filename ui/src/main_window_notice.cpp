@@ -89,11 +89,12 @@ void MainWindow::checkLiveSources() {
 
 void MainWindow::updateOfflineNotice() {
     const QString offline = offlineNoticeHtml();
-    if (m_liveNotice.isEmpty() || !m_doc.current()) {
+    const QString live = liveNoticeText();
+    if (live.isEmpty() || !m_doc.current()) {
         m_view->setOfflineNotice(offline);
         return;
     }
-    m_view->setOfflineNotice(offline.isEmpty() ? m_liveNotice : m_liveNotice + QStringLiteral("<br>") + offline);
+    m_view->setOfflineNotice(offline.isEmpty() ? live : live + QStringLiteral("<br>") + offline);
 }
 
 QString MainWindow::offlineNoticeHtml() const {

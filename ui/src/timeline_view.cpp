@@ -138,26 +138,6 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     m_fetchButton->setObjectName(QStringLiteral("fetchButton"));
     m_fetchButton->setToolTip(tr("Fetch the series again for this range (Timeline › Refresh)"));
     bar->addWidget(m_fetchButton);
-    bar->addSpacing(10);
-    bar->addWidget(new QLabel(tr("Live:"), this));
-    m_liveRefresh = new QComboBox(this);
-    m_liveRefresh->setObjectName(QStringLiteral("liveRefresh"));
-    m_liveRefresh->addItem(tr("Off"), 0.0);
-    for (double s : liveIntervals()) m_liveRefresh->addItem(tr("Every %1").arg(liveIntervalText(s)), s);
-    m_liveRefresh->setToolTip(
-        tr("Follow the deployment: fetch what is new at this interval, re-evaluate the quality alert and notify its "
-           "changes. Nothing is saved on its own: Save keeps a snapshot."));
-    bar->addWidget(m_liveRefresh);
-    m_liveRange = new QComboBox(this);
-    m_liveRange->setObjectName(QStringLiteral("liveRange"));
-    m_liveRange->addItem(tr("Last 6 h"));
-    m_liveRange->addItem(tr("Last 24 h"));
-    m_liveRange->addItem(tr("Since the switch"));
-    m_liveRange->setToolTip(tr("The range live mode shows; it moves with time"));
-    bar->addWidget(m_liveRange);
-    m_liveStatus = style::caption(QString(), this);
-    m_liveStatus->setObjectName(QStringLiteral("liveStatus"));
-    bar->addWidget(m_liveStatus);
     bar->addStretch(1);
     m_resetZoomButton = new QPushButton(tr("Reset Zoom"), this);
     m_resetZoomButton->setObjectName(QStringLiteral("resetZoomButton"));
@@ -168,6 +148,33 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     m_sourceButton->setToolTip(tr("Prometheus and Langfuse: URLs, queries, authentication (Timeline › Connect…)"));
     bar->addWidget(m_sourceButton);
     layout->addLayout(bar);
+    // Live mode: its own row, so that the range's times keep their width.
+    auto* live = new QHBoxLayout;
+    live->setSpacing(6);
+    live->addWidget(new QLabel(tr("Live:"), this));
+    m_liveRefresh = new QComboBox(this);
+    m_liveRefresh->setObjectName(QStringLiteral("liveRefresh"));
+    m_liveRefresh->addItem(tr("Off"), 0.0);
+    for (double s : liveIntervals()) m_liveRefresh->addItem(tr("Every %1").arg(liveIntervalText(s)), s);
+    m_liveRefresh->setToolTip(
+        tr("Follow the deployment: fetch what is new at this interval, re-evaluate the quality alert and notify its "
+           "changes. Nothing is saved on its own: Save keeps a snapshot."));
+    live->addWidget(m_liveRefresh);
+    m_liveRange = new QComboBox(this);
+    m_liveRange->setObjectName(QStringLiteral("liveRange"));
+    m_liveRange->addItem(tr("Last 6 h"));
+    m_liveRange->addItem(tr("Last 24 h"));
+    m_liveRange->addItem(tr("Since the switch"));
+    m_liveRange->setToolTip(tr("The range live mode shows; it moves with time. Since the switch starts %1 hours "
+                               "before the FP8 change time, for the before/after figures")
+                                .arg(kLiveHoursBeforeSwitch));
+    live->addWidget(m_liveRange);
+    m_liveStatus = style::caption(QString(), this);
+    m_liveStatus->setWordWrap(false);
+    m_liveStatus->setObjectName(QStringLiteral("liveStatus"));
+    live->addWidget(m_liveStatus);
+    live->addStretch(1);
+    layout->addLayout(live);
 
     m_stack = new QStackedWidget(this);
     m_emptyPage = buildEmptyPage();
@@ -402,6 +409,7 @@ void TimelineView::setTimeline(const TimelineData* data, const TimelineReport* r
     const bool sameRange =
         m_data && m_data->settings.from == data->settings.from && m_data->settings.to == data->settings.to;
     const std::pair<double, double> keptView{m_viewFrom, m_viewTo};
+    const bool wasZoomed = isZoomed();
 
     m_data = *data;
     m_report = report ? *report : evaluateTimeline(*data);
@@ -430,6 +438,10 @@ void TimelineView::setTimeline(const TimelineData* data, const TimelineReport* r
     if (sameRange) {
         m_viewFrom = keptView.first;
         m_viewTo = keptView.second;
+    } else if (wasZoomed && liveIntervalS() > 0 && keptView.second > st.from && keptView.first < st.to) {
+        // Live: the window moves on every refresh; the part the user zoomed into stays on screen.
+        m_viewFrom = std::max(keptView.first, st.from);
+        m_viewTo = std::min(keptView.second, st.to);
     } else {
         m_viewFrom = st.from;
         m_viewTo = st.to;

@@ -48,7 +48,7 @@ public:
     explicit LiveTimeline(QWidget* window);
     ~LiveTimeline() override;
 
-    void setClock(Clock clock);      // default: the system clock
+    void setClock(Clock clock);      // default: the system clock; also read on the worker (must be thread-safe)
     void setAutoTick(bool enabled);  // the once-a-second tick (default on); tests turn it off and call tick()
 
     // Starts following (the first fetch at once, unless paused); a follow already running is stopped first.

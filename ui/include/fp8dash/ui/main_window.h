@@ -123,7 +123,8 @@ public:
     // area, never in a dialog, and the series stay. Another document shown turns live mode off.
     LiveTimeline* liveTimeline() const { return m_live; }
     void setDesktopNotifier(std::shared_ptr<DesktopNotifier> notifier);
-    QString liveNoticeText() const { return m_liveNotice; }  // the notice area's live line ("" when none)
+    // The notice area's live line: the last refresh's failure, else the last transition told ("" when none).
+    QString liveNoticeText() const { return m_liveError.isEmpty() ? m_liveNotice : m_liveError; }
     // File › Export Monitoring Rules…: a folder, then exportMonitoringInto. That writes core's exportMonitoring
     // files (rules, promtool test, Grafana dashboard) into `dir` off the GUI thread; where files of those names exist
     // it first asks (window-modal, "monitoringOverwriteBox", returned; Yes writes). monitoringExported() follows a
@@ -329,7 +330,8 @@ private:
     QPointer<PresentationWindow> m_presentation;
     LiveTimeline* m_live = nullptr;
     std::shared_ptr<DesktopNotifier> m_notifier;
-    QString m_liveNotice;                      // the notice area's live line (a failed refresh, the alert's state)
+    QString m_liveNotice;                      // the notice area's line for the last transition told
+    QString m_liveError;                       // the notice area's line for a failed refresh ("" after a success)
     BackgroundJob* m_monitoringJob = nullptr;  // File › Export Monitoring Rules… writing
     BackgroundJob* m_load = nullptr;           // the file openFileAsync reads; cancelled by any newer document
     quint64 m_benchSerial = 0;  // the document (DocumentController::serial) a benchmark run was started for

@@ -83,6 +83,7 @@ public:
     // Live mode (issue 28): the refresh picker (Off, 30 s, 1 min, 5 min, 15 min) and the range it follows, relative
     // to now ("Last 6 h", "Last 24 h", "Since the switch"); the status line ("updated 14:02:11 · next in 42 s").
     enum LiveRange { LiveLast6Hours = 0, LiveLast24Hours = 1, LiveSinceSwitch = 2 };
+    static constexpr int kLiveHoursBeforeSwitch = 6;    // "Since the switch" starts this long before it
     static const std::vector<double>& liveIntervals();  // seconds, in the picker's order after "Off"
     double liveIntervalS() const;                       // 0: off
     void setLiveIntervalS(double seconds);              // 0: off; emits liveSettingsChanged when it changes
