@@ -73,6 +73,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_load = new BackgroundJob(this);
     m_liveCheck = new BackgroundJob(this);
     m_deviceQuery = new BackgroundJob(this);
+    m_monitoringJob = new BackgroundJob(this);
     setUpAutosave();
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(QStringLiteral("fp8dash"));
@@ -96,6 +97,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(timeline, &TimelineView::refreshRequested, this,
             [this](double from, double to) { refreshTimeline(from, to); });
     connect(timeline, &TimelineView::changeTimeChosen, this, &MainWindow::setTimelineChangeTime);
+    setUpLive();
 
     BenchView* bench = m_view->benchView();
     connect(bench, &BenchView::runStarted, this, [this] {
@@ -234,6 +236,10 @@ void MainWindow::buildMenus() {
     m_exportAction->setStatusTip(
         tr("Write the whole report (verdict, review, evals, judge, timeline, benchmarks, "
            "capacity, notes) as PDF, HTML, Markdown, text or JSON"));
+    m_exportMonitoringAction = shortcut(
+        file->addAction(tr("Export &Monitoring Rules…"), this, &MainWindow::exportMonitoringRules), "Ctrl+Shift+E");
+    m_exportMonitoringAction->setObjectName(QStringLiteral("exportMonitoringAction"));
+    file->setToolTipsVisible(true);
     file->addSeparator();
     shortcut(file->addAction(tr("&Close Window"), this, &QWidget::close), "Ctrl+W");
     QAction* quit = shortcut(file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows), "Ctrl+Q");
@@ -405,6 +411,15 @@ void MainWindow::updateActions() {
     m_saveAsAction->setEnabled(haveDocument);
     m_refreshAction->setEnabled(haveDocument && m_doc.current()->document.timeline.has_value());
     m_exportAction->setEnabled(haveDocument);
+    const bool haveTimeline = haveDocument && m_doc.current()->document.timeline.has_value();
+    m_exportMonitoringAction->setEnabled(haveTimeline);
+    m_exportMonitoringAction->setToolTip(
+        haveTimeline
+            ? tr("Write the quality alert for your own Prometheus (fp8dash-alerts.rules.yml), its promtool unit "
+                 "test (fp8dash-alerts.test.yml) and a Grafana dashboard (grafana-dashboard.json) into a "
+                 "folder")
+            : tr("This comparison has no production timeline, so there is no alert to export: connect one "
+                 "first (Timeline › Connect…)"));
     m_expandAllAction->setEnabled(haveEvals);
     m_collapseAllAction->setEnabled(haveEvals);
     m_addNoteAction->setEnabled(haveDocument);
@@ -493,6 +508,7 @@ void MainWindow::display(LoadedComparison loaded, const QString& path, const QSt
     m_stack->setCurrentWidget(m_view);
     updateTitle();
     if (!derived) {
+        m_view->timelineView()->setLiveIntervalS(0);  // live mode follows the document it was started for only
         scheduleAutosave();  // a new document: whatever the old one left in the recovery file goes
         checkLiveSources();
         m_doc.setDiskStamp(m_pendingStamp ? *m_pendingStamp : DiskStamp::of(m_doc.path()));

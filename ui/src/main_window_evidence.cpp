@@ -71,6 +71,7 @@ void MainWindow::applyTimeline(TimelineData data) {
     setModified(true);
     m_view->showTab(ComparisonView::TimelineTab);
     statusBar()->showMessage(tr("Timeline fetched; save the comparison to keep it"), 8000);
+    updateLive();  // a live view follows the new settings
     emit timelineApplied();
 }
 

@@ -88,10 +88,17 @@ void MainWindow::checkLiveSources() {
 }
 
 void MainWindow::updateOfflineNotice() {
-    if (!m_doc.current()) {
-        m_view->setOfflineNotice({});
+    const QString offline = offlineNoticeHtml();
+    const QString live = liveNoticeText();
+    if (live.isEmpty() || !m_doc.current()) {
+        m_view->setOfflineNotice(offline);
         return;
     }
+    m_view->setOfflineNotice(offline.isEmpty() ? live : live + QStringLiteral("<br>") + offline);
+}
+
+QString MainWindow::offlineNoticeHtml() const {
+    if (!m_doc.current()) return {};
     QStringList items;
     // One line for the timeline's sources that cannot be reached (their errors in the tooltip); placeholders (the
     // demo's .invalid addresses) are not real servers and are not mentioned.
@@ -113,22 +120,20 @@ void MainWindow::updateOfflineNotice() {
     QStringList said;
     for (const QString& n : std::as_const(m_sourceNotices)) said << style::escaped(n);
     if (items.isEmpty() && said.isEmpty()) {
-        m_view->setOfflineNotice({});
-        return;
+        return {};
     }
     if (items.isEmpty()) {
         QString html = tr("From the live sources on the last fetch:");
         html += QStringLiteral("<ul style=\"margin-top:2px; margin-bottom:0px; -qt-list-indent:1;\">");
         for (const QString& item : said) html += QStringLiteral("<li>") + item + QStringLiteral("</li>");
-        m_view->setOfflineNotice(html + QStringLiteral("</ul>"));
-        return;
+        return html + QStringLiteral("</ul>");
     }
     items << said;
     QString html = tr("Everything saved in this comparison is shown. Not available on this machine:");
     html += QStringLiteral("<ul style=\"margin-top:2px; margin-bottom:0px; -qt-list-indent:1;\">");
     for (const QString& item : items) html += QStringLiteral("<li>") + item + QStringLiteral("</li>");
     html += QStringLiteral("</ul>");
-    m_view->setOfflineNotice(html);
+    return html;
 }
 
 QString MainWindow::offlineNoticeText() const {

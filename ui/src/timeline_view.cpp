@@ -3,6 +3,7 @@
 
 #include <QAreaSeries>
 #include <QChart>
+#include <QComboBox>
 #include <QDateTime>
 #include <QDateTimeAxis>
 #include <QFrame>
@@ -39,6 +40,10 @@
 namespace fp8dash::ui {
 
 namespace {
+
+QString liveIntervalText(double s) {
+    return s < 60 ? TimelineView::tr("%1 s").arg(s) : TimelineView::tr("%1 min").arg(s / 60);
+}
 
 using namespace timeline_view_parts;
 
@@ -143,6 +148,33 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     m_sourceButton->setToolTip(tr("Prometheus and Langfuse: URLs, queries, authentication (Timeline › Connect…)"));
     bar->addWidget(m_sourceButton);
     layout->addLayout(bar);
+    // Live mode: its own row, so that the range's times keep their width.
+    auto* live = new QHBoxLayout;
+    live->setSpacing(6);
+    live->addWidget(new QLabel(tr("Live:"), this));
+    m_liveRefresh = new QComboBox(this);
+    m_liveRefresh->setObjectName(QStringLiteral("liveRefresh"));
+    m_liveRefresh->addItem(tr("Off"), 0.0);
+    for (double s : liveIntervals()) m_liveRefresh->addItem(tr("Every %1").arg(liveIntervalText(s)), s);
+    m_liveRefresh->setToolTip(
+        tr("Follow the deployment: fetch what is new at this interval, re-evaluate the quality alert and notify its "
+           "changes. Nothing is saved on its own: Save keeps a snapshot."));
+    live->addWidget(m_liveRefresh);
+    m_liveRange = new QComboBox(this);
+    m_liveRange->setObjectName(QStringLiteral("liveRange"));
+    m_liveRange->addItem(tr("Last 6 h"));
+    m_liveRange->addItem(tr("Last 24 h"));
+    m_liveRange->addItem(tr("Since the switch"));
+    m_liveRange->setToolTip(tr("The range live mode shows; it moves with time. Since the switch starts %1 hours "
+                               "before the FP8 change time, for the before/after figures")
+                                .arg(kLiveHoursBeforeSwitch));
+    live->addWidget(m_liveRange);
+    m_liveStatus = style::caption(QString(), this);
+    m_liveStatus->setWordWrap(false);
+    m_liveStatus->setObjectName(QStringLiteral("liveStatus"));
+    live->addWidget(m_liveStatus);
+    live->addStretch(1);
+    layout->addLayout(live);
 
     m_stack = new QStackedWidget(this);
     m_emptyPage = buildEmptyPage();
@@ -156,6 +188,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
         emit refreshRequested(from, to);
     });
     connect(m_sourceButton, &QPushButton::clicked, this, &TimelineView::connectRequested);
+    connect(m_liveRefresh, &QComboBox::currentIndexChanged, this, &TimelineView::liveSettingsChanged);
+    connect(m_liveRange, &QComboBox::currentIndexChanged, this, &TimelineView::liveSettingsChanged);
     connect(m_connectButton, &QPushButton::clicked, this, &TimelineView::connectRequested);
     connect(m_resetZoomButton, &QPushButton::clicked, this, &TimelineView::resetZoom);
     connect(m_useChangeButton, &QPushButton::clicked, this, [this] {
@@ -184,6 +218,28 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
 }
 
 TimelineView::~TimelineView() = default;
+
+const std::vector<double>& TimelineView::liveIntervals() {
+    static const std::vector<double> intervals = {30, 60, 300, 900};
+    return intervals;
+}
+
+double TimelineView::liveIntervalS() const {
+    return m_liveRefresh->currentData().toDouble();
+}
+
+void TimelineView::setLiveIntervalS(double seconds) {
+    const int i = m_liveRefresh->findData(seconds);
+    m_liveRefresh->setCurrentIndex(i < 0 ? 0 : i);
+}
+
+TimelineView::LiveRange TimelineView::liveRange() const {
+    return static_cast<LiveRange>(std::max(0, m_liveRange->currentIndex()));
+}
+
+void TimelineView::setLiveStatus(const QString& text) {
+    m_liveStatus->setText(text);
+}
 
 QWidget* TimelineView::buildEmptyPage() {
     auto* page = new QWidget(this);
@@ -353,6 +409,7 @@ void TimelineView::setTimeline(const TimelineData* data, const TimelineReport* r
     const bool sameRange =
         m_data && m_data->settings.from == data->settings.from && m_data->settings.to == data->settings.to;
     const std::pair<double, double> keptView{m_viewFrom, m_viewTo};
+    const bool wasZoomed = isZoomed();
 
     m_data = *data;
     m_report = report ? *report : evaluateTimeline(*data);
@@ -381,6 +438,10 @@ void TimelineView::setTimeline(const TimelineData* data, const TimelineReport* r
     if (sameRange) {
         m_viewFrom = keptView.first;
         m_viewTo = keptView.second;
+    } else if (wasZoomed && liveIntervalS() > 0 && keptView.second > st.from && keptView.first < st.to) {
+        // Live: the window moves on every refresh; the part the user zoomed into stays on screen.
+        m_viewFrom = std::max(keptView.first, st.from);
+        m_viewTo = std::min(keptView.second, st.to);
     } else {
         m_viewFrom = st.from;
         m_viewTo = st.to;

@@ -30,6 +30,7 @@
 #include "fp8dash/core/live_sources.h"
 #include "fp8dash/core/report_document.h"
 #include "fp8dash/core/timeline.h"
+#include "fp8dash/core/timeline_follower.h"
 #include "fp8dash/ui/document_controller.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/recovery_store.h"
@@ -39,6 +40,7 @@ class QFileSystemWatcher;
 class QLabel;
 class QPushButton;
 class QMenu;
+class QMessageBox;
 class QMimeData;
 class QProgressBar;
 class QStackedWidget;
@@ -52,6 +54,8 @@ namespace fp8dash::ui {
 class BackgroundJob;
 class ComparisonView;
 class CredentialStore;
+class DesktopNotifier;
+class LiveTimeline;
 class NoteDialog;
 class RecordDecisionDialog;
 class PresentationWindow;
@@ -109,6 +113,24 @@ public:
     // The user confirmed when FP8 went on: re-evaluates the timeline and the overall verdict; marks it modified.
     void setTimelineChangeTime(double unixSeconds);
     TimelineSourceDialog* sourceDialog() const;  // the open one, or nullptr
+
+    // Live timeline (main_window_live.cpp; issue 28): the timeline tab's refresh picker starts a LiveTimeline over the
+    // document's timeline settings with the session's credentials (else the environment's). Each refresh replaces
+    // the document's timeline with the followed one (the change time the user set stays) and marks the document
+    // modified: nothing is written to the user's file on its own (Save writes the snapshot; autosave as ever). Each
+    // alert transition (pending, firing, resolved) becomes a note with its time, once, and a desktop notification
+    // through the notifier (makeDesktopNotifier by default; tests inject one). A failed refresh shows in the notice
+    // area, never in a dialog, and the series stay. Another document shown turns live mode off.
+    LiveTimeline* liveTimeline() const { return m_live; }
+    void setDesktopNotifier(std::shared_ptr<DesktopNotifier> notifier);
+    // The notice area's live line: the last refresh's failure, else the last transition told ("" when none).
+    QString liveNoticeText() const { return m_liveError.isEmpty() ? m_liveNotice : m_liveError; }
+    // File › Export Monitoring Rules…: a folder, then exportMonitoringInto. That writes core's exportMonitoring
+    // files (rules, promtool test, Grafana dashboard) into `dir` off the GUI thread; where files of those names exist
+    // it first asks (window-modal, "monitoringOverwriteBox", returned; Yes writes). monitoringExported() follows a
+    // write with its error ("" when written). Disabled, with a tooltip saying why, without a production timeline.
+    QMessageBox* exportMonitoringInto(const QString& dir);
+    QAction* exportMonitoringAction() const { return m_exportMonitoringAction; }
 
     // Bench › Show Local Benchmarks / Show Capacity: the tab in front; without a document, a new one for local
     // evidence (no evals) first. Bench › Run Benchmarks: the same, then a run with the tab's settings.
@@ -198,6 +220,8 @@ signals:
     void liveSourcesChecked();
     void diskChangeShown();                        // the notice bar appeared
     void diskMergeFinished(const QString& error);  // empty: merged (and saved when asked)
+    void liveRefreshed();                          // a live refresh went into the document
+    void monitoringExported(const QString& dir, const QString& error);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -228,6 +252,14 @@ private:
     TimelineSourceDialog* openSourceDialog(const TimelineSettings& settings, bool fetchNow);
     void exportReport();
     void showAbout();
+    // Live timeline and monitoring export (main_window_live.cpp).
+    void setUpLive();   // in the constructor
+    void updateLive();  // the timeline tab's live picker changed (or the timeline did)
+    void applyLiveRefresh(const TimelineData& data, const std::vector<AlertTransition>& transitions);
+    void liveRefreshFailed(const QString& message, int failures, double retryInS);
+    void exportMonitoringRules();
+    void writeMonitoring(const QString& dir);
+    QString offlineNoticeHtml() const;
     // Review: a document derived from the current one with a change to its notes or decisions.
     bool applyReviewChange(ComparisonDocument doc, const QString& message);
     QStringList taskNames() const;
@@ -263,6 +295,7 @@ private:
     QAction* m_connectAction = nullptr;
     QAction* m_refreshAction = nullptr;
     QAction* m_exportAction = nullptr;
+    QAction* m_exportMonitoringAction = nullptr;
     QAction* m_expandAllAction = nullptr;
     QAction* m_collapseAllAction = nullptr;
     QAction* m_cancelBenchAction = nullptr;
@@ -295,8 +328,13 @@ private:
     std::vector<LiveSourceCheck> m_liveChecks;
     std::optional<QString> m_gpuUnavailable;  // why GPU benchmarks cannot run here, once known
     QPointer<PresentationWindow> m_presentation;
-    BackgroundJob* m_load = nullptr;  // the file openFileAsync reads; cancelled by any newer document
-    quint64 m_benchSerial = 0;        // the document (DocumentController::serial) a benchmark run was started for
+    LiveTimeline* m_live = nullptr;
+    std::shared_ptr<DesktopNotifier> m_notifier;
+    QString m_liveNotice;                      // the notice area's line for the last transition told
+    QString m_liveError;                       // the notice area's line for a failed refresh ("" after a success)
+    BackgroundJob* m_monitoringJob = nullptr;  // File › Export Monitoring Rules… writing
+    BackgroundJob* m_load = nullptr;           // the file openFileAsync reads; cancelled by any newer document
+    quint64 m_benchSerial = 0;  // the document (DocumentController::serial) a benchmark run was started for
 
     QFileSystemWatcher* m_diskWatcher = nullptr;
     QWidget* m_diskBar = nullptr;

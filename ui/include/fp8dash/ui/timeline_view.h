@@ -20,6 +20,7 @@
 
 class QAreaSeries;
 class QChart;
+class QComboBox;
 class QDateTimeAxis;
 class QFrame;
 class QGraphicsLineItem;
@@ -79,6 +80,19 @@ public:
     // The range a fetch uses.
     TimeRangePicker* rangePicker() const { return m_rangePicker; }
 
+    // Live mode (issue 28): the refresh picker (Off, 30 s, 1 min, 5 min, 15 min) and the range it follows, relative
+    // to now ("Last 6 h", "Last 24 h", "Since the switch"); the status line ("updated 14:02:11 · next in 42 s").
+    enum LiveRange { LiveLast6Hours = 0, LiveLast24Hours = 1, LiveSinceSwitch = 2 };
+    static constexpr int kLiveHoursBeforeSwitch = 6;    // "Since the switch" starts this long before it
+    static const std::vector<double>& liveIntervals();  // seconds, in the picker's order after "Off"
+    double liveIntervalS() const;                       // 0: off
+    void setLiveIntervalS(double seconds);              // 0: off; emits liveSettingsChanged when it changes
+    LiveRange liveRange() const;
+    void setLiveStatus(const QString& text);
+    QComboBox* liveRefreshBox() const { return m_liveRefresh; }
+    QComboBox* liveRangeBox() const { return m_liveRange; }
+    QLabel* liveStatusLabel() const { return m_liveStatus; }
+
     // For tests and accessibility: what is on screen.
     QChart* chart() const { return m_chart; }
     TimelineChartView* chartView() const { return m_chartView; }
@@ -106,6 +120,7 @@ signals:
     void connectRequested();                        // open the data-source dialog
     void refreshRequested(double from, double to);  // fetch again for the picked range
     void changeTimeChosen(double t);                // the user confirmed a change time (unix seconds)
+    void liveSettingsChanged();                     // the refresh interval or the live range was picked
 
 private:
     QWidget* buildEmptyPage();
@@ -134,6 +149,9 @@ private:
     QWidget* m_contentPage = nullptr;
     TimeRangePicker* m_rangePicker = nullptr;
     QPushButton* m_fetchButton = nullptr;
+    QComboBox* m_liveRefresh = nullptr;
+    QComboBox* m_liveRange = nullptr;
+    QLabel* m_liveStatus = nullptr;
     QPushButton* m_sourceButton = nullptr;
     QPushButton* m_resetZoomButton = nullptr;
     QPushButton* m_connectButton = nullptr;
