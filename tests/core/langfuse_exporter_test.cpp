@@ -218,6 +218,29 @@ TEST(ExporterCountersFailures, AFailedFetchKeepsTheCountersAndIsCounted) {
     EXPECT_EQ(find(samples, "fp8dash_exporter_fetch_errors_total")->value, 2);
 }
 
+// Scores below zero would make the sum counter drop (a reset to Prometheus): refused with the minute named, nothing
+// added; the minutes before them were added by an earlier update and stay.
+TEST(ExporterCountersFailures, ScoresBelowZeroAreRefusedNotServedAsACounterThatDrops) {
+    forgetLangfuseServers();
+    auto scores = seed();
+    for (auto& s : scores)
+        if (s.timestamp >= kT0 + 6 * kMin && s.timestamp < kT0 + 7 * kMin) s.value = -2.5;
+    LangfuseTestServer server(scores, personality(Personality::V4));
+    const LangfuseClient client(settingsFor(server));
+    const ExporterSelection sel{"llm_judge_domain", {}, {}};
+    LangfuseScoreCounters counters({sel}, kT0);
+    ASSERT_TRUE(counters.update(client, kT0 + 6 * kMin + 120).ok());
+    const Expected before = expected(scores, sel, kT0, kT0 + 6 * kMin);
+    const Status st = counters.update(client, kT0 + 9 * kMin + 120);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.error().message.find("below zero (the minute of 2026-11-28 00:06:00 UTC)"), std::string::npos)
+        << st.error().message;
+    const auto c = counters.snapshot().front();
+    EXPECT_EQ(c.count, before.count);
+    EXPECT_EQ(c.countedTo, kT0 + 6 * kMin);
+    EXPECT_EQ(find(parseExposition(counters.exposition()), "fp8dash_exporter_up")->value, 0);
+}
+
 // Label values from the user (tags, environments, score names) are escaped as the exposition format says: each
 // sample stays one line and reads back as the text given.
 TEST(ExporterExposition, HostileLabelValuesStayOneLineAndReadBack) {

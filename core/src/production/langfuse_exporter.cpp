@@ -11,6 +11,7 @@
 #include "fp8dash/core/langfuse_client.h"
 #include "fp8dash/core/monitoring_export.h"
 #include "fp8dash/core/score_buckets.h"
+#include "fp8dash/core/time_series.h"
 
 namespace fp8dash {
 namespace {
@@ -129,10 +130,21 @@ Status LangfuseScoreCounters::update(const LangfuseClient& client, double now, c
         }
         long double sum = 0;
         double count = 0;
+        std::optional<double> negative;
         for (const ScoreBucket& b : *minutes) {
             if (b.t < c.countedTo || b.t >= end) continue;  // never a minute twice
+            if (!(b.sum >= 0) && !negative) negative = b.t;
             sum += b.sum;
             count += b.count;
+        }
+        if (negative) {
+            // A counter only grows: a drop would read as a reset and break every window mean over it (the same
+            // refusal as `export monitoring`'s). Nothing is added and the minutes are asked again next time.
+            if (!failure)
+                failure = Error{"Langfuse scores \"" + c.selection.scoreName + "\" below zero (the minute of " +
+                                formatTimeUtc(*negative) +
+                                "): a counter of the scores' sum only grows, so fp8dash exporter cannot serve them"};
+            continue;
         }
         std::lock_guard lock(m_mutex);
         ExporterCounters& target = m_counters[i];
