@@ -48,7 +48,7 @@ TEST_P(CliExporter, SurvivesAnOutageThenServesTheScoresOfTheFinishedMinutes) {
         return ExporterProcess::value(s, "fp8dash_exporter_up") == 1 &&
                ExporterProcess::value(s, "fp8dash_langfuse_score_count") == want.count;
     })) << exporter.log();
-    const test::Sample* sum = test::find(s, "fp8dash_langfuse_score_sum");
+    const test::Sample* sum = test::findSample(s, "fp8dash_langfuse_score_sum");
     ASSERT_TRUE(sum);
     EXPECT_NEAR(sum->value, static_cast<double>(want.sum), 1e-9 * static_cast<double>(want.sum));
     EXPECT_EQ(sum->labels,

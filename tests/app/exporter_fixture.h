@@ -117,7 +117,7 @@ public:
         return parseExposition(r->body);
     }
     static double value(const std::vector<Sample>& samples, const std::string& name, double otherwise = -1) {
-        const Sample* s = find(samples, name);
+        const Sample* s = findSample(samples, name);
         return s ? s->value : otherwise;
     }
     // SIGTERM and the exit status (-1: not exited normally).

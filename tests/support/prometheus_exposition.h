@@ -72,7 +72,7 @@ inline std::vector<Sample> parseExposition(const std::string& text) {
     return out;
 }
 
-inline const Sample* find(const std::vector<Sample>& samples, const std::string& name) {
+inline const Sample* findSample(const std::vector<Sample>& samples, const std::string& name) {
     for (const auto& s : samples)
         if (s.name == name) return &s;
     return nullptr;

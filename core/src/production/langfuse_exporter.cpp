@@ -16,9 +16,9 @@
 namespace fp8dash {
 namespace {
 
-constexpr double kMinute = kScoreBucketSeconds;
+constexpr double kExporterMinute = kScoreBucketSeconds;
 
-std::string joined(const std::vector<std::string>& items) {
+std::string joinedValues(const std::vector<std::string>& items) {
     std::string out;
     for (const auto& i : items) out += (out.empty() ? "" : ",") + i;
     return out;
@@ -27,8 +27,8 @@ std::string joined(const std::vector<std::string>& items) {
 // {score_name="…",tag="…",environment="…"}: the labels monitoring_export.cpp selects the series by.
 std::string selectionLabels(const ExporterSelection& s) {
     std::string out = "{score_name=\"" + prometheusLabelValue(s.scoreName) + "\"";
-    if (!s.traceTags.empty()) out += ",tag=\"" + prometheusLabelValue(joined(s.traceTags)) + "\"";
-    if (!s.environments.empty()) out += ",environment=\"" + prometheusLabelValue(joined(s.environments)) + "\"";
+    if (!s.traceTags.empty()) out += ",tag=\"" + prometheusLabelValue(joinedValues(s.traceTags)) + "\"";
+    if (!s.environments.empty()) out += ",environment=\"" + prometheusLabelValue(joinedValues(s.environments)) + "\"";
     return out + "}";
 }
 
@@ -58,7 +58,7 @@ Result<std::vector<ScoreBucket>> fetchMinutes(const LangfuseClient& client, cons
     std::map<double, std::pair<long double, double>> minutes;
     for (const Score& s : *scores) {
         if (!std::isfinite(s.value)) continue;
-        auto& m = minutes[std::floor(s.timestamp / kMinute) * kMinute];
+        auto& m = minutes[std::floor(s.timestamp / kExporterMinute) * kExporterMinute];
         m.first += s.value;
         m.second += 1;
     }
@@ -102,13 +102,13 @@ std::string prometheusSampleValue(double v) {
 LangfuseScoreCounters::LangfuseScoreCounters(std::vector<ExporterSelection> selections, double firstMinute,
                                              double graceS)
     : m_graceS(graceS) {
-    const double start = std::floor(firstMinute / kMinute) * kMinute;
+    const double start = std::floor(firstMinute / kExporterMinute) * kExporterMinute;
     for (auto& s : selections) m_counters.push_back({std::move(s), 0, 0, start, {}});
 }
 
 Status LangfuseScoreCounters::update(const LangfuseClient& client, double now, const Progress& progress) {
     // The end of the last whole minute that ended graceS ago (exclusive).
-    const double end = std::floor((now - m_graceS) / kMinute) * kMinute;
+    const double end = std::floor((now - m_graceS) / kExporterMinute) * kExporterMinute;
     std::vector<ExporterCounters> current = snapshot();
     std::optional<Error> failure;
     bool fetched = false;
@@ -166,7 +166,7 @@ Status LangfuseScoreCounters::update(const LangfuseClient& client, double now, c
             q.name = current[0].selection.scoreName;
             q.traceTags = current[0].selection.traceTags;
             q.environments = current[0].selection.environments;
-            q.from = current[0].countedTo - kMinute;
+            q.from = current[0].countedTo - kExporterMinute;
             q.to = current[0].countedTo;
             std::string mode;
             if (auto probe = fetchMinutes(client, q, progress, mode); !probe) failure = probe.error();
