@@ -223,6 +223,28 @@ TEST(ExporterCountersFailures, AFailedFetchKeepsTheCountersAndIsCounted) {
     EXPECT_EQ(test::findSample(samples, "fp8dash_exporter_fetch_errors_total")->value, 2);
 }
 
+// Langfuse's rate limit (429 + Retry-After) is waited out by the client and the minutes are counted all the same.
+TEST(ExporterCountersFailures, ARateLimitIsWaitedOut) {
+    forgetLangfuseServers();
+    const auto scores = exporterSeed();
+    auto options = exporterPersonality(test::LangfuseTestServer::Personality::V4);
+    options.rateLimitFirst = 1;
+    options.retryAfterS = 1;
+    test::LangfuseTestServer server(scores, options);
+    const LangfuseSettings settings = exporterSettingsFor(server);
+    const ExporterSelection sel{"llm_judge_domain", {}, {}};
+    LangfuseScoreCounters counters({sel}, kExporterT0);
+    ASSERT_TRUE(counters.update(LangfuseClient(settings), kExporterT0 + 4 * kExporterMinute + 120).ok());
+    EXPECT_EQ(counters.snapshot().front().count,
+              exporterExpected(scores, sel, kExporterT0, kExporterT0 + 4 * kExporterMinute).count);
+    std::size_t limited = 0;
+    for (const auto& r : server.requests()) limited += r.path != "/api/public/health";
+    EXPECT_GE(limited, 2u);  // the refused request and its repetition
+    EXPECT_EQ(
+        test::findSample(test::parseExposition(counters.exposition()), "fp8dash_exporter_fetch_errors_total")->value,
+        0);
+}
+
 // Scores below zero would make the sum counter drop (a reset to Prometheus): refused with the minute named, nothing
 // added; the minutes before them were added by an earlier update and stay.
 TEST(ExporterCountersFailures, ScoresBelowZeroAreRefusedNotServedAsACounterThatDrops) {
