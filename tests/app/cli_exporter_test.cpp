@@ -74,6 +74,28 @@ INSTANTIATE_TEST_SUITE_P(Servers, CliExporter, ::testing::Values(Personality::V4
                                                                   : std::string("V3RawScores");
                          });
 
+// A Langfuse that takes the request and never answers: the fetch hangs, yet /metrics answers at once (the counters
+// as they are, up 0), and SIGTERM ends the exporter during that fetch with exit 0.
+TEST(CliExporterHang, ScrapesAreAnsweredDuringAFetchThatHangsAndSigtermStopsIt) {
+    test::TestHttpServer silent([](const test::TestHttpServer::Request&) {
+        test::TestHttpServer::Reply r;
+        r.neverAnswer = true;
+        return r;
+    });
+    ExporterProcess exporter(silent.baseUrl(), "pk-lf-hang", "sk-lf-hang-SECRET", {"--timeout", "300"});
+    ASSERT_TRUE(exporter.started()) << exporter.error();
+    // The exporter is inside its first fetch once the server holds the request.
+    ASSERT_TRUE(waitFor(30, [&] { return silent.requestCount() >= 1; })) << exporter.log();
+    std::vector<test::Sample> s;
+    ASSERT_TRUE(waitFor(30, [&] { return !(s = exporter.scrape()).empty(); })) << exporter.log();
+    EXPECT_EQ(ExporterProcess::value(s, "fp8dash_exporter_up"), 0);
+    EXPECT_EQ(ExporterProcess::value(s, "fp8dash_exporter_fetch_errors_total"), 0);  // not failed: still waiting
+    EXPECT_EQ(ExporterProcess::value(s, "fp8dash_langfuse_score_count"), 0);
+    EXPECT_EQ(silent.requestCount(), 1u);  // still the one request: the scrape did not wait for it
+    EXPECT_EQ(exporter.terminate(), 0) << exporter.log();
+    EXPECT_EQ(exporter.log().find("sk-lf-hang-SECRET"), std::string::npos) << exporter.log();
+}
+
 TEST(CliExporterErrors, APortInUseABadListenAndMissingKeysExit2) {
     LangfuseTestServer server(test::recentScores(test::wallNow()), {});
     ExporterProcess first(server, {"--interval", "60"});

@@ -27,6 +27,7 @@
 #include "process.h"
 #include "prometheus_exposition.h"
 #include "prometheus_server.h"
+#include "test_http_server.h"
 
 namespace fp8dash::test {
 
@@ -78,14 +79,17 @@ inline ScoreTotals totalsWithTag(const std::vector<LangfuseSeedScore>& scores, c
 class ExporterProcess {
 public:
     // Starts `fp8dash exporter ARGS --listen 127.0.0.1:PORT` with the server's keys in the environment.
-    ExporterProcess(const LangfuseTestServer& server, std::vector<std::string> args) {
-        ::setenv("LANGFUSE_PUBLIC_KEY", server.options().publicKey.c_str(), 1);
-        ::setenv("LANGFUSE_SECRET_KEY", server.options().secretKey.c_str(), 1);
+    ExporterProcess(const LangfuseTestServer& server, std::vector<std::string> args)
+        : ExporterProcess(server.baseUrl(), server.options().publicKey, server.options().secretKey, std::move(args)) {}
+    ExporterProcess(const std::string& langfuseUrl, const std::string& publicKey, const std::string& secretKey,
+                    std::vector<std::string> args) {
+        ::setenv("LANGFUSE_PUBLIC_KEY", publicKey.c_str(), 1);
+        ::setenv("LANGFUSE_SECRET_KEY", secretKey.c_str(), 1);
         m_port = freeLoopbackPort();
         m_log = (std::filesystem::temp_directory_path() /
                  ("fp8dash-exporter-" + std::to_string(::getpid()) + "-" + std::to_string(m_port) + ".log"))
                     .string();
-        args.insert(args.begin(), {FP8DASH_EXE, "exporter", "--langfuse", server.baseUrl()});
+        args.insert(args.begin(), {FP8DASH_EXE, "exporter", "--langfuse", langfuseUrl});
         args.push_back("--listen");
         args.push_back("127.0.0.1:" + std::to_string(m_port));
         m_pid = spawnInBackground(args, m_log, &m_error);
