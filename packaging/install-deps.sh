@@ -16,6 +16,7 @@ packages=(
   qtkeychain-qt6-dev                               # QtKeychain: remembered credentials in the system keychain
   nlohmann-json3-dev libcurl4-openssl-dev          # JSON, HTTP
   libsimdjson-dev                                  # simdjson: core's fast JSON parsing
+  libcpp-httplib-dev                               # cpp-httplib: the HTTP server of `fp8dash exporter` (/metrics)
   libbenchmark-dev                                 # Google Benchmark: tests/benchmarks/speed (built with the rest)
   libboost-dev                                     # Boost.Math distributions (header-only)
   libgtest-dev libgmock-dev                        # GoogleTest

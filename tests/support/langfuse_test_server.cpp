@@ -255,6 +255,7 @@ const LangfuseTestServer::Trace* LangfuseTestServer::traceOf(const LangfuseSeedS
 }
 
 TestHttpServer::Reply LangfuseTestServer::handle(const TestHttpServer::Request& request) {
+    if (m_unavailable) return Reply(503, {{"Retry-After", "1"}, {"Content-Type", "text/plain"}}, "Service Unavailable");
     const std::string& path = request.path;
     const Personality p = m_options.personality;
     if (path == "/api/public/health") {

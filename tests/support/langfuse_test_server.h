@@ -14,6 +14,7 @@
 // reads carry "_deprecation" and answers X-RateLimit-* headers. Faults: malformed bodies, 429s.
 // Thread-safe like TestHttpServer; the seeded scores are fixed at construction (indexed: a million scores serve fast).
 
+#include <atomic>
 #include <map>
 #include <optional>
 #include <string>
@@ -79,6 +80,9 @@ public:
 
     static std::string isoTimestamp(double unixSeconds);  // "2026-11-20T10:00:00.123Z"
 
+    // An outage: while set, every request (health included) answers 503 with Retry-After: 1. Any thread.
+    void setUnavailable(bool unavailable) { m_unavailable = unavailable; }
+
 private:
     using Reply = TestHttpServer::Reply;
     using Request = TestHttpServer::Request;
@@ -103,6 +107,7 @@ private:
     std::unordered_map<std::string, std::vector<std::size_t>> m_byTrace;  // trace id -> indices in m_scores
     std::unordered_map<std::string, std::size_t> m_traceIndex;            // trace id -> index in m_traces
     int m_authenticatedRequests = 0;                                      // guarded by m_mutex
+    std::atomic<bool> m_unavailable{false};
     std::mutex m_mutex;
     TestHttpServer m_http;  // last: its threads start in its constructor and call handle()
 };

@@ -138,6 +138,7 @@ std::string PrometheusServer::log() const {
 }
 
 bool PrometheusServer::backfill(const PrometheusServerOptions& options) {
+    if (options.openMetrics.empty()) return true;  // a server that only scrapes
     const auto input = m_dir / "backfill.om.txt";
     writeFile(input, options.openMetrics);
     std::vector<std::string> args = {findExecutable("promtool"), "tsdb", "create-blocks-from", "openmetrics"};
@@ -154,7 +155,15 @@ bool PrometheusServer::backfill(const PrometheusServerOptions& options) {
 }
 
 bool PrometheusServer::start(const PrometheusServerOptions& options) {
-    writeFile(m_dir / "prom.yml", "global:\n  scrape_interval: 15s\nscrape_configs: []\n");
+    std::string config = "global:\n  scrape_interval: " + options.scrapeInterval + "\n";
+    if (options.scrapeTargets.empty()) {
+        config += "scrape_configs: []\n";
+    } else {
+        config += "scrape_configs:\n  - job_name: fp8dash\n    scrape_interval: " + options.scrapeInterval +
+                  "\n    scrape_timeout: " + options.scrapeInterval + "\n    static_configs:\n      - targets:\n";
+        for (const auto& t : options.scrapeTargets) config += "          - '" + t + "'\n";
+    }
+    writeFile(m_dir / "prom.yml", config);
     std::string authorization;
     if (!options.basicAuthUser.empty()) {
         writeFile(m_dir / "web.yml",

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace fp8dash::test {
 
@@ -34,6 +35,10 @@ struct PrometheusServerOptions {
     std::string basicAuthBcrypt;
     std::string basicAuthPassword;
     double readyTimeoutS = 60;
+    // Targets the server scrapes itself ("host:port" on loopback, path /metrics) every scrapeInterval (e.g. "1s"),
+    // as job "fp8dash": for an exporter under test. With no openMetrics, nothing is backfilled.
+    std::vector<std::string> scrapeTargets;
+    std::string scrapeInterval = "15s";
 };
 
 class PrometheusServer {
