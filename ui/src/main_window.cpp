@@ -32,6 +32,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <tuple>
+
 #include "bench_charts.h"
 #include "fp8dash/core/demo.h"
 #include "fp8dash/core/live_sources.h"
@@ -40,6 +42,7 @@
 #include "fp8dash/ui/background_job.h"
 #include "fp8dash/ui/bench_view.h"
 #include "fp8dash/ui/capacity_view.h"
+#include "fp8dash/ui/changed_answers_dialog.h"
 #include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/document_controller.h"
 #include "fp8dash/ui/keychain_credential_store.h"
@@ -254,8 +257,8 @@ void MainWindow::buildMenus() {
     shortcut(view->addAction(tr("&Filter Tasks"), this,
                              [this] { m_view->taskTable()->filterEdit()->setFocus(Qt::ShortcutFocusReason); }),
              "Ctrl+F");
-    // The table's own action (Ctrl+Shift+A while the table has focus) from the menu bar, where a reader looks for it:
-    // the current task's documents, or why there are none in the status bar.
+    // The table's own action from the menu bar, where a reader looks for it, with its key (window-wide): the current
+    // task's documents, or why there are none in the status bar.
     QAction* changed = view->addAction(tr("Changed &Answers of the Current Task…"), this, [this] {
         m_view->showTab(ComparisonView::EvalsTab);
         TaskTableView* table = m_view->taskTable();
@@ -269,6 +272,7 @@ void MainWindow::buildMenus() {
                                  8000);
     });
     changed->setObjectName(QStringLiteral("viewChangedAnswersAction"));
+    changed->setShortcut(changedAnswersShortcut());
     changed->setStatusTip(
         tr("The documents whose answer FP8 changed in the current task: lost first, both runs' "
            "answers side by side (Ctrl+Shift+A in the table)"));
@@ -304,12 +308,12 @@ void MainWindow::buildMenus() {
     QMenu* answerSlide = view->addMenu(tr("Changed &Answer Slide"));
     answerSlide->setToolTipsVisible(true);
     auto* answerSlides = new QActionGroup(answerSlide);
-    const std::pair<std::optional<bool>, QString> slideModes[] = {
-        {std::nullopt, tr("&Automatic (Monitor or Investigate Only)")},
-        {true, tr("&Always")},
-        {false, tr("&Never (Confidential Prompts)")}};
-    for (const auto& [mode, text] : slideModes) {
-        QAction* action = answerSlide->addAction(text);
+    const std::tuple<std::optional<bool>, QString, const char*> slideModes[] = {
+        {std::nullopt, tr("&Automatic (Monitor or Investigate Only)"), "Ctrl+Alt+4"},
+        {true, tr("&Always"), "Ctrl+Alt+5"},
+        {false, tr("&Never (Confidential Prompts)"), "Ctrl+Alt+6"}};
+    for (const auto& [mode, text, keys] : slideModes) {
+        QAction* action = shortcut(answerSlide->addAction(text), keys);
         action->setCheckable(true);
         action->setChecked(PresentationWindow::answerSlideSetting() == mode);
         action->setObjectName(QStringLiteral("answerSlide-") + (!mode ? "auto" : *mode ? "always" : "never"));

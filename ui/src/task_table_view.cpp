@@ -91,14 +91,13 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
         menu->popup(m_tree->viewport()->mapToGlobal(pos));
     });
 
-    // Changed Answers…: the current row's documents (the key works where the table has focus).
+    // Changed Answers…: the current row's documents. Its key belongs to the main window's View › Changed Answers of
+    // the Current Task…, which triggers this action (one owner, window-wide: two actions with one key would be an
+    // ambiguous shortcut that neither fires); the row's right-click menu shows the key.
     m_changedAnswers = new QAction(tr("C&hanged Answers…"), this);
     m_changedAnswers->setObjectName(QStringLiteral("changedAnswersAction"));
-    m_changedAnswers->setShortcut(changedAnswersShortcut());
-    m_changedAnswers->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     m_changedAnswers->setEnabled(false);
     connect(m_changedAnswers, &QAction::triggered, this, [this] { openChangedAnswers(m_tree->currentIndex()); });
-    m_tree->addAction(m_changedAnswers);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &TaskTableView::updateChangedAnswersAction);
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &TaskTableView::updateChangedAnswersAction);
