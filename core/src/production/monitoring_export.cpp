@@ -61,14 +61,6 @@ std::string modelOf(const ComparisonDocument& doc) {
     return "";
 }
 
-std::string numberText(double v) {
-    std::ostringstream s;
-    s.imbue(std::locale::classic());
-    s.precision(15);
-    s << v;
-    return s.str();
-}
-
 // The grid k = 0..n of origin + k * step that `samples` lie on: the value at each point (nullopt: none there).
 Result<std::vector<std::optional<double>>> onGrid(const std::vector<Sample>& samples, double origin, double step,
                                                   std::size_t n, const std::string& where) {
@@ -215,13 +207,13 @@ Status checkTimeline(const ComparisonDocument& doc) {
         return Error{
             "timeline.settings: the step and the start must be whole seconds for Prometheus' evaluation "
             "interval (step " +
-            numberText(step) + " s)"};
+            monitoringNumber(step) + " s)"};
     for (const auto& [name, v] : {std::pair{"short_window_s", st.rule.shortWindowS},
                                   {"long_window_s", st.rule.longWindowS},
                                   {"offset_s", st.rule.offsetS},
                                   {"hold_for_s", st.rule.holdForS}})
         if (!wholeMultiple(v, 1) || v < 0)
-            return Error{std::string("timeline.settings.rule.") + name + " is " + numberText(v) +
+            return Error{std::string("timeline.settings.rule.") + name + " is " + monitoringNumber(v) +
                          " s: a Prometheus rule takes whole seconds"};
 
     return success();
@@ -296,11 +288,11 @@ Status langfuseQuality(const TimelineData& tl, const AlertRule& rule, double to,
     MonitoringTestData& test = out.test;
     if (!wholeMultiple(step, kScoreBucketSeconds) || !wholeMultiple(st.from, kScoreBucketSeconds))
         return Error{"timeline.settings: Langfuse quality is exported as per-minute counters, so the step (" +
-                     numberText(step) + " s) and the start must be whole minutes"};
+                     monitoringNumber(step) + " s) and the start must be whole minutes"};
     for (const double w : {rule.shortWindowS, rule.longWindowS, rule.offsetS})
         if (!wholeMultiple(w, step))
-            return Error{"timeline.settings.rule: the windows and the offset must be whole steps (" + numberText(step) +
-                         " s) to be evaluated on the exporter's counters as fp8dash does"};
+            return Error{"timeline.settings.rule: the windows and the offset must be whole steps (" +
+                         monitoringNumber(step) + " s) to be evaluated on the exporter's counters as fp8dash does"};
     Labels sel{{"score_name", st.scoreName}};
     if (!st.traceTags.empty()) sel["tag"] = joined(st.traceTags);
     if (!st.environments.empty()) sel["environment"] = joined(st.environments);

@@ -31,6 +31,9 @@ struct MonitoringParts {
     std::vector<std::string> testNotes;  // written as comments into the test
 };
 
+// A number in the files' texts and messages: 15 significant digits, the C locale (monitoring_rules.cpp).
+std::string monitoringNumber(double v);
+
 // The alert's own labels (severity).
 std::vector<std::pair<std::string, std::string>> ruleLabels();
 // The alert's annotations as Prometheus expands them (the rule file holds them as template literals).

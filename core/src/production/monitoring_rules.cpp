@@ -19,15 +19,6 @@ std::string comment(std::string_view text) {
     return "# " + quoted.substr(1, quoted.size() - 2) + "\n";
 }
 
-// A number as the rule file writes it: 15 significant digits, the C locale.
-std::string ruleNumber(double v) {
-    std::ostringstream s;
-    s.imbue(std::locale::classic());
-    s.precision(15);
-    s << v;
-    return s.str();
-}
-
 std::string semanticsComment(MonitoringTarget target) {
     switch (target) {
         case MonitoringTarget::Prometheus3:
@@ -60,13 +51,14 @@ std::vector<std::pair<std::string, std::string>> ruleAnnotations(const Monitorin
         {"description", "The " + w + " mean of " + p.qualitySource + " has stayed more than " + p.marginText +
                             " points below its mean over the " + l + " ending " + o + " earlier for " + f +
                             ". Comparison: \"" + p.title + "\". Expected after FP8: quality within +-" +
-                            ruleNumber(p.bands.qualityTolerance) + " points; a drop of more than " +
-                            ruleNumber(p.bands.qualityProblem) + " points that stays is a real problem (investigate)."},
+                            monitoringNumber(p.bands.qualityTolerance) + " points; a drop of more than " +
+                            monitoringNumber(p.bands.qualityProblem) +
+                            " points that stays is a real problem (investigate)."},
         {"model", p.model},
         {"comparison", p.title},
         {"threshold", "mean[" + w + "] < mean[" + l + " offset " + o + "] - " + p.marginText + " points, for " + f},
-        {"quality_tolerance_points", ruleNumber(p.bands.qualityTolerance)},
-        {"quality_problem_points", ruleNumber(p.bands.qualityProblem)},
+        {"quality_tolerance_points", monitoringNumber(p.bands.qualityTolerance)},
+        {"quality_problem_points", monitoringNumber(p.bands.qualityProblem)},
     };
     // Prometheus keeps no empty annotation (a comparison without a title or a model).
     std::erase_if(all, [](const auto& kv) { return kv.second.empty(); });
@@ -184,6 +176,14 @@ std::string testYaml(const MonitoringParts& p, const MonitoringTestData& test, M
         for (const auto& [k, v] : annotations) y += "              " + q(k) + ": " + q(v) + "\n";
     }
     return y;
+}
+
+std::string monitoringNumber(double v) {
+    std::ostringstream s;
+    s.imbue(std::locale::classic());
+    s.precision(15);
+    s << v;
+    return s.str();
 }
 
 }  // namespace fp8dash
