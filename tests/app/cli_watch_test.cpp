@@ -19,6 +19,7 @@
 
 #include "cli_runner.h"
 #include "fp8dash/core/time_series.h"
+#include "growing_prometheus.h"
 #include "process.h"
 #include "prometheus_server.h"
 #include "test_http_server.h"
@@ -27,75 +28,17 @@
 namespace fp8dash {
 namespace {
 
+using fp8dash::test::growing::GrowingPrometheus;
+using fp8dash::test::growing::kBase;
+using fp8dash::test::growing::kBefore;
+using fp8dash::test::growing::kDropAt;
+using fp8dash::test::growing::kDuring;
+using fp8dash::test::growing::kPendAt;
+using fp8dash::test::growing::kQuality;
+using fp8dash::test::growing::kResolveAt;
+using fp8dash::test::growing::kStep;
 using test::fp8dashCli;
 using test::TestHttpServer;
-
-constexpr double kStep = 60;
-constexpr double kBase = 1795000200;  // on the minute
-constexpr double kDropAt = kBase + 20 * 60, kPendAt = kBase + 30 * 60, kResolveAt = kBase + 70 * 60;
-constexpr double kBefore = 4.2, kDuring = 3.6;
-const std::string kQuality = R"(langfuse_score_value{name="llm_judge_domain"})";
-
-// Answers the timeline's range queries for whatever range is asked (as Prometheus does), records them, and refuses
-// (503, Retry-After: 0) the throughput queries numbered in `refuse`: one refresh's four attempts.
-class GrowingPrometheus {
-public:
-    GrowingPrometheus() : m_server([this](const TestHttpServer::Request& r) { return answer(r); }) {}
-    std::string url() const { return m_server.baseUrl(); }
-    void refuseThroughputQueries(int first, int count) {
-        std::lock_guard lock(m_mutex);
-        m_refuseFirst = first;
-        m_refuseCount = count;
-    }
-    std::vector<std::pair<double, double>> throughputRanges() const {
-        std::lock_guard lock(m_mutex);
-        return m_ranges;
-    }
-
-private:
-    static std::string matrix(const std::string& labels, const std::vector<std::pair<double, double>>& points) {
-        std::string values;
-        for (const auto& [t, v] : points) {
-            char buf[96];
-            std::snprintf(buf, sizeof buf, "%s[%.0f,\"%.17g\"]", values.empty() ? "" : ",", t, v);
-            values += buf;
-        }
-        return R"({"metric":)" + labels + R"(,"values":[)" + values + "]}";
-    }
-    TestHttpServer::Reply answer(const TestHttpServer::Request& r) {
-        if (r.path != "/api/v1/query_range") return TestHttpServer::Reply::json(404, "{}");
-        const std::string q = r.queryValue("query").value_or("");
-        const double from = std::stod(r.queryValue("start").value_or("0"));
-        const double to = std::stod(r.queryValue("end").value_or("0"));
-        const double step = std::stod(r.queryValue("step").value_or("60"));
-        std::vector<std::pair<double, double>> points;
-        std::string result;
-        if (q == "sum(rate(vllm:generation_tokens_total[5m]))") {
-            std::lock_guard lock(m_mutex);
-            ++m_throughputQueries;
-            if (m_throughputQueries >= m_refuseFirst && m_throughputQueries < m_refuseFirst + m_refuseCount)
-                return TestHttpServer::Reply(503, {{"Retry-After", "0"}}, R"({"status":"error","error":"down"})");
-            m_ranges.emplace_back(from, to);
-            for (double t = from; t <= to; t += step) points.emplace_back(t, 1000);
-            result = matrix("{}", points);
-        } else if (q == kQuality) {
-            for (double t = from; t <= to; t += step)
-                points.emplace_back(t, t >= kDropAt && t < kResolveAt ? kDuring : kBefore);
-            result = matrix(R"({"name":"llm_judge_domain"})", points);
-        } else if (q.rfind("avg_over_time(", 0) == 0) {  // the alert's expression: true in [kPendAt, kResolveAt)
-            for (double t = from; t <= to; t += step)
-                if (t >= kPendAt && t < kResolveAt) points.emplace_back(t, 3.6);
-            if (!points.empty()) result = matrix(R"({"name":"llm_judge_domain"})", points);
-        }
-        return TestHttpServer::Reply::json(
-            200, R"({"status":"success","data":{"resultType":"matrix","result":[)" + result + "]}}");
-    }
-
-    mutable std::mutex m_mutex;
-    int m_throughputQueries = 0, m_refuseFirst = 0, m_refuseCount = 0;
-    std::vector<std::pair<double, double>> m_ranges;
-    TestHttpServer m_server;
-};
 
 std::string number(double v) {
     char buf[48];

@@ -33,6 +33,7 @@
 #include "fp8dash/ui/live_timeline.h"
 #include "fp8dash/ui/main_window.h"
 #include "fp8dash/ui/timeline_view.h"
+#include "growing_prometheus.h"
 #include "gui_test_support.h"
 #include "test_http_server.h"
 
@@ -40,65 +41,17 @@ namespace fp8dash::ui {
 namespace {
 
 using fp8dash::test::TestHttpServer;
+using fp8dash::test::growing::GrowingPrometheus;
+using fp8dash::test::growing::kBase;
+using fp8dash::test::growing::kBefore;
+using fp8dash::test::growing::kDropAt;
+using fp8dash::test::growing::kDuring;
+using fp8dash::test::growing::kPendAt;
+using fp8dash::test::growing::kQuality;
+using fp8dash::test::growing::kResolveAt;
+using fp8dash::test::growing::kStep;
 
-constexpr double kStep = 60;
-constexpr double kBase = 1795000200;  // on the minute
-constexpr double kDropAt = kBase + 20 * 60, kPendAt = kBase + 30 * 60, kResolveAt = kBase + 70 * 60;
 constexpr double kFiringAt = kPendAt + 15 * 60;  // the rule's for: 15m
-constexpr double kBefore = 4.2, kDuring = 3.6;
-const std::string kQuality = R"(langfuse_score_value{name="llm_judge_domain"})";
-
-// Answers range queries for whatever range is asked, but only with samples up to the data's end (the data grows as
-// the test moves it); the alert's expression is true in [kPendAt, kResolveAt). `failing`: every answer is an error.
-class GrowingPrometheus {
-public:
-    GrowingPrometheus() : m_server([this](const TestHttpServer::Request& r) { return answer(r); }) {}
-    std::string url() const { return m_server.baseUrl(); }
-    void setDataEnd(double t) { m_dataEnd = t; }
-    void setFailing(bool failing) { m_failing = failing; }
-    std::size_t requestCount() const { return m_server.requestCount(); }
-
-private:
-    static std::string matrix(const std::string& labels, const std::vector<std::pair<double, double>>& points) {
-        std::string values;
-        for (const auto& [t, v] : points) {
-            char buf[96];
-            std::snprintf(buf, sizeof buf, "%s[%.0f,\"%.17g\"]", values.empty() ? "" : ",", t, v);
-            values += buf;
-        }
-        return R"({"metric":)" + labels + R"(,"values":[)" + values + "]}";
-    }
-    TestHttpServer::Reply answer(const TestHttpServer::Request& r) {
-        if (m_failing)
-            return TestHttpServer::Reply::json(
-                422, R"({"status":"error","errorType":"execution","error":"the storage is unavailable"})");
-        if (r.path != "/api/v1/query_range") return TestHttpServer::Reply::json(404, "{}");
-        const std::string q = r.queryValue("query").value_or("");
-        const double from = std::stod(r.queryValue("start").value_or("0"));
-        const double to = std::min(std::stod(r.queryValue("end").value_or("0")), m_dataEnd.load());
-        const double step = std::stod(r.queryValue("step").value_or("60"));
-        std::vector<std::pair<double, double>> points;
-        std::string result;
-        if (q == "sum(rate(vllm:generation_tokens_total[5m]))") {
-            for (double t = from; t <= to; t += step) points.emplace_back(t, t >= kBase ? 1500 : 1000);
-            result = matrix("{}", points);
-        } else if (q == kQuality) {
-            for (double t = from; t <= to; t += step)
-                points.emplace_back(t, t >= kDropAt && t < kResolveAt ? kDuring : kBefore);
-            result = matrix(R"({"name":"llm_judge_domain"})", points);
-        } else if (q.rfind("avg_over_time(", 0) == 0) {
-            for (double t = from; t <= to; t += step)
-                if (t >= kPendAt && t < kResolveAt) points.emplace_back(t, kDuring);
-            if (!points.empty()) result = matrix(R"({"name":"llm_judge_domain"})", points);
-        }
-        return TestHttpServer::Reply::json(
-            200, R"({"status":"success","data":{"resultType":"matrix","result":[)" + result + "]}}");
-    }
-
-    std::atomic<double> m_dataEnd{kBase};
-    std::atomic<bool> m_failing{false};
-    TestHttpServer m_server;
-};
 
 class RecordingNotifier : public DesktopNotifier {
 public:
