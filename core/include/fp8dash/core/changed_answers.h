@@ -17,10 +17,7 @@
 
 namespace fp8dash {
 
-// --answer-examples' default: the changed documents kept per task (lost first). 0 keeps only the counts.
-inline constexpr std::uint64_t kDefaultAnswerExamples = 200;
-// The most bytes of one text (question, target, answer, response) kept, before its cut mark.
-inline constexpr std::size_t kAnswerTextBytes = 4096;
+// kDefaultAnswerExamples and kAnswerTextBytes: paired_task_result.h.
 
 // `text` as an example keeps it: bytes that are not UTF-8 replaced by U+FFFD, NUL bytes too; then, when longer than
 // `maxBytes`, cut at the last whole UTF-8 sequence within it and marked "… [cut: 20,480 bytes in all]". Controls,

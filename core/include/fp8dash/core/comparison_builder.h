@@ -14,6 +14,7 @@
 #include "fp8dash/core/judge_scores.h"
 #include "fp8dash/core/langfuse_client.h"
 #include "fp8dash/core/langfuse_judge.h"
+#include "fp8dash/core/paired_task_result.h"
 #include "fp8dash/core/result.h"
 #include "fp8dash/core/sample_logs.h"
 
@@ -35,7 +36,7 @@ struct ComparisonInputs {
     std::filesystem::path controlPath;
     bool readSampleLogs = true;  // pair the runs' samples_*.jsonl found beside the results
     // The changed documents kept per paired task (--answer-examples; changed_answers.h); 0 keeps only the counts.
-    std::uint64_t answerExamples = 200;
+    std::uint64_t answerExamples = kDefaultAnswerExamples;
     // The judge scores: score files (JSONL, CSV, JSON; both or neither), or Langfuse; not both.
     std::filesystem::path judgeBaselinePath;
     std::filesystem::path judgeCandidatePath;

@@ -32,6 +32,11 @@ private:
     double pct(std::uint64_t k) const { return n() ? static_cast<double>(k) * 100.0 / static_cast<double>(n()) : 0; }
 };
 
+// --answer-examples' default: the changed documents kept per task (lost first). 0 keeps only the counts.
+inline constexpr std::uint64_t kDefaultAnswerExamples = 200;
+// The most bytes of one text (question, target, answer, response) kept, before its cut mark.
+inline constexpr std::size_t kAnswerTextBytes = 4096;
+
 // One side of a changed answer as its sample log row has it: the filtered answer (filtered_resps, the text the metric
 // scored; for a multiple-choice task the chosen continuation), the raw response (resps) and the metric's value. The
 // texts are bounded (boundedAnswerText, changed_answers.h): valid UTF-8, at most the cut, a visible mark where cut.

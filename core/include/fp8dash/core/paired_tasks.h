@@ -43,8 +43,8 @@ struct PairedOptions {
     // The changed documents kept per task (changed_answers.h), lost first; 0 keeps only the counts. Read from the
     // logs on disk after the pairing (pairTaskLogs, computePairedResults*); pairSampleLogs, given logs already in
     // memory, keeps none.
-    std::uint64_t answerExamples = 200;
-    std::size_t answerTextBytes = 4096;  // the most bytes kept of one text
+    std::uint64_t answerExamples = kDefaultAnswerExamples;
+    std::size_t answerTextBytes = kAnswerTextBytes;  // the most bytes kept of one text
     std::string baselineLabel = "BF16";
     std::string candidateLabel = "FP8";
 };

@@ -15,6 +15,7 @@
 
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/eval_comparison.h"
+#include "fp8dash/core/paired_task_result.h"
 #include "fp8dash/core/result.h"
 #include "fp8dash/core/sample_logs.h"
 #include "fp8dash/core/variant_comparison.h"
@@ -57,7 +58,7 @@ struct NewComparisonRequest {
     ComparisonOptions options;   // thresholds, overrides, the cautious policy (the judge follows it too)
     bool readSampleLogs = true;  // pair the runs' --log_samples files when they are beside the results
     // The changed documents kept per paired task (--answer-examples; changed_answers.h); 0 keeps only the counts.
-    std::uint64_t answerExamples = 200;
+    std::uint64_t answerExamples = kDefaultAnswerExamples;
 
     bool hasEvals() const { return !baselinePath.isEmpty() || !candidatePath.isEmpty(); }
     bool hasJudge() const { return !judgeBaselinePath.isEmpty() || !judgeCandidatePath.isEmpty(); }
