@@ -68,17 +68,6 @@ LoadedComparison built(const std::string& folder, std::uint64_t answerExamples =
     return result.ok() ? std::move(result).value() : LoadedComparison{};
 }
 
-// A control or bidi override a view would act on (untrusted_ui.h, visibleText): the first one, or 0.
-char16_t rawControl(const QString& text) {
-    for (const QChar ch : text) {
-        const char16_t c = ch.unicode();
-        if ((c < 0x20 && c != u'\n' && c != u'\t') || (c >= 0x7F && c <= 0x9F) || (c >= 0x202A && c <= 0x202E) ||
-            (c >= 0x2066 && c <= 0x2069) || c == 0x200E || c == 0x200F || c == 0x061C || c == 0x2028 || c == 0x2029)
-            return c;
-    }
-    return 0;
-}
-
 // The documents made here for gsm8k: two lost and one gained with differing responses, hostile text in the
 // question and the responses, and a 20 KB answer.
 std::vector<ChangedAnswerExample> madeExamples() {

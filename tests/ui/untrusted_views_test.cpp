@@ -58,18 +58,6 @@ QString rendered(const QString& text, Qt::TextFormat format) {
     return text;
 }
 
-// A control or a bidi override that a view would act on (untrusted_ui.h, visibleText): C0 but newline and tab, DEL,
-// C1, the bidi embeddings, overrides, isolates and marks, the line and paragraph separators. The first one, or 0.
-char16_t rawControl(const QString& text) {
-    for (const QChar ch : text) {
-        const char16_t c = ch.unicode();
-        if ((c < 0x20 && c != u'\n' && c != u'\t') || (c >= 0x7F && c <= 0x9F) || (c >= 0x202A && c <= 0x202E) ||
-            (c >= 0x2066 && c <= 0x2069) || c == 0x200E || c == 0x200F || c == 0x061C || c == 0x2028 || c == 0x2029)
-            return c;
-    }
-    return 0;
-}
-
 const QString kMarker = QString::fromUtf8(fp8dash::test::kHtmlVerdictMarker);
 const QString kShown = QString::fromUtf8(fp8dash::test::kHtmlVerdictShown);
 
