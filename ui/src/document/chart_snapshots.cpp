@@ -1,0 +1,164 @@
+#include "fp8dash/ui/chart_snapshots.h"
+
+#include <QBuffer>
+#include <QChart>
+#include <QChartView>
+#include <QCoreApplication>
+#include <QGraphicsItem>
+#include <QPainter>
+#include <QSvgGenerator>
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "bench/bench_charts.h"
+#include "fp8dash/ui/bench_view.h"
+#include "fp8dash/ui/judge_view.h"
+#include "fp8dash/ui/long_context_panel.h"
+#include "fp8dash/ui/timeline_chart_view.h"
+#include "fp8dash/ui/timeline_view.h"
+
+namespace fp8dash::ui {
+
+namespace {
+
+// A view that is not on screen gets its size, polish and layout the way a shown one would, without a window ever
+// appearing (WA_DontShowOnScreen): chart layouts and the timeline's overlays follow the size before it is drawn.
+void prepareOffscreen(QChartView* view, QSize logicalSize) {
+    if (view->isVisible() && view->size() == logicalSize) return;
+    if (!view->isVisible()) {
+        if (view->parentWidget()) view->setParent(nullptr);  // a page of a hidden view: drawn on its own
+        view->setAttribute(Qt::WA_DontShowOnScreen);
+        view->resize(logicalSize);
+        view->show();
+    } else {
+        view->resize(logicalSize);
+    }
+    QCoreApplication::sendPostedEvents();  // the chart's layout request, then the overlays that follow the plot area
+}
+
+// Items a view draws from device-pixel caches on screen (the timeline's lines, TimelineView) are drawn directly for a
+// picture: a cache is a bitmap (an SVG would embed it as an image) aligned to whole device pixels (at scale 2 a line
+// would move by up to half a pixel). Their cache modes come back afterwards.
+class DirectDrawing {
+public:
+    explicit DirectDrawing(QChartView* view) {
+        if (view->chart()) uncache(view->chart());
+    }
+    ~DirectDrawing() {
+        for (const auto& [item, mode] : m_cached) item->setCacheMode(mode);
+    }
+    DirectDrawing(const DirectDrawing&) = delete;
+    DirectDrawing& operator=(const DirectDrawing&) = delete;
+
+private:
+    void uncache(QGraphicsItem* item) {
+        if (item->cacheMode() != QGraphicsItem::NoCache) {
+            m_cached.emplace_back(item, item->cacheMode());
+            item->setCacheMode(QGraphicsItem::NoCache);
+        }
+        for (QGraphicsItem* child : item->childItems()) uncache(child);
+    }
+    std::vector<std::pair<QGraphicsItem*, QGraphicsItem::CacheMode>> m_cached;
+};
+
+}  // namespace
+
+QImage renderChartImage(QChartView* view, QSize logicalSize, qreal scale) {
+    prepareOffscreen(view, logicalSize);
+    const DirectDrawing direct(view);
+    const QSize size = view->size();
+    QImage image(size * scale, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(scale);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    // QWidget::render (QGraphicsView::render would draw the scene alone, without the view's own widgets).
+    static_cast<QWidget*>(view)->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+    painter.end();
+    return image;
+}
+
+QByteArray renderChartSvg(QChartView* view, QSize logicalSize, const QString& title) {
+    prepareOffscreen(view, logicalSize);
+    const DirectDrawing direct(view);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setSize(view->size());
+    svg.setViewBox(QRect(QPoint(0, 0), view->size()));
+    svg.setTitle(title);
+    svg.setDescription(QStringLiteral("Drawn by fp8dash %1").arg(QCoreApplication::applicationVersion()));
+    QPainter painter(&svg);
+    painter.setRenderHint(QPainter::Antialiasing);
+    // QWidget::render (QGraphicsView::render would draw the scene alone, without the view's own widgets).
+    static_cast<QWidget*>(view)->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+    painter.end();
+    return bytes;
+}
+
+QByteArray pngBytes(const QImage& image) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    return bytes;
+}
+
+std::vector<ChartSnapshot> renderChartSnapshots(const LoadedComparison& loaded, QSize logicalSize, qreal scale) {
+    const ComparisonDocument& doc = loaded.document;
+    const Decision& decision = loaded.decision;
+    std::vector<ChartSnapshot> out;
+    const QString baselineLabel = doc.hasEvals ? toQString(doc.baseline.label) : QStringLiteral("BF16");
+    const QString candidateLabel = doc.hasEvals ? toQString(doc.candidate.label) : QStringLiteral("FP8");
+
+    // Each view is a throwaway: its chart views are detached and drawn on their own, then everything is deleted.
+    const auto take = [&](QChartView* view, const QString& key, const QString& title, const QString& caption) {
+        std::unique_ptr<QChartView> owned(view);
+        out.push_back({key, title, caption, renderChartImage(view, logicalSize, scale)});
+    };
+
+    if (decision.evals && decision.evals->longContext)
+        take(makeLongContextChartView(*decision.evals), QStringLiteral("long-context"),
+             QObject::tr("Degradation by context length"),
+             QObject::tr("The mean degradation of the per-length tasks (RULER) at each context length, against the "
+                         "go and investigate thresholds."));
+    if (doc.judge && decision.judge) {
+        auto view = std::make_unique<JudgeView>();
+        view->setJudge(&*doc.judge, &*decision.judge, baselineLabel, candidateLabel);
+        if (!view->isEmptyState())
+            take(view->chartView(), QStringLiteral("judge-distribution"),
+                 QObject::tr("Domain judge: score distribution"),
+                 QObject::tr("How many samples each side's judge scores fell on, %1 beside %2.")
+                     .arg(baselineLabel, candidateLabel));
+    }
+    if (doc.timeline) {
+        auto view = std::make_unique<TimelineView>();
+        view->setTimeline(&*doc.timeline, decision.timeline ? &*decision.timeline : nullptr);
+        if (view->hasTimeline())
+            take(view->chartView(), QStringLiteral("timeline"), QObject::tr("Production timeline"),
+                 QObject::tr("Serving throughput and judge quality on one time axis around the FP8 change, with "
+                             "the quality alert's pending and firing spans."));
+    }
+    if (doc.benchmarks) {
+        auto view = std::make_unique<BenchView>();
+        view->setResults(&*doc.benchmarks);
+        if (view->rooflineMessage().isEmpty())
+            take(view->rooflineView(), QStringLiteral("bench-roofline"), QObject::tr("GEMM roofline: BF16 and FP8"),
+                 QObject::tr("Measured TFLOP/s of each GEMM shape against its arithmetic intensity, under the "
+                             "datasheet's compute and bandwidth roofs."));
+        if (view->speedupMessage().isEmpty())
+            take(view->speedupView(), QStringLiteral("bench-speedup"), QObject::tr("FP8 speedup by batch size"),
+                 QObject::tr("FP8 over BF16 time for each linear layer of one decoder block, by tokens per batch."));
+        if (view->kvMessage().isEmpty())
+            take(view->kvView(), QStringLiteral("bench-kv"), QObject::tr("KV-cache FP8 error by context length"),
+                 QObject::tr("The error of storing the K/V cache in FP8 E4M3 with each scaling, by context length."));
+    }
+    return out;
+}
+
+}  // namespace fp8dash::ui

@@ -1,0 +1,400 @@
+#include "fp8dash/ui/verdict_banner.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPainter>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalBlocker>
+#include <QStyle>
+#include <QTextDocumentFragment>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include "fp8dash/ui/loaded_comparison.h"
+#include "widgets/ui_style.h"
+#include "widgets/untrusted_ui.h"
+
+namespace fp8dash::ui {
+
+namespace {
+
+QString bannerPlainOf(const QLabel* label) {
+    if (label->textFormat() == Qt::RichText) return QTextDocumentFragment::fromHtml(label->text()).toPlainText();
+    return label->text();
+}
+
+QString number(double v) {
+    return QString::number(v, 'g', 6);
+}
+
+}  // namespace
+
+namespace {
+
+const QString kDetailsKey = QStringLiteral("view/bannerDetails");  // QSettings: the banner shows its details
+
+// One line that ends in "…" when the window is too narrow for it (never clipped mid-letter); the whole line is its
+// text() and its tooltip.
+class ElidedLineLabel : public QLabel {
+public:
+    using QLabel::QLabel;
+    QSize minimumSizeHint() const override {
+        return {fontMetrics().horizontalAdvance(QStringLiteral("…")) * 4, sizeHint().height()};
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override {
+        QPainter painter(this);
+        const QRect area = contentsRect();
+        const QString shown = fontMetrics().elidedText(text(), Qt::ElideRight, area.width());
+        style()->drawItemText(&painter, area, static_cast<int>(alignment()), palette(), isEnabled(), shown,
+                              foregroundRole());
+    }
+};
+
+}  // namespace
+
+VerdictBanner::VerdictBanner(QWidget* parent) : QFrame(parent) {
+    setObjectName(QStringLiteral("verdictBanner"));
+    setFrameShape(QFrame::NoFrame);
+
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(16, 8, 12, 8);
+    outer->setSpacing(8);
+    outer->addLayout(buildHeadline());
+    m_details = buildDetails();
+    outer->addWidget(m_details);
+    showReview(nullptr, std::nullopt);
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    // Collapsed unless this user left it open: one line keeps the tables on a laptop's screen.
+    setDetailsShown(QSettings().value(kDetailsKey, false).toBool(), false);
+}
+
+// One line, always shown: the verdict, the counts and the decision, the button that shows the rest, and the button
+// that records a decision.
+QHBoxLayout* VerdictBanner::buildHeadline() {
+    auto* row = new QHBoxLayout;
+    row->setSpacing(16);
+    m_verdictLabel = plainLabel(QString(), this);
+    m_verdictLabel->setObjectName(QStringLiteral("verdictTitle"));
+    QFont big = m_verdictLabel->font();
+    big.setPointSizeF(big.pointSizeF() * 2.0);
+    big.setBold(true);
+    big.setLetterSpacing(QFont::PercentageSpacing, 104);
+    m_verdictLabel->setFont(big);
+    m_verdictLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    row->addWidget(m_verdictLabel, 0, Qt::AlignVCenter);
+    // The counts and the decision in one line; a window too narrow for it elides the line (the whole of it is the
+    // tooltip and in the details).
+    m_summaryLabel = new ElidedLineLabel(this);
+    m_summaryLabel->setObjectName(QStringLiteral("bannerSummary"));
+    m_summaryLabel->setTextFormat(Qt::PlainText);
+    m_summaryLabel->setWordWrap(false);
+    m_summaryLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_summaryLabel->setMinimumWidth(0);
+    row->addWidget(m_summaryLabel, 1, Qt::AlignVCenter);
+    m_detailsButton = new QToolButton(this);
+    m_detailsButton->setObjectName(QStringLiteral("bannerDetails"));
+    m_detailsButton->setCheckable(true);
+    m_detailsButton->setCursor(Qt::PointingHandCursor);
+    m_detailsButton->setToolTip(tr("The advice, every reason, the thresholds and the decision's text"));
+    connect(m_detailsButton, &QToolButton::toggled, this, [this](bool shown) { setDetailsShown(shown, true); });
+    row->addWidget(m_detailsButton, 0, Qt::AlignVCenter);
+    m_recordButton = new QPushButton(tr("Record Decision…"), this);
+    m_recordButton->setObjectName(QStringLiteral("bannerRecordDecision"));
+    m_recordButton->setCursor(Qt::PointingHandCursor);
+    connect(m_recordButton, &QPushButton::clicked, this, &VerdictBanner::recordDecisionRequested);
+    row->addWidget(m_recordButton, 0, Qt::AlignVCenter);
+    return row;
+}
+
+// A click away: the counts by signal, the advice, every reason, the thresholds in use and the reviewer's decision
+// in a strip of its own (so the evidence's verdict and the decision are never confused).
+QWidget* VerdictBanner::buildDetails() {
+    auto* details = new QWidget(this);
+    details->setObjectName(QStringLiteral("bannerDetailsPane"));
+    auto* outer = new QVBoxLayout(details);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->setSpacing(8);
+    auto* layout = new QHBoxLayout;
+    layout->setSpacing(24);
+    outer->addLayout(layout);
+    m_countsLabel = plainLabel(QString(), details);
+    layout->addWidget(m_countsLabel, 0, Qt::AlignTop);
+
+    auto* right = new QVBoxLayout;
+    right->setSpacing(6);
+    m_adviceLabel = plainLabel(QString(), details);
+    QFont adviceFont = m_adviceLabel->font();
+    adviceFont.setBold(true);
+    adviceFont.setPointSizeF(adviceFont.pointSizeF() * 1.15);
+    m_adviceLabel->setFont(adviceFont);
+    m_adviceLabel->setWordWrap(true);
+    m_adviceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    right->addWidget(m_adviceLabel);
+    m_reasonsLabel = new QLabel(details);
+    m_reasonsLabel->setTextFormat(Qt::RichText);
+    m_reasonsLabel->setWordWrap(true);
+    m_reasonsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse |
+                                            Qt::LinksAccessibleByKeyboard);
+    m_reasonsLabel->setOpenExternalLinks(false);
+    connect(m_reasonsLabel, &QLabel::linkActivated, this, [this] { setReasonsExpanded(!m_reasonsExpanded); });
+    right->addWidget(m_reasonsLabel);
+    m_thresholdsLabel = plainLabel(QString(), details);
+    m_thresholdsLabel->setWordWrap(true);
+    right->addWidget(m_thresholdsLabel);
+    layout->addLayout(right, 1);
+
+    auto* strip = new QFrame(details);
+    strip->setObjectName(QStringLiteral("decisionStrip"));
+    auto* stripLayout = new QHBoxLayout(strip);
+    stripLayout->setContentsMargins(10, 6, 6, 6);
+    m_decisionLabel = new QLabel(strip);
+    m_decisionLabel->setObjectName(QStringLiteral("bannerDecision"));
+    m_decisionLabel->setWordWrap(true);
+    m_decisionLabel->setTextFormat(Qt::RichText);
+    m_decisionLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    stripLayout->addWidget(m_decisionLabel, 1);
+    outer->addWidget(strip);
+    return details;
+}
+
+void VerdictBanner::setDetailsShown(bool shown, bool remember) {
+    m_details->setVisible(shown);
+    {
+        const QSignalBlocker block(m_detailsButton);
+        m_detailsButton->setChecked(shown);
+    }
+    m_detailsButton->setText(shown ? tr("Hide Details ▴") : tr("Details ▾"));
+    m_detailsButton->setAccessibleName(shown ? tr("Hide the banner's details") : tr("Show the banner's details"));
+    if (remember) QSettings().setValue(kDetailsKey, shown);
+}
+
+void VerdictBanner::updateSummary() {
+    QString counts = m_countsLabel->text();
+    counts.replace(QLatin1Char('\n'), QStringLiteral(" · "));
+    const QString line = counts.isEmpty() ? m_decisionSummary : counts + QStringLiteral("  —  ") + m_decisionSummary;
+    m_summaryLabel->setText(line);
+    m_summaryLabel->setToolTip(escapedTip(line));
+}
+
+void VerdictBanner::showReview(const ReviewDecision* decision, std::optional<Verdict> current) {
+    if (!decision) {
+        m_decisionLabel->setText(tr("<b>Decision:</b> none recorded yet"));
+        m_recordButton->setText(tr("Record Decision…"));
+        m_decisionSummary = tr("Decision: none recorded yet");
+        updateSummary();
+        return;
+    }
+    QString html = tr("<b>Decision: %1</b>").arg(style::escaped(std::string(reviewOutcomeTitle(decision->outcome))));
+    html += QStringLiteral(" — ") +
+            tr("by %1, %2").arg(style::escaped(decision->by), style::escaped(readableTimestamp(decision->at)));
+    if (!decision->why.empty())
+        html += QStringLiteral("<br>“") + style::escaped(excerpt(toQString(decision->why))) + QStringLiteral("”");
+    const std::vector<std::string> warnings = assessReview(*decision, current).warnings;
+    for (const std::string& w : warnings)
+        html += QStringLiteral("<br><b>⚠ ") + style::escaped(w) + QStringLiteral("</b>");
+    m_decisionLabel->setText(html);
+    m_recordButton->setText(tr("Revise…"));
+    // The one-line form: the outcome and who; a warning is flagged (its words are in the details).
+    m_decisionSummary =
+        tr("Decision: %1 — by %2")
+            .arg(toQString(std::string(reviewOutcomeTitle(decision->outcome))), toQString(decision->by));
+    if (!warnings.empty()) {
+        m_decisionSummary += warnings.size() == 1 ? tr("  ⚠ 1 warning") : tr("  ⚠ %1 warnings").arg(warnings.size());
+    }
+    updateSummary();
+}
+
+QString VerdictBanner::decisionText() const {
+    return bannerPlainOf(m_decisionLabel);
+}
+
+QColor VerdictBanner::colorFor(Verdict v) {
+    return style::verdictColor(v);
+}
+
+void VerdictBanner::showVerdict(std::optional<Verdict> v, const QString& noVerdictAdvice) {
+    m_verdict = v;
+    // Grey when nothing gives a verdict yet (a timeline without quality series or change time).
+    const QColor colour = v ? colorFor(*v) : QColor(0x5f, 0x63, 0x68);
+    setStyleSheet(QStringLiteral("QFrame#verdictBanner { background-color: %1; border-radius: 8px; }"
+                                 " QFrame#verdictBanner QLabel { color: white; background: transparent; }"
+                                 " QFrame#decisionStrip { background-color: rgba(0, 0, 0, 56); border-radius: 6px; }"
+                                 " QFrame#verdictBanner QPushButton, QFrame#verdictBanner QToolButton { color: white;"
+                                 " background: transparent; border: 1px solid rgba(255, 255, 255, 170);"
+                                 " border-radius: 4px; padding: 3px 10px; }"
+                                 " QFrame#verdictBanner QPushButton:hover, QFrame#verdictBanner QToolButton:hover"
+                                 " { background: rgba(255, 255, 255, 40); }"
+                                 " QFrame#verdictBanner QPushButton:focus, QFrame#verdictBanner QToolButton:focus"
+                                 " { border: 2px solid white; }")
+                      .arg(colour.name()));
+    m_verdictLabel->setText(v ? toQString(verdictTitle(*v)) : tr("NO VERDICT"));
+    m_verdictLabel->setAccessibleName(tr("Verdict: %1").arg(m_verdictLabel->text()));
+    m_adviceLabel->setText(v ? toQString(verdictAdvice(*v))
+                           : !noVerdictAdvice.isEmpty()
+                               ? noVerdictAdvice
+                               : tr("Nothing gives a verdict yet: the production timeline needs a quality series "
+                                    "and the time FP8 went on."));
+}
+
+void VerdictBanner::showReasons(const std::vector<std::string>& reasons) {
+    m_reasons = reasons;
+    // The worst signal's reasons come first; beyond the first few, the banner would push the tables off a laptop's
+    // screen, so the rest is one click away ("Show N more").
+    // Collapsed, each signal ("offline evals: ", "domain judge: ", "production: ") keeps its first, most important
+    // reason, then the list fills up in order.
+    std::vector<bool> show(reasons.size(), m_reasonsExpanded);
+    std::size_t shown = m_reasonsExpanded ? reasons.size() : 0;
+    if (!m_reasonsExpanded) {
+        std::vector<std::string> signalsSeen;
+        for (std::size_t i = 0; i < reasons.size() && shown < kReasonsShown; ++i) {
+            const auto colon = reasons[i].find(": ");
+            const std::string signal = colon == std::string::npos ? std::string() : reasons[i].substr(0, colon);
+            if (signal.empty() || std::find(signalsSeen.begin(), signalsSeen.end(), signal) != signalsSeen.end())
+                continue;
+            signalsSeen.push_back(signal);
+            show[i] = true;
+            ++shown;
+        }
+        for (std::size_t i = 0; i < reasons.size() && shown < kReasonsShown; ++i) {
+            if (!show[i]) {
+                show[i] = true;
+                ++shown;
+            }
+        }
+    }
+    // A list keeps long reasons readable: wrapped lines stay indented under their bullet.
+    QString html = QStringLiteral(
+        "<ul style=\"margin-top:0px; margin-bottom:0px; margin-left:0px;"
+        " -qt-list-indent:1;\">");
+    for (std::size_t i = 0; i < reasons.size(); ++i) {
+        if (!show[i]) continue;
+        html +=
+            QStringLiteral("<li style=\"margin-bottom:2px;\">") + style::escaped(reasons[i]) + QStringLiteral("</li>");
+    }
+    html += QStringLiteral("</ul>");
+    if (reasons.size() > kReasonsShown) {
+        const QString link = m_reasonsExpanded             ? tr("Show fewer reasons")
+                             : reasons.size() - shown == 1 ? tr("Show 1 more reason")
+                                                           : tr("Show %1 more reasons").arg(reasons.size() - shown);
+        html += QStringLiteral("<a href=\"toggle\" style=\"color:white;\">%1</a>").arg(link);
+    }
+    m_reasonsLabel->setText(reasons.empty() ? QString() : html);
+    m_reasonsLabel->setVisible(!reasons.empty());
+}
+
+void VerdictBanner::setReasonsExpanded(bool expanded) {
+    m_reasonsExpanded = expanded;
+    showReasons(std::vector<std::string>(m_reasons));
+}
+
+namespace {
+
+QString taskCounts(const ComparisonReport& report) {
+    int counts[3] = {0, 0, 0};
+    for (const TaskComparison& t : report.tasks) ++counts[static_cast<int>(t.verdict)];
+    const int n = static_cast<int>(report.tasks.size());
+    QStringList parts;
+    if (counts[2] > 0) parts << VerdictBanner::tr("%1 investigate").arg(counts[2]);
+    if (counts[1] > 0) parts << VerdictBanner::tr("%1 monitor").arg(counts[1]);
+    if (counts[0] > 0) parts << VerdictBanner::tr("%1 go").arg(counts[0]);
+    // Two short lines: the left column stays narrow and nothing wraps mid-phrase.
+    return (n == 1 ? VerdictBanner::tr("1 task compared") : VerdictBanner::tr("%1 tasks compared").arg(n)) +
+           QLatin1Char('\n') + parts.join(QStringLiteral(" · "));
+}
+
+QString thresholdsLine(const Thresholds& t) {
+    return VerdictBanner::tr("Degradation thresholds: GO below %1% · MONITOR %1–%2% · INVESTIGATE above %2%")
+        .arg(number(t.goBelow), number(t.investigateAbove));
+}
+
+QString bandsLine(const TimelineBands& b) {
+    return VerdictBanner::tr(
+               "Production: throughput expected +%1–%2% · quality within ±%3 points (MONITOR beyond, "
+               "INVESTIGATE below −%4 or when the quality alert fires after the change)")
+        .arg(number(b.throughputLowPct), number(b.throughputHighPct), number(b.qualityTolerance),
+             number(b.qualityProblem));
+}
+
+}  // namespace
+
+void VerdictBanner::setReport(const ComparisonReport& report) {
+    showVerdict(report.verdict, {});
+    m_countsLabel->setText(taskCounts(report));
+    updateSummary();
+    showReasons(report.reasons);
+    m_thresholdsLabel->setText(thresholdsLine(report.thresholds));
+}
+
+void VerdictBanner::setDecision(const Decision& decision, const ComparisonDocument& doc) {
+    // Without a verdict, say what is missing: a timeline that cannot give one yet, or a document whose evidence
+    // (local benchmarks, capacity) informs the decision without deciding it.
+    QString noVerdictAdvice;
+    if (!decision.verdict && !doc.timeline) {
+        noVerdictAdvice =
+            tr("No verdict: local benchmarks and the capacity plan inform the decision but do not "
+               "decide it. A verdict comes from offline evals (two lm-eval runs), domain judge scores "
+               "(File › New Comparison…) or a production timeline (Timeline › Connect…).");
+    }
+    showVerdict(decision.verdict, noVerdictAdvice);
+    QStringList counts;
+    if (decision.evals) counts << taskCounts(*decision.evals);
+    if (decision.judge) {
+        const JudgeComparison& j = *decision.judge;
+        counts << tr("domain judge: %1 (%2 %3)")
+                      .arg(toQString(verdictTitle(j.verdict)))
+                      .arg(j.paired ? j.nPairs : std::min(j.nBaseline, j.nCandidate))
+                      .arg(j.paired ? tr("pairs") : tr("samples"));
+    }
+    if (decision.timeline) {
+        const TimelineReport& t = *decision.timeline;
+        counts << (t.verdict ? tr("production: %1").arg(toQString(verdictTitle(*t.verdict)))
+                             : tr("production: no verdict"));
+    }
+    m_countsLabel->setText(counts.join(QLatin1Char('\n')));
+    updateSummary();
+    // With evals alone, their own reasons read best (no "offline evals:" prefix on every line).
+    showReasons(!doc.timeline && !decision.judge && decision.evals ? decision.evals->reasons : decision.reasons);
+    QStringList lines;
+    if (decision.evals) {
+        lines << thresholdsLine(decision.evals->thresholds);
+    } else if (decision.judge) {
+        lines << thresholdsLine(doc.options.thresholds);
+    }
+    if ((decision.evals || decision.judge) && doc.options.cautious) {
+        lines << tr("Cautious policy: an interval that straddles a band edge takes the worst band it reaches.");
+    }
+    if (doc.timeline) lines << bandsLine(doc.timeline->settings.bands);
+    m_thresholdsLabel->setText(lines.join(QLatin1Char('\n')));
+    showReview(doc.currentDecision(), decision.verdict);
+}
+
+QString VerdictBanner::verdictText() const {
+    return m_verdictLabel->text();
+}
+QString VerdictBanner::adviceText() const {
+    return m_adviceLabel->text();
+}
+QString VerdictBanner::reasonsText() const {
+    QStringList lines;
+    for (const std::string& r : m_reasons) lines << toQString(r);
+    return lines.join(QLatin1Char('\n'));
+}
+QString VerdictBanner::thresholdsText() const {
+    return m_thresholdsLabel->text();
+}
+QString VerdictBanner::countsText() const {
+    return m_countsLabel->text();
+}
+QString VerdictBanner::summaryText() const {
+    return m_summaryLabel->text();
+}
+bool VerdictBanner::detailsShown() const {
+    return !m_details->isHidden();
+}
+
+}  // namespace fp8dash::ui

@@ -1,0 +1,29 @@
+// TimelineView's answer to a theme change (theme.h): the chart, its axes, the change marker and the summary cards
+// take the new palette's colours in place. Nothing is rebuilt, so the zoom, the pan, the series and the read-out stay.
+#include <QAbstractSeries>
+#include <QChart>
+#include <QGraphicsSimpleTextItem>
+#include <QLineSeries>
+#include <QPen>
+
+#include "fp8dash/ui/timeline_chart_view.h"
+#include "fp8dash/ui/timeline_view.h"
+#include "timeline/timeline_view_parts.h"
+#include "widgets/ui_style.h"
+
+namespace fp8dash::ui {
+
+void TimelineView::applyTheme() {
+    const bool dark = style::darkPalette();
+    style::adaptChartView(m_chartView);  // the axes keep the hues the constructor gave them (adaptChart's rule)
+    const QColor marker = timeline_view_parts::markerColor(dark);
+    m_markerLabel->setBrush(marker);
+    if (m_markerSeries) {
+        QPen pen = m_markerSeries->pen();
+        pen.setColor(marker);
+        m_markerSeries->setPen(pen);
+    }
+    if (m_data && m_report) updateCards();  // the cards' verdict tints
+}
+
+}  // namespace fp8dash::ui
