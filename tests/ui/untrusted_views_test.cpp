@@ -285,8 +285,8 @@ TEST_F(UntrustedViewsTest, BidiOverridesAndControlsInRunLabelsAreShownEscaped) {
     EXPECT_GT(audit.overridesShown, 0);  // the labels were seen, their override shown as \u202E
 }
 
-// The rule of ui/src/untrusted_ui.h, where a line of source can show it broken: data (toQString) straight into a
-// label's constructor (automatic format), a tooltip, a chart's title, axis title or series name; a static message box
+// The rule of ui/src/widgets/untrusted_ui.h, where a line of source can show it broken: data (toQString) straight into
+// a label's constructor (automatic format), a tooltip, a chart's title, axis title or series name; a static message box
 // (automatic format); a bar set whose name skips chartText. Every view above is the real check; this one names the
 // line.
 TEST(UntrustedUiRule, NoSourceLineHandsDataToRichText) {
@@ -301,8 +301,8 @@ TEST(UntrustedUiRule, NoSourceLineHandsDataToRichText) {
     };
     QStringList broken;
     int files = 0;
-    for (const auto& entry :
-         std::filesystem::directory_iterator(std::filesystem::path(FP8DASH_SOURCE_DIR) / "ui/src")) {
+    const auto root = std::filesystem::path(FP8DASH_SOURCE_DIR) / "ui/src";
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {  // ui/src's feature folders
         if (entry.path().extension() != ".cpp") continue;
         // The helpers themselves (style::escaped is visibleText, then toHtmlEscaped).
         if (entry.path().filename() == "ui_style.cpp" || entry.path().filename() == "untrusted_ui.cpp") continue;
@@ -314,7 +314,7 @@ TEST(UntrustedUiRule, NoSourceLineHandsDataToRichText) {
             for (const auto& [re, what] : rules)
                 if (std::regex_search(line, re))
                     broken << QStringLiteral("%1:%2: %3")
-                                  .arg(QString::fromStdString(entry.path().filename().string()))
+                                  .arg(QString::fromStdString(entry.path().lexically_relative(root).string()))
                                   .arg(n)
                                   .arg(QString::fromStdString(what));
         }
