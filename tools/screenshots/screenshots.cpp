@@ -129,7 +129,6 @@ void mainWindowShots(Shots& shots, const QString& theme, const LoadedComparison*
                 shots.save(window, QStringLiteral("layers-%1-%2").arg(sizeName(size), theme));
             }
         }
-        window.close();
     }
 }
 
@@ -157,7 +156,6 @@ void dialogShots(Shots& shots, const QString& theme, const QString& variantsDir)
         settle();
         finishAnimations(dialog);
         shots.save(dialog, QStringLiteral("new-comparison-%1").arg(theme));
-        dialog.close();
     }
     QDir::setCurrent(before);
 }
