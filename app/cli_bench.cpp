@@ -85,7 +85,10 @@ int runBench(const std::vector<std::string>& args, std::ostream& out, std::ostre
             if (layers.size() != 1) throw UsageError{"--kv-layers \"" + value + "\": expected one whole number"};
             options.kvLayers = layers.front();
         } else if (a.option("--kv-dump", value)) {
-            if (value.empty()) throw UsageError{"--kv-dump needs a safetensors file of K and V (see the README)"};
+            if (value.empty())
+                throw UsageError{
+                    "--kv-dump needs a safetensors file of K and V (see docs/benchmarks.md, \"Your own model's KV "
+                    "cache\")"};
             options.kvDump = value;
         } else if (a.flag("--fast-accum")) {
             options.fp8FastAccum = true;
