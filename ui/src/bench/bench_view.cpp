@@ -155,6 +155,7 @@ BenchView::BenchView(QWidget* parent) : QWidget(parent) {
     m_hover->setObjectName(QStringLiteral("rooflineReadout"));
     m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);
     belowCharts->addWidget(m_hover, 1);
+    belowCharts->addStretch(0);  // keeps the KV metric at the right while the roofline read-out is hidden
     auto* metricLabel = new QLabel(tr("KV chart shows:"), chartsPage);
     m_kvMetricLabel = metricLabel;
     m_kvMetric = new QComboBox(chartsPage);

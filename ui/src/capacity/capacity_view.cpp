@@ -178,7 +178,7 @@ QWidget* CapacityView::buildInputs() {
         tr("How the memory beside the weights and the KV cache is counted: %1; or one flat overhead per GPU, the "
            "figure above")
             .arg(vllmAccountingTip()));
-    form->addRow(tr("Other &memory:"), m_accounting);
+    form->addRow(tr("Other memor&y:"), m_accounting);
     inputsLayout->addLayout(form);
 
     m_logButton = new QPushButton(tr("Open vLLM Log…"), inputs);
