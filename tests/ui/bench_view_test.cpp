@@ -266,22 +266,23 @@ TEST_F(BenchViewTest, SavedResultsShowTheDeviceChartsAndTables) {
     QLineSeries* perHead = lineNamed(view->kvChart(), QStringLiteral("per_head"));
     ASSERT_NE(perHead, nullptr);
     ASSERT_EQ(perHead->count(), 2);
-    EXPECT_EQ(perHead->at(0), QPointF(10, 0.018));   // x = log2(1024)
-    EXPECT_EQ(perHead->at(1), QPointF(12, 0.0185));  // x = log2(4096)
+    EXPECT_EQ(perHead->at(0), QPointF(10, std::log10(0.018)));   // x = log2(1024), y on a log10 percent axis
+    EXPECT_EQ(perHead->at(1), QPointF(12, std::log10(0.0185)));  // x = log2(4096)
     for (QLineSeries* s : seriesOf<QLineSeries>(view->kvChart()))
         EXPECT_TRUE(s->property("toolTip").toString().contains(QStringLiteral("sqrt(Σ‖ô − o‖² / Σ‖o‖²)")))
             << s->name().toStdString();
     EXPECT_TRUE(view->kvView()->toolTip().startsWith(QStringLiteral("Attention-output error: ")));
-    EXPECT_EQ(view->kvChart()->axes(Qt::Vertical).first()->titleText(), QStringLiteral("Attention-output error"));
+    EXPECT_EQ(view->kvChart()->axes(Qt::Vertical).first()->titleText(), QStringLiteral("Output error"));
+    EXPECT_EQ(view->kvChart()->title(), QStringLiteral("Attention-output error of an FP8 KV cache, by context"));
     view->kvMetricCombo()->setCurrentIndex(1);
     perHead = lineNamed(view->kvChart(), QStringLiteral("per_head"));
     ASSERT_NE(perHead, nullptr);
-    EXPECT_EQ(perHead->at(1), QPointF(12, 0.026));
+    EXPECT_EQ(perHead->at(1), QPointF(12, std::log10(0.026)));
     EXPECT_TRUE(perHead->property("toolTip").toString().contains(QStringLiteral("sqrt(Σ(x̂ − x)² / Σx²)")));
     view->kvMetricCombo()->setCurrentIndex(2);
     perHead = lineNamed(view->kvChart(), QStringLiteral("per_head"));
     ASSERT_NE(perHead, nullptr);
-    EXPECT_EQ(perHead->at(1), QPointF(12, 0.0185 * 0.5));
+    EXPECT_EQ(perHead->at(1), QPointF(12, std::log10(0.0185 * 0.5)));
     EXPECT_TRUE(perHead->property("toolTip").toString().contains(QStringLiteral("½")));
     view->kvMetricCombo()->setCurrentIndex(0);
 }
@@ -301,10 +302,11 @@ TEST_F(BenchViewTest, OlderResultsShowTheirOldFigureOnlyLabelled) {
     EXPECT_TRUE(view.kvMessage().isEmpty());
     EXPECT_EQ(view.kvMetricCombo()->currentIndex(), 0);  // the headline metric asked for; the file has none
     EXPECT_TRUE(view.kvChart()->axes(Qt::Vertical).first()->titleText().contains(QStringLiteral("K/V rel. RMSE")));
-    EXPECT_TRUE(view.kvChart()->axes(Qt::Vertical).first()->titleText().contains(QStringLiteral("saved before")));
+    EXPECT_TRUE(view.kvChart()->title().contains(QStringLiteral("saved before")))
+        << view.kvChart()->title().toStdString();
     QLineSeries* perTensor = lineNamed(view.kvChart(), QStringLiteral("per_tensor"));
     ASSERT_NE(perTensor, nullptr);
-    EXPECT_EQ(perTensor->at(1), QPointF(12, 0.028));
+    EXPECT_EQ(perTensor->at(1), QPointF(12, std::log10(0.028)));
     EXPECT_FALSE(view.kvTable()->isColumnHidden(BenchView::KvLegacyAttnError));
     EXPECT_EQ(cell(view.kvModel(), 2, BenchView::KvLegacyAttnError), QStringLiteral("0.11"));
     EXPECT_EQ(cell(view.kvModel(), 2, BenchView::KvAttnOutError), QStringLiteral("—"));

@@ -5,6 +5,8 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QFormLayout>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -14,6 +16,7 @@
 #include <QtTest>
 
 #include "fp8dash/core/capacity.h"
+#include "fp8dash/core/vllm_memory.h"
 #include "fp8dash/ui/capacity_table_model.h"
 #include "fp8dash/ui/capacity_view.h"
 #include "fp8dash/ui/comparison_view.h"
@@ -372,6 +375,32 @@ TEST_F(CapacityViewTest, AThemeSwitchRepaintsAndKeepsInputsAndSelection) {
     EXPECT_EQ(view.table()->currentIndex().row(), CapacityView::MaxTokensRow);
     EXPECT_EQ(view.table()->currentIndex().column(), CapacityView::RatioColumn);
     Theme::instance()->setMode(before);
+}
+
+// Issue 29: the memory-accounting choice in plain words ("Accounting: Flat overhead per GPU" was shown raw), with how
+// each choice counts the memory in its tooltip.
+TEST_F(CapacityViewTest, TheMemoryAccountingChoiceIsInPlainWords) {
+    CapacityView view;
+    view.setLocalDevice(noGpu());
+    QComboBox* combo = view.accountingCombo();
+    const int flat = combo->findData(QString());
+    ASSERT_GE(flat, 0);
+    combo->setCurrentIndex(flat);
+    QLabel* label = nullptr;
+    for (QFormLayout* form : view.findChildren<QFormLayout*>())
+        if (QWidget* w = form->labelForField(combo)) label = qobject_cast<QLabel*>(w);
+    ASSERT_NE(label, nullptr);
+    const QString shown = label->text().remove(QLatin1Char('&')) + QLatin1Char(' ') + combo->currentText();
+    EXPECT_FALSE(shown.contains(QStringLiteral("Accounting"), Qt::CaseInsensitive)) << shown.toStdString();
+    EXPECT_FALSE(shown.contains(QStringLiteral("Flat overhead"), Qt::CaseInsensitive)) << shown.toStdString();
+    EXPECT_TRUE(shown.contains(QStringLiteral("memory"), Qt::CaseInsensitive)) << shown.toStdString();
+    EXPECT_TRUE(shown.contains(QStringLiteral("overhead"), Qt::CaseInsensitive)) << shown.toStdString();
+    // The detail is a tooltip away: the flat figure's and vLLM's own accounting.
+    const QString flatTip = combo->itemData(flat, Qt::ToolTipRole).toString();
+    EXPECT_TRUE(flatTip.contains(QStringLiteral("flat overhead per GPU"))) << flatTip.toStdString();
+    const int vllm = combo->findData(QString::fromLatin1(kDefaultVllmVersion));
+    ASSERT_GE(vllm, 0);
+    EXPECT_TRUE(combo->itemData(vllm, Qt::ToolTipRole).toString().contains(QStringLiteral("profiling run")));
 }
 
 }  // namespace

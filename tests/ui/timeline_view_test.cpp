@@ -242,10 +242,32 @@ TEST_F(TimelineViewTest, HeaderNamesTheServerAndTheWindowSemantics) {
     const QString header = timeline->sourceText();
     EXPECT_TRUE(header.contains(QStringLiteral("Throughput: VictoriaMetrics at http://prometheus.test:9090")))
         << header.toStdString();
-    EXPECT_TRUE(header.contains(QStringLiteral("Prometheus 3.x windows, left-open (t−r, t]"))) << header.toStdString();
-    EXPECT_TRUE(timeline->findChild<QLabel*>(QStringLiteral("timelineSource"))
-                    ->toolTip()
-                    .contains(QStringLiteral("Alert windows: VictoriaMetrics' rollup windows are left-open")));
+    // Issue 29: plain words on screen, the interval notation only in the tooltip.
+    EXPECT_TRUE(header.contains(QStringLiteral("alert windows as Prometheus 3 counts them"))) << header.toStdString();
+    EXPECT_FALSE(header.contains(QStringLiteral("t−r"))) << header.toStdString();
+    const QString tip = timeline->findChild<QLabel*>(QStringLiteral("timelineSource"))->toolTip();
+    EXPECT_TRUE(tip.contains(QStringLiteral("Alert windows: VictoriaMetrics' rollup windows are left-open")))
+        << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("Prometheus 3.x windows, left-open (t−r, t]"))) << tip.toStdString();
+}
+
+// Issue 29: the demo's timeline (Prometheus 2.x windows) says so in words; "closed [t−r, t]" is in the tooltip only.
+TEST_F(TimelineViewTest, TheDemoTimelineSaysItsAlertWindowsInWords) {
+    TimelineData data = dayTimeline();
+    ASSERT_TRUE(data.quality.has_value());
+    data.settings.rule.windows = WindowSemantics::Prometheus2;
+    data.windowSemanticsBasis.clear();
+    recomputeDerived(data);
+    MainWindow window;
+    window.show();
+    window.showDocument(documentWith(data, false), {}, QStringLiteral("windows"));
+    TimelineView* timeline = window.comparisonView()->timelineView();
+    const QString header = timeline->sourceText();
+    EXPECT_TRUE(header.contains(QStringLiteral("alert windows as Prometheus 2 counts them"))) << header.toStdString();
+    EXPECT_FALSE(header.contains(QStringLiteral("[t"))) << header.toStdString();
+    EXPECT_FALSE(header.contains(QStringLiteral("2.x"))) << header.toStdString();
+    const QString tip = timeline->findChild<QLabel*>(QStringLiteral("timelineSource"))->toolTip();
+    EXPECT_TRUE(tip.contains(QStringLiteral("Prometheus 2.x windows, closed [t−r, t]"))) << tip.toStdString();
 }
 
 // Issue 26, finding 3: the source line shows a hostile server name and score name as the text they are, never as

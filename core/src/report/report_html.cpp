@@ -92,8 +92,13 @@ table.evals code { font-size: 7pt; }
 table.answers { font-size: 8pt; }
 table.kv td.label { color: #57606a; padding-right: 10px; white-space: nowrap; }
 table.meta { color: #57606a; }
-td.r, th.r { text-align: right; white-space: nowrap; }
-td.c, th.c { text-align: center; white-space: nowrap; }
+/* Headers wrap at word boundaries (only the numbers below them do not): long nowrap headers took the width of the
+   table's text columns, which Qt then broke a letter a line. */
+th.r { text-align: right; }
+th.c { text-align: center; }
+td.r { text-align: right; white-space: nowrap; }
+td.c { text-align: center; white-space: nowrap; }
+td.nw { white-space: nowrap; }
 table.banner td { color: #ffffff; }
 td.title { font-size: 18pt; font-weight: bold; }
 td.advice { font-size: 11pt; }
@@ -139,13 +144,21 @@ private:
             // Line breaks in free text (notes, reasons) stay line breaks.
             for (auto pos = text.find('\n'); pos != std::string::npos; pos = text.find('\n', pos + 4))
                 text.replace(pos, 1, "<br>");
-            if (s.code && m_rich) text = breakable(text);
+            if (s.code && m_rich && s.text.size() > kShortIdentifier) text = breakable(text);
             if (s.code) text = "<code>" + text + "</code>";
             if (s.strong) text = "<strong>" + text + "</strong>";
             if (s.tone != Tone::None) text = "<span" + style(s.tone, false) + ">" + text + "</span>";
             out += text;
         }
         return out;
+    }
+
+    // A short identifier ("per_tensor", "domain-003") stays on one line: its cell does not wrap (nowrap below), so
+    // Qt's table layout gives its column the whole word instead of squeezing it to a letter a line.
+    static constexpr std::size_t kShortIdentifier = 12;
+    static bool shortIdentifier(const Cell& c) {
+        return c.line.size() == 1 && c.line[0].code && c.line[0].text.size() <= kShortIdentifier && c.sub.empty() &&
+               c.line[0].text.find_first_of(" \n") == std::string::npos;
     }
 
     // Qt's rich text breaks a long identifier anywhere when a column is narrow: offer a zero-width space after
@@ -187,6 +200,7 @@ private:
             for (std::size_t i = 0; i < row.size(); ++i) {
                 const Cell& c = row[i];
                 std::string classes = t.keyValue && i == 0 ? "label" : alignClass(t, i);
+                if (m_rich && shortIdentifier(c) && classes.empty()) classes = "nw";
                 if (c.indent > 0 && !m_rich)
                     classes +=
                         (classes.empty() ? "" : " ") + std::string("indent") + std::to_string(std::min(c.indent, 3));

@@ -172,6 +172,52 @@ QCategoryAxis* log2TokenAxis(const QString& title, std::vector<double> values) {
     return axis;
 }
 
+QString percentLabel(double fraction) {
+    return QString::number(fraction * 100, 'g', 3) + QLatin1Char('%');
+}
+
+QCategoryAxis* logPercentAxis(const QString& title, double lo, double hi) {
+    auto* axis = new QCategoryAxis;
+    axis->setTitleText(title);
+    axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    if (!(lo > 0) || !(hi >= lo) || !std::isfinite(hi)) return axis;
+    // The marks per decade: the narrower the span, the more of them (each mark at least ~a tenth of the span from
+    // the next, so the labels do not collide).
+    const double decades = std::log10(hi / lo);
+    static const std::vector<double> kFine = {1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8};
+    static const std::vector<double> kMedium = {1, 1.5, 2, 3, 4, 5, 7};
+    static const std::vector<double> kCoarse = {1, 2, 3, 5};
+    static const std::vector<double> kDecade = {1, 2, 5};
+    const std::vector<double>& steps = decades < 0.35  ? kFine
+                                       : decades < 0.8 ? kMedium
+                                       : decades < 2   ? kCoarse
+                                                       : kDecade;
+    std::vector<double> marks;
+    const int first = static_cast<int>(std::floor(std::log10(lo))) - 1;
+    const int last = static_cast<int>(std::ceil(std::log10(hi))) + 1;
+    for (int e = first; e <= last; ++e)
+        for (double m : steps) marks.push_back(m * std::pow(10.0, e));
+    // The range: from the mark at or below lo to the mark at or above hi (a hair of slack for rounding); a single
+    // value, or two on neighbouring marks, get one more mark each side, so at least three are labelled.
+    std::size_t i = 0, j = marks.size() - 1;
+    for (std::size_t k = 0; k < marks.size(); ++k)
+        if (marks[k] <= lo * (1 + 1e-9)) i = k;
+    for (std::size_t k = marks.size(); k-- > 0;)
+        if (marks[k] >= hi * (1 - 1e-9)) j = k;
+    while (j - i < 2 && (i > 0 || j + 1 < marks.size())) {
+        if (i > 0) --i;
+        if (j - i < 2 && j + 1 < marks.size()) ++j;
+    }
+    const double from = marks[i], to = marks[j];
+    const double a = std::log10(from), b = std::log10(to);
+    const double pad = (b - a) * 0.04;
+    axis->setStartValue(a - pad);
+    for (double m : marks)
+        if (m >= from && m <= to) axis->append(percentLabel(m), std::log10(m));
+    axis->setRange(a - pad, b + pad);
+    return axis;
+}
+
 QFuture<LocalDeviceStatus> localDeviceQuery() {
     // Started once: the GPU does not come or go while the program runs, and a driver query is not free.
     static QMutex mutex;

@@ -60,7 +60,12 @@ void fitLogAxis(QLogValueAxis* axis, double lo, double hi);
 // axis labels those places "1", "8", "2K", "128K". Values closer than ~one doubling to a labelled one stay unlabelled.
 QCategoryAxis* log2TokenAxis(const QString& title, std::vector<double> values);
 double log2Of(double v);
-QString tokenCountLabel(double v);  // 2048 -> "2K", 131072 -> "128K", 1000 -> "1000"
+// A log10 axis for fractions shown as percentages: series put log10(value) on y, the axis labels marks at 1, 2, 3, 5
+// (more of them on a narrow span: 1, 1.2, 1.5, 2, 2.5, ...) times powers of ten, "2%", "4%", "5%", from the mark at
+// or below lo to the one at or above hi, at least three of them, so a value between decades can be read off.
+QCategoryAxis* logPercentAxis(const QString& title, double lo, double hi);
+QString percentLabel(double fraction);  // 0.046 -> "4.6%"
+QString tokenCountLabel(double v);      // 2048 -> "2K", 131072 -> "128K", 1000 -> "1000"
 
 // ---- this machine's GPU
 // The process's one query of the local GPU (core's queryLocalDevices, ~100 ms with a driver), started on first call.

@@ -84,19 +84,22 @@ void fillKvChart(ChartPanel* panel, const std::optional<BenchResults>& results, 
         panel->showEmpty(empty);
         return;
     }
-    QString title, tip;
+    QString title, shortTitle, tip;
     switch (metric) {
         case KvChartMetric::AttentionOutput:
             title = BenchView::tr("Attention-output error");
+            shortTitle = BenchView::tr("Output error");
             tip = definition("attn_out_rel_rmse");
             break;
         case KvChartMetric::AttentionTvd:
             title = BenchView::tr("Attention TVD");
+            shortTitle = BenchView::tr("TVD");
             tip = definition("attn_weight_tvd");
             break;
         case KvChartMetric::KvRelRmse:
             title = anyAttention ? BenchView::tr("K/V rel. RMSE")
                                  : BenchView::tr("K/V rel. RMSE (saved before the attention-output error)");
+            shortTitle = BenchView::tr("K/V rel. RMSE");
             tip = definition("rel_rmse") + QLatin1Char(' ') + definition("key.rel_rmse");
             break;
     }
@@ -104,14 +107,19 @@ void fillKvChart(ChartPanel* panel, const std::optional<BenchResults>& results, 
     for (const auto& [scaling, points] : byScaling)
         for (const auto& point : points) contexts.push_back(point.first);
     QCategoryAxis* x = log2TokenAxis(BenchView::tr("Context tokens (log₂ scale)"), contexts);
-    auto* y = new QLogValueAxis;
-    y->setBase(10);
-    y->setTitleText(title);
-    y->setLabelFormat(QStringLiteral("%g"));
-    y->setMinorTickCount(8);
+    double vLo = INFINITY, vHi = 0;
+    for (const auto& [scaling, points] : byScaling)
+        for (const auto& point : points) {
+            vLo = std::min(vLo, point.second);
+            vHi = std::max(vHi, point.second);
+        }
+    // A log scale labelled in percent between the decades too (4.6% sits between "4%" and "5%"), its title short
+    // enough for the chart's height at 1366 × 768 (the metric's full name is in the chart's title and tooltip).
+    QCategoryAxis* y = logPercentAxis(shortTitle, vLo, vHi);
+    chart->setTitle(BenchView::tr("%1 of an FP8 KV cache, by context").arg(title));
+    chart->legend()->setAlignment(Qt::AlignRight);  // beside the lines: below them it was clipped on short windows
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
-    double vLo = INFINITY, vHi = 0;
     int colour = 0;
     QChartView* view = panel->chartView();
     for (const std::string& scaling : order) {
@@ -124,9 +132,7 @@ void fillKvChart(ChartPanel* panel, const std::optional<BenchResults>& results, 
         s->setPen(pen);
         s->setPointsVisible(true);
         for (const auto& [context, v] : points) {
-            s->append(log2Of(context), v);
-            vLo = std::min(vLo, v);
-            vHi = std::max(vHi, v);
+            s->append(log2Of(context), std::log10(v));
         }
         // The series' tooltip: the metric's definition, shown while the pointer is on the line.
         const QString seriesTip = QStringLiteral("%1 — %2: %3").arg(toQString(scaling), title, tip);
@@ -141,7 +147,6 @@ void fillKvChart(ChartPanel* panel, const std::optional<BenchResults>& results, 
         s->attachAxis(x);
         s->attachAxis(y);
     }
-    fitLogAxis(y, vLo, vHi);
     view->setToolTip(escapedTip(QStringLiteral("%1: %2").arg(title, tip)));
     panel->showChart();
 }

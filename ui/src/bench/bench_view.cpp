@@ -137,8 +137,16 @@ BenchView::BenchView(QWidget* parent) : QWidget(parent) {
     m_speedup->setObjectName(QStringLiteral("speedupChart"));
     m_kvChart = new ChartPanel(tr("KV-cache FP8 error vs context"), chartsPage);
     m_kvChart->setObjectName(QStringLiteral("kvErrorChart"));
+    m_chartsEmpty = style::caption(QString(), chartsPage);
+    m_chartsEmpty->setObjectName(QStringLiteral("benchChartsEmpty"));
+    m_chartsEmpty->setTextFormat(Qt::RichText);  // markup of ours, no data
+    m_chartsEmpty->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_chartsEmpty->setAlignment(Qt::AlignCenter);
+    m_chartsEmpty->setMargin(12);
+    m_chartsEmpty->hide();
     chartsRow->addWidget(m_roofline, 1);
     chartsRow->addWidget(m_speedup, 1);
+    chartsRow->addWidget(m_chartsEmpty, 1);
     chartsRow->addWidget(m_kvChart, 1);
     chartsLayout->addWidget(buildKvHeadline(chartsPage));
     chartsLayout->addLayout(chartsRow, 1);
@@ -147,7 +155,9 @@ BenchView::BenchView(QWidget* parent) : QWidget(parent) {
     m_hover->setObjectName(QStringLiteral("rooflineReadout"));
     m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);
     belowCharts->addWidget(m_hover, 1);
+    belowCharts->addStretch(0);  // keeps the KV metric at the right while the roofline read-out is hidden
     auto* metricLabel = new QLabel(tr("KV chart shows:"), chartsPage);
+    m_kvMetricLabel = metricLabel;
     m_kvMetric = new QComboBox(chartsPage);
     m_kvMetric->setObjectName(QStringLiteral("kvMetric"));
     m_kvMetric->addItem(tr("Attention-output error (headline)"));
@@ -454,6 +464,9 @@ QString BenchView::speedupMessage() const {
 QString BenchView::kvMessage() const {
     return m_kvChart->emptyText();
 }
+QString BenchView::chartsEmptyText() const {
+    return m_chartsEmpty->isHidden() ? QString() : m_chartsEmpty->text();
+}
 QString BenchView::kvHeadlineText() const {
     return m_kvHeadline->isHidden() ? QString() : m_kvHeadline->text();
 }
@@ -548,6 +561,45 @@ void BenchView::rebuild() {
     rebuildSpeedup();
     rebuildKvChart();
     rebuildTables();
+    showOnlyChartsWithData();
+}
+
+// A chart with nothing to draw is not shown as an empty frame: the GEMM charts (no GEMM measured) give their place to
+// one empty state that says what to do, and so does everything without results. Why the GPU parts were skipped is
+// said once, in the device card above (not again in each chart and table).
+void BenchView::showOnlyChartsWithData() {
+    const bool gemm = m_results && !m_roofline->isEmptyShown();
+    const bool kv = m_results && !m_kvChart->isEmptyShown();
+    m_roofline->setVisible(gemm);
+    m_speedup->setVisible(gemm);
+    m_kvChart->setVisible(kv);
+    m_hover->setVisible(gemm);
+    m_kvMetric->setVisible(kv);
+    m_kvMetricLabel->setVisible(kv);
+    QStringList empty;
+    if (!m_results) {
+        empty << tr(
+            "<b>No benchmark results yet.</b><br>Run Benchmarks measures them on this machine (on the CPU "
+            "without a GPU: the KV-cache error only); or open a comparison that holds them.");
+    } else {
+        if (!gemm)
+            empty << tr(
+                "<b>GEMM and memory bandwidth: not measured</b> (they need an NVIDIA GPU).<br>On a machine "
+                "with one, open this comparison and press Run Benchmarks, or run <code>fp8dash bench all "
+                "--save FILE.fp8cmp</code> there.");
+        if (!kv)
+            empty << tr(
+                "<b>KV-cache error: not measured.</b><br>Run Benchmarks with KV cache ticked measures it, "
+                "on the CPU too.");
+    }
+    m_chartsEmpty->setText(empty.join(QStringLiteral("<br><br>")));
+    m_chartsEmpty->setVisible(!empty.isEmpty());
+    // The tables of the parts that have no row of their own (only "not run") step aside too.
+    const bool bandwidth = m_results && (!m_results->bandwidth.empty() || !m_results->kvKernel.empty());
+    const bool gemmRows = m_results && !m_results->gemm.empty();
+    m_tableTabs->setTabVisible(0, !m_results || gemmRows);
+    m_tableTabs->setTabVisible(1, !m_results || bandwidth);
+    if (!m_tableTabs->isTabVisible(m_tableTabs->currentIndex())) m_tableTabs->setCurrentIndex(2);
 }
 
 void BenchView::rebuildTables() {

@@ -1,6 +1,7 @@
 #include "fp8dash/ui/capacity_view.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -33,6 +34,13 @@ using bench::groupedInteger;
 namespace {
 
 const QString kLocalGpu = QStringLiteral("local");
+
+// vLLM's own accounting of the memory beside the weights and the KV cache, for the tooltips.
+QString vllmAccountingTip() {
+    return QCoreApplication::translate("CapacityView",
+                                       "vLLM's accounting: the activation peak of its profiling run, non-torch memory "
+                                       "by tensor parallelism, whole KV blocks");
+}
 
 QString dtypeTitle(StorageDtype d) {
     return d == StorageDtype::Fp8 ? QStringLiteral("FP8") : QStringLiteral("BF16");
@@ -157,13 +165,20 @@ QWidget* CapacityView::buildInputs() {
     m_accounting = new QComboBox(inputs);
     m_accounting->setObjectName(QStringLiteral("capacityAccounting"));
     m_accounting->setAccessibleName(tr("How the memory beside weights and KV cache is counted"));
+    // Plain words on screen; how each is computed in its tooltip.
     m_accounting->addItem(tr("As vLLM %1 sizes it").arg(QString::fromLatin1(kDefaultVllmVersion)),
                           QString::fromLatin1(kDefaultVllmVersion));
-    m_accounting->addItem(tr("Flat overhead per GPU"), QString());
+    m_accounting->setItemData(0, vllmAccountingTip(), Qt::ToolTipRole);
+    m_accounting->addItem(tr("One overhead figure per GPU (above)"), QString());
+    m_accounting->setItemData(1,
+                              tr("A flat overhead per GPU: the Overhead per GPU figure above stands for everything "
+                                 "beside the weights and the KV cache (CUDA context, activation peak, CUDA graphs)"),
+                              Qt::ToolTipRole);
     m_accounting->setToolTip(
-        tr("vLLM's accounting: the activation peak of its profiling run, non-torch memory by "
-           "tensor parallelism, whole blocks; or the one overhead figure above"));
-    form->addRow(tr("&Accounting:"), m_accounting);
+        tr("How the memory beside the weights and the KV cache is counted: %1; or one flat overhead per GPU, the "
+           "figure above")
+            .arg(vllmAccountingTip()));
+    form->addRow(tr("Other memor&y:"), m_accounting);
     inputsLayout->addLayout(form);
 
     m_logButton = new QPushButton(tr("Open vLLM Log…"), inputs);
@@ -303,6 +318,7 @@ void CapacityView::setSettings(const CapacitySettings* settings) {
         if (accounting < 0) {  // a release saved by another version of fp8dash
             m_accounting->addItem(tr("As vLLM %1 sizes it").arg(toQString(s.vllmVersion)), toQString(s.vllmVersion));
             accounting = m_accounting->count() - 1;
+            m_accounting->setItemData(accounting, vllmAccountingTip(), Qt::ToolTipRole);
         }
         m_accounting->setCurrentIndex(accounting);
         m_model->setCurrentIndex(modelIndexFor(s.model));

@@ -83,12 +83,36 @@ void drawPageFrame(QPainter& p, const QRectF& page, const QString& title, const 
     p.restore();
 }
 
-// Whether a block must stay on the page of what follows it: a heading, or a chart (its caption follows).
-bool keepsWithNext(const QTextBlock& block) {
-    if (block.blockFormat().headingLevel() > 0) return true;
+bool inRootFrame(const QTextDocument& doc, const QTextBlock& block) {
+    return QTextCursor(block).currentFrame() == doc.rootFrame();
+}
+
+bool isImage(const QTextBlock& block) {
     for (auto it = block.begin(); !it.atEnd(); ++it)
         if (it.fragment().charFormat().isImageFormat()) return true;
     return false;
+}
+
+// The table whose first cell holds this block, if any.
+QTextTable* tableStartingAt(const QTextBlock& block) {
+    QTextTable* table = QTextCursor(block).currentTable();
+    return table && table->firstPosition() == block.position() ? table : nullptr;
+}
+
+// Whether a block must stay on the page of what follows it: a heading, a chart (its caption follows), and a short
+// paragraph that leads into a table (the table's introduction, and a heading's through it: "Offline evals", its two
+// sentences, its table).
+bool keepsWithNext(const QTextDocument& doc, const QTextBlock& block, int depth = 0) {
+    if (block.blockFormat().headingLevel() > 0) return true;
+    if (!inRootFrame(doc, block)) return false;
+    if (isImage(block)) return true;
+    if (block.textList() || depth > 3) return false;
+    if (block.layout() && block.layout()->lineCount() > 4) return false;
+    const QTextBlock next = block.next();
+    if (!next.isValid()) return false;
+    if (tableStartingAt(next)) return true;
+    return inRootFrame(doc, next) && !next.textList() && next.blockFormat().headingLevel() == 0 && !isImage(next) &&
+           keepsWithNext(doc, next, depth + 1);
 }
 
 // Where a block's first line is in the document: the layout moves lines that do not fit a page to the next one, so a
@@ -99,10 +123,40 @@ double firstLineTop(QAbstractTextDocumentLayout* layout, const QTextBlock& block
     return lines && lines->lineCount() > 0 ? rect.top() + lines->lineAt(0).position().y() : rect.top();
 }
 
-// QTextDocument has neither "keep with next" nor "no break inside" (CSS page-break-after/-inside: avoid): a heading
-// can end a page whose next page starts with its table, and a short table can be cut in two, even inside a row. So,
-// the earliest such place gets a page break before it (a short table: one that fills less than 40 % of a page), and
-// the layout is checked again; each pass moves one thing forward, so it ends.
+// The first block of the run of keep-with-next blocks that ends with this one (a heading and the paragraphs that lead
+// into its table), as long as the run stays short (a third of a page): the page break goes before all of it.
+QTextBlock chainStart(const QTextDocument& doc, QTextBlock block, double pageHeight) {
+    QAbstractTextDocumentLayout* layout = doc.documentLayout();
+    const double bottom = layout->blockBoundingRect(block).bottom();
+    for (QTextBlock previous = block.previous(); previous.isValid() && keepsWithNext(doc, previous);
+         previous = previous.previous()) {
+        if (bottom - layout->blockBoundingRect(previous).top() > pageHeight / 3) break;
+        block = previous;
+    }
+    return block;
+}
+
+// A page break before the block, and none before the blocks kept with it (an earlier pass may have moved one of them
+// alone: it would now start a page of its own).
+void breakBefore(const QTextDocument& doc, const QTextBlock& block) {
+    QTextBlockFormat format = block.blockFormat();
+    format.setPageBreakPolicy(format.pageBreakPolicy() | QTextFormat::PageBreak_AlwaysBefore);
+    QTextCursor(block).setBlockFormat(format);
+    for (QTextBlock kept = block; kept.isValid() && keepsWithNext(doc, kept);) {
+        kept = kept.next();
+        if (!kept.isValid() || !inRootFrame(doc, kept)) break;
+        QTextBlockFormat f = kept.blockFormat();
+        if (!(f.pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore)) continue;
+        f.setPageBreakPolicy(f.pageBreakPolicy() & ~QTextFormat::PageBreak_AlwaysBefore);
+        QTextCursor(kept).setBlockFormat(f);
+    }
+}
+
+// QTextDocument has neither "keep with next" nor "no break inside" nor orphans and widows (CSS page-break-after/
+// -inside: avoid, orphans, widows): a heading can end a page whose next page starts with its table, a short table can
+// be cut in two, even inside a row, and a paragraph's last line can start a page alone. So, the earliest such place
+// gets a page break before it (a short table: one that fills less than 40 % of a page; a paragraph: one of 8 lines at
+// most), and the layout is checked again; each pass moves one thing forward, so it ends.
 void keepTogether(QTextDocument& doc, double pageHeight) {
     QAbstractTextDocumentLayout* layout = doc.documentLayout();
     const auto pageOf = [pageHeight](double y) { return static_cast<int>(std::floor(y / pageHeight)); };
@@ -110,7 +164,8 @@ void keepTogether(QTextDocument& doc, double pageHeight) {
     for (int pass = 0; pass < 200; ++pass) {
         (void)layout->documentSize();  // finishes the layout (it is incremental after a change)
         int firstPosition = std::numeric_limits<int>::max();
-        std::function<void()> move;
+        QTextBlock target;  // the earliest block that gets a page break before it
+        bool broke = false;
         for (QTextFrame* frame : doc.rootFrame()->childFrames()) {
             auto* table = qobject_cast<QTextTable*>(frame);
             if (!table) continue;
@@ -119,38 +174,53 @@ void keepTogether(QTextDocument& doc, double pageHeight) {
                 pageOf(rect.top()) == pageOf(rect.bottom() - 1))
                 continue;
             // Tables are in document order: the first one found is the earliest. The layout ignores a table's own
-            // page break, so the break goes on the block before it: before that block when it is the table's heading
-            // (it moves along), after it otherwise.
+            // page break, so the break goes before the block before it (its introduction) and the heading and
+            // paragraphs kept with that.
             const QTextBlock before = doc.findBlock(table->firstPosition() - 1);
             if (!before.isValid()) continue;
-            firstPosition = before.position();
-            move = [before] {
+            if (keepsWithNext(doc, before)) {
+                const QTextBlock start = chainStart(doc, before, pageHeight);
+                if (start.blockFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore) continue;
+                target = start;
+            } else {
+                // A list or a long paragraph before the table: the table starts the next page.
                 QTextBlockFormat format = before.blockFormat();
-                format.setPageBreakPolicy(
-                    format.pageBreakPolicy() |
-                    (keepsWithNext(before) ? QTextFormat::PageBreak_AlwaysBefore : QTextFormat::PageBreak_AlwaysAfter));
+                if (format.pageBreakPolicy() & QTextFormat::PageBreak_AlwaysAfter) continue;
+                format.setPageBreakPolicy(format.pageBreakPolicy() | QTextFormat::PageBreak_AlwaysAfter);
                 QTextCursor(before).setBlockFormat(format);
-            };
+                broke = true;
+            }
+            firstPosition = before.position();
             break;
         }
+        if (broke) continue;
         for (QTextBlock block = doc.begin(); block.isValid() && block.position() < firstPosition;
              block = block.next()) {
-            const QTextBlock next = block.next();
-            if (!next.isValid() || !keepsWithNext(block)) continue;
-            if (block.blockFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore) continue;
             const double here = firstLineTop(layout, block);
+            if (inRootFrame(doc, block) && block.layout() && !atPageTop(here)) {
+                // Orphans and widows: a paragraph's first line alone at the foot of a page, or its last line alone
+                // at the top of the next.
+                const QTextLayout* lines = block.layout();
+                const int n = lines->lineCount();
+                const double top = layout->blockBoundingRect(block).top();
+                const auto linePage = [&](int i) { return pageOf(top + lines->lineAt(i).position().y() + 1); };
+                if (n >= 2 && n <= 8 && (linePage(0) != linePage(1) || linePage(n - 2) != linePage(n - 1))) {
+                    target = keepsWithNext(doc, block) ? chainStart(doc, block, pageHeight) : block;
+                    break;
+                }
+            }
+            const QTextBlock next = block.next();
+            if (!next.isValid() || !keepsWithNext(doc, block)) continue;
             // A line moved to the next page starts at its very top; a pixel's slack keeps rounding from hiding it.
             const double there = firstLineTop(layout, next) + 1;
-            if (pageOf(there) <= pageOf(here) || atPageTop(here)) continue;  // together, or already at the top
-            move = [block] {
-                QTextBlockFormat format = block.blockFormat();
-                format.setPageBreakPolicy(format.pageBreakPolicy() | QTextFormat::PageBreak_AlwaysBefore);
-                QTextCursor(block).setBlockFormat(format);
-            };
+            if (pageOf(there) <= pageOf(here)) continue;  // together
+            const QTextBlock start = chainStart(doc, block, pageHeight);
+            if (atPageTop(firstLineTop(layout, start))) continue;  // already at the top: too long to keep
+            target = start;
             break;
         }
-        if (!move) return;
-        move();
+        if (!target.isValid()) return;
+        breakBefore(doc, target);
     }
 }
 
@@ -227,8 +297,14 @@ Result<QByteArray> reportPdf(const LoadedComparison& loaded, const ReportContext
             painter.save();
             painter.translate(body.left(), body.top() - i * body.height());
             QAbstractTextDocumentLayout::PaintContext paint;
-            paint.clip = QRectF(0, i * body.height(), body.width(), body.height());
-            painter.setClipRect(paint.clip);
+            const QRectF pageRect(0, i * body.height(), body.width(), body.height());
+            painter.setClipRect(pageRect);
+            // The layout draws every line that touches its clip: a line that starts the next page (or ends the one
+            // before) would be drawn here too, hidden by the clip but still text in the PDF (search, copy,
+            // pdftotext). Lines lie inside their page (a table cell's last line may overhang the page's foot by a
+            // few pixels), so a clip a millimetre short of each edge leaves them out.
+            const double edge = mmToPixels(1, dpi);
+            paint.clip = pageRect.adjusted(0, edge, 0, -edge);
             doc.documentLayout()->draw(&painter, paint);
             painter.restore();
         }

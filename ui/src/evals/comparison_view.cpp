@@ -43,10 +43,17 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
 
     m_offline = new QFrame(this);
     m_offline->setObjectName(QStringLiteral("offlineNotice"));
-    m_offline->setStyleSheet(
-        QStringLiteral("QFrame#offlineNotice { background: #e8f0fe; border: 1px solid #aecbfa; border-radius: 6px; }"
-                       " QFrame#offlineNotice QLabel { color: #174ea6; background: transparent; border: none; }"
-                       " QFrame#offlineNotice QToolButton { color: #174ea6; border: none; font-weight: bold; }"));
+    // The theme's notice colours (light blue on light, deep blue on dark), again after each theme change.
+    const auto paintNotice = [this] {
+        const style::NoticeColors c = style::noticeColors();
+        m_offline->setStyleSheet(
+            QStringLiteral("QFrame#offlineNotice { background: %1; border: 1px solid %2; border-radius: 6px; }"
+                           " QFrame#offlineNotice QLabel { color: %3; background: transparent; border: none; }"
+                           " QFrame#offlineNotice QToolButton { color: %3; border: none; font-weight: bold; }")
+                .arg(c.background.name(), c.border.name(), c.text.name()));
+    };
+    paintNotice();
+    style::onThemeChange(m_offline, paintNotice);
     auto* offlineLayout = new QHBoxLayout(m_offline);
     offlineLayout->setContentsMargins(10, 6, 6, 6);
     m_offlineLabel = new QLabel(m_offline);

@@ -724,7 +724,13 @@ void TimelineView::updateHeader() {
     if (m_data->quality) {
         line2 += m_data->alertsEvaluatedBy == "prometheus" ? tr(" · alert evaluated by Prometheus")
                                                            : tr(" · alert evaluated locally, as Prometheus would");
-        line2 += tr(" · %1").arg(toQString(windowSemanticsTitle(st.rule.windows)));
+        // Plain words here; the window's exact edges (Prometheus 2.x keeps a sample on the window's left edge, 3.x
+        // drops it) in the tooltip.
+        line2 += st.rule.windows == WindowSemantics::Prometheus3 ? tr(" · alert windows as Prometheus 3 counts them")
+                                                                 : tr(" · alert windows as Prometheus 2 counts them");
+        queries << tr("Alert window edges: %1 (a sample exactly at the window's start t−r %2)")
+                       .arg(toQString(windowSemanticsTitle(st.rule.windows)),
+                            st.rule.windows == WindowSemantics::Prometheus3 ? tr("is left out") : tr("counts"));
         if (!m_data->windowSemanticsBasis.empty())
             queries << tr("Alert windows: %1").arg(toQString(m_data->windowSemanticsBasis));
     }

@@ -121,6 +121,11 @@ QColor successTextColor() {
     return darkPalette() ? QColor(0xa8, 0xdb, 0xb0) : QColor(0x14, 0x5a, 0x23);
 }
 
+NoticeColors noticeColors() {
+    if (darkPalette()) return {QColor(0x1a, 0x2a, 0x42), QColor(0x3d, 0x5f, 0x8f), QColor(0xc6, 0xda, 0xfc)};
+    return {QColor(0xe8, 0xf0, 0xfe), QColor(0xae, 0xcb, 0xfa), QColor(0x17, 0x4e, 0xa6)};
+}
+
 QString colorRule(const QColor& color, bool bold) {
     return QStringLiteral("QLabel { color: %1;%2 }")
         .arg(color.name(), bold ? QStringLiteral(" font-weight: bold;") : QString());

@@ -37,6 +37,12 @@ QColor errorTextColor();                                    // errors, warnings 
 QColor cautionTextColor();                                  // cautions
 QColor successTextColor();                                  // "it worked"
 QString colorRule(const QColor& color, bool bold = false);  // "QLabel { color: #...; }" for setStyleSheet
+// An information box (the offline notice): a blue tint on light, a deep blue on dark, its text readable on either
+// (WCAG contrast above 7).
+struct NoticeColors {
+    QColor background, border, text;
+};
+NoticeColors noticeColors();
 // A label's text in one of those tones (nullopt: the palette's own text colour), kept in the palette's version of the
 // tone after every theme change (the label's style sheet is its own: this sets it).
 enum class TextTone { Error, Caution, Success };

@@ -113,8 +113,10 @@ QString MainWindow::offlineNoticeHtml() const {
                      .arg(unreachable.join(tr(" and ")), style::escaped(details.join(QStringLiteral("; "))));
     }
     if (m_doc.current()->document.benchmarks && m_gpuUnavailable && !m_gpuUnavailable->isEmpty()) {
-        items << tr("<b>GPU benchmarks</b>: %1; Run Benchmarks measures the KV-cache error on the CPU only.")
-                     .arg(style::escaped(*m_gpuUnavailable));
+        // Why there is no GPU is said once, in the Local benchmarks tab's device card (not here again).
+        items << tr(
+            "<b>GPU benchmarks</b>: this machine has no usable GPU (Local benchmarks says why); Run "
+            "Benchmarks measures the KV-cache error on the CPU only.");
     }
     // What the live servers said on the last fetch (a deprecated Langfuse endpoint and its replacement, ...).
     QStringList said;

@@ -106,6 +106,9 @@ public:
     QString speedupMessage() const;
     QString kvMessage() const;
     QString kvHeadlineText() const;  // the KV headline above the charts (core's kvHeadline); empty without one
+    // The one empty state shown in place of the charts that have nothing to draw (their frames hidden): what was not
+    // measured and what to do; empty while every chart is shown.
+    QString chartsEmptyText() const;
     QComboBox* kvMetricCombo() const { return m_kvMetric; }
     QTableView* gemmTable() const { return m_gemmTable; }
     QTableView* bandwidthTable() const { return m_bandwidthTable; }
@@ -172,6 +175,7 @@ private:
     void rebuildSpeedup();
     void rebuildKvChart();
     void rebuildTables();
+    void showOnlyChartsWithData();
     void showProgress(double fraction, const QString& step);
     void finishRun(Result<BenchResults> outcome);
     void roofPointHovered(QScatterSeries* series, const QPointF& point, bool state);
@@ -207,6 +211,8 @@ private:
     bench::ChartPanel* m_roofline = nullptr;
     bench::ChartPanel* m_speedup = nullptr;
     bench::ChartPanel* m_kvChart = nullptr;
+    QLabel* m_chartsEmpty = nullptr;  // chartsEmptyText()
+    QLabel* m_kvMetricLabel = nullptr;
     QComboBox* m_kvMetric = nullptr;
     QLabel* m_kvHeadline = nullptr;
     QLabel* m_hover = nullptr;
