@@ -125,8 +125,9 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     evalsColumn->addWidget(m_table);
     evalsColumn->setCollapsible(0, true);
     evalsColumn->setCollapsible(1, false);
-    evalsColumn->setStretchFactor(0, 1);  // up to its rows' comfortable height (ForestPlot's maximum)
+    evalsColumn->setStretchFactor(0, 1);
     evalsColumn->setStretchFactor(1, 1);
+    evalsColumn->setSizes({1000, 1000});  // half each, the plot no taller than its rows need (ForestPlot's maximum)
 
     m_sideScroll = new QScrollArea(m_splitter);
     m_sideScroll->setObjectName(QStringLiteral("sidePanel"));

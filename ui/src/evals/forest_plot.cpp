@@ -123,7 +123,7 @@ void ForestPlot::setReport(const ComparisonReport& report) {
 // Rows grow to a comfortable height where there is room (a big screen) and no further: the table keeps the rest.
 void ForestPlot::fitHeight() {
     layoutAxis();
-    setMaximumHeight(kTop + kBottom + std::max<int>(1, static_cast<int>(m_entries.size())) * (kNaturalRow + 8) + 4);
+    setMaximumHeight(kTop + kBottom + std::max<int>(1, static_cast<int>(m_entries.size())) * (kNaturalRow + 12) + 4);
     updateGeometry();
     update();
 }
@@ -170,7 +170,7 @@ int ForestPlot::rowHeight() const {
     if (m_entries.empty()) return kNaturalRow;
     const int room = (height() - kTop - kBottom) / static_cast<int>(m_entries.size());
     // Many tasks in a short pane: thinner rows, every task still drawn (the names thinned out, paintEvent).
-    return std::clamp(room, 3, kNaturalRow + 8);
+    return std::clamp(room, 3, kNaturalRow + 12);
 }
 
 QRect ForestPlot::plotRect() const {
@@ -340,7 +340,8 @@ void ForestPlot::paintEvent(QPaintEvent*) {
             p.drawLine(QPointF(x1, cy - cap), QPointF(x1, cy + cap));
         }
         p.setPen(QPen(background, 1.5));
-        p.setBrush(style::verdictColor(e.verdict));
+        // The verdict's colour; on a dark palette its light tone (the strong one would sink into the dark tints).
+        p.setBrush(dark ? style::verdictTextColor(e.verdict, true) : style::verdictColor(e.verdict));
         p.drawEllipse(QPointF(xFor(*e.loss), cy), radius + 1, radius + 1);
         p.setBrush(Qt::NoBrush);
     }
