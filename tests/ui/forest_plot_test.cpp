@@ -16,6 +16,7 @@
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTextDocumentFragment>
@@ -334,6 +335,21 @@ TEST_F(ForestPlotTest, JudgeCardWrapsAtALaptopSizeAndItsChartReads) {
               judge->chartView()->chart()->plotArea().height())
         << intervals << " intervals in " << judge->chartView()->chart()->plotArea().height() << " px";
     Theme::instance()->setMode(before);
+}
+
+TEST_F(ForestPlotTest, JudgeCardNeedsNoScrollingOnALargeScreen) {
+    Shown s;
+    showDemo(s, {1920, 1080});
+    s.view->showTab(ComparisonView::JudgeTab);
+    QCoreApplication::sendPostedEvents();
+    auto* scroll = s.view->judgeView()->findChild<QScrollArea*>(QStringLiteral("judgeCardScroll"));
+    ASSERT_NE(scroll, nullptr);
+    QFrame* card = scroll->findChild<QFrame*>(QStringLiteral("judgeCard"));
+    ASSERT_NE(card, nullptr);
+    expectNothingCut(card);
+    EXPECT_LE(card->height(), scroll->viewport()->height());
+    EXPECT_EQ(scroll->verticalScrollBar()->maximum(), 0)
+        << "card " << card->height() << " px in a " << scroll->viewport()->height() << " px viewport";
 }
 
 TEST_F(ForestPlotTest, JudgeEmptyStateWrapsItsCommandAtALaptopSize) {

@@ -95,7 +95,11 @@ QLabel* valueLabel(const QString& objectName, QWidget* parent) {
     label->setObjectName(objectName);
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    label->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    // Height for width, as setWordWrap had set it: a plain setSizePolicy cleared it, so the card's layout took the
+    // labels' heights at their size hint's width and cut their last lines (at 1366 × 768, the FP8 mean).
+    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    policy.setHeightForWidth(true);
+    label->setSizePolicy(policy);
     return label;
 }
 
@@ -166,6 +170,9 @@ QWidget* JudgeView::buildCard(QWidget* parent) {
     // The card is as tall as its text; the space below it stays the page's colour.
     auto* cardHolder = new QWidget;
     cardHolder->setObjectName(QStringLiteral("judgeCardHolder"));
+    // Its height is the card's height for the width it gets (the scroll area asks heightForWidth): not the minimum
+    // size hint, which stacks every wrapped label at its narrowest and made the scroll area scroll an empty band.
+    cardHolder->setMinimumHeight(1);
     auto* holderLayout = new QVBoxLayout(cardHolder);
     holderLayout->setContentsMargins(0, 0, 0, 0);
     auto* card = new QFrame(cardHolder);
