@@ -125,9 +125,11 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     evalsColumn->addWidget(m_table);
     evalsColumn->setCollapsible(0, true);
     evalsColumn->setCollapsible(1, false);
+    // A third for the plot, no taller than its rows need (ForestPlot's maximum): at 1366 × 768 the table keeps a
+    // third of the window.
     evalsColumn->setStretchFactor(0, 1);
-    evalsColumn->setStretchFactor(1, 1);
-    evalsColumn->setSizes({1000, 1000});  // half each, the plot no taller than its rows need (ForestPlot's maximum)
+    evalsColumn->setStretchFactor(1, 2);
+    evalsColumn->setSizes({1000, 2000});
 
     m_sideScroll = new QScrollArea(m_splitter);
     m_sideScroll->setObjectName(QStringLiteral("sidePanel"));
