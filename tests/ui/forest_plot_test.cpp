@@ -18,6 +18,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTextDocumentFragment>
 #include <QTreeView>
@@ -76,6 +77,12 @@ bool niceStep(double step) {
     return false;
 }
 
+// Shown and laid out as on a screen (the layouts' posted requests processed).
+void settle(QWidget& window) {
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QApplication::processEvents();
+}
+
 struct Shown {
     MainWindow window;
     ComparisonView* view = nullptr;
@@ -91,7 +98,8 @@ void showDemo(Shown& s, QSize size) {
     s.view->showTab(ComparisonView::EvalsTab);
     s.plot = s.view->findChild<ForestPlot*>();
     s.table = s.view->taskTable();
-    QCoreApplication::sendPostedEvents();
+    settle(s.window);
+    EXPECT_EQ(s.window.size(), size);
 }
 
 TEST_F(ForestPlotTest, FollowsTheTablesOrderFilterAndSort) {
@@ -282,6 +290,15 @@ void expectNothingCut(QWidget* root) {
     }
 }
 
+// The part of w its ancestors clip away can be scrolled into view (a scroll area above it scrolls at least as far).
+bool reachable(QWidget* w) {
+    const int hidden = w->height() - w->visibleRegion().boundingRect().height();
+    if (hidden <= 0) return true;
+    for (QWidget* p = w->parentWidget(); p; p = p->parentWidget())
+        if (auto* scroll = qobject_cast<QScrollArea*>(p)) return scroll->verticalScrollBar()->maximum() >= hidden;
+    return false;
+}
+
 TEST_F(ForestPlotTest, JudgeCardWrapsAtALaptopSizeAndItsChartReads) {
     const ThemeMode before = Theme::instance()->mode();
     Theme::instance()->setMode(ThemeMode::Light);
@@ -290,10 +307,11 @@ TEST_F(ForestPlotTest, JudgeCardWrapsAtALaptopSizeAndItsChartReads) {
     s.view->showTab(ComparisonView::JudgeTab);
     JudgeView* judge = s.view->judgeView();
     ASSERT_FALSE(judge->isEmptyState());
-    QCoreApplication::sendPostedEvents();
+    QApplication::processEvents();
     QFrame* card = judge->findChild<QFrame*>(QStringLiteral("judgeCard"));
     ASSERT_NE(card, nullptr);
     expectNothingCut(card);
+    EXPECT_TRUE(reachable(card));
     // The FP8 mean is there, and its label lies inside the card's scroll area's viewport (not scrolled away).
     EXPECT_TRUE(judge->meansText().contains(QStringLiteral("FP8: "))) << judge->meansText().toStdString();
     auto* means = card->findChild<QLabel*>(QStringLiteral("judgeMeans"));
@@ -301,6 +319,14 @@ TEST_F(ForestPlotTest, JudgeCardWrapsAtALaptopSizeAndItsChartReads) {
     ASSERT_TRUE(means && scroll);
     const QRect inViewport(means->mapTo(scroll->viewport(), QPoint(0, 0)), means->size());
     EXPECT_TRUE(scroll->viewport()->rect().contains(inViewport));
+    // The chart pane as short as its splitter lets it be (a real laptop's window is shorter still than 768 px, under
+    // its title bar and panel): the card scrolls, and still cuts nothing.
+    auto* split = judge->findChild<QSplitter*>(QStringLiteral("judgeSplitter"));
+    ASSERT_NE(split, nullptr);
+    split->setSizes({1, 100000});
+    QApplication::processEvents();
+    expectNothingCut(card);
+    EXPECT_TRUE(reachable(card));  // what the pane hides is a scroll away, not cut off
 
     // The bar labels above the bars: readable on the chart's background in the light theme and in the dark.
     for (const ThemeMode mode : {ThemeMode::Light, ThemeMode::Dark}) {
@@ -341,7 +367,7 @@ TEST_F(ForestPlotTest, JudgeCardNeedsNoScrollingOnALargeScreen) {
     Shown s;
     showDemo(s, {1920, 1080});
     s.view->showTab(ComparisonView::JudgeTab);
-    QCoreApplication::sendPostedEvents();
+    QApplication::processEvents();
     auto* scroll = s.view->judgeView()->findChild<QScrollArea*>(QStringLiteral("judgeCardScroll"));
     ASSERT_NE(scroll, nullptr);
     QFrame* card = scroll->findChild<QFrame*>(QStringLiteral("judgeCard"));
@@ -361,7 +387,7 @@ TEST_F(ForestPlotTest, JudgeEmptyStateWrapsItsCommandAtALaptopSize) {
     view->showTab(ComparisonView::JudgeTab);
     JudgeView* judge = view->judgeView();
     ASSERT_TRUE(judge->isEmptyState());
-    QCoreApplication::sendPostedEvents();
+    settle(window);
     EXPECT_TRUE(judge->emptyText().contains(QStringLiteral("fp8dash compare [BASELINE CANDIDATE] --judge-baseline")));
     expectNothingCut(judge);
 }
