@@ -60,12 +60,13 @@ TEST(CliReportOut, EachExtensionGivesItsFormat) {
     EXPECT_NE(h.find("Lee Chen"), std::string::npos);
     EXPECT_NE(h.find("File</td><td>" + file.string()), std::string::npos);
 #if FP8DASH_TEST_GUI
-    // Drawn headless on the offscreen platform: the judge, timeline and KV charts, as PNG.
+    // Drawn headless on the offscreen platform: the evals' forest plot, the judge, timeline and KV charts, as PNG.
     std::size_t images = 0;
     for (auto p = h.find("data:image/png;base64,iVBORw0KGgo"); p != std::string::npos;
          p = h.find("data:image/png;base64,iVBORw0KGgo", p + 1))
         ++images;
-    EXPECT_EQ(images, 3u);
+    EXPECT_EQ(images, 4u);
+    EXPECT_NE(h.find("<figure id=\"chart-evals-forest\">"), std::string::npos);
 #else
     EXPECT_EQ(h.find("<img"), std::string::npos);
 #endif

@@ -47,11 +47,23 @@ TEST_F(ChartSnapshotsTest, OneImagePerChartWithDataAtTheAskedSize) {
     EXPECT_EQ(back.size(), QSize(1600, 800));
 }
 
-TEST_F(ChartSnapshotsTest, ADocumentWithoutChartsGivesNone) {
+TEST_F(ChartSnapshotsTest, AnEvalsOnlyDocumentGivesItsForestPlotOnly) {
     auto demo = loadComparisonForDisplay(QString::fromStdString(
         std::string(FP8DASH_TEST_DATA) + "/comparison-files/v1/demo-llama3-8b-instruct-fp8.fp8cmp"));
     ASSERT_TRUE(demo.ok());
-    EXPECT_TRUE(renderChartSnapshots(*demo).empty());  // evals only: the task table is a table, not a chart
+    const auto snapshots = renderChartSnapshots(*demo, QSize(800, 400), 2.0);
+    ASSERT_EQ(snapshots.size(), 1u);  // evals only: the picture of the table, nothing else
+    EXPECT_EQ(snapshots.front().key, QStringLiteral("evals-forest"));
+    EXPECT_EQ(snapshots.front().image.width(), 1600);  // the asked width; as tall as its six tasks need
+    EXPECT_GT(distinctColours(snapshots.front().image), 20);
+}
+
+TEST_F(ChartSnapshotsTest, ADocumentWithoutChartsGivesNone) {
+    ComparisonDocument doc;  // no evals, no judge, no timeline, no benchmarks
+    doc.hasEvals = false;
+    auto loaded = evaluateForDisplay(doc, QStringLiteral("empty"));
+    ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+    EXPECT_TRUE(renderChartSnapshots(*loaded).empty());
 }
 
 }  // namespace

@@ -89,9 +89,10 @@ TEST_F(LongContextPanelTest, HiddenWithoutPerLengthTasks) {
 TEST_F(LongContextPanelTest, ItsSnapshotGoesToReportsAndTheSlideShowsIt) {
     const LoadedComparison loaded = rulerPair();
     const auto snapshots = renderChartSnapshots(loaded, QSize(640, 320), 1.0);
-    ASSERT_EQ(snapshots.size(), 1u);
-    EXPECT_EQ(snapshots.front().key, QStringLiteral("long-context"));
-    EXPECT_EQ(snapshots.front().image.size(), QSize(640, 320));
+    ASSERT_EQ(snapshots.size(), 2u);  // the evals' forest plot, then this one
+    EXPECT_EQ(snapshots.front().key, QStringLiteral("evals-forest"));
+    EXPECT_EQ(snapshots.back().key, QStringLiteral("long-context"));
+    EXPECT_EQ(snapshots.back().image.size(), QSize(640, 320));
     const PresentationDeck deck = buildPresentationDeck(loaded.document, loaded.decision);
     const auto at = deck.indexOf(PresentationStep::LongContext);
     ASSERT_TRUE(at);

@@ -53,15 +53,17 @@ TEST_F(ReportExporterTest, ChartsForEverySectionThatHasOne) {
     const auto charts = reportCharts(loaded);
     QStringList keys;
     for (const auto& c : charts) keys << toQString(c.key);
-    // The judge, the timeline and the CPU benchmark run's KV sweep (no GEMM rows, so no roofline or speedup).
-    EXPECT_EQ(keys, (QStringList{QStringLiteral("judge-distribution"), QStringLiteral("timeline"),
-                                 QStringLiteral("bench-kv")}));
+    // The evals' forest plot, the judge, the timeline and the CPU benchmark run's KV sweep (no GEMM rows, so no
+    // roofline or speedup).
+    EXPECT_EQ(keys, (QStringList{QStringLiteral("evals-forest"), QStringLiteral("judge-distribution"),
+                                 QStringLiteral("timeline"), QStringLiteral("bench-kv")}));
     for (const auto& c : charts) {
         QImage image;
         ASSERT_TRUE(image.loadFromData(QByteArray::fromStdString(c.png), "PNG")) << c.key;
-        EXPECT_EQ(image.size(), QSize(2 * kReportChartWidth, 2 * kReportChartHeight)) << c.key;
+        // Each at its own size, drawn at twice the pixels: the forest plot as tall as its tasks need.
+        EXPECT_EQ(image.size(), QSize(2 * c.width, 2 * c.height)) << c.key;
         EXPECT_EQ(c.width, kReportChartWidth);
-        EXPECT_EQ(c.height, kReportChartHeight);
+        if (c.key != "evals-forest") EXPECT_EQ(c.height, kReportChartHeight);
     }
 }
 
@@ -77,9 +79,11 @@ TEST_F(ReportExporterTest, HtmlEmbedsRealPngs) {
     for (auto it = uri.globalMatch(text); it.hasNext(); ++images) {
         QImage image;
         ASSERT_TRUE(image.loadFromData(QByteArray::fromBase64(it.next().captured(1).toLatin1()), "PNG"));
-        EXPECT_EQ(image.size(), QSize(2 * kReportChartWidth, 2 * kReportChartHeight));
+        EXPECT_EQ(image.width(), 2 * kReportChartWidth);
+        if (images > 0) EXPECT_EQ(image.height(), 2 * kReportChartHeight);  // the first: the evals' forest plot
     }
-    EXPECT_EQ(images, 3);
+    EXPECT_EQ(images, 4);
+    EXPECT_TRUE(text.contains(QStringLiteral("<figure id=\"chart-evals-forest\">")));
 }
 
 TEST_F(ReportExporterTest, PdfPagesAndText) {
@@ -142,9 +146,9 @@ TEST_F(ReportExporterTest, GpuBenchmarksBringTheirChartsAndTables) {
     ReportContext ctx = fixedContext(*loaded);
     QStringList keys;
     for (const auto& c : ctx.charts) keys << toQString(c.key);
-    EXPECT_EQ(keys, (QStringList{QStringLiteral("judge-distribution"), QStringLiteral("timeline"),
-                                 QStringLiteral("bench-roofline"), QStringLiteral("bench-speedup"),
-                                 QStringLiteral("bench-kv")}));
+    EXPECT_EQ(keys, (QStringList{QStringLiteral("evals-forest"), QStringLiteral("judge-distribution"),
+                                 QStringLiteral("timeline"), QStringLiteral("bench-roofline"),
+                                 QStringLiteral("bench-speedup"), QStringLiteral("bench-kv")}));
     int pages = 0;
     auto pdf = reportPdf(*loaded, ctx, &pages);
     ASSERT_TRUE(pdf.ok()) << pdf.error().message;

@@ -366,6 +366,11 @@ void addEvalsOf(Report& report, const ComparisonReport& r, Section s, bool alone
     for (const auto& task : r.tasks) taskRows(task, "", 0, t);
     s.table(std::move(t));
     if (r.averageRecoveryPct) s.paragraph(recoveryLine(r));
+    // The picture of the table (the ui draws it: "evals-forest"), for a two-run comparison's one evals section.
+    if (const ReportChart* chart = s.id == "evals" ? findChart(ctx, "evals-forest") : nullptr) {
+        s.figure(chart);
+        s.paragraph(chartLine(*chart), Only::Markdown);
+    }
     std::vector<Line> notes;
     if (paired)
         notes.push_back(

@@ -14,6 +14,7 @@
 
 #include "bench/bench_charts.h"
 #include "fp8dash/ui/bench_view.h"
+#include "fp8dash/ui/forest_plot.h"
 #include "fp8dash/ui/judge_view.h"
 #include "fp8dash/ui/long_context_panel.h"
 #include "fp8dash/ui/timeline_chart_view.h"
@@ -81,6 +82,18 @@ QImage renderChartImage(QChartView* view, QSize logicalSize, qreal scale) {
     return image;
 }
 
+QImage renderForestPlotImage(ForestPlot& plot, int logicalWidth, qreal scale) {
+    plot.setAttribute(Qt::WA_DontShowOnScreen);
+    plot.resize(logicalWidth, plot.naturalHeight());
+    QImage image(plot.size() * scale, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(scale);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    plot.render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+    painter.end();
+    return image;
+}
+
 QByteArray renderChartSvg(QChartView* view, QSize logicalSize, const QString& title) {
     prepareOffscreen(view, logicalSize);
     const DirectDrawing direct(view);
@@ -122,6 +135,17 @@ std::vector<ChartSnapshot> renderChartSnapshots(const LoadedComparison& loaded, 
         out.push_back({key, title, caption, renderChartImage(view, logicalSize, scale)});
     };
 
+    // The forest plot of the evals (a two-run comparison's: several candidates have a section each, and the
+    // plot follows the table's shown candidate in the app), worst first, as tall as its rows need.
+    if (doc.hasEvals && decision.evals && !decision.variants && !decision.evals->tasks.empty()) {
+        ForestPlot plot;
+        plot.setAlwaysLight(true);
+        plot.setReport(*decision.evals);
+        out.push_back({QStringLiteral("evals-forest"), QObject::tr("Degradation by task"),
+                       QObject::tr("Each task's degradation (dot) and its 95 % interval (bar) over the go, monitor "
+                                   "and investigate bands, worst first."),
+                       renderForestPlotImage(plot, logicalSize.width(), scale)});
+    }
     if (decision.evals && decision.evals->longContext)
         take(makeLongContextChartView(*decision.evals), QStringLiteral("long-context"),
              QObject::tr("Degradation by context length"),

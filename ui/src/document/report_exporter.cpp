@@ -230,8 +230,10 @@ std::vector<ReportChart> reportCharts(const LoadedComparison& loaded) {
     std::vector<ReportChart> out;
     for (const ChartSnapshot& s : renderChartSnapshots(loaded, QSize(kReportChartWidth, kReportChartHeight), 2.0)) {
         const QByteArray png = pngBytes(s.image);
-        out.push_back(
-            {utf8(s.key), utf8(s.title), utf8(s.caption), png.toStdString(), kReportChartWidth, kReportChartHeight});
+        // Each at its own logical size (the forest plot is as tall as its tasks need).
+        const QSizeF size = s.image.deviceIndependentSize();
+        out.push_back({utf8(s.key), utf8(s.title), utf8(s.caption), png.toStdString(),
+                       static_cast<int>(std::lround(size.width())), static_cast<int>(std::lround(size.height()))});
     }
     return out;
 }

@@ -17,6 +17,7 @@
 #include "fp8dash/core/variant_text.h"
 #include "fp8dash/ui/bench_view.h"
 #include "fp8dash/ui/capacity_view.h"
+#include "fp8dash/ui/forest_plot.h"
 #include "fp8dash/ui/fp8_layers_panel.h"
 #include "fp8dash/ui/judge_view.h"
 #include "fp8dash/ui/long_context_panel.h"
@@ -119,8 +120,23 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
     m_splitter->setChildrenCollapsible(false);
 
-    m_table = new TaskTableView(m_splitter);
+    // The table with its picture above it (a forest plot: each task's degradation and 95 % interval over the verdict
+    // bands, in the table's order and filter; collapsible by dragging the handle up).
+    auto* evalsColumn = new QSplitter(Qt::Vertical, m_splitter);
+    evalsColumn->setObjectName(QStringLiteral("evalsColumn"));
+    auto* forest = new ForestPlot(evalsColumn);
+    m_table = new TaskTableView(evalsColumn);
     m_table->setMinimumWidth(420);
+    forest->attach(m_table);
+    evalsColumn->addWidget(forest);
+    evalsColumn->addWidget(m_table);
+    evalsColumn->setCollapsible(0, true);
+    evalsColumn->setCollapsible(1, false);
+    // A third for the plot, no taller than its rows need (ForestPlot's maximum): at 1366 × 768 the table keeps a
+    // third of the window.
+    evalsColumn->setStretchFactor(0, 1);
+    evalsColumn->setStretchFactor(1, 2);
+    evalsColumn->setSizes({1000, 2000});
 
     m_sideScroll = new QScrollArea(m_splitter);
     m_sideScroll->setObjectName(QStringLiteral("sidePanel"));
@@ -145,7 +161,7 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     sideLayout->addStretch(1);
     m_sideScroll->setWidget(side);
 
-    m_splitter->addWidget(m_table);
+    m_splitter->addWidget(evalsColumn);
     m_splitter->addWidget(m_sideScroll);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 1);

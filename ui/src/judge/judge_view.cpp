@@ -5,6 +5,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QFontMetricsF>
 #include <QFormLayout>
 #include <QFrame>
 #include <QHBoxLayout>
@@ -12,6 +13,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLegend>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
@@ -27,6 +29,7 @@
 #include <set>
 #include <vector>
 
+#include "fp8dash/core/nice_ticks.h"
 #include "fp8dash/ui/export_actions.h"
 #include "fp8dash/ui/judge_drops_model.h"
 #include "fp8dash/ui/loaded_comparison.h"
@@ -92,7 +95,11 @@ QLabel* valueLabel(const QString& objectName, QWidget* parent) {
     label->setObjectName(objectName);
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    label->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    // Height for width, as setWordWrap had set it: a plain setSizePolicy cleared it, so the card's layout took the
+    // labels' heights at their size hint's width and cut their last lines (at 1366 × 768, the FP8 mean).
+    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    policy.setHeightForWidth(true);
+    label->setSizePolicy(policy);
     return label;
 }
 
@@ -135,6 +142,7 @@ JudgeView::JudgeView(QWidget* parent) : QWidget(parent) {
     m_chartView->setObjectName(QStringLiteral("judgeChart"));
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setMinimumSize(360, 240);
+    connect(chart, &QChart::plotAreaChanged, this, [this] { fitCountTicks(); });
     exporting::installChartExportMenu(m_chartView, tr("Domain judge: score distribution"),
                                       QStringLiteral("fp8dash-judge-distribution"));
     topLayout->addWidget(m_chartView, 3);
@@ -160,8 +168,11 @@ JudgeView::JudgeView(QWidget* parent) : QWidget(parent) {
 // The summary card: the verdict with its reason, then the figures in a form, then where the scores came from.
 QWidget* JudgeView::buildCard(QWidget* parent) {
     // The card is as tall as its text; the space below it stays the page's colour.
-    auto* cardHolder = new QWidget(parent);
-    cardHolder->setMinimumWidth(380);
+    auto* cardHolder = new QWidget;
+    cardHolder->setObjectName(QStringLiteral("judgeCardHolder"));
+    // Its height is the card's height for the width it gets (the scroll area asks heightForWidth): not the minimum
+    // size hint, which stacks every wrapped label at its narrowest and made the scroll area scroll an empty band.
+    cardHolder->setMinimumHeight(1);
     auto* holderLayout = new QVBoxLayout(cardHolder);
     holderLayout->setContentsMargins(0, 0, 0, 0);
     auto* card = new QFrame(cardHolder);
@@ -213,7 +224,15 @@ QWidget* JudgeView::buildCard(QWidget* parent) {
     cardLayout->addWidget(m_sources);
     holderLayout->addWidget(card);
     holderLayout->addStretch(1);
-    return cardHolder;
+    // Where the pane is shorter than the wrapped card (a laptop screen), the card scrolls: its text is never cut.
+    auto* scroll = new QScrollArea(parent);
+    scroll->setObjectName(QStringLiteral("judgeCardScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(380);
+    scroll->setWidget(cardHolder);
+    return scroll;
 }
 
 // The biggest drops: a note, the table and the selected drop's texts in full beside it.
@@ -261,7 +280,7 @@ QWidget* JudgeView::buildDrops(QWidget* parent) {
 
 // The page shown without judge scores: what they are and how to add them.
 QWidget* JudgeView::buildEmptyPage() {
-    auto* emptyPage = new QWidget(m_stack);
+    auto* emptyPage = new QWidget;
     auto* emptyLayout = new QVBoxLayout(emptyPage);
     emptyLayout->setContentsMargins(24, 24, 24, 24);
     m_empty = new QLabel(emptyPage);
@@ -281,9 +300,22 @@ QWidget* JudgeView::buildEmptyPage() {
            "baseline.jsonl --judge-candidate candidate.jsonl --save comparison.fp8cmp</code>;</li>"
            "<li>no scores yet? <code>fp8dash judge --samples prompts.jsonl …</code> sends each prompt to both "
            "deployments and has a judge model rate the answers.</li></ul>"));
-    emptyLayout->addWidget(m_empty, 0, Qt::AlignHCenter | Qt::AlignTop);
+    // Centred by stretches, not by an alignment flag: an aligned label gets its size hint's width, narrower than the
+    // width its height was computed for, and its last lines (the command) were cut.
+    auto* row = new QHBoxLayout;
+    row->addStretch(1);
+    row->addWidget(m_empty, 8);
+    row->addStretch(1);
+    emptyLayout->addLayout(row);
     emptyLayout->addStretch(1);
-    return emptyPage;
+    // A short pane scrolls the text rather than cutting it.
+    auto* scroll = new QScrollArea(m_stack);
+    scroll->setObjectName(QStringLiteral("judgeEmptyScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(emptyPage);
+    return scroll;
 }
 
 void JudgeView::clear() {
@@ -362,14 +394,30 @@ void JudgeView::showChart(const JudgeComparison& c, const QString& baselineLabel
     auto* yAxis = new QValueAxis;
     yAxis->setTitleText(tr("Samples"));
     yAxis->setLabelFormat(QStringLiteral("%d"));
-    // Head room for the value labels above the bars; whole-number ticks.
-    const double top = std::max<double>(1.0, std::ceil(static_cast<double>(highest) * 1.15));
-    yAxis->setRange(0, top);
     yAxis->setTickType(QValueAxis::TicksDynamic);
     yAxis->setTickAnchor(0);
-    yAxis->setTickInterval(std::max(1.0, std::ceil(top / 6.0)));
     chart->addAxis(yAxis, Qt::AlignLeft);
     series->attachAxis(yAxis);
+    m_highestBar = static_cast<double>(highest);
+    fitCountTicks();
+    style::adaptChart(chart);  // the value labels above the bars in the palette's text colour
+}
+
+// Head room for the value labels above the bars, then nice whole-number ticks (0 / 20 / 40 …): as many as fit the
+// plot's height at about two text lines each, so that Qt Charts hides none of their labels (on a laptop screen the
+// chart is short). The range ends on a tick.
+void JudgeView::fitCountTicks() {
+    QChart* chart = m_chartView->chart();
+    const auto axes = chart->axes(Qt::Vertical);
+    auto* y = axes.isEmpty() ? nullptr : qobject_cast<QValueAxis*>(axes.front());
+    if (!y) return;
+    const double lineHeight = QFontMetricsF(y->labelsFont()).height();
+    const double plotHeight = chart->plotArea().height() > 0 ? chart->plotArea().height() : 300;
+    const int fit = std::clamp(static_cast<int>(plotHeight / (2 * lineHeight)), 2, 6);
+    const NiceTicks ticks = niceTicks(0, std::max(1.0, m_highestBar * 1.15), fit, true);
+    if (y->max() == ticks.high && y->tickInterval() == ticks.step) return;  // also ends the re-layout it causes
+    y->setRange(0, ticks.high);
+    y->setTickInterval(ticks.step);
 }
 
 void JudgeView::showSummary(const JudgeSection& section, const JudgeComparison& c, const QString& baselineLabel,

@@ -1,7 +1,9 @@
 #include "widgets/ui_style.h"
 
 #include <QAbstractAxis>
+#include <QAbstractBarSeries>
 #include <QApplication>
+#include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QLabel>
@@ -243,6 +245,13 @@ void adaptChart(QChart* chart) {
     chart->setBackgroundBrush(background);
     chart->setTitleBrush(text);
     chart->legend()->setLabelColor(text);
+    // Value labels drawn above the bars sit on the chart's background: its text colour (Qt's light theme draws them
+    // white, which vanished on white). Labels inside a bar keep the colour chosen for its fill.
+    for (QAbstractSeries* series : chart->series()) {
+        auto* bars = qobject_cast<QAbstractBarSeries*>(series);
+        if (!bars || bars->labelsPosition() != QAbstractBarSeries::LabelsOutsideEnd) continue;
+        for (QBarSet* set : bars->barSets()) set->setLabelColor(text);
+    }
     for (QAbstractAxis* axis : chart->axes()) {
         // Axes coloured like their series keep their hue, brightened where it would not read on a dark background.
         // Always from the hue the axis had when first adapted (kept on the axis), so that switching the theme back and

@@ -21,19 +21,24 @@ class QChartView;
 namespace fp8dash::ui {
 
 struct ChartSnapshot {
-    QString key;      // "long-context", "judge-distribution", "timeline", "bench-roofline", "bench-speedup", "bench-kv"
+    QString key;      // "evals-forest", "long-context", "judge-distribution", "timeline", "bench-roofline",
+                      // "bench-speedup", "bench-kv"
     QString title;    // "Domain judge: score distribution"
     QString caption;  // what it shows, one sentence (the image's alternative text)
     QImage image;     // logicalSize × scale pixels, devicePixelRatio = scale
 };
 
-// The charts the document has data for, in the order of the decision (judge, timeline, benchmarks). A chart whose
+// The charts the document has data for, in the order of the decision (evals, judge, timeline, benchmarks); the
+// evals' forest plot ("evals-forest") is as tall as its tasks need, the others logicalSize. A chart whose
 // section holds nothing to draw (benchmarks skipped on a machine without a GPU) is left out.
 std::vector<ChartSnapshot> renderChartSnapshots(const LoadedComparison& loaded, QSize logicalSize = {960, 480},
                                                 qreal scale = 2.0);
 
 // A chart as its view draws it, resized to logicalSize first (the view is left at that size).
 QImage renderChartImage(QChartView* view, QSize logicalSize, qreal scale = 2.0);
+// The evals' forest plot at a logical width, as tall as its rows need (naturalHeight), in the light palette.
+class ForestPlot;
+QImage renderForestPlotImage(ForestPlot& plot, int logicalWidth, qreal scale = 2.0);
 // The same chart as an SVG document (vector: text and lines stay sharp at any size); title names the drawing.
 QByteArray renderChartSvg(QChartView* view, QSize logicalSize, const QString& title);
 QByteArray pngBytes(const QImage& image);

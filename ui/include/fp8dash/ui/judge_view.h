@@ -75,6 +75,8 @@ private:
     QChartView* m_chartView = nullptr;
     QBarSet* m_baselineSet = nullptr;
     QBarSet* m_candidateSet = nullptr;
+    double m_highestBar = 0;  // the tallest bar's count, for the y axis' ticks
+    void fitCountTicks();     // nice ticks (nice_ticks.h), as many as the plot's height shows without hiding labels
     QWidget* m_card = nullptr;
     QLabel* m_verdict = nullptr;
     QLabel* m_reason = nullptr;
