@@ -373,14 +373,24 @@ TEST_F(NewComparisonDialogTest, SeveralCandidatesShowTheirLayersAndTheRecommenda
     ASSERT_TRUE(QTest::qWaitFor([&] { return !dialog.detectedText(3).isEmpty(); }, 20000));
     ASSERT_TRUE(QTest::qWaitFor([&] { return !dialog.detectedText(0).isEmpty(); }, 20000));
     const auto line = [&](int run, int n) { return dialog.detectedText(run).split(QLatin1Char('\n')).value(n); };
-    EXPECT_TRUE(line(0, 0).startsWith(QStringLiteral("meta-llama/Llama-3.1-8B-Instruct · 2 tasks: ")))
+    EXPECT_TRUE(line(0, 0).startsWith(QStringLiteral("meta-llama/Llama-3.1-8B-Instruct · ")))
         << dialog.detectedText(0).toStdString();
-    EXPECT_TRUE(line(0, 1).startsWith(QStringLiteral("Layers: BF16 — weights none"))) << line(0, 1).toStdString();
+    {
+        // The task line lists the results file's tasks in its order (read here with nlohmann::json).
+        QFile results(kLadder + QStringLiteral(
+                                    "/bf16/meta-llama__Llama-3.1-8B-Instruct/results_2026-11-30T09-00-00.000001.json"));
+        ASSERT_TRUE(results.open(QIODevice::ReadOnly));
+        const Json doc = Json::parse(results.readAll().toStdString());
+        QStringList names;
+        for (const auto& [task, value] : doc.at("results").items()) names << QString::fromStdString(task);
+        EXPECT_EQ(line(0, 1), QStringLiteral("%1 tasks: %2").arg(names.size()).arg(names.join(QStringLiteral(", "))));
+    }
+    EXPECT_TRUE(line(0, 2).startsWith(QStringLiteral("Layers: BF16 — weights none"))) << line(0, 2).toStdString();
     ASSERT_TRUE(QTest::qWaitFor([&] { return !dialog.detectedText(1).isEmpty(); }, 20000));
-    EXPECT_TRUE(line(1, 0).startsWith(QStringLiteral("RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8 · 2 tasks: ")));
-    EXPECT_TRUE(line(1, 1).startsWith(QStringLiteral("Layers: FP8 W8A8 — "))) << line(1, 1).toStdString();
+    EXPECT_TRUE(line(1, 0).startsWith(QStringLiteral("RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8 · ")));
+    EXPECT_TRUE(line(1, 2).startsWith(QStringLiteral("Layers: FP8 W8A8 — "))) << line(1, 2).toStdString();
     ASSERT_TRUE(QTest::qWaitFor([&] { return !dialog.detectedText(2).isEmpty(); }, 20000));
-    EXPECT_TRUE(line(2, 1).startsWith(QStringLiteral("Layers: FP8 W8A8 + FP8 KV (scales 1.0) — ")))
+    EXPECT_TRUE(line(2, 2).startsWith(QStringLiteral("Layers: FP8 W8A8 + FP8 KV (scales 1.0) — ")))
         << dialog.detectedText(2).toStdString();
     EXPECT_TRUE(dialog.detectedText(3).startsWith(QStringLiteral("RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8-KV")))
         << dialog.detectedText(3).toStdString();

@@ -4,6 +4,7 @@
 // the status bar's message and the document's location never overlap. Real widgets, offscreen.
 #include <QAction>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -160,12 +161,15 @@ struct FileFacts {
     QString model;
     std::size_t tasks = 0;
     QString harness;
+    QString date;  // the "date" field (unix seconds), as UTC minutes
 };
 FileFacts factsOf(const std::string& path) {
     const Json doc = readJsonFile(path);
     FileFacts f;
     f.model = QString::fromStdString(doc.at("model_name").get<std::string>());
     f.tasks = doc.at("results").size();
+    f.date = QDateTime::fromSecsSinceEpoch(static_cast<qint64>(doc.at("date").get<double>()), Qt::UTC)
+                 .toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"));
     f.harness = doc.contains("lm_eval_version")
                     ? QStringLiteral("lm-eval ") + QString::fromStdString(doc["lm_eval_version"].get<std::string>())
                     : QStringLiteral("lm-eval git ") + QString::fromStdString(doc.at("git_hash").get<std::string>());
@@ -188,21 +192,33 @@ TEST_F(NewComparisonFlowTest, EachPickedRunPreviewsWhatItHoldsAndAnUnreadableOne
     for (const auto& [run, path] : {std::pair{0, gemma}, std::pair{1, qwen}}) {
         const FileFacts f = factsOf(path);
         const QStringList lines = dialog.detectedText(run).split(QLatin1Char('\n'));
-        ASSERT_EQ(lines.size(), 2) << dialog.detectedText(run).toStdString();
+        ASSERT_EQ(lines.size(), 3) << dialog.detectedText(run).toStdString();
         const QStringList parts = lines[0].split(QStringLiteral(" · "));
-        ASSERT_GE(parts.size(), 3) << lines[0].toStdString();
+        ASSERT_EQ(parts.size(), 3) << lines[0].toStdString();
         EXPECT_EQ(parts[0], f.model);
+        EXPECT_EQ(parts[1], f.harness);
+        EXPECT_EQ(parts[2], f.date);
         const QString count = f.tasks == 1 ? QStringLiteral("1 task: ") : QStringLiteral("%1 tasks: ").arg(f.tasks);
-        EXPECT_TRUE(parts[1].startsWith(count)) << parts[1].toStdString();
-        EXPECT_EQ(parts[2], f.harness);
-        EXPECT_TRUE(lines[1].startsWith(QStringLiteral("Layers: "))) << lines[1].toStdString();
-        EXPECT_TRUE(lines[1].contains(QStringLiteral("weights ")) && lines[1].contains(QStringLiteral("KV cache ")) &&
-                    lines[1].contains(QStringLiteral("KV scales ")))
-            << lines[1].toStdString();
+        EXPECT_TRUE(lines[1].startsWith(count)) << lines[1].toStdString();
+        EXPECT_TRUE(lines[2].startsWith(QStringLiteral("Layers: "))) << lines[2].toStdString();
+        EXPECT_TRUE(lines[2].contains(QStringLiteral("weights ")) && lines[2].contains(QStringLiteral("KV cache ")) &&
+                    lines[2].contains(QStringLiteral("KV scales ")))
+            << lines[2].toStdString();
     }
-    // qwen's 15 tasks: the first four by name, then how many more.
-    EXPECT_TRUE(dialog.detectedText(1).contains(QStringLiteral("arc_challenge, arc_easy, cola, hellaswag, … (+11)")))
-        << dialog.detectedText(1).toStdString();
+    // qwen's tasks (more than three): the first three by name in the file's order, then how many more.
+    {
+        const Json doc = readJsonFile(qwen);
+        const std::size_t count = doc.at("results").size();
+        ASSERT_GT(count, 3u);
+        QStringList firstThree;
+        for (const auto& [task, value] : doc.at("results").items())
+            if (firstThree.size() < 3) firstThree << QString::fromStdString(task);
+        const QString expected = QStringLiteral("%1 tasks: %2, … (+%3)")
+                                     .arg(count)
+                                     .arg(firstThree.join(QStringLiteral(", ")))
+                                     .arg(count - 3);
+        EXPECT_EQ(dialog.detectedText(1).split(QLatin1Char('\n')).value(1), expected);
+    }
 
     // A file that is not lm-eval's results: the error names it.
     const QString bad = dir.filePath(QStringLiteral("not-results.json"));

@@ -92,9 +92,9 @@ QDoubleSpinBox* percentSpin(double value, QWidget* parent) {
 
 namespace {
 
-// "gsm8k, mmlu, arc_challenge, … (+54)": the first few task names, each at most 24 characters.
+// "gsm8k, mmlu, arc_challenge, … (+54)": the first few task names, each at most 24 characters (all in the tooltip).
 QString shortTaskList(const LmEvalResults& run) {
-    constexpr std::size_t kShown = 4;
+    constexpr std::size_t kShown = 3;
     QStringList names;
     for (std::size_t i = 0; i < run.tasks.size() && i < kShown; ++i) {
         QString name = toQString(run.tasks[i].name);
@@ -124,7 +124,6 @@ NewComparisonDialog::Detected NewComparisonDialog::detectRunAt(const QString& pa
     const qsizetype tasks = static_cast<qsizetype>(run->tasks.size());
     out.derivedLabel = toQString(layersLabel(config));
     QStringList first{model.empty() ? QObject::tr("model not recorded") : toQString(model)};
-    first << (tasks == 1 ? QObject::tr("1 task: %1") : QObject::tr("%1 tasks: %2").arg(tasks)).arg(shortTaskList(*run));
     // lm-eval records its version since 0.4.5 or so; older files have only the harness' git commit.
     if (!run->lmEvalVersion.empty()) {
         first << QObject::tr("lm-eval %1").arg(toQString(run->lmEvalVersion));
@@ -138,8 +137,11 @@ NewComparisonDialog::Detected NewComparisonDialog::detectRunAt(const QString& pa
                      .toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"));
     }
     const RunLayers& l = config.layers;
+    // Three lines: the run, its tasks, its layers.
     out.text =
         first.join(QStringLiteral(" · ")) + QLatin1Char('\n') +
+        (tasks == 1 ? QObject::tr("1 task: %1") : QObject::tr("%1 tasks: %2").arg(tasks)).arg(shortTaskList(*run)) +
+        QLatin1Char('\n') +
         QObject::tr("Layers: %1 — weights %2 · KV cache %3 · KV scales %4")
             .arg(out.derivedLabel, toQString(l.weights.value), toQString(l.kvCache.value), toQString(l.kvScales.value));
     const std::pair<const char*, const LayerSetting*> layers[] = {
@@ -415,6 +417,10 @@ NewComparisonDialog::RunRow* NewComparisonDialog::addRunRow(bool baseline) {
     row->detected->setObjectName(QStringLiteral("detectedRun"));
     row->detected->setTextFormat(Qt::PlainText);
     row->detected->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Three short lines, not wrapped (a wrapped label's height-for-width is lost inside the scroll area, cutting
+    // lines off); a line longer than the row is cut at its end, never widening the dialog; the tooltip has it all.
+    row->detected->setWordWrap(false);
+    row->detected->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     row->detected->hide();
     grid->addWidget(row->detected, 1, 1, 1, 3);
     grid->setColumnStretch(1, 1);

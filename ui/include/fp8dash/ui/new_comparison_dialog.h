@@ -61,9 +61,9 @@ public:
     QString candidatePath(int index) const;
     QString candidateLabel(int index) const;
     void setCandidateLabel(int index, const QString& label);
-    // What was detected of a run (0: the baseline, k: candidate k-1): two lines, "model · N tasks: a, b, … ·
-    // lm-eval VERSION · DATE" and "Layers: LABEL — weights W · KV cache K · KV scales S", or an error naming the file,
-    // or "" while nothing is chosen or it is being read.
+    // What was detected of a run (0: the baseline, k: candidate k-1): three lines, "model · lm-eval VERSION (or git
+    // COMMIT) · DATE", "N tasks: a, b, c, … (+M)" and "Layers: LABEL — weights W · KV cache K · KV scales S"; or an
+    // error naming the file; or "" while nothing is chosen or it is being read.
     QString detectedText(int run) const;
     // The task-pairing editor (shown when the baseline and the first candidate have tasks the other lacks): one row
     // per baseline task without a counterpart, column 1 a combo box of the candidate's unmatched tasks (item 0: not
