@@ -510,8 +510,12 @@ void MainWindow::openDemo() {
 }
 
 void MainWindow::display(LoadedComparison loaded, const QString& path, const QString& displayName, bool derived) {
+    // Another comparison (not the same one shown again: same creation stamp and title) starts from its own view
+    // state: the previous one's timeline range, zoom and scroll are not its.
+    const bool sameComparison = m_doc.current() && m_doc.current()->document.created == loaded.document.created &&
+                                m_doc.current()->document.title == loaded.document.title;
     m_doc.show(std::move(loaded), path, displayName, derived);
-    if (!derived) m_view->resetViewState();  // the previous document's range, zoom and scroll are not this one's
+    if (!derived && !sameComparison) m_view->resetViewState();
     m_view->setComparison(*m_doc.current());
     m_stack->setCurrentWidget(m_view);
     updateTitle();
