@@ -11,6 +11,7 @@
 
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/eval_comparison.h"
+#include "fp8dash/core/task_pairing.h"
 #include "test_paths.h"
 
 namespace fp8dash {
@@ -223,6 +224,32 @@ TEST(Comparability, MapPairsTwoTasksByHand) {
     ASSERT_FALSE(bad);
     EXPECT_EQ(bad.error().message,
               "--map gsm8k_cot_llama=gsm8k: the baseline has no task \"gsm8k_cot_llama\" (the candidate has one)");
+}
+
+// The task-pairing editor's lists: the tasks only one run has, and the pairs that share a stem (gsm8k and
+// gsm8k_cot_llama), each task in one pair at most; a name shared by both runs, or one the v0.3 -> v0.4 renamings
+// match, is not listed.
+TEST(Comparability, UnmatchedTasksListsEachSideAndSuggestsPairsByStem) {
+    FP8DASH_REQUIRE_FIXTURE(path, "llama3-8b-instruct_gsm8k_v0.4.2.json");
+    const LmEvalResults baseline = fromFile(path);
+    ASSERT_NE(baseline.task("gsm8k"), nullptr);
+    EXPECT_TRUE(unmatchedTasks(baseline, baseline).baselineOnly.empty());
+
+    Json renamed = readJson(path);
+    renameInJson(renamed, "gsm8k", "gsm8k_cot_llama");
+    const LmEvalResults candidate = fromJson(renamed);
+    const UnmatchedTasks u = unmatchedTasks(baseline, candidate);
+    EXPECT_EQ(u.baselineOnly, std::vector<std::string>{"gsm8k"});
+    EXPECT_EQ(u.candidateOnly, std::vector<std::string>{"gsm8k_cot_llama"});
+    ASSERT_EQ(u.suggested.size(), 1u);
+    EXPECT_EQ(u.suggested[0], (TaskMapping{"gsm8k", "gsm8k_cot_llama"}));
+
+    // A name sharing fewer than three characters is not suggested.
+    Json unrelated = readJson(path);
+    renameInJson(unrelated, "gsm8k", "gxx");
+    const UnmatchedTasks none = unmatchedTasks(baseline, fromJson(unrelated));
+    EXPECT_EQ(none.candidateOnly, std::vector<std::string>{"gxx"});
+    EXPECT_TRUE(none.suggested.empty());
 }
 
 TEST(Comparability, MapParsing) {

@@ -56,7 +56,7 @@ TEST_F(DocumentControllerTest, ModifiedUntilSavedAndTheTitleSaysSo) {
     DocumentController c;
     c.show(loadedWithTitle("Llama FP8"), {}, {}, false);
     c.setModified(true);
-    EXPECT_EQ(c.windowTitle(), QStringLiteral("Llama FP8* — fp8dash"));
+    EXPECT_EQ(c.windowTitle(), QStringLiteral("Llama FP8* — unsaved — fp8dash"));  // no file: it exists only here
     EXPECT_EQ(c.statusText(), QStringLiteral("Llama FP8 — modified, not saved"));
     const QString file = QDir::temp().filePath(QStringLiteral("saved-here.fp8cmp"));
     c.markSaved(file);

@@ -25,19 +25,16 @@ namespace {
 
 class NewComparisonDialogTest : public GuiTest {};
 
-// Compare, read the result shown, then Save: the two presses a user makes.
+// Compare and Save…: one press, the comparison on a worker, then the save path (preset) and the dialog closes.
 ::testing::AssertionResult compareThenSave(NewComparisonDialog& dialog) {
     QSignalSpy compared(&dialog, &NewComparisonDialog::compared);
     QSignalSpy accepted(&dialog, &QDialog::accepted);
-    QTest::mouseClick(dialog.compareButton(), Qt::LeftButton);
+    QTest::mouseClick(dialog.compareAndSaveButton(), Qt::LeftButton);
     if (!compared.wait(60000))
         return ::testing::AssertionFailure() << "not compared: " << dialog.errorText().toStdString();
-    if (!dialog.hasResult() || dialog.resultText().isEmpty() || !dialog.resultText().startsWith("Verdict") ||
-        dialog.compareButton()->text() != QStringLiteral("&Save…"))
-        return ::testing::AssertionFailure() << "no result shown: " << dialog.resultText().toStdString();
-    if (accepted.count() != 0) return ::testing::AssertionFailure() << "saved before Save was pressed";
-    QTest::mouseClick(dialog.compareButton(), Qt::LeftButton);
-    if (accepted.count() != 1)
+    if (!dialog.hasResult() || !dialog.resultText().startsWith("Verdict"))
+        return ::testing::AssertionFailure() << "no result: " << dialog.resultText().toStdString();
+    if (accepted.count() != 1 || dialog.savedPath().isEmpty())
         return ::testing::AssertionFailure() << "not saved: " << dialog.errorText().toStdString();
     return ::testing::AssertionSuccess();
 }
@@ -78,17 +75,15 @@ TEST_F(NewComparisonDialogTest, ComparesSavesAndTheFileLoadsBack) {
     dialog.setAllowIncomparable(true);
 
     QSignalSpy compared(&dialog, &NewComparisonDialog::compared);
-    QTest::mouseClick(dialog.compareButton(), Qt::LeftButton);
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    QTest::mouseClick(dialog.compareAndSaveButton(), Qt::LeftButton);
     EXPECT_TRUE(dialog.isBusy());
     EXPECT_FALSE(dialog.compareButton()->isEnabled());
+    EXPECT_FALSE(dialog.compareAndSaveButton()->isEnabled());
     ASSERT_TRUE(compared.wait(60000)) << dialog.errorText().toStdString();
     EXPECT_FALSE(dialog.isBusy());
-    // The result is shown before anything is written: the verdict of the one mmlu group, then Save.
-    EXPECT_FALSE(QFileInfo::exists(savePath));
     EXPECT_TRUE(dialog.resultText().contains(QStringLiteral("compared although not comparable")))
         << dialog.resultText().toStdString();
-    QSignalSpy accepted(&dialog, &QDialog::accepted);
-    QTest::mouseClick(dialog.compareButton(), Qt::LeftButton);
     ASSERT_EQ(accepted.count(), 1) << dialog.errorText().toStdString();
     EXPECT_EQ(dialog.savedPath(), QFileInfo(savePath).absoluteFilePath());
     ASSERT_NE(dialog.result(), nullptr);
@@ -360,7 +355,7 @@ Verdict bandOf(double deltaPct) {
     return degradation < 0.5 ? Verdict::Go : degradation <= 1.5 ? Verdict::Monitor : Verdict::Investigate;
 }
 
-TEST_F(NewComparisonDialogTest, SeveralCandidatesShowTheirLayersAndTheRecommendationBeforeSaving) {
+TEST_F(NewComparisonDialogTest, SeveralCandidatesShowTheirLayersAndTheRecommendation) {
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     const QString savePath = dir.filePath(QStringLiteral("ladder.fp8cmp"));
@@ -377,20 +372,34 @@ TEST_F(NewComparisonDialogTest, SeveralCandidatesShowTheirLayersAndTheRecommenda
     // Each run says what it is as soon as it is chosen: the model, the task count, the layers.
     ASSERT_TRUE(QTest::qWaitFor([&] { return !dialog.detectedText(3).isEmpty(); }, 20000));
     ASSERT_TRUE(QTest::qWaitFor([&] { return !dialog.detectedText(0).isEmpty(); }, 20000));
-    EXPECT_EQ(dialog.detectedText(0), QStringLiteral("meta-llama/Llama-3.1-8B-Instruct · 2 tasks · BF16"));
+    const auto line = [&](int run, int n) { return dialog.detectedText(run).split(QLatin1Char('\n')).value(n); };
+    EXPECT_TRUE(line(0, 0).startsWith(QStringLiteral("meta-llama/Llama-3.1-8B-Instruct · ")))
+        << dialog.detectedText(0).toStdString();
+    {
+        // The task line lists the results file's tasks in its order (read here with nlohmann::json).
+        QFile results(kLadder + QStringLiteral(
+                                    "/bf16/meta-llama__Llama-3.1-8B-Instruct/results_2026-11-30T09-00-00.000001.json"));
+        ASSERT_TRUE(results.open(QIODevice::ReadOnly));
+        const Json doc = Json::parse(results.readAll().toStdString());
+        QStringList names;
+        for (const auto& [task, value] : doc.at("results").items()) names << QString::fromStdString(task);
+        EXPECT_EQ(line(0, 1), QStringLiteral("%1 tasks: %2").arg(names.size()).arg(names.join(QStringLiteral(", "))));
+    }
+    EXPECT_TRUE(line(0, 2).startsWith(QStringLiteral("Layers: BF16 — weights none"))) << line(0, 2).toStdString();
     ASSERT_TRUE(QTest::qWaitFor([&] { return !dialog.detectedText(1).isEmpty(); }, 20000));
-    EXPECT_EQ(dialog.detectedText(1), QStringLiteral("RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8 · 2 tasks · FP8 W8A8"));
+    EXPECT_TRUE(line(1, 0).startsWith(QStringLiteral("RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8 · ")));
+    EXPECT_TRUE(line(1, 2).startsWith(QStringLiteral("Layers: FP8 W8A8 — "))) << line(1, 2).toStdString();
     ASSERT_TRUE(QTest::qWaitFor([&] { return !dialog.detectedText(2).isEmpty(); }, 20000));
-    EXPECT_TRUE(dialog.detectedText(2).endsWith(QStringLiteral("FP8 W8A8 + FP8 KV (scales 1.0)")))
+    EXPECT_TRUE(line(2, 2).startsWith(QStringLiteral("Layers: FP8 W8A8 + FP8 KV (scales 1.0) — ")))
         << dialog.detectedText(2).toStdString();
     EXPECT_TRUE(dialog.detectedText(3).startsWith(QStringLiteral("RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8-KV")))
         << dialog.detectedText(3).toStdString();
 
     dialog.setRecommendationGate(Verdict::Monitor, std::nullopt);
     QSignalSpy compared(&dialog, &NewComparisonDialog::compared);
-    dialog.accept();
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    dialog.compareAndSave();
     ASSERT_TRUE(compared.wait(60000)) << dialog.errorText().toStdString();
-    EXPECT_FALSE(QFileInfo::exists(savePath));  // shown first, saved only on Save
     const QString shown = dialog.resultText();
     EXPECT_TRUE(shown.contains(QStringLiteral("Recommended: FP8 W8A8 + FP8 KV (calibrated scales)")))
         << shown.toStdString();
@@ -408,8 +417,6 @@ TEST_F(NewComparisonDialogTest, SeveralCandidatesShowTheirLayersAndTheRecommenda
         EXPECT_TRUE(shown.contains(line)) << line.toStdString() << "\nin\n" << shown.toStdString();
     }
 
-    QSignalSpy accepted(&dialog, &QDialog::accepted);
-    dialog.accept();  // Save…
     ASSERT_EQ(accepted.count(), 1) << dialog.errorText().toStdString();
     auto loaded = loadComparisonFile(savePath.toStdString());
     ASSERT_TRUE(loaded.ok()) << loaded.error().message;
@@ -423,7 +430,7 @@ TEST_F(NewComparisonDialogTest, SeveralCandidatesShowTheirLayersAndTheRecommenda
     EXPECT_EQ(*variantsBack->recommendation.label, "FP8 W8A8 + FP8 KV (calibrated scales)");
 }
 
-TEST_F(NewComparisonDialogTest, CandidatesAreAddedMovedAndRemovedAndEditsDropTheResult) {
+TEST_F(NewComparisonDialogTest, CandidatesAreAddedMovedAndRemovedThenCompareClosesWithTheResult) {
     NewComparisonDialog dialog;
     dialog.show();
     dialog.setBaselinePath(kLadder + QStringLiteral("/bf16"));
@@ -462,15 +469,14 @@ TEST_F(NewComparisonDialogTest, CandidatesAreAddedMovedAndRemovedAndEditsDropThe
     while (dialog.candidateCount() > 1) dialog.removeCandidate(dialog.candidateCount() - 1);
     EXPECT_TRUE(add->isEnabled());
 
-    // A result shown goes as soon as an input changes: it no longer describes the form.
+    // Compare: the dialog closes with the result, not saved.
     QSignalSpy compared(&dialog, &NewComparisonDialog::compared);
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
     dialog.accept();
     ASSERT_TRUE(compared.wait(60000)) << dialog.errorText().toStdString();
     EXPECT_TRUE(dialog.hasResult());
-    dialog.setCandidateLabel(0, QStringLiteral("FP8 weights"));
-    EXPECT_FALSE(dialog.hasResult());
-    EXPECT_TRUE(dialog.resultText().isEmpty());
-    EXPECT_EQ(dialog.compareButton()->text(), QStringLiteral("&Compare"));
+    EXPECT_EQ(accepted.count(), 1);
+    EXPECT_TRUE(dialog.savedPath().isEmpty());
 }
 
 TEST_F(NewComparisonDialogTest, ALabelGivenTwiceIsRefusedNamingIt) {

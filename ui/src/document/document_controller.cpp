@@ -59,6 +59,8 @@ DocumentController::DerivedTarget DocumentController::derivedTarget() const {
 }
 
 QString DocumentController::windowTitle() const {
+    // A changed document that has no file yet (a new comparison, an edited demo) exists only here: say so.
+    if (m_modified && m_path.isEmpty()) return tr("%1* — unsaved — fp8dash").arg(m_displayName);
     return QStringLiteral("%1%2 — fp8dash").arg(m_displayName, m_modified ? QStringLiteral("*") : QString());
 }
 

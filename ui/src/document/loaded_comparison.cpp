@@ -33,8 +33,28 @@ std::string asSentence(std::string text, bool fullStop) {
     return text;
 }
 
+// Core's advice names the CLI's flags; the dialog has a field for each: the task-pairing editor for --map, the
+// "not comparable anyway" box for --allow-incomparable.
+std::string dialogAdvice(std::string message) {
+    static const std::regex kPairAdvice(
+        "pair them with --map BASE_TASK=CAND_TASK(, e\\.g\\. --map ([^=\\s]+)=([^\\s]+))?");
+    std::smatch m;
+    if (std::regex_search(message, m, kPairAdvice)) {
+        std::string advice = "pair them under Task pairing";
+        if (m[1].matched) advice += " (e.g. " + m[2].str() + " \u2192 " + m[3].str() + ")";
+        message = m.prefix().str() + advice + m.suffix().str();
+    }
+    static const std::regex kMapPair("--map ([^=\\s]+)=([^:\\s]+):");
+    message = std::regex_replace(message, kMapPair, "Task pairing $1 \u2192 $2:");
+    static const std::string kAllow = "(--allow-incomparable compares tasks that are not comparable anyway)";
+    if (const auto at = message.find(kAllow); at != std::string::npos)
+        message.replace(at, kAllow.size(), "(\u201cCompare runs that are not comparable anyway\u201d compares them)");
+    return message;
+}
+
 // Core names the failed input in the CLI's words ("judge candidate: ..."); the dialog names its fields.
-std::string inDialogWords(const std::string& message) {
+std::string inDialogWords(const std::string& coreMessage) {
+    const std::string message = dialogAdvice(coreMessage);
     static const std::pair<const char*, const char*> kInputs[] = {{"baseline: ", "Baseline run: "},
                                                                   {"candidate: ", "Candidate run: "},
                                                                   {"control: ", "Control run: "},

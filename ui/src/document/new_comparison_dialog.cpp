@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -13,13 +14,17 @@
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTextDocumentFragment>
 #include <QTimer>
 #include <QToolButton>
@@ -29,10 +34,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 
 #include "fp8dash/core/changed_answers.h"
 #include "fp8dash/core/fp8_config.h"
 #include "fp8dash/core/lm_eval_results.h"
+#include "fp8dash/core/task_pairing.h"
 #include "fp8dash/ui/background_job.h"
 #include "widgets/ui_style.h"
 #include "widgets/untrusted_ui.h"
@@ -44,13 +51,14 @@ struct NewComparisonDialog::BuildProgress {
     std::atomic<std::uint64_t> total{0};
 };
 
-// What a run's results file says, for its row: read on a worker (a results file is small; its sample logs are not
-// read here).
+// What a run's results file says, for its row: read on a worker (a results file can be large; its sample logs are
+// not read here).
 struct NewComparisonDialog::Detected {
-    QString text;          // "meta-llama/Meta-Llama-3-8B-Instruct · 4 tasks · FP8 W8A8 + FP8 KV (scales 1.0)"
-    QString toolTip;       // each layer with its evidence
+    QString text;          // two lines: the run (model, tasks, lm-eval version, date), then its layers
+    QString toolTip;       // every task, then each layer with its evidence
     QString derivedLabel;  // the label a run without one gets: its layers ("FP8 W8A8 + FP8 KV (scales 1.0)")
     bool error = false;
+    std::shared_ptr<const LmEvalResults> run;  // for the task-pairing editor; null on error
 };
 
 struct NewComparisonDialog::RunRow {
@@ -82,31 +90,73 @@ QDoubleSpinBox* percentSpin(double value, QWidget* parent) {
 
 }  // namespace
 
+namespace {
+
+// "gsm8k, mmlu, arc_challenge, … (+54)": the first few task names, each at most 24 characters (all in the tooltip).
+QString shortTaskList(const LmEvalResults& run) {
+    constexpr std::size_t kShown = 3;
+    QStringList names;
+    for (std::size_t i = 0; i < run.tasks.size() && i < kShown; ++i) {
+        QString name = toQString(run.tasks[i].name);
+        if (name.size() > 24) name = name.left(23) + QStringLiteral("…");
+        names << name;
+    }
+    QString text = names.join(QStringLiteral(", "));
+    if (run.tasks.size() > kShown) text += QObject::tr(", … (+%1)").arg(run.tasks.size() - kShown);
+    return text;
+}
+
+}  // namespace
+
 NewComparisonDialog::Detected NewComparisonDialog::detectRunAt(const QString& path) {
     Detected out;
     auto run = readLmEvalPath(toFsPath(path));
     if (!run) {
         out.error = true;
-        out.text = QObject::tr("Cannot read it: %1").arg(toQString(run.error().message));
+        // Core names the file it read; a message that does not (a folder without results) gets the path chosen.
+        QString message = toQString(run.error().message);
+        if (!message.contains(QFileInfo(path).fileName())) message = path + QStringLiteral(": ") + message;
+        out.text = QObject::tr("Cannot read it: %1").arg(message);
         return out;
     }
     const Fp8Config config = detectFp8Config(*run);
     const std::string& model = !config.model.empty() ? config.model : run->modelName;
     const qsizetype tasks = static_cast<qsizetype>(run->tasks.size());
     out.derivedLabel = toQString(layersLabel(config));
-    out.text = QStringLiteral("%1 · %2 · %3")
-                   .arg(model.empty() ? QObject::tr("model not recorded") : toQString(model),
-                        tasks == 1 ? QObject::tr("1 task") : QObject::tr("%1 tasks").arg(tasks), out.derivedLabel);
+    QStringList first{model.empty() ? QObject::tr("model not recorded") : toQString(model)};
+    // lm-eval records its version since 0.4.5 or so; older files have only the harness' git commit.
+    if (!run->lmEvalVersion.empty()) {
+        first << QObject::tr("lm-eval %1").arg(toQString(run->lmEvalVersion));
+    } else if (!run->gitHash.empty()) {
+        first << QObject::tr("lm-eval git %1").arg(toQString(run->gitHash));
+    } else {
+        first << QObject::tr("lm-eval version not recorded");
+    }
+    if (run->date) {
+        first << QDateTime::fromSecsSinceEpoch(static_cast<qint64>(*run->date), Qt::UTC)
+                     .toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"));
+    }
     const RunLayers& l = config.layers;
+    // Three lines: the run, its tasks, its layers.
+    out.text =
+        first.join(QStringLiteral(" · ")) + QLatin1Char('\n') +
+        (tasks == 1 ? QObject::tr("1 task: %1") : QObject::tr("%1 tasks: %2").arg(tasks)).arg(shortTaskList(*run)) +
+        QLatin1Char('\n') +
+        QObject::tr("Layers: %1 — weights %2 · KV cache %3 · KV scales %4")
+            .arg(out.derivedLabel, toQString(l.weights.value), toQString(l.kvCache.value), toQString(l.kvScales.value));
     const std::pair<const char*, const LayerSetting*> layers[] = {
         {"Weights", &l.weights}, {"KV cache", &l.kvCache}, {"KV scales", &l.kvScales}, {"Activations", &l.activations}};
     QStringList lines;
+    QStringList taskNames;
+    for (const TaskResult& t : run->tasks) taskNames << toQString(t.name);
+    lines << QObject::tr("Tasks: %1").arg(taskNames.join(QStringLiteral(", ")));
     for (const auto& [name, setting] : layers) {
         QString line = QStringLiteral("%1: %2").arg(QObject::tr(name), toQString(setting->value));
         if (!setting->evidence.empty()) line += QStringLiteral(" (%1)").arg(toQString(setting->evidence));
         lines << line;
     }
     out.toolTip = lines.join(QLatin1Char('\n'));
+    out.run = std::make_shared<const LmEvalResults>(std::move(run).value());
     return out;
 }
 
@@ -145,7 +195,16 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
     setWindowTitle(tr("New Comparison"));
     setMinimumWidth(760);
 
-    auto* layout = new QVBoxLayout(this);
+    // The form scrolls inside the dialog (a laptop's 768 px are not enough for it); the status and the buttons stay.
+    auto* outer = new QVBoxLayout(this);
+    m_scroll = new QScrollArea(this);
+    m_scroll->setObjectName(QStringLiteral("formScroll"));
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_form = new QWidget(m_scroll);
+    auto* layout = new QVBoxLayout(m_form);
+    layout->setContentsMargins(0, 0, 6, 0);
     layout->setSpacing(12);
     layout->addWidget(style::caption(
         tr("Compare the BF16 baseline with the FP8 candidate on their lm-evaluation-harness results, on their "
@@ -213,6 +272,24 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
     runsLayout->addLayout(runsForm);
     layout->addWidget(runsBox);
 
+    // Task pairing: the baseline's tasks the first candidate names otherwise (the CLI's --map).
+    m_pairingBox = new QGroupBox(tr("Task pairing"), this);
+    m_pairingBox->setObjectName(QStringLiteral("taskPairing"));
+    auto* pairingLayout = new QVBoxLayout(m_pairingBox);
+    m_pairingCaption = style::caption(QString(), m_pairingBox);
+    pairingLayout->addWidget(m_pairingCaption);
+    m_pairingTable = new QTableWidget(0, 2, m_pairingBox);
+    m_pairingTable->setObjectName(QStringLiteral("taskPairingTable"));
+    m_pairingTable->setHorizontalHeaderLabels({tr("Baseline task"), tr("Candidate task")});
+    m_pairingTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_pairingTable->verticalHeader()->hide();
+    m_pairingTable->setSelectionMode(QAbstractItemView::NoSelection);
+    m_pairingTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    pairingLayout->addWidget(m_pairingTable);
+    m_pairingBox->hide();
+    m_inputs << m_pairingTable;
+    layout->addWidget(m_pairingBox);
+
     // Judge
     auto* judgeBox = new QGroupBox(tr("Domain judge scores"), this);
     auto* judgeForm = new QFormLayout(judgeBox);
@@ -255,6 +332,9 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
     resultLayout->addWidget(m_resultLabel);
     m_resultFrame->hide();
     layout->addWidget(m_resultFrame);
+    layout->addStretch(1);
+    m_scroll->setWidget(m_form);
+    outer->addWidget(m_scroll, 1);
 
     auto* statusRow = new QHBoxLayout;
     m_busyBar = new QProgressBar(this);
@@ -267,7 +347,7 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
     m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
     statusRow->addWidget(m_busyBar);
     statusRow->addWidget(m_statusLabel, 1);
-    layout->addLayout(statusRow);
+    outer->addLayout(statusRow);
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_okButton = m_buttons->button(QDialogButtonBox::Ok);
@@ -275,30 +355,20 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
     m_okButton->setObjectName(QStringLiteral("compareButton"));
     m_cancelButton = m_buttons->button(QDialogButtonBox::Cancel);
     m_cancelButton->setObjectName(QStringLiteral("cancelButton"));
+    m_okButton->setToolTip(tr("Compare, then open the result in the window, not yet saved (File › Save saves it)"));
+    m_compareAndSaveButton = m_buttons->addButton(tr("Compare and &Save…"), QDialogButtonBox::ActionRole);
+    m_compareAndSaveButton->setObjectName(QStringLiteral("compareAndSaveButton"));
+    m_compareAndSaveButton->setToolTip(tr("Compare, then choose where to save it, then open it"));
+    connect(m_compareAndSaveButton, &QPushButton::clicked, this, &NewComparisonDialog::compareAndSave);
     connect(m_buttons, &QDialogButtonBox::accepted, this, &NewComparisonDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &NewComparisonDialog::reject);
-    layout->addWidget(m_buttons);
+    outer->addWidget(m_buttons);
 
     m_progressTimer = new QTimer(this);
     m_progressTimer->setInterval(100);
     connect(m_progressTimer, &QTimer::timeout, this, &NewComparisonDialog::pollProgress);
     m_job = new BackgroundJob(this);  // destroyed with the dialog: a running job stops reading sample logs
 
-    // Any change to the inputs drops a result shown: it no longer describes the form.
-    for (QWidget* w : std::as_const(m_inputs)) {
-        if (auto* edit = qobject_cast<QLineEdit*>(w)) {
-            connect(edit, &QLineEdit::textChanged, this, &NewComparisonDialog::invalidateResult);
-        } else if (auto* text = qobject_cast<QPlainTextEdit*>(w)) {
-            connect(text, &QPlainTextEdit::textChanged, this, &NewComparisonDialog::invalidateResult);
-        } else if (auto* spin = qobject_cast<QDoubleSpinBox*>(w)) {
-            connect(spin, &QDoubleSpinBox::valueChanged, this, &NewComparisonDialog::invalidateResult);
-        } else if (auto* check = qobject_cast<QCheckBox*>(w)) {
-            connect(check, &QCheckBox::toggled, this, &NewComparisonDialog::invalidateResult);
-        } else if (auto* combo = qobject_cast<QComboBox*>(w)) {
-            connect(combo, &QComboBox::currentIndexChanged, this, &NewComparisonDialog::invalidateResult);
-        }
-    }
-    connect(m_minRecoverySpin, &QDoubleSpinBox::valueChanged, this, &NewComparisonDialog::invalidateResult);
     renumberRows();
 }
 
@@ -347,6 +417,10 @@ NewComparisonDialog::RunRow* NewComparisonDialog::addRunRow(bool baseline) {
     row->detected->setObjectName(QStringLiteral("detectedRun"));
     row->detected->setTextFormat(Qt::PlainText);
     row->detected->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Three short lines, not wrapped (a wrapped label's height-for-width is lost inside the scroll area, cutting
+    // lines off); a line longer than the row is cut at its end, never widening the dialog; the tooltip has it all.
+    row->detected->setWordWrap(false);
+    row->detected->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     row->detected->hide();
     grid->addWidget(row->detected, 1, 1, 1, 3);
     grid->setColumnStretch(1, 1);
@@ -372,9 +446,8 @@ NewComparisonDialog::RunRow* NewComparisonDialog::addRunRow(bool baseline) {
             row->detected->hide();
             row->detectTimer->start();
         }
-        invalidateResult();
+        updateTaskPairing();
     });
-    connect(row->label, &QLineEdit::textChanged, this, &NewComparisonDialog::invalidateResult);
     m_rows << row;
     m_rowsLayout->addWidget(row->widget);
     return row;
@@ -419,7 +492,6 @@ int NewComparisonDialog::addCandidate(const QString& path, const QString& label)
     row->path->setText(path);
     row->label->setText(label);
     renumberRows();
-    invalidateResult();
     return candidateCount() - 1;
 }
 
@@ -433,7 +505,7 @@ void NewComparisonDialog::removeCandidate(int index) {
     m_rows[1]->path->setObjectName(QStringLiteral("candidatePath"));
     m_rows[1]->label->setObjectName(QStringLiteral("candidateLabel"));
     renumberRows();
-    invalidateResult();
+    updateTaskPairing();
 }
 
 void NewComparisonDialog::moveCandidate(int index, int delta) {
@@ -448,6 +520,7 @@ void NewComparisonDialog::moveCandidate(int index, int delta) {
     b->path->setText(path);
     b->label->setText(label);
     renumberRows();
+    updateTaskPairing();
     b->path->setFocus();
 }
 
@@ -497,6 +570,71 @@ void NewComparisonDialog::showDetected(RunRow* row, const Detected& detected) {
     style::setTextTone(row->detected, detected.error ? std::optional(style::TextTone::Error) : std::nullopt);
     row->detected->show();
     renumberRows();
+    updateTaskPairing();
+}
+
+bool NewComparisonDialog::isTaskPairingShown() const {
+    return !m_pairingBox->isHidden();
+}
+
+QWidget* NewComparisonDialog::metricOverridesEdit() const {
+    return m_overridesEdit;
+}
+
+// The baseline's and the first candidate's tasks that have no counterpart of the same name: one row per baseline
+// task, its combo box offering the candidate's (prefilled with core's suggestion); pairs chosen before stay chosen.
+void NewComparisonDialog::updateTaskPairing() {
+    const auto detectedOf = [this](int run) -> std::shared_ptr<Detected> {
+        if (run >= m_rows.size()) return nullptr;
+        const RunRow* row = m_rows[run];
+        if (row->detected->isHidden()) return nullptr;  // being read, or nothing chosen
+        return m_detectedCache.value(row->path->text().trimmed());
+    };
+    const auto baseline = detectedOf(0), candidate = detectedOf(1);
+    if (!baseline || !candidate || !baseline->run || !candidate->run) {
+        m_pairingBox->hide();
+        return;
+    }
+    const UnmatchedTasks unmatched = unmatchedTasks(*baseline->run, *candidate->run);
+    if (unmatched.baselineOnly.empty() || unmatched.candidateOnly.empty()) {
+        m_pairingBox->hide();
+        m_pairingTable->setRowCount(0);
+        return;
+    }
+    // What the user chose already, kept where the lists still offer it.
+    QHash<QString, QString> chosen;
+    for (int r = 0; r < m_pairingTable->rowCount(); ++r) {
+        const auto* combo = qobject_cast<QComboBox*>(m_pairingTable->cellWidget(r, 1));
+        if (combo && m_pairingTable->item(r, 0))
+            chosen.insert(m_pairingTable->item(r, 0)->text(), combo->currentData().toString());
+    }
+    QHash<QString, QString> suggested;
+    for (const TaskMapping& m : unmatched.suggested) suggested.insert(toQString(m.baseline), toQString(m.candidate));
+    m_pairingTable->setRowCount(static_cast<int>(unmatched.baselineOnly.size()));
+    for (int r = 0; r < m_pairingTable->rowCount(); ++r) {
+        const QString task = toQString(unmatched.baselineOnly[static_cast<std::size_t>(r)]);
+        auto* item = new QTableWidgetItem(visibleText(task));
+        item->setData(Qt::UserRole, task);
+        m_pairingTable->setItem(r, 0, item);
+        auto* combo = new QComboBox(m_pairingTable);
+        combo->setAccessibleName(tr("Candidate task for %1").arg(task));
+        combo->addItem(tr("— not paired (left out) —"), QString());
+        for (const std::string& c : unmatched.candidateOnly) combo->addItem(visibleText(toQString(c)), toQString(c));
+        const QString want = chosen.contains(task) ? chosen.value(task) : suggested.value(task);
+        combo->setCurrentIndex(std::max(0, combo->findData(want)));
+        m_pairingTable->setCellWidget(r, 1, combo);
+    }
+    m_pairingCaption->setText(
+        tr("%1 of the baseline's tasks and %2 of the candidate's have no task of the same name in the other run. Pair "
+           "those that are the same task under another name; unpaired tasks are left out of the comparison.")
+            .arg(unmatched.baselineOnly.size())
+            .arg(unmatched.candidateOnly.size()));
+    // Tall enough for every row up to eight; more scroll inside the table.
+    const int rows = std::min(m_pairingTable->rowCount(), 8);
+    m_pairingTable->setFixedHeight(m_pairingTable->horizontalHeader()->sizeHint().height() +
+                                   rows * m_pairingTable->verticalHeader()->defaultSectionSize() +
+                                   2 * m_pairingTable->frameWidth() + 2);
+    m_pairingBox->show();
 }
 
 // The verdict rules: the thresholds, the cautious policy, comparing what is not comparable, metric overrides.
@@ -584,10 +722,25 @@ NewComparisonDialog::~NewComparisonDialog() {
 
 void NewComparisonDialog::showEvent(QShowEvent* event) {
     QDialog::showEvent(event);
-    // A window's first size ignores height-for-width: the wrapped captions would squeeze the form. Grow to fit.
-    if (layout() && layout()->hasHeightForWidth()) {
-        const int needed = layout()->totalHeightForWidth(width());
-        if (needed > height()) resize(width(), needed);
+    // As tall as the form needs (its wrapped captions: height-for-width), but no taller than the screen's available
+    // height less the title bar: the form scrolls inside, the status and the buttons stay on screen.
+    const int viewportWidth = std::max(m_scroll->viewport()->width(), 200);
+    const int formHeight =
+        m_form->hasHeightForWidth() ? m_form->heightForWidth(viewportWidth) : m_form->sizeHint().height();
+    int wanted = height() - m_scroll->viewport()->height() + formHeight;
+    if (const QScreen* s = screen()) {
+        const QRect available = s->availableGeometry();
+        const int frame = std::max(frameGeometry().height() - geometry().height(), 0);
+        const int titleBar = frame > 0 ? frame : 32;  // not known before the window manager decorates it
+        wanted = std::min(wanted, available.height() - titleBar);
+        resize(width(), std::max(wanted, minimumSizeHint().height()));
+        // Keep it on the screen: a dialog centred over a tall parent may start above or below it.
+        QRect g = frameGeometry();
+        if (g.bottom() > available.bottom()) g.moveBottom(available.bottom());
+        if (g.top() < available.top()) g.moveTop(available.top());
+        move(g.topLeft());
+    } else {
+        resize(width(), wanted);
     }
 }
 
@@ -688,6 +841,16 @@ Result<NewComparisonRequest> NewComparisonDialog::request() const {
         }
         r.options.overrides.push_back(std::move(parsed).value());
     }
+    // The task-pairing editor's pairs, as --map passes them.
+    if (isTaskPairingShown()) {
+        for (int row = 0; row < m_pairingTable->rowCount(); ++row) {
+            const auto* combo = qobject_cast<QComboBox*>(m_pairingTable->cellWidget(row, 1));
+            const QTableWidgetItem* item = m_pairingTable->item(row, 0);
+            if (!combo || !item || combo->currentData().toString().isEmpty()) continue;
+            r.options.taskMap.push_back(
+                {item->data(Qt::UserRole).toString().toStdString(), combo->currentData().toString().toStdString()});
+        }
+    }
     return r;
 }
 
@@ -719,16 +882,22 @@ void NewComparisonDialog::browseScores(QLineEdit* edit) {
 
 void NewComparisonDialog::accept() {
     if (m_busy) return;
-    if (m_pending) {
-        save();
-        return;
-    }
     auto r = request();
     if (!r) {
         showError(toQString(r.error().message));
         return;
     }
-    start(std::move(r).value());
+    start(std::move(r).value(), false);
+}
+
+void NewComparisonDialog::compareAndSave() {
+    if (m_busy) return;
+    auto r = request();
+    if (!r) {
+        showError(toQString(r.error().message));
+        return;
+    }
+    start(std::move(r).value(), true);
 }
 
 void NewComparisonDialog::reject() {
@@ -740,7 +909,10 @@ void NewComparisonDialog::reject() {
     QDialog::reject();
 }
 
-void NewComparisonDialog::start(NewComparisonRequest request) {
+void NewComparisonDialog::start(NewComparisonRequest request, bool thenSave) {
+    m_saveAfterCompare = thenSave;
+    m_result.reset();
+    m_savedPath.clear();
     m_errorLabel->hide();
     setBusy(true, request.hasEvals() ? tr("Reading the runs and comparing…") : tr("Reading the judge scores…"));
     auto progress = std::make_shared<BuildProgress>();
@@ -778,47 +950,36 @@ void NewComparisonDialog::finish(Result<LoadedComparison> outcome) {
         emit comparisonFailed(message);
         return;
     }
-    m_pending = std::move(outcome).value();
-    showResult(*m_pending);
-    m_okButton->setText(tr("&Save…"));
-    m_okButton->setDefault(true);
-    m_okButton->setFocus();
+    m_result = std::move(outcome).value();
+    showResult(*m_result);
+    // Compare and Save…: where to save; declined, the result still opens, not saved (nothing compared is lost).
+    if (m_saveAfterCompare && !save()) {
+        if (!m_errorLabel->isHidden()) return;  // the write failed: shown; the form stays for another try
+    }
     emit compared();
+    QDialog::accept();
 }
 
-void NewComparisonDialog::save() {
-    QString path = chooseSavePath(suggestedFileName(*m_pending));
-    if (path.isEmpty()) {
-        showStatus(tr("Compared, but not saved: press “Save…” to choose a file."));
-        return;
-    }
+bool NewComparisonDialog::save() {
+    QString path = chooseSavePath(suggestedFileName(*m_result));
+    if (path.isEmpty()) return false;
     if (QFileInfo(path).suffix().compare(QStringLiteral("fp8cmp"), Qt::CaseInsensitive) != 0) {
         path += QStringLiteral(".fp8cmp");
     }
     // Saving is one small atomic write; it runs here so the dialog closes only once the file is safely on disk.
-    const Status saved = saveComparisonFile(m_pending->document, toFsPath(path));
+    const Status saved = saveComparisonFile(m_result->document, toFsPath(path));
     if (!saved) {
         const QString message = toQString(saved.error().message);
         showError(message);
         emit comparisonFailed(message);
-        return;
+        return false;
     }
     m_savedPath = QFileInfo(path).absoluteFilePath();
-    m_result = std::move(m_pending);
-    m_pending.reset();
-    QDialog::accept();
-}
-
-void NewComparisonDialog::invalidateResult() {
-    if (!m_pending) return;
-    m_pending.reset();
-    m_resultFrame->hide();
-    m_okButton->setText(tr("&Compare"));
-    showStatus(tr("The inputs changed: compare again to see the result."));
+    return true;
 }
 
 QString NewComparisonDialog::resultText() const {
-    return m_resultFrame->isHidden() ? QString() : QTextDocumentFragment::fromHtml(m_resultLabel->text()).toPlainText();
+    return m_result ? QTextDocumentFragment::fromHtml(m_resultLabel->text()).toPlainText() : QString();
 }
 
 // The verdict in a few lines, before saving: the overall verdict and its first reasons; with several candidates
@@ -872,9 +1033,8 @@ void NewComparisonDialog::showResult(const LoadedComparison& loaded) {
     for (const QString& note : loaded.buildNotes)
         html += QStringLiteral("<br><span style=\"color:%1\">%2</span>")
                     .arg(style::secondaryTextColor().name(), style::escaped(note));
-    m_resultLabel->setText(html);
-    m_resultFrame->show();
-    showStatus(tr("Compared. Save it to open it in the window."));
+    m_resultLabel->setText(html);  // the summary (resultText); the window shows the result itself
+    showStatus(tr("Compared."));
 }
 
 QString NewComparisonDialog::chooseSavePath(const QString& suggestedName) {
@@ -908,6 +1068,7 @@ void NewComparisonDialog::setBusy(bool busy, const QString& status) {
     for (RunRow* row : std::as_const(m_rows)) row->widget->setEnabled(!busy);
     renumberRows();
     m_okButton->setEnabled(!busy);
+    m_compareAndSaveButton->setEnabled(!busy);
     m_busyBar->setVisible(busy);
     m_cancelButton->setToolTip(busy ? tr("Abandon the running comparison") : QString());
     showStatus(status);
@@ -917,6 +1078,7 @@ void NewComparisonDialog::showError(const QString& message) {
     m_errorLabel->setText(message);
     m_errorLabel->show();
     m_statusLabel->clear();
+    m_scroll->ensureWidgetVisible(m_errorLabel);
 }
 
 void NewComparisonDialog::showStatus(const QString& message) {

@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QTabWidget>
@@ -233,6 +234,11 @@ void ComparisonView::showEvalsOf(int candidate) {
     m_risks->setRisks(report.risks);
     m_longContext->setReport(report);
     m_missing->setReport(report);
+}
+
+void ComparisonView::resetViewState() {
+    m_timeline->resetView();
+    m_sideScroll->verticalScrollBar()->setValue(0);
 }
 
 void ComparisonView::setComparison(const LoadedComparison& loaded) {

@@ -389,6 +389,12 @@ QWidget* TimelineView::buildContentPage() {
     return page;
 }
 
+void TimelineView::resetView() {
+    setTimeline(nullptr, nullptr);
+    m_viewFrom = m_viewTo = 0;
+    m_rangePicker->setPreset(TimeRangePicker::Last24Hours);
+}
+
 void TimelineView::setTimeline(const TimelineData* data, const TimelineReport* report) {
     if (!data) {
         m_data.reset();

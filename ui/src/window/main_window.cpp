@@ -45,6 +45,7 @@
 #include "fp8dash/ui/changed_answers_dialog.h"
 #include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/document_controller.h"
+#include "fp8dash/ui/eliding_status_bar.h"
 #include "fp8dash/ui/keychain_credential_store.h"
 #include "fp8dash/ui/new_comparison_dialog.h"
 #include "fp8dash/ui/notes_panel.h"
@@ -393,6 +394,7 @@ void MainWindow::buildMenus() {
 }
 
 void MainWindow::buildStatusBar() {
+    setStatusBar(new ElidingStatusBar(this));  // the message elides before the document's location
     m_busyLabel = new QLabel(this);
     m_busyBar = new QProgressBar(this);
     m_busyBar->setObjectName(QStringLiteral("busyIndicator"));
@@ -400,7 +402,8 @@ void MainWindow::buildStatusBar() {
     m_busyBar->setMaximumWidth(140);
     m_busyBar->setMaximumHeight(16);
     m_busyBar->setTextVisible(false);
-    m_summaryLabel = new QLabel(this);
+    m_summaryLabel = new ElidedLabel(this);  // a long path yields to the message
+    m_summaryLabel->setObjectName(QStringLiteral("documentLocation"));
     statusBar()->addWidget(m_busyLabel);
     statusBar()->addWidget(m_busyBar);
     statusBar()->addPermanentWidget(m_summaryLabel);
@@ -507,7 +510,12 @@ void MainWindow::openDemo() {
 }
 
 void MainWindow::display(LoadedComparison loaded, const QString& path, const QString& displayName, bool derived) {
+    // Another comparison (not the same one shown again: same creation stamp and title) starts from its own view
+    // state: the previous one's timeline range, zoom and scroll are not its.
+    const bool sameComparison = m_doc.current() && m_doc.current()->document.created == loaded.document.created &&
+                                m_doc.current()->document.title == loaded.document.title;
     m_doc.show(std::move(loaded), path, displayName, derived);
+    if (!derived && !sameComparison) m_view->resetViewState();
     m_view->setComparison(*m_doc.current());
     m_stack->setCurrentWidget(m_view);
     updateTitle();
@@ -557,21 +565,29 @@ void MainWindow::newComparison() {
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setStartDirectory(lastDirectory());
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        if (const LoadedComparison* result = dialog->result()) {
-            if (!canReplaceDocument()) {
-                // The new comparison is saved already; what this window shows is not: it stays.
-                newWindow()->openFileAsync(dialog->savedPath());
-                return;
-            }
-            m_load->cancel();
-            clearLoading();
-            display(*result, dialog->savedPath(), {});
-            QString message = tr("Saved %1").arg(QDir::toNativeSeparators(dialog->savedPath()));
-            if (!result->buildNotes.isEmpty()) message += QStringLiteral(" · ") + result->buildNotes.first();
-            statusBar()->showMessage(message, 8000);
-        }
+        const LoadedComparison* result = dialog->result();
+        if (!result) return;
+        // This window takes it when that loses nothing; else a new window does (what this one shows stays).
+        MainWindow* target = canReplaceDocument() ? this : newWindow();
+        target->showNewComparison(*result, dialog->savedPath());
     });
     dialog->open();
+}
+
+void MainWindow::showNewComparison(const LoadedComparison& result, const QString& savedPath) {
+    m_load->cancel();
+    clearLoading();
+    display(result, savedPath, {});
+    QString message;
+    if (savedPath.isEmpty()) {
+        // Not saved yet: modified, so closing asks, File › Save asks where, and autosave keeps it recoverable.
+        setModified(true);
+        message = tr("Compared: not saved yet (File › Save)");
+    } else {
+        message = tr("Saved %1").arg(QDir::toNativeSeparators(savedPath));
+    }
+    if (!result.buildNotes.isEmpty()) message += QStringLiteral(" · ") + result.buildNotes.first();
+    statusBar()->showMessage(message, 8000);
 }
 
 void MainWindow::openWithDialog() {
@@ -589,10 +605,15 @@ void MainWindow::saveAs() {
         if (base.isEmpty()) base = QStringLiteral("comparison");
         suggested = QDir(lastDirectory()).filePath(base + QLatin1Char('.') + main_window_parts::comparisonSuffix());
     }
-    QString path =
-        QFileDialog::getSaveFileName(this, tr("Save Comparison As"), suggested, main_window_parts::comparisonFilter());
+    QString path = m_savePathChooser ? m_savePathChooser(suggested)
+                                     : QFileDialog::getSaveFileName(this, tr("Save Comparison As"), suggested,
+                                                                    main_window_parts::comparisonFilter());
     if (path.isEmpty()) return;
     (void)saveAsTo(main_window_parts::withSuffix(path, main_window_parts::comparisonSuffix()));
+}
+
+void MainWindow::setSavePathChooser(std::function<QString(const QString& suggested)> chooser) {
+    m_savePathChooser = std::move(chooser);
 }
 
 void MainWindow::save() {
@@ -720,9 +741,11 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         QMessageBox box(QMessageBox::Question, tr("Unsaved changes"), QString(),
                         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
         box.setTextFormat(Qt::PlainText);
-        box.setText(tr("“%1” has changes that are not saved (notes or a decision, a production timeline or change "
-                       "time, judge scores, benchmark results or capacity inputs). Save it first?")
-                        .arg(m_doc.displayName()));
+        box.setText(m_doc.path().isEmpty()
+                        ? tr("“%1” is not saved to a file yet. Save it first?").arg(m_doc.displayName())
+                        : tr("“%1” has changes that are not saved (notes or a decision, a production timeline or "
+                             "change time, judge scores, benchmark results or capacity inputs). Save it first?")
+                              .arg(m_doc.displayName()));
         box.setDefaultButton(QMessageBox::Save);
         const auto answer = static_cast<QMessageBox::StandardButton>(box.exec());
         if (answer == QMessageBox::Cancel) {

@@ -53,6 +53,10 @@ public:
     // the evals shows its judge comparison when it has one, else its timeline.
     void setComparison(const LoadedComparison& loaded);
     void showTab(Tab tab);
+    // Before a new document (not one derived from the shown one): what the user did with the previous one's view
+    // goes, so the new one opens at its own defaults: the timeline's range and zoom (TimelineView::resetView), the
+    // side panel's scroll position.
+    void resetViewState();
 
     // With several candidates: which candidate the evals tab shows (0 the first); the task table, the layers, the
     // risk flags and the tasks not compared follow it. Out of range: ignored.
@@ -75,6 +79,7 @@ public:
     NotesPanel* notesPanel() const { return m_notes; }
     QLabel* runsLabel() const { return m_runs; }
     QSplitter* splitter() const { return m_splitter; }
+    QScrollArea* sidePanel() const { return m_sideScroll; }
     QTabWidget* tabs() const { return m_tabs; }
     TimelineView* timelineView() const { return m_timeline; }
     BenchView* benchView() const { return m_bench; }

@@ -66,8 +66,9 @@ public:
     };
     DerivedTarget derivedTarget() const;
 
-    QString windowTitle() const;  // "name* — fp8dash" (the star while modified)
-    QString statusText() const;   // where it lives, or that it is modified and not saved
+    QString windowTitle()
+        const;  // "name* — fp8dash" (the star while modified); "name* — unsaved — fp8dash" without a file
+    QString statusText() const;  // where it lives, or that it is modified and not saved
 
     // The current document to change, or a new one without eval runs named `title` when none is shown.
     ComparisonDocument documentOr(const QString& title) const;

@@ -19,6 +19,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -79,6 +80,12 @@ public:
     // unsaved; else a new window does. Returns the window that shows (or loads) it.
     MainWindow* openFile(const QString& path);
     void openDemo();  // here, or in a new window when this one has unsaved changes
+    // File › New Comparison…'s result (NewComparisonDialog): a new document here; savedPath "" means not saved yet:
+    // then it is modified (the title says unsaved, closing asks, Save asks where, autosave keeps it recoverable).
+    void showNewComparison(const LoadedComparison& result, const QString& savedPath);
+    // Where File › Save As… writes: asks with a file dialog unless a chooser is set (tests, automation); it gets the
+    // suggested path and returns the chosen one ("" = declined).
+    void setSavePathChooser(std::function<QString(const QString& suggested)> chooser);
 
     // Every main window of the application, oldest first; the one showing `path` (absolute), or nullptr.
     static QList<MainWindow*> windows();
@@ -314,7 +321,9 @@ private:
     QPointer<RunJudgeDialog> m_judgeDialog;
     QPointer<NoteDialog> m_noteDialog;
     QPointer<RecordDecisionDialog> m_decisionDialog;
-    QString m_decisionDraft;  // a recovered reason, offered by the next Record Decision…
+    QString m_decisionDraft;
+    std::function<QString(const QString&)> m_savePathChooser;  // Save As' path; null: a QFileDialog  // a recovered
+                                                               // reason, offered by the next Record Decision…
 
     std::shared_ptr<RecoveryStore> m_recoveryStore;
     std::unique_ptr<RecoverySlot> m_recoverySlot;

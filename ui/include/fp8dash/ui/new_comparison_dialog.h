@@ -1,14 +1,16 @@
 #pragma once
 // NewComparisonDialog: builds a comparison from lm-eval runs (each a results file or an output directory: the
-// baseline and 1 to 8 candidates, added, removed and reordered in the form, each showing its model, task count and
-// detected FP8 layers as soon as it is chosen) and/or two judge score files (either is enough), an optional BF16
-// control rerun, labels, thresholds, the cautious policy, the recommendation's gate (several candidates) and optional
-// metric overrides. "Compare" reads and compares everything on a QtConcurrent worker, pairing the runs' sample logs
-// when they are beside the results (busy state with the logs' progress; Cancel stops reading and abandons the
-// result), shows errors inline naming the file, then shows the result (the verdict; with several candidates each
-// variant's verdict and the recommendation) and turns into "Save…", which asks where to save and writes the *.fp8cmp
-// file. Editing any input drops the result shown. Accepted means saved: result() and savedPath() then hold it. GUI
-// thread only.
+// baseline and 1 to 8 candidates, added, removed and reordered in the form, each previewing under its picker what it
+// holds as soon as it is chosen: model, tasks, lm-eval version, date and FP8 layers, read on a worker) and/or two
+// judge score files (either is enough), an optional BF16 control rerun, labels, thresholds, the cautious policy, the
+// recommendation's gate (several candidates), optional metric overrides and, where the baseline and the first
+// candidate name tasks differently, a task-pairing editor (the CLI's --map; prefilled with core's suggestions).
+// "Compare" reads and compares everything on a QtConcurrent worker, pairing the runs' sample logs when they are beside
+// the results (busy state with the logs' progress; Cancel stops reading and abandons the result), shows errors inline
+// naming the file, and on success closes: result() holds the comparison, not saved (the window opens it unsaved).
+// "Compare and Save…" does the same, then asks where to save and writes the *.fp8cmp file (savedPath(); declined:
+// not saved, as Compare). The form scrolls inside a dialog no taller than the screen's available height. GUI thread
+// only.
 
 #include <QDialog>
 #include <QHash>
@@ -26,7 +28,9 @@ class QFrame;
 class QVBoxLayout;
 class QDialogButtonBox;
 class QDoubleSpinBox;
+class QScrollArea;
 class QSpinBox;
+class QTableWidget;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
@@ -57,9 +61,17 @@ public:
     QString candidatePath(int index) const;
     QString candidateLabel(int index) const;
     void setCandidateLabel(int index, const QString& label);
-    // What was detected of a run (0: the baseline, k: candidate k-1): "model · N tasks · layers", an error, or ""
-    // while nothing is chosen or it is being read.
+    // What was detected of a run (0: the baseline, k: candidate k-1): three lines, "model · lm-eval VERSION (or git
+    // COMMIT) · DATE", "N tasks: a, b, c, … (+M)" and "Layers: LABEL — weights W · KV cache K · KV scales S"; or an
+    // error naming the file; or "" while nothing is chosen or it is being read.
     QString detectedText(int run) const;
+    // The task-pairing editor (shown when the baseline and the first candidate have tasks the other lacks): one row
+    // per baseline task without a counterpart, column 1 a combo box of the candidate's unmatched tasks (item 0: not
+    // paired), prefilled with core's suggestions. Its pairs go into the request as ComparisonOptions::taskMap.
+    QTableWidget* taskPairingTable() const { return m_pairingTable; }
+    bool isTaskPairingShown() const;
+    QScrollArea* formScrollArea() const { return m_scroll; }
+    QWidget* metricOverridesEdit() const;
     void setRecommendationGate(Verdict accept, std::optional<double> minRecoveryPct);
     void setControlPath(const QString& path);
     void setJudgePaths(const QString& baseline, const QString& candidate);
@@ -77,10 +89,11 @@ public:
     Result<NewComparisonRequest> request() const;
 
     bool isBusy() const { return m_busy; }
-    QString errorText() const;                                // the inline error, empty when none
-    bool hasResult() const { return m_pending.has_value(); }  // compared, shown, not yet saved
-    QString resultText() const;                               // the result shown, plain text; "" when none
+    QString errorText() const;                               // the inline error, empty when none
+    bool hasResult() const { return m_result.has_value(); }  // compared (saved or not)
+    QString resultText() const;                              // the result's summary, plain text; "" when none
     QPushButton* compareButton() const { return m_okButton; }
+    QPushButton* compareAndSaveButton() const { return m_compareAndSaveButton; }
     QPushButton* cancelButton() const { return m_cancelButton; }
     QCheckBox* cautiousCheck() const { return m_cautiousCheck; }
     QCheckBox* allowIncomparableCheck() const { return m_allowIncomparableCheck; }
@@ -90,13 +103,14 @@ public:
     const LoadedComparison* result() const { return m_result ? &*m_result : nullptr; }
     QString savedPath() const { return m_savedPath; }
 
-    // Compares (the first press) or, with a result shown, saves it; the dialog closes once the file is saved.
+    // Compares; the dialog closes with the result (not saved). compareAndSave(): then asks where to save it.
     void accept() override;
+    void compareAndSave();
     void reject() override;  // while busy: abandons the running comparison and stays open
 
 signals:
     void comparisonFailed(const QString& message);  // for tests and logging; the dialog shows it too
-    void compared();                                // the result is shown, ready to save
+    void compared();                                // compared (and saved when asked); the dialog closes next
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -117,14 +131,14 @@ private:
     void renumberRows();
     void detectRun(RunRow* row);
     void showDetected(RunRow* row, const Detected& detected);
-    void invalidateResult();
+    void updateTaskPairing();  // after the baseline's or the first candidate's run was read
     void showResult(const LoadedComparison& loaded);
-    void save();
+    bool save();  // asks where and writes m_result; false: declined or failed (shown)
 
     void browse(QLineEdit* edit, bool directory);
     void browseScores(QLineEdit* edit);
     void pollProgress();
-    void start(NewComparisonRequest request);
+    void start(NewComparisonRequest request, bool thenSave);
     void finish(Result<LoadedComparison> outcome);
     void setBusy(bool busy, const QString& status = {});
     void showError(const QString& message);
@@ -160,6 +174,12 @@ private:
     QDialogButtonBox* m_buttons = nullptr;
     QPushButton* m_okButton = nullptr;
     QPushButton* m_cancelButton = nullptr;
+    QPushButton* m_compareAndSaveButton = nullptr;
+    QScrollArea* m_scroll = nullptr;
+    QWidget* m_form = nullptr;  // the scroll area's widget
+    QGroupBox* m_pairingBox = nullptr;
+    QTableWidget* m_pairingTable = nullptr;
+    QLabel* m_pairingCaption = nullptr;
     QList<QWidget*> m_inputs;  // disabled while busy
 
     bool m_busy = false;
@@ -167,9 +187,9 @@ private:
     std::shared_ptr<BuildProgress> m_progress;  // the running job's
     QString m_presetSavePath;
     QString m_startDirectory;
-    std::optional<LoadedComparison> m_pending;  // compared and shown, not yet saved
-    std::optional<LoadedComparison> m_result;   // saved
-    QString m_savedPath;
+    bool m_saveAfterCompare = false;           // the running comparison's: Compare and Save…
+    std::optional<LoadedComparison> m_result;  // compared
+    QString m_savedPath;                       // where it was saved; "" when not
 };
 
 }  // namespace fp8dash::ui

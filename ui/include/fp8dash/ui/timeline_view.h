@@ -58,6 +58,8 @@ public:
     // Shows a timeline with its evaluation; nullptr shows the empty state. The zoom is kept when the new data covers
     // the same range (e.g. only the change time moved).
     void setTimeline(const TimelineData* data, const TimelineReport* report);
+    // A new document: no timeline, the range picker back at its default (the last 24 hours), no zoom kept.
+    void resetView();
     bool hasTimeline() const { return m_data.has_value(); }
 
     // Points drawn per series for the visible range (the full data stays in memory).
