@@ -99,9 +99,8 @@ TEST(VerdictCertainty, TheDemosDecidingTaskIsInconclusive) {
     const std::string grouped = size.substr(0, size.size() - 3) + "," + size.substr(size.size() - 3);
     EXPECT_EQ(sure.sentence(), "INVESTIGATE by the estimate — inconclusive: gsm8k's 95% interval reaches from " +
                                    band(i.low) + " to " + band(i.high) +
-                                   "; more samples cannot decide it (it would need more than the " + grouped +
-                                   " the task has); --cautious (the worst band each interval reaches) gives "
-                                   "INVESTIGATE too");
+                                   "; more samples cannot decide it (the task has " + grouped +
+                                   "); --cautious (the worst band reached) gives INVESTIGATE too");
     // The same sentence in the text report, the Markdown and the full (HTML/PDF) report's verdict section.
     const std::string text = decisionToText(*decision, *doc, "demo");
     std::string flat = text;
@@ -123,7 +122,7 @@ TEST(VerdictCertainty, SeveralInconclusiveTasksAreNamedWithTheirRanges) {
         band(ia.high) == "investigate" || band(ib.high) == "investigate" ? "INVESTIGATE" : "MONITOR";
     EXPECT_EQ(c.sentence(), "MONITOR by the estimate — inconclusive: a's 95% interval reaches from " + band(ia.low) +
                                 " to " + band(ia.high) + " and b's from " + band(ib.low) + " to " + band(ib.high) +
-                                "; --cautious (the worst band each interval reaches) would make it " + worst);
+                                "; --cautious (the worst band reached) would make it " + worst);
 }
 
 TEST(VerdictCertainty, CautiousSaysWhatTheEstimateAloneGives) {

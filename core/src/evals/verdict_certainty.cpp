@@ -68,8 +68,8 @@ std::string samplesText(const std::vector<const Evidence*>& open) {
         if (open.size() == 1) {
             const ConfidenceAnswer& c = *open.front()->confidence;
             parts.push_back("more samples cannot decide it" +
-                            (c.taskSize ? " (it would need more than the " + groupedCount(*c.taskSize) +
-                                              (open.front()->judge ? " samples there are)" : " the task has)")
+                            (c.taskSize ? (open.front()->judge ? " (there are " : " (the task has ") +
+                                              groupedCount(*c.taskSize) + ")"
                                         : std::string()));
         } else if (undecidable.size() == open.size()) {
             parts.push_back("more samples cannot decide them (each would need more than its task has)");
@@ -122,11 +122,11 @@ VerdictCertainty certaintyOf(Verdict verdict, const std::vector<Evidence>& all, 
         out.qualifier = policy + " — inconclusive: " + rangesText(open, t) + samplesText(open);
     }
     if (!cautious && cautiousVerdict != verdict) {
-        out.qualifier += "; --cautious (the worst band each interval reaches) would make it " +
-                         std::string(verdictTitle(cautiousVerdict));
+        out.qualifier +=
+            "; --cautious (the worst band reached) would make it " + std::string(verdictTitle(cautiousVerdict));
     } else if (!cautious && out.inconclusive) {
-        out.qualifier += "; --cautious (the worst band each interval reaches) gives " +
-                         std::string(verdictTitle(cautiousVerdict)) + " too";
+        out.qualifier +=
+            "; --cautious (the worst band reached) gives " + std::string(verdictTitle(cautiousVerdict)) + " too";
     }
     return out;
 }

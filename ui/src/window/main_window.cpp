@@ -150,12 +150,10 @@ MainWindow::MainWindow(QWidget* parent)
         fitWindowToScreen(this);  // not off the screen's edge
     } else if (restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray())) {
         fitWindowToScreen(this);  // remembered on a larger screen: whole on this one
+    } else if (const QScreen* screen = QGuiApplication::primaryScreen()) {
+        setGeometry(firstStartGeometry(screen->availableGeometry()));  // most of the screen (screen_fit.h)
     } else {
-        QSize size(1280, 820);
-        if (const QScreen* screen = QGuiApplication::primaryScreen()) {
-            size = size.boundedTo(screen->availableGeometry().size() * 0.92);
-        }
-        resize(size);
+        resize(1280, 820);
     }
     m_view->splitter()->restoreState(settings.value(QStringLiteral("mainWindow/splitter")).toByteArray());
 }
@@ -507,8 +505,11 @@ void MainWindow::openDemo() {
 }
 
 void MainWindow::display(LoadedComparison loaded, const QString& path, const QString& displayName, bool derived) {
+    // Another comparison (not the same one shown again): its table starts worst first, as the first one did.
+    const bool another = !derived && (path != m_doc.path() || displayName != m_doc.displayName());
     m_doc.show(std::move(loaded), path, displayName, derived);
     m_view->setComparison(*m_doc.current());
+    if (another) m_view->taskTable()->sortWorstFirst();
     m_stack->setCurrentWidget(m_view);
     updateTitle();
     if (!derived) {
