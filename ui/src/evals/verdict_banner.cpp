@@ -250,7 +250,7 @@ void VerdictBanner::showReasons(const std::vector<std::string>& reasons) {
 
 void VerdictBanner::showCertainty(const VerdictCertainty& certainty) {
     m_certainty = toQString(certainty.sentence());
-    m_certaintyLabel->setText(toQString(certainty.qualifier));
+    m_certaintyLabel->setText(visibleText(toQString(certainty.qualifier)));  // task names: their controls shown
     m_certaintyLabel->setVisible(!certainty.qualifier.empty());
     m_certaintyLabel->setToolTip(certainty.inconclusive
                                      ? tr("The verdict follows the estimate. Inconclusive: a 95 % interval crosses a "
