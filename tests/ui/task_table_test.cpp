@@ -65,7 +65,8 @@ TEST_F(TaskTableTest, DemoRowsShowTheModelCardNumbers) {
 
     for (int i = 0; i < 6; ++i) {
         const DemoRow& row = kDemo[i];
-        const QModelIndex index = model->index(i, 0);
+        // By name: the table starts worst first, not in the file's order.
+        const QModelIndex index = findTaskRow(model, QString::fromLatin1(row.task));
         SCOPED_TRACE(row.task);
         EXPECT_EQ(cellText(model, index, TaskTableModel::TaskColumn), QString::fromLatin1(row.task));
         EXPECT_EQ(cellText(model, index, TaskTableModel::BaselineColumn), QString::number(row.baseline, 'f', 4));
@@ -88,14 +89,19 @@ TEST_F(TaskTableTest, DemoRowsShowTheModelCardNumbers) {
         EXPECT_TRUE(cellText(model, index, TaskTableModel::SigmaColumn).endsWith(QChar(0x03c3)));
 
         // Tooltips say why, with the metric key and both standard errors.
-        const QString tip = model->index(i, TaskTableModel::VerdictColumn).data(Qt::ToolTipRole).toString();
+        const QString tip = index.siblingAtColumn(TaskTableModel::VerdictColumn).data(Qt::ToolTipRole).toString();
         EXPECT_TRUE(tip.contains(QString::number(seB, 'f', 4))) << tip.toStdString();
         EXPECT_TRUE(tip.contains(QStringLiteral("Metric key")));
     }
 
     // gsm8k: the metric shows its filter; the verdict cell is coloured like the banner's family (red tint).
     const QModelIndex gsm8k = findTaskRow(model, QStringLiteral("gsm8k"));
-    EXPECT_EQ(cellText(model, gsm8k, TaskTableModel::MetricColumn), QStringLiteral("exact_match (strict-match)"));
+    // As a reader says it; the results file's key is in the tooltip.
+    EXPECT_EQ(cellText(model, gsm8k, TaskTableModel::MetricColumn), QStringLiteral("exact match (strict)"));
+    EXPECT_TRUE(gsm8k.siblingAtColumn(TaskTableModel::MetricColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("exact_match,strict-match")));
     const QColor investigate =
         model->index(gsm8k.row(), TaskTableModel::VerdictColumn).data(Qt::BackgroundRole).value<QBrush>().color();
     const QColor go = model->index(findTaskRow(model, QStringLiteral("hellaswag")).row(), TaskTableModel::VerdictColumn)
@@ -295,7 +301,7 @@ TEST_F(TaskTableTest, DemoShowsTheConfidenceButNoPairedOrNoiseColumns) {
         SCOPED_TRACE(row.task);
         const auto [seB, seC] = demoStderrs(demo, row.task);
         const ExpectedConfidence expected = expectedConfidence(row.baseline, row.candidate, seB, seC);
-        const QModelIndex index = model->index(i, 0);
+        const QModelIndex index = findTaskRow(model, QString::fromLatin1(row.task));  // the table is worst first
         const QString cell = cellText(model, index, TaskTableModel::ConfidenceColumn);
         if (expected.clear) {
             EXPECT_EQ(cell, QStringLiteral("clear"));
@@ -303,7 +309,7 @@ TEST_F(TaskTableTest, DemoShowsTheConfidenceButNoPairedOrNoiseColumns) {
             EXPECT_TRUE(cell.startsWith(QStringLiteral("inconclusive"))) << cell.toStdString();
         }
         // The tooltip is the one-sentence explanation, naming the interval.
-        const QString tip = model->index(i, TaskTableModel::ConfidenceColumn).data(Qt::ToolTipRole).toString();
+        const QString tip = index.siblingAtColumn(TaskTableModel::ConfidenceColumn).data(Qt::ToolTipRole).toString();
         EXPECT_TRUE(tip.contains(QStringLiteral("The 95 % interval of Δ"))) << tip.toStdString();
         EXPECT_EQ(tip.contains(QStringLiteral("crosses a band edge")), !expected.clear) << tip.toStdString();
         // Recovery beside the degradation: candidate / baseline, the model card's figures.
@@ -331,13 +337,14 @@ TEST_F(TaskTableTest, CautiousPolicyMarksTheVerdictsItMoved) {
         const ExpectedConfidence expected = expectedConfidence(row.baseline, row.candidate, seB, seC);
         // Inconclusive: the worst band the interval reaches; a move is marked in the cell.
         const QString verdict = expected.clear ? expected.pointBand : expected.worstBand;
-        const QString cell = cellText(model, model->index(i, 0), TaskTableModel::VerdictColumn);
+        const QModelIndex index = findTaskRow(model, QString::fromLatin1(row.task));  // the table is worst first
+        const QString cell = cellText(model, index, TaskTableModel::VerdictColumn);
         if (verdict == expected.pointBand) {
             EXPECT_EQ(cell, verdict);
         } else {
             ++moved;
             EXPECT_EQ(cell, verdict + QStringLiteral(" (cautious)"));
-            const QString tip = model->index(i, TaskTableModel::VerdictColumn).data(Qt::ToolTipRole).toString();
+            const QString tip = index.siblingAtColumn(TaskTableModel::VerdictColumn).data(Qt::ToolTipRole).toString();
             EXPECT_TRUE(tip.contains(QStringLiteral("Cautious policy"))) << tip.toStdString();
         }
     }

@@ -467,7 +467,6 @@ TEST_F(ViewStateTest, ReviewBannerSidePanelsAndLongContextRepaintInPlace) {
     review->setDraft(QStringLiteral("half a note"));
     VerdictBanner* banner = view->verdictBanner();
     banner->setDetailsShown(true);
-    banner->setReasonsExpanded(true);
     auto* side = view->findChild<QScrollArea*>(QStringLiteral("sidePanel"));
     ASSERT_NE(side, nullptr);
     QApplication::processEvents();
@@ -497,7 +496,6 @@ TEST_F(ViewStateTest, ReviewBannerSidePanelsAndLongContextRepaintInPlace) {
         EXPECT_EQ(review->draft(), QStringLiteral("half a note"));
         EXPECT_EQ(review->composerTask()->currentData().toString(), QStringLiteral("gsm8k"));
         EXPECT_TRUE(banner->detailsShown());
-        EXPECT_TRUE(banner->reasonsExpanded());
         EXPECT_EQ(sideBar->value(), sideScroll);
         EXPECT_EQ(chartView->chart(), chart);
         EXPECT_EQ(chart->series(), series);

@@ -5,6 +5,7 @@
 
 #include "fp8dash/core/kv_scales_advice.h"
 #include "fp8dash/core/lm_eval_paths.h"
+#include "fp8dash/core/number_format.h"
 #include "fp8dash/core/paired_tasks.h"
 
 #include "evals/long_context_rows.h"
@@ -195,13 +196,12 @@ std::string verdictReason(const TaskComparison& r, const Thresholds& t) {
     }
     text = perLengthReason(r) + text;  // a per-length task: which length the figures are
     if (r.sigmas) {
-        char buf[96];
         const double a = std::fabs(*r.sigmas);
-        std::snprintf(buf, sizeof buf, "; %+.1fσ %s", *r.sigmas,
-                      a < 1   ? "(well inside the noise: under 1 standard error)"
-                      : a < 2 ? "(inside the noise: under 2 standard errors)"
-                              : "(outside lm-eval's standard errors)");
-        text += buf;
+        // As formatSigmas writes it: no sign where it rounds to zero (never "-0.0σ").
+        text += "; " + numfmt::signedFixed(*r.sigmas, 1) + "σ " +
+                (a < 1   ? "(well inside the noise: under 1 standard error)"
+                 : a < 2 ? "(inside the noise: under 2 standard errors)"
+                         : "(outside lm-eval's standard errors)");
     } else {
         text += "; no standard error to judge the noise";
     }
@@ -555,6 +555,11 @@ Result<MetricOverride> MetricOverride::parse(std::string_view spec) {
 
 std::string MetricOverride::toString() const {
     return task + "=" + metric + (filter.empty() ? "" : "," + filter);
+}
+
+bool worseFirst(Verdict a, std::optional<double> degradationA, Verdict b, std::optional<double> degradationB) {
+    if (a != b) return a > b;
+    return degradationA.value_or(0) > degradationB.value_or(0);
 }
 
 bool isFp8SensitiveTask(std::string_view task) {

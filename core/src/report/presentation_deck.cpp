@@ -112,8 +112,7 @@ std::optional<PresentationSlide> evalsSlide(const ComparisonDocument& doc, const
     }
     // Worst first: the verdict, then the degradation; the file order among equals.
     std::stable_sort(s.tasks.begin(), s.tasks.end(), [](const SlideTaskRow& a, const SlideTaskRow& b) {
-        if (a.verdict != b.verdict) return a.verdict > b.verdict;
-        return a.degradationPct.value_or(0) > b.degradationPct.value_or(0);
+        return worseFirst(a.verdict, a.degradationPct, b.verdict, b.degradationPct);
     });
     int counts[3] = {0, 0, 0};
     for (const SlideTaskRow& t : s.tasks) ++counts[static_cast<int>(t.verdict)];
@@ -169,10 +168,8 @@ std::optional<PresentationSlide> answerSlide(const ComparisonDocument& doc, cons
     const ComparisonReport& r = *decision.evals;
     std::vector<const TaskComparison*> tasks;
     for (const TaskComparison& t : r.tasks) tasks.push_back(&t);
-    std::stable_sort(tasks.begin(), tasks.end(), [](const TaskComparison* a, const TaskComparison* b) {
-        if (a->verdict != b->verdict) return a->verdict > b->verdict;
-        return a->degradationPct.value_or(0) > b->degradationPct.value_or(0);
-    });
+    std::stable_sort(tasks.begin(), tasks.end(),
+                     [](const TaskComparison* a, const TaskComparison* b) { return worseFirst(*a, *b); });
     for (const TaskComparison* t : tasks) {
         if (!t->paired || !t->paired->changed) continue;
         const PairedTaskResult& p = *t->paired;

@@ -12,6 +12,7 @@
 #include "fp8dash/core/timeline.h"
 #include "fp8dash/core/untrusted_text.h"
 #include "fp8dash/core/variant_text.h"
+#include "fp8dash/core/verdict_certainty.h"
 #include "report/long_context_format.h"
 #include "report/report_text_parts.h"
 
@@ -332,9 +333,34 @@ std::string formatPercent(std::optional<double> pct, int decimals) {
 
 std::string formatSigmas(std::optional<double> sigmas) {
     if (!sigmas) return "n/a";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%+.1fσ", *sigmas);
-    return buf;
+    return numfmt::signedFixed(*sigmas, 1) + "σ";  // "0.0σ" where it rounds to zero: never "-0.0σ"
+}
+
+std::string readableMetric(const std::string& metricName, const std::string& filter) {
+    const auto spaced = [](std::string text) {
+        std::replace(text.begin(), text.end(), '_', ' ');
+        std::replace(text.begin(), text.end(), '-', ' ');
+        return text;
+    };
+    std::string name = metricName;
+    std::vector<std::string> qualifiers;
+    // lm-eval's length-normalised variants: "acc_norm" is acc, normalised.
+    const std::string norm = "_norm";
+    if (name.size() > norm.size() && name.compare(name.size() - norm.size(), norm.size(), norm) == 0) {
+        name.resize(name.size() - norm.size());
+        qualifiers.push_back("norm");
+    }
+    if (name == "em") name = "exact match";
+    // The filters lm-eval ships, by what they keep: the strict answer format or a flexible extraction.
+    if (filter == "strict-match")
+        qualifiers.push_back("strict");
+    else if (filter == "flexible-extract")
+        qualifiers.push_back("flexible");
+    else if (!filter.empty() && filter != "none")
+        qualifiers.push_back(spaced(filter));
+    std::string out = spaced(name);
+    for (std::size_t i = 0; i < qualifiers.size(); ++i) out += (i ? ", " : " (") + qualifiers[i];
+    return qualifiers.empty() ? out : out + ")";
 }
 
 std::string wrapText(const std::string& paragraph, std::size_t columns, const std::string& indent) {
@@ -419,6 +445,7 @@ std::string reportToText(const ComparisonReport& r) {
                     110, "  ")
                .substr(2);
     for (const auto& reason : r.reasons) out += bulletLine("•", reason);
+    out += wrapText("How sure: " + verdictCertainty(r).sentence() + ".", 110, "  ");
     if (r.averageRecoveryPct)
         out += "  Average recovery: " + fixed(*r.averageRecoveryPct, 2) + "%" + kRecoveryScope + "\n";
 
@@ -481,6 +508,7 @@ std::string reportToMarkdown(const ComparisonReport& r) {
     out += "## Verdict: **" + std::string(verdictTitle(r.verdict)) + "**\n\n";
     out += esc(verdictAdvice(r.verdict)) + "\n\n";
     for (const auto& reason : r.reasons) out += "- " + esc(reason) + "\n";
+    out += "\n**How sure:** " + esc(verdictCertainty(r).sentence()) + ".\n";
     if (r.averageRecoveryPct)
         out += "\nAverage recovery: **" + fixed(*r.averageRecoveryPct, 2) + "%**" + kRecoveryScope + "\n";
     std::vector<std::vector<std::string>> runs;
@@ -793,13 +821,16 @@ std::string decisionRender(const Decision& d, const ComparisonDocument& doc, con
     }
     if (d.evals && !d.judge && !d.timeline) return out + (md ? reportToMarkdown(*d.evals) : reportToText(*d.evals));
     const std::string title = d.verdict ? std::string(verdictTitle(*d.verdict)) : std::string("none");
+    const std::string sure = verdictCertainty(d, doc.options.thresholds, doc.options.cautious).sentence();
     if (md) {
         out += "## Overall verdict: **" + title + "**\n\n";
         if (d.verdict) out += markdown::escape(verdictAdvice(*d.verdict)) + "\n\n";
         for (const auto& r : d.reasons) out += "- " + markdown::escape(r) + "\n";
+        if (!sure.empty()) out += "\n**How sure:** " + markdown::escape(sure) + ".\n";
     } else {
         out += "Overall verdict: " + title + (d.verdict ? " — " + std::string(verdictAdvice(*d.verdict)) : "") + "\n";
         for (const auto& r : d.reasons) out += wrapText("• " + r, 110, "  ");
+        if (!sure.empty()) out += wrapText("How sure: " + sure + ".", 110, "  ");
     }
     if (d.evals) {
         std::string evals = md ? reportToMarkdown(*d.evals) : reportToText(*d.evals);

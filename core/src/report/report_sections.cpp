@@ -12,6 +12,7 @@
 #include "fp8dash/core/review.h"
 #include "fp8dash/core/time_series.h"
 #include "fp8dash/core/variant_text.h"
+#include "fp8dash/core/verdict_certainty.h"
 #include "report/changed_answers_report.h"
 #include "report/long_context_format.h"
 #include "report/report_sections.h"
@@ -89,6 +90,9 @@ void addVerdict(Report& report, const ComparisonDocument& doc, const Decision& d
                                   : std::string("Nothing in this comparison gives a verdict: it holds no eval runs, "
                                                 "judge scores or production quality series."));
     s.blocks.push_back(std::move(banner));
+    // How sure the verdict is, beside it, in the words of the text report and the app's banner.
+    const std::string sure = verdictCertainty(d, doc.options.thresholds, doc.options.cautious).sentence();
+    if (!sure.empty()) s.paragraph(plain("How sure: " + sure + "."));
     std::vector<Line> reasons;
     for (const auto& r : d.reasons) reasons.push_back(plain(r));
     s.bullets(std::move(reasons));

@@ -166,7 +166,8 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     m_splitter->addWidget(m_sideScroll);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 1);
-    m_splitter->setSizes({880, 380});
+    // The table first: at 1366 pixels its Verdict column fits beside a side panel at its minimum (issue 29).
+    m_splitter->setSizes({1000, 300});
     evalsLayout->addWidget(m_splitter, 1);
 
     m_timeline = new TimelineView(m_tabs);

@@ -36,10 +36,9 @@ QString tableFixed(double v, int decimals) {
     return fixedText(v, decimals, NonFinite::Spelled);
 }
 
+// As a reader says it ("exact match (strict)"); the results-file key is in the tooltip (core's readableMetric).
 QString metricText(const TaskComparison& t) {
-    const QString name = toQString(t.metricName.empty() ? t.metric : t.metricName);
-    if (t.filter.empty() || t.filter == "none") return name;
-    return QStringLiteral("%1 (%2)").arg(name, toQString(t.filter));
+    return toQString(readableMetric(t));
 }
 
 // Missing numbers sort before every real one in ascending order, so they gather at one end.
@@ -61,9 +60,9 @@ QString confidenceText(const ConfidenceAnswer& c) {
     if (c.confidence == Confidence::Clear) return TaskTableModel::tr("clear");
     if (c.samplesNeeded)
         return TaskTableModel::tr("inconclusive (n≈%1)").arg(toQString(groupedCount(*c.samplesNeeded)));
-    // More samples than the task has, or the estimate on the edge: no count would decide it.
-    return c.decidable == false ? TaskTableModel::tr("inconclusive (too close to decide)")
-                                : TaskTableModel::tr("inconclusive");
+    // More samples than the task has, or the estimate on the edge: no count would decide it. Said in the tooltip
+    // (the explanation) and the banner's sentence on how sure the verdict is; the cell stays narrow.
+    return TaskTableModel::tr("inconclusive");
 }
 
 // The counts of a paired task whose pairs were tested; nullptr otherwise (no logs, an older file of a non-0/1 metric).
@@ -523,7 +522,9 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
             case TaskColumn:
                 return tr("lm-eval task; groups expand to their subtasks");
             case MetricColumn:
-                return tr("The metric compared (filter in brackets)");
+                return tr(
+                    "The metric compared, as a reader says it (its filter or variant in brackets); hover a row "
+                    "for the results file's key, e.g. exact_match,strict-match");
             case BaselineColumn:
                 return tr("Baseline run (%1)").arg(baselineLabel);
             case CandidateColumn:
@@ -539,10 +540,12 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
                 return tr("The change in combined standard errors: (%1 − %2) / √(se²₁ + se²₂)")
                     .arg(candidateLabel, baselineLabel);
             case VerdictColumn:
-                return m_report.cautious
-                           ? tr("GO / MONITOR / INVESTIGATE by the degradation thresholds, under the cautious policy "
-                                "(an interval across a band edge takes the worst band it reaches)")
-                           : tr("GO / MONITOR / INVESTIGATE by the degradation thresholds");
+                return (m_report.cautious
+                            ? tr("GO / MONITOR / INVESTIGATE by the degradation thresholds, under the cautious policy "
+                                 "(an interval across a band edge takes the worst band it reaches)")
+                            : tr("GO / MONITOR / INVESTIGATE by the degradation thresholds")) +
+                       tr(". Sorted on this column the table is worst first, as the slides: the verdict, then the "
+                          "degradation.");
             case ConfidenceColumn:
                 return tr(
                     "Clear when the 95 % interval of the degradation stays in one verdict band; inconclusive "

@@ -1,6 +1,7 @@
 #include "fp8dash/ui/task_table_view.h"
 
 #include <QAction>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -12,6 +13,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <optional>
 
 #include "fp8dash/ui/changed_answers_dialog.h"
@@ -19,10 +21,33 @@
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/number_text.h"
 #include "fp8dash/ui/task_table_model.h"
+#include "widgets/frozen_column.h"
 #include "widgets/ui_style.h"
 #include "widgets/untrusted_ui.h"
 
 namespace fp8dash::ui {
+
+namespace {
+
+// The Verdict column sorts worst first when descending, in the slides' order (core's worseFirst: the verdict, then
+// the degradation); every other column by TaskTableModel::SortRole. The sort is stable: ties keep the file's order.
+class TaskSortProxy : public QSortFilterProxyModel {
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+
+protected:
+    bool lessThan(const QModelIndex& left, const QModelIndex& right) const override {
+        if (left.column() == TaskTableModel::VerdictColumn) {
+            const auto* model = static_cast<const TaskTableModel*>(sourceModel());
+            const TaskComparison* a = model->comparisonAt(left);
+            const TaskComparison* b = model->comparisonAt(right);
+            if (a && b) return worseFirst(*b, *a);  // "less" is better: descending is worst first
+        }
+        return QSortFilterProxyModel::lessThan(left, right);
+    }
+};
+
+}  // namespace
 
 TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
@@ -38,8 +63,8 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
     m_filter->setClearButtonEnabled(true);
     m_filter->setMaximumWidth(320);
     top->addWidget(m_filter, 1);
-    m_hint =
-        style::caption(tr("Click a header to sort · expand a group for its subtasks · hover a row for details"), this);
+    m_hint = style::caption(
+        tr("Worst first · click a header to sort · expand a group for its subtasks · hover a row for details"), this);
     top->addWidget(m_hint, 2);
     // The figure model cards give, beside the table's per-task Recovery column; set by setReport.
     auto* recovery = style::caption(QString(), this);
@@ -49,7 +74,7 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
     layout->addLayout(top);
 
     m_model = new TaskTableModel(this);
-    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy = new TaskSortProxy(this);
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(TaskTableModel::SortRole);
     m_proxy->setSortCaseSensitivity(Qt::CaseInsensitive);
@@ -67,21 +92,30 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
     m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_tree->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_tree->setAllColumnsShowFocus(true);
-    m_tree->setStyleSheet(QStringLiteral("QTreeView::item { padding: 4px 8px; }"));
+    // Six pixels each side: ten columns and the Verdict still fit a 1366-pixel laptop screen.
+    m_tree->setStyleSheet(QStringLiteral("QTreeView::item { padding: 4px 6px; }"));
 
     QHeaderView* header = m_tree->header();
     header->setStretchLastSection(false);
     header->setSectionsMovable(false);
     header->setSectionResizeMode(QHeaderView::ResizeToContents);
-    // The metric column takes the spare width, so the table fills its pane without an empty band on the right.
-    header->setSectionResizeMode(TaskTableModel::MetricColumn, QHeaderView::Stretch);
-    header->setMinimumSectionSize(60);
+    // The metric column is as wide as its (readable) names, and takes the spare width when there is some (so the
+    // table fills its pane without an empty band on the right); it never squeezes the Verdict off a laptop's screen.
+    header->setSectionResizeMode(TaskTableModel::MetricColumn, QHeaderView::Interactive);
+    header->setMinimumSectionSize(48);
     header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    // File order first; a click sorts, a third click on the same header returns to file order.
+    // Worst first, as the slides; a click sorts by another column, a third click on the same header returns to the
+    // file's order.
     header->setSortIndicatorClearable(true);
-    header->setSortIndicator(-1, Qt::AscendingOrder);
+    header->setSortIndicator(TaskTableModel::VerdictColumn, Qt::DescendingOrder);
     m_tree->setSortingEnabled(true);
     layout->addWidget(m_tree, 1);
+    // The Task column stays in place while the other columns scroll sideways.
+    m_frozen = new FrozenColumn(m_tree);
+    m_tree->viewport()->installEventFilter(this);
+    connect(header, &QHeaderView::sectionResized, this, [this](int section) {
+        if (section != TaskTableModel::MetricColumn) fitMetricColumn();
+    });
 
     // One right-click menu: the notes about the task under the mouse, then the CSV export of the table.
     m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
@@ -110,7 +144,34 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
         m_proxy->setFilterFixedString(text.trimmed());
         if (!text.trimmed().isEmpty()) m_tree->expandAll();  // show the matching subtasks, not just their groups
+        m_frozen->syncExpanded();
     });
+}
+
+void TaskTableView::sortWorstFirst() {
+    m_tree->sortByColumn(TaskTableModel::VerdictColumn, Qt::DescendingOrder);
+}
+
+QTreeView* TaskTableView::frozenTaskColumn() const {
+    return m_frozen->overlay();
+}
+
+bool TaskTableView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_tree->viewport() && event->type() == QEvent::Resize) fitMetricColumn();
+    return QWidget::eventFilter(watched, event);
+}
+
+// The metric column: its names' width, or more where the pane has width to spare.
+void TaskTableView::fitMetricColumn() {
+    QHeaderView* header = m_tree->header();
+    const int metric = TaskTableModel::MetricColumn;
+    // QTreeView's override is protected; through the base it is public (and still the tree's, indentation included).
+    const QAbstractItemView* view = m_tree;
+    const int content = std::max(view->sizeHintForColumn(metric), header->sectionSizeHint(metric));
+    const int others = header->length() - header->sectionSize(metric);
+    const int spare = m_tree->viewport()->width() - others;
+    const int width = std::max(content, spare);
+    if (header->sectionSize(metric) != width) header->resizeSection(metric, width);
 }
 
 // The user's place by task name, for a model reset (rows keep no identity across one).
@@ -208,6 +269,7 @@ void TaskTableView::setReport(const ComparisonReport& report) {
         m_tree->setColumnHidden(c, !m_model->columnHasData(c));
     }
     resizeColumns();
+    m_frozen->syncExpanded();
     updateChangedAnswersAction();
 }
 
@@ -310,13 +372,17 @@ QMenu* TaskTableView::createContextMenu(const QModelIndex& proxyIndex) {
 
 void TaskTableView::expandAll() {
     m_tree->expandAll();
+    m_frozen->syncExpanded();
 }
 void TaskTableView::collapseAll() {
     m_tree->collapseAll();
+    m_frozen->syncExpanded();
 }
 
 void TaskTableView::resizeColumns() {
-    for (int c = 0; c < TaskTableModel::ColumnCount; ++c) m_tree->resizeColumnToContents(c);
+    for (int c = 0; c < TaskTableModel::ColumnCount; ++c)
+        if (c != TaskTableModel::MetricColumn) m_tree->resizeColumnToContents(c);
+    fitMetricColumn();
 }
 
 }  // namespace fp8dash::ui

@@ -2,17 +2,16 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QPainter>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalBlocker>
-#include <QStyle>
 #include <QTextDocumentFragment>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
 
+#include "fp8dash/core/verdict_certainty.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "widgets/ui_style.h"
 #include "widgets/untrusted_ui.h"
@@ -35,25 +34,6 @@ QString number(double v) {
 namespace {
 
 const QString kDetailsKey = QStringLiteral("view/bannerDetails");  // QSettings: the banner shows its details
-
-// One line that ends in "…" when the window is too narrow for it (never clipped mid-letter); the whole line is its
-// text() and its tooltip.
-class ElidedLineLabel : public QLabel {
-public:
-    using QLabel::QLabel;
-    QSize minimumSizeHint() const override {
-        return {fontMetrics().horizontalAdvance(QStringLiteral("…")) * 4, sizeHint().height()};
-    }
-
-protected:
-    void paintEvent(QPaintEvent*) override {
-        QPainter painter(this);
-        const QRect area = contentsRect();
-        const QString shown = fontMetrics().elidedText(text(), Qt::ElideRight, area.width());
-        style()->drawItemText(&painter, area, static_cast<int>(alignment()), palette(), isEnabled(), shown,
-                              foregroundRole());
-    }
-};
 
 }  // namespace
 
@@ -87,15 +67,28 @@ QHBoxLayout* VerdictBanner::buildHeadline() {
     m_verdictLabel->setFont(big);
     m_verdictLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     row->addWidget(m_verdictLabel, 0, Qt::AlignVCenter);
-    // The counts and the decision in one line; a window too narrow for it elides the line (the whole of it is the
-    // tooltip and in the details).
-    m_summaryLabel = new ElidedLineLabel(this);
+    // Beside the verdict: how sure it is (core's verdictCertainty, the report's words), then the counts and the
+    // decision. Both wrap where the window is narrow: nothing is cut, the recorded decision least of all.
+    auto* beside = new QVBoxLayout;
+    beside->setSpacing(2);
+    m_certaintyLabel = new QLabel(this);
+    m_certaintyLabel->setObjectName(QStringLiteral("bannerCertainty"));
+    m_certaintyLabel->setTextFormat(Qt::PlainText);
+    m_certaintyLabel->setWordWrap(true);
+    m_certaintyLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_certaintyLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    QFont certaintyFont = m_certaintyLabel->font();
+    certaintyFont.setBold(true);
+    m_certaintyLabel->setFont(certaintyFont);
+    beside->addWidget(m_certaintyLabel);
+    m_summaryLabel = new QLabel(this);
     m_summaryLabel->setObjectName(QStringLiteral("bannerSummary"));
     m_summaryLabel->setTextFormat(Qt::PlainText);
-    m_summaryLabel->setWordWrap(false);
+    m_summaryLabel->setWordWrap(true);
+    m_summaryLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summaryLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_summaryLabel->setMinimumWidth(0);
-    row->addWidget(m_summaryLabel, 1, Qt::AlignVCenter);
+    beside->addWidget(m_summaryLabel);
+    row->addLayout(beside, 1);
     m_detailsButton = new QToolButton(this);
     m_detailsButton->setObjectName(QStringLiteral("bannerDetails"));
     m_detailsButton->setCheckable(true);
@@ -141,7 +134,6 @@ QWidget* VerdictBanner::buildDetails() {
     m_reasonsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse |
                                             Qt::LinksAccessibleByKeyboard);
     m_reasonsLabel->setOpenExternalLinks(false);
-    connect(m_reasonsLabel, &QLabel::linkActivated, this, [this] { setReasonsExpanded(!m_reasonsExpanded); });
     right->addWidget(m_reasonsLabel);
     m_thresholdsLabel = plainLabel(QString(), details);
     m_thresholdsLabel->setWordWrap(true);
@@ -198,7 +190,7 @@ void VerdictBanner::showReview(const ReviewDecision* decision, std::optional<Ver
     for (const std::string& w : warnings)
         html += QStringLiteral("<br><b>⚠ ") + style::escaped(w) + QStringLiteral("</b>");
     m_decisionLabel->setText(html);
-    m_recordButton->setText(tr("Revise…"));
+    m_recordButton->setText(tr("Revise Decision…"));
     // The one-line form: the outcome and who; a warning is flagged (its words are in the details).
     m_decisionSummary =
         tr("Decision: %1 — by %2")
@@ -243,53 +235,28 @@ void VerdictBanner::showVerdict(std::optional<Verdict> v, const QString& noVerdi
 
 void VerdictBanner::showReasons(const std::vector<std::string>& reasons) {
     m_reasons = reasons;
-    // The worst signal's reasons come first; beyond the first few, the banner would push the tables off a laptop's
-    // screen, so the rest is one click away ("Show N more").
-    // Collapsed, each signal ("offline evals: ", "domain judge: ", "production: ") keeps its first, most important
-    // reason, then the list fills up in order.
-    std::vector<bool> show(reasons.size(), m_reasonsExpanded);
-    std::size_t shown = m_reasonsExpanded ? reasons.size() : 0;
-    if (!m_reasonsExpanded) {
-        std::vector<std::string> signalsSeen;
-        for (std::size_t i = 0; i < reasons.size() && shown < kReasonsShown; ++i) {
-            const auto colon = reasons[i].find(": ");
-            const std::string signal = colon == std::string::npos ? std::string() : reasons[i].substr(0, colon);
-            if (signal.empty() || std::find(signalsSeen.begin(), signalsSeen.end(), signal) != signalsSeen.end())
-                continue;
-            signalsSeen.push_back(signal);
-            show[i] = true;
-            ++shown;
-        }
-        for (std::size_t i = 0; i < reasons.size() && shown < kReasonsShown; ++i) {
-            if (!show[i]) {
-                show[i] = true;
-                ++shown;
-            }
-        }
-    }
+    // Every reason, the report's list in its order (the worst signal's first): the details are a click away, so
+    // they hold all of it, as the PDF does.
     // A list keeps long reasons readable: wrapped lines stay indented under their bullet.
     QString html = QStringLiteral(
         "<ul style=\"margin-top:0px; margin-bottom:0px; margin-left:0px;"
         " -qt-list-indent:1;\">");
-    for (std::size_t i = 0; i < reasons.size(); ++i) {
-        if (!show[i]) continue;
-        html +=
-            QStringLiteral("<li style=\"margin-bottom:2px;\">") + style::escaped(reasons[i]) + QStringLiteral("</li>");
-    }
+    for (const std::string& reason : reasons)
+        html += QStringLiteral("<li style=\"margin-bottom:2px;\">") + style::escaped(reason) + QStringLiteral("</li>");
     html += QStringLiteral("</ul>");
-    if (reasons.size() > kReasonsShown) {
-        const QString link = m_reasonsExpanded             ? tr("Show fewer reasons")
-                             : reasons.size() - shown == 1 ? tr("Show 1 more reason")
-                                                           : tr("Show %1 more reasons").arg(reasons.size() - shown);
-        html += QStringLiteral("<a href=\"toggle\" style=\"color:white;\">%1</a>").arg(link);
-    }
     m_reasonsLabel->setText(reasons.empty() ? QString() : html);
     m_reasonsLabel->setVisible(!reasons.empty());
 }
 
-void VerdictBanner::setReasonsExpanded(bool expanded) {
-    m_reasonsExpanded = expanded;
-    showReasons(std::vector<std::string>(m_reasons));
+void VerdictBanner::showCertainty(const VerdictCertainty& certainty) {
+    m_certainty = toQString(certainty.sentence());
+    m_certaintyLabel->setText(visibleText(toQString(certainty.qualifier)));  // task names: their controls shown
+    m_certaintyLabel->setVisible(!certainty.qualifier.empty());
+    m_certaintyLabel->setToolTip(certainty.inconclusive
+                                     ? tr("The verdict follows the estimate. Inconclusive: a 95 % interval crosses a "
+                                          "band edge, so the noise could move the verdict; --cautious (New "
+                                          "Comparison's cautious policy) counts each at the worst band it reaches.")
+                                     : QString());
 }
 
 namespace {
@@ -324,6 +291,7 @@ QString bandsLine(const TimelineBands& b) {
 
 void VerdictBanner::setReport(const ComparisonReport& report) {
     showVerdict(report.verdict, {});
+    showCertainty(verdictCertainty(report));
     m_countsLabel->setText(taskCounts(report));
     updateSummary();
     showReasons(report.reasons);
@@ -341,6 +309,7 @@ void VerdictBanner::setDecision(const Decision& decision, const ComparisonDocume
                "(File › New Comparison…) or a production timeline (Timeline › Connect…).");
     }
     showVerdict(decision.verdict, noVerdictAdvice);
+    showCertainty(verdictCertainty(decision, doc.options.thresholds, doc.options.cautious));
     QStringList counts;
     if (decision.evals) counts << taskCounts(*decision.evals);
     if (decision.judge) {
@@ -375,6 +344,9 @@ void VerdictBanner::setDecision(const Decision& decision, const ComparisonDocume
 
 QString VerdictBanner::verdictText() const {
     return m_verdictLabel->text();
+}
+QString VerdictBanner::certaintyText() const {
+    return m_certainty;
 }
 QString VerdictBanner::adviceText() const {
     return m_adviceLabel->text();

@@ -24,16 +24,27 @@ namespace fp8dash::ui {
 
 namespace {
 
+// The outcome as text on the window's background: the theme's verdict text colours (a light red on dark grey in the
+// dark theme, where the banner's red would hardly read), repainted when the theme changes.
 QColor outcomeColor(ReviewOutcome o) {
     switch (o) {
         case ReviewOutcome::ApprovedGo:
-            return style::verdictColor(Verdict::Go);
+            return style::verdictTextColor(Verdict::Go);
         case ReviewOutcome::ApprovedMonitor:
-            return style::verdictColor(Verdict::Monitor);
+            return style::verdictTextColor(Verdict::Monitor);
         case ReviewOutcome::Rejected:
-            return style::verdictColor(Verdict::Investigate);
+            return style::verdictTextColor(Verdict::Investigate);
     }
     return Qt::gray;
+}
+
+const char* const kOutcomeProperty = "fp8dashOutcome";  // int(ReviewOutcome) of the outcome shown; absent: none
+
+void paintOutcome(QLabel* label) {
+    const QVariant outcome = label->property(kOutcomeProperty);
+    label->setStyleSheet(outcome.isValid() ? QStringLiteral("QLabel { color: %1; }")
+                                                 .arg(outcomeColor(static_cast<ReviewOutcome>(outcome.toInt())).name())
+                                           : QString());
 }
 
 }  // namespace
@@ -64,6 +75,7 @@ ReviewView::ReviewView(QWidget* parent) : QWidget(parent) {
     text->setSpacing(4);
     m_outcome = plainLabel(QString(), card);
     m_outcome->setObjectName(QStringLiteral("decisionOutcome"));
+    style::onThemeChange(m_outcome, [label = m_outcome] { paintOutcome(label); });
     QFont big = m_outcome->font();
     big.setPointSizeF(big.pointSizeF() * 1.35);
     big.setBold(true);
@@ -153,7 +165,8 @@ void ReviewView::setComparison(const LoadedComparison& loaded) {
     const ComparisonDocument& doc = loaded.document;
     if (const ReviewDecision* d = doc.currentDecision()) {
         setPlainText(m_outcome, toQString(reviewOutcomeTitle(d->outcome)));
-        m_outcome->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(outcomeColor(d->outcome).name()));
+        m_outcome->setProperty(kOutcomeProperty, static_cast<int>(d->outcome));
+        paintOutcome(m_outcome);
         QString detail = tr("By %1 on %2").arg(toQString(d->by), toQString(readableTimestamp(d->at)));
         if (d->verdictAtDecision)
             detail += tr(", when the evidence said %1").arg(toQString(verdictTitle(*d->verdictAtDecision)));
@@ -166,7 +179,8 @@ void ReviewView::setComparison(const LoadedComparison& loaded) {
         m_record->setText(tr("Revise Decision…"));
     } else {
         setPlainText(m_outcome, tr("No decision recorded"));
-        m_outcome->setStyleSheet(QString());
+        m_outcome->setProperty(kOutcomeProperty, QVariant());
+        paintOutcome(m_outcome);
         setPlainText(
             m_decisionDetail,
             tr("Record whether FP8 is approved (go, or monitor with quality alerting) or rejected, with your name "

@@ -17,6 +17,17 @@ QRect fitToScreen(const QRect& window, const QRect& available) {
     return {QPoint(x, y), size};
 }
 
+QRect firstStartGeometry(const QRect& available) {
+    constexpr int kTitleBar = 32;  // the window manager's frame above the client area, roughly
+    if (available.width() <= 1600 || available.height() <= 900)
+        return {available.topLeft(), QSize(available.width(), std::max(1, available.height() - kTitleBar))};
+    const QSize size = QSize(std::max(1366, available.width() * 85 / 100), std::max(768, available.height() * 85 / 100))
+                           .boundedTo(available.size() - QSize(0, kTitleBar));
+    QRect out(QPoint(), size);
+    out.moveCenter(available.center());
+    return out;
+}
+
 int screenFor(const QRect& window, const QList<QRect>& screens, int primary) {
     if (screens.isEmpty()) return -1;
     const QPoint centre = window.center();

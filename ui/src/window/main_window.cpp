@@ -151,12 +151,10 @@ MainWindow::MainWindow(QWidget* parent)
         fitWindowToScreen(this);  // not off the screen's edge
     } else if (restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray())) {
         fitWindowToScreen(this);  // remembered on a larger screen: whole on this one
+    } else if (const QScreen* screen = QGuiApplication::primaryScreen()) {
+        setGeometry(firstStartGeometry(screen->availableGeometry()));  // most of the screen (screen_fit.h)
     } else {
-        QSize size(1280, 820);
-        if (const QScreen* screen = QGuiApplication::primaryScreen()) {
-            size = size.boundedTo(screen->availableGeometry().size() * 0.92);
-        }
-        resize(size);
+        resize(1280, 820);
     }
     m_view->splitter()->restoreState(settings.value(QStringLiteral("mainWindow/splitter")).toByteArray());
 }
@@ -511,12 +509,13 @@ void MainWindow::openDemo() {
 
 void MainWindow::display(LoadedComparison loaded, const QString& path, const QString& displayName, bool derived) {
     // Another comparison (not the same one shown again: same creation stamp and title) starts from its own view
-    // state: the previous one's timeline range, zoom and scroll are not its.
+    // state: the previous one's timeline range, zoom and scroll are not its, and its table starts worst first.
     const bool sameComparison = m_doc.current() && m_doc.current()->document.created == loaded.document.created &&
                                 m_doc.current()->document.title == loaded.document.title;
     m_doc.show(std::move(loaded), path, displayName, derived);
     if (!derived && !sameComparison) m_view->resetViewState();
     m_view->setComparison(*m_doc.current());
+    if (!derived && !sameComparison) m_view->taskTable()->sortWorstFirst();
     m_stack->setCurrentWidget(m_view);
     updateTitle();
     if (!derived) {

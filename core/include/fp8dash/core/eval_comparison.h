@@ -143,6 +143,14 @@ std::vector<std::string> applyPairedResults(ComparisonReport& report,
 std::vector<std::string> applyControlRun(ComparisonReport& report, const LmEvalResults& control,
                                          const std::string& controlLabel = "BF16 control");
 
+// Worst first, the one order of tasks in the slides, the app's task table and its chart: the worse verdict first
+// (investigate, monitor, go), then the larger degradation (a missing one counts as 0). Strict weak order: with a
+// stable sort, tasks that tie keep the file's order.
+bool worseFirst(Verdict a, std::optional<double> degradationA, Verdict b, std::optional<double> degradationB);
+inline bool worseFirst(const TaskComparison& a, const TaskComparison& b) {
+    return worseFirst(a.verdict, a.degradationPct, b.verdict, b.degradationPct);
+}
+
 // Whether a task is known to be FP8-sensitive (math, formal reasoning, code).
 bool isFp8SensitiveTask(std::string_view task);
 

@@ -5,7 +5,10 @@
 //  - a value that is not finite (NaN, ±infinity) reads "n/a": a figure that could not be computed;
 //  - grouped(n) writes a count with a ',' between groups of three digits ("1,234,567");
 //  - negative zero reads as zero ("0.00", not "-0.00"); a small negative value that rounds to zero keeps its sign
-//    ("-0.001" with 2 decimals: "-0.00"), as printf writes it, so that a loss never reads as no change at all.
+//    ("-0.001" with 2 decimals: "-0.00"), as printf writes it, so that a loss never reads as no change at all;
+//  - signedFixed(v, decimals) writes the sign of a figure that is a distance from zero ("+1.2", "-0.7") and none
+//    where it rounds to zero ("0.0", never "-0.0" or "+0.0"): a change in standard errors (σ) that rounds to zero
+//    is no change in either direction (the Δ% beside it keeps the direction of a small loss).
 // Locale-independent: core never sets LC_NUMERIC, so printf's decimal point is '.'.
 
 #include <cmath>
@@ -27,6 +30,13 @@ inline std::string general(double v, int digits = 6) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*g", digits, v + 0.0);
     return buf;
+}
+
+inline std::string signedFixed(double v, int decimals) {
+    if (!std::isfinite(v)) return "n/a";
+    std::string text = fixed(v, decimals);
+    if (text.find_first_not_of("-0.") == std::string::npos) return text[0] == '-' ? text.substr(1) : text;
+    return v > 0 ? "+" + text : text;
 }
 
 inline std::string grouped(std::uint64_t v) {

@@ -43,7 +43,14 @@ std::string decisionToMarkdown(const Decision& decision, const ComparisonDocumen
 // Shared wording used by every rendering and the GUI.
 std::string fp8LayersSummary(const Fp8Config& config);  // "weights FP8 · KV cache BF16 · activations ..."
 std::string formatPercent(std::optional<double> pct, int decimals = 2);  // "+1.23%", "-0.50%", "n/a"
-std::string formatSigmas(std::optional<double> sigmas);                  // "-2.1σ", "n/a"
+std::string formatSigmas(std::optional<double> sigmas);                  // "-2.1σ", "0.0σ" (never "-0.0σ"), "n/a"
+// A metric as a reader says it, for narrow columns (the results-file key stays in tooltips and the JSON): the name
+// with '_' as spaces and its qualifiers in brackets, the filter short: "exact_match" + "strict-match" → "exact match
+// (strict)", "acc_norm" → "acc (norm)", "acc" + "none" → "acc", "pass@1" + "create_test" → "pass@1 (create test)".
+std::string readableMetric(const std::string& metricName, const std::string& filter);
+inline std::string readableMetric(const TaskComparison& t) {
+    return readableMetric(t.metricName.empty() ? t.metric : t.metricName, t.filter);
+}
 // Greedy word wrap to `width` display columns, each line prefixed with `indent` (continuations too).
 std::string wrapText(const std::string& text, std::size_t width, const std::string& indent);
 

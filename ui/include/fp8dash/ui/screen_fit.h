@@ -17,6 +17,11 @@ namespace fp8dash::ui {
 
 QRect fitToScreen(const QRect& window, const QRect& available);
 
+// The main window's geometry on a first start (nothing remembered), in the available geometry of the screen it
+// opens on: a laptop's screen (up to 1600 × 900 available) wholly, less a title bar's height (the evals table needs
+// every pixel of its width); a larger one 85 % of it each way, at least 1366 × 768 (where that fits), centred.
+QRect firstStartGeometry(const QRect& available);
+
 // Index into screens; primary when the window is on none of them; -1 with no screens.
 int screenFor(const QRect& window, const QList<QRect>& screens, int primary);
 

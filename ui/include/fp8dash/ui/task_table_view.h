@@ -2,7 +2,8 @@
 // TaskTableView: the task table widget: a filter field over a sortable tree (TaskTableModel behind a
 // QSortFilterProxyModel that sorts by TaskTableModel::SortRole and keeps a group's rows when a subtask matches), with
 // a right-click menu to write a note about a task, and Changed Answers… (ChangedAnswersDialog: the documents a paired
-// task's candidate changed; Ctrl+Shift+A, the right-click menu, or a double-click on the Changed cell).
+// task's candidate changed; Ctrl+Shift+A, the right-click menu, or a double-click on the Changed cell). It starts
+// worst first (sortWorstFirst) and keeps the Task column in place while the other columns scroll sideways.
 // GUI thread only; owns the model, the proxy and the tree through Qt parenting.
 
 #include <QWidget>
@@ -21,6 +22,7 @@ namespace fp8dash::ui {
 
 class TaskTableModel;
 class ChangedAnswersDialog;
+class FrozenColumn;
 
 class TaskTableView : public QWidget {
     Q_OBJECT
@@ -44,6 +46,12 @@ public:
     void expandAll();
     void collapseAll();
 
+    // Worst first (the Verdict column descending: the verdict, then the degradation, as the slides order tasks): the
+    // order a table starts in, and a new or reopened comparison's (MainWindow); a click on a header sorts otherwise.
+    void sortWorstFirst();
+    // The Task column kept in place while the others scroll sideways (shown only while they are scrolled).
+    QTreeView* frozenTaskColumn() const;
+
     // The right-click menu for a row of the tree (an index of the proxy model; invalid: below the rows). The caller
     // owns it. The task a row shows ("" for none).
     QMenu* createContextMenu(const QModelIndex& proxyIndex);
@@ -60,8 +68,12 @@ public:
 signals:
     void addNoteRequested(const QString& task);  // "" = about the whole comparison
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void resizeColumns();
+    void fitMetricColumn();
     void updateChangedAnswersAction();
     struct Place;
     Place savePlace() const;
@@ -73,6 +85,7 @@ private:
     TaskTableModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     QAction* m_changedAnswers = nullptr;
+    FrozenColumn* m_frozen = nullptr;
 };
 
 }  // namespace fp8dash::ui

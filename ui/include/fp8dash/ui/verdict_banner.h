@@ -1,12 +1,13 @@
 #pragma once
 // VerdictBanner: the overall verdict in large white letters on its colour (GO green, MONITOR amber, INVESTIGATE
-// red; grey when nothing gives a verdict yet). One line, always shown: the verdict, the counts, the reviewer's
-// recorded decision (flagged when it has warnings), a Details button and a button to record or revise the
-// decision. The details, a click away: the advice, every reason, the thresholds in use and, in a strip of its
-// own, the decision in full (with a warning when it overrides the verdict or the evidence changed since). Whether
-// the details are shown is remembered per user (QSettings "view/bannerDetails"; collapsed at first, so a laptop's
-// screen keeps the tables). The overall verdict is the worst of the offline evals, the domain judge and the
-// production timeline (core's decide()); local benchmarks and capacity inform but give none. GUI thread only.
+// red; grey when nothing gives a verdict yet). Always shown: the verdict; beside it how sure it is (core's
+// verdictCertainty) and the counts with the reviewer's recorded decision (flagged when it has warnings), wrapped,
+// never cut; a Details button and a button to record or revise the decision. The details, a click away: the advice,
+// every reason, the thresholds in use and, in a strip of its own, the decision in full (with a warning when it
+// overrides the verdict or the evidence changed since). Whether the details are shown is remembered per user (QSettings
+// "view/bannerDetails"; collapsed at first, so a laptop's screen keeps the tables). The overall verdict is the worst of
+// the offline evals, the domain judge and the production timeline (core's decide()); local benchmarks and capacity
+// inform but give none. GUI thread only.
 
 #include <QFrame>
 #include <QString>
@@ -17,6 +18,7 @@
 
 #include "fp8dash/core/comparison_file.h"
 #include "fp8dash/core/eval_comparison.h"
+#include "fp8dash/core/verdict_certainty.h"
 
 class QHBoxLayout;
 class QLabel;
@@ -38,14 +40,14 @@ public:
     // What the banner shows, read back from its labels (plain text).
     QString verdictText() const;
     QString adviceText() const;
-    QString reasonsText() const;  // every reason, one per line (the banner shows the first few until expanded)
-    bool reasonsExpanded() const { return m_reasonsExpanded; }
-    void setReasonsExpanded(bool expanded);
-    static constexpr std::size_t kReasonsShown = 3;
+    QString reasonsText() const;  // every reason, one per line, as the details show them (the report's list)
+    // How sure the verdict is, the whole sentence ("INVESTIGATE by the estimate — inconclusive: …"); beside the
+    // verdict the banner shows what follows its first word.
+    QString certaintyText() const;
     QString thresholdsText() const;
     QString countsText() const;
     QString decisionText() const;  // the decision strip
-    QString summaryText() const;   // the one line beside the verdict: counts and decision
+    QString summaryText() const;   // beside the verdict, under how sure it is: counts and decision (wrapped)
     bool detailsShown() const;
     void setDetailsShown(bool shown) { setDetailsShown(shown, true); }  // and remembers it for this user
     QToolButton* detailsButton() const { return m_detailsButton; }
@@ -62,6 +64,7 @@ private:
     // noVerdictAdvice: the advice line when v is nullopt (empty: the timeline's default).
     void showVerdict(std::optional<Verdict> v, const QString& noVerdictAdvice);
     void showReasons(const std::vector<std::string>& reasons);
+    void showCertainty(const VerdictCertainty& certainty);
     void showReview(const ReviewDecision* decision, std::optional<Verdict> current);
     QHBoxLayout* buildHeadline();
     QWidget* buildDetails();
@@ -76,11 +79,12 @@ private:
     QLabel* m_thresholdsLabel = nullptr;
     QLabel* m_decisionLabel = nullptr;
     QLabel* m_summaryLabel = nullptr;
+    QLabel* m_certaintyLabel = nullptr;
+    QString m_certainty;
     QToolButton* m_detailsButton = nullptr;
     QWidget* m_details = nullptr;
     QString m_decisionSummary;
     std::vector<std::string> m_reasons;
-    bool m_reasonsExpanded = false;
     QPushButton* m_recordButton = nullptr;
 };
 
