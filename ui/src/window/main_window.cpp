@@ -508,10 +508,12 @@ void MainWindow::openDemo() {
 }
 
 void MainWindow::display(LoadedComparison loaded, const QString& path, const QString& displayName, bool derived) {
-    // Another comparison (not the same one shown again: same creation stamp and title) starts from its own view
-    // state: the previous one's timeline range, zoom and scroll are not its, and its table starts worst first.
+    // Another comparison (not the same one shown again: same creation stamp, title, file and name) starts from its
+    // own view state: the previous one's timeline range, zoom and scroll are not its, and its table starts worst
+    // first.
     const bool sameComparison = m_doc.current() && m_doc.current()->document.created == loaded.document.created &&
-                                m_doc.current()->document.title == loaded.document.title;
+                                m_doc.current()->document.title == loaded.document.title && path == m_doc.path() &&
+                                displayName == m_doc.displayName();
     m_doc.show(std::move(loaded), path, displayName, derived);
     if (!derived && !sameComparison) m_view->resetViewState();
     m_view->setComparison(*m_doc.current());
