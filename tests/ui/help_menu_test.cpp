@@ -372,6 +372,10 @@ TEST_F(HelpMenuTest, TheGuideOpensTheGlossaryAtATermFollowsLinksAndGoesBack) {
     const QString missing = guide->browser()->toPlainText();
     EXPECT_TRUE(missing.contains(QStringLiteral("Page not found"))) << missing.toStdString();
     EXPECT_TRUE(missing.contains(QStringLiteral("nowhere.md")));
+    // The README (pages link back to it) is not in the guide: the message says where it is.
+    guide->browser()->setSource(guide->browser()->source().resolved(QUrl(QStringLiteral("../README.md"))));
+    EXPECT_TRUE(guide->browser()->toPlainText().contains(QStringLiteral("front page")))
+        << guide->browser()->toPlainText().toStdString();
 
     // Find in page, wrapping around; and what it cannot find.
     guide->openPage(QStringLiteral("judge.md"));
@@ -404,7 +408,7 @@ TEST_F(HelpMenuTest, GithubHeadingSlugs) {
 TEST_F(HelpMenuTest, AGuideWithoutPagesSaysSo) {
     QTemporaryDir dir;
     GuideWindow guide(QUrl::fromLocalFile(dir.path() + QLatin1Char('/')));
-    guide.openPage({});
+    guide.openPage(QStringLiteral("glossary.md"), QStringLiteral("GO"));  // what Help › Glossary asks for
     EXPECT_TRUE(guide.pageFiles().isEmpty());
     EXPECT_TRUE(guide.browser()->toPlainText().contains(QStringLiteral("without its documentation pages")))
         << guide.browser()->toPlainText().toStdString();

@@ -302,7 +302,7 @@ TEST(UntrustedUiRule, NoSourceLineHandsDataToRichText) {
     QStringList broken;
     int files = 0;
     for (const auto& entry :
-         std::filesystem::directory_iterator(std::filesystem::path(FP8DASH_SOURCE_DIR) / "ui/src")) {
+         std::filesystem::recursive_directory_iterator(std::filesystem::path(FP8DASH_SOURCE_DIR) / "ui/src")) {
         if (entry.path().extension() != ".cpp") continue;
         // The helpers themselves (style::escaped is visibleText, then toHtmlEscaped).
         if (entry.path().filename() == "ui_style.cpp" || entry.path().filename() == "untrusted_ui.cpp") continue;

@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QHBoxLayout>
+#include <QImage>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
@@ -22,6 +23,8 @@
 #include <QTextDocument>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 #include "fp8dash/core/markdown_text.h"
 #include "widgets/ui_style.h"
@@ -92,11 +95,23 @@ QVariant GuideBrowser::loadResource(int type, const QUrl& name) {
         if (file.isEmpty() || !QFileInfo(file).isFile()) {
             // A page the guide does not have (a link to a file outside docs/, a page removed): a message, not a blank.
             const std::string page = QFileInfo(name.path()).fileName().toStdString();
-            return QString::fromStdString("# Page not found\n\nThe guide has no page " + markdown::code(page) +
-                                          ". Pick a page from the list on the left, or go Back.\n");
+            const std::string readme =
+                page == "README.md" ? " The README is the project's front page (the source folder and the web page); "
+                                      "its reference is in these pages."
+                                    : "";
+            return QString::fromStdString("# Page not found\n\nThe guide has no page " + markdown::code(page) + "." +
+                                          readme + " Pick a page from the list on the left, or go Back.\n");
         }
     }
-    return QTextBrowser::loadResource(type, name);
+    QVariant resource = QTextBrowser::loadResource(type, name);
+    if (type == QTextDocument::ImageResource && resource.isValid()) {
+        // A screenshot is wider than the page: shown at the page's width (smooth), not with a horizontal scroll bar.
+        QImage image = resource.userType() == QMetaType::QImage ? resource.value<QImage>()
+                                                                : QImage::fromData(resource.toByteArray());
+        const int width = std::max(320, viewport()->width() - 2 * static_cast<int>(document()->documentMargin()) - 8);
+        if (!image.isNull() && image.width() > width) resource = image.scaledToWidth(width, Qt::SmoothTransformation);
+    }
+    return resource;
 }
 
 void GuideBrowser::doSetSource(const QUrl& name, QTextDocument::ResourceType type) {
@@ -299,8 +314,8 @@ void GuideWindow::openPage(const QString& page, const QString& anchor) {
     if (!isVisible()) show();
     raise();
     activateWindow();
-    const QString name = page.isEmpty() ? (m_pages.isEmpty() ? QString() : m_pages.front()) : page;
-    if (name.isEmpty()) return;  // no pages: the "No guide in this build" message stays
+    if (m_pages.isEmpty()) return;  // no pages: the "No guide in this build" message stays
+    const QString name = page.isEmpty() ? m_pages.front() : page;
     QUrl url = m_root.resolved(QUrl(name));
     if (!anchor.isEmpty()) {
         // A slug already ("sigma-σ") stays as it is; heading text ("Sigma (σ)") becomes its slug.
