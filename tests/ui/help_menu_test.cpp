@@ -20,6 +20,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
 #include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -412,6 +413,26 @@ TEST_F(HelpMenuTest, AGuideWithoutPagesSaysSo) {
     EXPECT_TRUE(guide.pageFiles().isEmpty());
     EXPECT_TRUE(guide.browser()->toPlainText().contains(QStringLiteral("without its documentation pages")))
         << guide.browser()->toPlainText().toStdString();
+}
+
+// The guide built into the application holds every page of docs/ (none, before there are any), and the glossary has
+// an entry for each word the app links to it.
+TEST_F(HelpMenuTest, TheBuiltInGuideHoldsEveryDocsPage) {
+    const QDir docs(QStringLiteral(FP8DASH_SOURCE_DIR "/docs"));
+    QStringList pages = docs.entryList({QStringLiteral("*.md")}, QDir::Files);
+    GuideWindow guide;
+    QStringList built = guide.pageFiles();
+    pages.sort();
+    built.sort();
+    EXPECT_EQ(built, pages);
+    if (!pages.contains(QStringLiteral("glossary.md"))) GTEST_SKIP() << "no docs/glossary.md in this tree";
+    guide.openPage(QStringLiteral("glossary.md"));
+    QStringList headings;
+    for (QTextBlock b = guide.browser()->document()->begin(); b.isValid(); b = b.next())
+        if (b.blockFormat().headingLevel() > 0) headings << b.text();
+    for (const char* term : {"GO", "MONITOR", "INVESTIGATE", "Inconclusive", "Equivalence", "Sigma (σ)", "Recovery",
+                             "95 % interval", "Degradation"})
+        EXPECT_TRUE(headings.contains(QString::fromUtf8(term))) << term;
 }
 
 }  // namespace
