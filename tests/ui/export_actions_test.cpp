@@ -278,7 +278,8 @@ TEST_F(ExportActionsTest, JudgeDropsTableAndChartMenus) {
     EXPECT_EQ(actionTexts(chartMenu.get()),
               (QStringList{QStringLiteral("Export Chart as PNG…"), QStringLiteral("Export Chart as SVG…")}));
     std::unique_ptr<QMenu> tableMenu(exporting::createTableExportMenu(judge->dropsTable(), {}));
-    EXPECT_EQ(actionTexts(tableMenu.get()), (QStringList{QStringLiteral("Export Table as CSV…")}));
+    EXPECT_EQ(actionTexts(tableMenu.get()), (QStringList{QStringLiteral("Copy"), QStringLiteral("Copy as Markdown"),
+                                                         QStringLiteral("Export Table as CSV…")}));
     BenchView* bench = window.comparisonView()->benchView();
     for (QChartView* v : {bench->rooflineView(), bench->speedupView(), bench->kvView()})
         EXPECT_EQ(v->contextMenuPolicy(), Qt::CustomContextMenu);

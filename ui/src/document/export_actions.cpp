@@ -211,6 +211,8 @@ void installChartExportMenu(QChartView* view, const QString& title, const QStrin
 }
 
 void addTableExportAction(QMenu* menu, QAbstractItemView* view, const QString& baseName) {
+    addTableCopyActions(menu, view);
+    menu->addSeparator();
     QAction* csv = menu->addAction(QObject::tr("Export Table as &CSV…"));
     csv->setObjectName(QStringLiteral("exportTableCsv"));
     QObject::connect(csv, &QAction::triggered, view, [view, baseName] {

@@ -10,6 +10,7 @@
 #include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/ui/changed_answers_dialog.h"
+#include "fp8dash/ui/guide_window.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/number_text.h"
 #include "widgets/ui_style.h"
@@ -336,7 +337,12 @@ QString TaskTableModel::toolTip(const TaskComparison& t, int column, bool subtas
     const QString candidateLabel = toQString(m_report.candidateLabel);
     // The statistics columns explain themselves in a sentence or two rather than repeating the row.
     if (column == ConfidenceColumn) {
-        return t.confidence ? style::escaped(t.confidence->explanation) : QString();
+        if (!t.confidence) return {};
+        QString tip = style::escaped(t.confidence->explanation);
+        if (t.confidence->confidence != Confidence::Clear)
+            tip +=
+                QStringLiteral("<br><i>") + style::escaped(glossaryHint(tr("inconclusive"))) + QStringLiteral("</i>");
+        return tip;
     }
     if (column == PairedPColumn && !t.pairedLeftOut.empty())
         return tr("The paired statistics given for this task were left out: %1").arg(style::escaped(t.pairedLeftOut));
@@ -395,6 +401,12 @@ QString TaskTableModel::toolTip(const TaskComparison& t, int column, bool subtas
                                       .arg(tableFixed(*t.recoveryPct, 2),
                                            t.higherIsBetter ? tr("candidate / baseline") : tr("baseline / candidate"))
                                 : tr("Recovery: none (it needs positive values on both sides)"));
+    }
+    if (column == VerdictColumn) {  // the words of the verdict, in the glossary (Help › Glossary)
+        lines << QStringLiteral("<i>") + style::escaped(glossaryHint(toQString(verdictTitle(t.verdict)))) +
+                     QStringLiteral("</i>");
+        if (t.confidence && t.confidence->confidence != Confidence::Clear)
+            lines << QStringLiteral("<i>") + style::escaped(glossaryHint(tr("inconclusive"))) + QStringLiteral("</i>");
     }
     if (column == VerdictColumn && subtaskRow) lines << tr("A group's subtask: shown, not counted toward the verdict.");
     if (!t.subtasks.empty()) {

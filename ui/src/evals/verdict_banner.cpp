@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "fp8dash/core/verdict_certainty.h"
+#include "fp8dash/ui/guide_window.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "widgets/ui_style.h"
 #include "widgets/untrusted_ui.h"
@@ -129,11 +130,15 @@ QWidget* VerdictBanner::buildDetails() {
     m_adviceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     right->addWidget(m_adviceLabel);
     m_reasonsLabel = new QLabel(details);
+    m_reasonsLabel->setObjectName(QStringLiteral("bannerReasons"));
     m_reasonsLabel->setTextFormat(Qt::RichText);
     m_reasonsLabel->setWordWrap(true);
     m_reasonsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse |
                                             Qt::LinksAccessibleByKeyboard);
     m_reasonsLabel->setOpenExternalLinks(false);
+    connect(m_reasonsLabel, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (const QString term = glossaryTermOf(link); !term.isEmpty()) emit glossaryRequested(term);
+    });
     right->addWidget(m_reasonsLabel);
     m_thresholdsLabel = plainLabel(QString(), details);
     m_thresholdsLabel->setWordWrap(true);
@@ -244,6 +249,16 @@ void VerdictBanner::showReasons(const std::vector<std::string>& reasons) {
     for (const std::string& reason : reasons)
         html += QStringLiteral("<li style=\"margin-bottom:2px;\">") + style::escaped(reason) + QStringLiteral("</li>");
     html += QStringLiteral("</ul>");
+    // The words a newcomer meets here, one click from the glossary (Help › Glossary).
+    QStringList help;
+    if (m_verdict) help << glossaryLink(toQString(verdictTitle(*m_verdict)), QStringLiteral("color:white;"));
+    const bool inconclusive = std::any_of(reasons.begin(), reasons.end(), [](const std::string& r) {
+        return QString::fromStdString(r).contains(QStringLiteral("inconclusive"), Qt::CaseInsensitive);
+    });
+    if (inconclusive) help << glossaryLink(QStringLiteral("inconclusive"), QStringLiteral("color:white;"));
+    if (!help.isEmpty())
+        html +=
+            QStringLiteral("<p style=\"margin-top:4px;\">") + help.join(QStringLiteral(" · ")) + QStringLiteral("</p>");
     m_reasonsLabel->setText(reasons.empty() ? QString() : html);
     m_reasonsLabel->setVisible(!reasons.empty());
 }

@@ -26,6 +26,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTimer>
 #include <QTreeView>
 #include <QUrl>
@@ -160,6 +161,11 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
+    // The copy actions follow the focus, the tab and a table's selection (main_window_help.cpp): nothing of that may
+    // call back while the children are torn down.
+    disconnect(qApp, &QApplication::focusChanged, this, nullptr);
+    disconnect(m_view->tabs(), nullptr, this, nullptr);
+    disconnect(m_copySelection);
     main_window_parts::allWindows().removeAll(this);
     m_autosaveWatcher->waitForFinished();  // a recovery file being written is finished, whole
     // A window destroyed without being closed (the application torn down) keeps its recovery file: the slot's lock is
@@ -247,7 +253,11 @@ void MainWindow::buildMenus() {
     QAction* quit = shortcut(file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows), "Ctrl+Q");
     quit->setMenuRole(QAction::QuitRole);
 
+    buildEditMenu();
+    buildTabActions();
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addMenu(m_goToTabMenu);
+    view->addSeparator();
     m_expandAllAction = shortcut(
         view->addAction(tr("&Expand All Groups"), this, [this] { m_view->taskTable()->expandAll(); }), "Ctrl+Alt+E");
     m_collapseAllAction =
@@ -345,13 +355,9 @@ void MainWindow::buildMenus() {
         if (on) checkLiveSources();
     });
     timeline->addSeparator();
-    shortcut(timeline->addAction(tr("Show &Timeline"), this, [this] { m_view->showTab(ComparisonView::TimelineTab); }),
-             "Ctrl+2");
-    shortcut(
-        timeline->addAction(tr("Show Offline &Evals"), this, [this] { m_view->showTab(ComparisonView::EvalsTab); }),
-        "Ctrl+1");
-    shortcut(timeline->addAction(tr("Show Domain &Judge"), this, [this] { m_view->showTab(ComparisonView::JudgeTab); }),
-             "Ctrl+J");
+    // The tabs' own actions (View › Go to Tab, with their Ctrl+number), where a reader of this menu looks for them.
+    timeline->addAction(m_tabActions[ComparisonView::TimelineTab]);
+    timeline->addAction(m_tabActions[ComparisonView::JudgeTab]);
     QAction* runJudge =
         shortcut(timeline->addAction(tr("Run &Domain Eval…"), this, [this] { runDomainEval(); }), "Ctrl+Shift+J");
     runJudge->setStatusTip(
@@ -359,7 +365,7 @@ void MainWindow::buildMenus() {
            "the answers"));
 
     QMenu* bench = menuBar()->addMenu(tr("&Bench"));
-    shortcut(bench->addAction(tr("Show &Local Benchmarks"), this, &MainWindow::showBenchmarks), "Ctrl+3");
+    bench->addAction(m_tabActions[ComparisonView::BenchTab]);
     QAction* run = shortcut(bench->addAction(tr("&Run Benchmarks"), this, &MainWindow::runBenchmarks), "Ctrl+B");
     run->setStatusTip(tr("GEMM BF16 vs FP8, memory bandwidth and the KV-cache FP8 error on this machine"));
     shortcut(bench->addAction(tr("&Measure My Model's KV Cache…"), this,
@@ -373,22 +379,17 @@ void MainWindow::buildMenus() {
                  "Ctrl+Shift+B");
     m_cancelBenchAction->setEnabled(false);
     bench->addSeparator();
-    shortcut(bench->addAction(tr("Show &Capacity"), this, &MainWindow::showCapacity), "Ctrl+4");
+    bench->addAction(m_tabActions[ComparisonView::CapacityTab]);
 
     QMenu* review = menuBar()->addMenu(tr("&Review"));
-    shortcut(review->addAction(tr("Show &Review"), this, [this] { m_view->showTab(ComparisonView::ReviewTab); }),
-             "Ctrl+5");
+    review->addAction(m_tabActions[ComparisonView::ReviewTab]);
     m_addNoteAction = shortcut(review->addAction(tr("Add &Note…"), this, [this] { openNoteDialog(); }), "Ctrl+Shift+M");
     m_addNoteAction->setStatusTip(tr("A note for whoever reviews this comparison, about it or one task"));
     m_recordDecisionAction =
         shortcut(review->addAction(tr("Record &Decision…"), this, [this] { recordDecision(); }), "Ctrl+Shift+D");
     m_recordDecisionAction->setStatusTip(tr("Approve FP8 (go, or monitor with quality alerting) or reject it"));
 
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    shortcut(help->addAction(tr("&About fp8dash"), this, &MainWindow::showAbout), "F1")
-        ->setMenuRole(QAction::AboutRole);
-    shortcut(help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt), "Shift+F1")
-        ->setMenuRole(QAction::AboutQtRole);
+    buildHelpMenu();
 }
 
 void MainWindow::buildStatusBar() {
@@ -430,6 +431,8 @@ void MainWindow::updateActions() {
     m_addNoteAction->setEnabled(haveDocument);
     m_recordDecisionAction->setEnabled(haveDocument);
     m_presentAction->setEnabled(haveDocument);
+    updateTabActions();
+    updateCopyActions();
 }
 
 PresentationWindow* MainWindow::presentationWindow() const {

@@ -45,9 +45,21 @@ Status writeTableCsv(const QAbstractItemView* view, const QString& path);
 void addChartExportActions(QMenu* menu, QChartView* view, const QString& title, const QString& baseName);
 // A context menu with those actions on a chart view that has none of its own.
 void installChartExportMenu(QChartView* view, const QString& title, const QString& baseName);
-// A context menu with "Export Table as CSV…" on a table or tree view.
+// A context menu with Copy, Copy as Markdown and "Export Table as CSV…" on a table or tree view.
 void addTableExportAction(QMenu* menu, QAbstractItemView* view, const QString& baseName);
 void installTableExportMenu(QAbstractItemView* view, const QString& baseName);
+// Edit › Copy and Copy as Markdown (table_copy.cpp): the rows with a selected cell, in the order shown (a tree's
+// selected subtasks after their group), the visible columns in the header's order with a header row, each cell's text
+// as displayed (DisplayRole). TSV: tab-separated, a tab or line break inside a cell becomes a space, so each value
+// stays one cell; Markdown: a GitHub pipe table, cells escaped (markdown_text.h). "" when no row is selected.
+bool hasSelectedRows(const QAbstractItemView* view);
+QString selectedRowsTsv(const QAbstractItemView* view);
+QString selectedRowsMarkdown(const QAbstractItemView* view);
+// Puts one of them on the clipboard as text/plain; false (the clipboard untouched) when no row is selected.
+bool copySelectedRows(const QAbstractItemView* view, bool asMarkdown);
+// Copy and Copy as Markdown for a table's context menu (disabled, with a status tip, when nothing is selected).
+void addTableCopyActions(QMenu* menu, QAbstractItemView* view);
+
 // The menu the installed context menu shows, for tests (the caller owns it).
 QMenu* createChartExportMenu(QChartView* view, const QString& title, const QString& baseName);
 QMenu* createTableExportMenu(QAbstractItemView* view, const QString& baseName);

@@ -2,8 +2,9 @@
 // MainWindow: one comparison document on screen (overall verdict banner with the recorded decision, the offline
 // evals, domain judge, production timeline, local benchmarks, capacity and the review: decision and notes). Menus:
 // File (New Comparison, New Window, Open, Open Recent, Open Demo, Save, Save As, Export Report as PDF, HTML,
-// Markdown, text or JSON, Close Window, Quit),
-// View (task table, theme), Timeline, Bench, Review (Add Note, Record Decision), Help; drag-and-drop of *.fp8cmp.
+// Markdown, text or JSON, Close Window, Quit), Edit (Copy, Copy as Markdown),
+// View (Go to Tab, task table, theme), Timeline, Bench, Review (Add Note, Record Decision), Help (the guide, the
+// glossary, the keyboard shortcuts, About); drag-and-drop of *.fp8cmp.
 // GUI thread only. Files load on a QtConcurrent worker; a newer load makes older ones stale and their results are
 // dropped. Opening a file the user asked for (menus, drop, another fp8dash start) raises the window that already
 // shows it, uses this window when nothing unsaved would be replaced, else opens a new window: nothing is lost.
@@ -18,6 +19,7 @@
 #include <QMainWindow>
 #include <QString>
 #include <QStringList>
+#include <QUrl>
 
 #include <functional>
 #include <map>
@@ -43,12 +45,12 @@ class QPushButton;
 class QMenu;
 class QMessageBox;
 class QMimeData;
+class QAbstractItemView;
 class QProgressBar;
 class QStackedWidget;
 class QTimer;
 template <typename T>
 class QFutureWatcher;
-class QUrl;
 
 namespace fp8dash::ui {
 
@@ -56,6 +58,8 @@ class BackgroundJob;
 class ComparisonView;
 class CredentialStore;
 class DesktopNotifier;
+class GuideWindow;
+class KeyboardShortcutsDialog;
 class LiveTimeline;
 class NoteDialog;
 class RecordDecisionDialog;
@@ -163,6 +167,29 @@ public:
     PresentationWindow* startPresentation();
     PresentationWindow* presentationWindow() const;  // the running one, or nullptr
 
+    // Help (main_window_help.cpp). Help › fp8dash Guide (F1): the guide window (one per main window, non-modal) at
+    // `page` ("" the first) and its heading `anchor` (a slug or the heading's text). Help › Glossary (Shift+F1): the
+    // guide at glossary.md; openGlossary(term) at that term's entry ("Inconclusive", "GO", "Sigma (σ)"): what the
+    // banner's "What does … mean?" links do. The guide's pages come from the built-in resources unless a test points
+    // setGuideRoot at a folder of its own.
+    GuideWindow* openGuide(const QString& page = {}, const QString& anchor = {});
+    GuideWindow* openGlossary(const QString& term = {});
+    GuideWindow* guideWindow() const;  // the open one, or nullptr
+    void setGuideRoot(const QUrl& root);
+    // Help › Keyboard Shortcuts (Ctrl+/): every menu action with a key, read from the menus as they are now.
+    KeyboardShortcutsDialog* showKeyboardShortcuts();
+    // View › Go to Tab: Ctrl+1 … Ctrl+9 bring the Nth visible tab to the front (the browser convention); the entries
+    // follow the tabs' visibility, so the keys the menus show are the keys that work.
+    QMenu* goToTabMenu() const { return m_goToTabMenu; }
+    QAction* tabAction(
+        int tab) const;  // ComparisonView::Tab; the same action stands in the Timeline, Bench, Review menus
+    // Edit › Copy (Ctrl+C) and Copy as Markdown (Ctrl+Shift+C): the selected rows of copyTarget() (export_actions.h).
+    QAction* copyAction() const { return m_copyAction; }
+    QAction* copyMarkdownAction() const { return m_copyMarkdownAction; }
+    // The table the Edit menu copies from: the focused table or tree of the current tab, else the tab's main table
+    // (the one with a selection first); nullptr without a document.
+    QAbstractItemView* copyTarget() const;
+
     bool isModified() const { return m_doc.isModified(); }
     // Writes the document to path (atomically); clears the modified mark. An error is shown and returned. When path
     // is the open file and something else changed it since it was read or saved here, a window-modal question
@@ -259,6 +286,12 @@ private:
     TimelineSourceDialog* openSourceDialog(const TimelineSettings& settings, bool fetchNow);
     void exportReport();
     void showAbout();
+    // Help, Edit and View › Go to Tab (main_window_help.cpp).
+    void buildTabActions();  // before the menus that hold them
+    void buildEditMenu();
+    void buildHelpMenu();
+    void updateTabActions();   // the keys and visibility follow the tabs shown
+    void updateCopyActions();  // enabled while the copy target has a selected row
     // Live timeline and monitoring export (main_window_live.cpp).
     void setUpLive();   // in the constructor
     void updateLive();  // the timeline tab's live picker changed (or the timeline did)
@@ -310,6 +343,14 @@ private:
     QAction* m_recordDecisionAction = nullptr;
     QAction* m_presentAction = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QMenu* m_goToTabMenu = nullptr;
+    QList<QAction*> m_tabActions;  // by ComparisonView::Tab
+    QAction* m_copyAction = nullptr;
+    QAction* m_copyMarkdownAction = nullptr;
+    QPointer<QAbstractItemView> m_copyView;  // the copy target whose selection the copy actions follow
+    QMetaObject::Connection m_copySelection;
+    QPointer<GuideWindow> m_guide;
+    QUrl m_guideRoot;
 
     DocumentController m_doc;  // the document shown: its path, name, modified mark (no widgets)
     std::optional<QString> m_loadingPath;

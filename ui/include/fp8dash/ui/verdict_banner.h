@@ -59,6 +59,9 @@ public:
 
 signals:
     void recordDecisionRequested();
+    // A "What does … mean?" link of the details was clicked: the glossary's entry for `term` ("INVESTIGATE",
+    // "Inconclusive"); the main window opens the guide there (glossaryLink).
+    void glossaryRequested(const QString& term);
 
 private:
     // noVerdictAdvice: the advice line when v is nullopt (empty: the timeline's default).
