@@ -157,7 +157,13 @@ void breakBefore(const QTextDocument& doc, const QTextBlock& block) {
 // be cut in two, even inside a row, and a paragraph's last line can start a page alone. So, the earliest such place
 // gets a page break before it (a short table: one that fills less than 40 % of a page; a paragraph: one of 8 lines at
 // most), and the layout is checked again; each pass moves one thing forward, so it ends.
+// Each pass lays the rest of the document out again (a page break moves everything after it), so a report past
+// 200,000 characters (notes or reasons pasted whole, a 200k-character unbroken string took 20 s a pass) is printed as
+// the layout makes it, in seconds, rather than kept together in minutes.
+constexpr int kKeepTogetherMaxCharacters = 200000;
+
 void keepTogether(QTextDocument& doc, double pageHeight) {
+    if (doc.characterCount() > kKeepTogetherMaxCharacters) return;
     QAbstractTextDocumentLayout* layout = doc.documentLayout();
     const auto pageOf = [pageHeight](double y) { return static_cast<int>(std::floor(y / pageHeight)); };
     const auto atPageTop = [&](double y) { return y - pageOf(y) * pageHeight < 1; };

@@ -411,6 +411,12 @@ void ChangedAnswersDialog::moveCurrent(int step) {
 }
 
 bool ChangedAnswersDialog::eventFilter(QObject* watched, QEvent* event) {
+    // The main window's Edit › Copy also answers Ctrl+C: the list claims the key first, so it copies this document.
+    if (watched == m_list && event->type() == QEvent::ShortcutOverride &&
+        static_cast<QKeyEvent*>(event)->matches(QKeySequence::Copy)) {
+        event->accept();
+        return true;
+    }
     if (watched == m_list && event->type() == QEvent::KeyPress) {
         const auto* key = static_cast<QKeyEvent*>(event);
         // Ctrl+C in the list copies the whole document (the view alone would copy the cell); a text pane with a
