@@ -9,8 +9,8 @@
 #   tools/make_screenshots.sh --out /tmp/shots     # anywhere else
 #   tools/make_screenshots.sh --check              # into a temporary folder, checked and removed (the ctest test)
 #
-# --driver PATH names the fp8dash-screenshots binary (default: the newest under build/). Only the pictures docs/
-# embeds are kept in docs/images/ (see KEEP below); --all keeps every picture there.
+# --driver PATH names the fp8dash-screenshots binary (default: the newest under build/). Every picture is kept
+# (docs/screenshots.md shows them all); --all is accepted for older instructions and changes nothing.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="$root/docs/images"
@@ -58,18 +58,6 @@ if [ "$check" = 1 ]; then
   exit 0
 fi
 mkdir -p "$out"
-if [ "$all" = 1 ] || [ "$out" != "$root/docs/images" ]; then
-  cp "$shots"/*.png "$shots/screenshots.txt" "$out/"
-  echo "make_screenshots.sh: $(ls "$shots"/*.png | wc -l) pictures in $out"
-  exit 0
-fi
-# docs/images keeps what the pages embed (KEEP), so the repository stays small; --all or --out for the rest.
-KEEP=(
-  evals-1366x768-light.png evals-1920x1080-dark.png layers-1366x768-light.png judge-1366x768-light.png
-  timeline-1366x768-light.png benchmarks-1366x768-light.png capacity-1366x768-light.png review-1366x768-light.png
-  new-comparison-light.png slide-01-1920x1080-light.png slide-02-1920x1080-light.png
-)
-for f in "${KEEP[@]}"; do
-  cp "$shots/$f" "$out/$f"
-done
-echo "make_screenshots.sh: ${#KEEP[@]} pictures in $out (of $(ls "$shots"/*.png | wc -l); --all keeps every one)"
+# docs/images holds every picture (docs/screenshots.md shows them all; the Guide embeds only what its pages show).
+cp "$shots"/*.png "$out/"
+echo "make_screenshots.sh: $(ls "$shots"/*.png | wc -l) pictures in $out"

@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QCoreApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
@@ -18,6 +19,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTextStream>
+#include <QThread>
 #include <QThreadPool>
 
 #include <clocale>
@@ -150,6 +152,13 @@ void dialogShots(Shots& shots, const QString& theme, const QString& variantsDir)
         if (runs) {
             dialog.setBaselinePath(QStringLiteral("results/bf16"));
             dialog.setCandidatePath(QStringLiteral("results/fp8"));
+            // A typed path is read once typing pauses (a timer): wait for both previews, five seconds at most.
+            QElapsedTimer waited;
+            waited.start();
+            while ((dialog.detectedText(0).isEmpty() || dialog.detectedText(1).isEmpty()) && waited.elapsed() < 5000) {
+                settle();
+                QThread::msleep(20);
+            }
         }
         settle();
         if (QWidget* focus = QApplication::focusWidget()) focus->clearFocus();  // no text caret in the picture

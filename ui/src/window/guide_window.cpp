@@ -98,7 +98,10 @@ QVariant GuideBrowser::loadResource(int type, const QUrl& name) {
             const std::string readme =
                 page == "README.md" ? " The README is the project's front page (the source folder and the web page); "
                                       "its reference is in these pages."
-                                    : "";
+                : page == "screenshots.md"
+                    ? " The screenshots' gallery (37 pictures) is left out of the app: it is docs/screenshots.md in "
+                      "the source folder and on the project's web page."
+                    : "";
             return QString::fromStdString("# Page not found\n\nThe guide has no page " + markdown::code(page) + "." +
                                           readme + " Pick a page from the list on the left, or go Back.\n");
         }
