@@ -11,12 +11,13 @@
 namespace fp8dash {
 namespace {
 
-std::string pct(double v) {
+// Two decimals (eval_comparison.cpp's pct has three; the two share a unity batch).
+std::string pct2(double v) {
     return numfmt::fixed(v, 2) + "%";
 }
 
 std::string signedPct(double v) {
-    return (v > 0 ? "+" : "") + pct(v);
+    return (v > 0 ? "+" : "") + pct2(v);
 }
 
 bool isSubset(const std::vector<std::string>& a, const std::vector<std::string>& b) {
@@ -80,7 +81,7 @@ void gate(VariantResult& v, const VariantEvidence& e, const RecommendationOption
         if (failing) {
             v.failTask = failing->task;
             v.failReason = failing->task + " degrades " +
-                           (failing->degradationPct ? pct(*failing->degradationPct) : "n/a") + " (" +
+                           (failing->degradationPct ? pct2(*failing->degradationPct) : "n/a") + " (" +
                            std::string(verdictName(failing->verdict)) + ", above --accept " +
                            std::string(verdictName(o.accept)) + ")";
         } else if (e.judgeVerdict) {
@@ -96,7 +97,7 @@ void gate(VariantResult& v, const VariantEvidence& e, const RecommendationOption
     if (lowest) {
         v.passes = false;
         v.failTask = lowest->task;
-        v.failReason = lowest->task + " recovers " + pct(*lowest->recoveryPct) +
+        v.failReason = lowest->task + " recovers " + pct2(*lowest->recoveryPct) +
                        " of the baseline (under --min-recovery " + numfmt::general(*o.minRecoveryPct) + "%)";
     }
 }
@@ -128,7 +129,7 @@ LayerStepTask stepTask(const LayerStep& s, const TaskComparison& t) {
     }
     const std::string onTop = s.plan.from == 0 ? " against " + s.fromLabel : " on top of " + s.fromLabel;
     if (t.degradationPct && *t.degradationPct > 0)
-        out.sentence = s.plan.description + " costs " + pct(*t.degradationPct) + " on " + t.task + ci + onTop;
+        out.sentence = s.plan.description + " costs " + pct2(*t.degradationPct) + " on " + t.task + ci + onTop;
     else if (t.deltaPct)
         out.sentence = s.plan.description + " changes " + t.task + " by " + signedPct(*t.deltaPct) + ci + onTop;
     else
@@ -302,7 +303,7 @@ VariantComparison summarizeVariants(const std::string& baselineLabel, const Fp8C
         rec.reason =
             v.label + " is the most aggressive variant that passes (" + gateWords + "): " +
             (v.worstTask.empty() ? "no task degrades"
-                                 : "its worst task is " + v.worstTask + " (" + pct(*v.worstDegradationPct) + ")") +
+                                 : "its worst task is " + v.worstTask + " (" + pct2(*v.worstDegradationPct) + ")") +
             ", " + std::string(verdictName(v.verdict));
     }
 
