@@ -40,12 +40,6 @@ protected:
 // A 1366 × 768 screen with a 32-pixel panel: what a first start gives the window there.
 const QRect kLaptopAvailable(0, 0, 1366, 768 - 32);
 
-void saveScreenshot(QWidget& window, const QString& name) {
-    const QByteArray dir = qgetenv("FP8DASH_SCREENSHOT_DIR");
-    if (dir.isEmpty()) return;
-    window.grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + name);
-}
-
 // Whether a word-wrapped label shows all of its text: the height the text needs at the label's width fits the
 // label, and the label lies inside its window.
 void expectWhole(const QLabel* label, const char* what) {

@@ -111,6 +111,12 @@ QModelIndex findTaskRow(const QAbstractItemModel* model, const QString& name, co
     return {};
 }
 
+void saveScreenshot(QWidget& window, const QString& name) {
+    const QByteArray dir = qgetenv("FP8DASH_SCREENSHOT_DIR");
+    if (dir.isEmpty()) return;
+    window.grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + name);
+}
+
 QString cellText(const QAbstractItemModel* model, const QModelIndex& row, int column) {
     return model->index(row.row(), column, row.parent()).data(Qt::DisplayRole).toString();
 }

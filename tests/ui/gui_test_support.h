@@ -18,6 +18,8 @@
 
 class QAbstractItemModel;
 
+class QWidget;
+
 namespace fp8dash::ui {
 class MainWindow;
 }
@@ -35,6 +37,9 @@ inline char16_t rawControl(const QString& text) {
     }
     return 0;
 }
+
+// A picture of the window into $FP8DASH_SCREENSHOT_DIR/<name> when that is set (for looking at a test's window).
+void saveScreenshot(QWidget& window, const QString& name);
 
 class GuiTest : public ::testing::Test {
 public:

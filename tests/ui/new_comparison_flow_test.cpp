@@ -45,7 +45,7 @@ namespace {
 
 class NewComparisonFlowTest : public GuiTest {};
 
-const QString kLadder = QStringLiteral(FP8DASH_TEST_DATA "/lm-eval-ladder");
+const QString kLadderRuns = QStringLiteral(FP8DASH_TEST_DATA "/lm-eval-ladder");
 
 Json readJsonFile(const std::string& path) {
     std::ifstream in(path);
@@ -97,7 +97,7 @@ TEST_F(NewComparisonFlowTest, CompareOpensAnUnsavedResultThatSaveAsksAPathFor) {
     auto* dialog = window.findChild<NewComparisonDialog*>();
     ASSERT_NE(dialog, nullptr);
     EXPECT_EQ(dialog->compareButton()->text(), QStringLiteral("&Compare"));
-    const QString baseline = kLadder + QStringLiteral("/bf16"), candidate = kLadder + QStringLiteral("/w8a8");
+    const QString baseline = kLadderRuns + QStringLiteral("/bf16"), candidate = kLadderRuns + QStringLiteral("/w8a8");
     dialog->setBaselinePath(baseline);
     dialog->setCandidatePath(candidate);
     dialog->answerExamplesSpin()->setValue(0);
@@ -319,8 +319,8 @@ TEST_F(NewComparisonFlowTest, ChildDialogOnALaptopScreen) {
     ASSERT_EQ(screen->geometry(), QRect(0, 0, 1366, 768));
     const QRect available = screen->availableGeometry();
     NewComparisonDialog dialog;
-    dialog.setBaselinePath(kLadder + QStringLiteral("/bf16"));
-    dialog.setCandidatePath(kLadder + QStringLiteral("/w8a8"));
+    dialog.setBaselinePath(kLadderRuns + QStringLiteral("/bf16"));
+    dialog.setCandidatePath(kLadderRuns + QStringLiteral("/w8a8"));
     dialog.show();
     ASSERT_TRUE(QTest::qWaitFor([&] { return !dialog.detectedText(1).isEmpty(); }, 20000));
     // The form is taller than the room there is: it scrolls inside, and the dialog stays within the screen.

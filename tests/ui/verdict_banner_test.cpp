@@ -26,12 +26,6 @@ namespace {
 
 class VerdictBannerTest : public GuiTest {};
 
-void saveScreenshot(QWidget& window, const QString& name) {
-    const QByteArray dir = qgetenv("FP8DASH_SCREENSHOT_DIR");
-    if (dir.isEmpty()) return;
-    window.grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + name);
-}
-
 TEST_F(VerdictBannerTest, ALaptopWindowShowsTheFirstTaskRowsWithoutScrolling) {
     MainWindow window;
     window.resize(1366, 768);
