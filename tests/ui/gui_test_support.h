@@ -41,6 +41,12 @@ inline char16_t rawControl(const QString& text) {
 // A picture of the window into $FP8DASH_SCREENSHOT_DIR/<name> when that is set (for looking at a test's window).
 void saveScreenshot(QWidget& window, const QString& name);
 
+// Runs this test binary again with only `childTest` (a gtest filter), on the offscreen platform with the screens of
+// `screensJson` (Qt's offscreen configfile: {"screens": [...]}) and `childVariable` set to 1, so the child test runs
+// instead of skipping; expects it to exit 0 and to have printed `doneMarker`.
+void runChildOnScreens(const char* screensJson, const QString& childVariable, const QString& childTest,
+                       const QString& doneMarker);
+
 class GuiTest : public ::testing::Test {
 public:
     static void SetUpTestSuite();

@@ -372,8 +372,10 @@ TEST_F(NewComparisonDialogTest, SeveralCandidatesShowTheirLayersAndTheRecommenda
     // Each run says what it is as soon as it is chosen: the model, the task count, the layers.
     ASSERT_TRUE(QTest::qWaitFor([&] { return !dialog.detectedText(3).isEmpty(); }, 20000));
     ASSERT_TRUE(QTest::qWaitFor([&] { return !dialog.detectedText(0).isEmpty(); }, 20000));
-    const auto line = [&](int run, int n) { return dialog.detectedText(run).split(QLatin1Char('\n')).value(n); };
-    EXPECT_TRUE(line(0, 0).startsWith(QStringLiteral("meta-llama/Llama-3.1-8B-Instruct · ")))
+    const auto detectedLine = [&](int run, int n) {
+        return dialog.detectedText(run).split(QLatin1Char('\n')).value(n);
+    };
+    EXPECT_TRUE(detectedLine(0, 0).startsWith(QStringLiteral("meta-llama/Llama-3.1-8B-Instruct · ")))
         << dialog.detectedText(0).toStdString();
     {
         // The task line lists the results file's tasks in its order (read here with nlohmann::json).
@@ -383,14 +385,17 @@ TEST_F(NewComparisonDialogTest, SeveralCandidatesShowTheirLayersAndTheRecommenda
         const Json doc = Json::parse(results.readAll().toStdString());
         QStringList names;
         for (const auto& [task, value] : doc.at("results").items()) names << QString::fromStdString(task);
-        EXPECT_EQ(line(0, 1), QStringLiteral("%1 tasks: %2").arg(names.size()).arg(names.join(QStringLiteral(", "))));
+        EXPECT_EQ(detectedLine(0, 1),
+                  QStringLiteral("%1 tasks: %2").arg(names.size()).arg(names.join(QStringLiteral(", "))));
     }
-    EXPECT_TRUE(line(0, 2).startsWith(QStringLiteral("Layers: BF16 — weights none"))) << line(0, 2).toStdString();
+    EXPECT_TRUE(detectedLine(0, 2).startsWith(QStringLiteral("Layers: BF16 — weights none")))
+        << detectedLine(0, 2).toStdString();
     ASSERT_TRUE(QTest::qWaitFor([&] { return !dialog.detectedText(1).isEmpty(); }, 20000));
-    EXPECT_TRUE(line(1, 0).startsWith(QStringLiteral("RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8 · ")));
-    EXPECT_TRUE(line(1, 2).startsWith(QStringLiteral("Layers: FP8 W8A8 — "))) << line(1, 2).toStdString();
+    EXPECT_TRUE(detectedLine(1, 0).startsWith(QStringLiteral("RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8 · ")));
+    EXPECT_TRUE(detectedLine(1, 2).startsWith(QStringLiteral("Layers: FP8 W8A8 — ")))
+        << detectedLine(1, 2).toStdString();
     ASSERT_TRUE(QTest::qWaitFor([&] { return !dialog.detectedText(2).isEmpty(); }, 20000));
-    EXPECT_TRUE(line(2, 2).startsWith(QStringLiteral("Layers: FP8 W8A8 + FP8 KV (scales 1.0) — ")))
+    EXPECT_TRUE(detectedLine(2, 2).startsWith(QStringLiteral("Layers: FP8 W8A8 + FP8 KV (scales 1.0) — ")))
         << dialog.detectedText(2).toStdString();
     EXPECT_TRUE(dialog.detectedText(3).startsWith(QStringLiteral("RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8-KV")))
         << dialog.detectedText(3).toStdString();

@@ -339,26 +339,11 @@ TEST_F(NewComparisonFlowTest, ChildDialogOnALaptopScreen) {
 
 TEST_F(NewComparisonFlowTest, TheDialogFitsALaptopScreen) {
     if (!qEnvironmentVariableIsEmpty("FP8DASH_NEW_COMPARISON_CHILD")) GTEST_SKIP() << "the child itself";
-    QTemporaryDir dir;
-    ASSERT_TRUE(dir.isValid());
-    const QString config = dir.filePath(QStringLiteral("screens.json"));
-    QFile file(config);
-    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
-    file.write(R"({"screens": [
-        {"name": "laptop", "x": 0, "y": 0, "width": 1366, "height": 768, "logicalDpi": 96, "dpr": 1.0}]})");
-    file.close();
-    QProcess child;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen:configfile=") + config);
-    env.insert(QStringLiteral("FP8DASH_NEW_COMPARISON_CHILD"), QStringLiteral("1"));
-    child.setProcessEnvironment(env);
-    child.setProcessChannelMode(QProcess::MergedChannels);
-    child.start(QCoreApplication::applicationFilePath(),
-                {QStringLiteral("--gtest_filter=NewComparisonFlowTest.ChildDialogOnALaptopScreen")});
-    ASSERT_TRUE(child.waitForFinished(120000));
-    const QString output = QString::fromLocal8Bit(child.readAll());
-    EXPECT_EQ(child.exitCode(), 0) << output.toStdString();
-    EXPECT_TRUE(output.contains(QStringLiteral("fp8dash-new-comparison-child-done"))) << output.toStdString();
+    runChildOnScreens(R"({"screens": [
+        {"name": "laptop", "x": 0, "y": 0, "width": 1366, "height": 768, "logicalDpi": 96, "dpr": 1.0}]})",
+                      QStringLiteral("FP8DASH_NEW_COMPARISON_CHILD"),
+                      QStringLiteral("NewComparisonFlowTest.ChildDialogOnALaptopScreen"),
+                      QStringLiteral("fp8dash-new-comparison-child-done"));
 }
 
 TEST_F(NewComparisonFlowTest, TheStatusMessageAndTheDocumentLocationDoNotOverlap) {

@@ -63,7 +63,9 @@ TEST_F(ReportExporterTest, ChartsForEverySectionThatHasOne) {
         // Each at its own size, drawn at twice the pixels: the forest plot as tall as its tasks need.
         EXPECT_EQ(image.size(), QSize(2 * c.width, 2 * c.height)) << c.key;
         EXPECT_EQ(c.width, kReportChartWidth);
-        if (c.key != "evals-forest") EXPECT_EQ(c.height, kReportChartHeight);
+        if (c.key != "evals-forest") {
+            EXPECT_EQ(c.height, kReportChartHeight);
+        }
     }
 }
 
@@ -80,7 +82,9 @@ TEST_F(ReportExporterTest, HtmlEmbedsRealPngs) {
         QImage image;
         ASSERT_TRUE(image.loadFromData(QByteArray::fromBase64(it.next().captured(1).toLatin1()), "PNG"));
         EXPECT_EQ(image.width(), 2 * kReportChartWidth);
-        if (images > 0) EXPECT_EQ(image.height(), 2 * kReportChartHeight);  // the first: the evals' forest plot
+        if (images > 0) {  // the first: the evals' forest plot
+            EXPECT_EQ(image.height(), 2 * kReportChartHeight);
+        }
     }
     EXPECT_EQ(images, 4);
     EXPECT_TRUE(text.contains(QStringLiteral("<figure id=\"chart-evals-forest\">")));

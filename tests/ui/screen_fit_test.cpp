@@ -142,28 +142,12 @@ TEST_F(ScreenFitWindowTest, ChildOnLaptopAndProjector) {
 
 TEST_F(ScreenFitWindowTest, RememberedLargeWindowOpensWholeOnALaptopScreen) {
     if (!qEnvironmentVariableIsEmpty("FP8DASH_SCREEN_FIT_CHILD")) GTEST_SKIP() << "the child itself";
-    QTemporaryDir dir;
-    ASSERT_TRUE(dir.isValid());
-    const QString config = dir.filePath(QStringLiteral("screens.json"));
-    QFile file(config);
-    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
-    file.write(R"({"screens": [
+    runChildOnScreens(R"({"screens": [
         {"name": "laptop", "x": 0, "y": 0, "width": 1366, "height": 768, "logicalDpi": 96, "dpr": 1.0},
-        {"name": "projector", "x": 1366, "y": 0, "width": 1920, "height": 1080, "logicalDpi": 96, "dpr": 1.0}]})");
-    file.close();
-
-    QProcess child;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen:configfile=") + config);
-    env.insert(QStringLiteral("FP8DASH_SCREEN_FIT_CHILD"), QStringLiteral("1"));
-    child.setProcessEnvironment(env);
-    child.setProcessChannelMode(QProcess::MergedChannels);
-    child.start(QCoreApplication::applicationFilePath(),
-                {QStringLiteral("--gtest_filter=ScreenFitWindowTest.ChildOnLaptopAndProjector")});
-    ASSERT_TRUE(child.waitForFinished(120000));
-    const QString output = QString::fromLocal8Bit(child.readAll());
-    EXPECT_EQ(child.exitCode(), 0) << output.toStdString();
-    EXPECT_TRUE(output.contains(QStringLiteral("fp8dash-screen-fit-child-done"))) << output.toStdString();
+        {"name": "projector", "x": 1366, "y": 0, "width": 1920, "height": 1080, "logicalDpi": 96, "dpr": 1.0}]})",
+                      QStringLiteral("FP8DASH_SCREEN_FIT_CHILD"),
+                      QStringLiteral("ScreenFitWindowTest.ChildOnLaptopAndProjector"),
+                      QStringLiteral("fp8dash-screen-fit-child-done"));
 }
 
 // On this process' one screen: the slides' screen announcing a new geometry puts a window that was moved or made

@@ -8,6 +8,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QListView>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
@@ -126,15 +127,26 @@ Status writeChartSvg(QChartView* view, const QString& path, const QString& title
     return writeBytes(path, renderChartSvg(view, view->size(), title));
 }
 
+QList<int> visibleColumns(const QAbstractItemView* view) {
+    QList<int> columns;
+    const QAbstractItemModel* model = view ? view->model() : nullptr;
+    if (!model) return columns;
+    if (const QHeaderView* header = headerOf(view)) {
+        for (int visual = 0; visual < header->count(); ++visual) {
+            const int logical = header->logicalIndex(visual);
+            if (logical >= 0 && !header->isSectionHidden(logical)) columns << logical;
+        }
+    } else if (model->columnCount() > 0) {
+        const auto* list = qobject_cast<const QListView*>(view);
+        columns << (list ? list->modelColumn() : 0);
+    }
+    return columns;
+}
+
 QString tableCsv(const QAbstractItemView* view) {
     const QAbstractItemModel* model = view ? view->model() : nullptr;
-    QHeaderView* header = headerOf(view);
-    if (!model || !header) return {};
-    QList<int> columns;  // logical columns in on-screen order, hidden ones left out
-    for (int visual = 0; visual < header->count(); ++visual) {
-        const int logical = header->logicalIndex(visual);
-        if (logical >= 0 && !header->isSectionHidden(logical)) columns << logical;
-    }
+    if (!model || !headerOf(view)) return {};
+    const QList<int> columns = visibleColumns(view);
     const bool tree = qobject_cast<const QTreeView*>(view) != nullptr;
     QStringList fields;
     if (tree) fields << QStringLiteral("Depth") << QStringLiteral("Parent");

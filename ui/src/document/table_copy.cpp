@@ -3,9 +3,7 @@
 #include <QAbstractItemView>
 #include <QApplication>
 #include <QClipboard>
-#include <QHeaderView>
 #include <QItemSelectionModel>
-#include <QListView>
 #include <QMenu>
 #include <QMimeData>
 #include <QTableView>
@@ -17,29 +15,6 @@
 namespace fp8dash::ui::exporting {
 
 namespace {
-
-QHeaderView* horizontalHeaderOf(const QAbstractItemView* view) {
-    if (const auto* tree = qobject_cast<const QTreeView*>(view)) return tree->header();
-    if (const auto* table = qobject_cast<const QTableView*>(view)) return table->horizontalHeader();
-    return nullptr;
-}
-
-// The columns the user sees, in the order shown (a header's moved sections included); a list has its one column.
-QList<int> visibleColumns(const QAbstractItemView* view) {
-    QList<int> columns;
-    const QAbstractItemModel* model = view->model();
-    if (!model) return columns;
-    if (const QHeaderView* header = horizontalHeaderOf(view)) {
-        for (int visual = 0; visual < header->count(); ++visual) {
-            const int logical = header->logicalIndex(visual);
-            if (logical >= 0 && !header->isSectionHidden(logical)) columns << logical;
-        }
-    } else if (model->columnCount() > 0) {
-        const auto* list = qobject_cast<const QListView*>(view);
-        columns << (list ? list->modelColumn() : 0);
-    }
-    return columns;
-}
 
 // The rows with a selected cell, in the model's order (the view's sorting proxy is its model): depth-first, so a
 // group's selected subtasks follow it.

@@ -38,6 +38,9 @@ Status writeChartSvg(QChartView* view, const QString& path, const QString& title
 
 // The table of a QTableView or QTreeView as CSV (see above), and written to a file.
 QString tableCsv(const QAbstractItemView* view);
+// The columns a table or tree view shows, as logical indexes in the header's on-screen order (moved sections
+// followed, hidden ones left out); a list view's one column. What the CSV export and Copy write.
+QList<int> visibleColumns(const QAbstractItemView* view);
 Status writeTableCsv(const QAbstractItemView* view, const QString& path);
 
 // The actions for a chart's context menu (appended to `menu`); `title` names the chart in the SVG and the dialog,
