@@ -93,7 +93,7 @@ TEST(Comparability, TheSameRunTwiceIsRefusedAndComparedOnlyWhenAllowed) {
     EXPECT_EQ(identical->message, kIdenticalRunsMessage);
     ASSERT_FALSE(r->reasons.empty());
     EXPECT_EQ(r->reasons.front(),
-              "compared although not comparable (--allow-incomparable): " + std::string(kIdenticalRunsMessage));
+              "compared anyway although not comparable: " + std::string(kIdenticalRunsMessage));
     EXPECT_TRUE(compared(*r, "piqa"));
 }
 
@@ -127,7 +127,7 @@ TEST(Comparability, ADifferentFewShotCountBlocksThatTaskNamingBothValues) {
     ASSERT_TRUE(anyway) << anyway.error().message;
     EXPECT_TRUE(compared(*anyway, "arc_challenge"));
     EXPECT_EQ(anyway->reasons.front(),
-              "compared although not comparable (--allow-incomparable): arc_challenge: " + nShot->message);
+              "compared anyway although not comparable: arc_challenge: " + nShot->message);
 }
 
 TEST(Comparability, AV03MmluRunMatchesV04NamesInBothDirections) {

@@ -73,7 +73,7 @@ TEST(VerdictCertainty, AllDecidedSaysClearAndNamesTheBand) {
     const ComparisonReport r = compareTasks({drop, {"hella", 0.60, 0.60, 0.001, 0.001}});
     const VerdictCertainty c = verdictCertainty(r);
     EXPECT_FALSE(c.inconclusive);
-    EXPECT_EQ(c.sentence(), "INVESTIGATE by the estimate, statistically clear: arc's 95% interval lies inside the " +
+    EXPECT_EQ(c.sentence(), "INVESTIGATE by the estimate, settled: arc's 95% interval lies inside the " +
                                 band(i.high) + " band");
 }
 
@@ -97,10 +97,10 @@ TEST(VerdictCertainty, TheDemosDecidingTaskIsInconclusive) {
     EXPECT_TRUE(sure.inconclusive);
     const std::string size = std::to_string(b["n-samples"]["gsm8k"]["original"].get<int>());
     const std::string grouped = size.substr(0, size.size() - 3) + "," + size.substr(size.size() - 3);
-    EXPECT_EQ(sure.sentence(), "INVESTIGATE by the estimate — inconclusive: gsm8k's 95% interval reaches from " +
+    EXPECT_EQ(sure.sentence(), "INVESTIGATE by the estimate — unsettled: gsm8k's 95% interval reaches from " +
                                    band(i.low) + " to " + band(i.high) +
-                                   "; more samples cannot decide it (the task has " + grouped +
-                                   "); --cautious (the worst band reached) gives INVESTIGATE too");
+                                   "; more samples cannot settle it (the task has " + grouped +
+                                   "); the cautious policy (the worst band reached) gives INVESTIGATE too");
     // The same sentence in the text report, the Markdown and the full (HTML/PDF) report's verdict section.
     const std::string text = decisionToText(*decision, *doc, "demo");
     std::string flat = text;
@@ -120,9 +120,9 @@ TEST(VerdictCertainty, SeveralInconclusiveTasksAreNamedWithTheirRanges) {
     EXPECT_TRUE(c.inconclusive);
     const std::string worst =
         band(ia.high) == "investigate" || band(ib.high) == "investigate" ? "INVESTIGATE" : "MONITOR";
-    EXPECT_EQ(c.sentence(), "MONITOR by the estimate — inconclusive: a's 95% interval reaches from " + band(ia.low) +
+    EXPECT_EQ(c.sentence(), "MONITOR by the estimate — unsettled: a's 95% interval reaches from " + band(ia.low) +
                                 " to " + band(ia.high) + " and b's from " + band(ib.low) + " to " + band(ib.high) +
-                                "; --cautious (the worst band reached) would make it " + worst);
+                                "; the cautious policy (the worst band reached) would make it " + worst);
 }
 
 TEST(VerdictCertainty, CautiousSaysWhatTheEstimateAloneGives) {
@@ -134,7 +134,7 @@ TEST(VerdictCertainty, CautiousSaysWhatTheEstimateAloneGives) {
     ASSERT_EQ(r.verdict, Verdict::Investigate);
     const VerdictCertainty c = verdictCertainty(r);
     EXPECT_EQ(c.sentence(),
-              "INVESTIGATE under the cautious policy (the estimate alone gives MONITOR) — inconclusive: a's 95% "
+              "INVESTIGATE under the cautious policy (the estimate alone gives MONITOR) — unsettled: a's 95% "
               "interval reaches from " +
                   band(i.low) + " to investigate");
 }

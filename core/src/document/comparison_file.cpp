@@ -207,27 +207,44 @@ Result<Decision> decide(const ComparisonDocument& doc) {
     Decision d;
     // Each signal's verdict (if it gives one) and its reasons; the worst signal's reasons come first.
     std::vector<std::pair<std::optional<Verdict>, std::vector<std::string>>> signals;
+    std::optional<Result<JudgeComparison>> judge;
     if (doc.hasEvals) {
         auto evals = doc.evaluate();
         if (!evals) return evals.error();
         std::vector<std::string> lines;
         if (doc.hasVariants()) {
-            // Several candidates: the evals' verdict is the recommended variant's (each variant's judge included);
-            // none passing counts as investigate.
+            // Several candidates: the verdict is the deciding variant's (the recommended one, or the least severe
+            // when none passes the gate), told with its own evals and judge; the recommendation and each variant
+            // that does not pass are said beside it.
             auto variants = doc.evaluateVariants();
             if (!variants) return variants.error();
             const Recommendation& rec = variants->recommendation;
+            const std::size_t k = variants->deciding;
             lines.push_back("variants: " + rec.reason);
-            for (const auto& r : rec.rejected) lines.push_back("variants: " + r.label + " does not pass: " + r.reason);
-            signals.emplace_back(rec.verdict, std::move(lines));
+            for (const auto& r : variants->decidingVariant().report.reasons) lines.push_back("offline evals: " + r);
+            for (const auto& r : rec.rejected)
+                if (r.label != variants->decidingVariant().label)
+                    lines.push_back("variants: " + r.label + " does not pass: " + r.reason);
+            signals.emplace_back(variants->decidingVariant().report.verdict, std::move(lines));
+            evals = variants->decidingVariant().report;
+            const auto& section = k == 0 ? doc.judge : doc.moreCandidates[k - 1].judge;
+            if (section) {
+                JudgeOptions o = section->options;
+                o.thresholds = doc.options.thresholds;
+                o.cautious = doc.options.cautious;
+                judge = compareJudgeScores(section->baseline, section->candidate, o);
+            }
             d.variants = std::move(variants).value();
         } else {
             for (const auto& r : evals->reasons) lines.push_back("offline evals: " + r);
             signals.emplace_back(evals->verdict, std::move(lines));
+            judge = doc.evaluateJudge();
         }
         d.evals = std::move(evals).value();
+    } else {
+        judge = doc.evaluateJudge();
     }
-    if (auto judge = doc.hasVariants() ? std::nullopt : doc.evaluateJudge()) {
+    if (judge) {
         if (!*judge) return Error{"judge: " + judge->error().message};
         signals.emplace_back((*judge)->verdict, std::vector<std::string>{"domain judge: " + (*judge)->reason});
         d.judge = std::move(*judge).value();

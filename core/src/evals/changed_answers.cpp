@@ -382,12 +382,12 @@ AnswerExamplesHeld answerExamplesHeld(const ComparisonDocument& doc) {
 
 std::string answerExamplesNotice(const AnswerExamplesHeld& held) {
     if (held.countsOnly)
-        return "The file keeps only the counts of the changed answers (--answer-examples 0): no question or response.";
+        return "The file keeps only the counts of the changed answers (no answer examples kept): no question or response.";
     if (held.examples == 0) return "";
     return "The file includes " + numfmt::grouped(held.examples) + " changed answer" + (held.examples == 1 ? "" : "s") +
            " from " + numfmt::grouped(held.tasks) + " task" + (held.tasks == 1 ? "" : "s") +
-           " (the questions and both runs' responses, from the sample logs); --answer-examples 0 keeps only the "
-           "counts.";
+           " (the questions and both runs' responses, from the sample logs); keeping no answer examples keeps only "
+           "the counts.";
 }
 
 void dropAnswerExamples(ComparisonDocument& doc) {

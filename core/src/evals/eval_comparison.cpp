@@ -472,7 +472,7 @@ void addReasons(ComparisonReport& r) {
         if (t.confidence && t.confidence->confidence == Confidence::Inconclusive) {
             inconclusive += (nInconclusive++ ? ", " : "") + t.task;
             if (t.confidence->samplesNeeded)
-                inconclusive += " (about " + groupedCount(*t.confidence->samplesNeeded) + " samples would decide)";
+                inconclusive += " (about " + groupedCount(*t.confidence->samplesNeeded) + " samples would settle it)";
             else if (t.confidence->decidable == false && t.confidence->taskSize)
                 undecidable += (nUndecidable++ ? ", " : "") + t.task;
         }
@@ -484,12 +484,12 @@ void addReasons(ComparisonReport& r) {
                                    (nUndecidable == 1 ? "the task has" : "its task has")
                              : undecidable + " would need more samples than " +
                                    (nUndecidable == 1 ? "the task has" : "their tasks have")) +
-                        " (too close to a band edge to decide)";
+                        " (too close to a band edge to settle)";
     if (nInconclusive)
         r.reasons.push_back(std::to_string(nInconclusive) + " task" + (nInconclusive == 1 ? " is" : "s are") +
-                            " inconclusive, the 95% interval straddling a band edge: " + inconclusive +
+                            " unsettled, the 95% interval straddling a band edge: " + inconclusive +
                             (r.cautious ? "; the cautious policy counts each at the worst band it reaches"
-                                        : "; the verdict follows the estimate (--cautious counts the worse band)"));
+                                        : "; the verdict follows the estimate (the cautious policy counts the worse band)"));
     r.reasons.push_back(std::to_string(r.tasks.size()) + " task" + (r.tasks.size() == 1 ? "" : "s") +
                         " compared: " + std::to_string(counts[0]) + " go, " + std::to_string(counts[1]) + " monitor, " +
                         std::to_string(counts[2]) + " investigate" +

@@ -145,7 +145,7 @@ std::string summaryOf(const PairedTaskResult& r, const PairedOptions& o) {
     if (r.deltaPct && r.deltaPctCi)
         s += ", " + fmt("%+.2f", *r.deltaPct) + " % [" + fmt("%+.2f", r.deltaPctCi->low) + ", " +
              fmt("%+.2f", r.deltaPctCi->high) + "]";
-    if (r.confidence) s += std::string("; ") + confidenceName(r.confidence->confidence);
+    if (r.confidence) s += std::string("; ") + bandWords(r.confidence->confidence);
     if (r.equivalence && r.equivalence->equivalent)
         s += ", equivalent within ±" + fmt("%g", r.equivalence->marginPct) + " %";
     if (r.hashMismatches + r.onlyInBaseline + r.onlyInCandidate + r.missingValues > 0)

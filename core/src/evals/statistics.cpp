@@ -323,6 +323,10 @@ const char* confidenceName(Confidence c) {
     return c == Confidence::Clear ? "clear" : "inconclusive";
 }
 
+const char* bandWords(Confidence c) {
+    return c == Confidence::Clear ? "settled" : "unsettled";
+}
+
 namespace {
 
 std::string pctText(double v, bool sign) {

@@ -82,8 +82,7 @@ void gate(VariantResult& v, const VariantEvidence& e, const RecommendationOption
             v.failTask = failing->task;
             v.failReason = failing->task + " degrades " +
                            (failing->degradationPct ? pct2(*failing->degradationPct) : "n/a") + " (" +
-                           std::string(verdictName(failing->verdict)) + ", above --accept " +
-                           std::string(verdictName(o.accept)) + ")";
+                           std::string(verdictName(failing->verdict)) + ", above the gate: " + gateWords(o) + ")";
         } else if (e.judgeVerdict) {
             judgeFailure(v, e);
         }
@@ -98,7 +97,7 @@ void gate(VariantResult& v, const VariantEvidence& e, const RecommendationOption
         v.passes = false;
         v.failTask = lowest->task;
         v.failReason = lowest->task + " recovers " + pct2(*lowest->recoveryPct) +
-                       " of the baseline (under --min-recovery " + numfmt::general(*o.minRecoveryPct) + "%)";
+                       " of the baseline (under the gate's " + numfmt::general(*o.minRecoveryPct) + "%)";
     }
 }
 
@@ -138,6 +137,14 @@ LayerStepTask stepTask(const LayerStep& s, const TaskComparison& t) {
 }
 
 }  // namespace
+
+std::string gateWords(const RecommendationOptions& o) {
+    std::string out = o.accept == Verdict::Go        ? "GO only"
+                      : o.accept == Verdict::Monitor ? "GO or MONITOR"
+                                                     : "any verdict";
+    if (o.minRecoveryPct) out += ", every task recovering at least " + numfmt::general(*o.minRecoveryPct) + "%";
+    return out;
+}
 
 MemorySaving memorySaving(const RunLayers& l) {
     MemorySaving m;
@@ -276,36 +283,50 @@ VariantComparison summarizeVariants(const std::string& baselineLabel, const Fp8C
                 next.push_back(i);
         pool = std::move(next);
     };
-    keep([&](std::size_t j, std::size_t i) {
-        return moreAggressive(out.variants[j].config.layers, out.variants[i].config.layers);
-    });
-    keep([&](std::size_t j, std::size_t i) {
-        return memoryDominates(memorySaving(out.variants[j].config.layers),
-                               memorySaving(out.variants[i].config.layers));
-    });
-    const std::string gateWords =
-        "--accept " + std::string(verdictName(options.accept)) +
-        (options.minRecoveryPct ? ", every task recovering at least " + numfmt::general(*options.minRecoveryPct) + "%"
-                                : std::string());
-    if (pool.empty()) {
-        rec.verdict = Verdict::Investigate;
-        rec.reason =
-            "no variant passes (" + gateWords + "): stay on " + baselineLabel + " or investigate the worst task";
-        rec.buys = "";
-    } else {
-        const auto best = *std::min_element(pool.begin(), pool.end(), [&](std::size_t a, std::size_t b) {
+    // The superset rule, then the memory rule, over the pool.
+    const auto narrow = [&] {
+        keep([&](std::size_t j, std::size_t i) {
+            return moreAggressive(out.variants[j].config.layers, out.variants[i].config.layers);
+        });
+        keep([&](std::size_t j, std::size_t i) {
+            return memoryDominates(memorySaving(out.variants[j].config.layers),
+                                   memorySaving(out.variants[i].config.layers));
+        });
+    };
+    narrow();
+    const auto smallestWorst = [&](const std::vector<std::size_t>& among) {
+        return *std::min_element(among.begin(), among.end(), [&](std::size_t a, std::size_t b) {
             return out.variants[a].worstDegradationPct.value_or(0) < out.variants[b].worstDegradationPct.value_or(0);
         });
-        const VariantResult& v = out.variants[best];
+    };
+    const std::string gate = gateWords(options);
+    const auto worstWords = [&](const VariantResult& v) {
+        return v.worstTask.empty() ? std::string("no task degrades")
+                                   : "its worst task is " + v.worstTask + " (" + pct2(*v.worstDegradationPct) + ")";
+    };
+    if (!pool.empty()) {
+        out.deciding = smallestWorst(pool);
+        const VariantResult& v = out.variants[out.deciding];
         rec.label = v.label;
-        rec.verdict = v.verdict;
         rec.buys = v.buys;
-        rec.reason =
-            v.label + " is the most aggressive variant that passes (" + gateWords + "): " +
-            (v.worstTask.empty() ? "no task degrades"
-                                 : "its worst task is " + v.worstTask + " (" + pct2(*v.worstDegradationPct) + ")") +
-            ", " + std::string(verdictName(v.verdict));
+        rec.reason = v.label + " is the most aggressive variant that passes the gate (" + gate + "): " +
+                     worstWords(v) + ", " + std::string(verdictName(v.verdict));
+    } else if (!out.variants.empty()) {
+        // None passes: the verdict is about the least severe variant, ties broken as above.
+        const Verdict least = std::min_element(out.variants.begin(), out.variants.end(), [](const auto& a, const auto& b) {
+                                  return a.verdict < b.verdict;
+                              })->verdict;
+        pool.clear();
+        for (std::size_t i = 0; i < out.variants.size(); ++i)
+            if (out.variants[i].verdict == least) pool.push_back(i);
+        narrow();
+        out.deciding = smallestWorst(pool);
+        const VariantResult& v = out.variants[out.deciding];
+        rec.reason = "no variant passes the gate (" + gate + "); the best is " + v.label + ", " +
+                     std::string(verdictName(v.verdict)) + ": " + worstWords(v);
+        rec.buys = "";
     }
+    if (!out.variants.empty()) rec.verdict = out.variants[out.deciding].verdict;
 
     // The steps' tasks, and for each task the step that costs it most.
     std::vector<std::pair<std::string, std::pair<double, std::string>>> costliest;

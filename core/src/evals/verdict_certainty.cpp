@@ -57,7 +57,7 @@ std::string samplesText(const std::vector<const Evidence*>& open) {
     for (const Evidence* e : open) {
         const ConfidenceAnswer& c = *e->confidence;
         if (c.samplesNeeded)
-            decidable.push_back("about " + groupedCount(*c.samplesNeeded) + " samples would decide " +
+            decidable.push_back("about " + groupedCount(*c.samplesNeeded) + " samples would settle " +
                                 (open.size() == 1 ? std::string("it") : e->name));
         else if (c.decidable == false)
             undecidable.push_back(e->name);
@@ -67,14 +67,14 @@ std::string samplesText(const std::vector<const Evidence*>& open) {
     if (!undecidable.empty()) {
         if (open.size() == 1) {
             const ConfidenceAnswer& c = *open.front()->confidence;
-            parts.push_back("more samples cannot decide it" +
+            parts.push_back("more samples cannot settle it" +
                             (c.taskSize ? (open.front()->judge ? " (there are " : " (the task has ") +
                                               groupedCount(*c.taskSize) + ")"
                                         : std::string()));
         } else if (undecidable.size() == open.size()) {
-            parts.push_back("more samples cannot decide them (each would need more than its task has)");
+            parts.push_back("more samples cannot settle them (each would need more than its task has)");
         } else {
-            parts.push_back("more samples cannot decide " + listed(undecidable));
+            parts.push_back("more samples cannot settle " + listed(undecidable));
         }
     }
     std::string out;
@@ -108,25 +108,25 @@ VerdictCertainty certaintyOf(Verdict verdict, const std::vector<Evidence>& all, 
                                    : "by the estimate";
     if (open.empty()) {
         if (deciding.size() == 1) {
-            out.qualifier = policy + ", statistically clear: " + possessive(*deciding.front()) +
+            out.qualifier = policy + ", settled: " + possessive(*deciding.front()) +
                             " 95% interval lies inside the " + band + " band";
         } else {
             std::vector<std::string> names;
             for (std::size_t i = 0; i < deciding.size() && i < kNamed; ++i) names.push_back(deciding[i]->name);
             if (deciding.size() > kNamed) names.push_back(std::to_string(deciding.size() - kNamed) + " more");
-            out.qualifier = policy + ", statistically clear: the 95% intervals of " + listed(names) +
+            out.qualifier = policy + ", settled: the 95% intervals of " + listed(names) +
                             " lie inside the " + band + " band";
         }
     } else {
         out.inconclusive = true;
-        out.qualifier = policy + " — inconclusive: " + rangesText(open, t) + samplesText(open);
+        out.qualifier = policy + " — unsettled: " + rangesText(open, t) + samplesText(open);
     }
     if (!cautious && cautiousVerdict != verdict) {
         out.qualifier +=
-            "; --cautious (the worst band reached) would make it " + std::string(verdictTitle(cautiousVerdict));
+            "; the cautious policy (the worst band reached) would make it " + std::string(verdictTitle(cautiousVerdict));
     } else if (!cautious && out.inconclusive) {
         out.qualifier +=
-            "; --cautious (the worst band reached) gives " + std::string(verdictTitle(cautiousVerdict)) + " too";
+            "; the cautious policy (the worst band reached) gives " + std::string(verdictTitle(cautiousVerdict)) + " too";
     }
     return out;
 }
@@ -147,10 +147,7 @@ VerdictCertainty verdictCertainty(const ComparisonReport& evals) {
 
 VerdictCertainty verdictCertainty(const Decision& d, const Thresholds& thresholds, bool cautious) {
     if (!d.verdict) return {};
-    if (d.variants) {
-        return {std::string(verdictTitle(*d.verdict)),
-                "by the recommended variant's estimates (each variant's intervals are in its report)", false};
-    }
+    // Several candidates: d.evals and d.judge are the deciding variant's (decide()), so its intervals say it.
     std::vector<Evidence> all;
     if (d.evals) addTasks(all, *d.evals);
     if (d.judge)

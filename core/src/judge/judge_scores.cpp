@@ -547,7 +547,7 @@ Result<JudgeComparison> compareJudgeScores(const JudgeScores& baseline, const Ju
     std::snprintf(means, sizeof means, "%.3f to %.3f", c.baselineMean, c.candidateMean);
     c.reason = std::string("mean judge score ") + means + " (" + judgePct(c.degradationPct) +
                " degradation; 95 % interval " + judgePct(c.confidence.lowPct) + " to " +
-               judgePct(c.confidence.highPct) + ", " + confidenceName(c.confidence.confidence) +
+               judgePct(c.confidence.highPct) + ", " + bandWords(c.confidence.confidence) +
                "): " + std::string(verdictName(c.verdict));
     if (c.verdict != c.pointVerdict)
         c.reason += " (cautious: the interval reaches the " + std::string(verdictName(c.verdict)) +

@@ -10,6 +10,7 @@
 
 #include "fp8dash/core/capacity.h"
 #include "fp8dash/core/kv_headline.h"
+#include "fp8dash/core/verdict_headline.h"
 #include "fp8dash/core/kv_scales_advice.h"
 #include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/report_format.h"
@@ -312,11 +313,11 @@ std::optional<PresentationSlide> judgeSlide(const ComparisonDocument& doc, const
     s.figures.push_back(
         {c + " mean", fixed(j.candidateMean, 2), "of " + scaleMax + " · " + formatPercent(j.deltaPct), std::nullopt});
     s.figures.push_back({"Degradation", fixed(j.degradationPct, 2) + "%",
-                         std::string(verdictTitle(j.verdict)) + " · " + confidenceName(j.confidence.confidence),
+                         std::string(verdictTitle(j.verdict)) + " · " + bandWords(j.confidence.confidence),
                          j.verdict});
     s.charts = {"judge-distribution"};
     const std::string confidence =
-        j.confidence.confidence == Confidence::Clear ? "statistically clear" : "inconclusive";
+        j.confidence.confidence == Confidence::Clear ? "band settled" : "band unsettled";
     s.summary = j.degradationPct > 0
                     ? "The judge scores " + c + " " + fixed(j.degradationPct, 2) + "% lower (" + confidence + ")"
                     : "The judge scores " + c + " no lower than " + b;
@@ -325,8 +326,8 @@ std::optional<PresentationSlide> judgeSlide(const ComparisonDocument& doc, const
     if (j.confidence.confidence == Confidence::Clear) {
         talk += "the 95% interval stays in one band, so " + std::to_string(n) + " samples are enough.";
     } else {
-        talk += "inconclusive at " + std::to_string(n) + " samples" +
-                (j.confidence.samplesNeeded ? ", about " + std::to_string(*j.confidence.samplesNeeded) + " would decide"
+        talk += "the band is unsettled at " + std::to_string(n) + " samples" +
+                (j.confidence.samplesNeeded ? ", about " + std::to_string(*j.confidence.samplesNeeded) + " would settle it"
                                             : std::string()) +
                 ".";
     }
@@ -630,10 +631,14 @@ PresentationSlide verdictSlide(const ComparisonDocument& doc, const Decision& de
     PresentationSlide s;
     s.step = PresentationStep::Verdict;
     s.verdict = decision.verdict;
-    s.title = decision.verdict ? std::string(verdictTitle(*decision.verdict)) : "NO VERDICT";
-    s.subtitle = decision.verdict ? std::string(verdictAdvice(*decision.verdict))
+    // The first line as every medium words it (verdict_headline.h).
+    const VerdictHeadline headline = verdictHeadline(decision);
+    s.title = headline.title;
+    s.subtitle = decision.verdict ? headline.advice()
                                   : "Nothing gives a verdict yet: the production timeline needs a quality series and "
                                     "the time FP8 went on.";
+    s.headlineNotes = headline.notes();
+    s.clean = headline.clean();
     // The reasons in stakeholder words: each step that gives a verdict, worst first (decision order among equals).
     std::vector<std::string> gains;
     for (const PresentationSlide& step : steps) {
@@ -647,8 +652,7 @@ PresentationSlide verdictSlide(const ComparisonDocument& doc, const Decision& de
     if (!gains.empty()) s.points.push_back(joined(gains, " · "));
     s.moreReasons = decision.reasons;
 
-    std::string talk = decision.verdict ? "Overall " + std::string(verdictTitle(*decision.verdict)) + ": " +
-                                              std::string(verdictAdvice(*decision.verdict))
+    std::string talk = decision.verdict ? "Overall " + headline.text() + ": " + headline.advice()
                                         : std::string("No verdict yet.");
     if (!s.figures.empty()) talk += " Main reason: " + s.figures.front().detail + ".";
     if (!gains.empty()) talk += " What FP8 buys: " + joined(gains, ", ") + ".";

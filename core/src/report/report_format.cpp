@@ -13,6 +13,7 @@
 #include "fp8dash/core/untrusted_text.h"
 #include "fp8dash/core/variant_text.h"
 #include "fp8dash/core/verdict_certainty.h"
+#include "fp8dash/core/verdict_headline.h"
 #include "report/long_context_format.h"
 #include "report/report_text_parts.h"
 
@@ -183,10 +184,10 @@ struct Columns {
 
 std::string confidenceCell(const TaskComparison& t) {
     if (!t.confidence) return "n/a";
-    if (t.confidence->confidence == Confidence::Clear) return "clear";
-    if (t.confidence->samplesNeeded) return "inconclusive (n≈" + std::to_string(*t.confidence->samplesNeeded) + ")";
+    if (t.confidence->confidence == Confidence::Clear) return "settled";
+    if (t.confidence->samplesNeeded) return "unsettled (n≈" + std::to_string(*t.confidence->samplesNeeded) + ")";
     // More samples than the task has, or the estimate on the edge: no count would decide it.
-    return t.confidence->decidable == false ? "inconclusive (too close to decide)" : "inconclusive";
+    return t.confidence->decidable == false ? "unsettled (too close to settle)" : "unsettled";
 }
 
 std::string pValue(double p) {
@@ -255,10 +256,10 @@ std::string confidenceWords(const TaskComparison& t, const Thresholds& th) {
                     (paired ? "paired, " : "") + "95%: " + pct3(lo, true) + " to " + pct3(hi, true) + "), " +
                     changeFindingWords(a.change) + "; ";
     if (a.confidence == Confidence::Clear)
-        return s + "clear, inside the " + std::string(verdictName(clearBand(a, th))) + " band";
-    s += "inconclusive, the degradation (" + pct3(std::max(0.0, a.lowPct), false) + " to " +
+        return s + "settled, inside the " + std::string(verdictName(clearBand(a, th))) + " band";
+    s += "unsettled, the degradation (" + pct3(std::max(0.0, a.lowPct), false) + " to " +
          pct3(std::max(0.0, a.highPct), false) + ") crossing a band edge";
-    if (a.samplesNeeded) return s + "; about " + groupedCount(*a.samplesNeeded) + " samples would decide it";
+    if (a.samplesNeeded) return s + "; about " + groupedCount(*a.samplesNeeded) + " samples would settle it";
     if (a.decidable == false && a.taskSize)
         return s + "; more samples than the task has (" + groupedCount(*a.taskSize) +
                "): too close to the band edge to decide";
@@ -311,8 +312,8 @@ std::string statisticsMethodText(const ComparisonReport& r) {
     char margin[32];
     std::snprintf(margin, sizeof margin, "%g", r.thresholds.goBelow);
     return s +
-           ". A significant drop or improvement: the interval excludes 0. Clear: the interval's degradation lies "
-           "in one verdict band; inconclusive: it crosses a band edge, with the samples that would decide it at "
+           ". A significant drop or improvement: the interval excludes 0. Settled: the interval's degradation lies "
+           "in one verdict band; unsettled: it crosses a band edge, with the samples that would settle it at "
            "the observed variance, never more than the task has. Equivalence: the 90% interval of Δ lies inside "
            "±" +
            margin + "% (two one-sided tests).";
@@ -657,9 +658,9 @@ JudgeLines judgeLines(const JudgeComparison& c, const std::string& bl, const std
                                        (c.test.exact ? " (exact)" : " (normal approximation)") +
                                        ", p = " + pValue(c.test.pValue));
     out.facts.emplace_back(
-        "Confidence", std::string(confidenceName(c.confidence.confidence)) +
+        "Confidence", std::string(bandWords(c.confidence.confidence)) +
                           (c.confidence.samplesNeeded
-                               ? " (about " + std::to_string(*c.confidence.samplesNeeded) + " samples would decide)"
+                               ? " (about " + std::to_string(*c.confidence.samplesNeeded) + " samples would settle it)"
                                : std::string()));
     // Chosen from the interval (equivalenceStatement), without its leading "equivalence ".
     out.facts.emplace_back("Equivalence",
@@ -737,8 +738,9 @@ Json decisionToJson(const Decision& d) {
         Json j = variantsToJson(*d.variants);
         if (d.timeline) j["timeline"] = timelineReportToJson(*d.timeline);
         j["verdict"] = d.verdict ? Json(verdictName(*d.verdict)) : Json(nullptr);
-        j["advice"] = d.verdict ? Json(verdictAdvice(*d.verdict)) : Json(nullptr);
+        j["advice"] = d.verdict ? Json(verdictHeadline(d).advice()) : Json(nullptr);
         j["reasons"] = d.reasons;
+        j["headline"] = verdictHeadlineToJson(verdictHeadline(d));
         return j;
     }
     Json j = d.evals ? reportToJson(*d.evals) : Json::object();
@@ -750,6 +752,8 @@ Json decisionToJson(const Decision& d) {
         j["advice"] = d.verdict ? Json(verdictAdvice(*d.verdict)) : Json(nullptr);
         j["reasons"] = d.reasons;
     }
+    // The verdict's first line as every medium words it (verdict_headline.h).
+    j["headline"] = verdictHeadlineToJson(verdictHeadline(d));
     return j;
 }
 
@@ -798,19 +802,22 @@ std::string decisionRender(const Decision& d, const ComparisonDocument& doc, con
     const std::string bl = doc.hasEvals ? doc.baseline.label : "BF16";
     const std::string cl = doc.hasEvals ? doc.candidate.label : "FP8";
     std::string out = md ? markdownTitle(d, bl, cl, heading) : heading + "\n\n";
+    const VerdictHeadline headline = verdictHeadline(d);
+    const std::string sure = verdictCertainty(d, doc.options.thresholds, doc.options.cautious).sentence();
+    // What follows the verdict word in the first line (the variant, the basis, the caveats), in Markdown.
+    const std::string mdTail = markdown::escape(headline.text().substr(headline.title.size()));
     if (d.variants) {
         const std::string title = d.verdict ? std::string(verdictTitle(*d.verdict)) : std::string("none");
         if (md) {
-            out += "## Overall verdict: **" + title + "**\n\n";
-            if (d.verdict) out += markdown::escape(verdictAdvice(*d.verdict)) + "\n\n";
+            out += "## Overall verdict: **" + title + "**" + mdTail + "\n\n";
+            if (d.verdict) out += markdown::escape(headline.advice()) + "\n\n";
             for (const auto& r : d.reasons) out += "- " + markdown::escape(r) + "\n";
+            if (!sure.empty()) out += "\n**How sure:** " + markdown::escape(sure) + ".\n";
             out += "\n" + variantsToMarkdown(*d.variants);
         } else {
-            out += wrapText(
-                       "Overall verdict: " + title + (d.verdict ? " — " + std::string(verdictAdvice(*d.verdict)) : ""),
-                       110, "  ")
-                       .substr(2);
+            out += wrapText("Overall verdict: " + (d.verdict ? headline.text() : title), 110, "  ").substr(2);
             for (const auto& r : d.reasons) out += wrapText("• " + r, 110, "  ");
+            if (!sure.empty()) out += wrapText("How sure: " + sure + ".", 110, "  ");
             out += "\n" + variantsToText(*d.variants);
         }
         if (d.timeline && doc.timeline) {
@@ -819,16 +826,26 @@ std::string decisionRender(const Decision& d, const ComparisonDocument& doc, con
         }
         return out;
     }
-    if (d.evals && !d.judge && !d.timeline) return out + (md ? reportToMarkdown(*d.evals) : reportToText(*d.evals));
+    if (d.evals && !d.judge && !d.timeline) {
+        // The evals' own first line, told as the headline (what the verdict rests on, its caveats).
+        std::string evals = md ? reportToMarkdown(*d.evals) : reportToText(*d.evals);
+        const std::string word = std::string(verdictTitle(d.evals->verdict));
+        if (md)
+            evals.replace(0, ("## Verdict: **" + word + "**").size(), "## Verdict: **" + word + "**" + mdTail);
+        else
+            evals = rewrapFirstLine(evals.replace(0, ("Verdict: " + word).size(), "Verdict: " + headline.text()));
+        return out + evals;
+    }
     const std::string title = d.verdict ? std::string(verdictTitle(*d.verdict)) : std::string("none");
-    const std::string sure = verdictCertainty(d, doc.options.thresholds, doc.options.cautious).sentence();
     if (md) {
-        out += "## Overall verdict: **" + title + "**\n\n";
+        out += "## Overall verdict: **" + title + "**" + mdTail + "\n\n";
         if (d.verdict) out += markdown::escape(verdictAdvice(*d.verdict)) + "\n\n";
         for (const auto& r : d.reasons) out += "- " + markdown::escape(r) + "\n";
         if (!sure.empty()) out += "\n**How sure:** " + markdown::escape(sure) + ".\n";
     } else {
-        out += "Overall verdict: " + title + (d.verdict ? " — " + std::string(verdictAdvice(*d.verdict)) : "") + "\n";
+        out += wrapText("Overall verdict: " + (d.verdict ? headline.text() + " — " + headline.advice() : title), 110,
+                        "  ")
+                   .substr(2);
         for (const auto& r : d.reasons) out += wrapText("• " + r, 110, "  ");
         if (!sure.empty()) out += wrapText("How sure: " + sure + ".", 110, "  ");
     }

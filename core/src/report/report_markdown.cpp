@@ -60,7 +60,8 @@ std::string mdBlock(const Block& b) {
         case Block::Kind::Figure:
             return "";  // Markdown has the chart's line and data table instead
         case Block::Kind::Banner:
-            return "\n**" + markdown::escape(b.bannerTitle) + "** — " + mdSpans(b.line, Where::Text) + "\n";
+            return "\n" + std::string(b.clean ? "" : "⚠ ") + "**" + markdown::escape(b.bannerTitle) + "** — " +
+                   mdSpans(b.line, Where::Text) + "\n";
     }
     return "";
 }

@@ -87,6 +87,7 @@ struct Block {
     const ReportChart* chart = nullptr;  // Figure
     std::optional<Verdict> verdict;      // Banner
     std::string bannerTitle;             // Banner: "GO", "NO VERDICT"
+    bool clean = true;                   // Banner: false for a verdict with a caveat (verdict_headline.h)
 };
 
 struct Section {

@@ -11,8 +11,9 @@
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/review.h"
 #include "fp8dash/core/time_series.h"
-#include "fp8dash/core/variant_text.h"
 #include "fp8dash/core/verdict_certainty.h"
+#include "fp8dash/core/verdict_headline.h"
+#include "fp8dash/core/variant_text.h"
 #include "report/changed_answers_report.h"
 #include "report/long_context_format.h"
 #include "report/report_sections.h"
@@ -85,10 +86,16 @@ void addVerdict(Report& report, const ComparisonDocument& doc, const Decision& d
     Block banner;
     banner.kind = Block::Kind::Banner;
     banner.verdict = d.verdict;
-    banner.bannerTitle = d.verdict ? std::string(verdictTitle(*d.verdict)) : std::string("NO VERDICT");
-    banner.line = plain(d.verdict ? std::string(verdictAdvice(*d.verdict))
+    // The first line as every medium words it (verdict_headline.h): the deciding variant, what the verdict rests on,
+    // and a caveat in a banner that cannot pass for a clean one.
+    const VerdictHeadline headline = verdictHeadline(d);
+    banner.bannerTitle = headline.title;
+    banner.clean = headline.clean();
+    banner.line = plain(d.verdict ? headline.advice()
                                   : std::string("Nothing in this comparison gives a verdict: it holds no eval runs, "
                                                 "judge scores or production quality series."));
+    for (const std::string& note : headline.notes())
+        banner.line = banner.line + plain(" ") + (note.starts_with("⚠") ? strong(note) : plain(note));
     s.blocks.push_back(std::move(banner));
     // How sure the verdict is, beside it, in the words of the text report and the app's banner.
     const std::string sure = verdictCertainty(d, doc.options.thresholds, doc.options.cautious).sentence();
@@ -350,7 +357,7 @@ void addEvalsOf(Report& report, const ComparisonReport& r, Section s, bool alone
     s.paragraph(plain("Degradation is the loss in the metric's good direction; Δ% = (" + r.candidateLabel + " − " +
                       r.baselineLabel + ") / |" + r.baselineLabel +
                       "| × 100. Thresholds: " + thresholdsSummary(r.thresholds) +
-                      (r.cautious ? "; cautious policy (an inconclusive task "
+                      (r.cautious ? "; cautious policy (an unsettled task "
                                     "takes the worst band its interval reaches)"
                                   : "") +
                       ". ± under a value is lm-eval's standard error; σ is Δ in standard errors."));

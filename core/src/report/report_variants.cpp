@@ -34,8 +34,7 @@ std::string cell(const TaskComparison* t) {
 }
 
 std::string gate(const RecommendationOptions& o) {
-    return "--accept " + std::string(verdictName(o.accept)) +
-           (o.minRecoveryPct ? ", --min-recovery " + general(*o.minRecoveryPct) + "%" : std::string());
+    return gateWords(o);
 }
 
 Table table(const VariantComparison& v) {

@@ -343,16 +343,14 @@ QGroupBox* NewComparisonDialog::buildRulesBox() {
     m_acceptCombo->addItem(tr("GO only"), static_cast<int>(Verdict::Go));
     m_acceptCombo->addItem(tr("GO or MONITOR"), static_cast<int>(Verdict::Monitor));
     m_acceptCombo->setToolTip(
-        tr("A variant passes when its overall verdict is at most this (fp8dash compare "
-           "--accept go|monitor)."));
+        tr("A variant passes when its overall verdict is at most this."));
     m_minRecoveryCheck = new QCheckBox(tr("and every task recovers at least"), gateRow);
     m_minRecoveryCheck->setObjectName(QStringLiteral("minRecoveryCheck"));
     m_minRecoverySpin = percentSpin(95.0, gateRow);
     m_minRecoverySpin->setObjectName(QStringLiteral("minRecovery"));
     m_minRecoverySpin->setEnabled(false);
     m_minRecoverySpin->setToolTip(
-        tr("LLM Compressor's gate: recovery = candidate / baseline, at least this for every compared task "
-           "(--min-recovery)."));
+        tr("LLM Compressor's gate: recovery = candidate / baseline, at least this for every compared task."));
     connect(m_minRecoveryCheck, &QCheckBox::toggled, m_minRecoverySpin, &QWidget::setEnabled);
     gateLayout->addWidget(m_acceptCombo);
     gateLayout->addWidget(m_minRecoveryCheck);

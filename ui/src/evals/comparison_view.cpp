@@ -215,9 +215,11 @@ int ComparisonView::shownCandidate() const {
 
 void ComparisonView::showEvalsOf(int candidate) {
     const VariantComparison* variants = m_variants->variants();
-    const bool several = variants && candidate > 0 && candidate < static_cast<int>(variants->variants.size()) &&
+    const bool several = variants && candidate >= 0 && candidate < static_cast<int>(variants->variants.size()) &&
                          candidate + 1 < static_cast<int>(m_runNames.size());
     const ComparisonReport& report = several ? variants->variants[candidate].report : m_firstReport;
+    // The banner tells the deciding variant's story: it says so when the table shows another.
+    m_banner->setShownCandidate(several ? toQString(variants->variants[candidate].label) : QString());
     const auto& baseline = m_runNames.front();
     const auto& shown = m_runNames[several ? candidate + 1 : 1];
     auto runText = [](const std::pair<std::string, std::string>& run, const Fp8Config& config) {
@@ -265,9 +267,16 @@ void ComparisonView::setComparison(const LoadedComparison& loaded) {
     m_tabs->setTabText(LayersTab, variants
                                       ? tr("Which layers · %1").arg(toQString(variant_text::recommended(*variants)))
                                       : tr("Which layers"));
-    const QString baselineLabel = toQString(doc.baseline.label), candidateLabel = toQString(doc.candidate.label);
-    m_judge->setJudge(doc.judge ? &*doc.judge : nullptr, loaded.decision.judge ? &*loaded.decision.judge : nullptr,
-                      baselineLabel, candidateLabel);
+    // The judge tab shows the judge scores the verdict used: the deciding variant's with several candidates.
+    const std::size_t deciding = variants ? variants->deciding : 0;
+    const std::optional<JudgeSection>& judgeSection =
+        deciding == 0 || deciding > doc.moreCandidates.size() ? doc.judge : doc.moreCandidates[deciding - 1].judge;
+    const QString baselineLabel = toQString(doc.baseline.label);
+    const QString candidateLabel =
+        toQString(deciding == 0 || deciding > doc.moreCandidates.size() ? doc.candidate.label
+                                                                         : doc.moreCandidates[deciding - 1].run.label);
+    m_judge->setJudge(judgeSection ? &*judgeSection : nullptr,
+                      loaded.decision.judge ? &*loaded.decision.judge : nullptr, baselineLabel, candidateLabel);
     // Like the timeline's: the tab says at a glance what the judge found.
     m_tabs->setTabText(JudgeTab,
                        loaded.decision.judge
@@ -312,7 +321,8 @@ void ComparisonView::setComparison(const LoadedComparison& loaded) {
     for (QString& choice : choices) choice = visibleText(choice);  // run labels: their controls shown (untrusted_ui.h)
     QStringList before;
     for (int i = 0; i < m_picker->count(); ++i) before << m_picker->itemText(i);
-    const int keep = before == choices ? m_picker->currentIndex() : 0;
+    // Another comparison opens on the deciding variant (★ when it is the recommended one).
+    const int keep = before == choices ? m_picker->currentIndex() : static_cast<int>(deciding);
     {
         const QSignalBlocker block(m_picker);
         m_picker->clear();

@@ -58,12 +58,12 @@ QString pValueText(double p) {
 }
 
 QString confidenceText(const ConfidenceAnswer& c) {
-    if (c.confidence == Confidence::Clear) return TaskTableModel::tr("clear");
+    if (c.confidence == Confidence::Clear) return TaskTableModel::tr("settled");
     if (c.samplesNeeded)
-        return TaskTableModel::tr("inconclusive (n≈%1)").arg(toQString(groupedCount(*c.samplesNeeded)));
+        return TaskTableModel::tr("unsettled (n≈%1)").arg(toQString(groupedCount(*c.samplesNeeded)));
     // More samples than the task has, or the estimate on the edge: no count would decide it. Said in the tooltip
     // (the explanation) and the banner's sentence on how sure the verdict is; the cell stays narrow.
-    return TaskTableModel::tr("inconclusive");
+    return TaskTableModel::tr("unsettled");
 }
 
 // The counts of a paired task whose pairs were tested; nullptr otherwise (no logs, an older file of a non-0/1 metric).
@@ -341,7 +341,7 @@ QString TaskTableModel::toolTip(const TaskComparison& t, int column, bool subtas
         QString tip = style::escaped(t.confidence->explanation);
         if (t.confidence->confidence != Confidence::Clear)
             tip +=
-                QStringLiteral("<br><i>") + style::escaped(glossaryHint(tr("inconclusive"))) + QStringLiteral("</i>");
+                QStringLiteral("<br><i>") + style::escaped(glossaryHint(tr("unsettled"))) + QStringLiteral("</i>");
         return tip;
     }
     if (column == PairedPColumn && !t.pairedLeftOut.empty())
@@ -406,7 +406,7 @@ QString TaskTableModel::toolTip(const TaskComparison& t, int column, bool subtas
         lines << QStringLiteral("<i>") + style::escaped(glossaryHint(toQString(verdictTitle(t.verdict)))) +
                      QStringLiteral("</i>");
         if (t.confidence && t.confidence->confidence != Confidence::Clear)
-            lines << QStringLiteral("<i>") + style::escaped(glossaryHint(tr("inconclusive"))) + QStringLiteral("</i>");
+            lines << QStringLiteral("<i>") + style::escaped(glossaryHint(tr("unsettled"))) + QStringLiteral("</i>");
     }
     if (column == VerdictColumn && subtaskRow) lines << tr("A group's subtask: shown, not counted toward the verdict.");
     if (!t.subtasks.empty()) {
@@ -560,8 +560,8 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
                           "degradation.");
             case ConfidenceColumn:
                 return tr(
-                    "Clear when the 95 % interval of the degradation stays in one verdict band; inconclusive "
-                    "when it crosses an edge (n≈ the samples that would decide)");
+                    "Settled when the 95 % interval of the degradation stays in one verdict band; unsettled "
+                    "when it crosses an edge (n≈ the samples that would settle it)");
             case PairedPColumn:
                 return tr(
                     "Paired test on the per-sample logs of both runs: exact McNemar for 0/1 metrics, Wilcoxon "

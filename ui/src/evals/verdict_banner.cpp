@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "fp8dash/core/verdict_certainty.h"
+#include "fp8dash/core/verdict_headline.h"
 #include "fp8dash/ui/guide_window.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "widgets/ui_style.h"
@@ -72,22 +73,30 @@ QHBoxLayout* VerdictBanner::buildHeadline() {
     // decision. Both wrap where the window is narrow: nothing is cut, the recorded decision least of all.
     auto* beside = new QVBoxLayout;
     beside->setSpacing(2);
-    m_certaintyLabel = new QLabel(this);
-    m_certaintyLabel->setObjectName(QStringLiteral("bannerCertainty"));
-    m_certaintyLabel->setTextFormat(Qt::PlainText);
-    m_certaintyLabel->setWordWrap(true);
-    m_certaintyLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_certaintyLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    QFont certaintyFont = m_certaintyLabel->font();
-    certaintyFont.setBold(true);
-    m_certaintyLabel->setFont(certaintyFont);
+    // What the verdict is about (the deciding variant) and what it rests on, then why it is not clean.
+    const auto wrapped = [this](const QString& name, bool bold) {
+        auto* label = new QLabel(this);
+        label->setObjectName(name);
+        label->setTextFormat(Qt::PlainText);
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        QFont f = label->font();
+        f.setBold(bold);
+        label->setFont(f);
+        return label;
+    };
+    m_headlineLabel = wrapped(QStringLiteral("bannerHeadline"), true);
+    beside->addWidget(m_headlineLabel);
+    m_caveatLabel = wrapped(QStringLiteral("bannerCaveat"), true);
+    m_caveatLabel->hide();
+    beside->addWidget(m_caveatLabel);
+    m_shownLabel = wrapped(QStringLiteral("bannerShownCandidate"), false);
+    m_shownLabel->hide();
+    beside->addWidget(m_shownLabel);
+    m_certaintyLabel = wrapped(QStringLiteral("bannerCertainty"), true);
     beside->addWidget(m_certaintyLabel);
-    m_summaryLabel = new QLabel(this);
-    m_summaryLabel->setObjectName(QStringLiteral("bannerSummary"));
-    m_summaryLabel->setTextFormat(Qt::PlainText);
-    m_summaryLabel->setWordWrap(true);
-    m_summaryLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_summaryLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_summaryLabel = wrapped(QStringLiteral("bannerSummary"), false);
     beside->addWidget(m_summaryLabel);
     row->addLayout(beside, 1);
     m_detailsButton = new QToolButton(this);
@@ -214,12 +223,23 @@ QColor VerdictBanner::colorFor(Verdict v) {
     return style::verdictColor(v);
 }
 
-void VerdictBanner::showVerdict(std::optional<Verdict> v, const QString& noVerdictAdvice) {
+void VerdictBanner::showVerdict(std::optional<Verdict> v, const QString& noVerdictAdvice, bool clean) {
     m_verdict = v;
-    // Grey when nothing gives a verdict yet (a timeline without quality series or change time).
+    // Grey when nothing gives a verdict yet (a timeline without quality series or change time). A verdict that is not
+    // clean (compared past a blocking problem, a candidate without a low-precision layer) is never a solid verdict
+    // colour: a dark grey banner outlined by a dashed border in the verdict's colour, the word in a light tint of it,
+    // so it cannot pass for a clean GO in either theme.
     const QColor colour = v ? colorFor(*v) : QColor(0x5f, 0x63, 0x68);
-    setStyleSheet(QStringLiteral("QFrame#verdictBanner { background-color: %1; border-radius: 8px; }"
-                                 " QFrame#verdictBanner QLabel { color: white; background: transparent; }"
+    const QString frame =
+        clean ? QStringLiteral("QFrame#verdictBanner { background-color: %1; border-radius: 8px; }").arg(colour.name())
+              : QStringLiteral("QFrame#verdictBanner { background-color: #2f3336; border: 4px dashed %1;"
+                               " border-radius: 8px; }")
+                    .arg(colour.lighter(150).name());
+    const QString title = clean ? QString()
+                                : QStringLiteral(" QFrame#verdictBanner QLabel#verdictTitle { color: %1; }")
+                                      .arg(colour.lighter(185).name());
+    setStyleSheet(frame +
+                  QStringLiteral(" QFrame#verdictBanner QLabel { color: white; background: transparent; }"
                                  " QFrame#decisionStrip { background-color: rgba(0, 0, 0, 56); border-radius: 6px; }"
                                  " QFrame#verdictBanner QPushButton, QFrame#verdictBanner QToolButton { color: white;"
                                  " background: transparent; border: 1px solid rgba(255, 255, 255, 170);"
@@ -227,8 +247,8 @@ void VerdictBanner::showVerdict(std::optional<Verdict> v, const QString& noVerdi
                                  " QFrame#verdictBanner QPushButton:hover, QFrame#verdictBanner QToolButton:hover"
                                  " { background: rgba(255, 255, 255, 40); }"
                                  " QFrame#verdictBanner QPushButton:focus, QFrame#verdictBanner QToolButton:focus"
-                                 " { border: 2px solid white; }")
-                      .arg(colour.name()));
+                                 " { border: 2px solid white; }") +
+                  title);
     m_verdictLabel->setText(v ? toQString(verdictTitle(*v)) : tr("NO VERDICT"));
     m_verdictLabel->setAccessibleName(tr("Verdict: %1").arg(m_verdictLabel->text()));
     m_adviceLabel->setText(v ? toQString(verdictAdvice(*v))
@@ -252,10 +272,10 @@ void VerdictBanner::showReasons(const std::vector<std::string>& reasons) {
     // The words a newcomer meets here, one click from the glossary (Help › Glossary).
     QStringList help;
     if (m_verdict) help << glossaryLink(toQString(verdictTitle(*m_verdict)), QStringLiteral("color:white;"));
-    const bool inconclusive = std::any_of(reasons.begin(), reasons.end(), [](const std::string& r) {
-        return QString::fromStdString(r).contains(QStringLiteral("inconclusive"), Qt::CaseInsensitive);
+    const bool unsettled = std::any_of(reasons.begin(), reasons.end(), [](const std::string& r) {
+        return QString::fromStdString(r).contains(QStringLiteral("unsettled"), Qt::CaseInsensitive);
     });
-    if (inconclusive) help << glossaryLink(QStringLiteral("inconclusive"), QStringLiteral("color:white;"));
+    if (unsettled) help << glossaryLink(QStringLiteral("unsettled"), QStringLiteral("color:white;"));
     if (!help.isEmpty())
         html +=
             QStringLiteral("<p style=\"margin-top:4px;\">") + help.join(QStringLiteral(" · ")) + QStringLiteral("</p>");
@@ -268,9 +288,10 @@ void VerdictBanner::showCertainty(const VerdictCertainty& certainty) {
     m_certaintyLabel->setText(visibleText(toQString(certainty.qualifier)));  // task names: their controls shown
     m_certaintyLabel->setVisible(!certainty.qualifier.empty());
     m_certaintyLabel->setToolTip(certainty.inconclusive
-                                     ? tr("The verdict follows the estimate. Inconclusive: a 95 % interval crosses a "
-                                          "band edge, so the noise could move the verdict; --cautious (New "
-                                          "Comparison's cautious policy) counts each at the worst band it reaches.")
+                                     ? tr("The verdict follows the estimate. Unsettled: a 95 % interval crosses a "
+                                          "band edge, so the noise could move the verdict; the cautious policy "
+                                          "(New Comparison, or the Verdict rules) counts each at the worst band it "
+                                          "reaches.")
                                      : QString());
 }
 
@@ -304,8 +325,22 @@ QString bandsLine(const TimelineBands& b) {
 
 }  // namespace
 
+void VerdictBanner::showCaveats(const std::vector<std::string>& caveats) {
+    QStringList lines;
+    for (const std::string& c : caveats) lines << QStringLiteral("⚠ ") + visibleText(toQString(c));
+    m_caveatLabel->setText(lines.join(QLatin1Char('\n')));
+    m_caveatLabel->setVisible(!lines.isEmpty());
+}
+
 void VerdictBanner::setReport(const ComparisonReport& report) {
-    showVerdict(report.verdict, {});
+    const std::vector<std::string> caveats = verdictCaveats(report);
+    showVerdict(report.verdict, {}, caveats.empty());
+    showCaveats(caveats);
+    m_headline = toQString(std::string(verdictTitle(report.verdict)));
+    for (const std::string& c : caveats) m_headline += QStringLiteral(" — ") + toQString(c);
+    m_deciding.clear();
+    m_headlineLabel->hide();
+    setShownCandidate(QString());
     showCertainty(verdictCertainty(report));
     m_countsLabel->setText(taskCounts(report));
     updateSummary();
@@ -323,10 +358,30 @@ void VerdictBanner::setDecision(const Decision& decision, const ComparisonDocume
                "decide it. A verdict comes from offline evals (two lm-eval runs), domain judge scores "
                "(File › New Comparison…) or a production timeline (Timeline › Connect…).");
     }
-    showVerdict(decision.verdict, noVerdictAdvice);
+    // The first line, the same rule as every report's (core's verdictHeadline): what the verdict is about, what it
+    // rests on, and why it is not clean.
+    const VerdictHeadline headline = verdictHeadline(decision);
+    showVerdict(decision.verdict, noVerdictAdvice, headline.clean());
+    m_headline = toQString(headline.text());
+    m_deciding = toQString(headline.deciding);
+    QStringList about;
+    if (!headline.subject.empty()) about << toQString(headline.subject);
+    if (!headline.basis.empty()) about << toQString(headline.basis);
+    m_headlineLabel->setText(visibleText(about.join(QStringLiteral(" — "))));  // run labels: controls shown
+    m_headlineLabel->setVisible(!about.isEmpty());
+    showCaveats(headline.caveats);
+    if (decision.variants && decision.verdict && !headline.subject.empty()) {
+        QString advice = toQString(headline.subject);
+        advice[0] = advice[0].toUpper();
+        m_adviceLabel->setText(visibleText(advice) + QLatin1Char('.'));
+    }
+    setShownCandidate(QString());
     showCertainty(verdictCertainty(decision, doc.options.thresholds, doc.options.cautious));
     QStringList counts;
-    if (decision.evals) counts << taskCounts(*decision.evals);
+    if (decision.evals) {
+        counts << (decision.variants ? m_deciding + QStringLiteral(": ") + taskCounts(*decision.evals)
+                                     : taskCounts(*decision.evals));
+    }
     if (decision.judge) {
         const JudgeComparison& j = *decision.judge;
         counts << tr("domain judge: %1 (%2 %3)")
@@ -341,20 +396,48 @@ void VerdictBanner::setDecision(const Decision& decision, const ComparisonDocume
     }
     m_countsLabel->setText(counts.join(QLatin1Char('\n')));
     updateSummary();
-    // With evals alone, their own reasons read best (no "offline evals:" prefix on every line).
-    showReasons(!doc.timeline && !decision.judge && decision.evals ? decision.evals->reasons : decision.reasons);
+    // With one candidate's evals alone, their own reasons read best (no "offline evals:" prefix on every line); with
+    // several, the recommendation's lines come first.
+    showReasons(!doc.timeline && !decision.judge && decision.evals && !decision.variants ? decision.evals->reasons
+                                                                                          : decision.reasons);
     QStringList lines;
     if (decision.evals) {
         lines << thresholdsLine(decision.evals->thresholds);
     } else if (decision.judge) {
         lines << thresholdsLine(doc.options.thresholds);
     }
+    if (decision.variants)
+        lines << tr("Recommendation gate: %1").arg(toQString(gateWords(decision.variants->recommendation.options)));
     if ((decision.evals || decision.judge) && doc.options.cautious) {
         lines << tr("Cautious policy: an interval that straddles a band edge takes the worst band it reaches.");
     }
     if (doc.timeline) lines << bandsLine(doc.timeline->settings.bands);
     m_thresholdsLabel->setText(lines.join(QLatin1Char('\n')));
     showReview(doc.currentDecision(), decision.verdict);
+}
+
+void VerdictBanner::setShownCandidate(const QString& label) {
+    const bool other = !label.isEmpty() && !m_deciding.isEmpty() && label != m_deciding;
+    m_shownLabel->setText(other ? tr("The Offline evals tab shows %1; the verdict is about %2.")
+                                      .arg(visibleText(label), visibleText(m_deciding))
+                                : QString());
+    m_shownLabel->setVisible(other);
+}
+
+QString VerdictBanner::shownCandidateText() const {
+    return m_shownLabel->isHidden() ? QString() : m_shownLabel->text();
+}
+
+QString VerdictBanner::headlineText() const {
+    return m_headline;
+}
+
+QString VerdictBanner::caveatText() const {
+    return m_caveatLabel->isHidden() ? QString() : m_caveatLabel->text();
+}
+
+bool VerdictBanner::cleanVerdict() const {
+    return m_caveatLabel->isHidden();
 }
 
 QString VerdictBanner::verdictText() const {

@@ -468,8 +468,8 @@ void JudgeView::showSummary(const JudgeSection& section, const JudgeComparison& 
         confidence = tr("Clear. ");
     } else {
         confidence = c.confidence.samplesNeeded
-                         ? tr("Inconclusive (about %1 samples would decide). ").arg(*c.confidence.samplesNeeded)
-                         : tr("Inconclusive. ");
+                         ? tr("Unsettled (about %1 samples would settle it). ").arg(*c.confidence.samplesNeeded)
+                         : tr("Unsettled. ");
     }
     m_confidence->setText(confidence + toQString(c.confidence.explanation));
     m_confidence->setToolTip(escapedTip(toQString(c.confidence.explanation)));

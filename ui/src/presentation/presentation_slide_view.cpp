@@ -694,9 +694,17 @@ void PresentationSlideView::buildVerdict(QWidget* body, const Parts& parts) {
     const QColor strong = slide.verdict ? style::verdictColor(*slide.verdict) : kNoVerdict;
     auto* band = new QFrame(body);
     band->setObjectName(QStringLiteral("verdictBand"));
-    band->setStyleSheet(QStringLiteral("QFrame#verdictBand { background: %1; border: none; border-radius: %2px; }")
-                            .arg(colorName(strong))
-                            .arg(m.px(16)));
+    // A verdict with a caveat (verdict_headline.h) is a dark band with a dashed border in the verdict's colour, never
+    // a solid verdict colour that could pass for a clean one.
+    band->setStyleSheet(
+        slide.clean ? QStringLiteral("QFrame#verdictBand { background: %1; border: none; border-radius: %2px; }")
+                          .arg(colorName(strong))
+                          .arg(m.px(16))
+                    : QStringLiteral("QFrame#verdictBand { background: #2f3336; border: %3px dashed %1;"
+                                     " border-radius: %2px; }")
+                          .arg(colorName(strong.lighter(150)))
+                          .arg(m.px(16))
+                          .arg(std::max(2, m.px(6))));
     auto* bl = new QVBoxLayout(band);
     bl->setContentsMargins(m.px(48), m.px(26), m.px(48), m.px(30));
     bl->setSpacing(m.px(4));
@@ -706,6 +714,9 @@ void PresentationSlideView::buildVerdict(QWidget* body, const Parts& parts) {
     bl->addWidget(title);
     bl->addWidget(makeLabel(band, toQString(slide.subtitle), m.px(32), QFont::DemiBold, Qt::white,
                             QStringLiteral("slideSubtitle")));
+    for (const std::string& note : slide.headlineNotes)
+        bl->addWidget(makeLabel(band, toQString(note), m.px(26), note.starts_with("⚠") ? QFont::Bold : QFont::Normal,
+                                Qt::white, QStringLiteral("slideHeadlineNote")));
     l->addWidget(band);
 
     // The reasons, worst first: each step's verdict as a pill beside its news.

@@ -148,7 +148,7 @@ void MainWindow::buildHelpMenu() {
     guide->setStatusTip(tr("The documentation, offline: every tab, the verdict's rules, files, the command line"));
     QAction* glossary = help->addAction(tr("G&lossary"), this, [this] { openGlossary(); });
     glossary->setShortcut(QKeySequence(QStringLiteral("Shift+F1")));
-    glossary->setStatusTip(tr("What GO, MONITOR, INVESTIGATE, inconclusive, σ, recovery and equivalence mean"));
+    glossary->setStatusTip(tr("What GO, MONITOR, INVESTIGATE, significant, settled, σ, recovery and equivalence mean"));
     QAction* keys = help->addAction(tr("&Keyboard Shortcuts"), this, [this] { showKeyboardShortcuts(); });
     keys->setShortcut(QKeySequence(QStringLiteral("Ctrl+/")));
     keys->setStatusTip(tr("Every menu action with a key"));

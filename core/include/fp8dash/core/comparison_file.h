@@ -121,10 +121,14 @@ struct ComparisonDocument {
 struct Decision {
     std::optional<Verdict> verdict;    // absent when nothing gives one
     std::vector<std::string> reasons;  // the overall verdict in words, most important first
+    // The offline evals and the domain judge the verdict is about: with several candidates, the deciding variant's
+    // (variants->deciding; its paired results, control run and judge scores applied), else the one candidate's.
     std::optional<ComparisonReport> evals;
     std::optional<JudgeComparison> judge;
     std::optional<TimelineReport> timeline;
-    std::optional<VariantComparison> variants;  // several candidates: the evals' verdict is the recommendation's
+    // Several candidates: every variant, the layer steps, the recommendation and the deciding variant, whose own
+    // verdict (worst with production's) is the overall one (DESIGN.md "Degradation and the verdict").
+    std::optional<VariantComparison> variants;
 };
 Result<Decision> decide(const ComparisonDocument& doc);
 

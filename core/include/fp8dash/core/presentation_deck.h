@@ -119,6 +119,10 @@ struct PresentationSlide {
     std::optional<ReviewOutcome> reviewOutcome;
     std::vector<std::string> reviewWarnings;
     std::vector<std::string> moreReasons;  // the verdict slide: decide()'s reasons in full (presenter only)
+    // The verdict slide: what the verdict rests on and its caveats (verdict_headline.h's notes), shown in the band;
+    // `clean` false draws the band so that it cannot pass for a clean verdict.
+    std::vector<std::string> headlineNotes;
+    bool clean = true;
     std::optional<SlideAnswer> answer;     // the answer slide's document
 };
 

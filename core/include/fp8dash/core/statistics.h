@@ -62,7 +62,11 @@ RankTest mannWhitneyU(std::span<const double> baseline, std::span<const double> 
 // thresholds in use). A degradation interval [lowPct, highPct] is "clear" when both ends fall in the same band,
 // "inconclusive" when it straddles an edge.
 enum class Confidence { Clear, Inconclusive };
-const char* confidenceName(Confidence c);  // "clear", "inconclusive"
+const char* confidenceName(Confidence c);  // "clear", "inconclusive" (the JSON spelling)
+// The words for people (glossary "Settled / unsettled"): whether the 95% interval stays inside one verdict band
+// ("settled") or crosses a band edge ("unsettled"). "Significant" is the other question: whether the interval of
+// the change excludes 0.
+const char* bandWords(Confidence c);  // "settled", "unsettled"
 
 // What an interval of the loss (the degradation before it is clamped at 0: -delta where higher is better, +delta
 // where lower is better) says about the change: a drop when the whole interval lies above 0, an improvement when it

@@ -90,8 +90,10 @@ struct Recommendation {
     struct Rejected {
         std::string label, task, reason;
     };
-    std::vector<Rejected> rejected;          // each variant that does not pass, with the task and figure that failed it
-    Verdict verdict = Verdict::Investigate;  // the recommended variant's verdict; investigate when none passes
+    std::vector<Rejected> rejected;  // each variant that does not pass, with the task and figure that failed it
+    // The deciding variant's verdict (VariantComparison::deciding): the recommended one's, or when none passes the
+    // least severe variant's (DESIGN.md: adding a candidate never makes the decision worse than the best variant's).
+    Verdict verdict = Verdict::Investigate;
 
     bool recommends(const std::string& variantLabel) const { return label && *label == variantLabel; }
 };
@@ -103,9 +105,18 @@ struct VariantComparison {
     std::vector<VariantResult> variants;  // the candidates in the order given
     std::vector<LayerStep> steps;
     Recommendation recommendation;
+    // The variant the verdict is about (DESIGN.md "Degradation and the verdict"): the recommended one, or, when none
+    // passes the gate, the one whose own verdict is least severe, ties broken as the recommendation breaks them (the
+    // most aggressive, then the one that frees the most memory, then the smallest worst degradation, then the first).
+    std::size_t deciding = 0;  // index into `variants`
+    const VariantResult& decidingVariant() const { return variants.at(deciding); }
     // For each task, the step that costs it most (largest degradation), "" when no step degrades it.
     std::vector<std::pair<std::string, std::string>> costliestStep;  // (task, "FROM → TO")
 };
+
+// The recommendation's gate in words for people (no command-line flag): "GO only", "GO or MONITOR", "GO or MONITOR,
+// every task recovering at least 99%".
+std::string gateWords(const RecommendationOptions& options);
 
 // What a variant's own layers buy (DESIGN.md: the KV-cache ×2 only where its KV cache is FP8): "FP8 weights: half
 // the weight memory (≈ 8 GB less for 8B parameters), W8A8 matmuls on FP8 tensor cores (compute capability >= 8.9);

@@ -44,6 +44,12 @@ public:
     // How sure the verdict is, the whole sentence ("INVESTIGATE by the estimate — inconclusive: …"); beside the
     // verdict the banner shows what follows its first word.
     QString certaintyText() const;
+    QString headlineText() const;  // the verdict's first line as every report words it (core's verdictHeadline)
+    QString caveatText() const;    // "⚠ not comparable: …" beside a verdict that is not clean; "" when clean
+    bool cleanVerdict() const;
+    // Several candidates: the candidate the Evals tab shows, when it is not the deciding variant ("" otherwise).
+    void setShownCandidate(const QString& label);
+    QString shownCandidateText() const;
     QString thresholdsText() const;
     QString countsText() const;
     QString decisionText() const;  // the decision strip
@@ -65,9 +71,10 @@ signals:
 
 private:
     // noVerdictAdvice: the advice line when v is nullopt (empty: the timeline's default).
-    void showVerdict(std::optional<Verdict> v, const QString& noVerdictAdvice);
+    void showVerdict(std::optional<Verdict> v, const QString& noVerdictAdvice, bool clean = true);
     void showReasons(const std::vector<std::string>& reasons);
     void showCertainty(const VerdictCertainty& certainty);
+    void showCaveats(const std::vector<std::string>& caveats);
     void showReview(const ReviewDecision* decision, std::optional<Verdict> current);
     QHBoxLayout* buildHeadline();
     QWidget* buildDetails();
@@ -83,6 +90,11 @@ private:
     QLabel* m_decisionLabel = nullptr;
     QLabel* m_summaryLabel = nullptr;
     QLabel* m_certaintyLabel = nullptr;
+    QLabel* m_headlineLabel = nullptr;  // what the verdict is about and rests on
+    QLabel* m_caveatLabel = nullptr;    // why it is not clean
+    QLabel* m_shownLabel = nullptr;     // the candidate the table shows, when not the deciding one
+    QString m_headline;
+    QString m_deciding;
     QString m_certainty;
     QToolButton* m_detailsButton = nullptr;
     QWidget* m_details = nullptr;
