@@ -183,7 +183,7 @@ TEST_F(FirstWindowTest, TheBannerShowsTheDecisionAndHowSureWhole) {
     }
     ASSERT_GT(worstDegradation, 1.5);  // investigate
     EXPECT_TRUE(certainty->text().startsWith(
-        QStringLiteral("by the estimate — inconclusive: %1's 95% interval").arg(QString::fromStdString(worst))))
+        QStringLiteral("by the estimate — unsettled: %1's 95% interval").arg(QString::fromStdString(worst))))
         << certainty->text().toStdString();
     EXPECT_EQ(banner->certaintyText(), banner->verdictText() + QLatin1Char(' ') + certainty->text());
     expectWhole(certainty, "how sure");
@@ -193,7 +193,7 @@ TEST_F(FirstWindowTest, TheBannerShowsTheDecisionAndHowSureWhole) {
         QRect(QPoint(), laptop.window.size())
             .contains(QRect(banner->recordButton()->mapTo(&laptop.window, QPoint()), banner->recordButton()->size())));
 
-    // The details list the report's reasons, every one of them (the PDF's "6 tasks are inconclusive" among them).
+    // The details list the report's reasons, every one of them (the PDF's "6 tasks are unsettled" among them).
     auto doc = loadDemoComparison();
     ASSERT_TRUE(doc.ok());
     auto decided = decide(*doc);
@@ -205,7 +205,7 @@ TEST_F(FirstWindowTest, TheBannerShowsTheDecisionAndHowSureWhole) {
     EXPECT_EQ(banner->reasonsText(), reasons.join(QLatin1Char('\n')));
     bool shownInconclusive = false;
     for (const QLabel* label : banner->findChildren<QLabel*>())
-        if (label->isVisible() && label->text().contains(QStringLiteral("tasks are inconclusive")))
+        if (label->isVisible() && label->text().contains(QStringLiteral("tasks are unsettled")))
             shownInconclusive = true;
     EXPECT_TRUE(shownInconclusive);
     saveScreenshot(laptop.window, QStringLiteral("first-window-details.png"));

@@ -312,7 +312,7 @@ TEST_F(HelpMenuTest, CopyAndCopyAsMarkdownGiveTheSelectedRowsWithAHostileNameInO
 // links, and an image-free page list.
 QString writeGuide(const QTemporaryDir& dir) {
     QString glossary = QStringLiteral("# Glossary\n\nWords of the verdict.\n\n");
-    for (const char* term : {"GO", "MONITOR", "INVESTIGATE", "Inconclusive", "Equivalence", "Sigma (σ)", "Recovery",
+    for (const char* term : {"GO", "MONITOR", "INVESTIGATE", "Significant", "Settled", "Unsettled", "Equivalence", "Sigma (σ)", "Recovery",
                              "95 % interval", "Degradation"}) {
         glossary += QStringLiteral("## %1\n\n").arg(QString::fromUtf8(term));
         for (int p = 0; p < 12; ++p)
@@ -339,14 +339,14 @@ TEST_F(HelpMenuTest, TheGuideOpensTheGlossaryAtATermFollowsLinksAndGoesBack) {
     window.setGuideRoot(QUrl::fromLocalFile(dir.path() + QLatin1Char('/')));
     window.openDemo();
 
-    // Help › Glossary at "Inconclusive": the heading is the first thing in view.
-    GuideWindow* guide = window.openGlossary(QStringLiteral("Inconclusive"));
+    // Help › Glossary at "Unsettled": the heading is the first thing in view.
+    GuideWindow* guide = window.openGlossary(QStringLiteral("Unsettled"));
     ASSERT_NE(guide, nullptr);
     guide->resize(900, 500);
     ASSERT_TRUE(QTest::qWaitForWindowExposed(guide));
-    guide->openPage(QStringLiteral("glossary.md"), QStringLiteral("Inconclusive"));  // now that it has its size
+    guide->openPage(QStringLiteral("glossary.md"), QStringLiteral("Unsettled"));  // now that it has its size
     EXPECT_EQ(guide->currentPage(), QStringLiteral("glossary.md"));
-    EXPECT_EQ(guide->browser()->firstVisibleBlockText(), QStringLiteral("Inconclusive"));
+    EXPECT_EQ(guide->browser()->firstVisibleBlockText(), QStringLiteral("Unsettled"));
     // The pages are listed by their first heading, the judge before the glossary (the README's order).
     EXPECT_EQ(guide->pageTitles(), (QStringList{QStringLiteral("The domain judge"), QStringLiteral("Glossary")}));
     // One window: Help › fp8dash Guide again brings the same one.
@@ -431,7 +431,7 @@ TEST_F(HelpMenuTest, TheBuiltInGuideHoldsEveryDocsPage) {
     QStringList headings;
     for (QTextBlock b = guide.browser()->document()->begin(); b.isValid(); b = b.next())
         if (b.blockFormat().headingLevel() > 0) headings << b.text();
-    for (const char* term : {"GO", "MONITOR", "INVESTIGATE", "Inconclusive", "Equivalence", "Sigma (σ)", "Recovery",
+    for (const char* term : {"GO", "MONITOR", "INVESTIGATE", "Significant", "Settled", "Unsettled", "Equivalence", "Sigma (σ)", "Recovery",
                              "95 % interval", "Degradation"})
         EXPECT_TRUE(headings.contains(QString::fromUtf8(term))) << term;
 }

@@ -304,9 +304,9 @@ TEST_F(TaskTableTest, DemoShowsTheConfidenceButNoPairedOrNoiseColumns) {
         const QModelIndex index = findTaskRow(model, QString::fromLatin1(row.task));  // the table is worst first
         const QString cell = cellText(model, index, TaskTableModel::ConfidenceColumn);
         if (expected.clear) {
-            EXPECT_EQ(cell, QStringLiteral("clear"));
+            EXPECT_EQ(cell, QStringLiteral("settled"));
         } else {
-            EXPECT_TRUE(cell.startsWith(QStringLiteral("inconclusive"))) << cell.toStdString();
+            EXPECT_TRUE(cell.startsWith(QStringLiteral("unsettled"))) << cell.toStdString();
         }
         // The tooltip is the one-sentence explanation, naming the interval.
         const QString tip = index.siblingAtColumn(TaskTableModel::ConfidenceColumn).data(Qt::ToolTipRole).toString();
