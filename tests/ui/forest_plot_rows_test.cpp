@@ -172,6 +172,7 @@ TEST_F(ForestPlotRowsTest, FifteenTasksHaveFifteenLabelsAtALaptopSize) {
         Window w;
         showIn(w, size, &doc);
         ASSERT_EQ(w.plot->entries().size(), 15u);
+        saveScreenshot(w.window, QStringLiteral("evals-15-tasks-%1x%2.png").arg(size.width()).arg(size.height()));
         expectOneLabelPerRow(w.plot);
         // The rows that do not fit scroll inside the plot; the axis below them stays on screen.
         auto* scroll = w.plot->findChild<QScrollBar*>(QStringLiteral("forestPlotScroll"));
@@ -219,6 +220,7 @@ TEST_F(ForestPlotRowsTest, AWideIntervalIsCutWithAnArrowAndDoesNotStretchTheAxis
     showIn(w, {1366, 768}, &doc);
     ForestPlot* plot = w.plot;
     ASSERT_EQ(plot->entries().size(), 15u);
+    saveScreenshot(w.window, QStringLiteral("evals-wide-interval-1366x768.png"));
 
     // The axis spans a few percent, not ±34: the go stretch (0 to 0.5 %) and the monitor band (0.5 to 1.5 %) are wide.
     const std::vector<double> ticks = plot->ticks();
@@ -297,6 +299,7 @@ TEST_F(ForestPlotRowsTest, AWideIntervalIsCutWithAnArrowAndDoesNotStretchTheAxis
     EXPECT_EQ(picture.scrollOffset(), 0);
     EXPECT_EQ(picture.rowsViewport().height(), 15 * picture.rowHeight());
     expectOneLabelPerRow(&picture);
+    saveScreenshot(picture, QStringLiteral("report-picture-wide-interval.png"));
     const QImage rendered = renderForestPlotImage(picture, 800, 2.0);
     EXPECT_EQ(rendered.height(), 2 * picture.naturalHeight());
     Theme::instance()->setMode(before);

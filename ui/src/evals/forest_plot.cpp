@@ -101,7 +101,10 @@ void ForestPlot::attach(TaskTableView* table) {
     QSortFilterProxyModel* proxy = table->proxyModel();
     const auto rebuild = [this] { rebuildFromTable(); };
     // The proxy's own signals: a sort is a layout change, a filter removes or inserts rows, a new report resets.
-    connect(proxy, &QAbstractItemModel::modelReset, this, rebuild);
+    connect(proxy, &QAbstractItemModel::modelReset, this, [this] {
+        m_scroll->setValue(0);  // another report (a candidate picked): from its first row
+        rebuildFromTable();
+    });
     connect(proxy, &QAbstractItemModel::layoutChanged, this, rebuild);
     connect(proxy, &QAbstractItemModel::rowsInserted, this, rebuild);
     connect(proxy, &QAbstractItemModel::rowsRemoved, this, rebuild);

@@ -10,8 +10,9 @@
 // plus a margin (rowHeight(), from QFontMetrics), never thinner. The widget is no taller than its rows need
 // (maximumHeight = naturalHeight()); when its container gives it less, the rows scroll inside it (a vertical scroll
 // bar at the right, the mouse wheel, and the table's current task scrolled into view) while the band names above
-// them and the axis below them stay in place, so the scale is always readable. It does not grow the table's
-// column: the table below keeps the room a laptop's screen has.
+// them and the axis below them stay in place, so the scale is always readable. It does not grow the Evals tab's
+// column: ComparisonView gives it up to half the column (the demo's six rows whole at 1366 × 768), the table below
+// keeps the rest.
 //
 // Axis (issue 39): the range covers zero, the bands up to twice the investigate edge (so go, monitor and the start
 // of investigate are always wide enough to read), and every point estimate. Interval ends count only up to a cap:
