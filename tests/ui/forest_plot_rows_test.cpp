@@ -36,44 +36,44 @@ namespace {
 
 class ForestPlotRowsTest : public GuiTest {};
 
-constexpr double kBaseline = 0.5;     // every task's baseline accuracy
-constexpr double kNarrowSe = 0.0018;  // ±1.96 √2 · 0.0018 / 0.5 · 100 ≈ ±1.0 %
-constexpr double kWideSe = 0.0613;    // ≈ ±34 %
+constexpr double kForestBaseline = 0.5;     // every task's baseline accuracy
+constexpr double kForestNarrowSe = 0.0018;  // ±1.96 √2 · 0.0018 / 0.5 · 100 ≈ ±1.0 %
+constexpr double kForestWideSe = 0.0613;    // ≈ ±34 %
 
-struct SyntheticTask {
+struct ForestSyntheticTask {
     QString name;
-    double candidate;  // the candidate's accuracy (the baseline's is kBaseline)
+    double candidate;  // the candidate's accuracy (the baseline's is kForestBaseline)
     double se;         // both sides' standard error
 };
 
 // The loss and the 95 % interval of a synthetic task, computed here (higher is better: loss = −Δ%).
-struct Expected {
+struct ForestExpected {
     double loss, low, high;
 };
-Expected expectedOf(const SyntheticTask& t) {
-    const double loss = -(t.candidate - kBaseline) / kBaseline * 100;
-    const double half = 1.96 * std::sqrt(2 * t.se * t.se) / kBaseline * 100;
+ForestExpected forestExpectedOf(const ForestSyntheticTask& t) {
+    const double loss = -(t.candidate - kForestBaseline) / kForestBaseline * 100;
+    const double half = 1.96 * std::sqrt(2 * t.se * t.se) / kForestBaseline * 100;
     return {loss, loss - half, loss + half};
 }
 
 // `count` tasks with names of realistic length, small losses, ±1 % intervals; with `wideAt` >= 0 that task's
 // interval is ±34 %.
-std::vector<SyntheticTask> syntheticTasks(int count, int wideAt = -1) {
-    std::vector<SyntheticTask> tasks;
+std::vector<ForestSyntheticTask> forestSyntheticTasks(int count, int wideAt = -1) {
+    std::vector<ForestSyntheticTask> tasks;
     for (int i = 0; i < count; ++i) {
-        const double candidate = kBaseline * (1 - (0.1 * (i % 7) - 0.2) / 100);  // losses −0.2 … +0.4 %
+        const double candidate = kForestBaseline * (1 - (0.1 * (i % 7) - 0.2) / 100);  // losses −0.2 … +0.4 %
         tasks.push_back({QStringLiteral("mmlu_subject_%1_task").arg(i + 1, 2, 10, QLatin1Char('0')), candidate,
-                         i == wideAt ? kWideSe : kNarrowSe});
+                         i == wideAt ? kForestWideSe : kForestNarrowSe});
     }
     return tasks;
 }
 
-void writeRun(const QString& dir, const std::vector<SyntheticTask>& tasks, bool candidate) {
+void writeForestRun(const QString& dir, const std::vector<ForestSyntheticTask>& tasks, bool candidate) {
     ASSERT_TRUE(QDir().mkpath(dir));
     QJsonObject results, higher;
-    for (const SyntheticTask& t : tasks) {
+    for (const ForestSyntheticTask& t : tasks) {
         results[t.name] = QJsonObject{{QStringLiteral("alias"), t.name},
-                                      {QStringLiteral("acc,none"), candidate ? t.candidate : kBaseline},
+                                      {QStringLiteral("acc,none"), candidate ? t.candidate : kForestBaseline},
                                       {QStringLiteral("acc_stderr,none"), t.se}};
         higher[t.name] = QJsonObject{{QStringLiteral("acc"), true}};
     }
@@ -90,20 +90,20 @@ void writeRun(const QString& dir, const std::vector<SyntheticTask>& tasks, bool 
     f.write(QJsonDocument(root).toJson());
 }
 
-ComparisonDocument syntheticDocument(const QTemporaryDir& tmp, const std::vector<SyntheticTask>& tasks) {
+ComparisonDocument forestSyntheticDocument(const QTemporaryDir& tmp, const std::vector<ForestSyntheticTask>& tasks) {
     const QString base = tmp.filePath(QStringLiteral("bf16")), cand = tmp.filePath(QStringLiteral("fp8"));
-    writeRun(base, tasks, false);
-    writeRun(cand, tasks, true);
+    writeForestRun(base, tasks, false);
+    writeForestRun(cand, tasks, true);
     return documentFromRuns(base.toStdString(), cand.toStdString());
 }
 
-struct Window {
+struct ForestRowsWindow {
     MainWindow window;
     ComparisonView* view = nullptr;
     ForestPlot* plot = nullptr;
 };
 
-void showIn(Window& w, QSize size, const ComparisonDocument* doc) {
+void showForestRowsWindow(ForestRowsWindow& w, QSize size, const ComparisonDocument* doc) {
     w.window.resize(size);
     w.window.show();
     if (doc) {
@@ -122,7 +122,7 @@ void showIn(Window& w, QSize size, const ComparisonDocument* doc) {
 
 // Whether some pixel of `r` (widget coordinates) in the grabbed image differs clearly from the plot's background
 // (the first pixel of the label's row, left of the names: nothing is drawn there).
-bool hasInk(const QImage& image, const QRect& r, const QColor& background) {
+bool forestLabelHasInk(const QImage& image, const QRect& r, const QColor& background) {
     const qreal dpr = image.devicePixelRatio();
     for (int y = r.top(); y <= r.bottom(); ++y)
         for (int x = r.left(); x <= r.right(); ++x) {
@@ -134,7 +134,7 @@ bool hasInk(const QImage& image, const QRect& r, const QColor& background) {
 
 // Every row has its own label: a rectangle a line of the font tall, inside its row, disjoint from the others, in
 // the rows' order; scrolled into view, it lies in the rows' viewport and ink is drawn in it.
-void expectOneLabelPerRow(ForestPlot* plot) {
+void expectOneForestLabelPerRow(ForestPlot* plot) {
     const int rows = static_cast<int>(plot->entries().size());
     ASSERT_GT(rows, 0);
     const int lineHeight = QFontMetrics(plot->font()).height();
@@ -158,7 +158,7 @@ void expectOneLabelPerRow(ForestPlot* plot) {
         EXPECT_TRUE(plot->rowsViewport().contains(label)) << i;
         const QImage image = plot->grab().toImage();
         const QColor background(image.pixel(1, static_cast<int>((label.center().y()) * image.devicePixelRatio())));
-        if (hasInk(image, label, background)) ++drawn;
+        if (forestLabelHasInk(image, label, background)) ++drawn;
     }
     EXPECT_EQ(drawn, rows);
     plot->scrollToRow(0);
@@ -166,14 +166,14 @@ void expectOneLabelPerRow(ForestPlot* plot) {
 
 TEST_F(ForestPlotRowsTest, FifteenTasksHaveFifteenLabelsAtALaptopSize) {
     QTemporaryDir tmp;
-    const ComparisonDocument doc = syntheticDocument(tmp, syntheticTasks(15));
+    const ComparisonDocument doc = forestSyntheticDocument(tmp, forestSyntheticTasks(15));
     for (const QSize size : {QSize(1366, 768), QSize(1920, 1080)}) {
         SCOPED_TRACE(size.width());
-        Window w;
-        showIn(w, size, &doc);
+        ForestRowsWindow w;
+        showForestRowsWindow(w, size, &doc);
         ASSERT_EQ(w.plot->entries().size(), 15u);
         saveScreenshot(w.window, QStringLiteral("evals-15-tasks-%1x%2.png").arg(size.width()).arg(size.height()));
-        expectOneLabelPerRow(w.plot);
+        expectOneForestLabelPerRow(w.plot);
         // The rows that do not fit scroll inside the plot; the axis below them stays on screen.
         auto* scroll = w.plot->findChild<QScrollBar*>(QStringLiteral("forestPlotScroll"));
         ASSERT_NE(scroll, nullptr);
@@ -191,12 +191,12 @@ TEST_F(ForestPlotRowsTest, FifteenTasksHaveFifteenLabelsAtALaptopSize) {
 }
 
 TEST_F(ForestPlotRowsTest, SixTasksKeepSixLabelsWithTheDetailsOpenAndAShortPane) {
-    Window w;
-    showIn(w, {1366, 768}, nullptr);
+    ForestRowsWindow w;
+    showForestRowsWindow(w, {1366, 768}, nullptr);
     ASSERT_EQ(w.plot->entries().size(), 6u);
     w.view->findChild<VerdictBanner*>()->setDetailsShown(true);
     QApplication::processEvents();
-    expectOneLabelPerRow(w.plot);
+    expectOneForestLabelPerRow(w.plot);
     // The pane dragged as short as its splitter allows: still one label per row (the rest a scroll away).
     auto* column = w.view->findChild<QSplitter*>(QStringLiteral("evalsColumn"));
     ASSERT_NE(column, nullptr);
@@ -204,7 +204,7 @@ TEST_F(ForestPlotRowsTest, SixTasksKeepSixLabelsWithTheDetailsOpenAndAShortPane)
     QApplication::processEvents();
     EXPECT_LT(w.plot->height(), w.plot->naturalHeight());
     EXPECT_GE(w.plot->rowsViewport().height(), w.plot->rowHeight());
-    expectOneLabelPerRow(w.plot);
+    expectOneForestLabelPerRow(w.plot);
     w.view->findChild<VerdictBanner*>()->setDetailsShown(false);
 }
 
@@ -212,12 +212,12 @@ TEST_F(ForestPlotRowsTest, AWideIntervalIsCutWithAnArrowAndDoesNotStretchTheAxis
     const ThemeMode before = Theme::instance()->mode();
     Theme::instance()->setMode(ThemeMode::Light);
     QTemporaryDir tmp;
-    const std::vector<SyntheticTask> tasks = syntheticTasks(15, 7);
-    const Expected wide = expectedOf(tasks[7]);
+    const std::vector<ForestSyntheticTask> tasks = forestSyntheticTasks(15, 7);
+    const ForestExpected wide = forestExpectedOf(tasks[7]);
     ASSERT_GT(wide.high - wide.loss, 30);  // the construction: a ±34 % interval
-    const ComparisonDocument doc = syntheticDocument(tmp, tasks);
-    Window w;
-    showIn(w, {1366, 768}, &doc);
+    const ComparisonDocument doc = forestSyntheticDocument(tmp, tasks);
+    ForestRowsWindow w;
+    showForestRowsWindow(w, {1366, 768}, &doc);
     ForestPlot* plot = w.plot;
     ASSERT_EQ(plot->entries().size(), 15u);
     saveScreenshot(w.window, QStringLiteral("evals-wide-interval-1366x768.png"));
@@ -230,9 +230,9 @@ TEST_F(ForestPlotRowsTest, AWideIntervalIsCutWithAnArrowAndDoesNotStretchTheAxis
     EXPECT_GE(plot->xFor(t.goBelow) - plot->xFor(0), 40.0);
     EXPECT_GE(plot->xFor(t.investigateAbove) - plot->xFor(t.goBelow), 80.0);
     // Every point estimate is on the axis.
-    for (const SyntheticTask& s : tasks) {
-        EXPECT_GE(expectedOf(s).loss, ticks.front());
-        EXPECT_LE(expectedOf(s).loss, ticks.back());
+    for (const ForestSyntheticTask& s : tasks) {
+        EXPECT_GE(forestExpectedOf(s).loss, ticks.front());
+        EXPECT_LE(forestExpectedOf(s).loss, ticks.back());
     }
 
     int wideRow = -1;
@@ -298,20 +298,21 @@ TEST_F(ForestPlotRowsTest, AWideIntervalIsCutWithAnArrowAndDoesNotStretchTheAxis
     EXPECT_EQ(picture.ticks(), plot->ticks());
     EXPECT_EQ(picture.scrollOffset(), 0);
     EXPECT_EQ(picture.rowsViewport().height(), 15 * picture.rowHeight());
-    expectOneLabelPerRow(&picture);
+    expectOneForestLabelPerRow(&picture);
     saveScreenshot(picture, QStringLiteral("report-picture-wide-interval.png"));
     const QImage rendered = renderForestPlotImage(picture, 800, 2.0);
     EXPECT_EQ(rendered.height(), 2 * picture.naturalHeight());
     Theme::instance()->setMode(before);
 }
 
-const QString kQwen = QStringLiteral(FP8DASH_TEST_DATA "/lm-eval-variants/qwen3.5-27b");
+const QString kForestQwen = QStringLiteral(FP8DASH_TEST_DATA "/lm-eval-variants/qwen3.5-27b");
 
-LoadedComparison qwenVariants() {
+LoadedComparison forestQwenVariants() {
     NewComparisonRequest r;
-    r.baselinePath = kQwen + QStringLiteral("/bf16");
-    r.candidatePath = kQwen + QStringLiteral("/fp8-kv");
-    r.moreCandidatePaths = {kQwen + QStringLiteral("/fp8-weights"), kQwen + QStringLiteral("/fp8-weights-kv")};
+    r.baselinePath = kForestQwen + QStringLiteral("/bf16");
+    r.candidatePath = kForestQwen + QStringLiteral("/fp8-kv");
+    r.moreCandidatePaths = {kForestQwen + QStringLiteral("/fp8-weights"),
+                            kForestQwen + QStringLiteral("/fp8-weights-kv")};
     r.moreCandidateLabels = {QString(), QString()};
     r.baselineLabel = QString();
     r.candidateLabel = QString();
@@ -320,10 +321,10 @@ LoadedComparison qwenVariants() {
     return built.ok() ? std::move(built).value() : LoadedComparison{};
 }
 
-void showQwen(Window& w, QSize size) {
+void showForestQwen(ForestRowsWindow& w, QSize size) {
     w.window.resize(size);
     w.window.show();
-    w.window.showNewComparison(qwenVariants(), {});
+    w.window.showNewComparison(forestQwenVariants(), {});
     w.view = w.window.comparisonView();
     w.view->setOfflineNotice({});
     w.view->showTab(ComparisonView::EvalsTab);
@@ -334,8 +335,8 @@ void showQwen(Window& w, QSize size) {
 }
 
 // The "results" object of the one lm-eval file in a run folder of the Qwen3.5 set.
-QJsonObject qwenResults(const QString& run) {
-    QDir d(kQwen + run);
+QJsonObject forestQwenResults(const QString& run) {
+    QDir d(kForestQwen + run);
     const QStringList files = d.entryList({QStringLiteral("results_*.json")});
     EXPECT_EQ(files.size(), 1) << run.toStdString();
     QFile f(d.filePath(files.value(0)));
@@ -344,20 +345,20 @@ QJsonObject qwenResults(const QString& run) {
 }
 
 TEST_F(ForestPlotRowsTest, TheCandidatePickerChoosesTheVariantThePlotShows) {
-    Window w;
-    showQwen(w, {1366, 768});
+    ForestRowsWindow w;
+    showForestQwen(w, {1366, 768});
     auto* picker = w.view->findChild<QComboBox*>(QStringLiteral("candidatePicker"));
     ASSERT_NE(picker, nullptr);
     ASSERT_EQ(picker->count(), 3);
     // Each candidate's losses, read from its lm-eval file here (the candidates in the order given).
     const QStringList runs{QStringLiteral("/fp8-kv"), QStringLiteral("/fp8-weights"),
                            QStringLiteral("/fp8-weights-kv")};
-    const QJsonObject baseline = qwenResults(QStringLiteral("/bf16"));
+    const QJsonObject baseline = forestQwenResults(QStringLiteral("/bf16"));
     for (int k = 0; k < 3; ++k) {
         SCOPED_TRACE(k);
         picker->setCurrentIndex(k);
         QApplication::processEvents();
-        const QJsonObject candidate = qwenResults(runs[k]);
+        const QJsonObject candidate = forestQwenResults(runs[k]);
         ASSERT_EQ(w.plot->entries().size(), static_cast<std::size_t>(baseline.size()));
         for (const ForestPlot::Entry& e : w.plot->entries()) {
             const QJsonObject b = baseline[e.task].toObject(), c = candidate[e.task].toObject();
@@ -370,8 +371,50 @@ TEST_F(ForestPlotRowsTest, TheCandidatePickerChoosesTheVariantThePlotShows) {
             ASSERT_TRUE(e.loss.has_value());
             EXPECT_NEAR(*e.loss, -(cv - bv) / bv * 100, 1e-9) << e.task.toStdString();
         }
-        expectOneLabelPerRow(w.plot);
+        expectOneForestLabelPerRow(w.plot);
     }
+}
+
+// The W8A8 / +KV / +calibrated-KV ladder at 1366 × 768 with the banner's Details open: each candidate picked, one
+// label per row, and a row says in its tooltip that its interval is cut exactly when an end lies off the axis.
+TEST_F(ForestPlotRowsTest, TheLadderReadsForEachCandidateWithTheDetailsOpen) {
+    const QString ladder = QStringLiteral(FP8DASH_TEST_DATA "/lm-eval-ladder");
+    NewComparisonRequest r;
+    r.baselinePath = ladder + QStringLiteral("/bf16");
+    r.candidatePath = ladder + QStringLiteral("/w8a8");
+    r.moreCandidatePaths = {ladder + QStringLiteral("/w8a8-kv"), ladder + QStringLiteral("/w8a8-kv-cal")};
+    r.moreCandidateLabels = {QString(), QString()};
+    auto built = buildNewComparison(r);
+    ASSERT_TRUE(built.ok()) << built.error().message;
+    ForestRowsWindow w;
+    w.window.resize(1366, 768);
+    w.window.show();
+    w.window.showNewComparison(*built, {});
+    w.view = w.window.comparisonView();
+    w.view->setOfflineNotice({});
+    w.view->showTab(ComparisonView::EvalsTab);
+    w.plot = w.view->findChild<ForestPlot*>();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w.window));
+    ASSERT_NE(w.plot, nullptr);
+    w.view->findChild<VerdictBanner*>()->setDetailsShown(true);
+    auto* picker = w.view->findChild<QComboBox*>(QStringLiteral("candidatePicker"));
+    ASSERT_NE(picker, nullptr);
+    ASSERT_EQ(picker->count(), 3);
+    for (int k = 0; k < picker->count(); ++k) {
+        SCOPED_TRACE(k);
+        picker->setCurrentIndex(k);
+        QApplication::processEvents();
+        saveScreenshot(w.window, QStringLiteral("evals-ladder-%1-1366x768-details.png").arg(k));
+        expectOneForestLabelPerRow(w.plot);
+        const std::vector<double> ticks = w.plot->ticks();
+        for (int i = 0; i < static_cast<int>(w.plot->entries().size()); ++i) {
+            const ForestPlot::Entry& e = w.plot->entries()[static_cast<std::size_t>(i)];
+            const bool off = e.low && e.high && (*e.low < ticks.front() || *e.high > ticks.back());
+            EXPECT_EQ(w.plot->clippedEnds(i) != ForestPlot::NoEndClipped, off) << e.task.toStdString();
+            EXPECT_EQ(w.plot->toolTipHtml(i).contains(QStringLiteral("beyond the axis")), off);
+        }
+    }
+    w.view->findChild<VerdictBanner*>()->setDetailsShown(false);
 }
 
 // The Evals tab at both sizes and in both themes, on the Qwen3.5 set and on the demo: one label per row, with the
@@ -383,11 +426,11 @@ TEST_F(ForestPlotRowsTest, EveryRowReadsAtBothSizesAndInBothThemes) {
         for (const QSize size : {QSize(1366, 768), QSize(1920, 1080)}) {
             for (const bool qwen : {true, false}) {
                 SCOPED_TRACE((qwen ? "qwen " : "demo ") + std::to_string(size.width()));
-                Window w;
+                ForestRowsWindow w;
                 if (qwen) {
-                    showQwen(w, size);
+                    showForestQwen(w, size);
                 } else {
-                    showIn(w, size, nullptr);
+                    showForestRowsWindow(w, size, nullptr);
                 }
                 const QString name =
                     QStringLiteral("evals-%1-%2x%3-%4")
@@ -396,12 +439,12 @@ TEST_F(ForestPlotRowsTest, EveryRowReadsAtBothSizesAndInBothThemes) {
                         .arg(size.height())
                         .arg(mode == ThemeMode::Dark ? QStringLiteral("dark") : QStringLiteral("light"));
                 saveScreenshot(w.window, name + QStringLiteral(".png"));
-                expectOneLabelPerRow(w.plot);
+                expectOneForestLabelPerRow(w.plot);
                 auto* banner = w.view->findChild<VerdictBanner*>();
                 banner->setDetailsShown(true);
                 QApplication::processEvents();
                 saveScreenshot(w.window, name + QStringLiteral("-details.png"));
-                expectOneLabelPerRow(w.plot);
+                expectOneForestLabelPerRow(w.plot);
                 banner->setDetailsShown(false);
             }
         }
