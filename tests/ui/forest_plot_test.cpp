@@ -26,6 +26,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <tuple>
 
 #include "fp8dash/core/nice_ticks.h"
 #include "fp8dash/ui/chart_snapshots.h"
@@ -150,7 +151,7 @@ TEST_F(ForestPlotTest, BandsAreCoresThresholdsAndWhiskersAreTheIntervals) {
     EXPECT_LE(ticks.front(), 0.0);
     EXPECT_GE(ticks.back(), Thresholds{}.investigateAbove);
 
-    const QImage image = s.plot->grab().toImage();
+    QImage image = s.plot->grab().toImage();
     const qreal dpr = image.devicePixelRatio();
     auto pixel = [&](double x, double y) {
         return QColor(image.pixel(static_cast<int>(std::lround(x * dpr)), static_cast<int>(std::lround(y * dpr))));
@@ -175,6 +176,10 @@ TEST_F(ForestPlotTest, BandsAreCoresThresholdsAndWhiskersAreTheIntervals) {
     // Each whisker: the 95 % interval from lm-eval's standard errors in the demo file (unpaired):
     // loss ± 1.96 √(se_b² + se_c²) / |b| × 100, the loss being −Δ% (every demo metric is higher-is-better).
     const Json demo = demoJson();
+    double largest = 2 * core.investigateAbove;
+    for (const ForestPlot::Entry& e : s.plot->entries())
+        if (e.loss) largest = std::max(largest, std::abs(*e.loss));
+    const double cap = 2 * largest;
     for (std::size_t i = 0; i < s.plot->entries().size(); ++i) {
         const ForestPlot::Entry& e = s.plot->entries()[i];
         SCOPED_TRACE(e.task.toStdString());
@@ -198,13 +203,30 @@ TEST_F(ForestPlotTest, BandsAreCoresThresholdsAndWhiskersAreTheIntervals) {
         EXPECT_NEAR(*e.loss, loss, 1e-9);
         EXPECT_NEAR(*e.low, loss - half, 1e-9);
         EXPECT_NEAR(*e.high, loss + half, 1e-9);
-        // Drawn there: dark whisker pixels just inside both ends, none a few pixels beyond (unless a drawn line
-        // - zero, a band edge - sits there).
+        // The axis rule (forest_plot.h): an end within the cap (twice the larger of 2 × investigateAbove and the
+        // largest |estimate|) lies on the axis and is drawn whole: dark whisker pixels just inside it, none a few
+        // pixels beyond (unless a drawn line - zero, a band edge - sits there). An end off the axis is cut at its
+        // edge with an arrow head (ink above and below the whisker's line, 6 px in from the edge).
+        s.plot->scrollToRow(static_cast<int>(i));
+        image = s.plot->grab().toImage();
         const QRect row = s.plot->rowRect(static_cast<int>(i));
         const double cy = row.center().y();  // the pixel row the whisker's line (centre + 0.5, 1.6 px) covers
-        EXPECT_LT(luminance(pixel(s.plot->xFor(*e.low) + 1, cy)), 0.2);
-        EXPECT_LT(luminance(pixel(s.plot->xFor(*e.high) - 1, cy)), 0.2);
-        for (const double beyond : {s.plot->xFor(*e.low) - 5, s.plot->xFor(*e.high) + 5}) {
+        const int clipped = s.plot->clippedEnds(static_cast<int>(i));
+        for (const auto& [end, inward, flag] : {std::tuple{*e.low, 1.0, int(ForestPlot::LowEndClipped)},
+                                                std::tuple{*e.high, -1.0, int(ForestPlot::HighEndClipped)}}) {
+            const bool onAxis = end >= ticks.front() && end <= ticks.back();
+            if (std::abs(end) <= cap) {
+                EXPECT_TRUE(onAxis) << end;
+            }
+            EXPECT_EQ((clipped & flag) != 0, !onAxis) << end;
+            if (!onAxis) {
+                const double edge = s.plot->xFor(end < ticks.front() ? ticks.front() : ticks.back());
+                EXPECT_LT(luminance(pixel(edge + inward * 6, cy - 1)), 0.2) << end;
+                EXPECT_LT(luminance(pixel(edge + inward * 6, cy + 2)), 0.2) << end;
+                continue;
+            }
+            EXPECT_LT(luminance(pixel(s.plot->xFor(end) + inward, cy)), 0.2);
+            const double beyond = s.plot->xFor(end) - inward * 5;
             bool nearLine = false;
             for (double line : {0.0, core.goBelow, core.investigateAbove})
                 nearLine |= std::abs(s.plot->xFor(line) - beyond) < 3;

@@ -133,11 +133,11 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     evalsColumn->addWidget(m_table);
     evalsColumn->setCollapsible(0, true);
     evalsColumn->setCollapsible(1, false);
-    // A third for the plot, no taller than its rows need (ForestPlot's maximum): at 1366 × 768 the table keeps a
-    // third of the window.
+    // Up to half for the plot, no taller than its rows need (ForestPlot's maximum; more rows scroll inside it, its
+    // axis staying put): the demo's six rows whole at 1366 × 768, and the table keeps at least half.
     evalsColumn->setStretchFactor(0, 1);
-    evalsColumn->setStretchFactor(1, 2);
-    evalsColumn->setSizes({1000, 2000});
+    evalsColumn->setStretchFactor(1, 1);
+    evalsColumn->setSizes({1000, 1000});
 
     m_sideScroll = new QScrollArea(m_splitter);
     m_sideScroll->setObjectName(QStringLiteral("sidePanel"));

@@ -8,12 +8,15 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QToolTip>
 #include <QTreeView>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "fp8dash/core/nice_ticks.h"
 #include "fp8dash/ui/loaded_comparison.h"
@@ -26,11 +29,9 @@
 namespace fp8dash::ui {
 
 namespace {
-constexpr int kTop = 22;     // the band names above the rows
-constexpr int kBottom = 38;  // tick labels and the axis title below them
 constexpr int kRightMargin = 14;
-constexpr int kNaturalRow = 24;  // a row's height when there is room
-constexpr int kMinRow = 16;
+constexpr int kArrowLength = 8;  // the arrow head of an interval cut at the axis' edge
+constexpr int kArrowHalf = 4;
 
 // Enough decimals to tell the ticks apart: 0.5 -> 1, 0.25 -> 2, 2 -> 0.
 int decimalsFor(double step) {
@@ -46,6 +47,25 @@ QString tickText(double v, int decimals) {
 QString percentText(double v) {
     return fixedText(v, 2) + QStringLiteral(" %");
 }
+
+// The band names' font: a little smaller than the widget's, bold.
+QFont forestBandFont(const QFont& base) {
+    QFont f = base;
+    f.setPointSizeF(f.pointSizeF() * 0.85);
+    f.setBold(true);
+    return f;
+}
+
+struct ForestColours {
+    QColor background, text, muted, grid;
+};
+ForestColours forestColours(bool dark) {
+    const QPalette pal = QApplication::palette();
+    return {dark ? pal.color(QPalette::Base) : QColor(Qt::white),
+            dark ? pal.color(QPalette::Text) : QColor(0x20, 0x21, 0x24),
+            dark ? QColor(0x9a, 0xa0, 0xa6) : QColor(0x5f, 0x63, 0x68),
+            dark ? QColor(255, 255, 255, 28) : QColor(0, 0, 0, 22)};
+}
 }  // namespace
 
 ForestPlot::ForestPlot(QWidget* parent) : QWidget(parent) {
@@ -53,6 +73,11 @@ ForestPlot::ForestPlot(QWidget* parent) : QWidget(parent) {
     setAccessibleName(tr("Forest plot of the tasks' degradation"));
     setMouseTracking(true);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    m_scroll = new QScrollBar(Qt::Vertical, this);
+    m_scroll->setObjectName(QStringLiteral("forestPlotScroll"));
+    m_scroll->setAccessibleName(tr("Scroll the forest plot's rows"));
+    m_scroll->hide();
+    connect(m_scroll, &QScrollBar::valueChanged, this, [this] { update(); });
     style::onThemeChange(this, [this] { update(); });
 }
 
@@ -76,7 +101,10 @@ void ForestPlot::attach(TaskTableView* table) {
     QSortFilterProxyModel* proxy = table->proxyModel();
     const auto rebuild = [this] { rebuildFromTable(); };
     // The proxy's own signals: a sort is a layout change, a filter removes or inserts rows, a new report resets.
-    connect(proxy, &QAbstractItemModel::modelReset, this, rebuild);
+    connect(proxy, &QAbstractItemModel::modelReset, this, [this] {
+        m_scroll->setValue(0);  // another report (a candidate picked): from its first row
+        rebuildFromTable();
+    });
     connect(proxy, &QAbstractItemModel::layoutChanged, this, rebuild);
     connect(proxy, &QAbstractItemModel::rowsInserted, this, rebuild);
     connect(proxy, &QAbstractItemModel::rowsRemoved, this, rebuild);
@@ -87,6 +115,9 @@ void ForestPlot::attach(TaskTableView* table) {
                 QModelIndex row = current.siblingAtColumn(TaskTableModel::TaskColumn);
                 while (row.parent().isValid()) row = row.parent();  // a subtask: its task's row
                 m_current = row.data(TaskTableModel::TaskPathRole).toString();
+                // The table's current task is in view in the plot too.
+                for (std::size_t i = 0; i < m_entries.size(); ++i)
+                    if (m_entries[i].task == m_current) scrollToRow(static_cast<int>(i));
                 update();
             });
     connect(this, &ForestPlot::taskClicked, table, [table](const QString& task) { table->selectTask(task); });
@@ -120,10 +151,11 @@ void ForestPlot::setReport(const ComparisonReport& report) {
     fitHeight();
 }
 
-// Rows grow to a comfortable height where there is room (a big screen) and no further: the table keeps the rest.
+// No taller than its rows need (the table below keeps the rest); shorter, the rows scroll.
 void ForestPlot::fitHeight() {
+    setMaximumHeight(naturalHeight());
+    updateScrollBar();
     layoutAxis();
-    setMaximumHeight(kTop + kBottom + std::max<int>(1, static_cast<int>(m_entries.size())) * (kNaturalRow + 12) + 4);
     updateGeometry();
     update();
 }
@@ -133,19 +165,27 @@ void ForestPlot::setAlwaysLight(bool light) {
     update();
 }
 
-// The range covers every estimate and interval, zero, and the investigate edge with room beyond it, so that the
-// three bands are always seen; nice ticks widen it to whole steps.
+// The rule of the header: zero, the bands to twice the investigate edge, every estimate, and the interval ends
+// within the cap (twice the larger of that and the largest |estimate|); a little go band left of zero.
 void ForestPlot::layoutAxis() {
-    double lo = 0, hi = m_thresholds.investigateAbove * 1.3;
-    if (hi <= 0) hi = 1;
+    const double inv = m_thresholds.investigateAbove;
+    double lo = 0, hi = inv > 0 && std::isfinite(inv) ? 2 * inv : 1;
+    double largest = hi;
     for (const Entry& e : m_entries) {
-        for (const auto& v : {e.loss, e.low, e.high}) {
-            if (v && std::isfinite(*v)) lo = std::min(lo, *v), hi = std::max(hi, *v);
+        if (e.loss && std::isfinite(*e.loss)) {
+            lo = std::min(lo, *e.loss), hi = std::max(hi, *e.loss);
+            largest = std::max(largest, std::abs(*e.loss));
+        }
+    }
+    const double cap = 2 * largest;
+    for (const Entry& e : m_entries) {
+        for (const auto& v : {e.low, e.high}) {
+            if (v && std::isfinite(*v) && std::abs(*v) <= cap) lo = std::min(lo, *v), hi = std::max(hi, *v);
         }
     }
     // A little go band left of zero, so the zero line is not the frame.
     lo = std::min(lo, -(hi - lo) * 0.06);
-    const int plotWidth = std::max(120, width() - nameWidth() - kRightMargin);
+    const int plotWidth = std::max(120, plotRect().width());
     const NiceTicks t = niceTicks(lo, hi, std::clamp(plotWidth / 70, 3, 10));
     m_low = t.low;
     m_high = t.high;
@@ -167,16 +207,67 @@ int ForestPlot::nameWidth() const {
 }
 
 int ForestPlot::rowHeight() const {
-    if (m_entries.empty()) return kNaturalRow;
-    const int room = (height() - kTop - kBottom) / static_cast<int>(m_entries.size());
-    // Many tasks in a short pane: thinner rows, every task still drawn (the names thinned out, paintEvent).
-    return std::clamp(room, 3, kNaturalRow + 12);
+    // A line of the font with a margin above and below: room for the name, the dot and the whisker's caps.
+    return std::max(QFontMetrics(font()).height() + 8, 18);
+}
+
+int ForestPlot::topHeight() const {
+    return QFontMetrics(forestBandFont(font())).height() + 8;
+}
+
+int ForestPlot::bottomHeight() const {
+    return 2 * QFontMetrics(font()).height() + 12;  // the tick labels, then the axis title
+}
+
+int ForestPlot::scrollBarWidth() const {
+    const int rows = std::max<int>(1, static_cast<int>(m_entries.size()));
+    const bool needed = rows * rowHeight() > height() - topHeight() - bottomHeight();
+    return needed ? m_scroll->sizeHint().width() : 0;
+}
+
+// Whole rows (no name cut in half above the axis); the little that is left stays blank below the axis.
+QRect ForestPlot::rowsViewport() const {
+    const int rows = std::max<int>(1, static_cast<int>(m_entries.size()));
+    const int room = std::max(0, height() - topHeight() - bottomHeight()), h = rowHeight();
+    const int shown = room >= h ? std::min(rows, room / h) * h : room;
+    return QRect(0, topHeight(), std::max(0, width() - scrollBarWidth()), shown);
+}
+
+int ForestPlot::scrollOffset() const {
+    return scrollBarWidth() > 0 ? m_scroll->value() : 0;
+}
+
+void ForestPlot::updateScrollBar() {
+    const int rows = static_cast<int>(m_entries.size());
+    const int sbw = scrollBarWidth();
+    if (sbw == 0) {
+        m_scroll->hide();
+        m_scroll->setValue(0);
+        return;
+    }
+    const QRect view = rowsViewport();
+    m_scroll->setGeometry(width() - sbw, view.top(), sbw, view.height());
+    m_scroll->setRange(0, std::max(0, rows * rowHeight() - view.height()));
+    m_scroll->setPageStep(std::max(1, view.height()));
+    m_scroll->setSingleStep(rowHeight());
+    m_scroll->show();
+}
+
+void ForestPlot::scrollToRow(int i) {
+    if (i < 0 || i >= static_cast<int>(m_entries.size()) || scrollBarWidth() == 0) return;
+    const QRect view = rowsViewport();
+    const int top = i * rowHeight(), bottom = top + rowHeight();
+    if (top < m_scroll->value()) {
+        m_scroll->setValue(top);
+    } else if (bottom > m_scroll->value() + view.height()) {
+        m_scroll->setValue(bottom - view.height());
+    }
 }
 
 QRect ForestPlot::plotRect() const {
     const int left = nameWidth();
-    const int rows = static_cast<int>(m_entries.size());
-    return QRect(left, kTop, std::max(40, width() - left - kRightMargin), std::max(1, rows) * rowHeight());
+    const QRect view = rowsViewport();
+    return QRect(left, view.top(), std::max(40, view.width() - left - kRightMargin), std::max(1, view.height()));
 }
 
 double ForestPlot::xFor(double lossPct) const {
@@ -191,17 +282,34 @@ double ForestPlot::valueAt(double x) const {
 
 QRect ForestPlot::rowRect(int i) const {
     const int h = rowHeight();
-    return QRect(0, kTop + i * h, width(), h);
+    return QRect(0, topHeight() + i * h - scrollOffset(), rowsViewport().width(), h);
+}
+
+QRect ForestPlot::labelRect(int i) const {
+    const QRect row = rowRect(i);
+    const int lineHeight = QFontMetrics(font()).height();
+    return QRect(6, row.top() + (row.height() - lineHeight) / 2, std::max(0, plotRect().left() - 12), lineHeight);
 }
 
 int ForestPlot::rowAt(const QPoint& pos) const {
-    if (m_entries.empty() || pos.y() < kTop) return -1;
-    const int i = (pos.y() - kTop) / rowHeight();
+    if (m_entries.empty() || !rowsViewport().contains(pos)) return -1;
+    const int i = (pos.y() - topHeight() + scrollOffset()) / rowHeight();
     return i < static_cast<int>(m_entries.size()) ? i : -1;
 }
 
+int ForestPlot::clippedEnds(int i) const {
+    if (i < 0 || i >= static_cast<int>(m_entries.size())) return NoEndClipped;
+    const Entry& e = m_entries[static_cast<std::size_t>(i)];
+    int flags = NoEndClipped;
+    if (e.loss && e.low && e.high) {
+        if (*e.low < m_low) flags |= LowEndClipped;
+        if (*e.high > m_high) flags |= HighEndClipped;
+    }
+    return flags;
+}
+
 int ForestPlot::naturalHeight() const {
-    return kTop + kBottom + std::max<int>(1, static_cast<int>(m_entries.size())) * kNaturalRow + 4;
+    return topHeight() + bottomHeight() + std::max<int>(1, static_cast<int>(m_entries.size())) * rowHeight();
 }
 
 QSize ForestPlot::sizeHint() const {
@@ -209,27 +317,16 @@ QSize ForestPlot::sizeHint() const {
 }
 
 QSize ForestPlot::minimumSizeHint() const {
-    // At most a short strip: on a small screen the table keeps its room (rows thin out below kMinRow).
-    return {320, std::min(kTop + kBottom + std::max<int>(1, static_cast<int>(m_entries.size())) * kMinRow, 180)};
+    // Three rows at least (the rest a scroll away): on a small screen the table keeps its room.
+    const int rows = std::clamp(static_cast<int>(m_entries.size()), 1, 3);
+    return {320, topHeight() + bottomHeight() + rows * rowHeight()};
 }
 
-void ForestPlot::paintEvent(QPaintEvent*) {
-    // The axis depends on the width (how many ticks fit): recomputed here, cheap.
-    const_cast<ForestPlot*>(this)->layoutAxis();
-    const bool dark = !m_alwaysLight && style::darkPalette();
-    const QPalette pal = QApplication::palette();
-    const QColor background = dark ? pal.color(QPalette::Base) : QColor(Qt::white);
-    const QColor text = dark ? pal.color(QPalette::Text) : QColor(0x20, 0x21, 0x24);
-    const QColor muted = dark ? QColor(0x9a, 0xa0, 0xa6) : QColor(0x5f, 0x63, 0x68);
-    const QColor grid = dark ? QColor(255, 255, 255, 28) : QColor(0, 0, 0, 22);
-
-    QPainter p(this);
-    p.setRenderHint(QPainter::Antialiasing);
-    p.fillRect(rect(), background);
-    const QRect plot = plotRect();
+// The bands' tints and names, the grid, the band edges, the zero line, the ticks and the axis title.
+void ForestPlot::paintBands(QPainter& p, const QRect& plot, bool dark) {
+    const ForestColours c = forestColours(dark);
     const QFontMetrics fm(font());
-
-    // The bands, clipped to the axis: go up to goBelow, monitor to investigateAbove, investigate beyond.
+    const int top = topHeight();
     struct Band {
         Verdict v;
         double from, to;
@@ -242,9 +339,7 @@ void ForestPlot::paintEvent(QPaintEvent*) {
          tr("MONITOR %1–%2 %").arg(tickText(go, decimalsFor(go)), tickText(inv, decimalsFor(inv)))},
         {Verdict::Investigate, inv, m_high, tr("INVESTIGATE > %1 %").arg(tickText(inv, decimalsFor(inv)))},
     };
-    QFont bandFont = font();
-    bandFont.setPointSizeF(bandFont.pointSizeF() * 0.85);
-    bandFont.setBold(true);
+    const QFont bandFont = forestBandFont(font());
     const QFontMetrics bandMetrics(bandFont);
     // Each band's tint over its part of the axis; the names above it: the monitor band's centred on it (spilling
     // over its edges when it is narrow), go's and investigate's in what is left of their bands beside it.
@@ -264,7 +359,7 @@ void ForestPlot::paintEvent(QPaintEvent*) {
                                  : bandMetrics.elidedText(b.name.section(QLatin1Char(' '), 0, 0), Qt::ElideRight,
                                                           static_cast<int>(to - from));
         p.setPen(style::verdictTextColor(b.v, dark));
-        p.drawText(QRectF(from, 2, to - from, kTop - 4), Qt::AlignHCenter | Qt::AlignVCenter, name);
+        p.drawText(QRectF(from, 2, to - from, top - 4), Qt::AlignHCenter | Qt::AlignVCenter, name);
     };
     double monitorLeft = x0s[1], monitorRight = x0s[1];
     if (x1s[1] - x0s[1] >= 1) {
@@ -278,13 +373,12 @@ void ForestPlot::paintEvent(QPaintEvent*) {
     p.setFont(font());
 
     // Grid at the ticks, the band edges dashed, the zero line solid.
-    const std::vector<double> tickValues = ticks();
     const int decimals = decimalsFor(m_step);
-    for (double v : tickValues) {
+    for (double v : ticks()) {
         const double x = xFor(v);
-        p.setPen(QPen(grid, 1));
+        p.setPen(QPen(c.grid, 1));
         p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom() + 1));
-        p.setPen(muted);
+        p.setPen(c.muted);
         p.drawLine(QPointF(x, plot.bottom() + 1), QPointF(x, plot.bottom() + 4));
         const QString label = tickText(v, decimals).replace(QLatin1Char('-'), QChar(0x2212));
         const int w = fm.horizontalAdvance(label);
@@ -297,56 +391,86 @@ void ForestPlot::paintEvent(QPaintEvent*) {
         p.drawLine(QPointF(xFor(edge), plot.top()), QPointF(xFor(edge), plot.bottom() + 1));
     }
     if (m_low <= 0 && m_high >= 0) {
-        p.setPen(QPen(text, 1.5));
+        p.setPen(QPen(c.text, 1.5));
         p.drawLine(QPointF(xFor(0), plot.top()), QPointF(xFor(0), plot.bottom() + 1));
     }
-    p.setPen(muted);
-    p.drawText(QRectF(plot.left(), plot.bottom() + 4 + fm.height(), plot.width(), fm.height() + 2),
+    p.setPen(c.muted);
+    p.drawText(QRectF(plot.left(), plot.bottom() + 6 + fm.height(), plot.width(), fm.height() + 2),
                Qt::AlignHCenter | Qt::AlignVCenter,
-               tr("Degradation in % of the baseline (dot: estimate, bar: 95 % interval; left of 0: better) · worse →"));
+               fm.elidedText(tr("Degradation in % of the baseline (dot: estimate, bar: 95 % interval, arrow: beyond "
+                                "the axis; left of 0: better) · worse →"),
+                             Qt::ElideMiddle, plot.width()));
+}
 
-    // The rows: the current one highlighted, the name at the left (elided), the whisker with caps, the dot.
-    const int h = rowHeight();
-    const double radius = std::clamp(h * 0.22, 1.5, 5.0);
-    const int nameStride = std::max(1, (fm.height() + h - 1) / h);  // rows thinner than a line: every n-th name
-    for (int i = 0; i < static_cast<int>(m_entries.size()); ++i) {
-        const Entry& e = m_entries[static_cast<std::size_t>(i)];
-        const QRect row = rowRect(i);
-        const double cy = row.center().y() + 0.5;
-        if (!m_table.isNull() && e.task == m_current) {
-            QColor highlight = pal.color(QPalette::Highlight);
-            highlight.setAlpha(60);
-            p.fillRect(QRect(0, row.top(), width(), row.height()), highlight);
-        }
-        if (i % nameStride == 0) {
-            p.setPen(text);
-            const QString name = fm.elidedText(visibleText(e.task), Qt::ElideMiddle, plot.left() - 12);
-            p.drawText(QRect(6, static_cast<int>(cy) - fm.height() / 2, plot.left() - 12, fm.height()),
-                       Qt::AlignRight | Qt::AlignVCenter, name);
-        }
-        if (!e.loss) {
-            p.setPen(muted);
-            if (h >= fm.height())
-                p.drawText(QRect(plot.left() + 6, row.top(), plot.width() - 6, row.height()),
-                           Qt::AlignLeft | Qt::AlignVCenter, tr("no relative change (the baseline is 0)"));
-            continue;
-        }
-        if (e.low && e.high) {
-            const double x0 = xFor(*e.low), x1 = xFor(*e.high);
-            p.setPen(QPen(text, 1.6));
-            p.drawLine(QPointF(x0, cy), QPointF(x1, cy));
-            const double cap = std::clamp(h * 0.22, 1.0, 5.0);
-            p.drawLine(QPointF(x0, cy - cap), QPointF(x0, cy + cap));
-            p.drawLine(QPointF(x1, cy - cap), QPointF(x1, cy + cap));
-        }
-        p.setPen(QPen(background, 1.5));
-        // The verdict's colour; on a dark palette its light tone (the strong one would sink into the dark tints).
-        p.setBrush(dark ? style::verdictTextColor(e.verdict, true) : style::verdictColor(e.verdict));
-        p.drawEllipse(QPointF(xFor(*e.loss), cy), radius + 1, radius + 1);
-        p.setBrush(Qt::NoBrush);
+// One row: the current one highlighted, the name at the left (elided), the whisker with caps (an arrow head where
+// it is cut at the axis' edge), the dot.
+void ForestPlot::paintRow(QPainter& p, int i, const QRect& plot, bool dark) {
+    const ForestColours c = forestColours(dark);
+    const QFontMetrics fm(font());
+    const Entry& e = m_entries[static_cast<std::size_t>(i)];
+    const QRect row = rowRect(i);
+    const int h = row.height();
+    const double cy = row.center().y() + 0.5;
+    if (!m_table.isNull() && e.task == m_current) {
+        QColor highlight = QApplication::palette().color(QPalette::Highlight);
+        highlight.setAlpha(60);
+        p.fillRect(row, highlight);
     }
+    const QRect label = labelRect(i);
+    p.setPen(c.text);
+    p.drawText(label, Qt::AlignRight | Qt::AlignVCenter,
+               fm.elidedText(visibleText(e.task), Qt::ElideMiddle, label.width()));
+    if (!e.loss) {
+        p.setPen(c.muted);
+        p.drawText(QRect(plot.left() + 6, row.top(), plot.width() - 6, row.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                   tr("no relative change (the baseline is 0)"));
+        return;
+    }
+    if (e.low && e.high) {
+        const int clipped = clippedEnds(i);
+        const double left = plot.left(), right = plot.right() + 1;
+        const double x0 = std::clamp(xFor(*e.low), left, right), x1 = std::clamp(xFor(*e.high), left, right);
+        p.setPen(QPen(c.text, 1.6));
+        p.drawLine(QPointF(x0, cy), QPointF(x1, cy));
+        const double cap = std::clamp(h * 0.22, 1.0, 5.0);
+        if (!(clipped & LowEndClipped)) p.drawLine(QPointF(x0, cy - cap), QPointF(x0, cy + cap));
+        if (!(clipped & HighEndClipped)) p.drawLine(QPointF(x1, cy - cap), QPointF(x1, cy + cap));
+        p.setPen(Qt::NoPen);
+        p.setBrush(c.text);
+        for (const auto& [flag, tip, dir] :
+             {std::tuple{LowEndClipped, left, -1.0}, std::tuple{HighEndClipped, right, 1.0}}) {
+            if (!(clipped & flag)) continue;
+            const QPointF arrow[] = {
+                {tip, cy}, {tip - dir * kArrowLength, cy - kArrowHalf}, {tip - dir * kArrowLength, cy + kArrowHalf}};
+            p.drawPolygon(arrow, 3);
+        }
+    }
+    p.setPen(QPen(c.background, 1.5));
+    // The verdict's colour; on a dark palette its light tone (the strong one would sink into the dark tints).
+    p.setBrush(dark ? style::verdictTextColor(e.verdict, true) : style::verdictColor(e.verdict));
+    const double radius = std::clamp(h * 0.22, 1.5, 5.0);
+    p.drawEllipse(QPointF(xFor(*e.loss), cy), radius + 1, radius + 1);
+    p.setBrush(Qt::NoBrush);
+}
+
+void ForestPlot::paintEvent(QPaintEvent*) {
+    // The axis depends on the width (how many ticks fit): recomputed here, cheap.
+    layoutAxis();
+    const bool dark = !m_alwaysLight && style::darkPalette();
+    const ForestColours c = forestColours(dark);
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.fillRect(rect(), c.background);
+    const QRect plot = plotRect();
+    paintBands(p, plot, dark);
+    // The rows, clipped to their viewport (scrolled, the band names and the axis stay).
+    const QRect view = rowsViewport();
+    p.setClipRect(view);
+    const int first = std::max(0, scrollOffset() / rowHeight());
+    for (int i = first; i < static_cast<int>(m_entries.size()) && rowRect(i).top() < view.bottom() + 1; ++i)
+        paintRow(p, i, plot, dark);
     if (m_entries.empty()) {
-        p.setPen(muted);
+        p.setPen(c.muted);
         p.drawText(plot, Qt::AlignCenter, tr("No task matches the filter."));
     }
 }
@@ -366,6 +490,39 @@ void ForestPlot::mouseMoveEvent(QMouseEvent* event) {
     QWidget::mouseMoveEvent(event);
 }
 
+void ForestPlot::wheelEvent(QWheelEvent* event) {
+    if (scrollBarWidth() > 0) {
+        QCoreApplication::sendEvent(m_scroll, event);
+        return;
+    }
+    QWidget::wheelEvent(event);
+}
+
+void ForestPlot::resizeEvent(QResizeEvent* event) {
+    updateScrollBar();
+    layoutAxis();
+    QWidget::resizeEvent(event);
+}
+
+QString ForestPlot::toolTipHtml(int i) const {
+    if (i < 0 || i >= static_cast<int>(m_entries.size())) return {};
+    const Entry& e = m_entries[static_cast<std::size_t>(i)];
+    QString html = QStringLiteral("<b>%1</b><br>").arg(style::escaped(e.task));
+    if (e.loss) {
+        html += tr("Degradation %1").arg(percentText(*e.loss));
+        if (e.low && e.high) html += tr(" (95 % interval %1 to %2)").arg(percentText(*e.low), percentText(*e.high));
+        if (clippedEnds(i) != NoEndClipped)
+            html += QStringLiteral("<br>") + tr("The interval reaches beyond the axis (%1 to %2): its bar is cut at "
+                                                "the edge, where the arrow is.")
+                                                 .arg(percentText(m_low), percentText(m_high));
+    } else {
+        html += tr("No relative change: the baseline is 0.");
+    }
+    html += QStringLiteral("<br>") + tr("Verdict: %1").arg(toQString(verdictTitle(e.verdict)));
+    if (m_table) html += QStringLiteral("<br>") + tr("Click to select the task in the table.");
+    return html;
+}
+
 bool ForestPlot::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
@@ -375,20 +532,9 @@ bool ForestPlot::event(QEvent* event) {
             event->ignore();
             return true;
         }
-        const Entry& e = m_entries[static_cast<std::size_t>(i)];
-        QString html = QStringLiteral("<b>%1</b><br>").arg(style::escaped(e.task));
-        if (e.loss) {
-            html += tr("Degradation %1").arg(percentText(*e.loss));
-            if (e.low && e.high) html += tr(" (95 % interval %1 to %2)").arg(percentText(*e.low), percentText(*e.high));
-        } else {
-            html += tr("No relative change: the baseline is 0.");
-        }
-        html += QStringLiteral("<br>") + tr("Verdict: %1").arg(toQString(verdictTitle(e.verdict)));
-        if (m_table) html += QStringLiteral("<br>") + tr("Click to select the task in the table.");
-        QToolTip::showText(help->globalPos(), richTip(html), this, rowRect(i));
+        QToolTip::showText(help->globalPos(), richTip(toolTipHtml(i)), this, rowRect(i));
         return true;
     }
-    if (event->type() == QEvent::Resize) layoutAxis();
     return QWidget::event(event);
 }
 
