@@ -175,16 +175,22 @@ TEST_F(VerdictRulesGuiTest, InvalidThresholdsAreRefusedBesideTheField) {
     EXPECT_FALSE(panel->investigateAboveProblem()->isVisible());
     EXPECT_EQ(window.current()->document.options.thresholds, before);
 
-    panel->minRecoveryBox()->click();  // 99 % by default: valid, applied
-    EXPECT_EQ(window.current()->document.recommendation.minRecoveryPct, 99.0);
-    typeAndCommit(panel->minRecoveryEdit(), QStringLiteral("150"));
-    EXPECT_TRUE(panel->minRecoveryProblem()->isVisible());
-    EXPECT_EQ(window.current()->document.recommendation.minRecoveryPct, 99.0);
-    // Fixed, it applies.
+    // While a field is invalid nothing applies, not even a valid choice elsewhere.
+    panel->minRecoveryBox()->click();  // 99 % by default
+    EXPECT_FALSE(window.current()->document.recommendation.minRecoveryPct);
+    EXPECT_EQ(window.undoStack()->count(), 0);
+    // Fixed, the whole panel applies: the edge and the minimum recovery in one step.
     typeAndCommit(panel->goBelowEdit(), QStringLiteral("0.4"));
-    typeAndCommit(panel->minRecoveryEdit(), QStringLiteral("98"));
     EXPECT_FALSE(panel->goBelowProblem()->isVisible());
     EXPECT_EQ(window.current()->document.options.thresholds.goBelow, 0.4);
+    EXPECT_EQ(window.current()->document.recommendation.minRecoveryPct, 99.0);
+    EXPECT_EQ(window.undoStack()->count(), 1);
+    typeAndCommit(panel->minRecoveryEdit(), QStringLiteral("150"));
+    EXPECT_TRUE(panel->minRecoveryProblem()->isVisible());
+    EXPECT_TRUE(panel->minRecoveryProblem()->text().contains(QStringLiteral("between 0 and 100")));
+    EXPECT_EQ(window.current()->document.recommendation.minRecoveryPct, 99.0);
+    typeAndCommit(panel->minRecoveryEdit(), QStringLiteral("98"));
+    EXPECT_FALSE(panel->minRecoveryProblem()->isVisible());
     EXPECT_EQ(window.current()->document.recommendation.minRecoveryPct, 98.0);
 }
 
