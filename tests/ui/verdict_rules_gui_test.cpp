@@ -300,6 +300,11 @@ TEST_F(VerdictRulesGuiTest, Screenshots) {
             saveScreenshot(window, QStringLiteral("verdict-rules-") + suffix);
 
             typeAndCommit(window.verdictRulesPanel()->goBelowEdit(), QStringLiteral("0.5"));
+            // The banner's Details with their way to the panel.
+            window.comparisonView()->verdictBanner()->setDetailsShown(true);
+            QTest::qWait(50);
+            saveScreenshot(window, QStringLiteral("banner-details-rules-") + suffix);
+            window.comparisonView()->verdictBanner()->setDetailsShown(false);
             RecordDecisionDialog* dialog = window.recordDecision();
             dialog->setVariant(toQString(kW8a8));  // not the recommended one: the warning shows
             dialog->reasonEdit()->setPlainText(QStringLiteral("W8A8 alone: the KV cache stays BF16 for now."));
