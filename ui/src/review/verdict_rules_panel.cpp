@@ -77,10 +77,12 @@ VerdictRulesPanel::VerdictRulesPanel(QWidget* parent) : QWidget(parent) {
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_goBelow = new QLineEdit(thresholds);
     m_goBelow->setObjectName(QStringLiteral("rulesGoBelow"));
+    m_goBelow->setAccessibleName(tr("GO below, percent degradation"));
     m_goBelowProblem = rulesProblemLabel(thresholds);
     m_goBelowProblem->setObjectName(QStringLiteral("rulesGoBelowProblem"));
     m_investigateAbove = new QLineEdit(thresholds);
     m_investigateAbove->setObjectName(QStringLiteral("rulesInvestigateAbove"));
+    m_investigateAbove->setAccessibleName(tr("INVESTIGATE above, percent degradation"));
     m_investigateAboveProblem = rulesProblemLabel(thresholds);
     m_investigateAboveProblem->setObjectName(QStringLiteral("rulesInvestigateAboveProblem"));
     auto* goLabel = new QLabel(tr("&GO below:"), thresholds);
@@ -125,6 +127,7 @@ VerdictRulesPanel::VerdictRulesPanel(QWidget* parent) : QWidget(parent) {
     gv->addWidget(m_minRecoveryBox);
     m_minRecovery = new QLineEdit(m_gateGroup);
     m_minRecovery->setObjectName(QStringLiteral("rulesMinRecovery"));
+    m_minRecovery->setAccessibleName(tr("Minimum recovery of every task, percent"));
     m_minRecoveryProblem = rulesProblemLabel(m_gateGroup);
     m_minRecoveryProblem->setObjectName(QStringLiteral("rulesMinRecoveryProblem"));
     QWidget* recoveryField = percentField(m_minRecovery, m_minRecoveryProblem, m_gateGroup);
