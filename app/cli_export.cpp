@@ -109,6 +109,7 @@ int runExport(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     }
     out << "rules for " << monitoringTargetTitle(exported->target) << ": " << oneLine(exported->targetBasis) << "\n";
     out << "alert: " << oneLine(exported->alertExpression) << "\n";
+    if (!exported->decision.empty()) out << "decision in force: " << oneLine(exported->decision) << "\n";
     std::size_t firing = 0;
     for (const auto& e : exported->test.alerts)
         if (e.firingAt) ++firing;

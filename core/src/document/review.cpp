@@ -1,6 +1,9 @@
 // A recorded review decision and its assessment against the current verdict (review.h).
 #include "fp8dash/core/review.h"
 
+#include <algorithm>
+
+#include "fp8dash/core/comparison_file.h"
 #include "text_util.h"
 
 namespace fp8dash {
@@ -75,6 +78,45 @@ ReviewAssessment assessReview(const ReviewDecision& decision, std::optional<Verd
     return a;
 }
 
+std::optional<std::string> reviewDecidingVariant(const Decision& now) {
+    if (!now.variants || now.variants->variants.empty()) return std::nullopt;
+    const VariantComparison& v = *now.variants;
+    if (v.recommendation.label) return v.recommendation.label;
+    // None passes the gate: the variant whose own verdict is least severe, ties broken as the recommendation breaks
+    // them among equals (the smallest worst degradation, then the first given). DESIGN.md "Degradation and the
+    // verdict".
+    const auto best = std::min_element(v.variants.begin(), v.variants.end(), [](const auto& a, const auto& b) {
+        if (a.verdict != b.verdict) return a.verdict < b.verdict;
+        return a.worstDegradationPct.value_or(0) < b.worstDegradationPct.value_or(0);
+    });
+    return best->label;
+}
+
+ReviewAssessment assessReview(const ReviewDecision& decision, const Decision& now) {
+    ReviewAssessment a = assessReview(decision, now.verdict);
+    if (!decision.variant) return a;  // a decision of a two-run comparison, or one recorded before variants
+    std::vector<std::string> labels;
+    if (now.variants)
+        for (const auto& v : now.variants->variants) labels.push_back(v.label);
+    else if (now.evals)
+        labels.push_back(now.evals->candidateLabel);
+    if (std::find(labels.begin(), labels.end(), *decision.variant) == labels.end()) {
+        std::string known;
+        for (const auto& l : labels) known += (known.empty() ? "" : ", ") + ("\"" + l + "\"");
+        a.warnings.push_back("The decision names the variant \"" + *decision.variant +
+                             "\", which this comparison does not hold" +
+                             (known.empty() ? std::string(".") : " (its candidates: " + known + ")."));
+        return a;
+    }
+    const auto deciding = reviewDecidingVariant(now);
+    if (outcomeVerdict(decision.outcome) && deciding && *deciding != *decision.variant) {
+        const bool recommended = now.variants->recommendation.label.has_value();
+        a.warnings.push_back("The approved variant " + *decision.variant + " is not the " +
+                             (recommended ? "recommended" : "deciding") + " one, " + *deciding + ".");
+    }
+    return a;
+}
+
 std::string readableTimestamp(const std::string& iso) {
     // "YYYY-MM-DDTHH:MM[:SS[.fff]]Z" -> "YYYY-MM-DD HH:MM UTC"; other forms (offsets, dates alone) stay as written.
     if (iso.size() >= 17 && iso[4] == '-' && iso[7] == '-' && iso[10] == 'T' && iso[13] == ':' && iso.back() == 'Z')
@@ -84,6 +126,7 @@ std::string readableTimestamp(const std::string& iso) {
 
 std::string reviewSummary(const ReviewDecision& d) {
     std::string s(reviewOutcomeTitle(d.outcome));
+    if (d.variant) s += ", variant " + *d.variant;
     s += " — by " + (d.by.empty() ? std::string("(unnamed)") : d.by);
     if (!d.at.empty()) s += ", " + readableTimestamp(d.at);
     if (!d.why.empty()) s += ": " + d.why;
@@ -98,6 +141,7 @@ Json reviewDecisionToJson(const ReviewDecision& d) {
     j["why"] = d.why;
     j["verdict_at_decision"] = d.verdictAtDecision ? Json(verdictName(*d.verdictAtDecision)) : Json(nullptr);
     if (!d.toolVersion.empty()) j["tool_version"] = d.toolVersion;
+    if (d.variant) j["variant"] = *d.variant;  // absent for a decision without one, as older files have it
     return j;
 }
 
@@ -125,6 +169,13 @@ Result<ReviewDecision> parseReviewDecision(const Json& j, const std::string& whe
     if (auto s = str("at", d.at, true); !s) return s.error();
     if (auto s = str("why", d.why, true); !s) return s.error();
     if (auto s = str("tool_version", d.toolVersion, false); !s) return s.error();
+    std::string variant;
+    if (auto s = str("variant", variant, false); !s) return s.error();
+    if (j.contains("variant") && !j["variant"].is_null()) {
+        if (text::trim(variant).empty())
+            return Error{where + ".variant is empty: give the candidate's label or leave it out"};
+        d.variant = variant;
+    }
     std::string verdict;
     if (auto s = str("verdict_at_decision", verdict, false); !s) return s.error();
     if (!verdict.empty()) {

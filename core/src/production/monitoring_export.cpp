@@ -416,6 +416,14 @@ Result<MonitoringExport> exportMonitoring(const ComparisonDocument& doc, const M
     MonitoringParts parts;
     parts.model = modelOf(doc);
     parts.title = doc.title;
+    if (const ReviewDecision* d = doc.currentDecision()) {
+        // Which decision the rules carry out, and for which variant: the outcome, the variant, who and when (the
+        // reason stays in the comparison).
+        parts.decision =
+            std::string(reviewOutcomeTitle(d->outcome)) + (d->variant ? ", variant " + *d->variant : std::string()) +
+            (d->by.empty() ? "" : " — by " + d->by) + (d->at.empty() ? "" : ", " + readableTimestamp(d->at));
+        out.decision = parts.decision;
+    }
     parts.rule = rule;
     parts.step = step;
     parts.changeAt = st.changeAt;

@@ -14,6 +14,7 @@ namespace fp8dash {
 struct MonitoringParts {
     std::string model;          // "" when the comparison does not name one
     std::string title;          // the comparison's title
+    std::string decision;       // the review decision in force with its variant ("" when none): an annotation
     std::string qualitySource;  // in words
     bool langfuse = false;      // quality from the exporter's counters
     AlertRule rule;             // with the target's windows

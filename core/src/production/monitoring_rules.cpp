@@ -59,6 +59,7 @@ std::vector<std::pair<std::string, std::string>> ruleAnnotations(const Monitorin
         {"threshold", "mean[" + w + "] < mean[" + l + " offset " + o + "] - " + p.marginText + " points, for " + f},
         {"quality_tolerance_points", monitoringNumber(p.bands.qualityTolerance)},
         {"quality_problem_points", monitoringNumber(p.bands.qualityProblem)},
+        {"review_decision", p.decision},
     };
     // Prometheus keeps no empty annotation (a comparison without a title or a model).
     std::erase_if(all, [](const auto& kv) { return kv.second.empty(); });

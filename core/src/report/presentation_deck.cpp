@@ -659,9 +659,9 @@ PresentationSlide verdictSlide(const ComparisonDocument& doc, const Decision& de
     if (const ReviewDecision* d = doc.currentDecision()) {
         s.review = reviewSummary(*d);
         s.reviewOutcome = d->outcome;
-        s.reviewWarnings = assessReview(*d, decision.verdict).warnings;
+        s.reviewWarnings = assessReview(*d, decision).warnings;
         talk += " Recorded decision: " + std::string(reviewOutcomeTitle(d->outcome)) +
-                (d->by.empty() ? "" : " by " + d->by) + ".";
+                (d->variant ? " for " + *d->variant : std::string()) + (d->by.empty() ? "" : " by " + d->by) + ".";
     } else {
         talk += " No review decision is recorded yet: this is the moment to take one.";
     }

@@ -74,7 +74,7 @@ Json comparisonToJson(const ComparisonDocument& doc, const Decision& decision) {
     for (const ReviewDecision& r : doc.decisions) decisions.push_back(reviewDecisionToJson(r));
     Json review = {{"decisions", std::move(decisions)}, {"current", nullptr}};
     if (const ReviewDecision* current = doc.currentDecision()) {
-        const ReviewAssessment a = assessReview(*current, decision.verdict);
+        const ReviewAssessment a = assessReview(*current, decision);
         review["current"] = reviewDecisionToJson(*current);
         review["overrides_verdict"] = a.overridesVerdict;
         review["evidence_changed"] = a.evidenceChanged;
@@ -147,7 +147,7 @@ std::string reportToPlainText(const ComparisonDocument& doc, const Decision& dec
     if (const ReviewDecision* current = doc.currentDecision()) {
         out += "\nReview decision\n";
         out += wrapText(reviewSummary(*current), 100, "  ");
-        for (const auto& w : assessReview(*current, decision.verdict).warnings) out += wrapText("⚠ " + w, 100, "  ");
+        for (const auto& w : assessReview(*current, decision).warnings) out += wrapText("⚠ " + w, 100, "  ");
         for (std::size_t i = doc.decisions.size() - 1; i-- > 0;)
             out += wrapText("earlier: " + reviewSummary(doc.decisions[i]), 100, "  ");
     }

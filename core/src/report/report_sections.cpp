@@ -134,13 +134,14 @@ void addReview(Report& report, const ComparisonDocument& doc, const Decision& d)
         t.rows.push_back({cell(label), Cell{std::move(value)}});
     };
     row("Outcome", strong(std::string(reviewOutcomeTitle(current->outcome)), outcomeTone(current->outcome)));
+    if (current->variant) row("Variant", plain(*current->variant));
     row("Decided by", plain(current->by.empty() ? "(unnamed)" : current->by));
     row("When", plain(readable(current->at)));
     row("Why", plain(current->why.empty() ? "—" : current->why));
     row("Verdict when decided", plain(verdictWord(current->verdictAtDecision)));
     if (!current->toolVersion.empty()) row("Recorded with", plain("fp8dash " + current->toolVersion));
     s.table(std::move(t));
-    const ReviewAssessment a = assessReview(*current, d.verdict);
+    const ReviewAssessment a = assessReview(*current, d);
     std::vector<Line> warnings;
     for (const auto& w : a.warnings) warnings.push_back(toned("⚠ " + w, Tone::Warning));
     if (warnings.empty()) s.paragraph(toned("The decision follows the current evidence.", Tone::Muted));
@@ -148,12 +149,18 @@ void addReview(Report& report, const ComparisonDocument& doc, const Decision& d)
     if (doc.decisions.size() > 1) {
         s.heading("Earlier decisions");
         Table h;
+        // A Variant column once any earlier decision names one (older files' histories read as before).
+        const bool variants = std::any_of(doc.decisions.begin(), doc.decisions.end() - 1,
+                                          [](const ReviewDecision& e) { return e.variant.has_value(); });
         h.header = {"When", "Outcome", "By", "Verdict then", "Why"};
+        if (variants) h.header.insert(h.header.begin() + 2, "Variant");
         for (std::size_t i = 0; i + 1 < doc.decisions.size(); ++i) {
             const ReviewDecision& e = doc.decisions[i];
-            h.rows.push_back({cell(readable(e.at)),
-                              Cell{toned(std::string(reviewOutcomeTitle(e.outcome)), outcomeTone(e.outcome))},
-                              cell(e.by), cell(verdictWord(e.verdictAtDecision)), cell(e.why)});
+            std::vector<Cell> r = {cell(readable(e.at)),
+                                   Cell{toned(std::string(reviewOutcomeTitle(e.outcome)), outcomeTone(e.outcome))},
+                                   cell(e.by), cell(verdictWord(e.verdictAtDecision)), cell(e.why)};
+            if (variants) r.insert(r.begin() + 2, cell(e.variant.value_or("—")));
+            h.rows.push_back(std::move(r));
         }
         s.table(std::move(h));
     }

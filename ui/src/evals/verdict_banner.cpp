@@ -152,6 +152,13 @@ QWidget* VerdictBanner::buildDetails() {
     m_thresholdsLabel = plainLabel(QString(), details);
     m_thresholdsLabel->setWordWrap(true);
     right->addWidget(m_thresholdsLabel);
+    // The rules behind the verdict can be changed here (the main window's Verdict rules panel).
+    auto* rules = new QPushButton(tr("Change the Verdict Rules…"), details);
+    rules->setObjectName(QStringLiteral("bannerVerdictRules"));
+    rules->setCursor(Qt::PointingHandCursor);
+    rules->setToolTip(tr("The thresholds, the policy and the recommendation gate: every verdict follows at once"));
+    connect(rules, &QPushButton::clicked, this, &VerdictBanner::verdictRulesRequested);
+    right->addWidget(rules, 0, Qt::AlignLeft);
     layout->addLayout(right, 1);
 
     auto* strip = new QFrame(details);

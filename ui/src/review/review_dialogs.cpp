@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 
 #include <pwd.h>
@@ -17,6 +18,7 @@
 
 #include <vector>
 
+#include "fp8dash/core/fp8_config.h"
 #include "fp8dash/core/version.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "widgets/ui_style.h"
@@ -168,6 +170,25 @@ RecordDecisionDialog::RecordDecisionDialog(std::optional<Verdict> current, const
         layout->addWidget(inForce);
     }
 
+    // Which variant (several candidates only: setEvidence shows it).
+    auto* variantRow = new QFormLayout;
+    m_variant = new QComboBox(this);
+    m_variant->setObjectName(QStringLiteral("decisionVariant"));
+    m_variant->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_variant->setMinimumContentsLength(30);
+    m_variantLabel = new QLabel(tr("&Variant:"), this);
+    m_variantLabel->setBuddy(m_variant);
+    variantRow->addRow(m_variantLabel, m_variant);
+    layout->addLayout(variantRow);
+    m_variantHelp = style::caption(tr("The decision approves or rejects one variant: the layers enabled in "
+                                      "production."),
+                                   this);
+    layout->addWidget(m_variantHelp);
+    for (QWidget* w : {static_cast<QWidget*>(m_variantLabel), static_cast<QWidget*>(m_variant),
+                       static_cast<QWidget*>(m_variantHelp)})
+        w->hide();
+    if (previous) m_previousVariant = previous->variant;
+
     m_outcomes = new QButtonGroup(this);
     auto* choices = new QVBoxLayout;
     for (ReviewOutcome o : kOutcomes) {
@@ -225,6 +246,7 @@ RecordDecisionDialog::RecordDecisionDialog(std::optional<Verdict> current, const
     layout->addWidget(buttons);
 
     connect(m_outcomes, &QButtonGroup::idToggled, this, [this](int, bool) { updateState(); });
+    connect(m_variant, &QComboBox::currentIndexChanged, this, &RecordDecisionDialog::updateState);
     connect(m_name, &QLineEdit::textChanged, this, &RecordDecisionDialog::updateState);
     connect(m_reason, &QPlainTextEdit::textChanged, this, [this] {
         updateState();
@@ -232,6 +254,44 @@ RecordDecisionDialog::RecordDecisionDialog(std::optional<Verdict> current, const
     });
     updateState();
     m_reason->setFocus();
+}
+
+void RecordDecisionDialog::setEvidence(const Decision& now) {
+    m_now = now;
+    m_current = now.verdict;
+    const QSignalBlocker block(m_variant);
+    m_variant->clear();
+    const bool several = now.variants && now.variants->variants.size() > 1;
+    for (QWidget* w : {static_cast<QWidget*>(m_variantLabel), static_cast<QWidget*>(m_variant),
+                       static_cast<QWidget*>(m_variantHelp)})
+        w->setVisible(several);
+    if (several) {
+        const auto deciding = reviewDecidingVariant(now);
+        const bool recommended = now.variants->recommendation.label.has_value();
+        for (const VariantResult& v : now.variants->variants) {
+            // The label, its layers where the label does not say them, its own verdict, and the deciding mark.
+            QString text = toQString(v.label);
+            if (const std::string layers = layersLabel(v.config); layers != v.label)
+                text += QStringLiteral(" (%1)").arg(toQString(layers));
+            text += QStringLiteral(" — %1").arg(toQString(verdictTitle(v.verdict)));
+            if (deciding && *deciding == v.label)
+                text += recommended ? tr(" — ★ recommended") : tr(" — ★ least severe, decides");
+            m_variant->addItem(visibleText(text), toQString(v.label));
+            m_variant->setItemData(m_variant->count() - 1, text, Qt::ToolTipRole);
+        }
+        const std::optional<std::string> preset = m_previousVariant ? m_previousVariant : deciding;
+        const int at = preset ? m_variant->findData(toQString(*preset)) : -1;
+        m_variant->setCurrentIndex(at >= 0 ? at : 0);
+    }
+    updateState();
+}
+
+QString RecordDecisionDialog::variant() const {
+    return m_variant->isVisibleTo(this) ? m_variant->currentData().toString() : QString();
+}
+
+void RecordDecisionDialog::setVariant(const QString& label) {
+    if (const int at = m_variant->findData(label); at >= 0) m_variant->setCurrentIndex(at);
 }
 
 QRadioButton* RecordDecisionDialog::outcomeButton(ReviewOutcome outcome) const {
@@ -256,6 +316,7 @@ ReviewDecision RecordDecisionDialog::decision() const {
     d.why = m_reason->toPlainText().trimmed().toStdString();
     d.verdictAtDecision = m_current;
     d.toolVersion = FP8DASH_VERSION;
+    if (const QString v = variant(); !v.isEmpty()) d.variant = v.toStdString();
     return d;
 }
 
@@ -267,8 +328,11 @@ void RecordDecisionDialog::updateState() {
     const auto o = outcome();
     QString warning;
     if (o) {
-        const ReviewAssessment a = assessReview(decision(), m_current);
-        if (a.overridesVerdict) warning = tr("⚠ %1 Say why below.").arg(toQString(a.warnings.front()));
+        // An override, or (several candidates) another variant than the deciding one: each said, then "say why".
+        const ReviewAssessment a = m_now ? assessReview(decision(), *m_now) : assessReview(decision(), m_current);
+        QStringList lines;
+        for (const auto& w : a.warnings) lines << tr("⚠ %1").arg(toQString(w));
+        if (!lines.isEmpty()) warning = lines.join(QLatin1Char('\n')) + tr(" Say why below.");
     }
     m_warning->setText(warning);
     m_warning->setVisible(!warning.isEmpty());

@@ -164,7 +164,8 @@ ReviewView::ReviewView(QWidget* parent) : QWidget(parent) {
 void ReviewView::setComparison(const LoadedComparison& loaded) {
     const ComparisonDocument& doc = loaded.document;
     if (const ReviewDecision* d = doc.currentDecision()) {
-        setPlainText(m_outcome, toQString(reviewOutcomeTitle(d->outcome)));
+        setPlainText(m_outcome, toQString(reviewOutcomeTitle(d->outcome)) +
+                                    (d->variant ? tr(": %1").arg(toQString(*d->variant)) : QString()));
         m_outcome->setProperty(kOutcomeProperty, static_cast<int>(d->outcome));
         paintOutcome(m_outcome);
         QString detail = tr("By %1 on %2").arg(toQString(d->by), toQString(readableTimestamp(d->at)));
@@ -172,7 +173,7 @@ void ReviewView::setComparison(const LoadedComparison& loaded) {
             detail += tr(", when the evidence said %1").arg(toQString(verdictTitle(*d->verdictAtDecision)));
         detail += QStringLiteral(".\n") + excerpt(toQString(d->why));
         setPlainText(m_decisionDetail, detail);
-        const ReviewAssessment a = assessReview(*d, loaded.decision.verdict);
+        const ReviewAssessment a = assessReview(*d, loaded.decision);
         QStringList warnings;
         for (const std::string& w : a.warnings) warnings << QStringLiteral("⚠ ") + toQString(w);
         setPlainText(m_warnings, warnings.join(QLatin1Char('\n')));

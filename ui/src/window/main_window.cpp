@@ -139,6 +139,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     // A theme change is not answered here: each view repaints itself in place (theme.h), keeping the user's place.
 
+    setUpVerdictRules();
     buildMenus();
     buildStatusBar();
     updateActions();
@@ -388,6 +389,8 @@ void MainWindow::buildMenus() {
     m_recordDecisionAction =
         shortcut(review->addAction(tr("Record &Decision…"), this, [this] { recordDecision(); }), "Ctrl+Shift+D");
     m_recordDecisionAction->setStatusTip(tr("Approve FP8 (go, or monitor with quality alerting) or reject it"));
+    for (QAction* a : menuBar()->actions())
+        if (a->menu() && a->menu()->title() == tr("&Edit")) addVerdictRulesActions(a->menu(), review);
 
     buildHelpMenu();
 }
@@ -430,6 +433,7 @@ void MainWindow::updateActions() {
     m_collapseAllAction->setEnabled(haveEvals);
     m_addNoteAction->setEnabled(haveDocument);
     m_recordDecisionAction->setEnabled(haveDocument);
+    m_verdictRulesAction->setEnabled(haveDocument);
     m_presentAction->setEnabled(haveDocument);
     updateTabActions();
     updateCopyActions();

@@ -174,6 +174,7 @@ RecordDecisionDialog* MainWindow::recordDecision() {
     auto* dialog =
         new RecordDecisionDialog(m_doc.current()->decision.verdict, m_doc.current()->document.currentDecision(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setEvidence(m_doc.current()->decision);  // several candidates: which variant
     if (!m_decisionDraft.isEmpty()) {
         dialog->reasonEdit()->setPlainText(m_decisionDraft);
         m_decisionDraft.clear();
@@ -193,7 +194,8 @@ RecordDecisionDialog* MainWindow::decisionDialog() const {
 void MainWindow::applyDecision(ReviewDecision decision) {
     if (!m_doc.current() || !decision.validate()) return;
     ComparisonDocument doc = m_doc.current()->document;
-    const QString title = toQString(reviewOutcomeTitle(decision.outcome));
+    const QString title = toQString(reviewOutcomeTitle(decision.outcome)) +
+                          (decision.variant ? tr(", %1").arg(toQString(*decision.variant)) : QString());
     doc.decisions.push_back(std::move(decision));
     if (applyReviewChange(std::move(doc), tr("Decision recorded: %1; save the comparison to keep it").arg(title)))
         m_view->showTab(ComparisonView::ReviewTab);

@@ -71,6 +71,10 @@ struct MonitoringExport {
     std::string dashboardJson;
     MonitoringTestData test;
     std::vector<std::string> notes;  // for the user: what differs from the recorded alerts and why
+    // The review decision in force, with the variant it approves ("Approved: monitor with quality alerting, variant
+    // FP8 W8A8 — by Ana Ruiz, 2026-12-01 14:03 UTC"); "" when none is recorded. Also the alert's review_decision
+    // annotation.
+    std::string decision;
 };
 
 // Builds the three files from the comparison's production timeline. An Error (with the reason, naming the

@@ -2,7 +2,9 @@
 // The review of a comparison: the decision a reviewer records (approved go / approved monitor with quality alerting /
 // rejected; by whom, when, why) and how it stands against the verdict the evidence gives now. The comparison file
 // keeps every decision ever recorded ("review": {"decisions": [...]}, oldest first; the last one is in force), so a
-// revised decision leaves its predecessor on record. Pure value types and functions; thread-safe.
+// revised decision leaves its predecessor on record. With several candidates a decision names the variant it approves
+// or rejects (its label, "variant"); older files' decisions have none and read unchanged. Pure value types and
+// functions; thread-safe.
 
 #include <optional>
 #include <string>
@@ -14,6 +16,8 @@
 #include "fp8dash/core/verdict.h"
 
 namespace fp8dash {
+
+struct Decision;  // comparison_file.h
 
 enum class ReviewOutcome {
     ApprovedGo,       // enable FP8
@@ -34,6 +38,9 @@ struct ReviewDecision {
     std::string why;                           // the rationale
     std::optional<Verdict> verdictAtDecision;  // the overall verdict the evidence gave when it was recorded
     std::string toolVersion;                   // the fp8dash that recorded it
+    // The candidate approved or rejected (its label, e.g. "FP8 W8A8 + FP8 KV (calibrated scales)"); nullopt: the
+    // comparison's only candidate, or a decision recorded before variants were named.
+    std::optional<std::string> variant;
     bool operator==(const ReviewDecision&) const = default;
 
     // by, at and why present (non-blank); the message names the missing part.
@@ -50,8 +57,16 @@ struct ReviewAssessment {
     std::vector<std::string> warnings;  // one sentence each, empty when the decision follows the current evidence
 };
 ReviewAssessment assessReview(const ReviewDecision& decision, std::optional<Verdict> currentVerdict);
+// The same against everything the evidence gives now (decide()); with several candidates also: a variant the
+// comparison does not hold (a warning, not a load error, so the file and its other decisions stay readable), and an
+// approval of a variant other than the deciding one (the recommended variant, or when none passes the gate the one
+// whose own verdict is least severe).
+ReviewAssessment assessReview(const ReviewDecision& decision, const Decision& now);
+// The deciding variant's label (see above); nullopt for a comparison without several candidates.
+std::optional<std::string> reviewDecidingVariant(const Decision& now);
 
-// One line for reports and the banner: "Approved: go — by Ana Ruiz, 2026-12-01 14:03 UTC: <why>".
+// One line for reports and the banner: "Approved: go — by Ana Ruiz, 2026-12-01 14:03 UTC: <why>"; with a variant
+// "Approved: go, variant FP8 W8A8 — by ...".
 std::string reviewSummary(const ReviewDecision& decision);
 // "2026-12-01T14:03:05Z" -> "2026-12-01 14:03 UTC"; anything else as written.
 std::string readableTimestamp(const std::string& iso8601);

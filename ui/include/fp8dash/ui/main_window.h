@@ -34,11 +34,14 @@
 #include "fp8dash/core/report_document.h"
 #include "fp8dash/core/timeline.h"
 #include "fp8dash/core/timeline_follower.h"
+#include "fp8dash/core/verdict_rules.h"
 #include "fp8dash/ui/document_controller.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/recovery_store.h"
 
 class QAction;
+class QDockWidget;
+class QUndoStack;
 class QFileSystemWatcher;
 class QLabel;
 class QPushButton;
@@ -66,6 +69,7 @@ class RecordDecisionDialog;
 class PresentationWindow;
 class RunJudgeDialog;
 class TimelineSourceDialog;
+class VerdictRulesPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -111,6 +115,16 @@ public:
     RecordDecisionDialog* recordDecision();
     RecordDecisionDialog* decisionDialog() const;  // the open one, or nullptr
     void applyDecision(ReviewDecision decision);
+    // Review › Verdict Rules… and the banner's "Change the Verdict Rules…" (main_window_rules.cpp): the Verdict rules
+    // panel, a dock. applyVerdictRules puts other rules into the document as one step of the undo stack (Edit › Undo
+    // / Redo): every verdict is re-derived from the figures stored in it and it is marked changed; false when the
+    // rules are invalid or the same. Undo puts the earlier rules back (unchanged again when that is what was saved).
+    // Another document shown starts an empty undo stack.
+    QDockWidget* showVerdictRules();
+    bool applyVerdictRules(const VerdictRules& rules);
+    QDockWidget* verdictRulesDock() const { return m_rulesDock; }
+    VerdictRulesPanel* verdictRulesPanel() const { return m_rulesPanel; }
+    QUndoStack* undoStack() const { return m_undoStack; }
 
     // Timeline › Connect…: the data-source dialog, filled from the current timeline (or defaults and the range
     // picked on the timeline tab). A fetched timeline joins the current document, or starts a timeline-only one.
@@ -300,6 +314,10 @@ private:
     void exportMonitoringRules();
     void writeMonitoring(const QString& dir);
     QString offlineNoticeHtml() const;
+    // The Verdict rules panel and the undo stack (main_window_rules.cpp).
+    void setUpVerdictRules();                                 // in the constructor, before the menus
+    void addVerdictRulesActions(QMenu* edit, QMenu* review);  // Edit › Undo / Redo, Review › Verdict Rules…
+    void putVerdictRules(const VerdictRules& rules);          // what an undo step's redo and undo do
     // Review: a document derived from the current one with a change to its notes or decisions.
     bool applyReviewChange(ComparisonDocument doc, const QString& message);
     QStringList taskNames() const;
@@ -350,6 +368,12 @@ private:
     QPointer<QAbstractItemView> m_copyView;  // the copy target whose selection the copy actions follow
     QMetaObject::Connection m_copySelection;
     QPointer<GuideWindow> m_guide;
+    QUndoStack* m_undoStack = nullptr;
+    QDockWidget* m_rulesDock = nullptr;
+    VerdictRulesPanel* m_rulesPanel = nullptr;
+    QAction* m_verdictRulesAction = nullptr;
+    quint64 m_rulesSerial = 0;                    // the document the undo stack's steps belong to
+    std::optional<std::size_t> m_rulesCleanHash;  // the content last saved or opened, once a rules change needed it
     QUrl m_guideRoot;
 
     DocumentController m_doc;  // the document shown: its path, name, modified mark (no widgets)

@@ -1,9 +1,9 @@
 #pragma once
 // The reviewer's dialogs: NoteDialog writes or edits a note (about the whole comparison or one task), and
 // RecordDecisionDialog records the decision (approved go / approved monitor with quality alerting / rejected, by
-// whom, why; the time is taken when it is recorded). Both keep the reviewer's name in QSettings ("review/name",
-// first filled from the account's full name), never anything else. They only return values: the main window puts
-// them into the document. GUI thread only; owned by their parent.
+// whom, why, and with several candidates for which variant; the time is taken when it is recorded). Both keep the
+// reviewer's name in QSettings ("review/name", first filled from the account's full name), never anything else. They
+// only return values: the main window puts them into the document. GUI thread only; owned by their parent.
 
 #include <QDialog>
 #include <QString>
@@ -64,6 +64,13 @@ public:
     // current: the overall verdict the evidence gives now (recorded with the decision, and the outcome it suggests);
     // previous: the decision in force, whose outcome is preselected when revising.
     RecordDecisionDialog(std::optional<Verdict> current, const ReviewDecision* previous, QWidget* parent = nullptr);
+    // Several candidates (now.variants): a "Variant" choice (each with its layers and its own verdict, the deciding one
+    // marked and preselected; when revising, the previous decision's variant), recorded with the decision; the
+    // warnings then also say when the approved variant is not the deciding one (assessReview). One candidate: none.
+    void setEvidence(const Decision& now);
+    QComboBox* variantCombo() const { return m_variant; }  // hidden without several candidates
+    QString variant() const;                               // the chosen variant's label, "" without a choice
+    void setVariant(const QString& label);
 
     void setOutcome(ReviewOutcome outcome);
     std::optional<ReviewOutcome> outcome() const;
@@ -85,6 +92,11 @@ private:
     void updateState();
 
     std::optional<Verdict> m_current;
+    std::optional<Decision> m_now;
+    std::optional<std::string> m_previousVariant;
+    QLabel* m_variantLabel = nullptr;
+    QComboBox* m_variant = nullptr;
+    QLabel* m_variantHelp = nullptr;
     QButtonGroup* m_outcomes = nullptr;
     QLineEdit* m_name = nullptr;
     QPlainTextEdit* m_reason = nullptr;

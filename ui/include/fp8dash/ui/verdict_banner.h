@@ -65,6 +65,7 @@ public:
 
 signals:
     void recordDecisionRequested();
+    void verdictRulesRequested();  // the details' "Change the Verdict Rules…" was clicked
     // A "What does … mean?" link of the details was clicked: the glossary's entry for `term` ("INVESTIGATE",
     // "Inconclusive"); the main window opens the guide there (glossaryLink).
     void glossaryRequested(const QString& term);
