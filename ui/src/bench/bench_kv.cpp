@@ -156,7 +156,9 @@ QString kvHeadlineHtml(const std::optional<BenchResults>& results) {
     const auto h = kvHeadline(*results);
     if (!h) return {};
     // The model whose KV heads and head_dim shaped the cache, so a figure is never read as another model's.
-    const QString of = results->model.empty() ? QString() : BenchView::tr(" of %1").arg(style::escaped(results->model));
+    const QString of = results->model.empty()
+                           ? QString()
+                           : BenchView::tr(" of %1").arg(style::escaped(visibleText(toQString(results->model))));
     return BenchView::tr("<b>FP8 KV cache%1:</b> %2. %3")
         .arg(of, style::escaped(toQString(h->summary())), style::escaped(toQString(h->reading)));
 }

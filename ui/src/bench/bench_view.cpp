@@ -383,7 +383,7 @@ QString BenchView::modelNoteText() const {
 // Which model's shapes the results on screen used, when that is not plainly the compared runs' model.
 void BenchView::updateModelNote() {
     using Kind = ModelNotice::Kind;
-    const QString compared = style::escaped(m_compared.checkpoint);
+    const QString compared = style::escaped(visibleText(toQString(m_compared.checkpoint)));  // from the runs
     const QString table = m_compared.known() && findModelPreset(m_compared.settingsModel)
                               ? tr(", %1 in fp8dash's table").arg(style::escaped(m_compared.settingsModel))
                               : QString();
@@ -401,7 +401,7 @@ void BenchView::updateModelNote() {
         return;
     }
     const std::string& used = m_results->model;
-    const QString usedName = style::escaped(used);
+    const QString usedName = style::escaped(visibleText(toQString(used)));  // from the file
     switch (used.empty() ? ModelMatch::Unchecked : modelMatch(used, m_compared)) {
         case ModelMatch::NoComparedModel:
         case ModelMatch::Same:

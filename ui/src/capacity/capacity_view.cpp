@@ -483,13 +483,14 @@ QString CapacityView::modelNoteText() const {
 QString CapacityView::chosenModelName(const std::string& model) const {
     if (const ModelArchitecture* p = findModelPreset(model)) return toQString(p->name);
     const QString path = toQString(model);
-    return QFileInfo(path).fileName().isEmpty() ? path : tr("the model in %1").arg(path);
+    return visibleText(QFileInfo(path).fileName().isEmpty() ? path
+                                                            : tr("the model in %1").arg(path));  // a path of the file
 }
 
 // Which model the figures are for, when it is not plainly the compared runs' model.
 void CapacityView::updateModelNote(const CapacitySettings& s) {
     using Kind = ModelNotice::Kind;
-    const QString compared = style::escaped(m_compared.checkpoint);
+    const QString compared = style::escaped(visibleText(toQString(m_compared.checkpoint)));  // from the runs
     const QString chosen = style::escaped(chosenModelName(s.model));
     const QString table = m_compared.known() && findModelPreset(m_compared.settingsModel)
                               ? tr(", %1 in fp8dash's table").arg(style::escaped(m_compared.settingsModel))
@@ -568,7 +569,7 @@ void CapacityView::recompute() {
                            .arg(m.headDim)
                            .arg(fixed(static_cast<double>(m.parameterCount()) / 1e9, 2));
         if (modelMatch(s.model, m_compared) == ModelMatch::Same)
-            info += tr(" · the compared runs' model (%1)").arg(toQString(m_compared.checkpoint));
+            info += tr(" · the compared runs' model (%1)").arg(visibleText(toQString(m_compared.checkpoint)));
         m_modelInfo->setText(info);
         const GpuSpec& g = inputs->gpu;
         QString gpuText = tr("%1, %2 per GPU").arg(toQString(g.displayName), toQString(formatBytes(g.memoryBytes)));
