@@ -192,6 +192,8 @@ TEST_F(ComparedModelTabsTest, PlanForTheComparedModelReplacesAnotherModelsPlan) 
         << capacity->modelNoteText().toStdString();
     ASSERT_TRUE(capacity->useComparedButton()->isVisibleTo(capacity));
     EXPECT_TRUE(capacity->useComparedButton()->text().contains(QStringLiteral("qwen2.5-7b")));
+    window.show();
+    shoot(window, ComparisonView::CapacityTab, QStringLiteral("capacity-qwen25-saved-llama70b"));
     QTest::mouseClick(capacity->useComparedButton(), Qt::LeftButton);
     EXPECT_EQ(capacity->settings().model, "qwen2.5-7b");
     EXPECT_EQ(capacity->modelNoteText(), QString());
