@@ -141,7 +141,7 @@ def main():
         demo["title"] = "Meta-Llama-3-8B-Instruct: BF16 vs FP8 (demo)"
         demo["judge"] = judge
         demo["timeline"] = timeline()
-        demo["capacity"] = {"model": "llama-3.1-8b", "gpu": "h100-sxm", "gpus": 1, "weights": "fp8", "kv": "fp8",
+        demo["capacity"] = {"model": "llama-3-8b", "gpu": "h100-sxm", "gpus": 1, "weights": "fp8", "kv": "fp8",
                             "gpu_utilization": 0.92, "context_tokens": 8192, "overhead_gib": 2.0}
         demo["notes"].append({
             "author": "fp8dash", "created": "2026-12-01T00:00:00Z",

@@ -275,12 +275,16 @@ TEST_F(CapacityViewTest, InputsAreSavedIntoTheDocumentAndRestoredFromTheFile) {
     EXPECT_EQ(view->gpusSpin()->value(), 2);
     EXPECT_FALSE(window.isModified());
     ASSERT_NE(view->selectedResult(), nullptr);
+    // The runs are Meta-Llama-3-8B-Instruct: a new plan is for it (llama-3-8b), the compared model (issue 39).
+    EXPECT_EQ(expected.model, "llama-3-8b");
     EXPECT_EQ(capacityToJson(*view->selectedResult()),
-              capacityToJson(plan("llama-3.1-8b", "h200", 2, StorageDtype::Fp8, StorageDtype::Bf16, 0.92, 16384, 2.0)));
+              capacityToJson(plan("llama-3-8b", "h200", 2, StorageDtype::Fp8, StorageDtype::Bf16, 0.92, 16384, 2.0)));
 
-    // The demo's section: the defaults, saved before vLLM's accounting (no vllm_version: the flat overhead).
+    // The demo's section: the defaults for its own model, saved before vLLM's accounting (no vllm_version: the flat
+    // overhead).
     window.openDemo();
     CapacitySettings demo;
+    demo.model = "llama-3-8b";
     demo.vllmVersion.clear();
     EXPECT_EQ(view->settings(), demo);
 }

@@ -90,7 +90,7 @@ ModelArchitecture preset(const char* name, const char* repo, const char* type, i
     m.headDim = hidden / heads;  // none of these configs sets head_dim; all come to 128
     m.intermediateSize = intermediate;
     m.vocabSize = vocab;
-    m.tieWordEmbeddings = false;  // "tie_word_embeddings": false in all seven
+    m.tieWordEmbeddings = false;  // "tie_word_embeddings": false in all of them
     m.qkvBias = qkvBias;
     m.maxPositionEmbeddings = maxPositions;
     m.publishedParameters = published;
@@ -118,6 +118,10 @@ std::vector<ModelArchitecture> makePresets() {
         // mistralai/Mistral-7B-v0.3 (vocabulary extended to 32768, no sliding window); 7.25B.
         preset("mistral-7b", "mistralai/Mistral-7B-v0.3", "mistral", 32, 4096, 32, 8, 14336, 32768, false, 32768,
                7.25e9),
+        // meta-llama/Meta-Llama-3-8B: Llama 3.1 8B's shapes with an 8K context (max_position_embeddings 8192, no
+        // rope_scaling); 8.03B. Last, so that the seven before it keep their places.
+        preset("llama-3-8b", "meta-llama/Meta-Llama-3-8B", "llama", 32, 4096, 32, 8, 14336, 128256, false, 8192,
+               8.03e9),
     };
 }
 
@@ -133,6 +137,69 @@ const ModelArchitecture* findModelPreset(std::string_view name) {
     for (const auto& p : modelPresets())
         if (p.name == n) return &p;
     return nullptr;
+}
+
+namespace {
+
+// Words of a checkpoint's name that say how it was tuned, packaged or quantised, not which architecture it is: the
+// quantisation and dtype markers baseModelKey (fp8_config.h) drops, and the tuning words, which baseModelKey keeps
+// (an instruct model is another model for a comparison, but the same shapes for capacity).
+bool isVariantWord(std::string_view word) {
+    static constexpr std::string_view kWords[] = {
+        "instruct",    "chat",      "it",       "base",       "hf",      "fp8",  "dynamic",  "block",   "static",
+        "kv",          "w8a8",      "w4a16",    "w8a16",      "w4a4",    "w4a8", "int8",     "int4",    "awq",
+        "gptq",        "nvfp4",     "fp4",      "mxfp4",      "bf16",    "fp16", "bfloat16", "float16", "gguf",
+        "bnb",         "4bit",      "8bit",     "marlin",     "fp8kv",   "a16",  "a8",       "e4m3",    "e5m2",
+        "channelwise", "pertensor", "pertoken", "compressed", "modelopt"};
+    for (std::string_view w : kWords)
+        if (word == w) return true;
+    return word.starts_with("quantized");  // "quantized.w8a8"
+}
+
+}  // namespace
+
+std::string baseModelName(std::string_view checkpoint) {
+    std::string name = lower(trim(checkpoint));
+    // A Hugging Face cache folder: ".../models--org--name/snapshots/<hash>".
+    if (const auto at = name.rfind("models--"); at != std::string::npos) {
+        name = name.substr(at + 8);
+        if (const auto slash = name.find('/'); slash != std::string::npos) name.resize(slash);
+        if (const auto dash = name.rfind("--"); dash != std::string::npos) name = name.substr(dash + 2);
+    }
+    while (!name.empty() && (name.back() == '/' || name.back() == '\\')) name.pop_back();
+    if (const auto slash = name.find_last_of("/\\"); slash != std::string::npos) name.erase(0, slash + 1);
+    if (const auto org = name.rfind("__"); org != std::string::npos) name.erase(0, org + 2);  // lm-eval's org__name
+    std::vector<std::string> words;
+    std::string word;
+    for (std::size_t i = 0; i <= name.size(); ++i) {
+        if (i == name.size() || name[i] == '-' || name[i] == '_' || name[i] == ' ') {
+            if (!word.empty() && !isVariantWord(word)) words.push_back(word);
+            word.clear();
+        } else {
+            word += name[i];
+        }
+    }
+    // "Meta-Llama-3-8B" is Meta's name for Llama 3 8B.
+    if (words.size() > 1 && words[0] == "meta" && words[1].starts_with("llama")) words.erase(words.begin());
+    std::string out;
+    for (const std::string& w : words) out += (out.empty() ? "" : "-") + w;
+    return out;
+}
+
+const ModelArchitecture* findModelPresetForCheckpoint(std::string_view checkpoint) {
+    const std::string base = baseModelName(checkpoint);
+    if (base.empty()) return nullptr;
+    for (const auto& p : modelPresets())
+        if (p.name == base || baseModelName(p.hfRepo) == base) return &p;
+    return nullptr;
+}
+
+bool sameShapes(const ModelArchitecture& a, const ModelArchitecture& b) {
+    return a.layers == b.layers && a.hiddenSize == b.hiddenSize && a.attentionHeads == b.attentionHeads &&
+           a.kvHeads == b.kvHeads && a.headDim == b.headDim && a.intermediateSize == b.intermediateSize &&
+           a.vocabSize == b.vocabSize && a.tieWordEmbeddings == b.tieWordEmbeddings && a.qkvBias == b.qkvBias &&
+           a.oBias == b.oBias && a.mlpBias == b.mlpBias && a.qkNorm == b.qkNorm &&
+           a.extraParameters == b.extraParameters;
 }
 
 std::string modelPresetNamesText() {

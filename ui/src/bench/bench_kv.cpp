@@ -155,8 +155,12 @@ QString kvHeadlineHtml(const std::optional<BenchResults>& results) {
     if (!results) return {};
     const auto h = kvHeadline(*results);
     if (!h) return {};
-    return BenchView::tr("<b>FP8 KV cache:</b> %1. %2")
-        .arg(style::escaped(toQString(h->summary())), style::escaped(toQString(h->reading)));
+    // The model whose KV heads and head_dim shaped the cache, so a figure is never read as another model's.
+    const QString of = results->model.empty()
+                           ? QString()
+                           : BenchView::tr(" of %1").arg(style::escaped(visibleText(toQString(results->model))));
+    return BenchView::tr("<b>FP8 KV cache%1:</b> %2. %3")
+        .arg(of, style::escaped(toQString(h->summary())), style::escaped(toQString(h->reading)));
 }
 
 }  // namespace fp8dash::ui::bench

@@ -7,6 +7,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -42,6 +43,7 @@
 #include "fp8dash/ui/bench_table_models.h"
 #include "fp8dash/ui/export_actions.h"
 #include "fp8dash/ui/loaded_comparison.h"
+#include "widgets/model_notice.h"
 #include "widgets/ui_style.h"
 #include "widgets/untrusted_ui.h"
 
@@ -107,6 +109,8 @@ BenchView::BenchView(QWidget* parent) : QWidget(parent) {
     cardLayout->addWidget(m_measuredLabel);
     cardLayout->addWidget(m_runNote);
     layout->addWidget(card);
+    m_modelNote = new ModelNotice(QStringLiteral("benchModelNote"), this);
+    layout->addWidget(m_modelNote);
 
     layout->addWidget(buildControls());
 
@@ -215,6 +219,7 @@ QWidget* BenchView::buildControls() {
     m_model->setToolTip(tr("The GEMM shapes (qkv, o, gate_up, down) and the KV heads come from this model"));
     for (const ModelArchitecture& m : modelPresets()) m_model->addItem(toQString(m.name), toQString(m.name));
     modelLabel->setBuddy(m_model);
+    connect(m_model, &QComboBox::currentIndexChanged, this, &BenchView::updateControls);  // Run needs a model
     controls->addWidget(modelLabel);
     controls->addWidget(m_model);
 
@@ -323,15 +328,110 @@ void BenchView::setLocalDevice(const LocalDeviceStatus& status) {
 void BenchView::setResults(const BenchResults* results) {
     if (results) {
         m_results = *results;
-        // The model the results were measured with is the natural next run.
-        const int index = m_model->findData(toQString(results->model));
-        if (index >= 0 && !isRunning()) m_model->setCurrentIndex(index);
     } else {
         m_results.reset();
     }
+    chooseRunModel();
     if (!isRunning()) m_status->hide();  // the last run's outcome was about other results
+    updateModelNote();
     updateDeviceCard();
+    updateControls();
     rebuild();
+}
+
+void BenchView::setComparedModel(const ComparedModel& model) {
+    const bool changed = model.checkpoint != m_compared.checkpoint || model.settingsModel != m_compared.settingsModel;
+    m_compared = model;
+    if (changed) chooseRunModel();
+    updateModelNote();
+    updateControls();
+}
+
+// The natural next run: the compared model when the runs name one (none chosen when fp8dash does not know it), else
+// the model the results on screen were measured with.
+void BenchView::chooseRunModel() {
+    if (isRunning()) return;
+    const QSignalBlocker block(m_model);
+    QString want;
+    if (m_compared.named()) {
+        want = toQString(m_compared.settingsModel);
+    } else if (m_results && m_model->findData(toQString(m_results->model)) >= 0) {
+        want = toQString(m_results->model);
+    } else {
+        return;
+    }
+    int index = m_model->findData(want);
+    if (index < 0 && want.isEmpty()) {
+        m_model->insertItem(0, tr("Unknown: choose the model"), QString());
+        m_model->setItemData(0, tr("fp8dash does not know the compared runs' model: choose whose shapes to measure"),
+                             Qt::ToolTipRole);
+        index = 0;
+    } else if (index < 0) {  // a config.json beside the compared runs' checkpoint
+        m_model->addItem(tr("config: %1").arg(QFileInfo(want).fileName()), want);
+        index = m_model->count() - 1;
+        m_model->setItemData(index, escapedTip(want), Qt::ToolTipRole);
+    }
+    m_model->setCurrentIndex(index);
+    if (const int unknown = m_model->findData(QString()); unknown >= 0 && unknown != m_model->currentIndex())
+        m_model->removeItem(unknown);  // kept for an earlier comparison
+}
+
+QString BenchView::modelNoteText() const {
+    return m_modelNote->text();
+}
+
+// Which model's shapes the results on screen used, when that is not plainly the compared runs' model.
+void BenchView::updateModelNote() {
+    using Kind = ModelNotice::Kind;
+    const QString compared = style::escaped(visibleText(toQString(m_compared.checkpoint)));  // from the runs
+    const QString table = m_compared.known() && findModelPreset(m_compared.settingsModel)
+                              ? tr(", %1 in fp8dash's table").arg(style::escaped(m_compared.settingsModel))
+                              : QString();
+    if (!m_compared.named()) {
+        m_modelNote->setNote(QString(), Kind::Information);
+        return;
+    }
+    if (!m_results) {
+        m_modelNote->setNote(m_compared.known() ? QString()
+                                                : tr("The compared runs' model, <b>%1</b>, is not in fp8dash's table "
+                                                     "of architectures: choose in Model shapes the model whose layer "
+                                                     "shapes and KV heads to measure.")
+                                                      .arg(compared),
+                             Kind::Warning);
+        return;
+    }
+    const std::string& used = m_results->model;
+    const QString usedName = style::escaped(visibleText(toQString(used)));  // from the file
+    switch (used.empty() ? ModelMatch::Unchecked : modelMatch(used, m_compared)) {
+        case ModelMatch::NoComparedModel:
+        case ModelMatch::Same:
+            m_modelNote->setNote(QString(), Kind::Information);
+            return;
+        case ModelMatch::SameShapes:
+            m_modelNote->setNote(tr("These results use <b>%1</b>'s layer shapes and KV heads, the same architecture as "
+                                    "the compared runs' model, <b>%2</b>%3: these figures are its figures.")
+                                     .arg(usedName, compared, table),
+                                 Kind::Information);
+            return;
+        case ModelMatch::Unchecked:
+            m_modelNote->setNote(used.empty() ? tr("These results do not say whose layer shapes and KV heads they "
+                                                   "used; the compared runs' model is <b>%1</b>.")
+                                                    .arg(compared)
+                                              : tr("These results use the shapes of the model in %1; fp8dash cannot "
+                                                   "tell whether that is the compared runs' model, <b>%2</b>.")
+                                                    .arg(usedName, compared),
+                                 Kind::Warning);
+            return;
+        case ModelMatch::Different:
+            break;
+    }
+    const QString what = m_compared.known() ? tr("the compared runs' model is <b>%1</b>%2").arg(compared, table)
+                                            : tr("the compared runs' model, <b>%1</b>, is not in fp8dash's table of "
+                                                 "architectures")
+                                                  .arg(compared);
+    m_modelNote->setNote(tr("These results use <b>%1</b>'s layer shapes and KV heads, not the compared model's: %2.")
+                             .arg(usedName, what),
+                         Kind::Warning);
 }
 
 void BenchView::updateDeviceCard() {
@@ -361,7 +461,10 @@ void BenchView::updateDeviceCard() {
         if (!r.created.empty()) on += tr(" on %1").arg(bench::createdText(r.created));
         QStringList details;
         if (!r.backend.empty()) details << tr("backend %1").arg(toQString(r.backend));
-        if (!r.model.empty()) details << tr("shapes of %1").arg(toQString(r.model));
+        if (!r.model.empty())
+            details << (modelMatch(r.model, m_compared) == ModelMatch::Same
+                            ? tr("shapes of %1, the compared runs' model").arg(toQString(r.model))
+                            : tr("shapes of %1").arg(toQString(r.model)));
         if (!details.isEmpty()) on += QStringLiteral(" · ") + details.join(QStringLiteral(" · "));
         if (r.device.peak) {
             const BenchPeak& p = *r.device.peak;
@@ -398,9 +501,12 @@ void BenchView::updateControls() {
     m_model->setEnabled(!running);
     for (QCheckBox* box : {m_gemm, m_bandwidth, m_kv}) box->setEnabled(!running);
     const bool anyPart = m_gemm->isChecked() || m_bandwidth->isChecked() || m_kv->isChecked();
-    m_runButton->setEnabled(!running && anyPart);
+    const bool haveModel = !m_model->currentData().toString().isEmpty();
+    m_runButton->setEnabled(!running && anyPart && haveModel);
     if (m_kvDumpButton) m_kvDumpButton->setEnabled(!running);
-    m_runButton->setToolTip(anyPart ? QString() : tr("Choose at least one part to run"));
+    m_runButton->setToolTip(!haveModel ? tr("Choose in Model shapes the model whose shapes to measure")
+                            : anyPart  ? QString()
+                                       : tr("Choose at least one part to run"));
     m_cancelButton->setVisible(running);
     m_cancelButton->setEnabled(running && !m_cancelRequested);
     m_progress->setVisible(running);
@@ -486,6 +592,7 @@ QString BenchView::hoverText() const {
 void BenchView::startRun() {
     if (isRunning()) return;
     if (!(m_gemm->isChecked() || m_bandwidth->isChecked() || m_kv->isChecked())) return;
+    if (m_model->currentData().toString().isEmpty()) return;  // the compared model is unknown and none is chosen
     runWith(runOptions());
 }
 

@@ -23,6 +23,7 @@
 #include "fp8dash/ui/background_job.h"
 #include "fp8dash/ui/capacity_table_model.h"
 #include "fp8dash/ui/loaded_comparison.h"
+#include "widgets/model_notice.h"
 #include "widgets/ui_style.h"
 #include "widgets/untrusted_ui.h"
 
@@ -195,6 +196,19 @@ QWidget* CapacityView::buildInputs() {
     return inputs;
 }
 
+// The note about the model the figures are for, and its "Plan for …" (the compared model, when known).
+QWidget* CapacityView::buildModelNote(QWidget* parent) {
+    auto* note = new ModelNotice(QStringLiteral("capacityModelNote"), parent);
+    m_modelNote = note;
+    m_useCompared = note->button();
+    connect(m_useCompared, &QPushButton::clicked, this, [this] {
+        if (!m_compared.known()) return;
+        const int index = modelIndexFor(m_compared.settingsModel);
+        if (index != m_model->currentIndex()) m_model->setCurrentIndex(index);  // an edit: kept in the document
+    });
+    return note;
+}
+
 // The plan: the summary, the error, the table, the decode estimate and what a vLLM log said.
 QWidget* CapacityView::buildResults() {
     auto* results = new QWidget(this);
@@ -202,6 +216,7 @@ QWidget* CapacityView::buildResults() {
     resultsLayout->setContentsMargins(0, 0, 0, 0);
     resultsLayout->setSpacing(8);
     resultsLayout->addWidget(style::sectionTitle(tr("KV-cache capacity: what FP8 buys"), results));
+    resultsLayout->addWidget(buildModelNote(results));
     m_summary = new QLabel(results);
     m_summary->setTextFormat(Qt::RichText);  // markup of ours, names escaped
     m_summary->setObjectName(QStringLiteral("capacitySummary"));
@@ -298,6 +313,13 @@ int CapacityView::modelIndexFor(const std::string& model) {
     const QString key = toQString(model);
     int index = m_model->findData(key);
     if (index >= 0) return index;
+    if (model.empty()) {  // the compared model is not one fp8dash knows: Model says so first
+        const QSignalBlocker block(m_model);
+        m_model->insertItem(0, tr("Unknown: choose the model"), QString());
+        m_model->setItemData(0, tr("fp8dash does not know the compared runs' model: choose its architecture here"),
+                             Qt::ToolTipRole);
+        return 0;
+    }
     if (const ModelArchitecture* preset = findModelPreset(model)) return m_model->findData(toQString(preset->name));
     const QSignalBlocker block(m_model);
     m_model->addItem(tr("config: %1").arg(QFileInfo(key).fileName().isEmpty() ? key : QFileInfo(key).fileName()), key);
@@ -306,9 +328,21 @@ int CapacityView::modelIndexFor(const std::string& model) {
     return index;
 }
 
+void CapacityView::setComparedModel(const ComparedModel& model) {
+    m_compared = model;
+    const int unknown = m_model->findData(QString());
+    if (unknown >= 0 && m_model->currentIndex() != unknown) {
+        const QSignalBlocker block(m_model);
+        m_model->removeItem(unknown);
+    }
+}
+
 void CapacityView::setSettings(const CapacitySettings* settings) {
     CapacitySettings fresh;
     fresh.vllmVersion = kDefaultVllmVersion;  // a new plan follows vLLM; a saved one keeps its accounting
+    // A new plan is for the compared model; for none (an empty model) when fp8dash does not know it, never for
+    // another model's figures shown as this one's.
+    if (m_compared.named()) fresh.model = m_compared.settingsModel;
     const CapacitySettings s = settings ? *settings : fresh;
     m_applying = true;
     {
@@ -322,7 +356,9 @@ void CapacityView::setSettings(const CapacitySettings* settings) {
         }
         m_accounting->setCurrentIndex(accounting);
         m_model->setCurrentIndex(modelIndexFor(s.model));
-        m_gpu->clear();  // drops a "This machine (no usable GPU)" kept for the previous settings
+        if (const int unknown = m_model->findData(QString()); unknown >= 0 && unknown != m_model->currentIndex())
+            m_model->removeItem(unknown);  // kept for an earlier comparison
+        m_gpu->clear();                    // drops a "This machine (no usable GPU)" kept for the previous settings
         fillGpuCombo();
         int gpu = m_gpu->findData(toQString(s.gpu));
         if (gpu < 0 && s.gpu == kLocalGpu.toStdString()) {
@@ -436,7 +472,69 @@ void CapacityView::openVllmLog(const QString& path) {
 void CapacityView::inputsChanged() {
     if (m_applying) return;
     recompute();
-    emit settingsEdited(settings());
+    const CapacitySettings s = settings();
+    if (!s.model.empty()) emit settingsEdited(s);  // nothing to keep until a model is chosen
+}
+
+QString CapacityView::modelNoteText() const {
+    return m_modelNote->text();
+}
+
+QString CapacityView::chosenModelName(const std::string& model) const {
+    if (const ModelArchitecture* p = findModelPreset(model)) return toQString(p->name);
+    const QString path = toQString(model);
+    return visibleText(QFileInfo(path).fileName().isEmpty() ? path
+                                                            : tr("the model in %1").arg(path));  // a path of the file
+}
+
+// Which model the figures are for, when it is not plainly the compared runs' model.
+void CapacityView::updateModelNote(const CapacitySettings& s) {
+    using Kind = ModelNotice::Kind;
+    const QString compared = style::escaped(visibleText(toQString(m_compared.checkpoint)));  // from the runs
+    const QString chosen = style::escaped(chosenModelName(s.model));
+    const QString table = m_compared.known() && findModelPreset(m_compared.settingsModel)
+                              ? tr(", %1 in fp8dash's table").arg(style::escaped(m_compared.settingsModel))
+                              : QString();
+    switch (modelMatch(s.model, m_compared)) {
+        case ModelMatch::NoComparedModel:
+        case ModelMatch::Same:
+            m_modelNote->setNote(QString(), Kind::Information);
+            return;
+        case ModelMatch::SameShapes:
+            m_modelNote->setNote(tr("<b>%1</b> has the same architecture as the compared runs' model, <b>%2</b>%3: "
+                                    "these figures are its figures.")
+                                     .arg(chosen, compared, table),
+                                 Kind::Information);
+            return;
+        case ModelMatch::Unchecked:
+            m_modelNote->setNote(tr("These figures are for %1; fp8dash cannot tell whether that is the compared runs' "
+                                    "model, <b>%2</b>.")
+                                     .arg(chosen, compared),
+                                 Kind::Warning);
+            return;
+        case ModelMatch::Different:
+            break;
+    }
+    if (s.model.empty()) {
+        m_modelNote->setNote(tr("The compared runs' model, <b>%1</b>, is not in fp8dash's table of architectures, so "
+                                "no plan is shown for it. Choose its architecture in Model, or read its config.json "
+                                "with “config.json…”.")
+                                 .arg(compared),
+                             Kind::Warning);
+        return;
+    }
+    const QString what = m_compared.known()
+                             ? tr("the compared runs' model is <b>%1</b>%2").arg(compared, table)
+                             : tr("the compared runs' model, <b>%1</b>, is not in fp8dash's table: choose its "
+                                  "architecture in Model or read its config.json")
+                                   .arg(compared);
+    m_modelNote->setNote(
+        tr("These figures are for <b>%1</b>, not the compared model: %2.").arg(chosen, what), Kind::Warning,
+        m_compared.known()
+            ? tr("Plan for %1")
+                  .arg(visibleText(toQString(findModelPreset(m_compared.settingsModel) ? m_compared.settingsModel
+                                                                                       : m_compared.checkpoint)))
+            : QString());
 }
 
 void CapacityView::recompute() {
@@ -444,6 +542,14 @@ void CapacityView::recompute() {
     m_bf16.reset();
     const CapacitySettings s = settings();
     m_overhead->setEnabled(s.vllmVersion.empty());  // vLLM's accounting models the overhead itself
+    updateModelNote(s);
+    if (s.model.empty()) {  // the compared model is unknown and none is chosen: the note asks for it
+        m_modelInfo->clear();
+        m_gpuInfo->clear();
+        showError(QString());
+        fillTable();
+        return;
+    }
     QString error;
     auto inputs = inputsFor(s, localDevice());
     if (!inputs) {
@@ -457,11 +563,14 @@ void CapacityView::recompute() {
             m_bf16 = std::move(plans->bf16);
         }
         const ModelArchitecture& m = inputs->model;
-        m_modelInfo->setText(tr("%1 layers, %2 KV heads × %3, %4 B parameters")
-                                 .arg(m.layers)
-                                 .arg(m.kvHeads)
-                                 .arg(m.headDim)
-                                 .arg(fixed(static_cast<double>(m.parameterCount()) / 1e9, 2)));
+        QString info = tr("%1 layers, %2 KV heads × %3, %4 B parameters")
+                           .arg(m.layers)
+                           .arg(m.kvHeads)
+                           .arg(m.headDim)
+                           .arg(fixed(static_cast<double>(m.parameterCount()) / 1e9, 2));
+        if (modelMatch(s.model, m_compared) == ModelMatch::Same)
+            info += tr(" · the compared runs' model (%1)").arg(visibleText(toQString(m_compared.checkpoint)));
+        m_modelInfo->setText(info);
         const GpuSpec& g = inputs->gpu;
         QString gpuText = tr("%1, %2 per GPU").arg(toQString(g.displayName), toQString(formatBytes(g.memoryBytes)));
         if (g.source == "local") gpuText += tr(" free now");
@@ -481,7 +590,8 @@ void CapacityView::fillTable() {
     const CapacityResult* bf = bf16Result();
     m_tableModel->setPlans(bf, sel);
     if (!sel || !bf) {
-        m_summary->setText(tr("Choose inputs that can be planned."));
+        m_summary->setText(settings().model.empty() ? tr("No plan: choose the model in Model.")
+                                                    : tr("Choose inputs that can be planned."));
         m_decode->clear();
         return;
     }

@@ -282,7 +282,12 @@ void ComparisonView::setComparison(const LoadedComparison& loaded) {
                        loaded.decision.judge
                            ? tr("Domain judge · %1").arg(toQString(verdictTitle(loaded.decision.judge->verdict)))
                            : tr("Domain judge"));
+    // Capacity and benchmarks are about the compared runs' model: its architecture when fp8dash knows it, else
+    // "unknown".
+    const ComparedModel compared = comparedModelOf(doc);
+    m_bench->setComparedModel(compared);
     m_bench->setResults(doc.benchmarks ? &*doc.benchmarks : nullptr);
+    m_capacity->setComparedModel(compared);
     m_capacity->setSettings(doc.capacity ? &*doc.capacity : nullptr);
     m_review->setComparison(loaded);
     // The tab says whether someone signed off, and how many notes there are.

@@ -69,10 +69,24 @@ struct ModelArchitecture {
 };
 
 // The presets, in a stable order: llama-3.1-8b, llama-3.1-70b, llama-3.1-405b, qwen2.5-7b, qwen2.5-14b, qwen2.5-72b,
-// mistral-7b.
+// mistral-7b, llama-3-8b.
 const std::vector<ModelArchitecture>& modelPresets();
 const ModelArchitecture* findModelPreset(std::string_view name);  // case-insensitive; nullptr when unknown
 std::string modelPresetNamesText();                               // "llama-3.1-8b, llama-3.1-70b, ..." for messages
+
+// The base model a checkpoint's name stands for, as fp8dash's table names models: the repository name (after the last
+// '/', a Hugging Face cache folder's "models--org--name", lm-eval's "org__name"), lower case, without the words
+// (between '-' or '_') that say how it was tuned, packaged or quantised: instruct, chat, it, base, hf, and the
+// quantisation and dtype markers of baseModelKey (fp8, dynamic, kv, w8a8, bf16, quantized.*, ...), and "Meta-Llama"
+// read as "Llama". "Qwen/Qwen3.5-27B-FP8" -> "qwen3.5-27b", "meta-llama/Meta-Llama-3-8B-Instruct" -> "llama-3-8b",
+// "mistralai/Mistral-7B-Instruct-v0.3" -> "mistral-7b-v0.3". Empty when nothing is left.
+std::string baseModelName(std::string_view checkpoint);
+// The preset a checkpoint is: its baseModelName equals a preset's name or the baseModelName of the preset's Hugging
+// Face id. nullptr when the table does not hold it (a different size, release or family is another model).
+const ModelArchitecture* findModelPresetForCheckpoint(std::string_view checkpoint);
+// Whether two architectures have the same shapes, so every capacity and benchmark figure is the same for both
+// (names, Hugging Face ids and the longest context may differ).
+bool sameShapes(const ModelArchitecture& a, const ModelArchitecture& b);
 
 // A Hugging Face config.json (LlamaForCausalLM, Qwen2ForCausalLM, MistralForCausalLM and configs of those model
 // types). Errors name the file and the field.

@@ -20,6 +20,7 @@
 #include <optional>
 #include <vector>
 
+#include "fp8dash/core/compared_model.h"
 #include "fp8dash/core/local_bench.h"
 #include "fp8dash/core/local_device.h"
 
@@ -40,6 +41,7 @@ class BackgroundJob;
 class BandwidthTableModel;
 class GemmTableModel;
 class KvTableModel;
+class ModelNotice;
 
 namespace bench {
 class ChartPanel;
@@ -54,6 +56,13 @@ public:
     // The results to show (the document's); nullptr: none saved. The pointee is copied.
     void setResults(const BenchResults* results);
     const BenchResults* results() const { return m_results ? &*m_results : nullptr; }
+
+    // The model the comparison is about (comparedModelOf the document). Model shapes then offers it for the next run
+    // (or "Unknown: choose the model", Run disabled until one is chosen, when fp8dash does not know it), and results
+    // measured with another model's shapes say so above the figures (modelNoteText).
+    void setComparedModel(const ComparedModel& model);
+    const ComparedModel& comparedModel() const { return m_compared; }
+    QString modelNoteText() const;  // empty while no note is shown
 
     // This machine's GPU: queried off the GUI thread at first show. Setting it (tests) replaces the query.
     void setLocalDevice(const LocalDeviceStatus& status);
@@ -169,6 +178,8 @@ private:
     QLabel* buildKvHeadline(QWidget* parent);
     void queryDeviceOnce();
     void updateDeviceCard();
+    void updateModelNote();
+    void chooseRunModel();  // the compared model, else the results' model, in Model shapes
     void updateControls();
     void rebuild();  // charts and tables from m_results
     void rebuildRoofline();
@@ -181,6 +192,8 @@ private:
     void roofPointHovered(QScatterSeries* series, const QPointF& point, bool state);
 
     std::optional<BenchResults> m_results;
+    ComparedModel m_compared;
+    ModelNotice* m_modelNote = nullptr;
     std::optional<LocalDeviceStatus> m_local;
     bool m_deviceQueryStarted = false;
     std::vector<int> m_kvContexts;

@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "fp8dash/core/capacity.h"
+#include "fp8dash/core/compared_model.h"
 #include "fp8dash/core/local_bench.h"
 #include "fp8dash/core/local_device.h"
 
@@ -28,6 +29,7 @@ namespace fp8dash::ui {
 
 class BackgroundJob;
 class CapacityTableModel;
+class ModelNotice;
 
 class CapacityView : public QWidget {
     Q_OBJECT
@@ -35,7 +37,17 @@ public:
     explicit CapacityView(QWidget* parent = nullptr);
     ~CapacityView() override;
 
-    // Shows these inputs (nullptr: capacity.h's defaults) without announcing an edit.
+    // The model the comparison is about (comparedModelOf the document); set before setSettings. A new plan
+    // (setSettings(nullptr)) is for it when fp8dash knows it; when the runs name a model fp8dash does not know, Model
+    // says so ("Unknown: choose the model") and nothing is planned until the user chooses one. A plan for another
+    // model says so above the figures (modelNoteText), with "Plan for …" when the compared model is known.
+    void setComparedModel(const ComparedModel& model);
+    const ComparedModel& comparedModel() const { return m_compared; }
+    QString modelNoteText() const;  // the note above the figures about the model; empty when hidden
+    QPushButton* useComparedButton() const { return m_useCompared; }
+
+    // Shows these inputs (nullptr: capacity.h's defaults, for the compared model when set) without announcing an
+    // edit.
     void setSettings(const CapacitySettings* settings);
     CapacitySettings settings() const;  // what the inputs say now
 
@@ -107,6 +119,7 @@ protected:
 private:
     QWidget* buildInputs();   // the constructor's left column
     QWidget* buildResults();  // and its right one
+    QWidget* buildModelNote(QWidget* parent);
     void queryDeviceOnce();
     void fillGpuCombo();
     int modelIndexFor(const std::string& model);  // adds an entry for a config.json path
@@ -116,6 +129,8 @@ private:
     void chooseConfigFile();
     void chooseVllmLog();
     void showError(const QString& message);  // empty: hides it
+    void updateModelNote(const CapacitySettings& s);
+    QString chosenModelName(const std::string& model) const;  // the preset's name or the config.json's file name
 
     std::optional<LocalDeviceStatus> m_local;
     bool m_deviceQueryStarted = false;
@@ -126,6 +141,9 @@ private:
     std::optional<CapacityResult> m_selected;
     std::optional<CapacityResult> m_bf16;
 
+    ComparedModel m_compared;
+    ModelNotice* m_modelNote = nullptr;
+    QPushButton* m_useCompared = nullptr;
     QComboBox* m_model = nullptr;
     QPushButton* m_configButton = nullptr;
     QLabel* m_modelInfo = nullptr;
