@@ -299,7 +299,9 @@ private:
     void liveRefreshFailed(const QString& message, int failures, double retryInS);
     void exportMonitoringRules();
     void writeMonitoring(const QString& dir);
-    QString offlineNoticeHtml() const;
+    // The notice's items that are not dismissed for good; `keys` gets theirs (QSettings "notices/dismissed").
+    QString offlineNoticeHtml(QStringList* keys = nullptr) const;
+    void buildNoticeActions(QMenu* view);  // View › Show Closed Notices, and the notice's close button
     // Review: a document derived from the current one with a change to its notes or decisions.
     bool applyReviewChange(ComparisonDocument doc, const QString& message);
     QStringList taskNames() const;
