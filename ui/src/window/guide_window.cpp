@@ -108,13 +108,16 @@ QUrl GuideBrowser::resolvedLink(const QUrl& url) const {
     return url;
 }
 
-// The repository path of a file the guide does not hold: relative to the folder above the guide's (the source
-// folder: the pages are its docs/), "" when it is not under it.
+// The repository path of a file the guide does not hold: "docs/<name>" for one in the pages' folder (the source
+// folder's docs/), else relative to the folder above it (the source folder); "" when it is not under that.
 QString GuideBrowser::sourcePathOf(const QUrl& url) const {
     if (m_root.isEmpty() || url.scheme() != m_root.scheme()) return {};
+    const QString file = QDir::cleanPath(url.path());
+    QString pages = QDir::cleanPath(m_root.path());
+    if (!pages.endsWith(QLatin1Char('/'))) pages += QLatin1Char('/');
+    if (file.startsWith(pages)) return QStringLiteral("docs/") + file.mid(pages.size());
     QString top = QDir::cleanPath(m_root.path() + QStringLiteral("/.."));
     if (!top.endsWith(QLatin1Char('/'))) top += QLatin1Char('/');
-    const QString file = QDir::cleanPath(url.path());
     return file.startsWith(top) ? file.mid(top.size()) : QString();
 }
 
