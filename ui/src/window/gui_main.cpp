@@ -185,7 +185,9 @@ MainWindow* openStartupWindows(const std::vector<std::string>& filesToOpen, bool
         window->setAttribute(Qt::WA_DeleteOnClose);
         if (!first) {
             first = window;
-            goToPlaceWhenShown(window, {}, place);  // a new window: the document it shows next is this one
+            // Once it shows this file (absolute, as the window names it), or the demo.
+            goToPlaceWhenShown(window, file ? QFileInfo(QString::fromStdString(*file)).absoluteFilePath() : QString(),
+                               place);
             // Into the presentation as soon as the document is on screen (a file loads off the GUI thread).
             if (present)
                 QObject::connect(

@@ -117,6 +117,7 @@ void MainWindow::buildNoticeActions(QMenu* view) {
         }
     });
     show->setObjectName(QStringLiteral("showClosedNotices"));
+    show->setShortcut(QKeySequence(QStringLiteral("Ctrl+Alt+N")));
     show->setStatusTip(
         tr("Show again the notices closed with their ✕: what this machine cannot do with a comparison (a live source "
            "that cannot be reached from here, no usable GPU)"));
