@@ -8,8 +8,12 @@
 #include <vector>
 
 #include "cli.h"
+#include "gui_args.h"
 #ifdef FP8DASH_WITH_GUI
+#include <QString>
+
 #include "fp8dash/ui/gui_main.h"
+#include "fp8dash/ui/open_place.h"
 #endif
 
 namespace {
@@ -22,36 +26,19 @@ namespace {
     return false;
 }
 
-// The files to open: arguments that are not toolkit options (-style fusion, -platform xcb, ...).
-std::vector<std::string> filesFromArguments(const std::vector<std::string>& args) {
-    static const std::vector<std::string> kValued = {
-        "-platform", "-style",        "-stylesheet",  "-qwindowgeometry",    "-display",      "-geometry",
-        "-session",  "-qwindowtitle", "-qwindowicon", "-platformpluginpath", "-platformtheme"};
-    std::vector<std::string> files;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a.size() > 1 && a[0] == '-') {
-            if (std::find(kValued.begin(), kValued.end(), a) != kValued.end()) ++i;
-            continue;
-        }
-        files.push_back(a);
-    }
-    return files;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     try {
         if (fp8dash::cli::isCliInvocation(args)) return fp8dash::cli::run(args, std::cout, std::cerr);
-        const bool present = std::find(args.begin(), args.end(), "--present") != args.end();
-        const std::vector<std::string> files = filesFromArguments(args);
-        if (present && files.size() > 1) {
-            std::cerr << "fp8dash: --present takes at most one comparison file (got " << files.size()
-                      << ")\nRun 'fp8dash --help' for usage.\n";
+        const fp8dash::cli::GuiArguments guiArgs = fp8dash::cli::parseGuiArguments(args);
+        if (guiArgs.error) {
+            std::cerr << "fp8dash: " << *guiArgs.error << "\nRun 'fp8dash --help' for usage.\n";
             return fp8dash::cli::kExitBadInput;
         }
+        const bool present = guiArgs.present;
+        const std::vector<std::string>& files = guiArgs.files;
 #ifdef FP8DASH_WITH_GUI
         const bool gui = haveDisplay();
 #else
@@ -63,7 +50,9 @@ int main(int argc, char** argv) {
             return fp8dash::cli::printHeadless(files, std::cout, std::cerr);
         }
 #ifdef FP8DASH_WITH_GUI
-        return fp8dash::ui::runGui(argc, argv, files, present);
+        return fp8dash::ui::runGui(argc, argv, files, present,
+                                   {QString::fromStdString(guiArgs.tab), QString::fromStdString(guiArgs.task),
+                                    QString::fromStdString(guiArgs.candidate)});
 #endif
     } catch (const std::exception& e) {
         std::cerr << "fp8dash: internal error: " << e.what() << "\n";

@@ -106,9 +106,10 @@ std::string pct3(double v) {
     return buf;
 }
 
-// The <tr> of the HTML's eval table whose first cell names the task (top-level rows have no arrow).
+// The <tr> of the HTML's eval table whose first cell names the task (top-level rows have no arrow; each row is a
+// link target, id "task-<name>": the names here need no escaping).
 std::string htmlTaskRow(const std::string& html, const std::string& task) {
-    const std::string marker = "<tr><td><code>" + task + "</code></td>";
+    const std::string marker = "<tr id=\"task-" + task + "\"><td><code>" + task + "</code></td>";
     const auto at = html.find(marker);
     if (at == std::string::npos) return "";
     return html.substr(at, html.find("</tr>", at) - at);
@@ -161,7 +162,7 @@ TEST(ReportDocument, SubtasksIndentedBelowTheirGroup) {
     ASSERT_TRUE(d.ok());
     const std::string html = reportToHtml(doc, *d, fixedContext());
     const std::string md = reportToMarkdownDocument(doc, *d, fixedContext());
-    const auto group = html.find("<tr><td><code>mmlu</code></td>");
+    const auto group = html.find("<tr id=\"task-mmlu\"><td><code>mmlu</code></td>");
     const auto sub = html.find("<td class=\"indent1\">↳ <code>mmlu_humanities</code>");
     const auto subsub = html.find("<td class=\"indent2\">↳ <code>mmlu_philosophy</code>");
     ASSERT_NE(group, std::string::npos);

@@ -19,6 +19,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QToolButton>
 #include <QtTest>
 
 #include <thread>
@@ -388,6 +389,67 @@ TEST_F(DocumentsTest, TheOfflineNoticeSaysWhichLiveActionsAreUnavailableHere) {
     // A document without live sources says nothing.
     showEvalsOnly(window);
     EXPECT_TRUE(window.offlineNoticeText().isEmpty());
+}
+
+// Issue 39: the notice's close button dismisses what it says for good on this machine (QSettings), so a window opened
+// later (as after a restart) with the same sources says nothing of them, while a source not yet dismissed is still
+// said; View › Show Closed Notices brings them back.
+TEST_F(DocumentsTest, TheOfflineNoticeClosesForGood) {
+    TimelineData timeline = dayTimeline();
+    timeline.settings.prometheusUrl = "http://127.0.0.1:9";  // nothing listens on port 9 of loopback
+    timeline.settings.fetchThroughput = true;
+    QSettings().setValue(QStringLiteral("network/checkSourcesOnOpen"), true);
+    const auto open = [](MainWindow& window, const TimelineData& t) {
+        window.show();
+        QSignalSpy checked(&window, &MainWindow::liveSourcesChecked);
+        window.showDocument(documentWith(t, true), {}, QStringLiteral("saved timeline"));
+        return checked.wait(20000);
+    };
+    {
+        MainWindow window;
+        ASSERT_TRUE(open(window, timeline));
+        ASSERT_TRUE(window.offlineNoticeText().contains(QStringLiteral("Not available on this machine")));
+        auto* close = window.findChild<QToolButton*>(QStringLiteral("offlineNoticeClose"));
+        ASSERT_NE(close, nullptr);
+        ASSERT_TRUE(close->isVisible());
+        // Pictures for the closing note (FP8DASH_SCREENSHOT_DIR): the notice and its ✕ at 1366 × 768, both themes.
+        const ThemeMode before = Theme::instance()->mode();
+        window.resize(1366, 768);
+        for (const ThemeMode mode : {ThemeMode::Light, ThemeMode::Dark}) {
+            Theme::instance()->setMode(mode);
+            QApplication::processEvents();
+            test::saveScreenshot(window,
+                                 QStringLiteral("offline-notice-1366x768-%1.png")
+                                     .arg(mode == ThemeMode::Dark ? QStringLiteral("dark") : QStringLiteral("light")));
+        }
+        Theme::instance()->setMode(before);
+        EXPECT_FALSE(close->toolTip().isEmpty());
+        close->click();
+        EXPECT_TRUE(window.offlineNoticeText().isEmpty());
+        const QStringList dismissed = QSettings().value(QStringLiteral("notices/dismissed")).toStringList();
+        EXPECT_TRUE(dismissed.contains(QStringLiteral("unreachable http://127.0.0.1:9")))
+            << dismissed.join(',').toStdString();
+    }
+    MainWindow later;
+    ASSERT_TRUE(open(later, timeline));
+    EXPECT_FALSE(later.offlineNoticeText().contains(QStringLiteral("127.0.0.1:9")))
+        << later.offlineNoticeText().toStdString();
+    EXPECT_FALSE(later.offlineNoticeText().contains(QStringLiteral("langfuse.test")));
+    // Another source that cannot be reached is news: said, alone.
+    TimelineData other = timeline;
+    other.settings.prometheusUrl = "http://127.0.0.1:7";
+    ASSERT_TRUE(open(later, other));
+    EXPECT_TRUE(
+        later.offlineNoticeText().contains(QStringLiteral("Prometheus at http://127.0.0.1:7 cannot be reached")))
+        << later.offlineNoticeText().toStdString();
+    EXPECT_FALSE(later.offlineNoticeText().contains(QStringLiteral("langfuse.test")));
+    // View › Show Closed Notices: everything again, and nothing remembered.
+    auto* showAgain = later.findChild<QAction*>(QStringLiteral("showClosedNotices"));
+    ASSERT_NE(showAgain, nullptr);
+    showAgain->trigger();
+    EXPECT_TRUE(later.offlineNoticeText().contains(QStringLiteral("langfuse.test")))
+        << later.offlineNoticeText().toStdString();
+    EXPECT_FALSE(QSettings().contains(QStringLiteral("notices/dismissed")));
 }
 
 TEST_F(DocumentsTest, DarkAndLightThemesApplyAndAreRemembered) {

@@ -8,6 +8,7 @@
 #include <QClipboard>
 #include <QDir>
 #include <QFile>
+#include <QHash>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -21,6 +22,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
+#include <QTextBrowser>
+#include <QTextDocument>
+#include <QTextFragment>
 #include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -37,6 +41,7 @@
 #include "fp8dash/ui/main_window.h"
 #include "fp8dash/ui/shortcuts_dialog.h"
 #include "fp8dash/ui/task_table_view.h"
+#include "fp8dash/ui/theme.h"
 #include "fp8dash/ui/verdict_banner.h"
 #include "gui_test_support.h"
 #include "hostile_comparison.h"
@@ -373,10 +378,14 @@ TEST_F(HelpMenuTest, TheGuideOpensTheGlossaryAtATermFollowsLinksAndGoesBack) {
     const QString missing = guide->browser()->toPlainText();
     EXPECT_TRUE(missing.contains(QStringLiteral("Page not found"))) << missing.toStdString();
     EXPECT_TRUE(missing.contains(QStringLiteral("nowhere.md")));
-    // The README (pages link back to it) is not in the guide: the message says where it is.
+    // The README (pages link back to it) is not in the guide: its link leads to the guide's first page (its home).
     guide->browser()->setSource(guide->browser()->source().resolved(QUrl(QStringLiteral("../README.md"))));
-    EXPECT_TRUE(guide->browser()->toPlainText().contains(QStringLiteral("front page")))
+    EXPECT_EQ(guide->currentPage(), QStringLiteral("judge.md")) << guide->browser()->toPlainText().toStdString();
+    // A file of the folder above the pages that the guide does not hold: where it is, not "Page not found".
+    guide->browser()->setSource(guide->browser()->source().resolved(QUrl(QStringLiteral("../tests/README.md"))));
+    EXPECT_TRUE(guide->browser()->toPlainText().startsWith(QStringLiteral("In the source folder")))
         << guide->browser()->toPlainText().toStdString();
+    EXPECT_TRUE(guide->browser()->toPlainText().contains(QStringLiteral("tests/README.md")));
 
     // Find in page, wrapping around; and what it cannot find.
     guide->openPage(QStringLiteral("judge.md"));
@@ -434,6 +443,140 @@ TEST_F(HelpMenuTest, TheBuiltInGuideHoldsEveryDocsPage) {
     for (const char* term : {"GO", "MONITOR", "INVESTIGATE", "Significant", "Settled", "Unsettled", "Equivalence", "Sigma (σ)", "Recovery",
                              "95 % interval", "Degradation"})
         EXPECT_TRUE(headings.contains(QString::fromUtf8(term))) << term;
+}
+
+// The anchors (links) of the page a browser shows: each href with its text, in page order.
+QList<std::pair<QString, QString>> linksIn(const QTextBrowser* browser) {
+    QList<std::pair<QString, QString>> links;
+    for (QTextBlock b = browser->document()->begin(); b.isValid(); b = b.next()) {
+        QString previous;  // the href of the fragment before, in this block
+        for (auto it = b.begin(); !it.atEnd(); ++it) {
+            const QTextFragment f = it.fragment();
+            const QString href = f.charFormat().isAnchor() ? f.charFormat().anchorHref() : QString();
+            if (!href.isEmpty() && href == previous)
+                links.back().second += f.text();  // one link split in fragments by its formats (code, bold)
+            else if (!href.isEmpty())
+                links.append({href, f.text()});
+            previous = href;
+        }
+    }
+    return links;
+}
+
+// Issue 39: every link of every page built into the app, resolved as a click resolves it (against the page, then the
+// guide's own resolver, GuideBrowser::resolvedLink and loadResource), opens a page: a page of the guide (at its
+// heading, for a link to one), or a page saying where a file of the source folder is; never "Page not found". The
+// pages' files on disk are checked by tools/check_docs_links.py; this checks what the app shows. Each page is opened
+// once (its links and its headings' anchors read from the browser's document); a few links are also clicked through.
+TEST_F(HelpMenuTest, EveryLinkOfTheBuiltInGuideOpensAPage) {
+    GuideWindow guide;
+    guide.resize(1000, 700);
+    const QStringList pages = guide.pageFiles();
+    if (pages.isEmpty()) GTEST_SKIP() << "a build without the guide's pages";
+    GuideBrowser* browser = guide.browser();
+    QHash<QString, QSet<QString>> anchorsOf;  // page -> its headings' anchors
+    QHash<QString, QList<std::pair<QString, QString>>> linksOf;
+    for (const QString& page : pages) {
+        guide.openPage(page);
+        ASSERT_EQ(guide.currentPage(), page);
+        for (QTextBlock b = browser->document()->begin(); b.isValid(); b = b.next())
+            for (auto it = b.begin(); !it.atEnd(); ++it)
+                for (const QString& name : it.fragment().charFormat().anchorNames()) anchorsOf[page].insert(name);
+        linksOf[page] = linksIn(browser);
+        // Inside the app the link back says where it goes.
+        EXPECT_FALSE(browser->toPlainText().contains(QStringLiteral("Back to the README"))) << page.toStdString();
+    }
+    const QUrl root = GuideWindow::builtInRoot();
+    const QString home = pages.front();
+    EXPECT_EQ(home, QStringLiteral("getting-started.md"));
+    int followed = 0, toHeadings = 0, backHome = 0, outside = 0;
+    for (const QString& page : pages) {
+        const QUrl from = root.resolved(QUrl(page));
+        for (const auto& [href, label] : linksOf[page]) {
+            const QUrl target = browser->resolvedLink(from.resolved(QUrl(href)));
+            if (target.scheme() == QStringLiteral("http") || target.scheme() == QStringLiteral("https") ||
+                target.scheme() == QStringLiteral("mailto"))
+                continue;  // the desktop's browser opens those
+            const std::string where =
+                page.toStdString() + ": [" + label.toStdString() + "](" + href.toStdString() + ")";
+            ++followed;
+            const QString name = QFileInfo(target.path()).fileName();
+            const bool inGuide = QFileInfo(target.path()).path() == QStringLiteral("/guide");
+            if (inGuide && pages.contains(name)) {
+                // A page of the guide, and the heading the link names is one of its anchors.
+                if (!target.fragment().isEmpty()) {
+                    ++toHeadings;
+                    EXPECT_TRUE(anchorsOf[name].contains(target.fragment()))
+                        << where << ": no heading #" << target.fragment().toStdString();
+                }
+                if (name == home && label == QStringLiteral("Back to Getting started")) ++backHome;
+                continue;
+            }
+            // Not a page of the guide: what the guide shows for it.
+            const QString shown = browser->loadResource(QTextDocument::MarkdownResource, target).toString();
+            EXPECT_FALSE(shown.contains(QStringLiteral("Page not found"))) << where;
+            // A file of the source folder, and the page names it.
+            const QString path = QDir::cleanPath(target.path()).mid(1);
+            const QString repo = inGuide ? QStringLiteral("docs/") + name : path;
+            EXPECT_TRUE(QFileInfo::exists(QStringLiteral(FP8DASH_SOURCE_DIR "/") + repo)) << where;
+            EXPECT_TRUE(shown.contains(repo)) << where << ": " << shown.left(300).toStdString();
+            ++outside;
+        }
+    }
+    EXPECT_GE(followed, 50);
+    EXPECT_GE(toHeadings, 10);
+    EXPECT_GE(outside, 1);                  // the screenshots' gallery, a test folder's README
+    EXPECT_EQ(backHome, pages.size() - 1);  // every page but the home page links back to it
+
+    // Clicked through as a reader does: the README's own link (what a page that was not rewritten would hold) lands
+    // on the home page, Back returns; the gallery's link shows where the gallery is.
+    guide.openPage(QStringLiteral("cli.md"));
+    browser->setSource(browser->source().resolved(QUrl(QStringLiteral("../README.md"))));
+    EXPECT_EQ(guide.currentPage(), home);
+    EXPECT_TRUE(browser->toPlainText().startsWith(QStringLiteral("Getting started")));
+    guide.backButton()->click();
+    EXPECT_EQ(guide.currentPage(), QStringLiteral("cli.md"));
+    browser->setSource(browser->source().resolved(QUrl(QStringLiteral("screenshots.md"))));
+    EXPECT_TRUE(browser->toPlainText().contains(QStringLiteral("docs/screenshots.md")));
+    EXPECT_FALSE(browser->toPlainText().contains(QStringLiteral("Page not found")));
+}
+
+// F1 opens the short first-steps page, first in the list; it links the pages a newcomer needs next.
+TEST_F(HelpMenuTest, F1OpensGettingStarted) {
+    MainWindow window;
+    window.openDemo();
+    QAction* f1 = nullptr;
+    for (QAction* a : window.menuBar()->findChildren<QAction*>())
+        if (a->shortcut() == QKeySequence(QStringLiteral("F1"))) f1 = a;
+    ASSERT_NE(f1, nullptr);
+    f1->trigger();
+    GuideWindow* guide = window.guideWindow();
+    ASSERT_NE(guide, nullptr);
+    if (guide->pageFiles().isEmpty()) GTEST_SKIP() << "a build without the guide's pages";
+    EXPECT_EQ(guide->currentPage(), QStringLiteral("getting-started.md"));
+    EXPECT_EQ(guide->pageTitles().value(0), QStringLiteral("Getting started"));
+    const QString text = guide->browser()->toPlainText();
+    // Short: a first-steps page, not a reference (the desktop app's page is several times longer).
+    const qsizetype words = text.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts).size();
+    EXPECT_LT(words, 700) << words;
+    QStringList targets;
+    for (const auto& link : linksIn(guide->browser())) targets << QUrl(link.first).path();
+    for (const char* page : {"glossary.md", "desktop-app.md", "comparing-evals.md", "files-and-reports.md", "cli.md"})
+        EXPECT_TRUE(targets.contains(QString::fromLatin1(page))) << page;
+    for (const char* step : {"Open the demo", "Read the banner", "New Comparison", "Save", "Present"})
+        EXPECT_TRUE(text.contains(QString::fromUtf8(step))) << step;
+    // Pictures for the closing note (FP8DASH_SCREENSHOT_DIR): the guide on a 1366 × 768 screen, both themes.
+    const ThemeMode before = Theme::instance()->mode();
+    guide->resize(1366, 768);
+    for (const ThemeMode mode : {ThemeMode::Light, ThemeMode::Dark}) {
+        Theme::instance()->setMode(mode);
+        guide->openPage(QStringLiteral("getting-started.md"));
+        QApplication::processEvents();
+        test::saveScreenshot(*guide,
+                             QStringLiteral("guide-getting-started-1366x768-%1.png")
+                                 .arg(mode == ThemeMode::Dark ? QStringLiteral("dark") : QStringLiteral("light")));
+    }
+    Theme::instance()->setMode(before);
 }
 
 }  // namespace

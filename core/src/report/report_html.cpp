@@ -2,6 +2,8 @@
 // URIs) or the subset Qt's rich text draws for the PDF (tables for boxes, charts by resource name).
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <string>
 
 #include "fp8dash/core/untrusted_text.h"
 #include "report/report_model.h"
@@ -120,6 +122,7 @@ public:
                  "</style>\n</head>\n<body>\n";
         m_out += "<h1>" + htmlEscape(r.title) + "</h1>\n";
         table(r.meta, "meta");
+        for (const auto& s : r.sections) m_ids.insert(s.id);  // the sections' ids first: no row takes one
         for (const auto& s : r.sections) section(s);
         if (m_rich)
             m_out += "<p class=\"footer\">" + htmlEscape(r.footer) + "</p>\n";
@@ -195,8 +198,12 @@ private:
             m_out += "</tr></thead>\n";
         }
         m_out += "<tbody>\n";
-        for (const auto& row : t.rows) {
-            m_out += "<tr>";
+        for (std::size_t r = 0; r < t.rows.size(); ++r) {
+            const auto& row = t.rows[r];
+            // A row a link can point at (the web page only: Qt's rich text has no use for it).
+            const bool named = !m_rich && r < t.rowNames.size() && !t.rowNames[r].empty();
+            m_out += named ? "<tr id=\"" + uniqueId(t.rowIdPrefix + fragmentEncodedRowName(t.rowNames[r])) + "\">"
+                           : std::string("<tr>");
             for (std::size_t i = 0; i < row.size(); ++i) {
                 const Cell& c = row[i];
                 std::string classes = t.keyValue && i == 0 ? "label" : alignClass(t, i);
@@ -262,6 +269,31 @@ private:
         }
     }
 
+    // The characters a URL fragment keeps as they are (RFC 3986's unreserved); every other byte is %XX, so the id is
+    // what a browser looks for when the name is typed in a link, and is safe inside an attribute.
+    static std::string fragmentEncodedRowName(const std::string& name) {
+        static const char* hex = "0123456789ABCDEF";
+        std::string out;
+        for (const unsigned char c : name) {
+            if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+                c == '_' || c == '~') {
+                out += static_cast<char>(c);
+            } else {
+                out += '%';
+                out += hex[c >> 4];
+                out += hex[c & 15];
+            }
+        }
+        return out;
+    }
+
+    // `id`, or "<id>-2", "<id>-3" … when the page has it already (a task twice in one table).
+    std::string uniqueId(const std::string& id) {
+        std::string candidate = id;
+        for (int n = 2; !m_ids.insert(candidate).second; ++n) candidate = id + "-" + std::to_string(n);
+        return candidate;
+    }
+
     void section(const Section& s) {
         m_out += m_rich ? "<div id=\"" + htmlEscape(s.id) + "\">\n" : "<section id=\"" + htmlEscape(s.id) + "\">\n";
         m_out += "<h2>" + htmlEscape(s.title) + "</h2>\n";
@@ -296,6 +328,7 @@ private:
     bool m_rich;
     int m_maxWidth;
     std::string m_out;
+    std::set<std::string> m_ids;  // the ids on the page so far
 };
 
 }  // namespace

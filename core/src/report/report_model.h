@@ -73,6 +73,12 @@ struct Table {
     std::vector<std::vector<Cell>> rows;
     bool keyValue = false;  // a two-column fact sheet: the first column is a label
     std::string cls;        // an extra class for the stylesheet ("evals": the wide task table)
+    // Rows a link can point at (the task table's, "report.html#task-gsm8k"): each row's name ("" or absent: none).
+    // The web page's writer makes it the row's id: rowIdPrefix + the name percent-encoded as a URL fragment (the
+    // characters A-Z a-z 0-9 - . _ ~ kept, every other byte %XX), so a browser finds it from the name typed in a link;
+    // a name already used on the page gets "-2", "-3".
+    std::vector<std::string> rowNames;
+    std::string rowIdPrefix = "task-";
 };
 
 enum class Only { Both, Html, Markdown };

@@ -293,6 +293,8 @@ void taskRows(const TaskComparison& t, const std::string& parent, int depth, Tab
     if (!depth) v.fill = toneOf(t.verdict);
     row.push_back(std::move(v));
     table.rows.push_back(std::move(row));
+    table.rowNames.resize(table.rows.size() - 1);
+    table.rowNames.push_back(t.task);
     for (const auto& sub : t.subtasks) taskRows(sub, t.task, depth + 1, table);
 }
 
@@ -381,6 +383,9 @@ void addEvalsOf(Report& report, const ComparisonReport& r, Section s, bool alone
                Align::Right, Align::Right, Align::Right, Align::Left};
     t.header.push_back("Verdict");
     t.align.push_back(Align::Center);
+    // Each task's row is a link target: "#task-<name>", or with several variants "#evals-2-task-<name>" (the second
+    // candidate's table), so every id is unique on the page.
+    t.rowIdPrefix = s.id == "evals" ? "task-" : s.id + "-task-";
     for (const auto& task : r.tasks) taskRows(task, "", 0, t);
     s.table(std::move(t));
     if (r.averageRecoveryPct) s.paragraph(recoveryLine(r));

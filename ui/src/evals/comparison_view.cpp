@@ -65,12 +65,16 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     m_offlineLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     offlineLayout->addWidget(m_offlineLabel, 1);
     auto* dismiss = new QToolButton(m_offline);
+    dismiss->setObjectName(QStringLiteral("offlineNoticeClose"));
     dismiss->setText(QStringLiteral("✕"));
-    dismiss->setAccessibleName(tr("Dismiss the offline notice"));
-    dismiss->setToolTip(tr("Dismiss"));
+    dismiss->setAccessibleName(tr("Close the offline notice"));
+    dismiss->setToolTip(
+        tr("Close this notice. What this machine cannot do is not said again on this machine; View › Show Closed "
+           "Notices brings it back."));
     connect(dismiss, &QToolButton::clicked, this, [this] {
         m_dismissedNotice = m_offlineLabel->text();
         m_offline->hide();
+        emit offlineNoticeDismissed(m_noticeKeys);
     });
     offlineLayout->addWidget(dismiss, 0, Qt::AlignTop);
     m_offline->hide();
@@ -192,9 +196,15 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_tabs, 1);
 }
 
-void ComparisonView::setOfflineNotice(const QString& html) {
+void ComparisonView::setOfflineNotice(const QString& html, const QStringList& dismissKeys) {
     m_offlineLabel->setText(html);
+    m_noticeKeys = dismissKeys;
     m_offline->setVisible(!html.isEmpty() && html != m_dismissedNotice);
+}
+
+void ComparisonView::clearDismissedNotice() {
+    m_dismissedNotice.clear();
+    m_offline->setVisible(!m_offlineLabel->text().isEmpty());
 }
 
 QString ComparisonView::offlineNoticeText() const {

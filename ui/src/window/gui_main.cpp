@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QFileInfo>
 #include <QIcon>
+#include <QJsonObject>
 #include <QTimer>
 
 #include <clocale>
@@ -49,27 +50,6 @@ MainWindow* showNewWindow() {
 }
 
 void presentWhenShown(MainWindow* window, const QString& path);
-
-// Files another fp8dash start handed over: each in the window that shows it, else the front window when that loses
-// nothing, else a new one (MainWindow::openFile). No files: the front window comes forward.
-void openHandedOver(const QStringList& files, bool present) {
-    MainWindow* front = qobject_cast<MainWindow*>(QApplication::activeWindow());
-    if (!front && !MainWindow::windows().isEmpty()) front = MainWindow::windows().constLast();
-    if (!front) front = showNewWindow();
-    if (files.isEmpty()) {
-        front->show();
-        front->raise();
-        front->activateWindow();
-        if (present) presentWhenShown(front, {});
-        return;
-    }
-    MainWindow* first = nullptr;
-    for (const QString& file : files) {
-        front = front->openFile(file);
-        if (!first) first = front;
-    }
-    if (present) presentWhenShown(first, files.first());
-}
 
 // Comparisons an earlier run left unsaved: offered before anything else opens. Returns how many were recovered.
 int offerRecovery() {
@@ -163,7 +143,29 @@ private:
 
 }  // namespace
 
-MainWindow* openStartupWindows(const std::vector<std::string>& filesToOpen, bool present) {
+MainWindow* openHandedOver(const QStringList& files, bool present, const OpenPlace& place) {
+    MainWindow* front = qobject_cast<MainWindow*>(QApplication::activeWindow());
+    if (!front && !MainWindow::windows().isEmpty()) front = MainWindow::windows().constLast();
+    if (!front) front = showNewWindow();
+    if (files.isEmpty()) {
+        front->show();
+        front->raise();
+        front->activateWindow();
+        goToPlaceWhenShown(front, {}, place);
+        if (present) presentWhenShown(front, {});
+        return front;
+    }
+    MainWindow* first = nullptr;
+    for (const QString& file : files) {
+        front = front->openFile(file);
+        if (!first) first = front;
+    }
+    goToPlaceWhenShown(first, files.first(), place);
+    if (present) presentWhenShown(first, files.first());
+    return first;
+}
+
+MainWindow* openStartupWindows(const std::vector<std::string>& filesToOpen, bool present, const OpenPlace& place) {
     MainWindow* first = nullptr;
     const auto open = [&](const std::string* file) {
         if (file) {
@@ -173,6 +175,7 @@ MainWindow* openStartupWindows(const std::vector<std::string>& filesToOpen, bool
                 showing->raise();
                 if (!first) {
                     first = showing;
+                    goToPlaceWhenShown(showing, absolute, place);
                     if (present) presentWhenShown(showing, absolute);
                 }
                 return;
@@ -182,6 +185,9 @@ MainWindow* openStartupWindows(const std::vector<std::string>& filesToOpen, bool
         window->setAttribute(Qt::WA_DeleteOnClose);
         if (!first) {
             first = window;
+            // Once it shows this file (absolute, as the window names it), or the demo.
+            goToPlaceWhenShown(window, file ? QFileInfo(QString::fromStdString(*file)).absoluteFilePath() : QString(),
+                               place);
             // Into the presentation as soon as the document is on screen (a file loads off the GUI thread).
             if (present)
                 QObject::connect(
@@ -200,7 +206,7 @@ MainWindow* openStartupWindows(const std::vector<std::string>& filesToOpen, bool
     return first;
 }
 
-int runGui(int argc, char** argv, const std::vector<std::string>& filesToOpen, bool present) {
+int runGui(int argc, char** argv, const std::vector<std::string>& filesToOpen, bool present, const OpenPlace& place) {
     initUiResources();
     QApplication app(argc, argv);
     // QApplication adopts the user's C locale; core formats and parses numbers with printf/strtod (PromQL, JSON
@@ -228,7 +234,7 @@ int runGui(int argc, char** argv, const std::vector<std::string>& filesToOpen, b
     const bool single = !hasFlag(argc, argv, "--new-instance");
     const QString server = SingleInstance::defaultServerName();
     if (single) {
-        if (const auto handed = SingleInstance::handOff(files, present, server)) {
+        if (const auto handed = SingleInstance::handOff(files, present, server, 3000, place)) {
             std::cout << "fp8dash: the running fp8dash (pid " << handed->pid << ") "
                       << (present ? "presents " : "opens ")
                       << (files.isEmpty() ? std::string(present ? "its comparison" : "its window")
@@ -238,7 +244,9 @@ int runGui(int argc, char** argv, const std::vector<std::string>& filesToOpen, b
         }
     }
     QObject::connect(instance, &SingleInstance::openRequested, instance,
-                     [](const QStringList& handed, bool handedPresent) { openHandedOver(handed, handedPresent); });
+                     [](const QStringList& handed, bool handedPresent, const QJsonObject& handedPlace) {
+                         openHandedOver(handed, handedPresent, OpenPlace::fromJson(handedPlace));
+                     });
     quitOnTerminationSignals(app);
 
     const bool probe =
@@ -247,7 +255,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& filesToOpen, b
     const int recovered = offerRecovery();
     // With nothing asked for, the recovered windows are the start (the demo only when there are none).
     MainWindow* first = nullptr;
-    if (!filesToOpen.empty() || recovered == 0 || present) first = openStartupWindows(filesToOpen, present);
+    if (!filesToOpen.empty() || recovered == 0 || present || !place.isEmpty())
+        first = openStartupWindows(filesToOpen, present, place);
     if (probe && first) new StartupProbe(first, applicationAt, msSinceProcessStart());
     // Listen only now, with the windows built and the event loop about to run: a start that connects gets its answer
     // at once. Listening before the (slow, on a loaded machine) startup let a second start wait out handOff's reply

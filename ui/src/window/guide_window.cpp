@@ -41,8 +41,9 @@ namespace {
 
 const QString kGeometryKey = QStringLiteral("guide/geometry");
 
-// The order a reader meets the subjects in (the README's); pages not named here follow in alphabetical order.
-const QStringList kPageOrder = {QStringLiteral("index.md"),
+// The order a reader meets the subjects in (the README's); pages not named here follow in alphabetical order. The
+// first page is the guide's home: F1 opens it, and the pages' "Back to the README" leads there.
+const QStringList kPageOrder = {QStringLiteral("getting-started.md"),
                                 QStringLiteral("comparing-evals.md"),
                                 QStringLiteral("judge.md"),
                                 QStringLiteral("production-timeline.md"),
@@ -88,23 +89,77 @@ GuideBrowser::GuideBrowser(QWidget* parent) : QTextBrowser(parent) {
     connect(this, &QTextBrowser::sourceChanged, this, [this] { addHeadingAnchors(); });
 }
 
+void GuideBrowser::setPages(const QUrl& root, const QString& home, const QString& homeTitle) {
+    m_root = root;
+    m_home = home;
+    m_homeTitle = homeTitle;
+}
+
+bool GuideBrowser::isReadme(const QUrl& url) const {
+    return !m_root.isEmpty() &&
+           url.adjusted(QUrl::RemoveFragment | QUrl::RemoveQuery | QUrl::NormalizePathSegments) ==
+               m_root.resolved(QUrl(QStringLiteral("../README.md"))).adjusted(QUrl::NormalizePathSegments);
+}
+
+QUrl GuideBrowser::resolvedLink(const QUrl& url) const {
+    // The README is the project's front page in the source folder; in the app its place is the guide's home page,
+    // which covers the same first steps and links every page (docs/getting-started.md).
+    if (isReadme(url) && !m_home.isEmpty()) return m_root.resolved(QUrl(m_home));
+    return url;
+}
+
+// The repository path of a file the guide does not hold: "docs/<name>" for one in the pages' folder (the source
+// folder's docs/), else relative to the folder above it (the source folder); "" when it is not under that.
+QString GuideBrowser::sourcePathOf(const QUrl& url) const {
+    if (m_root.isEmpty() || url.scheme() != m_root.scheme()) return {};
+    const QString file = QDir::cleanPath(url.path());
+    QString pages = QDir::cleanPath(m_root.path());
+    if (!pages.endsWith(QLatin1Char('/'))) pages += QLatin1Char('/');
+    if (file.startsWith(pages)) return QStringLiteral("docs/") + file.mid(pages.size());
+    QString top = QDir::cleanPath(m_root.path() + QStringLiteral("/.."));
+    if (!top.endsWith(QLatin1Char('/'))) top += QLatin1Char('/');
+    return file.startsWith(top) ? file.mid(top.size()) : QString();
+}
+
+QString GuideBrowser::missingPageText(const QUrl& name) const {
+    const QString page = QFileInfo(name.path()).fileName();
+    const QString path = sourcePathOf(name);
+    const QString docs = QStringLiteral("docs/");
+    if (path == docs + QStringLiteral("screenshots.md")) {
+        return tr("# The screenshots' gallery\n\nThe gallery (every tab at 1366 × 768 and 1920 × 1080, light and dark, "
+                  "the New Comparison dialog and every slide: some 7 MB of pictures) is left out of the app. It is "
+                  "%1 in fp8dash's source folder and on the project's web page.\n\nThe pages of this guide show the "
+                  "main windows: [The desktop app](desktop-app.md) has the first window and the dialogs. Go Back to "
+                  "return to the page you came from.\n")
+            .arg(QString::fromStdString(markdown::code(path.toStdString())));
+    }
+    if (!path.isEmpty() && !path.startsWith(docs)) {
+        // A file of the source folder the pages point to (a test's data folder's README): not part of the app.
+        return tr("# In the source folder\n\nThis link points to %1, a file of fp8dash's source folder (the "
+                  "repository), not a page of this guide: open it there, or on the project's web page. Go Back to "
+                  "return to the page you came from, or pick a page from the list on the left.\n")
+            .arg(QString::fromStdString(markdown::code(path.toStdString())));
+    }
+    // A page the guide does not have (a page removed, a link mistyped): a message, not a blank.
+    return tr("# Page not found\n\nThe guide has no page %1. Pick a page from the list on the left, or go Back.\n")
+        .arg(QString::fromStdString(markdown::code(page.toStdString())));
+}
+
 QVariant GuideBrowser::loadResource(int type, const QUrl& name) {
-    if ((type == QTextDocument::MarkdownResource || isPage(name)) && name.scheme() != QStringLiteral("http") &&
-        name.scheme() != QStringLiteral("https")) {
+    const bool page = type == QTextDocument::MarkdownResource || isPage(name);
+    if (page && name.scheme() != QStringLiteral("http") && name.scheme() != QStringLiteral("https")) {
         const QString file = folderOf(name.adjusted(QUrl::RemoveFragment | QUrl::RemoveQuery));
-        if (file.isEmpty() || !QFileInfo(file).isFile()) {
-            // A page the guide does not have (a link to a file outside docs/, a page removed): a message, not a blank.
-            const std::string page = QFileInfo(name.path()).fileName().toStdString();
-            const std::string readme =
-                page == "README.md" ? " The README is the project's front page (the source folder and the web page); "
-                                      "its reference is in these pages."
-                : page == "screenshots.md"
-                    ? " The screenshots' gallery (37 pictures) is left out of the app: it is docs/screenshots.md in "
-                      "the source folder and on the project's web page."
-                    : "";
-            return QString::fromStdString("# Page not found\n\nThe guide has no page " + markdown::code(page) + "." +
-                                          readme + " Pick a page from the list on the left, or go Back.\n");
+        if (file.isEmpty() || !QFileInfo(file).isFile()) return missingPageText(name);
+        QString text = readText(file);
+        // The pages' first line ends "[Back to the README](../README.md)" (on the repository's web page); here the
+        // link leads to the guide's home page and says so (the home page itself drops it).
+        static const QRegularExpression back(QStringLiteral("\\s*\\[Back to the README\\]\\(\\.\\./README\\.md\\)"));
+        if (!m_home.isEmpty()) {
+            const bool home = QFileInfo(file).fileName() == m_home;
+            text.replace(back,
+                         home ? QString() : QStringLiteral(" [%1](%2)").arg(tr("Back to %1").arg(m_homeTitle), m_home));
         }
+        return text;
     }
     QVariant resource = QTextBrowser::loadResource(type, name);
     if (type == QTextDocument::ImageResource && resource.isValid()) {
@@ -118,9 +173,10 @@ QVariant GuideBrowser::loadResource(int type, const QUrl& name) {
 }
 
 void GuideBrowser::doSetSource(const QUrl& name, QTextDocument::ResourceType type) {
-    QTextBrowser::doSetSource(name, type);
+    const QUrl url = resolvedLink(name);
+    QTextBrowser::doSetSource(url, type);
     // Qt's Markdown import names no heading, so the base class found no anchor to scroll to: now there is one.
-    if (!name.fragment().isEmpty()) scrollToAnchor(name.fragment());
+    if (!url.fragment().isEmpty()) scrollToAnchor(url.fragment());
 }
 
 void GuideBrowser::addHeadingAnchors() {
@@ -281,6 +337,8 @@ void GuideWindow::loadPageList() {
         return rank(a) < rank(b);
     });
     m_pages = files;
+    m_browser->setPages(m_root, files.isEmpty() ? QString() : files.front(),
+                        files.isEmpty() ? QString() : titleOf(dir.filePath(files.front()), files.front()));
     m_list->clear();
     for (const QString& file : files) {
         auto* item = new QListWidgetItem(titleOf(dir.filePath(file), file), m_list);

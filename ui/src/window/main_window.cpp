@@ -307,6 +307,7 @@ void MainWindow::buildMenus() {
         for (QAction* a : theme->actions())
             a->setChecked(a->objectName() == QStringLiteral("theme-") + themeModeName(Theme::instance()->mode()));
     });
+    buildNoticeActions(view);  // Show Closed Notices (main_window_notice.cpp)
     view->addSeparator();
     // F5 starts the show, as in slide software and on presentation clickers ("start show"); F11 is full screen in
     // most apps. Timeline › Refresh keeps Ctrl+R.

@@ -88,23 +88,53 @@ void MainWindow::checkLiveSources() {
 }
 
 void MainWindow::updateOfflineNotice() {
-    const QString offline = offlineNoticeHtml();
+    QStringList keys;
+    const QString offline = offlineNoticeHtml(&keys);
     const QString live = liveNoticeText();
     if (live.isEmpty() || !m_doc.current()) {
-        m_view->setOfflineNotice(offline);
+        m_view->setOfflineNotice(offline, keys);
         return;
     }
-    m_view->setOfflineNotice(offline.isEmpty() ? live : live + QStringLiteral("<br>") + offline);
+    m_view->setOfflineNotice(offline.isEmpty() ? live : live + QStringLiteral("<br>") + offline, keys);
 }
 
-QString MainWindow::offlineNoticeHtml() const {
+void MainWindow::buildNoticeActions(QMenu* view) {
+    // The notice's ✕: what it says this machine cannot do stays dismissed on this machine (the next document with a
+    // timeline whose Prometheus cannot be reached from here, or with benchmarks and no GPU here, says nothing of it).
+    connect(m_view, &ComparisonView::offlineNoticeDismissed, this, [this](const QStringList& keys) {
+        if (keys.isEmpty()) return;  // only what the last fetch said: closed for this document, not for good
+        QStringList dismissed = QSettings().value(main_window_parts::kDismissedNoticesKey).toStringList();
+        for (const QString& key : keys)
+            if (!dismissed.contains(key)) dismissed << key;
+        QSettings().setValue(main_window_parts::kDismissedNoticesKey, dismissed);
+        statusBar()->showMessage(tr("Notice closed: View › Show Closed Notices brings it back."), 8000);
+    });
+    QAction* show = view->addAction(tr("Show Closed &Notices"), this, [this] {
+        QSettings().remove(main_window_parts::kDismissedNoticesKey);
+        for (MainWindow* w : main_window_parts::allWindows()) {
+            w->m_view->clearDismissedNotice();
+            w->updateOfflineNotice();
+        }
+    });
+    show->setObjectName(QStringLiteral("showClosedNotices"));
+    show->setShortcut(QKeySequence(QStringLiteral("Ctrl+Alt+N")));
+    show->setStatusTip(
+        tr("Show again the notices closed with their ✕: what this machine cannot do with a comparison (a live source "
+           "that cannot be reached from here, no usable GPU)"));
+}
+
+QString MainWindow::offlineNoticeHtml(QStringList* keys) const {
     if (!m_doc.current()) return {};
-    QStringList items;
+    const QStringList dismissed = QSettings().value(main_window_parts::kDismissedNoticesKey).toStringList();
+    QStringList items, itemKeys;
     // One line for the timeline's sources that cannot be reached (their errors in the tooltip); placeholders (the
-    // demo's .invalid addresses) are not real servers and are not mentioned.
+    // demo's .invalid addresses) are not real servers and are not mentioned; nor is a source whose notice was closed.
     QStringList unreachable, details;
     for (const LiveSourceCheck& c : m_liveChecks) {
         if (c.reachable || c.placeholder) continue;
+        const QString key = QStringLiteral("unreachable ") + toQString(c.url);
+        if (dismissed.contains(key)) continue;
+        itemKeys << key;
         unreachable << tr("%1 at %2").arg(style::escaped(c.what), style::escaped(c.url));
         details << QStringLiteral("%1: %2").arg(toQString(c.what), toQString(c.detail));
     }
@@ -112,12 +142,15 @@ QString MainWindow::offlineNoticeHtml() const {
         items << tr("<b>Refresh the production timeline</b>: %1 cannot be reached from this machine (%2).")
                      .arg(unreachable.join(tr(" and ")), style::escaped(details.join(QStringLiteral("; "))));
     }
-    if (m_doc.current()->document.benchmarks && m_gpuUnavailable && !m_gpuUnavailable->isEmpty()) {
+    if (m_doc.current()->document.benchmarks && m_gpuUnavailable && !m_gpuUnavailable->isEmpty() &&
+        !dismissed.contains(QStringLiteral("gpu"))) {
         // Why there is no GPU is said once, in the Local benchmarks tab's device card (not here again).
+        itemKeys << QStringLiteral("gpu");
         items << tr(
             "<b>GPU benchmarks</b>: this machine has no usable GPU (Local benchmarks says why); Run "
             "Benchmarks measures the KV-cache error on the CPU only.");
     }
+    if (keys) *keys = itemKeys;
     // What the live servers said on the last fetch (a deprecated Langfuse endpoint and its replacement, ...).
     QStringList said;
     for (const QString& n : std::as_const(m_sourceNotices)) said << style::escaped(n);

@@ -15,6 +15,9 @@ inline constexpr int kAutosaveDelayMs = 1500;  // after the last change: typing 
 // Whether opening a comparison with a timeline probes its sources (Timeline › Check Saved Sources When Opening; off
 // by default: opening a file contacts no server).
 inline constexpr const char* kCheckSourcesOnOpenKey = "network/checkSourcesOnOpen";
+// What the offline notice's close button dismissed for good on this machine: "gpu" (no usable GPU here) and
+// "unreachable <url>" for each live source that cannot be reached from here. View › Show Closed Notices clears it.
+inline constexpr const char* kDismissedNoticesKey = "notices/dismissed";
 
 // Every main window, oldest first (MainWindow's constructor and destructor keep it).
 inline QList<MainWindow*>& allWindows() {

@@ -43,7 +43,8 @@ QString SingleInstance::defaultServerName() {
 }
 
 std::optional<SingleInstance::HandOff> SingleInstance::handOff(const QStringList& files, bool present,
-                                                               const QString& serverName, int timeoutMs) {
+                                                               const QString& serverName, int timeoutMs,
+                                                               const OpenPlace& place) {
     QLocalSocket socket;
     socket.connectToServer(serverName);
     if (!socket.waitForConnected(timeoutMs)) return std::nullopt;
@@ -51,6 +52,7 @@ std::optional<SingleInstance::HandOff> SingleInstance::handOff(const QStringList
     request[QStringLiteral("open")] = QJsonArray::fromStringList(files);
     request[QStringLiteral("present")] = present;
     request[QStringLiteral("pid")] = static_cast<qint64>(QCoreApplication::applicationPid());
+    if (!place.isEmpty()) request[QStringLiteral("place")] = place.toJson();
     socket.write(line(request));
     if (!socket.waitForBytesWritten(timeoutMs)) return std::nullopt;
     QByteArray reply;
@@ -118,7 +120,9 @@ void SingleInstance::handleConnection() {
             socket->write(line(answer));
             socket->flush();
             socket->disconnectFromServer();
-            emit openRequested(files, doc.object().value(QStringLiteral("present")).toBool());
+            // The place's names are checked against the document where it opens (OpenPlace::fromJson keeps strings).
+            const OpenPlace place = OpenPlace::fromJson(doc.object().value(QStringLiteral("place")).toObject());
+            emit openRequested(files, doc.object().value(QStringLiteral("present")).toBool(), place.toJson());
         });
     }
 }

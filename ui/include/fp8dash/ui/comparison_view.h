@@ -66,9 +66,12 @@ public:
     VariantsView* variantsView() const { return m_variants; }
 
     // The offline notice under the banner: what this machine cannot do with the document (rich text; "" hides it).
-    // The user may dismiss it; a different text shows it again.
-    void setOfflineNotice(const QString& html);
+    // Its close button (✕, "offlineNoticeClose") hides it and emits offlineNoticeDismissed with `dismissKeys`, the
+    // items the caller remembers as dismissed for good; a different text shows it again. clearDismissedNotice shows
+    // the last text again.
+    void setOfflineNotice(const QString& html, const QStringList& dismissKeys = {});
     QString offlineNoticeText() const;  // plain text; "" while hidden
+    void clearDismissedNotice();
 
     VerdictBanner* verdictBanner() const { return m_banner; }
     TaskTableView* taskTable() const { return m_table; }
@@ -87,6 +90,9 @@ public:
     JudgeView* judgeView() const { return m_judge; }
     ReviewView* reviewView() const { return m_review; }
 
+signals:
+    void offlineNoticeDismissed(const QStringList& keys);
+
 private:
     void showEvalsOf(int candidate);
 
@@ -101,6 +107,7 @@ private:
     QFrame* m_offline = nullptr;
     QLabel* m_offlineLabel = nullptr;
     QString m_dismissedNotice;
+    QStringList m_noticeKeys;  // what the notice shown now says, as setOfflineNotice's dismissKeys
     QLabel* m_title = nullptr;
     QLabel* m_runs = nullptr;
     QTabWidget* m_tabs = nullptr;

@@ -3,7 +3,8 @@
 // ":/guide/<page>.md" with the images they show) read offline. The pages on the left, titled by their first heading;
 // the page on the right (QTextBrowser, Markdown). Links between pages and to a heading ("judge.md#recovery",
 // "#sigma-σ") work: every heading gets the anchor GitHub gives it (headingSlug). Links to a web page open in the
-// browser. A page the guide does not have shows a message saying so, never a blank view. Find in page (Ctrl+F, Enter or
+// browser. A page the guide does not have shows a message saying so, never a blank view. F1 opens the first page,
+// "Getting started" (docs/getting-started.md). Find in page (Ctrl+F, Enter or
 // F3 for the next, Shift+F3 for the previous), Back and Forward (Alt+Left, Alt+Right). A separate non-modal window
 // whose size is kept in QSettings ("guide/geometry"). The pages are ours, not data from a file. GUI thread only.
 
@@ -28,7 +29,11 @@ QString glossaryLink(const QString& term, const QString& css = {});
 QString glossaryTermOf(const QString& href);
 QString glossaryHint(const QString& term);
 
-// The page browser: Markdown pages with GitHub's heading anchors; a missing page becomes a message.
+// The page browser: Markdown pages with GitHub's heading anchors. Links resolve as on the repository's web page but
+// for the README (../README.md), which is outside the app: it leads to the guide's home page (the first page,
+// docs/getting-started.md), and the pages' "Back to the README" says "Back to <home page's title>" here. A link to a
+// file of the source folder the app does not hold (the screenshots' gallery, a test folder's README) shows a page
+// saying where it is; "Page not found" is left for a page that does not exist at all.
 class GuideBrowser : public QTextBrowser {
     Q_OBJECT
 public:
@@ -37,11 +42,24 @@ public:
     // The text of the first block at the top of the view (tests: the heading a link scrolled to).
     QString firstVisibleBlockText() const;
 
+    // The pages' folder (ending in '/') and the home page's file name and title ("" for none).
+    void setPages(const QUrl& root, const QString& home, const QString& homeTitle);
+    // The page a link (already resolved against the page it is on) opens: `url` itself, or the home page for the
+    // README.
+    QUrl resolvedLink(const QUrl& url) const;
+
 protected:
     void doSetSource(const QUrl& name, QTextDocument::ResourceType type) override;
 
 private:
     void addHeadingAnchors();
+    bool isReadme(const QUrl& url) const;
+    QString sourcePathOf(const QUrl& url) const;
+    QString missingPageText(const QUrl& name) const;
+
+    QUrl m_root;
+    QString m_home;
+    QString m_homeTitle;
 };
 
 class GuideWindow : public QWidget {

@@ -313,7 +313,9 @@ private:
     void liveRefreshFailed(const QString& message, int failures, double retryInS);
     void exportMonitoringRules();
     void writeMonitoring(const QString& dir);
-    QString offlineNoticeHtml() const;
+    // The notice's items that are not dismissed for good; `keys` gets theirs (QSettings "notices/dismissed").
+    QString offlineNoticeHtml(QStringList* keys = nullptr) const;
+    void buildNoticeActions(QMenu* view);  // View › Show Closed Notices, and the notice's close button
     // The Verdict rules panel and the undo stack (main_window_rules.cpp).
     void setUpVerdictRules();                                 // in the constructor, before the menus
     void addVerdictRulesActions(QMenu* edit, QMenu* review);  // Edit › Undo / Redo, Review › Verdict Rules…
