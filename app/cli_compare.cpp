@@ -102,7 +102,7 @@ bool saveOrUpdate(const ComparisonDocument& doc, std::optional<ComparisonDocumen
         return false;
     }
     // Privacy (README "The answers FP8 changed"): what the file holds of the logs' questions and responses.
-    const std::string examples = answerExamplesNotice(answerExamplesHeld(toSave));
+    const std::string examples = answerExamplesNotice(answerExamplesHeld(toSave), true);
     const auto notice = [&] {
         if (!examples.empty()) err << "fp8dash: " << oneLine(examples) << "\n";
     };

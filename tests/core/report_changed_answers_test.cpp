@@ -218,7 +218,7 @@ TEST(ReportChangedAnswers, AGroupsAnswerNamesItsSubtask) {
 TEST(ReportChangedAnswers, CountsOnlySaysSoAndAGoTaskOrAnUnpairedOneShowsNothing) {
     const Built counts = withExamples({}, 0);
     ASSERT_FALSE(counts.task.empty());
-    const std::string line = "only the counts were kept (--answer-examples 0)";
+    const std::string line = "only the counts were kept (0 answer examples per task)";
     const auto lower = [](std::string s) {
         std::transform(s.begin(), s.end(), s.begin(),
                        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });

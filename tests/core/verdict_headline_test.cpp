@@ -11,6 +11,7 @@
 
 #include "fp8dash/core/comparison_builder.h"
 #include "fp8dash/core/comparison_file.h"
+#include "fp8dash/core/demo.h"
 #include "fp8dash/core/presentation_deck.h"
 #include "fp8dash/core/report_document.h"
 #include "fp8dash/core/report_format.h"
@@ -218,6 +219,72 @@ TEST(VerdictHeadline, ACandidateWithoutALowPrecisionLayerIsSaid) {
     auto built = buildComparison(in);
     ASSERT_TRUE(built.ok()) << built.error().message;
     hlExpectCaveatEverywhere(built->document, built->decision, "FP8 has no FP8 or other low-precision layer");
+}
+
+}  // namespace
+}  // namespace fp8dash
+
+namespace fp8dash {
+namespace {
+
+// The flags of fp8dash's own command line that have a control in the app (New Comparison, the Verdict rules): a
+// report or a slide names the control, never the flag (issue 39, "Words for people"). The CLI's terminal text keeps
+// them.
+const char* const kGuiControlledFlags[] = {"--cautious",    "--accept",       "--allow-incomparable",
+                                           "--answer-examples", "--min-recovery", "--go-below",
+                                           "--investigate-above", "--judge-baseline", "--judge-candidate",
+                                           "--no-sample-logs"};
+
+std::string hlFlagIn(const std::string& text) {
+    for (const char* flag : kGuiControlledFlags)
+        if (text.find(flag) != std::string::npos) return flag;
+    return "";
+}
+
+void hlExpectNoFlags(const ComparisonDocument& doc, const Decision& d, const std::string& what) {
+    for (const auto format : {ReportFileFormat::Html, ReportFileFormat::Markdown}) {
+        auto rendered = renderReport(doc, d, {}, format);
+        ASSERT_TRUE(rendered.ok()) << rendered.error().message;
+        EXPECT_EQ(hlFlagIn(*rendered), "") << what << " " << reportFormatSuffix(format);
+    }
+    const std::string rich = reportToHtml(doc, d, {}, ReportHtmlFlavour::RichText);  // the PDF's source
+    EXPECT_EQ(hlFlagIn(rich), "") << what << " (PDF)";
+    const PresentationDeck deck = buildPresentationDeck(doc, d);
+    for (const PresentationSlide& s : deck.slides) {
+        std::string all = s.title + "\n" + s.subtitle + "\n" + s.talkingPoints + "\n" + s.summary + "\n" + s.gain;
+        for (const auto& f : s.figures) all += "\n" + f.label + " " + f.value + " " + f.detail;
+        for (const auto& p : s.points) all += "\n" + p;
+        for (const auto& r : s.moreReasons) all += "\n" + r;
+        for (const auto& n : s.headlineNotes) all += "\n" + n;
+        EXPECT_EQ(hlFlagIn(all), "") << what << ", slide " << presentationStepName(s.step) << ": " << all;
+    }
+}
+
+TEST(WordsForPeople, NoReportOrSlideNamesACommandLineFlag) {
+    auto demo = loadDemoComparison();
+    ASSERT_TRUE(demo.ok()) << demo.error().message;
+    auto demoDecision = decide(*demo);
+    ASSERT_TRUE(demoDecision.ok());
+    hlExpectNoFlags(*demo, *demoDecision, "the demo");
+    // The cautious policy, a gate with a minimum recovery, and a ladder none of whose variants passes.
+    ComparisonInputs ladder = hlInputs(kHlLadder, {"bf16", "w8a8", "w8a8-kv", "w8a8-kv-cal"});
+    ladder.options.cautious = true;
+    ladder.recommendation.minRecoveryPct = 99.5;
+    auto built = buildComparison(ladder);
+    ASSERT_TRUE(built.ok()) << built.error().message;
+    hlExpectNoFlags(built->document, built->decision, "the ladder");
+    auto qwen = buildComparison(hlInputs(kHlQwen, {"bf16", "fp8-kv", "fp8-weights", "fp8-weights-kv"}));
+    ASSERT_TRUE(qwen.ok());
+    hlExpectNoFlags(qwen->document, qwen->decision, "the Qwen3.5 set");
+    // A forced comparison: its caveat and reasons in the words of New Comparison's checkbox.
+    test::TempDir dir;
+    ComparisonInputs forced;
+    forced.baselinePath = kHlLadder / "bf16";
+    forced.candidatePath = hlRenamedRun(dir, "w8a8", "Meta-Llama-3.1-8B-Instruct", "Mistral-7B-Instruct-v0.3");
+    forced.options.allowIncomparable = true;
+    auto f = buildComparison(forced);
+    ASSERT_TRUE(f.ok()) << f.error().message;
+    hlExpectNoFlags(f->document, f->decision, "a forced comparison");
 }
 
 }  // namespace

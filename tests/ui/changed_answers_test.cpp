@@ -386,17 +386,17 @@ TEST_F(ChangedAnswersTest, WithoutDocumentsTheActionSaysWhy) {
     const QModelIndex gsm8k = select(window, QStringLiteral("gsm8k"));
     EXPECT_FALSE(table->changedAnswersAction()->isEnabled());
     EXPECT_TRUE(table->changedAnswersAction()->toolTip().contains(
-        QStringLiteral("keeps only the counts (--answer-examples 0)")))
+        QStringLiteral("keeps only the counts (it was made with 0 answer examples per task)")))
         << table->changedAnswersAction()->toolTip().toStdString();
     EXPECT_EQ(table->openChangedAnswers(gsm8k), nullptr);
     std::unique_ptr<QMenu> menu(table->createContextMenu(gsm8k));
     QAction* fromMenu = menu->findChild<QAction*>(QStringLiteral("changedAnswersMenuAction"));
     ASSERT_NE(fromMenu, nullptr);
     EXPECT_FALSE(fromMenu->isEnabled());
-    EXPECT_TRUE(fromMenu->toolTip().contains(QStringLiteral("--answer-examples 0")));
+    EXPECT_TRUE(fromMenu->toolTip().contains(QStringLiteral("0 answer examples per task")));
     // The Changed cell still counts, and its tooltip says why there is no document.
     const QString tip = gsm8k.siblingAtColumn(TaskTableModel::ChangedColumn).data(Qt::ToolTipRole).toString();
-    EXPECT_TRUE(tip.contains(QStringLiteral("--answer-examples 0"))) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("0 answer examples per task"))) << tip.toStdString();
 
     select(window, QStringLiteral("arc_challenge"));
     EXPECT_FALSE(table->changedAnswersAction()->isEnabled());
@@ -411,7 +411,7 @@ TEST_F(ChangedAnswersTest, WithoutDocumentsTheActionSaysWhy) {
     select(window, QStringLiteral("gsm8k"));
     viewAction->trigger();
     EXPECT_EQ(openedDialog(window), nullptr);
-    EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("--answer-examples 0")))
+    EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("0 answer examples per task")))
         << window.statusBar()->currentMessage().toStdString();
 }
 

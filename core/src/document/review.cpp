@@ -80,16 +80,7 @@ ReviewAssessment assessReview(const ReviewDecision& decision, std::optional<Verd
 
 std::optional<std::string> reviewDecidingVariant(const Decision& now) {
     if (!now.variants || now.variants->variants.empty()) return std::nullopt;
-    const VariantComparison& v = *now.variants;
-    if (v.recommendation.label) return v.recommendation.label;
-    // None passes the gate: the variant whose own verdict is least severe, ties broken as the recommendation breaks
-    // them among equals (the smallest worst degradation, then the first given). DESIGN.md "Degradation and the
-    // verdict".
-    const auto best = std::min_element(v.variants.begin(), v.variants.end(), [](const auto& a, const auto& b) {
-        if (a.verdict != b.verdict) return a.verdict < b.verdict;
-        return a.worstDegradationPct.value_or(0) < b.worstDegradationPct.value_or(0);
-    });
-    return best->label;
+    return now.variants->decidingVariant().label;  // decide()'s own rule (variant_comparison.h)
 }
 
 ReviewAssessment assessReview(const ReviewDecision& decision, const Decision& now) {

@@ -380,14 +380,15 @@ AnswerExamplesHeld answerExamplesHeld(const ComparisonDocument& doc) {
     return held;
 }
 
-std::string answerExamplesNotice(const AnswerExamplesHeld& held) {
+std::string answerExamplesNotice(const AnswerExamplesHeld& held, bool commandLine) {
     if (held.countsOnly)
-        return "The file keeps only the counts of the changed answers (no answer examples kept): no question or response.";
+        return std::string("The file keeps only the counts of the changed answers (") +
+               (commandLine ? "--answer-examples 0" : "0 answer examples per task") + "): no question or response.";
     if (held.examples == 0) return "";
     return "The file includes " + numfmt::grouped(held.examples) + " changed answer" + (held.examples == 1 ? "" : "s") +
            " from " + numfmt::grouped(held.tasks) + " task" + (held.tasks == 1 ? "" : "s") +
-           " (the questions and both runs' responses, from the sample logs); keeping no answer examples keeps only "
-           "the counts.";
+           " (the questions and both runs' responses, from the sample logs); " +
+           (commandLine ? "--answer-examples 0" : "0 answer examples per task") + " keeps only the counts.";
 }
 
 void dropAnswerExamples(ComparisonDocument& doc) {

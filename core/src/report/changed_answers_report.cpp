@@ -40,7 +40,7 @@ std::string introduction(const std::string& candidateLabel, std::size_t maxExamp
 }
 
 std::string countsOnlyLine() {
-    return "Only the counts were kept (--answer-examples 0): no question or response is in the file.";
+    return "Only the counts were kept (0 answer examples per task): no question or response is in the file.";
 }
 
 std::string noLostLine(const TaskAnswers& t, const std::string& candidateLabel) {
@@ -59,8 +59,9 @@ std::string moreLine(const TaskAnswers& t, std::size_t shown) {
     if (shown >= lost) return "";
     std::string s = numfmt::grouped(shown) + " of the " + numfmt::grouped(lost) + " lost answers shown";
     if (t.lostKept > shown)
-        s += "; the comparison file holds " + numfmt::grouped(t.lostKept) + " of them (--answer-examples " +
-             (t.paired->examplesLimit ? numfmt::grouped(*t.paired->examplesLimit) : std::string("?")) + ")";
+        s += "; the comparison file holds " + numfmt::grouped(t.lostKept) + " of them (at most " +
+             (t.paired->examplesLimit ? numfmt::grouped(*t.paired->examplesLimit) : std::string("?")) +
+             " answer examples per task)";
     return s + ".";
 }
 

@@ -28,7 +28,7 @@ std::vector<TaskAnswers> tasksToShow(const ComparisonReport& report, std::size_t
 
 // The explanation said once above the tasks.
 std::string introduction(const std::string& candidateLabel, std::size_t maxExamples, std::size_t excerptChars);
-// "Only the counts were kept (--answer-examples 0): no question or response is in the file."
+// "Only the counts were kept (0 answer examples per task): no question or response is in the file."
 std::string countsOnlyLine();
 // The line when none of the kept examples is a lost one.
 std::string noLostLine(const TaskAnswers& t, const std::string& candidateLabel);

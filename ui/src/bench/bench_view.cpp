@@ -692,8 +692,7 @@ void BenchView::showOnlyChartsWithData() {
         if (!gemm)
             empty << tr(
                 "<b>GEMM and memory bandwidth: not measured</b> (they need an NVIDIA GPU).<br>On a machine "
-                "with one, open this comparison and press Run Benchmarks, or run <code>fp8dash bench all "
-                "--save FILE.fp8cmp</code> there.");
+                "with one, open this comparison and press Run Benchmarks there.");
         if (!kv)
             empty << tr(
                 "<b>KV-cache error: not measured.</b><br>Run Benchmarks with KV cache ticked measures it, "

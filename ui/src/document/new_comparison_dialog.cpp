@@ -170,7 +170,7 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
     m_answerExamplesSpin->setAccessibleName(tr("Answer examples per task"));
     m_answerExamplesSpin->setToolTip(
         tr("The documents whose answer FP8 changed, kept per paired task (lost first): the question, the target and "
-           "both runs' answers and responses, saved in the file (--answer-examples). 0 keeps only the counts: no "
+           "both runs' answers and responses, saved in the file. 0 keeps only the counts: no "
            "question or response from the sample logs enters the file."));
     runsForm->addRow(tr("Answer &examples per task:"), m_answerExamplesSpin);
     m_inputs << m_answerExamplesSpin;

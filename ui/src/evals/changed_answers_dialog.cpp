@@ -40,7 +40,8 @@ QString changedAnswersUnavailable(const PairedTaskResult* paired) {
         return ChangedAnswersDialog::tr(
             "This comparison was saved before fp8dash kept the documents: compare again with the sample logs.");
     if (*paired->examplesLimit == 0)
-        return ChangedAnswersDialog::tr("This comparison keeps only the counts (--answer-examples 0).");
+        return ChangedAnswersDialog::tr(
+            "This comparison keeps only the counts (it was made with 0 answer examples per task).");
     return ChangedAnswersDialog::tr("No changed document was kept for this task.");
 }
 
@@ -250,7 +251,7 @@ ChangedAnswersDialog::ChangedAnswersDialog(const PairedTaskResult& paired, const
         kept = tr("%1 of the %2 changed documents kept (lost first)")
                    .arg(m_examples.size())
                    .arg(toQString(groupedCount(paired.changed->lost + paired.changed->gained)));
-    if (paired.examplesLimit) kept += tr("; --answer-examples %1").arg(*paired.examplesLimit);
+    if (paired.examplesLimit) kept += tr("; at most %1 answer examples per task").arg(*paired.examplesLimit);
     auto* keptLabel = style::caption(kept + QStringLiteral("."), this);
     keptLabel->setObjectName(QStringLiteral("changedAnswersKept"));
     layout->addWidget(keptLabel);

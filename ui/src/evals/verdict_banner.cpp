@@ -194,7 +194,7 @@ void VerdictBanner::updateSummary() {
     m_summaryLabel->setToolTip(escapedTip(line));
 }
 
-void VerdictBanner::showReview(const ReviewDecision* decision, std::optional<Verdict> current) {
+void VerdictBanner::showReview(const ReviewDecision* decision, std::optional<Verdict> current, const Decision* now) {
     if (!decision) {
         m_decisionLabel->setText(tr("<b>Decision:</b> none recorded yet"));
         m_recordButton->setText(tr("Record Decision…"));
@@ -207,7 +207,9 @@ void VerdictBanner::showReview(const ReviewDecision* decision, std::optional<Ver
             tr("by %1, %2").arg(style::escaped(decision->by), style::escaped(readableTimestamp(decision->at)));
     if (!decision->why.empty())
         html += QStringLiteral("<br>“") + style::escaped(excerpt(toQString(decision->why))) + QStringLiteral("”");
-    const std::vector<std::string> warnings = assessReview(*decision, current).warnings;
+    // Against the whole decision where there is one: the approved variant is checked too (review.h).
+    const std::vector<std::string> warnings =
+        now ? assessReview(*decision, *now).warnings : assessReview(*decision, current).warnings;
     for (const std::string& w : warnings)
         html += QStringLiteral("<br><b>⚠ ") + style::escaped(w) + QStringLiteral("</b>");
     m_decisionLabel->setText(html);
@@ -420,7 +422,7 @@ void VerdictBanner::setDecision(const Decision& decision, const ComparisonDocume
     }
     if (doc.timeline) lines << bandsLine(doc.timeline->settings.bands);
     m_thresholdsLabel->setText(lines.join(QLatin1Char('\n')));
-    showReview(doc.currentDecision(), decision.verdict);
+    showReview(doc.currentDecision(), decision.verdict, &decision);
 }
 
 void VerdictBanner::setShownCandidate(const QString& label) {

@@ -296,9 +296,7 @@ QWidget* JudgeView::buildEmptyPage() {
            "<p>To add them:</p><ul>"
            "<li>choose the judge score files of both sides (JSON Lines, CSV or JSON) in <b>File › New "
            "Comparison…</b>;</li>"
-           "<li>or on the command line: <code>fp8dash compare [BASELINE CANDIDATE] --judge-baseline "
-           "baseline.jsonl --judge-candidate candidate.jsonl --save comparison.fp8cmp</code>;</li>"
-           "<li>no scores yet? <code>fp8dash judge --samples prompts.jsonl …</code> sends each prompt to both "
+           "<li>no scores yet? <b>Timeline › Run Domain Eval…</b> sends each of your prompts to both "
            "deployments and has a judge model rate the answers.</li></ul>"));
     // Centred by stretches, not by an alignment flag: an aligned label gets its size hint's width, narrower than the
     // width its height was computed for, and its last lines (the command) were cut.

@@ -62,7 +62,8 @@ AnswerExamplesHeld answerExamplesHeld(const ComparisonDocument& doc);
 // The notice, one sentence: "The file includes 412 changed answers from 5 tasks (the questions and both runs'
 // responses, from the sample logs); --answer-examples 0 keeps only the counts." / "The file keeps only the counts of
 // the changed answers (--answer-examples 0): no question or response." / "" when no task was paired.
-std::string answerExamplesNotice(const AnswerExamplesHeld& held);
+// `commandLine`: the CLI's own words (its --answer-examples flag); else the words of New Comparison's field.
+std::string answerExamplesNotice(const AnswerExamplesHeld& held, bool commandLine = false);
 
 // Removes every example from the document (the counts stay) and records limit 0: the save dialog's "counts only".
 void dropAnswerExamples(ComparisonDocument& doc);

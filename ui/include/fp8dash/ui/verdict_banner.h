@@ -76,7 +76,7 @@ private:
     void showReasons(const std::vector<std::string>& reasons);
     void showCertainty(const VerdictCertainty& certainty);
     void showCaveats(const std::vector<std::string>& caveats);
-    void showReview(const ReviewDecision* decision, std::optional<Verdict> current);
+    void showReview(const ReviewDecision* decision, std::optional<Verdict> current, const Decision* now = nullptr);
     QHBoxLayout* buildHeadline();
     QWidget* buildDetails();
     void setDetailsShown(bool shown, bool remember);
