@@ -14,6 +14,7 @@
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/number_text.h"
+#include "presentation/layer_costs_table.h"
 #include "widgets/ui_style.h"
 #include "widgets/untrusted_ui.h"
 
@@ -396,6 +397,12 @@ PresentationSlideView::PresentationSlideView(const PresentationDeck& deck, std::
         case PresentationStep::ChangedAnswer:
             buildAnswer(body, parts);
             break;
+        case PresentationStep::LayerCosts: {
+            auto* l = new QVBoxLayout(body);
+            l->setContentsMargins(0, 0, 0, 0);
+            l->addWidget(makeLayerCostsTable(slide, m.u, m.bodyHeight(), body));
+            break;
+        }
     }
 
     // ---- footer: progress, step, model, n / N
@@ -411,8 +418,9 @@ PresentationSlideView::PresentationSlideView(const PresentationDeck& deck, std::
     if (!deck.model.empty()) {
         line->addWidget(
             makeLabel(this,
-                      tr("%1 · %2 vs %3")
-                          .arg(toQString(deck.model), toQString(deck.baselineLabel), toQString(deck.candidateLabel)),
+                      tr("%1 · %2").arg(
+                          toQString(deck.model),
+                          toQString(deck.runs.empty() ? deck.baselineLabel + " vs " + deck.candidateLabel : deck.runs)),
                       m.px(20), QFont::Normal, kQuiet, QStringLiteral("slideFooterModel"), false));
         line->addStretch(1);
     }
@@ -455,7 +463,7 @@ void PresentationSlideView::buildCover(QWidget* body, const Parts& parts) {
         const int colon = point.indexOf(QStringLiteral(": "));
         auto* text = makeLabel(body, colon > 0 ? point.mid(colon + 2) : point, m.px(28), QFont::Normal, kInk,
                                QStringLiteral("slidePoint"));
-        if (colon > 0 && colon <= 12) {
+        if (colon > 0 && colon <= 40) {  // a label of its own (variant labels run to ~40 characters)
             runs->addWidget(makeLabel(body, point.left(colon), m.px(28), QFont::Bold, kAccent,
                                       QStringLiteral("slidePointLabel"), false),
                             row, 0, Qt::AlignTop);
