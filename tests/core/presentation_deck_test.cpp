@@ -423,7 +423,11 @@ TEST(PresentationDeck, LadderDeckNamesEveryRunAndShowsWhatEachLayerCosts) {
         else
             std::snprintf(expected, sizeof expected, "changes by %s%.2f%%", delta > 0.005 ? "+" : "", delta);
         EXPECT_EQ(r.figure, expected) << key;
-        EXPECT_EQ(r.interval.rfind("95% CI ", 0), 0u) << key;
+        double lo = 0, hi = 0;  // the interval holds the figure
+        ASSERT_EQ(std::sscanf(r.interval.c_str(), "%lf to %lf%%", &lo, &hi), 2) << r.interval;
+        const double figure = -delta > 0.005 ? -delta : delta;
+        EXPECT_LE(lo, figure + 0.005) << key;
+        EXPECT_GE(hi, figure - 0.005) << key;
         EXPECT_EQ(r.firstOfStep, r.step != previousStep) << key;
         previousStep = r.step;
     }
@@ -434,6 +438,9 @@ TEST(PresentationDeck, LadderDeckNamesEveryRunAndShowsWhatEachLayerCosts) {
             EXPECT_EQ(slide.stepRows[i].verdict, Verdict::Investigate);
         }
     EXPECT_NE(slide.talkingPoints.find("costs 2.65% on gsm8k"), std::string::npos) << slide.talkingPoints;
+    // The Which-layers slide shows each variant's forest plot under its figure.
+    EXPECT_EQ(deck.slides[*variantsAt].charts,
+              (std::vector<std::string>{"evals-forest-1", "evals-forest-2", "evals-forest-3"}));
 }
 
 TEST(PresentationDeck, ADocumentWithNothingStillHasACoverAndAVerdict) {

@@ -62,6 +62,8 @@ std::optional<PresentationSlide> variantsSlide(const Decision& decision) {
         else if (!x.passes && !x.failReason.empty())
             detail += " · does not pass";
         s.figures.push_back({x.label, fixed(worst, 2) + "%", detail, x.verdict});
+        // Under the figures, each variant's forest plot (ui/chart_snapshots.h: "evals-forest-<k>", from 1).
+        s.charts.push_back("evals-forest-" + std::to_string(s.figures.size()));
     }
     if (chosen) {
         s.summary =
@@ -97,7 +99,7 @@ std::optional<PresentationSlide> layerCostsSlide(const Decision& decision) {
         for (std::size_t i = 0; i < tasks.size(); ++i) {
             const LayerStepTask& t = *tasks[i];
             const variant_text::StepFigure f = variant_text::stepFigure(t);
-            s.stepRows.push_back({step.fromLabel + " → " + step.toLabel, step.plan.description, t.task, f.text, f.ci,
+            s.stepRows.push_back({step.fromLabel + " → " + step.toLabel, step.plan.description, t.task, f.text, f.range,
                                   t.verdict, i == 0});
             if (t.degradationPct && *t.degradationPct > 0 &&
                 (!costliest || *t.degradationPct > *costliest->degradationPct)) {

@@ -162,12 +162,14 @@ private:
     }
 
     // Qt's rich text breaks a long identifier anywhere when a column is narrow: offer a zero-width space after
-    // ',', '/' and '_' instead ("mmlu_high_school_physics", "org/model").
+    // ',', '/' and '_' instead ("mmlu_high_school_physics", "org/model"), and in a path after '-' too, where Unicode
+    // line breaking offers none between digits ("results_2026-11-30T09-00-00.000001.json" in a column of five runs).
     static std::string breakable(const std::string& text) {
+        const bool path = text.find('/') != std::string::npos;
         std::string out;
         for (char c : text) {
             out += c;
-            if (c == ',' || c == '/' || c == '_') out += "\u200b";
+            if (c == ',' || c == '/' || c == '_' || (path && c == '-')) out += "\u200b";
         }
         return out;
     }

@@ -191,8 +191,9 @@ void addVariantRuns(Report& report, const ComparisonDocument& doc, const Variant
     row("KV scales", [](const Fp8Config& x, std::size_t) { return plain(kvScalesText(x)); });
     row("Activations",
         [](const Fp8Config& x, std::size_t) { return plain(x.activations ? "FP8 (W8A8, inferred)" : "not FP8"); });
+    // A path as an identifier: in five narrow columns the PDF breaks it at its '/', '_' and '-', never inside a word.
     row("Results file", [&](const Fp8Config&, std::size_t k) {
-        return plain(k < sources.size() && !sources[k].empty() ? sources[k] : "—");
+        return k < sources.size() && !sources[k].empty() ? code(sources[k]) : plain("—");
     });
     s.table(std::move(t));
     std::vector<Line> layers{strong(v.baselineLabel + ":") + plain(" " + fp8LayersSummary(v.baselineConfig))};

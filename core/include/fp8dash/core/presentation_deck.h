@@ -75,7 +75,7 @@ struct SlideStepRow {
     std::string layer;     // the step's description: "adding the FP8 KV cache (scales 1.0)"
     std::string task;      // "gsm8k"
     std::string figure;    // "costs 2.65%" or "changes by +0.18%" (variant_text::stepFigure)
-    std::string interval;  // "95% CI 1.32–4.10%"; "" without one
+    std::string interval;  // the 95% interval on the figure's scale, "1.32 to 4.10%"; "" without one
     Verdict verdict = Verdict::Go;
     bool firstOfStep = false;  // the step's first row (the table names the step there)
 };
