@@ -242,6 +242,9 @@ PresentationSlideView::ChartRequest PresentationSlideView::chartRequest(const Pr
         const int h = m.bodyHeight() - m.figureRowHeight() - m.bodySpacing();
         const int n = std::max(1, charts);
         area = QSize((m.contentWidth() - (n - 1) * m.gap()) / n, h);
+        // Which layers: one forest plot per variant, stacked at the width of the figures (as tall as its rows).
+        if (slide.step == PresentationStep::Variants)
+            return {QSize(static_cast<int>(m.contentWidth() / 1.75), 200), 1.75};
     }
     // Chart text is ~13 px in the views: 1.75 units makes it ~23 px on a 1080-line screen. A chart needs ~300
     // logical pixels of height for its axes, title and legend; a shorter area gets a smaller scale instead.
@@ -636,8 +639,9 @@ void PresentationSlideView::buildEvidence(QWidget* body, const Parts& parts) {
             l->addWidget(new CapacityBars(std::move(bars), m.px(30), body));
             l->addStretch(1);
         } else if (!shownCharts.empty()) {
-            auto* chartsRow = new QHBoxLayout;
-            chartsRow->setSpacing(m.gap());
+            QBoxLayout* chartsRow =
+                slide.step == PresentationStep::Variants ? static_cast<QBoxLayout*>(new QVBoxLayout) : new QHBoxLayout;
+            chartsRow->setSpacing(m.gap() / (slide.step == PresentationStep::Variants ? 3 : 1));
             for (const ChartSnapshot* s : shownCharts) chartsRow->addWidget(chart(*s, body), 1);
             l->addLayout(chartsRow, 1);
         } else {
