@@ -251,12 +251,20 @@ void taskRows(const TaskComparison& t, const std::string& parent, int depth, Tab
     Cell name{code(taskNameUnder(t.task, parent))};
     name.indent = depth;
     row.push_back(std::move(name));
-    // The metric as a reader says it (core's readableMetric, the app's words) with the results file's key beside it:
-    // "exact match (strict) · exact_match,strict-match"; the key alone where the words are the key.
+    // The metric as a reader says it (core's readableMetric, the app's words) with the results file's key:
+    // "exact match (strict)" over "exact_match,strict-match" (Markdown: "exact match (strict) · `exact_match,…`");
+    // the key alone where the words are the key.
     const std::string key = t.metric.ends_with(",none") ? t.metric.substr(0, t.metric.size() - 5) : t.metric;
     const std::string words = readableMetric(t);
-    Cell metric{words == key || key.empty() ? code(words) : plain(words) + toned(" · ", Tone::Muted) + code(key)};
-    if (!t.byLength.empty()) metric.sub = "worst of " + std::to_string(t.byLength.size()) + " context lengths";
+    Cell metric{words == key || key.empty() ? code(words) : plain(words)};
+    if (words != key && !key.empty()) {
+        metric.sub = key;  // under the words in HTML and PDF, beside them in Markdown
+        metric.subCode = true;
+    }
+    if (!t.byLength.empty()) {
+        metric.sub = "worst of " + std::to_string(t.byLength.size()) + " context lengths";
+        metric.subCode = false;
+    }
     row.push_back(std::move(metric));
     const auto value = [](double v, const std::optional<double>& se) {
         Cell c = cell(fixed(v, 4));
