@@ -21,7 +21,6 @@
 #include <sstream>
 
 #include "bench_test_json.h"
-#include "fp8dash/core/comparison_builder.h"
 #include "fp8dash/core/demo.h"
 #include "fp8dash/ui/gui_main.h"
 #include "fp8dash/ui/main_window.h"
@@ -692,86 +691,6 @@ TEST_F(PresentationTest, NothingIsClippedAtEitherSize) {
                 w.setNotesPanelVisible(false);
             }
         }
-    }
-}
-
-// The ladder (tests/data/lm-eval-ladder: BF16, W8A8, + FP8 KV with scales 1.0, + calibrated KV scales): the footer
-// names every run on every slide, the cover lists them all, and "What each FP8 layer costs" shows each layer step's
-// tasks with the figure -Δ% of its two runs (expected.json) and an interval; nothing is cut at either size. Set
-// FP8DASH_SLIDE_SHOTS=<folder> to also write the ladder's slides as PNG (ladder-slide-<n>-<W>x<H>.png).
-TEST_F(PresentationTest, LadderSlidesNameEveryRunAndShowWhatEachLayerCosts) {
-    const std::filesystem::path ladder = std::filesystem::path(FP8DASH_TEST_DATA) / "lm-eval-ladder";
-    ComparisonInputs in;
-    in.baselinePath = ladder / "bf16";
-    in.candidatePath = ladder / "w8a8";
-    in.moreCandidatePaths = {ladder / "w8a8-kv", ladder / "w8a8-kv-cal"};
-    auto built = buildComparison(in);
-    ASSERT_TRUE(built.ok()) << built.error().message;
-    const std::vector<std::pair<QString, std::string>> runs = {
-        {QStringLiteral("BF16"), "bf16"},
-        {QStringLiteral("FP8 W8A8"), "w8a8"},
-        {QStringLiteral("FP8 W8A8 + FP8 KV (scales 1.0)"), "w8a8-kv"},
-        {QStringLiteral("FP8 W8A8 + FP8 KV (calibrated scales)"), "w8a8-kv-cal"}};
-    const Json expected = presentationReadJson((ladder / "expected.json").string());
-    const QString shots = qEnvironmentVariable("FP8DASH_SLIDE_SHOTS");
-    for (const QSize size : {QSize(1920, 1080), QSize(1366, 768)}) {
-        PresentationWindow w(evaluated(built->document));
-        layOut(w, size);
-        bool sawCosts = false;
-        for (int i = 0; i < w.slideCount(); ++i) {
-            w.goTo(i);
-            QApplication::processEvents();
-            const QWidget* slide = w.currentSlide();
-            auto* footer = slide->findChild<QLabel*>(QStringLiteral("slideFooterModel"));
-            ASSERT_NE(footer, nullptr) << "slide " << i + 1;
-            for (const auto& [label, dir] : runs)
-                EXPECT_TRUE(footer->text().contains(label)) << footer->text().toStdString() << " lacks " << dir;
-            const QStringList clipped = clippedLabels(slide);
-            EXPECT_TRUE(clipped.isEmpty()) << size.width() << "x" << size.height() << " slide " << i + 1 << ": "
-                                           << clipped.join(QStringLiteral("; ")).toStdString();
-            if (!shots.isEmpty()) {
-                QDir().mkpath(shots);
-                w.grab().save(QStringLiteral("%1/ladder-slide-%2-%3x%4.png")
-                                  .arg(shots)
-                                  .arg(i + 1)
-                                  .arg(size.width())
-                                  .arg(size.height()));
-            }
-            if (i == 0) {
-                QStringList points;
-                for (const QLabel* l : slide->findChildren<QLabel*>(QStringLiteral("slidePointLabel")))
-                    points << l->text();
-                for (const auto& [label, dir] : runs) EXPECT_TRUE(points.contains(label)) << dir;
-            }
-            if (w.deck().slides[static_cast<std::size_t>(i)].step != S::LayerCosts) continue;
-            sawCosts = true;
-            EXPECT_EQ(footerStep(w), QStringLiteral("What each FP8 layer costs"));
-            int rows = 0;
-            QString step;
-            for (const QLabel* l : slide->findChildren<QLabel*>(QStringLiteral("stepCell"))) {
-                if (l->property("column").toString() == QStringLiteral("step")) {
-                    step = l->text();  // the step's name comes before its rows
-                    continue;
-                }
-                if (l->property("column").toString() != QStringLiteral("figure")) continue;
-                const QString task = l->property("task").toString();
-                const qsizetype arrow = step.indexOf(QStringLiteral(" → "));
-                ASSERT_GT(arrow, 0) << step.toStdString();
-                std::string from, to;
-                for (const auto& [label, dir] : runs) {
-                    if (step.left(arrow) == label) from = dir;
-                    if (step.mid(arrow + 3) == label) to = dir;
-                }
-                const std::string key = from + ">" + to + "/" + task.toStdString();
-                ASSERT_TRUE(expected["pairs"].contains(key)) << key;
-                const double delta = expected["pairs"][key]["delta_pct"].get<double>();
-                const double shown = number(l->text());
-                EXPECT_NEAR(l->text().startsWith(QStringLiteral("costs")) ? -shown : shown, delta, 0.006) << key;
-                ++rows;
-            }
-            EXPECT_EQ(rows, 8) << size.width() << "x" << size.height();
-        }
-        EXPECT_TRUE(sawCosts);
     }
 }
 
