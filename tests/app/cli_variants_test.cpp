@@ -96,7 +96,7 @@ TEST(CliVariants, TextAndMarkdownShowTheTableStepsAndRecommendation) {
     EXPECT_NE(md.out.find("## Recommendation: **FP8 W8A8 + FP8 KV (scales 1.0)**"), std::string::npos) << md.out;
     EXPECT_EQ(md.out.rfind("# BF16 vs 3 variants: Qwen/Qwen3.5-27B\n", 0), 0u) << md.out;
     EXPECT_NE(md.out.find("| Task |"), std::string::npos) << md.out;
-    EXPECT_NE(md.out.find("## Layer steps"), std::string::npos) << md.out;
+    EXPECT_NE(md.out.find("## What each FP8 layer costs (layer steps)"), std::string::npos) << md.out;
 }
 
 // Runs of text in a line, split where two spaces or more stand: {end column, text}.

@@ -5,6 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "fp8dash/core/comparison_builder.h"
@@ -363,6 +366,81 @@ TEST(PresentationDeck, SeveralCandidatesGetAWhichLayersSlideWithTheRecommendedOn
     auto pair = buildComparison(two);
     ASSERT_TRUE(pair.ok()) << pair.error().message;
     EXPECT_FALSE(buildPresentationDeck(pair->document, pair->decision).indexOf(S::Variants));
+}
+
+// The ladder's deck names every run: the cover lists the baseline and each variant with its model and layers, the
+// footer's line names them all (87 characters fit kDeckRunsChars). After "Which FP8 layers to enable" comes "What each
+// FP8 layer costs": every layer step's tasks (make_ladder.py: BF16 → W8A8, W8A8 → either KV variant, KV scales
+// 1.0 → calibrated; two tasks each) with the figure -Δ% of its two runs from expected.json, each step's tasks worst
+// first, and a title that names the costliest (the KV cache with scales 1.0 on gsm8k).
+TEST(PresentationDeck, LadderDeckNamesEveryRunAndShowsWhatEachLayerCosts) {
+    const std::filesystem::path ladder = std::filesystem::path(FP8DASH_TEST_DATA) / "lm-eval-ladder";
+    ComparisonInputs in;
+    in.baselinePath = ladder / "bf16";
+    in.candidatePath = ladder / "w8a8";
+    in.moreCandidatePaths = {ladder / "w8a8-kv", ladder / "w8a8-kv-cal"};
+    auto built = buildComparison(in);
+    ASSERT_TRUE(built.ok()) << built.error().message;
+    PresentationOptions noAnswer;
+    noAnswer.answerSlide = false;
+    const PresentationDeck deck = buildPresentationDeck(built->document, built->decision, nullptr, noAnswer);
+    const std::vector<std::pair<std::string, std::string>> runs = {
+        {"BF16", "bf16"},
+        {"FP8 W8A8", "w8a8"},
+        {"FP8 W8A8 + FP8 KV (scales 1.0)", "w8a8-kv"},
+        {"FP8 W8A8 + FP8 KV (calibrated scales)", "w8a8-kv-cal"}};
+    EXPECT_EQ(deck.runs, "BF16 vs FP8 W8A8, FP8 W8A8 + FP8 KV (scales 1.0), FP8 W8A8 + FP8 KV (calibrated scales)");
+    const PresentationSlide& cover = deck.slides.front();
+    ASSERT_EQ(cover.points.size(), runs.size());
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        EXPECT_EQ(cover.points[i].rfind(runs[i].first + ": ", 0), 0u) << cover.points[i];
+    EXPECT_NE(cover.points[3].find("RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8-KV"), std::string::npos);
+
+    const auto costsAt = deck.indexOf(S::LayerCosts);
+    const auto variantsAt = deck.indexOf(S::Variants);
+    ASSERT_TRUE(costsAt && variantsAt);
+    EXPECT_EQ(*costsAt, *variantsAt + 1);
+    const PresentationSlide& slide = deck.slides[*costsAt];
+    EXPECT_FALSE(slide.verdict);  // the variants' verdicts are the Which-layers slide's
+    EXPECT_TRUE(slide.summary.empty());
+    EXPECT_EQ(slide.title, "Adding the FP8 KV cache (scales 1.0) costs 2.65% on gsm8k");
+    std::ifstream file(ladder / "expected.json");
+    const nlohmann::json e = nlohmann::json::parse(file);
+    std::map<std::string, std::string> dirOf;
+    for (const auto& [label, dir] : runs) dirOf[label] = dir;
+    ASSERT_EQ(slide.stepRows.size(), 8u);
+    std::string previousStep;
+    for (const SlideStepRow& r : slide.stepRows) {
+        const auto arrow = r.step.find(" → ");
+        ASSERT_NE(arrow, std::string::npos) << r.step;
+        const std::string key =
+            dirOf[r.step.substr(0, arrow)] + ">" + dirOf[r.step.substr(arrow + 5)] + "/" + r.task;  // "→" is 3 bytes
+        ASSERT_TRUE(e["pairs"].contains(key)) << key;
+        const double delta = e["pairs"][key]["delta_pct"].get<double>();
+        char expected[64];
+        if (-delta > 0.005)
+            std::snprintf(expected, sizeof expected, "costs %.2f%%", -delta);
+        else
+            std::snprintf(expected, sizeof expected, "changes by %s%.2f%%", delta > 0.005 ? "+" : "", delta);
+        EXPECT_EQ(r.figure, expected) << key;
+        double lo = 0, hi = 0;  // the interval holds the figure
+        ASSERT_EQ(std::sscanf(r.interval.c_str(), "%lf to %lf%%", &lo, &hi), 2) << r.interval;
+        const double figure = -delta > 0.005 ? -delta : delta;
+        EXPECT_LE(lo, figure + 0.005) << key;
+        EXPECT_GE(hi, figure - 0.005) << key;
+        EXPECT_EQ(r.firstOfStep, r.step != previousStep) << key;
+        previousStep = r.step;
+    }
+    // Each step's first row is its worst: the KV step (scales 1.0) leads with gsm8k, investigate.
+    for (std::size_t i = 0; i < slide.stepRows.size(); ++i)
+        if (slide.stepRows[i].step == "FP8 W8A8 → FP8 W8A8 + FP8 KV (scales 1.0)" && slide.stepRows[i].firstOfStep) {
+            EXPECT_EQ(slide.stepRows[i].task, "gsm8k");
+            EXPECT_EQ(slide.stepRows[i].verdict, Verdict::Investigate);
+        }
+    EXPECT_NE(slide.talkingPoints.find("costs 2.65% on gsm8k"), std::string::npos) << slide.talkingPoints;
+    // The Which-layers slide shows each variant's forest plot under its figure.
+    EXPECT_EQ(deck.slides[*variantsAt].charts,
+              (std::vector<std::string>{"evals-forest-1", "evals-forest-2", "evals-forest-3"}));
 }
 
 TEST(PresentationDeck, ADocumentWithNothingStillHasACoverAndAVerdict) {

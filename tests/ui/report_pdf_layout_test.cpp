@@ -13,6 +13,10 @@
 #include <QTextList>
 #include <QTextTable>
 
+#include <algorithm>
+#include <filesystem>
+
+#include "fp8dash/core/comparison_builder.h"
 #include "fp8dash/core/demo.h"
 #include "fp8dash/ui/report_exporter.h"
 #include "gui_test_support.h"
@@ -108,11 +112,21 @@ QStringList pdfPages(const std::string& pdftotext, const QString& path) {
     return pages;
 }
 
-// The page (from `from` on) with a line whose text is the heading; -1 if none.
+// The page (from `from` on) with a line whose text is the heading, or that starts a heading wrapped over two lines
+// (at a space or after a hyphen); -1 if none.
 int headingPage(const QStringList& pages, const QString& heading, int from) {
-    for (int p = from; p < pages.size(); ++p)
-        for (const QString& line : pages[p].split(QLatin1Char('\n')))
-            if (line.simplified() == heading.simplified()) return p;
+    const QString want = heading.simplified();
+    for (int p = from; p < pages.size(); ++p) {
+        const QStringList lines = pages[p].split(QLatin1Char('\n'));
+        for (qsizetype i = 0; i < lines.size(); ++i) {
+            const QString line = lines[i].simplified();
+            if (line == want) return p;
+            if (i + 1 < lines.size() && !line.isEmpty() && want.startsWith(line)) {
+                const QString next = lines[i + 1].simplified();
+                if (line + QLatin1Char(' ') + next == want || line + next == want) return p;
+            }
+        }
+    }
     return -1;
 }
 
@@ -138,45 +152,47 @@ int rowPage(const QStringList& pages, const QStringList& row, int from) {
     return -1;
 }
 
-TEST_F(ReportPdfLayoutTest, DemoTablesHaveWholeWordsAndTheirHeadings) {
-    const std::string pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext")).toStdString();
-    if (pdftotext.empty()) GTEST_SKIP() << "pdftotext not found (Debian: poppler-utils)";
-    auto demo = loadDemoComparison();
-    ASSERT_TRUE(demo.ok()) << demo.error().message;
-    auto loaded = evaluateForDisplay(*demo, QString::fromUtf8(kDemoName.data(), kDemoName.size()));
-    ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+// The PDF of `loaded` read back page by page: each table's words whole and its heading on its first row's page. The
+// tables found, for the caller's own checks; `minTables`: how many the report must have at least.
+// `headingsWithTables`: also check that a heading is on its table's first page.
+std::vector<ReportTable> checkTables(const std::string& pdftotext, const LoadedComparison& loaded,
+                                     const std::string& source, std::size_t minTables, bool headingsWithTables,
+                                     QStringList* pagesOut = nullptr) {
     ReportContext ctx;
-    ctx.source = std::string(kDemoName);
+    ctx.source = source;
     ctx.generatedAt = "2026-12-02T09:30:00Z";
     ctx.toolVersion = "0.0.0-test";
-    ctx.charts = reportCharts(*loaded);
+    ctx.charts = reportCharts(loaded);
     int pageCount = 0;
-    auto pdf = reportPdf(*loaded, ctx, &pageCount);
-    ASSERT_TRUE(pdf.ok()) << pdf.error().message;
+    auto pdf = reportPdf(loaded, ctx, &pageCount);
+    if (!pdf.ok()) {
+        ADD_FAILURE() << pdf.error().message;
+        return {};
+    }
     QTemporaryDir dir;
-    ASSERT_TRUE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("demo.pdf"));
+    EXPECT_TRUE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("report.pdf"));
     {
         QFile f(path);
-        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        EXPECT_TRUE(f.open(QIODevice::WriteOnly));
         f.write(*pdf);
     }
     const QStringList pages = pdfPages(pdftotext, path);
-    ASSERT_EQ(pages.size(), pageCount);
+    EXPECT_EQ(pages.size(), pageCount);
+    if (pagesOut) *pagesOut = pages;
 
     const auto tables = tablesOf(toQString(
-        reportToHtml(loaded->document, loaded->decision, ctx, ReportHtmlFlavour::RichText, /*maxImageWidth=*/600)));
-    ASSERT_GE(tables.size(), 8u);  // meta, banner, review, runs, evals, judge, biggest drops, timeline, KV, capacity...
-    bool sawKv = false;
+        reportToHtml(loaded.document, loaded.decision, ctx, ReportHtmlFlavour::RichText, /*maxImageWidth=*/600)));
+    EXPECT_GE(tables.size(), minTables);
     int from = 0;
     for (const ReportTable& table : tables) {
         const QString where = table.heading.isEmpty() ? table.firstRow.join(QLatin1Char('|')) : table.heading;
-        sawKv = sawKv || table.firstRow.contains(QStringLiteral("Scaling"));
         // The first row's page: from the heading's page on, when there is one.
         int headingAt = -1;
         if (!table.heading.isEmpty()) {
             headingAt = headingPage(pages, table.heading, from);
-            ASSERT_GE(headingAt, 0) << "heading not found: " << where.toStdString();
+            EXPECT_GE(headingAt, 0) << "heading not found: " << where.toStdString();
+            if (headingAt < 0) continue;
         }
         const int start = headingAt >= 0 ? headingAt : from;
         int rowAt = rowPage(pages, table.firstRow, start);
@@ -184,7 +200,7 @@ TEST_F(ReportPdfLayoutTest, DemoTablesHaveWholeWordsAndTheirHeadings) {
             ADD_FAILURE() << "first row not found (its words cut?): " << where.toStdString();
             rowAt = start;  // its words are checked from there
         }
-        if (headingAt >= 0) {
+        if (headingAt >= 0 && headingsWithTables) {
             EXPECT_EQ(headingAt, rowAt) << "\"" << table.heading.toStdString() << "\" is on page " << headingAt + 1
                                         << ", its table starts on page " << rowAt + 1;
         }
@@ -202,7 +218,59 @@ TEST_F(ReportPdfLayoutTest, DemoTablesHaveWholeWordsAndTheirHeadings) {
                                << word.join(QString()).toStdString() << "\" is not whole on page " << rowAt + 1;
         }
     }
+    return tables;
+}
+
+TEST_F(ReportPdfLayoutTest, DemoTablesHaveWholeWordsAndTheirHeadings) {
+    const std::string pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext")).toStdString();
+    if (pdftotext.empty()) GTEST_SKIP() << "pdftotext not found (Debian: poppler-utils)";
+    auto demo = loadDemoComparison();
+    ASSERT_TRUE(demo.ok()) << demo.error().message;
+    auto loaded = evaluateForDisplay(*demo, QString::fromUtf8(kDemoName.data(), kDemoName.size()));
+    ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+    // meta, banner, review, runs, evals, judge, biggest drops, timeline, KV, capacity...
+    const auto tables = checkTables(pdftotext, *loaded, std::string(kDemoName), 8, true);
+    const bool sawKv = std::any_of(tables.begin(), tables.end(),
+                                   [](const ReportTable& t) { return t.firstRow.contains(QStringLiteral("Scaling")); });
     EXPECT_TRUE(sawKv) << "the demo's KV-cache table is not in the report";
+}
+
+// The ladder's report (tests/data/lm-eval-ladder, several variants): its wide tables (the variants side by side, each
+// variant's evals with readable metric names and their keys, the layer steps) keep every word whole ("exact_matc" +
+// "h" fails), each evals table lists its tasks worst first (its investigate row first, the go one last, as the forest
+// plot below it), and every variant's section has its chart.
+TEST_F(ReportPdfLayoutTest, LadderTablesHaveWholeWordsAndWorstFirstRows) {
+    const std::string pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext")).toStdString();
+    if (pdftotext.empty()) GTEST_SKIP() << "pdftotext not found (Debian: poppler-utils)";
+    const std::filesystem::path ladder = std::filesystem::path(FP8DASH_TEST_DATA) / "lm-eval-ladder";
+    ComparisonInputs in;
+    in.baselinePath = ladder / "bf16";
+    in.candidatePath = ladder / "w8a8";
+    in.moreCandidatePaths = {ladder / "w8a8-kv", ladder / "w8a8-kv-cal"};
+    auto built = buildComparison(in);
+    ASSERT_TRUE(built.ok()) << built.error().message;
+    auto loaded = evaluateForDisplay(built->document, QStringLiteral("ladder"));
+    ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+    QStringList pages;
+    // Headings with their tables are the demo's check: here "Changed answers" leads through a five-line introduction
+    // that the exporter does not keep with the table below it (report_exporter.cpp keepsWithNext: four lines at most).
+    checkTables(pdftotext, *loaded, "ladder.fp8cmp", 10, false, &pages);
+    // The W8A8 + FP8 KV (scales 1.0) evals: gsm8k drops (0.760 - 0.736) / 0.760 = 3.16% (investigate), arc_challenge
+    // 0.36% (go): gsm8k's row comes first in the PDF's text.
+    const QString all = pages.join(QLatin1Char('\n'));
+    const qsizetype section = all.indexOf(QStringLiteral("Offline evals: FP8 W8A8 + FP8 KV (scales 1.0)"));
+    ASSERT_GE(section, 0);
+    const qsizetype gsm = all.indexOf(QStringLiteral("gsm8k"), section);
+    const qsizetype arc = all.indexOf(QStringLiteral("arc_challenge"), section);
+    ASSERT_GE(gsm, 0);
+    ASSERT_GE(arc, 0);
+    EXPECT_LT(gsm, arc);
+    // Each variant's forest plot, captioned in its own section.
+    for (const char* label : {"FP8 W8A8", "FP8 W8A8 + FP8 KV (scales 1.0)", "FP8 W8A8 + FP8 KV (calibrated scales)"})
+        EXPECT_TRUE(all.simplified().contains(
+            QStringLiteral("Degradation by task: %1 against BF16.").arg(QString::fromUtf8(label))))
+            << label;
+    EXPECT_TRUE(all.contains(QStringLiteral("What each FP8 layer costs")));
 }
 
 }  // namespace

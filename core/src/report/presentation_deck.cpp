@@ -17,6 +17,7 @@
 #include "fp8dash/core/time_series.h"
 #include "fp8dash/core/variant_text.h"
 #include "report/changed_answers_report.h"
+#include "report/presentation_variants.h"
 
 namespace fp8dash {
 
@@ -204,58 +205,6 @@ std::optional<PresentationSlide> answerSlide(const ComparisonDocument& doc, cons
         return s;
     }
     return std::nullopt;
-}
-
-// What a variant's own layers buy, in a few words for the verdict slide (the ×2 KV-cache tokens only with a
-// low-precision KV cache; variantBuys says it in full).
-std::string shortBuys(const RunLayers& l) {
-    std::vector<std::string> parts;
-    if (l.lowPrecisionWeights())
-        parts.push_back(std::string(memorySaving(l).perParameter >= 1.5 ? "a quarter" : "half") + " the weight memory" +
-                        (l.activations.value.starts_with("fp8") ? ", FP8 matmuls" : ""));
-    if (l.lowPrecisionKvCache()) parts.push_back("twice the KV-cache tokens");
-    return joined(parts, ", ");
-}
-
-// Which FP8 layers to enable: each variant's worst degradation against the bands, the recommended one marked.
-std::optional<PresentationSlide> variantsSlide(const Decision& decision) {
-    if (!decision.variants) return std::nullopt;
-    const VariantComparison& v = *decision.variants;
-    const Recommendation& rec = v.recommendation;
-    const Thresholds& t = v.thresholds;
-    PresentationSlide s;
-    s.step = PresentationStep::Variants;
-    s.verdict = rec.verdict;
-    s.title = rec.label ? "Enable " + *rec.label : "No FP8 variant passes: stay on " + v.baselineLabel;
-    s.subtitle = "Each variant's worst degradation against " + v.baselineLabel + ": go below " + fixed(t.goBelow, 1) +
-                 "%, monitor " + fixed(t.goBelow, 1) + "–" + fixed(t.investigateAbove, 1) + "%, investigate above " +
-                 fixed(t.investigateAbove, 1) + "% (" + variant_text::gate(rec.options) + ")";
-    const VariantResult* chosen = nullptr;
-    for (const VariantResult& x : v.variants) {
-        const double worst = x.worstDegradationPct.value_or(0);
-        const bool recommended = rec.recommends(x.label);
-        if (recommended) chosen = &x;
-        std::string detail = x.worstTask.empty() ? "no task degrades" : "worst: " + x.worstTask;
-        detail += " · " + std::string(verdictName(x.verdict));
-        if (recommended)
-            detail = "✓ recommended · " + detail;
-        else if (!x.passes && !x.failReason.empty())
-            detail += " · does not pass";
-        s.figures.push_back({x.label, fixed(worst, 2) + "%", detail, x.verdict});
-    }
-    if (chosen) {
-        s.summary =
-            "enable " + chosen->label + " (worst task " + fixed(chosen->worstDegradationPct.value_or(0), 2) + "%)";
-        s.gain = shortBuys(chosen->config.layers);
-        s.points.push_back("What it buys: " + rec.buys);
-    } else {
-        s.summary = "no FP8 variant passes " + variant_text::gate(rec.options);
-    }
-    std::string talk = rec.reason + ".";
-    if (chosen) talk += " It buys: " + rec.buys + ".";
-    for (const auto& r : rec.rejected) talk += " " + r.label + " does not pass: " + r.reason + ".";
-    s.talkingPoints = talk;
-    return s;
 }
 
 // Long context: degradation by context length (RULER and the like), one figure per length, the chart beside.
@@ -682,7 +631,12 @@ PresentationSlide coverSlide(const ComparisonDocument& doc, const Decision& deci
                    fp8LayersSummary(config);
         };
         s.points.push_back(run(r->baselineLabel, r->baselineConfig));
-        s.points.push_back(run(r->candidateLabel, r->candidateConfig));
+        if (decision.variants) {
+            // Several candidates: every one of them (the footer may shorten the list, the cover never does).
+            for (const VariantResult& v : decision.variants->variants) s.points.push_back(run(v.label, v.config));
+        } else {
+            s.points.push_back(run(r->candidateLabel, r->candidateConfig));
+        }
     } else {
         // No eval runs: name the sides the other evidence compares.
         s.points.push_back(labelOr(doc.baseline.label, "BF16") + " baseline vs " + labelOr(doc.candidate.label, "FP8") +
@@ -733,6 +687,8 @@ std::string_view presentationStepName(PresentationStep step) {
             return "Verdict";
         case PresentationStep::ChangedAnswer:
             return "Changed answer";
+        case PresentationStep::LayerCosts:
+            return "What each FP8 layer costs";
     }
     return "";
 }
@@ -770,12 +726,19 @@ PresentationDeck buildPresentationDeck(const ComparisonDocument& doc, const Deci
         deck.baselineLabel = labelOr(doc.baseline.label, "BF16");
         deck.candidateLabel = labelOr(doc.candidate.label, "FP8");
     }
+    deck.candidateLabels = {deck.candidateLabel};
+    if (decision.variants && doc.hasEvals) {
+        deck.candidateLabels.clear();
+        for (const VariantResult& v : decision.variants->variants)
+            deck.candidateLabels.push_back(labelOr(v.label, "FP8"));
+    }
+    deck.runs = variant_text::runsLineShort(deck.baselineLabel, deck.candidateLabels, kDeckRunsChars);
     deck.slides.push_back(coverSlide(doc, decision, deck.model, deck.date));
     const bool withAnswer = options.answerSlide.value_or(answerSlideByDefault(decision));
-    for (auto slide :
-         {evalsSlide(doc, decision), withAnswer ? answerSlide(doc, decision) : std::nullopt, variantsSlide(decision),
-          longContextSlide(doc, decision), judgeSlide(doc, decision), timelineSlide(doc, decision),
-          benchmarksSlide(doc, decision), capacitySlide(doc, decision, local)}) {
+    for (auto slide : {evalsSlide(doc, decision), withAnswer ? answerSlide(doc, decision) : std::nullopt,
+                       deck_variants::variantsSlide(decision), deck_variants::layerCostsSlide(decision),
+                       longContextSlide(doc, decision), judgeSlide(doc, decision), timelineSlide(doc, decision),
+                       benchmarksSlide(doc, decision), capacitySlide(doc, decision, local)}) {
         if (slide) deck.slides.push_back(std::move(*slide));
     }
     deck.slides.push_back(

@@ -7,6 +7,7 @@
 #include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/review.h"
+#include "fp8dash/core/variant_text.h"
 #include "report/changed_answers_report.h"
 #include "report/report_model.h"
 #include "text_util.h"
@@ -15,8 +16,15 @@ namespace fp8dash {
 
 std::string reportTitle(const ComparisonDocument& doc) {
     if (!doc.title.empty()) return doc.title;
+    if (doc.hasVariants()) return variant_text::runsLine(doc.baseline.label, variant_text::candidateLabels(doc));
     if (doc.hasEvals) return doc.baseline.label + " vs " + doc.candidate.label;
     return "FP8 comparison";
+}
+
+std::string reportRunningTitle(const ComparisonDocument& doc) {
+    if (doc.hasVariants())
+        return variant_text::runsLineShort(doc.baseline.label, variant_text::candidateLabels(doc), kRunningTitleChars);
+    return reportTitle(doc);
 }
 
 std::string reportToHtml(const ComparisonDocument& doc, const Decision& decision, const ReportContext& context,

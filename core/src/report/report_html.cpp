@@ -165,12 +165,14 @@ private:
     }
 
     // Qt's rich text breaks a long identifier anywhere when a column is narrow: offer a zero-width space after
-    // ',', '/' and '_' instead ("mmlu_high_school_physics", "org/model").
+    // ',', '/' and '_' instead ("mmlu_high_school_physics", "org/model"), and in a path after '-' too, where Unicode
+    // line breaking offers none between digits ("results_2026-11-30T09-00-00.000001.json" in a column of five runs).
     static std::string breakable(const std::string& text) {
+        const bool path = text.find('/') != std::string::npos;
         std::string out;
         for (char c : text) {
             out += c;
-            if (c == ',' || c == '/' || c == '_') out += "\u200b";
+            if (c == ',' || c == '/' || c == '_' || (path && c == '-')) out += "\u200b";
         }
         return out;
     }
@@ -208,6 +210,10 @@ private:
                 const Cell& c = row[i];
                 std::string classes = t.keyValue && i == 0 ? "label" : alignClass(t, i);
                 if (m_rich && shortIdentifier(c) && classes.empty()) classes = "nw";
+                // A metric's words over its key ("exact match (strict)" / "exact_match,strict-match") stay two whole
+                // lines: Qt's layout narrows a column that may wrap below its longest word and then breaks words
+                // anywhere ("exact_matc" / "h"); a cell that does not wrap keeps its width.
+                if (m_rich && c.subCode && classes.empty()) classes = "nw";
                 if (c.indent > 0 && !m_rich)
                     classes +=
                         (classes.empty() ? "" : " ") + std::string("indent") + std::to_string(std::min(c.indent, 3));
@@ -223,9 +229,12 @@ private:
                     for (int k = 0; m_rich && k < c.indent * 3; ++k) lead += "&nbsp;";
                     content = lead + "↳ " + content;
                 }
-                if (!c.sub.empty())
-                    content += m_rich ? "<br><span class=\"sub\">" + htmlEscape(c.sub) + "</span>"
-                                      : "<span class=\"sub\">" + htmlEscape(c.sub) + "</span>";
+                if (!c.sub.empty()) {
+                    std::string sub = htmlEscape(c.sub);
+                    if (c.subCode) sub = "<code>" + sub + "</code>";  // a whole line: the cell does not wrap (below)
+                    content += m_rich ? "<br><span class=\"sub\">" + sub + "</span>"
+                                      : "<span class=\"sub\">" + sub + "</span>";
+                }
                 m_out += "<td" + attrs + ">" + content + "</td>";
             }
             m_out += "</tr>\n";

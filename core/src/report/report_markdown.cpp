@@ -35,7 +35,9 @@ std::string mdTable(const Table& t) {
             std::string text;
             for (int d = 0; d < c.indent; ++d) text += "↳ ";
             text += mdSpans(c.line, Where::TableCell);
-            if (!c.sub.empty()) text += " (" + markdown::escape(c.sub, Where::TableCell) + ")";
+            if (!c.sub.empty())
+                text += c.subCode ? " · " + markdown::code(c.sub, Where::TableCell)
+                                  : " (" + markdown::escape(c.sub, Where::TableCell) + ")";
             if (t.keyValue && &c == &row.front()) text = text.empty() ? text : "**" + text + "**";
             cells.push_back(std::move(text));
         }

@@ -58,6 +58,7 @@ struct Cell {
     explicit Cell(Line l) : line(std::move(l)) {}
     Line line;
     std::string sub;         // a second, smaller line (a standard error); Markdown appends it
+    bool subCode = false;    // the sub line is an identifier (a results-file key): code, after " · " in Markdown
     int indent = 0;          // subtask depth
     Tone fill = Tone::None;  // a tinted cell (verdicts)
 };

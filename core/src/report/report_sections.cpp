@@ -205,8 +205,9 @@ void addVariantRuns(Report& report, const ComparisonDocument& doc, const Variant
     row("KV scales", [](const Fp8Config& x, std::size_t) { return plain(kvScalesText(x)); });
     row("Activations",
         [](const Fp8Config& x, std::size_t) { return plain(x.activations ? "FP8 (W8A8, inferred)" : "not FP8"); });
+    // A path as an identifier: in five narrow columns the PDF breaks it at its '/', '_' and '-', never inside a word.
     row("Results file", [&](const Fp8Config&, std::size_t k) {
-        return plain(k < sources.size() && !sources[k].empty() ? sources[k] : "—");
+        return k < sources.size() && !sources[k].empty() ? code(sources[k]) : plain("—");
     });
     s.table(std::move(t));
     std::vector<Line> layers{strong(v.baselineLabel + ":") + plain(" " + fp8LayersSummary(v.baselineConfig))};
@@ -264,10 +265,20 @@ void taskRows(const TaskComparison& t, const std::string& parent, int depth, Tab
     Cell name{code(taskNameUnder(t.task, parent))};
     name.indent = depth;
     row.push_back(std::move(name));
-    // The metric's name, its filter below ("exact_match" / "strict-match"); lm-eval's "none" filter says nothing.
-    Cell metric{code(t.metricName.empty() ? t.metric : t.metricName)};
-    if (!t.metricName.empty() && !t.filter.empty() && t.filter != "none") metric.sub = t.filter;
-    if (!t.byLength.empty()) metric.sub = "worst of " + std::to_string(t.byLength.size()) + " context lengths";
+    // The metric as a reader says it (core's readableMetric, the app's words) with the results file's key:
+    // "exact match (strict)" over "exact_match,strict-match" (Markdown: "exact match (strict) · `exact_match,…`");
+    // the key alone where the words are the key.
+    const std::string key = t.metric.ends_with(",none") ? t.metric.substr(0, t.metric.size() - 5) : t.metric;
+    const std::string words = readableMetric(t);
+    Cell metric{words == key || key.empty() ? code(words) : plain(words)};
+    if (words != key && !key.empty()) {
+        metric.sub = key;  // under the words in HTML and PDF, beside them in Markdown
+        metric.subCode = true;
+    }
+    if (!t.byLength.empty()) {
+        metric.sub = "worst of " + std::to_string(t.byLength.size()) + " context lengths";
+        metric.subCode = false;
+    }
     row.push_back(std::move(metric));
     const auto value = [](double v, const std::optional<double>& se) {
         Cell c = cell(fixed(v, 4));
@@ -386,11 +397,19 @@ void addEvalsOf(Report& report, const ComparisonReport& r, Section s, bool alone
     // Each task's row is a link target: "#task-<name>", or with several variants "#evals-2-task-<name>" (the second
     // candidate's table), so every id is unique on the page.
     t.rowIdPrefix = s.id == "evals" ? "task-" : s.id + "-task-";
-    for (const auto& task : r.tasks) taskRows(task, "", 0, t);
+    // Worst first, as the app's table and the forest plot below order them (core's worseFirst: the verdict, then the
+    // degradation; the file order among equals). Subtasks stay under their group.
+    std::vector<const TaskComparison*> order;
+    for (const auto& task : r.tasks) order.push_back(&task);
+    std::stable_sort(order.begin(), order.end(),
+                     [](const TaskComparison* a, const TaskComparison* b) { return worseFirst(*a, *b); });
+    for (const TaskComparison* task : order) taskRows(*task, "", 0, t);
     s.table(std::move(t));
     if (r.averageRecoveryPct) s.paragraph(recoveryLine(r));
-    // The picture of the table (the ui draws it: "evals-forest"), for a two-run comparison's one evals section.
-    if (const ReportChart* chart = s.id == "evals" ? findChart(ctx, "evals-forest") : nullptr) {
+    // The picture of the table (the ui draws it): "evals-forest" for a two-run comparison's one evals section,
+    // "evals-forest-<k>" for the k-th candidate's section ("evals-<k>") of several.
+    const std::string chartKey = s.id == "evals" ? "evals-forest" : "evals-forest-" + s.id.substr(s.id.find('-') + 1);
+    if (const ReportChart* chart = findChart(ctx, chartKey)) {
         s.figure(chart);
         s.paragraph(chartLine(*chart), Only::Markdown);
     }
@@ -461,107 +480,6 @@ void addEvals(Report& report, const Decision& d, const ReportContext& ctx) {
                     plain(v.passes ? " (passes the recommendation's gate)." : "."));
         addEvalsOf(report, v.report, std::move(s), false, ctx);
     }
-}
-
-// Several variants (README "Variants and layer steps"): the recommendation, the tasks x variants table, the layer
-// steps (steps x tasks, then each step's sentences) and the step that costs each task most, in compare's words
-// (fp8dash/core/variant_text.h).
-void addVariants(Report& report, const Decision& d) {
-    if (!d.variants) return;
-    const VariantComparison& v = *d.variants;
-    const Recommendation& rec = v.recommendation;
-    Section s{"variants", "Which FP8 layers to enable", {}};
-    s.paragraph(plain("Recommendation: ") +
-                strong(variant_text::recommended(v), rec.label ? toneOf(rec.verdict) : Tone::Investigate) +
-                plain(" (" + variant_text::gate(rec.options) + "): the most aggressive variant that passes."));
-    std::vector<Line> lines;
-    for (const auto& line : variant_text::recommendationLines(v)) lines.push_back(plain(line));
-    s.bullets(std::move(lines));
-
-    s.heading("Variants");
-    s.paragraph(toned(
-        "Each cell: value (recovery against " + v.baselineLabel + ") verdict; " + thresholdsSummary(v.thresholds) + ".",
-        Tone::Muted));
-    const variant_text::Table vt = variant_text::table(v);
-    Table t;
-    // The evals table's small type, and columns that wrap (right-aligned cells do not): five runs fit a page.
-    t.cls = "evals";
-    t.header = vt.header;
-    t.align.assign(vt.header.size(), Align::Left);
-    t.align[1] = Align::Right;
-    for (std::size_t i = 0; i < vt.rows.size(); ++i) {
-        std::vector<Cell> row;
-        const bool summary = i + 2 >= vt.rows.size();  // the Average recovery and Verdict rows
-        for (std::size_t c = 0; c < vt.rows[i].size(); ++c) {
-            const std::string& text = vt.rows[i][c];
-            const std::optional<Verdict>& verdict = vt.verdicts[i][c];
-            Cell x = cell(text);
-            if (c == 0) x = Cell{summary ? strong(text) : code(text)};
-            if (verdict) {
-                if (summary) x = Cell{strong(text, toneOf(*verdict))};  // the variant's verdict
-                x.fill = toneOf(*verdict);
-            }
-            row.push_back(std::move(x));
-        }
-        t.rows.push_back(std::move(row));
-    }
-    s.table(std::move(t));
-
-    s.heading("Layer steps");
-    if (v.steps.empty()) {
-        s.paragraph(plain("None: no two runs differ in exactly one layer."));
-    } else {
-        s.paragraph(
-            toned("Two runs that differ in exactly one layer, compared directly (paired where both have sample "
-                  "logs). Each cell: what the step costs the task, or how it changes it, with its 95% interval "
-                  "on the same scale.",
-                  Tone::Muted));
-        std::vector<std::string> tasks;
-        for (const auto& step : v.steps)
-            for (const auto& task : step.tasks)
-                if (std::find(tasks.begin(), tasks.end(), task.task) == tasks.end()) tasks.push_back(task.task);
-        Table st;
-        st.cls = "evals";
-        st.header = {"Step"};
-        st.header.insert(st.header.end(), tasks.begin(), tasks.end());
-        st.align.assign(st.header.size(), Align::Left);
-        for (const auto& step : v.steps) {
-            Cell title = cell(step.fromLabel + " → " + step.toLabel);
-            title.sub = step.plan.description;
-            std::vector<Cell> row{std::move(title)};
-            for (const auto& task : tasks) {
-                const auto it = std::find_if(step.tasks.begin(), step.tasks.end(),
-                                             [&](const LayerStepTask& x) { return x.task == task; });
-                if (it == step.tasks.end()) {
-                    row.push_back(cell("—"));
-                    continue;
-                }
-                const variant_text::StepFigure f = variant_text::stepFigure(*it);
-                Cell c = cell(f.text);
-                c.sub = f.ci;
-                c.fill = toneOf(it->verdict);
-                row.push_back(std::move(c));
-            }
-            st.rows.push_back(std::move(row));
-        }
-        s.table(std::move(st));
-        std::vector<Line> sentences;
-        for (const auto& step : v.steps)
-            for (const auto& task : step.tasks) {
-                sentences.push_back(plain(task.sentence + ": ") +
-                                    strong(std::string(verdictName(task.verdict)), toneOf(task.verdict)));
-                // The answers the step changed, on a line of its own under the step's sentence.
-                if (!task.changedSentence.empty()) sentences.push_back(plain(task.task + ": " + task.changedSentence));
-            }
-        s.bullets(std::move(sentences));
-        if (!v.costliestStep.empty()) {
-            s.heading("The step that costs each task most");
-            std::vector<Line> costliest;
-            for (const auto& [task, step] : v.costliestStep) costliest.push_back(code(task) + plain(": " + step));
-            s.bullets(std::move(costliest));
-        }
-    }
-    report.sections.push_back(std::move(s));
 }
 
 // Long context: the per-length means of the RULER-like tasks, as a chart (the ui draws it: "long-context") and a
@@ -684,9 +602,14 @@ Report buildReport(const ComparisonDocument& doc, const Decision& d, const Repor
         meta("File format", "version " + std::to_string(doc.version) + ", upgraded to version " +
                                 std::to_string(kComparisonVersion) + " when read");
     meta("Report written", readable(ctx.generatedAt) + " by fp8dash " + ctx.toolVersion);
+    // Several candidates: every run by name on the cover (the title may be the document's own), and in the footer.
+    const std::string runs =
+        doc.hasVariants() ? variant_text::runsLine(doc.baseline.label, variant_text::candidateLabels(doc)) : "";
+    if (!runs.empty()) meta("Runs compared", runs);
     addVerdict(r, doc, d);
     addReview(r, doc, d);
     addVariants(r, d);
+    addLayerCosts(r, d);
     addRuns(r, doc, d);
     addEvals(r, d, ctx);
     addLongContext(r, d, ctx);
@@ -695,7 +618,11 @@ Report buildReport(const ComparisonDocument& doc, const Decision& d, const Repor
     addBenchmarks(r, doc, ctx);
     addCapacity(r, doc, d);
     addNotes(r, doc);
-    r.footer = "Written by fp8dash " + ctx.toolVersion + " on " + readable(ctx.generatedAt) +
+    r.footer = (runs.empty() ? std::string()
+                             : variant_text::runsLineShort(doc.baseline.label, variant_text::candidateLabels(doc),
+                                                           kRunningTitleChars) +
+                                   ". ") +
+               "Written by fp8dash " + ctx.toolVersion + " on " + readable(ctx.generatedAt) +
                (ctx.source.empty() ? std::string() : " from " + ctx.source) + ".";
     return r;
 }

@@ -25,6 +25,10 @@ Only dataTableOnly(const ReportChart* chart);
 // Markdown's line in place of a chart.
 Line chartLine(const ReportChart& chart);
 
+// Several variants (report_variant_sections.cpp): "Which FP8 layers to enable" and "What each FP8 layer costs".
+void addVariants(Report& report, const Decision& d);
+void addLayerCosts(Report& report, const Decision& d);
+
 // The production sections (report_production_sections.cpp).
 void addTimeline(Report& report, const ComparisonDocument& doc, const Decision& d, const ReportContext& ctx);
 void addBenchmarks(Report& report, const ComparisonDocument& doc, const ReportContext& ctx);

@@ -90,8 +90,43 @@ StepFigure stepFigure(const LayerStepTask& t) {
         const double lo = cost ? t.lossCi95Pct->low : -t.lossCi95Pct->high;
         const double hi = cost ? t.lossCi95Pct->high : -t.lossCi95Pct->low;
         f.ci = "95% CI " + fixed(lo, 2) + "–" + fixed(hi, 2) + "%";
+        f.range = fixed(lo, 2) + " to " + fixed(hi, 2) + "%";  // in a column of its own: no dash beside a minus
     }
     return f;
+}
+
+std::string runsLine(const std::string& baseline, const std::vector<std::string>& candidates) {
+    std::string out = baseline + " vs ";
+    for (std::size_t i = 0; i < candidates.size(); ++i) out += (i ? ", " : "") + candidates[i];
+    return out;
+}
+
+namespace {
+std::size_t codePoints(const std::string& s) {
+    return static_cast<std::size_t>(
+        std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+}  // namespace
+
+std::string runsLineShort(const std::string& baseline, const std::vector<std::string>& candidates,
+                          std::size_t maxChars) {
+    const std::string full = runsLine(baseline, candidates);
+    if (candidates.size() < 2 || codePoints(full) <= maxChars) return full;
+    // The most candidates that fit with the count of the rest after them (at least one is left out here).
+    for (std::size_t shown = candidates.size() - 1; shown > 0; --shown) {
+        std::string line = runsLine(
+            baseline,
+            std::vector<std::string>(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(shown)));
+        line += " and " + std::to_string(candidates.size() - shown) + " more";
+        if (codePoints(line) <= maxChars) return line;
+    }
+    return baseline + " vs " + std::to_string(candidates.size()) + " variants";
+}
+
+std::vector<std::string> candidateLabels(const ComparisonDocument& doc) {
+    std::vector<std::string> out{doc.candidate.label};
+    for (const auto& c : doc.moreCandidates) out.push_back(c.run.label);
+    return out;
 }
 
 std::string recommended(const VariantComparison& v) {

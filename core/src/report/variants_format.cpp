@@ -177,14 +177,26 @@ std::string variantsToText(const VariantComparison& v) {
     }
     for (const auto& row : t.rows) out += line(row);
 
-    out += "\nLayer steps (two runs that differ in exactly one layer, compared directly)\n";
+    out += "\nWhat each FP8 layer costs (layer steps: two runs that differ in exactly one layer, compared directly)\n";
     if (v.steps.empty()) out += wrapText("none: no two runs differ in exactly one layer", 110, "  ");
     for (const auto& s : v.steps) {
         out += "  " + oneLine(variant_text::stepTitle(s)) + "\n";
+        // Each task's figure, interval and verdict in columns (its sentence's words), then the answers it changed.
+        std::size_t tw = 0, fw = 0, cw = 0;
         for (const auto& task : s.tasks) {
-            out += wrapText("- " + task.sentence + ": " + std::string(verdictName(task.verdict)), 110, "    ");
-            if (!task.changedSentence.empty()) out += wrapText(task.changedSentence, 110, "      ");
+            const variant_text::StepFigure f = variant_text::stepFigure(task);
+            tw = std::max(tw, width(task.task));
+            fw = std::max(fw, width(f.text));
+            cw = std::max(cw, width(f.ci));
         }
+        for (const auto& task : s.tasks) {
+            const variant_text::StepFigure f = variant_text::stepFigure(task);
+            const std::string row = "    " + pad(oneLine(task.task), tw) + "  " + pad(f.text, fw) + "  " +
+                                    pad(f.ci, cw) + "  " + std::string(verdictName(task.verdict));
+            out += row + "\n";
+        }
+        for (const auto& task : s.tasks)  // the answers the step changed, under its figures
+            if (!task.changedSentence.empty()) out += wrapText(task.task + ": " + task.changedSentence, 110, "    ");
     }
     if (!v.costliestStep.empty()) {
         out += "\nThe step that costs each task most\n";
@@ -219,10 +231,21 @@ std::string variantsToMarkdown(const VariantComparison& v) {
     std::vector<markdown::Align> align(t.header.size(), markdown::Align::Right);
     align[0] = markdown::Align::Left;
     out += markdown::table(t.header, align, rows);
-    out += "\n## Layer steps\n\n";
+    out += "\n## What each FP8 layer costs (layer steps)\n\n";
     if (v.steps.empty()) out += esc("None: no two runs differ in exactly one layer.") + "\n";
     for (const auto& s : v.steps) {
         out += "### " + heading(variant_text::stepTitle(s)) + "\n\n";
+        std::vector<std::vector<std::string>> stepRows;
+        for (const auto& task : s.tasks) {
+            const variant_text::StepFigure f = variant_text::stepFigure(task);
+            stepRows.push_back({markdown::code(task.task, Where::TableCell), cell(f.text),
+                                cell(f.range.empty() ? "n/a" : f.range), cell(std::string(verdictName(task.verdict)))});
+        }
+        out += markdown::table(
+                   {"Task", "Cost or change", "95% interval", "Verdict"},
+                   {markdown::Align::Left, markdown::Align::Right, markdown::Align::Right, markdown::Align::Left},
+                   stepRows) +
+               "\n";
         for (const auto& task : s.tasks) {
             out += "- " + esc(task.sentence + ": " + std::string(verdictName(task.verdict))) + "\n";
             if (!task.changedSentence.empty()) out += "  - " + esc(task.changedSentence) + "\n";

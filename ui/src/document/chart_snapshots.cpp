@@ -135,16 +135,28 @@ std::vector<ChartSnapshot> renderChartSnapshots(const LoadedComparison& loaded, 
         out.push_back({key, title, caption, renderChartImage(view, logicalSize, scale)});
     };
 
-    // The forest plot of the evals (a two-run comparison's: several candidates have a section each, and the
-    // plot follows the table's shown candidate in the app), worst first, as tall as its rows need.
-    if (doc.hasEvals && decision.evals && !decision.variants && !decision.evals->tasks.empty()) {
+    // The forest plot of the evals, worst first, as tall as its rows need: a two-run comparison's ("evals-forest"),
+    // or with several candidates one per candidate ("evals-forest-1", "evals-forest-2", …, in the candidates' order,
+    // each in its own evals section of the report), as the app's plot shows the candidate picked.
+    const auto forest = [&](const ComparisonReport& report, const QString& key, const QString& title) {
+        if (report.tasks.empty()) return;
         ForestPlot plot;
         plot.setAlwaysLight(true);
-        plot.setReport(*decision.evals);
-        out.push_back({QStringLiteral("evals-forest"), QObject::tr("Degradation by task"),
+        plot.setReport(report);
+        out.push_back({key, title,
                        QObject::tr("Each task's degradation (dot) and its 95 % interval (bar) over the go, monitor "
                                    "and investigate bands, worst first."),
                        renderForestPlotImage(plot, logicalSize.width(), scale)});
+    };
+    if (doc.hasEvals && decision.evals && !decision.variants)
+        forest(*decision.evals, QStringLiteral("evals-forest"), QObject::tr("Degradation by task"));
+    if (doc.hasEvals && decision.variants) {
+        for (std::size_t k = 0; k < decision.variants->variants.size(); ++k) {
+            const VariantResult& v = decision.variants->variants[k];
+            forest(v.report, QStringLiteral("evals-forest-%1").arg(k + 1),
+                   QObject::tr("Degradation by task: %1 against %2")
+                       .arg(toQString(v.label), toQString(decision.variants->baselineLabel)));
+        }
     }
     if (decision.evals && decision.evals->longContext)
         take(makeLongContextChartView(*decision.evals), QStringLiteral("long-context"),

@@ -301,7 +301,9 @@ Result<QByteArray> reportPdf(const LoadedComparison& loaded, const ReportContext
                      context.source.empty() ? QString() : QStringLiteral(" · ") + toQString(context.source));
         for (int i = 0; i < pages; ++i) {
             if (i > 0) writer.newPage();
-            drawPageFrame(painter, page, title, footer, i + 1, pages, dpi);
+            // The page header repeats the title, shortened where several candidates make it long (the cover has it
+            // in full).
+            drawPageFrame(painter, page, toQString(reportRunningTitle(loaded.document)), footer, i + 1, pages, dpi);
             painter.save();
             painter.translate(body.left(), body.top() - i * body.height());
             QAbstractTextDocumentLayout::PaintContext paint;

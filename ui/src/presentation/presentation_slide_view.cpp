@@ -14,6 +14,7 @@
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/number_text.h"
+#include "presentation/layer_costs_table.h"
 #include "widgets/ui_style.h"
 #include "widgets/untrusted_ui.h"
 
@@ -241,6 +242,9 @@ PresentationSlideView::ChartRequest PresentationSlideView::chartRequest(const Pr
         const int h = m.bodyHeight() - m.figureRowHeight() - m.bodySpacing();
         const int n = std::max(1, charts);
         area = QSize((m.contentWidth() - (n - 1) * m.gap()) / n, h);
+        // Which layers: one forest plot per variant, stacked at the width of the figures (as tall as its rows).
+        if (slide.step == PresentationStep::Variants)
+            return {QSize(static_cast<int>(m.contentWidth() / 1.75), 200), 1.75};
     }
     // Chart text is ~13 px in the views: 1.75 units makes it ~23 px on a 1080-line screen. A chart needs ~300
     // logical pixels of height for its axes, title and legend; a shorter area gets a smaller scale instead.
@@ -396,6 +400,12 @@ PresentationSlideView::PresentationSlideView(const PresentationDeck& deck, std::
         case PresentationStep::ChangedAnswer:
             buildAnswer(body, parts);
             break;
+        case PresentationStep::LayerCosts: {
+            auto* l = new QVBoxLayout(body);
+            l->setContentsMargins(0, 0, 0, 0);
+            l->addWidget(makeLayerCostsTable(slide, m.u, m.bodyHeight(), body));
+            break;
+        }
     }
 
     // ---- footer: progress, step, model, n / N
@@ -411,8 +421,9 @@ PresentationSlideView::PresentationSlideView(const PresentationDeck& deck, std::
     if (!deck.model.empty()) {
         line->addWidget(
             makeLabel(this,
-                      tr("%1 · %2 vs %3")
-                          .arg(toQString(deck.model), toQString(deck.baselineLabel), toQString(deck.candidateLabel)),
+                      tr("%1 · %2").arg(
+                          toQString(deck.model),
+                          toQString(deck.runs.empty() ? deck.baselineLabel + " vs " + deck.candidateLabel : deck.runs)),
                       m.px(20), QFont::Normal, kQuiet, QStringLiteral("slideFooterModel"), false));
         line->addStretch(1);
     }
@@ -455,7 +466,7 @@ void PresentationSlideView::buildCover(QWidget* body, const Parts& parts) {
         const int colon = point.indexOf(QStringLiteral(": "));
         auto* text = makeLabel(body, colon > 0 ? point.mid(colon + 2) : point, m.px(28), QFont::Normal, kInk,
                                QStringLiteral("slidePoint"));
-        if (colon > 0 && colon <= 12) {
+        if (colon > 0 && colon <= 40) {  // a label of its own (variant labels run to ~40 characters)
             runs->addWidget(makeLabel(body, point.left(colon), m.px(28), QFont::Bold, kAccent,
                                       QStringLiteral("slidePointLabel"), false),
                             row, 0, Qt::AlignTop);
@@ -628,8 +639,9 @@ void PresentationSlideView::buildEvidence(QWidget* body, const Parts& parts) {
             l->addWidget(new CapacityBars(std::move(bars), m.px(30), body));
             l->addStretch(1);
         } else if (!shownCharts.empty()) {
-            auto* chartsRow = new QHBoxLayout;
-            chartsRow->setSpacing(m.gap());
+            QBoxLayout* chartsRow =
+                slide.step == PresentationStep::Variants ? static_cast<QBoxLayout*>(new QVBoxLayout) : new QHBoxLayout;
+            chartsRow->setSpacing(m.gap() / (slide.step == PresentationStep::Variants ? 3 : 1));
             for (const ChartSnapshot* s : shownCharts) chartsRow->addWidget(chart(*s, body), 1);
             l->addLayout(chartsRow, 1);
         } else {

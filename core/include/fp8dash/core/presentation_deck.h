@@ -25,6 +25,8 @@ namespace fp8dash {
 // LongContext: the per-length (RULER) comparison, after the evals it belongs to; only when there is one.
 // Variants: "Which FP8 layers to enable", after the evals, only with several candidates: each variant's worst
 // degradation against the go/monitor/investigate bands, the recommended one marked, what it buys.
+// LayerCosts: "What each FP8 layer costs", after Variants, only with several candidates and a layer step among them:
+// each step's tasks (SlideStepRow) with their figure and 95% interval; it carries no verdict of its own.
 // ChangedAnswer: "One answer FP8 changed", right after the evals: one lost answer of the worst task as a talking point
 // (PresentationOptions::answerSlide); it carries no verdict of its own.
 enum class PresentationStep {
@@ -38,10 +40,11 @@ enum class PresentationStep {
     Capacity,
     Verdict,
     ChangedAnswer,
+    LayerCosts,
 };
 
 // "Cover", "Offline evals", "Which FP8 layers to enable", "Long context", "Domain judge", "Production timeline", "Local
-// benchmarks", "KV-cache capacity", "Verdict", "Changed answer"
+// benchmarks", "KV-cache capacity", "Verdict", "Changed answer", "What each FP8 layer costs"
 std::string_view presentationStepName(PresentationStep step);
 
 // One big figure of a slide.
@@ -63,6 +66,18 @@ struct SlideTaskRow {
     Verdict verdict = Verdict::Go;
     bool fp8Sensitive = false;          // math, formal reasoning or code (isFp8SensitiveTask)
     std::optional<double> recoveryPct;  // candidate / baseline * 100 (TaskComparison::recoveryPct)
+};
+
+// A row of the layer-costs slide: one task of one layer step (variant_comparison.h: LayerStepTask), the steps in
+// their order, each step's tasks worst first.
+struct SlideStepRow {
+    std::string step;      // "FP8 W8A8 → FP8 W8A8 + FP8 KV (scales 1.0)"
+    std::string layer;     // the step's description: "adding the FP8 KV cache (scales 1.0)"
+    std::string task;      // "gsm8k"
+    std::string figure;    // "costs 2.65%" or "changes by +0.18%" (variant_text::stepFigure)
+    std::string interval;  // the 95% interval on the figure's scale, "1.32 to 4.10%"; "" without one
+    Verdict verdict = Verdict::Go;
+    bool firstOfStep = false;  // the step's first row (the table names the step there)
 };
 
 // A bar of the capacity slide: the KV-cache tokens one configuration holds.
@@ -106,9 +121,10 @@ struct PresentationSlide {
     std::vector<SlideTaskRow> tasks;  // offline evals: every compared task, largest degradation first
     // cover: the runs compared; verdict: what FP8 buys (the steps' gains joined), when any step measured a gain.
     std::vector<std::string> points;
-    std::vector<SlideBar> bars;       // capacity: BF16 first, then the chosen dtypes (when they differ)
-    std::vector<std::string> charts;  // chart snapshot keys (ui/chart_snapshots.h) shown, in display order
-    std::string talkingPoints;        // one line for the presenter, from the facts above
+    std::vector<SlideBar> bars;          // capacity: BF16 first, then the chosen dtypes (when they differ)
+    std::vector<SlideStepRow> stepRows;  // layer costs: every step's tasks
+    std::vector<std::string> charts;     // chart snapshot keys (ui/chart_snapshots.h) shown, in display order
+    std::string talkingPoints;           // one line for the presenter, from the facts above
     // A step with a verdict: the step's news in one clause, for the verdict slide ("gsm8k drops 2.59%").
     std::string summary;
     // What FP8 buys by this step's evidence, in a few words ("+50.0% throughput in production"); "" when none.
@@ -129,13 +145,19 @@ struct PresentationSlide {
 struct PresentationDeck {
     std::string model;  // the model in question, without its organisation ("Meta-Llama-3-8B-Instruct"); "" unknown
     std::string date;   // "2026-11-29": the day the comparison was made; "" when the document does not say
-    std::string baselineLabel = "BF16";  // the sides compared, as the runs name them
-    std::string candidateLabel = "FP8";
+    std::string baselineLabel = "BF16";        // the sides compared, as the runs name them
+    std::string candidateLabel = "FP8";        // the first candidate
+    std::vector<std::string> candidateLabels;  // every candidate (one, or several variants), in order
+    // The sides for a footer: "BF16 vs FP8", with several candidates every one of them, shortened to
+    // kDeckRunsChars where long (variant_text::runsLineShort; the cover lists them all).
+    std::string runs;
     std::vector<PresentationSlide> slides;  // cover first, verdict last, the steps with data between
 
     // The position of a step's slide, or nullopt when the deck leaves it out.
     std::optional<std::size_t> indexOf(PresentationStep step) const;
 };
+
+inline constexpr std::size_t kDeckRunsChars = 90;
 
 struct PresentationOptions {
     // The answer slide ("One answer FP8 changed"): true shows it wherever a compared task's paired result keeps a lost

@@ -25,7 +25,8 @@ namespace fp8dash {
 
 // A chart drawn for the report.
 struct ReportChart {
-    std::string key;      // "long-context", "judge-distribution", "timeline", "bench-roofline", "bench-speedup",
+    std::string key;      // "evals-forest" (several candidates: "evals-forest-<k>", the k-th candidate's, from 1),
+                          // "long-context", "judge-distribution", "timeline", "bench-roofline", "bench-speedup",
                           // "bench-kv"
     std::string title;    // "Domain judge: score distribution"
     std::string caption;  // what it shows, one sentence; also the image's alternative text
@@ -63,8 +64,14 @@ enum class ReportHtmlFlavour {
 std::string chartResourceName(std::string_view key);
 
 // The report's title: the document's title, else "<baseline label> vs <candidate label>" ("FP8 comparison" without
-// runs).
+// runs); with several candidates every one of them ("BF16 vs FP8 W8A8, FP8 W8A8 + FP8 KV (scales 1.0), …": the cover
+// names them all).
 std::string reportTitle(const ComparisonDocument& doc);
+// The title a page header repeats: reportTitle; with several candidates the runs by name instead (compare's own title,
+// "BF16 vs 3 variants: <model>", names none), shortened to kRunningTitleChars (variant_text::runsLineShort: the
+// candidates that fit, then "and N more"; the cover lists them all).
+inline constexpr std::size_t kRunningTitleChars = 90;
+std::string reportRunningTitle(const ComparisonDocument& doc);
 
 // `decision` is decide(doc) (the caller has it already). `maxImageWidth` (CSS pixels, RichText only; 0: none) caps
 // a chart's width so it fits the page, keeping its aspect ratio.

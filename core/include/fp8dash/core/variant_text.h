@@ -45,8 +45,20 @@ std::vector<std::string> recommendationLines(const VariantComparison& v);
 // the interval on the same scale ("95% CI 1.32–4.10%", "" without one); "n/a" without a figure.
 struct StepFigure {
     std::string text, ci;
+    std::string range;  // the interval alone, "1.32 to 4.10%" ("" without one)
 };
 StepFigure stepFigure(const LayerStepTask& t);
+
+// The runs a comparison holds, baseline first: "BF16 vs FP8 W8A8, FP8 W8A8 + FP8 KV (scales 1.0), FP8 W8A8 + FP8 KV
+// (calibrated scales)" (a cover's full list).
+std::string runsLine(const std::string& baseline, const std::vector<std::string>& candidates);
+// The same in at most `maxChars` code points where it can (a footer, a page header): the candidates that fit, then
+// "and N more" ("BF16 vs FP8 W8A8, FP8 W8A8 + FP8 KV (scales 1.0) and 1 more"); "BF16 vs 3 variants" when not even
+// the first fits beside that.
+std::string runsLineShort(const std::string& baseline, const std::vector<std::string>& candidates,
+                          std::size_t maxChars);
+// The candidates' labels of a comparison with eval runs, in order (the candidate, then the further ones).
+std::vector<std::string> candidateLabels(const ComparisonDocument& doc);
 
 // "weights fp8 (evidence) · KV cache fp8, scales 1.0 (evidence) · activations fp8"
 std::string layersLine(const RunLayers& l);

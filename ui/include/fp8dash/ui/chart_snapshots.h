@@ -21,8 +21,8 @@ class QChartView;
 namespace fp8dash::ui {
 
 struct ChartSnapshot {
-    QString key;      // "evals-forest", "long-context", "judge-distribution", "timeline", "bench-roofline",
-                      // "bench-speedup", "bench-kv"
+    QString key;      // "evals-forest" (several candidates: "evals-forest-1", "evals-forest-2", …), "long-context",
+                      // "judge-distribution", "timeline", "bench-roofline", "bench-speedup", "bench-kv"
     QString title;    // "Domain judge: score distribution"
     QString caption;  // what it shows, one sentence (the image's alternative text)
     QImage image;     // logicalSize × scale pixels, devicePixelRatio = scale

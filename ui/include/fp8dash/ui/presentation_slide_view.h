@@ -10,7 +10,8 @@
 // figureValue, figureDetail; on the verdict slide one row per step, its pill the figureValue), taskCell (evals: QLabels
 // with properties "task" and "column": task, baseline, candidate, delta, verdict; the verdict pill also has
 // "verdict", the verdict's name), moreTasks, slideChart (property "chartKey"), slidePoint, reviewText, reviewWarning,
-// slideFooterStep, slideFooterModel, slideFooterPage.
+// slideFooterStep, slideFooterModel, slideFooterPage; the layer-costs slide's table (layer_costs_table.h): stepCell,
+// moreSteps.
 
 #include <QSize>
 #include <QString>

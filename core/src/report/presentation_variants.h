@@ -1,0 +1,16 @@
+#pragma once
+// The presentation's slides of several variants (presentation_deck.h): "Which FP8 layers to enable" and "What each FP8
+// layer costs". Internal to core.
+
+#include <optional>
+
+#include "fp8dash/core/presentation_deck.h"
+
+namespace fp8dash::deck_variants {
+
+// Which FP8 layers to enable: each variant's worst degradation against the bands, the recommended one marked.
+std::optional<PresentationSlide> variantsSlide(const Decision& decision);
+// What each FP8 layer costs: the layer steps' tasks with their figures and intervals; nullopt without a step.
+std::optional<PresentationSlide> layerCostsSlide(const Decision& decision);
+
+}  // namespace fp8dash::deck_variants
