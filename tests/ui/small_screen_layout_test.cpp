@@ -167,10 +167,11 @@ void expectDetailsReachable(LayoutWindow& w, const QString& what) {
     doc.setTextWidth(reasons->contentsRect().width());
     EXPECT_GE(reasons->contentsRect().height() + 2, static_cast<int>(doc.size().height()));
     EXPECT_GE(scroll->widget()->height(), scroll->widget()->heightForWidth(scroll->widget()->width()));
-    // The banner leaves room: the scroll area is at most a quarter of the window, the table keeps three rows in view.
-    EXPECT_LE(scroll->height(), w.window.height() / 4);
+    // The banner leaves room: the scroll area is at most 30 % of the window, the table keeps two rows in view (the
+    // demo at 1366 × 768, its offline notice shown, has the least room).
+    EXPECT_LE(scroll->height(), w.window.height() * 30 / 100);
     const QModelIndex first = w.tree->model()->index(0, 0);
-    EXPECT_GE(w.tree->viewport()->height(), 3 * w.tree->visualRect(first).height())
+    EXPECT_GE(w.tree->viewport()->height(), 2 * w.tree->visualRect(first).height())
         << "table viewport " << w.tree->viewport()->height();
     // Scrolled to the end, the reasons' last line is in view.
     scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());

@@ -58,14 +58,24 @@ public:
     using QHeaderView::QHeaderView;
 
 protected:
+    // Only what is painted is elided: the size hint (sectionSizeFromContents) measures the whole label.
+    void paintSection(QPainter* painter, const QRect& rect, int logicalIndex) const override {
+        m_painting = true;
+        QHeaderView::paintSection(painter, rect, logicalIndex);
+        m_painting = false;
+    }
     void initStyleOptionForIndex(QStyleOptionHeader* option, int logicalIndex) const override {
         QHeaderView::initStyleOptionForIndex(option, logicalIndex);
+        if (!m_painting) return;
         int room = sectionSize(logicalIndex) - 2 * style()->pixelMetric(QStyle::PM_HeaderMargin, option, this) - 8;
         if (isSortIndicatorShown() && sortIndicatorSection() == logicalIndex)
             room -= style()->pixelMetric(QStyle::PM_HeaderMarkSize, option, this);
         if (room > 0 && option->fontMetrics.horizontalAdvance(option->text) > room)
             option->text = option->fontMetrics.elidedText(option->text, Qt::ElideMiddle, room);
     }
+
+private:
+    mutable bool m_painting = false;
 };
 
 }  // namespace

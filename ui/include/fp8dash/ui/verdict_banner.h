@@ -95,7 +95,7 @@ private:
     QPushButton* m_recordButton = nullptr;
 
     // Layout at 1366 × 768 (issue 39): the details scroll, no taller than this share of the window's height.
-    static constexpr int kDetailsSharePct = 25;
+    static constexpr int kDetailsSharePct = 30;
     void fitDetailsHeight();
     bool eventFilter(QObject* watched, QEvent* event) override;
 
