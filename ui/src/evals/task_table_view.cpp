@@ -273,8 +273,16 @@ void TaskTableView::fitColumns() {
         widths[c] = 0;
         hidden << m_model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
     }
-    // The spare width, if any, goes to the metric.
-    if (m_tree->isVisible()) widths[metric] += std::max(0, available - total);
+    // The spare width, if any, gives the run labels back what they need, then goes to the metric.
+    if (m_tree->isVisible()) {
+        int spare = std::max(0, available - total);
+        for (int c : {TaskTableModel::BaselineColumn, TaskTableModel::CandidateColumn}) {
+            const int back = widths[c] > 0 ? std::min(spare, natural(c) - widths[c]) : 0;
+            widths[c] += std::max(0, back);
+            spare -= std::max(0, back);
+        }
+        widths[metric] += spare;
+    }
     QVariantList forRoom;  // what Copy and the CSV export still write (export_actions.h visibleColumns)
     for (int c = 0; c < TaskTableModel::ColumnCount; ++c) {
         m_tree->setColumnHidden(c, widths[c] == 0);
