@@ -132,9 +132,10 @@ QList<int> visibleColumns(const QAbstractItemView* view) {
     const QAbstractItemModel* model = view ? view->model() : nullptr;
     if (!model) return columns;
     if (const QHeaderView* header = headerOf(view)) {
+        const QVariantList forRoom = view->property(kHiddenForRoomProperty).toList();
         for (int visual = 0; visual < header->count(); ++visual) {
             const int logical = header->logicalIndex(visual);
-            if (logical >= 0 && !header->isSectionHidden(logical)) columns << logical;
+            if (logical >= 0 && (!header->isSectionHidden(logical) || forRoom.contains(logical))) columns << logical;
         }
     } else if (model->columnCount() > 0) {
         const auto* list = qobject_cast<const QListView*>(view);

@@ -26,6 +26,7 @@
 #include "fp8dash/core/statistics.h"
 #include "fp8dash/core/word_diff.h"
 #include "fp8dash/ui/loaded_comparison.h"
+#include "fp8dash/ui/screen_fit.h"
 #include "widgets/ui_style.h"
 #include "widgets/untrusted_ui.h"
 
@@ -382,7 +383,8 @@ ChangedAnswersDialog::ChangedAnswersDialog(const PairedTaskResult& paired, const
     connect(m_list->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] { showCurrent(); });
     style::onThemeChange(this, [this] { showCurrent(); });
 
-    resize(1100, 760);
+    // 1100 × 760 where the screen has room; on a laptop no larger than its available geometry (screen_fit.h).
+    resize(dialogSizeFor(QSize(1100, 760), availableGeometryFor(this)));
     moveCurrent(0);
     m_list->setFocus(Qt::OtherFocusReason);
 }

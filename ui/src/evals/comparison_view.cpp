@@ -194,6 +194,20 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     m_review = new ReviewView(m_tabs);
     m_tabs->addTab(m_review, tr("Review"));
     layout->addWidget(m_tabs, 1);
+    // Only the shown tab's minimum height counts (a tab widget takes its tallest page's): at 1366 × 768 the judge and
+    // timeline pages' charts would otherwise squeeze the evals tab and the banner's details (issue 39).
+    const auto minimumOfShownTabOnly = [this](int current) {
+        for (int i = 0; i < m_tabs->count(); ++i) {
+            QWidget* page = m_tabs->widget(i);
+            if (!page->property("fp8dashPolicy").isValid())
+                page->setProperty("fp8dashPolicy", QVariant::fromValue(page->sizePolicy()));
+            QSizePolicy policy = page->property("fp8dashPolicy").value<QSizePolicy>();
+            if (i != current) policy.setVerticalPolicy(QSizePolicy::Ignored);
+            page->setSizePolicy(policy);
+        }
+    };
+    minimumOfShownTabOnly(m_tabs->currentIndex());
+    connect(m_tabs, &QTabWidget::currentChanged, this, minimumOfShownTabOnly);
 }
 
 void ComparisonView::setOfflineNotice(const QString& html, const QStringList& dismissKeys) {

@@ -41,6 +41,8 @@ QWidget* Fp8LayersPanel::buildRunCard(const QString& role, const QString& label,
     auto* heading = new QLabel(QStringLiteral("<b>%1</b> · %2").arg(style::escaped(label), style::escaped(role)), card);
     heading->setTextFormat(Qt::RichText);
     heading->setObjectName(QStringLiteral("runHeading"));
+    // A variant's label is long ("FP8 W8A8 + FP8 KV (scales 1.0)"): it wraps in the side panel, never cut.
+    heading->setWordWrap(true);
     layout->addWidget(heading);
 
     const QString model = config.model.empty() ? tr("(model not recorded)") : toQString(config.model);

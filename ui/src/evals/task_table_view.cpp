@@ -10,10 +10,13 @@
 #include <QMenu>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
+#include <QStyle>
+#include <QStyleOptionHeader>
 #include <QTreeView>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 
 #include "fp8dash/ui/changed_answers_dialog.h"
@@ -47,6 +50,34 @@ protected:
     }
 };
 
+// The tree's header: a run label longer than its section is elided in the middle ("FP8 W8…ted scales)"), keeping
+// both ends, rather than cut at the edge (the style sheet's header draws a long text clipped); the header's tooltip
+// has the whole label (TaskTableModel).
+class TaskHeaderView : public QHeaderView {
+public:
+    using QHeaderView::QHeaderView;
+
+protected:
+    // Only what is painted is elided: the size hint (sectionSizeFromContents) measures the whole label.
+    void paintSection(QPainter* painter, const QRect& rect, int logicalIndex) const override {
+        m_painting = true;
+        QHeaderView::paintSection(painter, rect, logicalIndex);
+        m_painting = false;
+    }
+    void initStyleOptionForIndex(QStyleOptionHeader* option, int logicalIndex) const override {
+        QHeaderView::initStyleOptionForIndex(option, logicalIndex);
+        if (!m_painting) return;
+        int room = sectionSize(logicalIndex) - 2 * style()->pixelMetric(QStyle::PM_HeaderMargin, option, this) - 8;
+        if (isSortIndicatorShown() && sortIndicatorSection() == logicalIndex)
+            room -= style()->pixelMetric(QStyle::PM_HeaderMarkSize, option, this);
+        if (room > 0 && option->fontMetrics.horizontalAdvance(option->text) > room)
+            option->text = option->fontMetrics.elidedText(option->text, Qt::ElideMiddle, room);
+    }
+
+private:
+    mutable bool m_painting = false;
+};
+
 }  // namespace
 
 TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
@@ -63,8 +94,9 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
     m_filter->setClearButtonEnabled(true);
     m_filter->setMaximumWidth(320);
     top->addWidget(m_filter, 1);
-    m_hint = style::caption(
-        tr("Worst first · click a header to sort · expand a group for its subtasks · hover a row for details"), this);
+    m_hintText = tr("Worst first · click a header to sort · expand a group for its subtasks · hover a row for details");
+    m_hint = style::caption(m_hintText, this);
+    m_hint->setObjectName(QStringLiteral("taskTableHint"));
     top->addWidget(m_hint, 2);
     // The figure model cards give, beside the table's per-task Recovery column; set by setReport.
     auto* recovery = style::caption(QString(), this);
@@ -83,6 +115,7 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
     m_proxy->setRecursiveFilteringEnabled(true);  // a matching subtask keeps its group visible
 
     m_tree = new QTreeView(this);
+    m_tree->setHeader(new TaskHeaderView(Qt::Horizontal, m_tree));
     m_tree->setObjectName(QStringLiteral("taskTree"));
     m_tree->setAccessibleName(tr("Tasks compared"));
     m_tree->setModel(m_proxy);
@@ -101,7 +134,10 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
     header->setSectionResizeMode(QHeaderView::ResizeToContents);
     // The metric column is as wide as its (readable) names, and takes the spare width when there is some (so the
     // table fills its pane without an empty band on the right); it never squeezes the Verdict off a laptop's screen.
+    // It and the run-label columns are sized by fitColumns, which narrows them first where room is short.
     header->setSectionResizeMode(TaskTableModel::MetricColumn, QHeaderView::Interactive);
+    header->setSectionResizeMode(TaskTableModel::BaselineColumn, QHeaderView::Interactive);
+    header->setSectionResizeMode(TaskTableModel::CandidateColumn, QHeaderView::Interactive);
     header->setMinimumSectionSize(48);
     header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     // Worst first, as the slides; a click sorts by another column, a third click on the same header returns to the
@@ -113,8 +149,18 @@ TaskTableView::TaskTableView(QWidget* parent) : QWidget(parent) {
     // The Task column stays in place while the other columns scroll sideways.
     m_frozen = new FrozenColumn(m_tree);
     m_tree->viewport()->installEventFilter(this);
+    // A column sized to its contents changes width when its rows do (another candidate, a group opened): fit again,
+    // once, after the tree has laid them out.
     connect(header, &QHeaderView::sectionResized, this, [this](int section) {
-        if (section != TaskTableModel::MetricColumn) fitMetricColumn();
+        if (section == TaskTableModel::MetricColumn || m_fitPending) return;
+        m_fitPending = true;
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                m_fitPending = false;
+                fitColumns();
+            },
+            Qt::QueuedConnection);
     });
 
     // One right-click menu: the notes about the task under the mouse, then the CSV export of the table.
@@ -157,21 +203,103 @@ QTreeView* TaskTableView::frozenTaskColumn() const {
 }
 
 bool TaskTableView::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == m_tree->viewport() && event->type() == QEvent::Resize) fitMetricColumn();
+    if (watched == m_tree->viewport() && event->type() == QEvent::Resize) fitColumns();
     return QWidget::eventFilter(watched, event);
 }
 
-// The metric column: its names' width, or more where the pane has width to spare.
-void TaskTableView::fitMetricColumn() {
+namespace {
+// The columns that hide when narrowing is not enough, the least needed first: Recovery (Δ% says the same), the noise
+// floor (a control run's), Changed (the Changed Answers window and the Paired p tooltip keep the counts), Paired p
+// (the Confidence column says whether the change is decided). Never the Verdict, the Task, the figures or Confidence.
+constexpr int kTaskColumnsYieldOrder[] = {TaskTableModel::RecoveryColumn, TaskTableModel::NoiseFloorColumn,
+                                          TaskTableModel::ChangedColumn, TaskTableModel::PairedPColumn};
+constexpr int kRunLabelMinChars = 12;   // a shortened run label keeps about this many characters
+constexpr int kMetricNarrowChars = 16;  // a narrowed metric name, elided (whole in the row's tooltip)
+}  // namespace
+
+// The rule for a pane narrower than the columns (issue 39, docs/desktop-app.md "The evals table on a small screen"):
+// the Verdict column stays in view, and the others yield in this order until the columns fit:
+//  1. the run-label columns (Baseline, Candidate: "FP8 W8A8 + FP8 KV (calibrated scales)") narrow to their numbers'
+//     width, at least kRunLabelMinChars; the header elides the label in the middle (TaskHeaderView), its tooltip has
+//     it whole;
+//  2. the metric narrows to kMetricNarrowChars, elided (the row's tooltip has the name and the key);
+//  3. whole columns hide, kTaskColumnsYieldOrder's order; the hint above the table names them.
+// With room to spare nothing yields and the metric takes the spare width. Where even that is not enough (a pane
+// narrower than Task, the figures and the Verdict), the table scrolls sideways with the Task column frozen.
+void TaskTableView::fitColumns() {
+    if (m_fitting) return;
+    m_fitting = true;
     QHeaderView* header = m_tree->header();
-    const int metric = TaskTableModel::MetricColumn;
     // QTreeView's override is protected; through the base it is public (and still the tree's, indentation included).
     const QAbstractItemView* view = m_tree;
-    const int content = std::max(view->sizeHintForColumn(metric), header->sectionSizeHint(metric));
-    const int others = header->length() - header->sectionSize(metric);
-    const int spare = m_tree->viewport()->width() - others;
-    const int width = std::max(content, spare);
-    if (header->sectionSize(metric) != width) header->resizeSection(metric, width);
+    // The width a column's contents need, as QHeaderView::ResizeToContents computes it; a shown column sized to its
+    // contents that the header has not shrunk yet counts at its present width (the safe side: a second fit follows).
+    const auto natural = [&](int c) {
+        int width = std::max({view->sizeHintForColumn(c), header->sectionSizeHint(c), header->minimumSectionSize()});
+        if (!m_tree->isColumnHidden(c) && header->sectionResizeMode(c) == QHeaderView::ResizeToContents)
+            width = std::max(width, header->sectionSize(c));
+        return width;
+    };
+    // Not on screen yet, the viewport has no real width: nothing yields until it is shown (its resize fits again).
+    const int available = m_tree->isVisible() ? m_tree->viewport()->width() : std::numeric_limits<int>::max() / 2;
+    const int charWidth = m_tree->fontMetrics().averageCharWidth();
+    const int padding = 2 * 6 + 8;  // the items' padding (the style sheet) and a little air
+    // Every column with data, at its natural width.
+    int widths[TaskTableModel::ColumnCount] = {};
+    int total = 0;
+    for (int c = 0; c < TaskTableModel::ColumnCount; ++c) {
+        if (!m_model->columnHasData(c)) continue;
+        widths[c] = natural(c);
+        total += widths[c];
+    }
+    for (int c : {TaskTableModel::BaselineColumn, TaskTableModel::CandidateColumn}) {
+        if (total <= available) break;
+        const int narrowed = std::max(view->sizeHintForColumn(c), kRunLabelMinChars * charWidth + padding);
+        if (narrowed >= widths[c]) continue;
+        total -= widths[c] - narrowed;
+        widths[c] = narrowed;
+    }
+    const int metric = TaskTableModel::MetricColumn;
+    if (total > available) {
+        const int narrowed = std::min(widths[metric], kMetricNarrowChars * charWidth + padding);
+        total -= widths[metric] - narrowed;
+        widths[metric] = narrowed;
+    }
+    QStringList hidden;
+    for (int c : kTaskColumnsYieldOrder) {
+        if (total <= available) break;
+        if (widths[c] == 0) continue;
+        total -= widths[c];
+        widths[c] = 0;
+        hidden << m_model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+    }
+    // The spare width, if any, gives the run labels back what they need, then goes to the metric.
+    if (m_tree->isVisible()) {
+        int spare = std::max(0, available - total);
+        for (int c : {TaskTableModel::BaselineColumn, TaskTableModel::CandidateColumn}) {
+            const int back = widths[c] > 0 ? std::min(spare, natural(c) - widths[c]) : 0;
+            widths[c] += std::max(0, back);
+            spare -= std::max(0, back);
+        }
+        widths[metric] += spare;
+    }
+    QVariantList forRoom;  // what Copy and the CSV export still write (export_actions.h visibleColumns)
+    for (int c = 0; c < TaskTableModel::ColumnCount; ++c) {
+        m_tree->setColumnHidden(c, widths[c] == 0);
+        if (widths[c] == 0 && m_model->columnHasData(c)) forRoom << c;
+    }
+    m_tree->setProperty(exporting::kHiddenForRoomProperty, forRoom);
+    for (int c : {metric, int(TaskTableModel::BaselineColumn), int(TaskTableModel::CandidateColumn)})
+        if (widths[c] > 0 && header->sectionSize(c) != widths[c]) header->resizeSection(c, widths[c]);
+    if (hidden != m_hiddenForRoom) {
+        m_hiddenForRoom = hidden;
+        m_hint->setText(
+            hidden.isEmpty()
+                ? m_hintText
+                : m_hintText +
+                      tr(" · hidden for room: %1 (a wider window shows them)").arg(hidden.join(QStringLiteral(", "))));
+    }
+    m_fitting = false;
 }
 
 // The user's place by task name, for a model reset (rows keep no identity across one).
@@ -264,10 +392,7 @@ void TaskTableView::setReport(const ComparisonReport& report) {
         to = header->visualIndex(TaskTableModel::PairedPColumn) + 1;
         at >= 0 && at != to)
         header->moveSection(at, at < to ? to - 1 : to);
-    for (int c : {TaskTableModel::ConfidenceColumn, TaskTableModel::PairedPColumn, TaskTableModel::NoiseFloorColumn,
-                  TaskTableModel::ChangedColumn}) {
-        m_tree->setColumnHidden(c, !m_model->columnHasData(c));
-    }
+    // Which columns show (those with data, less any that yield for room) is fitColumns' to say.
     resizeColumns();
     m_frozen->syncExpanded();
     updateChangedAnswersAction();
@@ -382,7 +507,7 @@ void TaskTableView::collapseAll() {
 void TaskTableView::resizeColumns() {
     for (int c = 0; c < TaskTableModel::ColumnCount; ++c)
         if (c != TaskTableModel::MetricColumn) m_tree->resizeColumnToContents(c);
-    fitMetricColumn();
+    fitColumns();
 }
 
 }  // namespace fp8dash::ui

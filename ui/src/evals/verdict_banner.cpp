@@ -3,11 +3,15 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QTextDocumentFragment>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <QEvent>
 
 #include <algorithm>
 
@@ -34,6 +38,25 @@ QString number(double v) {
 }  // namespace
 
 namespace {
+
+// The details' scroll area: as tall as the details need up to the banner's cap (its size hint), shrinkable to a few
+// lines where the window is short of room (its minimum); VerdictBanner::fitDetailsHeight sets both.
+class BannerDetailsScroll : public QScrollArea {
+public:
+    using QScrollArea::QScrollArea;
+    void setHints(int hint, int minimum) {
+        if (hint == m_hint && minimum == m_minimum) return;
+        m_hint = hint;
+        m_minimum = minimum;
+        updateGeometry();
+    }
+    QSize sizeHint() const override { return {QScrollArea::sizeHint().width(), m_hint}; }
+    QSize minimumSizeHint() const override { return {QScrollArea::minimumSizeHint().width(), m_minimum}; }
+
+private:
+    int m_hint = 0;
+    int m_minimum = 0;
+};
 
 const QString kDetailsKey = QStringLiteral("view/bannerDetails");  // QSettings: the banner shows its details
 
@@ -116,8 +139,16 @@ QHBoxLayout* VerdictBanner::buildHeadline() {
 
 // A click away: the counts by signal, the advice, every reason, the thresholds in use and the reviewer's decision
 // in a strip of its own (so the evidence's verdict and the decision are never confused).
+// They scroll inside the banner, no taller than kDetailsSharePct of the window (fitDetailsHeight): at 1366 × 768 every
+// reason and the glossary links stay reachable and the plot and the table below keep their rows.
 QWidget* VerdictBanner::buildDetails() {
-    auto* details = new QWidget(this);
+    m_detailsScroll = new BannerDetailsScroll(this);
+    m_detailsScroll->setObjectName(QStringLiteral("bannerDetailsScroll"));
+    m_detailsScroll->setFrameShape(QFrame::NoFrame);
+    m_detailsScroll->setWidgetResizable(true);
+    m_detailsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the labels wrap instead
+    m_detailsScroll->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+    auto* details = new QWidget(m_detailsScroll);
     details->setObjectName(QStringLiteral("bannerDetailsPane"));
     auto* outer = new QVBoxLayout(details);
     outer->setContentsMargins(0, 0, 0, 0);
@@ -172,11 +203,62 @@ QWidget* VerdictBanner::buildDetails() {
     m_decisionLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     stripLayout->addWidget(m_decisionLabel, 1);
     outer->addWidget(strip);
-    return details;
+    m_detailsScroll->setWidget(details);
+    // The banner's colour shows through (setWidget turns the pane's own background on).
+    for (QWidget* w : {static_cast<QWidget*>(m_detailsScroll), m_detailsScroll->viewport(), details})
+        w->setAutoFillBackground(false);
+    m_detailsPane = details;
+    details->installEventFilter(this);  // a label's new text: the height the pane needs changes
+    return m_detailsScroll;
+}
+
+void VerdictBanner::fitDetailsHeight() {
+    if (!m_detailsPane) return;
+    const QWidget* top = window();
+    // Alone (a test, a preview), the banner is its own window: nothing to share with, no cap.
+    const int cap = top == this ? QWIDGETSIZE_MAX : top->height() * kDetailsSharePct / 100;
+    const QMargins margins = layout() ? layout()->contentsMargins() : QMargins();
+    const int width = std::max(contentsRect().width() - margins.left() - margins.right(), 100);
+    const auto heightAt = [this](int w) {
+        return m_detailsPane->hasHeightForWidth() ? m_detailsPane->heightForWidth(w)
+                                                  : m_detailsPane->sizeHint().height();
+    };
+    int wanted = heightAt(width);
+    // Taller than the cap: the scroll bar takes its width, the text wraps a little more.
+    if (wanted > cap) wanted = heightAt(width - m_detailsScroll->verticalScrollBar()->sizeHint().width());
+    auto* scroll = static_cast<BannerDetailsScroll*>(m_detailsScroll);
+    scroll->setMaximumHeight(std::max(1, std::min(wanted, cap)));
+    // Where the window is short of room, the layout may shrink the details down to four lines (they scroll), so the
+    // table below keeps its rows.
+    scroll->setHints(std::min(wanted, cap), std::min({wanted, cap, fontMetrics().height() * 4}));
+}
+
+bool VerdictBanner::eventFilter(QObject* watched, QEvent* event) {
+    if ((watched == m_detailsPane && event->type() == QEvent::LayoutRequest) ||
+        (watched == m_watchedWindow && event->type() == QEvent::Resize))
+        fitDetailsHeight();
+    return QFrame::eventFilter(watched, event);
+}
+
+void VerdictBanner::resizeEvent(QResizeEvent* event) {
+    QFrame::resizeEvent(event);
+    fitDetailsHeight();  // another width: the text wraps to another height
+}
+
+void VerdictBanner::showEvent(QShowEvent* event) {
+    QFrame::showEvent(event);
+    // The cap follows the window the banner is shown in.
+    if (QWidget* top = window(); top != this && top != m_watchedWindow) {
+        if (m_watchedWindow) m_watchedWindow->removeEventFilter(this);
+        m_watchedWindow = top;
+        top->installEventFilter(this);
+    }
+    fitDetailsHeight();
 }
 
 void VerdictBanner::setDetailsShown(bool shown, bool remember) {
     m_details->setVisible(shown);
+    if (shown) fitDetailsHeight();
     {
         const QSignalBlocker block(m_detailsButton);
         m_detailsButton->setChecked(shown);

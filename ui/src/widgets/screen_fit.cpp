@@ -28,6 +28,26 @@ QRect firstStartGeometry(const QRect& available) {
     return out;
 }
 
+namespace {
+constexpr int kScreenFitTitleBar = 32;  // the window manager's title bar above a window's client area, roughly
+constexpr int kScreenFitBorder = 4;     // and its border on each side
+}  // namespace
+
+QSize dialogSizeFor(const QSize& wanted, const QRect& available) {
+    if (!available.isValid()) return wanted;
+    const QSize room(available.width() - 2 * kScreenFitBorder,
+                     available.height() - kScreenFitTitleBar - 2 * kScreenFitBorder);
+    return wanted.boundedTo(room.expandedTo(QSize(1, 1)));
+}
+
+QRect availableGeometryFor(const QWidget* widget) {
+    const QScreen* screen = nullptr;
+    if (widget && widget->isVisible()) screen = widget->screen();
+    if (!screen && widget && widget->parentWidget()) screen = widget->parentWidget()->window()->screen();
+    if (!screen) screen = QGuiApplication::primaryScreen();
+    return screen ? screen->availableGeometry() : QRect();
+}
+
 int screenFor(const QRect& window, const QList<QRect>& screens, int primary) {
     if (screens.isEmpty()) return -1;
     const QPoint centre = window.center();

@@ -39,7 +39,9 @@ Status writeChartSvg(QChartView* view, const QString& path, const QString& title
 // The table of a QTableView or QTreeView as CSV (see above), and written to a file.
 QString tableCsv(const QAbstractItemView* view);
 // The columns a table or tree view shows, as logical indexes in the header's on-screen order (moved sections
-// followed, hidden ones left out); a list view's one column. What the CSV export and Copy write.
+// followed, hidden ones left out, except those the view hid only for lack of room: the logical indexes in its
+// kHiddenForRoomProperty, a QVariantList of int); a list view's one column. What the CSV export and Copy write.
+inline constexpr char kHiddenForRoomProperty[] = "fp8dashHiddenForRoom";
 QList<int> visibleColumns(const QAbstractItemView* view);
 Status writeTableCsv(const QAbstractItemView* view, const QString& path);
 

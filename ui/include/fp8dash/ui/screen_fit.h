@@ -22,6 +22,13 @@ QRect fitToScreen(const QRect& window, const QRect& available);
 // every pixel of its width); a larger one 85 % of it each way, at least 1366 × 768 (where that fits), centred.
 QRect firstStartGeometry(const QRect& available);
 
+// A dialog's size on a screen: the size it asks for, no larger than the available geometry less a window frame (a title
+// bar and borders): a fixed 1100 × 760 does not fit the 736 pixels a 1366 × 768 laptop leaves under its panel.
+QSize dialogSizeFor(const QSize& wanted, const QRect& available);
+// The available geometry of the screen a widget opens on: its own once shown, else its parent window's, else the
+// primary screen's; an empty rectangle without screens.
+QRect availableGeometryFor(const QWidget* widget);
+
 // Index into screens; primary when the window is on none of them; -1 with no screens.
 int screenFor(const QRect& window, const QList<QRect>& screens, int primary);
 

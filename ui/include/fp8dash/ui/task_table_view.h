@@ -3,7 +3,8 @@
 // QSortFilterProxyModel that sorts by TaskTableModel::SortRole and keeps a group's rows when a subtask matches), with
 // a right-click menu to write a note about a task, and Changed Answers… (ChangedAnswersDialog: the documents a paired
 // task's candidate changed; Ctrl+Shift+A, the right-click menu, or a double-click on the Changed cell). It starts
-// worst first (sortWorstFirst) and keeps the Task column in place while the other columns scroll sideways.
+// worst first (sortWorstFirst) and keeps the Task column in place while the other columns scroll sideways. Where the
+// pane is narrower than the columns, the Verdict stays in view and lower-priority columns yield (fitColumns).
 // GUI thread only; owns the model, the proxy and the tree through Qt parenting.
 
 #include <QWidget>
@@ -65,6 +66,10 @@ public:
     ChangedAnswersDialog* openChangedAnswers(const QModelIndex& proxyIndex);
     QAction* changedAnswersAction() const { return m_changedAnswers; }
 
+    // The columns hidden for lack of room (fitColumns' rule: the Verdict never yields), by header text, in the order
+    // they yielded; empty when every column with data is shown.
+    QStringList columnsHiddenForRoom() const { return m_hiddenForRoom; }
+
 signals:
     void addNoteRequested(const QString& task);  // "" = about the whole comparison
 
@@ -73,7 +78,7 @@ protected:
 
 private:
     void resizeColumns();
-    void fitMetricColumn();
+    void fitColumns();  // the rule for a pane narrower than the columns (task_table_view.cpp, docs/desktop-app.md)
     void updateChangedAnswersAction();
     struct Place;
     Place savePlace() const;
@@ -86,6 +91,10 @@ private:
     QSortFilterProxyModel* m_proxy = nullptr;
     QAction* m_changedAnswers = nullptr;
     FrozenColumn* m_frozen = nullptr;
+    QString m_hintText;           // the hint above the table, without the columns hidden for room
+    QStringList m_hiddenForRoom;  // their header texts
+    bool m_fitting = false;       // fitColumns' own resizes do not call it again
+    bool m_fitPending = false;    // a fit is queued (a column's contents changed width)
 };
 
 }  // namespace fp8dash::ui

@@ -5,11 +5,14 @@
 // never cut; a Details button and a button to record or revise the decision. The details, a click away: the advice,
 // every reason, the thresholds in use and, in a strip of its own, the decision in full (with a warning when it
 // overrides the verdict or the evidence changed since). Whether the details are shown is remembered per user (QSettings
-// "view/bannerDetails"; collapsed at first, so a laptop's screen keeps the tables). The overall verdict is the worst of
+// "view/bannerDetails"; collapsed at first, so a laptop's screen keeps the tables); shown, they scroll inside the
+// banner, no taller than kDetailsSharePct of the window's height, so every reason stays reachable and the views below
+// keep their room. The overall verdict is the worst of
 // the offline evals, the domain judge and the production timeline (core's decide()); local benchmarks and capacity
 // inform but give none. GUI thread only.
 
 #include <QFrame>
+#include <QPointer>
 #include <QString>
 
 #include <optional>
@@ -23,6 +26,7 @@
 class QHBoxLayout;
 class QLabel;
 class QPushButton;
+class QScrollArea;
 class QToolButton;
 
 namespace fp8dash::ui {
@@ -98,10 +102,24 @@ private:
     QString m_deciding;
     QString m_certainty;
     QToolButton* m_detailsButton = nullptr;
-    QWidget* m_details = nullptr;
+    QWidget* m_details = nullptr;  // the scroll area that holds the details pane (shown or hidden as a whole)
     QString m_decisionSummary;
     std::vector<std::string> m_reasons;
     QPushButton* m_recordButton = nullptr;
+
+    // Layout at 1366 × 768 (issue 39): the details scroll, no taller than this share of the window's height.
+    static constexpr int kDetailsSharePct = 30;
+    void fitDetailsHeight();
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
+private:
+    QScrollArea* m_detailsScroll = nullptr;
+    QWidget* m_detailsPane = nullptr;
+    QPointer<QWidget> m_watchedWindow;
 };
 
 }  // namespace fp8dash::ui
