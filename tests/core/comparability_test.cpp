@@ -92,8 +92,7 @@ TEST(Comparability, TheSameRunTwiceIsRefusedAndComparedOnlyWhenAllowed) {
     EXPECT_FALSE(identical->task.has_value());
     EXPECT_EQ(identical->message, kIdenticalRunsMessage);
     ASSERT_FALSE(r->reasons.empty());
-    EXPECT_EQ(r->reasons.front(),
-              "compared anyway although not comparable: " + std::string(kIdenticalRunsMessage));
+    EXPECT_EQ(r->reasons.front(), "compared anyway although not comparable: " + std::string(kIdenticalRunsMessage));
     EXPECT_TRUE(compared(*r, "piqa"));
 }
 
@@ -126,8 +125,7 @@ TEST(Comparability, ADifferentFewShotCountBlocksThatTaskNamingBothValues) {
     auto anyway = compareEvals(fromFile(original), fromJson(edited), allow);
     ASSERT_TRUE(anyway) << anyway.error().message;
     EXPECT_TRUE(compared(*anyway, "arc_challenge"));
-    EXPECT_EQ(anyway->reasons.front(),
-              "compared anyway although not comparable: arc_challenge: " + nShot->message);
+    EXPECT_EQ(anyway->reasons.front(), "compared anyway although not comparable: arc_challenge: " + nShot->message);
 }
 
 TEST(Comparability, AV03MmluRunMatchesV04NamesInBothDirections) {

@@ -73,8 +73,8 @@ TEST(VerdictCertainty, AllDecidedSaysClearAndNamesTheBand) {
     const ComparisonReport r = compareTasks({drop, {"hella", 0.60, 0.60, 0.001, 0.001}});
     const VerdictCertainty c = verdictCertainty(r);
     EXPECT_FALSE(c.inconclusive);
-    EXPECT_EQ(c.sentence(), "INVESTIGATE by the estimate, settled: arc's 95% interval lies inside the " +
-                                band(i.high) + " band");
+    EXPECT_EQ(c.sentence(),
+              "INVESTIGATE by the estimate, settled: arc's 95% interval lies inside the " + band(i.high) + " band");
 }
 
 // The case, on the bundled demo: INVESTIGATE because of gsm8k, whose interval reaches from go to investigate

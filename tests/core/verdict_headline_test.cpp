@@ -146,7 +146,8 @@ TEST(DecidingVariant, CountsAndReasonsAreTheDecidingVariants) {
 }
 
 // A copy of a ladder run with its model renamed (another model, or the BF16 model without FP8).
-fs::path hlRenamedRun(const test::TempDir& dir, const std::string& run, const std::string& from, const std::string& to) {
+fs::path hlRenamedRun(const test::TempDir& dir, const std::string& run, const std::string& from,
+                      const std::string& to) {
     for (const auto& entry : fs::recursive_directory_iterator(kHlLadder / run)) {
         const std::string name = entry.path().filename().string();
         if (!entry.is_regular_file() || name.rfind("results_", 0) != 0) continue;
@@ -210,8 +211,8 @@ TEST(VerdictHeadline, AForcedComparisonNeverLooksClean) {
 // The "FP8" run is the BF16 model again (no FP8 layer by its arguments or name): said in the first line.
 TEST(VerdictHeadline, ACandidateWithoutALowPrecisionLayerIsSaid) {
     test::TempDir dir;
-    const fs::path same = hlRenamedRun(dir, "w8a8", "RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8",
-                                     "meta-llama/Llama-3.1-8B-Instruct");
+    const fs::path same =
+        hlRenamedRun(dir, "w8a8", "RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8", "meta-llama/Llama-3.1-8B-Instruct");
     ASSERT_FALSE(same.empty());
     ComparisonInputs in;
     in.baselinePath = kHlLadder / "bf16";
@@ -230,8 +231,8 @@ namespace {
 // The flags of fp8dash's own command line that have a control in the app (New Comparison, the Verdict rules): a
 // report or a slide names the control, never the flag (issue 39, "Words for people"). The CLI's terminal text keeps
 // them.
-const char* const kGuiControlledFlags[] = {"--cautious",    "--accept",       "--allow-incomparable",
-                                           "--answer-examples", "--min-recovery", "--go-below",
+const char* const kGuiControlledFlags[] = {"--cautious",          "--accept",         "--allow-incomparable",
+                                           "--answer-examples",   "--min-recovery",   "--go-below",
                                            "--investigate-above", "--judge-baseline", "--judge-candidate",
                                            "--no-sample-logs"};
 

@@ -317,8 +317,8 @@ TEST_F(HelpMenuTest, CopyAndCopyAsMarkdownGiveTheSelectedRowsWithAHostileNameInO
 // links, and an image-free page list.
 QString writeGuide(const QTemporaryDir& dir) {
     QString glossary = QStringLiteral("# Glossary\n\nWords of the verdict.\n\n");
-    for (const char* term : {"GO", "MONITOR", "INVESTIGATE", "Significant", "Settled", "Unsettled", "Equivalence", "Sigma (σ)", "Recovery",
-                             "95 % interval", "Degradation"}) {
+    for (const char* term : {"GO", "MONITOR", "INVESTIGATE", "Significant", "Settled", "Unsettled", "Equivalence",
+                             "Sigma (σ)", "Recovery", "95 % interval", "Degradation"}) {
         glossary += QStringLiteral("## %1\n\n").arg(QString::fromUtf8(term));
         for (int p = 0; p < 12; ++p)
             glossary +=
@@ -440,8 +440,8 @@ TEST_F(HelpMenuTest, TheBuiltInGuideHoldsEveryDocsPage) {
     QStringList headings;
     for (QTextBlock b = guide.browser()->document()->begin(); b.isValid(); b = b.next())
         if (b.blockFormat().headingLevel() > 0) headings << b.text();
-    for (const char* term : {"GO", "MONITOR", "INVESTIGATE", "Significant", "Settled", "Unsettled", "Equivalence", "Sigma (σ)", "Recovery",
-                             "95 % interval", "Degradation"})
+    for (const char* term : {"GO", "MONITOR", "INVESTIGATE", "Significant", "Settled", "Unsettled", "Equivalence",
+                             "Sigma (σ)", "Recovery", "95 % interval", "Degradation"})
         EXPECT_TRUE(headings.contains(QString::fromUtf8(term))) << term;
 }
 

@@ -11,7 +11,8 @@ std::string jsonWords(const Json& v) {
 
 // One blocking problem in a few words: "different models, A vs B", else the check's own sentence.
 std::string problemWords(const ComparabilityItem& item) {
-    if (item.field == "model") return "different models, " + jsonWords(item.baseline) + " vs " + jsonWords(item.candidate);
+    if (item.field == "model")
+        return "different models, " + jsonWords(item.baseline) + " vs " + jsonWords(item.candidate);
     return (item.task ? *item.task + ": " : std::string()) + item.message;
 }
 
@@ -24,7 +25,9 @@ std::string basisOf(const Decision& d) {
     (evals ? on : missing).push_back(evals ? "offline evals" : "no offline evals");
     (judge ? on : missing).push_back(judge ? "the domain judge" : "no domain judge");
     (production ? on : missing)
-        .push_back(production ? "production data" : d.timeline ? "no production verdict" : "no production data");
+        .push_back(production   ? "production data"
+                   : d.timeline ? "no production verdict"
+                                : "no production data");
     std::string out = "on ";
     for (std::size_t i = 0; i < on.size(); ++i) out += (i == 0 ? "" : i + 1 == on.size() ? " and " : ", ") + on[i];
     out += ";";

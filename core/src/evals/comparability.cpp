@@ -453,8 +453,8 @@ std::vector<std::string> comparabilityReasons(const std::vector<ComparabilityIte
         if (i.severity == ComparabilitySeverity::Blocking) blocking.push_back(&i);
     if (blocking.empty()) return {};
     const auto& first = *blocking.front();
-    std::string line = "compared anyway although not comparable: " +
-                       (first.task ? *first.task + ": " : std::string()) + first.message;
+    std::string line =
+        "compared anyway although not comparable: " + (first.task ? *first.task + ": " : std::string()) + first.message;
     if (blocking.size() > 1)
         line += "; and " + std::to_string(blocking.size() - 1) + " more difference" +
                 (blocking.size() == 2 ? "" : "s") + " (see comparability)";

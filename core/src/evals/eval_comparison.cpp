@@ -488,8 +488,9 @@ void addReasons(ComparisonReport& r) {
     if (nInconclusive)
         r.reasons.push_back(std::to_string(nInconclusive) + " task" + (nInconclusive == 1 ? " is" : "s are") +
                             " unsettled, the 95% interval straddling a band edge: " + inconclusive +
-                            (r.cautious ? "; the cautious policy counts each at the worst band it reaches"
-                                        : "; the verdict follows the estimate (the cautious policy counts the worse band)"));
+                            (r.cautious
+                                 ? "; the cautious policy counts each at the worst band it reaches"
+                                 : "; the verdict follows the estimate (the cautious policy counts the worse band)"));
     r.reasons.push_back(std::to_string(r.tasks.size()) + " task" + (r.tasks.size() == 1 ? "" : "s") +
                         " compared: " + std::to_string(counts[0]) + " go, " + std::to_string(counts[1]) + " monitor, " +
                         std::to_string(counts[2]) + " investigate" +

@@ -309,13 +309,14 @@ VariantComparison summarizeVariants(const std::string& baselineLabel, const Fp8C
         const VariantResult& v = out.variants[out.deciding];
         rec.label = v.label;
         rec.buys = v.buys;
-        rec.reason = v.label + " is the most aggressive variant that passes the gate (" + gate + "): " +
-                     worstWords(v) + ", " + std::string(verdictName(v.verdict));
+        rec.reason = v.label + " is the most aggressive variant that passes the gate (" + gate + "): " + worstWords(v) +
+                     ", " + std::string(verdictName(v.verdict));
     } else if (!out.variants.empty()) {
         // None passes: the verdict is about the least severe variant, ties broken as above.
-        const Verdict least = std::min_element(out.variants.begin(), out.variants.end(), [](const auto& a, const auto& b) {
-                                  return a.verdict < b.verdict;
-                              })->verdict;
+        const Verdict least =
+            std::min_element(out.variants.begin(), out.variants.end(), [](const auto& a, const auto& b) {
+                return a.verdict < b.verdict;
+            })->verdict;
         pool.clear();
         for (std::size_t i = 0; i < out.variants.size(); ++i)
             if (out.variants[i].verdict == least) pool.push_back(i);

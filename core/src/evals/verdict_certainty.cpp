@@ -108,25 +108,25 @@ VerdictCertainty certaintyOf(Verdict verdict, const std::vector<Evidence>& all, 
                                    : "by the estimate";
     if (open.empty()) {
         if (deciding.size() == 1) {
-            out.qualifier = policy + ", settled: " + possessive(*deciding.front()) +
-                            " 95% interval lies inside the " + band + " band";
+            out.qualifier = policy + ", settled: " + possessive(*deciding.front()) + " 95% interval lies inside the " +
+                            band + " band";
         } else {
             std::vector<std::string> names;
             for (std::size_t i = 0; i < deciding.size() && i < kNamed; ++i) names.push_back(deciding[i]->name);
             if (deciding.size() > kNamed) names.push_back(std::to_string(deciding.size() - kNamed) + " more");
-            out.qualifier = policy + ", settled: the 95% intervals of " + listed(names) +
-                            " lie inside the " + band + " band";
+            out.qualifier =
+                policy + ", settled: the 95% intervals of " + listed(names) + " lie inside the " + band + " band";
         }
     } else {
         out.inconclusive = true;
         out.qualifier = policy + " — unsettled: " + rangesText(open, t) + samplesText(open);
     }
     if (!cautious && cautiousVerdict != verdict) {
-        out.qualifier +=
-            "; the cautious policy (the worst band reached) would make it " + std::string(verdictTitle(cautiousVerdict));
+        out.qualifier += "; the cautious policy (the worst band reached) would make it " +
+                         std::string(verdictTitle(cautiousVerdict));
     } else if (!cautious && out.inconclusive) {
-        out.qualifier +=
-            "; the cautious policy (the worst band reached) gives " + std::string(verdictTitle(cautiousVerdict)) + " too";
+        out.qualifier += "; the cautious policy (the worst band reached) gives " +
+                         std::string(verdictTitle(cautiousVerdict)) + " too";
     }
     return out;
 }

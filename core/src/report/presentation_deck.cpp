@@ -10,12 +10,12 @@
 
 #include "fp8dash/core/capacity.h"
 #include "fp8dash/core/kv_headline.h"
-#include "fp8dash/core/verdict_headline.h"
 #include "fp8dash/core/kv_scales_advice.h"
 #include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/report_format.h"
 #include "fp8dash/core/time_series.h"
 #include "fp8dash/core/variant_text.h"
+#include "fp8dash/core/verdict_headline.h"
 #include "report/changed_answers_report.h"
 #include "report/presentation_variants.h"
 
@@ -262,11 +262,9 @@ std::optional<PresentationSlide> judgeSlide(const ComparisonDocument& doc, const
     s.figures.push_back(
         {c + " mean", fixed(j.candidateMean, 2), "of " + scaleMax + " · " + formatPercent(j.deltaPct), std::nullopt});
     s.figures.push_back({"Degradation", fixed(j.degradationPct, 2) + "%",
-                         std::string(verdictTitle(j.verdict)) + " · " + bandWords(j.confidence.confidence),
-                         j.verdict});
+                         std::string(verdictTitle(j.verdict)) + " · " + bandWords(j.confidence.confidence), j.verdict});
     s.charts = {"judge-distribution"};
-    const std::string confidence =
-        j.confidence.confidence == Confidence::Clear ? "band settled" : "band unsettled";
+    const std::string confidence = j.confidence.confidence == Confidence::Clear ? "band settled" : "band unsettled";
     s.summary = j.degradationPct > 0
                     ? "The judge scores " + c + " " + fixed(j.degradationPct, 2) + "% lower (" + confidence + ")"
                     : "The judge scores " + c + " no lower than " + b;
@@ -275,10 +273,11 @@ std::optional<PresentationSlide> judgeSlide(const ComparisonDocument& doc, const
     if (j.confidence.confidence == Confidence::Clear) {
         talk += "the 95% interval stays in one band, so " + std::to_string(n) + " samples are enough.";
     } else {
-        talk += "the band is unsettled at " + std::to_string(n) + " samples" +
-                (j.confidence.samplesNeeded ? ", about " + std::to_string(*j.confidence.samplesNeeded) + " would settle it"
-                                            : std::string()) +
-                ".";
+        talk +=
+            "the band is unsettled at " + std::to_string(n) + " samples" +
+            (j.confidence.samplesNeeded ? ", about " + std::to_string(*j.confidence.samplesNeeded) + " would settle it"
+                                        : std::string()) +
+            ".";
     }
     s.talkingPoints = talk;
     return s;
@@ -601,8 +600,8 @@ PresentationSlide verdictSlide(const ComparisonDocument& doc, const Decision& de
     if (!gains.empty()) s.points.push_back(joined(gains, " · "));
     s.moreReasons = decision.reasons;
 
-    std::string talk = decision.verdict ? "Overall " + headline.text() + ": " + headline.advice()
-                                        : std::string("No verdict yet.");
+    std::string talk =
+        decision.verdict ? "Overall " + headline.text() + ": " + headline.advice() : std::string("No verdict yet.");
     if (!s.figures.empty()) talk += " Main reason: " + s.figures.front().detail + ".";
     if (!gains.empty()) talk += " What FP8 buys: " + joined(gains, ", ") + ".";
     if (const ReviewDecision* d = doc.currentDecision()) {

@@ -46,10 +46,14 @@ std::optional<PresentationSlide> variantsSlide(const Decision& decision) {
     PresentationSlide s;
     s.step = PresentationStep::Variants;
     s.verdict = rec.verdict;
-    s.title = rec.label ? "Enable " + *rec.label : "No FP8 variant passes: stay on " + v.baselineLabel;
+    // None passing: the verdict is the best variant's (variant_comparison.h's deciding one), said as such.
+    const std::string best = v.variants.empty() ? std::string() : v.decidingVariant().label;
+    s.title = rec.label                             ? "Enable " + *rec.label
+              : rec.verdict == Verdict::Investigate ? "No FP8 variant passes: stay on " + v.baselineLabel
+                                                    : "No variant passes the gate; the best is " + best;
     s.subtitle = "Each variant's worst degradation against " + v.baselineLabel + ": go below " + fixed(t.goBelow, 1) +
                  "%, monitor " + fixed(t.goBelow, 1) + "–" + fixed(t.investigateAbove, 1) + "%, investigate above " +
-                 fixed(t.investigateAbove, 1) + "% (" + variant_text::gate(rec.options) + ")";
+                 fixed(t.investigateAbove, 1) + "% (gate: " + variant_text::gate(rec.options) + ")";
     const VariantResult* chosen = nullptr;
     for (const VariantResult& x : v.variants) {
         const double worst = x.worstDegradationPct.value_or(0);
@@ -71,7 +75,7 @@ std::optional<PresentationSlide> variantsSlide(const Decision& decision) {
         s.gain = shortBuys(chosen->config.layers);
         s.points.push_back("What it buys: " + rec.buys);
     } else {
-        s.summary = "no FP8 variant passes " + variant_text::gate(rec.options);
+        s.summary = "no FP8 variant passes the gate (" + variant_text::gate(rec.options) + "); the best is " + best;
     }
     std::string talk = rec.reason + ".";
     if (chosen) talk += " It buys: " + rec.buys + ".";

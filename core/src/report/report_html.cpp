@@ -247,11 +247,12 @@ private:
         if (!b.clean) {
             // A verdict with a caveat is never a solid verdict colour: dark grey, a dashed border in the verdict's
             // colour, and the word in its light tint (verdict_headline.h), in the browser and in the PDF alike.
-            m_out += std::string("<table class=\"banner caveat\" width=\"100%\" cellspacing=\"0\" cellpadding=\"10\""
-                                 " bgcolor=\"#2f3336\" style=\"background-color:#2f3336; border:4px dashed ") +
-                     p.strong + "\"><tr><td class=\"title\" style=\"color:" + p.tint + "\"><font color=\"" +
-                     p.tint + "\">⚠ " + htmlEscape(b.bannerTitle) + "</font></td><td class=\"advice\">" +
-                     spans(b.line) + "</td></tr></table>\n";
+            m_out += std::string(
+                         "<table class=\"banner caveat\" width=\"100%\" cellspacing=\"0\" cellpadding=\"10\""
+                         " bgcolor=\"#2f3336\" style=\"background-color:#2f3336; border:4px dashed ") +
+                     p.strong + "\"><tr><td class=\"title\" style=\"color:" + p.tint + "\"><font color=\"" + p.tint +
+                     "\">⚠ " + htmlEscape(b.bannerTitle) + "</font></td><td class=\"advice\">" + spans(b.line) +
+                     "</td></tr></table>\n";
             return;
         }
         m_out += std::string("<table class=\"banner\" width=\"100%\" cellspacing=\"0\" cellpadding=\"10\" bgcolor=\"") +

@@ -131,7 +131,9 @@ std::vector<std::string> candidateLabels(const ComparisonDocument& doc) {
 
 std::string recommended(const VariantComparison& v) {
     const Recommendation& rec = v.recommendation;
-    return rec.label ? *rec.label : std::string("none — stay on ") + v.baselineLabel;
+    if (rec.label) return *rec.label;
+    if (rec.verdict == Verdict::Investigate || v.variants.empty()) return "none — stay on " + v.baselineLabel;
+    return "none passes the gate; the best is " + v.decidingVariant().label;
 }
 
 std::vector<std::string> recommendationLines(const VariantComparison& v) {

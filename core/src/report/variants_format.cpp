@@ -103,8 +103,8 @@ Json variantsToJson(const VariantComparison& v) {
 }
 
 std::string variantsToText(const VariantComparison& v) {
-    std::string out = wrapText("Recommendation: " + variant_text::recommended(v) + " (" +
-                                   variant_text::gate(v.recommendation.options) + ")",
+    std::string out = wrapText("Recommendation: " + variant_text::recommended(v) +
+                                   " (gate: " + variant_text::gate(v.recommendation.options) + ")",
                                110, "  ")
                           .substr(2);
     for (const auto& line : variant_text::recommendationLines(v)) out += bulletLine("•", line);

@@ -51,7 +51,8 @@ std::string dialogAdvice(std::string message) {
         message.replace(at, kAllow.size(), "(\u201cCompare runs that are not comparable anyway\u201d compares them)");
     static const std::string kAllowShort = "--allow-incomparable compares them anyway";
     if (const auto at = message.find(kAllowShort); at != std::string::npos)
-        message.replace(at, kAllowShort.size(), "\u201cCompare runs that are not comparable anyway\u201d compares them");
+        message.replace(at, kAllowShort.size(),
+                        "\u201cCompare runs that are not comparable anyway\u201d compares them");
     return message;
 }
 

@@ -342,8 +342,7 @@ QGroupBox* NewComparisonDialog::buildRulesBox() {
     m_acceptCombo->setObjectName(QStringLiteral("acceptVerdict"));
     m_acceptCombo->addItem(tr("GO only"), static_cast<int>(Verdict::Go));
     m_acceptCombo->addItem(tr("GO or MONITOR"), static_cast<int>(Verdict::Monitor));
-    m_acceptCombo->setToolTip(
-        tr("A variant passes when its overall verdict is at most this."));
+    m_acceptCombo->setToolTip(tr("A variant passes when its overall verdict is at most this."));
     m_minRecoveryCheck = new QCheckBox(tr("and every task recovers at least"), gateRow);
     m_minRecoveryCheck->setObjectName(QStringLiteral("minRecoveryCheck"));
     m_minRecoverySpin = percentSpin(95.0, gateRow);

@@ -298,7 +298,7 @@ void ComparisonView::setComparison(const LoadedComparison& loaded) {
     const QString baselineLabel = toQString(doc.baseline.label);
     const QString candidateLabel =
         toQString(deciding == 0 || deciding > doc.moreCandidates.size() ? doc.candidate.label
-                                                                         : doc.moreCandidates[deciding - 1].run.label);
+                                                                        : doc.moreCandidates[deciding - 1].run.label);
     m_judge->setJudge(judgeSection ? &*judgeSection : nullptr,
                       loaded.decision.judge ? &*loaded.decision.judge : nullptr, baselineLabel, candidateLabel);
     // Like the timeline's: the tab says at a glance what the judge found.

@@ -59,8 +59,7 @@ QString pValueText(double p) {
 
 QString confidenceText(const ConfidenceAnswer& c) {
     if (c.confidence == Confidence::Clear) return TaskTableModel::tr("settled");
-    if (c.samplesNeeded)
-        return TaskTableModel::tr("unsettled (n≈%1)").arg(toQString(groupedCount(*c.samplesNeeded)));
+    if (c.samplesNeeded) return TaskTableModel::tr("unsettled (n≈%1)").arg(toQString(groupedCount(*c.samplesNeeded)));
     // More samples than the task has, or the estimate on the edge: no count would decide it. Said in the tooltip
     // (the explanation) and the banner's sentence on how sure the verdict is; the cell stays narrow.
     return TaskTableModel::tr("unsettled");
@@ -340,8 +339,7 @@ QString TaskTableModel::toolTip(const TaskComparison& t, int column, bool subtas
         if (!t.confidence) return {};
         QString tip = style::escaped(t.confidence->explanation);
         if (t.confidence->confidence != Confidence::Clear)
-            tip +=
-                QStringLiteral("<br><i>") + style::escaped(glossaryHint(tr("unsettled"))) + QStringLiteral("</i>");
+            tip += QStringLiteral("<br><i>") + style::escaped(glossaryHint(tr("unsettled"))) + QStringLiteral("</i>");
         return tip;
     }
     if (column == PairedPColumn && !t.pairedLeftOut.empty())

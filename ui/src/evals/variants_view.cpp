@@ -171,9 +171,13 @@ void VariantsView::repaint() {
     // Labels and task names come from the files: shown with their controls visible (untrusted_ui.h), in the labels
     // and in the table items (QTableWidgetItem text is shown as it is).
     const auto shown = [](const std::string& data) { return visibleText(toQString(data)); };
-    m_recommendation->setText(rec.label ? tr("Enable %1").arg(shown(*rec.label))
-                                        : tr("No FP8 variant passes: stay on %1").arg(shown(v.baselineLabel)));
-    const Verdict tone = rec.label ? rec.verdict : Verdict::Investigate;
+    // None passing: the verdict is the best (deciding) variant's; "stay on" only where even that one is INVESTIGATE.
+    m_recommendation->setText(
+        rec.label ? tr("Enable %1").arg(shown(*rec.label))
+        : rec.verdict == Verdict::Investigate || v.variants.empty()
+            ? tr("No FP8 variant passes: stay on %1").arg(shown(v.baselineLabel))
+            : tr("No variant passes the gate; the best is %1").arg(shown(v.decidingVariant().label)));
+    const Verdict tone = rec.verdict;
     m_card->setStyleSheet(QStringLiteral("QFrame#recommendationCard { background: %1; border-radius: 6px; }"
                                          " QFrame#recommendationCard QLabel { color: %2; background: transparent; }")
                               .arg(style::verdictTint(tone).name(), style::verdictTextColor(tone).name()));

@@ -323,8 +323,9 @@ void VerdictBanner::showVerdict(std::optional<Verdict> v, const QString& noVerdi
     const QColor colour = v ? colorFor(*v) : QColor(0x5f, 0x63, 0x68);
     const QString frame =
         clean ? QStringLiteral("QFrame#verdictBanner { background-color: %1; border-radius: 8px; }").arg(colour.name())
-              : QStringLiteral("QFrame#verdictBanner { background-color: #2f3336; border: 4px dashed %1;"
-                               " border-radius: 8px; }")
+              : QStringLiteral(
+                    "QFrame#verdictBanner { background-color: #2f3336; border: 4px dashed %1;"
+                    " border-radius: 8px; }")
                     .arg(colour.lighter(150).name());
     const QString title = clean ? QString()
                                 : QStringLiteral(" QFrame#verdictBanner QLabel#verdictTitle { color: %1; }")
@@ -490,7 +491,7 @@ void VerdictBanner::setDecision(const Decision& decision, const ComparisonDocume
     // With one candidate's evals alone, their own reasons read best (no "offline evals:" prefix on every line); with
     // several, the recommendation's lines come first.
     showReasons(!doc.timeline && !decision.judge && decision.evals && !decision.variants ? decision.evals->reasons
-                                                                                          : decision.reasons);
+                                                                                         : decision.reasons);
     QStringList lines;
     if (decision.evals) {
         lines << thresholdsLine(decision.evals->thresholds);

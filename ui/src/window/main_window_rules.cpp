@@ -2,9 +2,9 @@
 // rules is a document derived from the current one: decide() re-derives every verdict from the runs stored in it (no
 // original file is read again), every view and the banner show it, and it is marked changed. Undo puts the earlier
 // rules back; the document is then unchanged again when it holds what was last saved (or opened).
-#include <QLineEdit>
 #include <QAction>
 #include <QDockWidget>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QScrollArea>

@@ -139,7 +139,7 @@ struct PresentationSlide {
     // `clean` false draws the band so that it cannot pass for a clean verdict.
     std::vector<std::string> headlineNotes;
     bool clean = true;
-    std::optional<SlideAnswer> answer;     // the answer slide's document
+    std::optional<SlideAnswer> answer;  // the answer slide's document
 };
 
 struct PresentationDeck {

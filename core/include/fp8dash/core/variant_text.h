@@ -21,7 +21,7 @@ const TaskComparison* taskOf(const VariantResult& v, const std::string& task);
 std::string cell(const TaskComparison* t);
 // "0.7399 (97.41%)": the cell without its verdict (where a colour says it).
 std::string cellValue(const TaskComparison& t);
-// "--accept go", "--accept monitor, --min-recovery 99%"
+// The gate in words for people: "GO only", "GO or MONITOR, every task recovering at least 99%" (gateWords)
 std::string gate(const RecommendationOptions& o);
 
 // Tasks x variants: the header (Task, the baseline, each variant), a row per task (its name, the baseline's value,
@@ -36,7 +36,8 @@ Table table(const VariantComparison& v);
 
 // "BF16 → FP8 W8A8 (adding FP8 W8A8 weights)"
 std::string stepTitle(const LayerStep& s);
-// The recommended label, or "none — stay on BF16".
+// The recommended label; when none passes, "none passes the gate; the best is X" (the deciding variant), or
+// "none — stay on BF16" when even the best is INVESTIGATE.
 std::string recommended(const VariantComparison& v);
 // The recommendation's lines: why (or that none passes), "it buys: …" when one is recommended, then "X does not
 // pass: <task and figure>" for each rejected variant.

@@ -19,11 +19,11 @@ namespace fp8dash {
 
 struct VerdictHeadline {
     std::optional<Verdict> verdict;
-    std::string title;    // "GO", "MONITOR", "INVESTIGATE"; "NO VERDICT" without one
-    std::string basis;    // "on offline evals; no domain judge, no production data"; "" with every kind of evidence
-    std::string subject;  // several candidates: what to enable ("enable FP8 W8A8 with quality monitoring"); else ""
-    std::string deciding;               // several candidates: the deciding variant's label; else ""
-    std::vector<std::string> caveats;   // "not comparable: different models, A vs B", "FP8 has no low-precision layer"
+    std::string title;     // "GO", "MONITOR", "INVESTIGATE"; "NO VERDICT" without one
+    std::string basis;     // "on offline evals; no domain judge, no production data"; "" with every kind of evidence
+    std::string subject;   // several candidates: what to enable ("enable FP8 W8A8 with quality monitoring"); else ""
+    std::string deciding;  // several candidates: the deciding variant's label; else ""
+    std::vector<std::string> caveats;  // "not comparable: different models, A vs B", "FP8 has no low-precision layer"
     bool clean() const { return caveats.empty(); }
     // "GO on offline evals; no domain judge, no production data — enable FP8 W8A8 — not comparable: …"
     std::string text() const;
