@@ -41,7 +41,7 @@ TEST(CliCompat, TheSameFileTwiceExits2UnlessAllowed) {
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto j = parseJson(r);
     EXPECT_EQ(j["tasks"].size(), readJson(file)["results"].size());
-    EXPECT_EQ(j["reasons"][0], std::string("compared although not comparable (--allow-incomparable): ") + kIdentical);
+    EXPECT_EQ(j["reasons"][0], std::string("compared anyway although not comparable: ") + kIdentical);
     ASSERT_FALSE(j["comparability"].empty());
     EXPECT_EQ(j["comparability"][0]["field"], "results");
     EXPECT_EQ(j["comparability"][0]["severity"], "blocking");
@@ -50,7 +50,7 @@ TEST(CliCompat, TheSameFileTwiceExits2UnlessAllowed) {
 
     r = fp8dashCli({"compare", file.string(), file.string(), "--allow-incomparable"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    EXPECT_NE(r.out.find("compared although not comparable (--allow-incomparable)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("compared anyway although not comparable"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\nComparability\n  [blocking] " + std::string(kIdentical)), std::string::npos) << r.out;
 }
 

@@ -74,7 +74,7 @@ TEST(TaskConfidence, FromTheStandardErrorsWhenNoLogs) {
     // The default policy keeps the point estimate's band.
     EXPECT_EQ(t.verdict, Verdict::Go);
     EXPECT_EQ(r.verdict, Verdict::Go);
-    EXPECT_NE(r.reasons.at(r.reasons.size() - 2).find("inconclusive"), std::string::npos);
+    EXPECT_NE(r.reasons.at(r.reasons.size() - 2).find("unsettled"), std::string::npos);
     EXPECT_NE(r.reasons.back().find("1 task compared"), std::string::npos);
 }
 

@@ -359,7 +359,7 @@ TEST(SamplesNeeded, TheDemosMmluNoLongerAsksForBillions) {
     EXPECT_FALSE(mmlu.confidence->samplesNeeded);
     EXPECT_EQ(mmlu.confidence->decidable, false);
     EXPECT_EQ(mmlu.confidence->taskSize, std::optional<std::uint64_t>(14042));
-    EXPECT_EQ(confidenceSummary(mmlu), "inconclusive (too close to decide)");
+    EXPECT_EQ(confidenceSummary(mmlu), "unsettled (too close to settle)");
     for (const auto& t : decision->evals->tasks) {
         if (t.confidence && t.confidence->samplesNeeded && t.taskSize) {
             EXPECT_LE(*t.confidence->samplesNeeded, *t.taskSize) << t.task;

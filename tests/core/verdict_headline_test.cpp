@@ -57,7 +57,8 @@ std::string hlFirstLineAfter(const std::string& text, const std::string& prefix)
     std::string line;
     std::size_t end = text.find('\n', at);
     line = text.substr(at, end - at);
-    while (end != std::string::npos && text.compare(end + 1, 2, "  ") == 0 && text.compare(end + 1, 4, "  • ") != 0) {
+    while (end != std::string::npos && text.compare(end + 1, 2, "  ") == 0 &&
+           text.compare(end + 1, std::string("  • ").size(), "  • ") != 0) {
         const std::size_t next = text.find('\n', end + 1);
         line += " " + text.substr(end + 3, next == std::string::npos ? std::string::npos : next - end - 3);
         end = next;
@@ -286,6 +287,61 @@ TEST(WordsForPeople, NoReportOrSlideNamesACommandLineFlag) {
     auto f = buildComparison(forced);
     ASSERT_TRUE(f.ok()) << f.error().message;
     hlExpectNoFlags(f->document, f->decision, "a forced comparison");
+}
+
+}  // namespace
+}  // namespace fp8dash
+
+namespace fp8dash {
+namespace {
+
+// Several candidates: every medium's first line, reasons and "how sure" are core's (verdictHeadline, decide()'s
+// reasons, verdictCertainty), so the text, Markdown, HTML (and so the PDF, drawn from the same HTML), JSON and the
+// slides cannot tell another story than the banner.
+TEST(VerdictHeadline, EveryMediumTellsCoresHeadlineReasonsAndCertaintyForALadder) {
+    auto built = buildComparison(hlInputs(kHlLadder, {"bf16", "w8a8", "w8a8-kv", "w8a8-kv-cal"}));
+    ASSERT_TRUE(built.ok()) << built.error().message;
+    const ComparisonDocument& doc = built->document;
+    const Decision& d = built->decision;
+    const VerdictHeadline h = verdictHeadline(d);
+    const std::string sure = verdictCertainty(d, doc.options.thresholds, doc.options.cautious).sentence();
+    ASSERT_FALSE(sure.empty());
+    ASSERT_FALSE(d.reasons.empty());
+
+    const std::string text = decisionToText(d, doc, "heading");
+    EXPECT_EQ(hlFirstLineAfter(text, "Overall verdict: "), "Overall verdict: " + h.text());
+    EXPECT_EQ(hlFirstLineAfter(text, "How sure: "), "How sure: " + sure + ".");
+    for (const auto& r : d.reasons) EXPECT_EQ(hlFirstLineAfter(text, "• " + r.substr(0, 40)), "• " + r);
+
+    const std::string md = decisionToMarkdown(d, doc, "heading");
+    EXPECT_NE(md.find("## Overall verdict: **" + h.title + "**"), std::string::npos);
+    EXPECT_NE(md.find(h.subject.substr(0, 30)), std::string::npos);  // escaped parentheses aside
+    EXPECT_NE(md.find("**How sure:** "), std::string::npos);
+
+    const Json j = decisionToJson(d);
+    EXPECT_EQ(j["headline"]["text"], h.text());
+    EXPECT_EQ(j["headline"]["deciding_variant"], h.deciding);
+    EXPECT_EQ(j["verdict"], std::string(verdictName(*d.verdict)));
+    EXPECT_EQ(j["reasons"].get<std::vector<std::string>>(), d.reasons);
+
+    const std::string html = reportToHtml(doc, d, {});
+    const auto banner = html.find("<table class=\"banner\"");
+    ASSERT_NE(banner, std::string::npos);
+    const std::string bannerHtml = html.substr(banner, html.find("</table>", banner) - banner);
+    EXPECT_NE(bannerHtml.find(">" + h.title + "<"), std::string::npos);
+    EXPECT_NE(bannerHtml.find(htmlEscape(h.advice())), std::string::npos) << bannerHtml;
+    EXPECT_NE(html.find(htmlEscape("How sure: " + sure + ".")), std::string::npos);
+    for (const auto& r : d.reasons) EXPECT_NE(html.find(htmlEscape(r)), std::string::npos) << r;
+
+    const PresentationDeck deck = buildPresentationDeck(doc, d);
+    const auto at = deck.indexOf(PresentationStep::Verdict);
+    ASSERT_TRUE(at.has_value());
+    const PresentationSlide& slide = deck.slides[*at];
+    EXPECT_EQ(slide.title, h.title);
+    EXPECT_EQ(slide.subtitle, h.advice());
+    EXPECT_EQ(slide.headlineNotes, h.notes());
+    EXPECT_EQ(slide.moreReasons, d.reasons);
+    EXPECT_EQ(slide.verdict, d.verdict);
 }
 
 }  // namespace

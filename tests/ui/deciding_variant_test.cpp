@@ -18,6 +18,7 @@
 #include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/main_window.h"
+#include "fp8dash/ui/theme.h"
 #include "fp8dash/ui/verdict_banner.h"
 #include "gui_test_support.h"
 
@@ -94,6 +95,24 @@ TEST_F(DecidingVariantTest, TheLadderBannerNamesTheDecidingVariantAndCountsItsTa
         << banner->shownCandidateText().toStdString();
     picker->setCurrentIndex(2);
     EXPECT_TRUE(banner->shownCandidateText().isEmpty());
+    // For a review by eye (FP8DASH_SCREENSHOT_DIR): the banner collapsed and expanded, both themes, both sizes.
+    for (const QSize size : {QSize(1366, 768), QSize(1920, 1080)})
+        for (ThemeMode mode : {ThemeMode::Light, ThemeMode::Dark}) {
+            Theme::instance()->setMode(mode);
+            window.resize(size);
+            const QString name = QStringLiteral("ladder-%1x%2-%3")
+                                     .arg(size.width())
+                                     .arg(size.height())
+                                     .arg(mode == ThemeMode::Dark ? QStringLiteral("dark") : QStringLiteral("light"));
+            window.comparisonView()->verdictBanner()->setDetailsShown(false);
+            QApplication::processEvents();
+            saveScreenshot(window, name + QStringLiteral(".png"));
+            window.comparisonView()->verdictBanner()->setDetailsShown(true);
+            QApplication::processEvents();
+            saveScreenshot(window, name + QStringLiteral("-details.png"));
+        }
+    Theme::instance()->setMode(ThemeMode::Light);
+    window.comparisonView()->verdictBanner()->setDetailsShown(false);
 }
 
 // The Qwen3.5-27B table: FP8 weights + FP8 KV is the only variant under 0.5 % on every task (SOURCES.md); the first

@@ -410,7 +410,7 @@ TEST_F(ForestPlotTest, JudgeEmptyStateWrapsItsCommandAtALaptopSize) {
     JudgeView* judge = view->judgeView();
     ASSERT_TRUE(judge->isEmptyState());
     settle(window);
-    EXPECT_TRUE(judge->emptyText().contains(QStringLiteral("fp8dash compare [BASELINE CANDIDATE] --judge-baseline")));
+    EXPECT_TRUE(judge->emptyText().contains(QStringLiteral("Timeline › Run Domain Eval…")));
     expectNothingCut(judge);
 }
 

@@ -82,7 +82,7 @@ TEST_F(NewComparisonDialogTest, ComparesSavesAndTheFileLoadsBack) {
     EXPECT_FALSE(dialog.compareAndSaveButton()->isEnabled());
     ASSERT_TRUE(compared.wait(60000)) << dialog.errorText().toStdString();
     EXPECT_FALSE(dialog.isBusy());
-    EXPECT_TRUE(dialog.resultText().contains(QStringLiteral("compared although not comparable")))
+    EXPECT_TRUE(dialog.resultText().contains(QStringLiteral("compared anyway although not comparable")))
         << dialog.resultText().toStdString();
     ASSERT_EQ(accepted.count(), 1) << dialog.errorText().toStdString();
     EXPECT_EQ(dialog.savedPath(), QFileInfo(savePath).absoluteFilePath());
@@ -138,7 +138,7 @@ TEST_F(NewComparisonDialogTest, TheSameRunTwiceIsRefusedUnlessTheBoxIsChecked) {
     ASSERT_TRUE(compareThenSave(dialog));
     ASSERT_NE(dialog.result(), nullptr);
     ASSERT_FALSE(dialog.result()->report.reasons.empty());
-    EXPECT_EQ(dialog.result()->report.reasons.front().rfind("compared although not comparable", 0), 0u);
+    EXPECT_EQ(dialog.result()->report.reasons.front().rfind("compared anyway although not comparable", 0), 0u);
     auto loaded = loadComparisonFile(savePath.toStdString());
     ASSERT_TRUE(loaded.ok()) << loaded.error().message;
     EXPECT_TRUE(loaded->options.allowIncomparable);

@@ -471,7 +471,7 @@ void VerdictBanner::setDecision(const Decision& decision, const ComparisonDocume
     showCertainty(verdictCertainty(decision, doc.options.thresholds, doc.options.cautious));
     QStringList counts;
     if (decision.evals) {
-        counts << (decision.variants ? m_deciding + QStringLiteral(": ") + taskCounts(*decision.evals)
+        counts << (decision.variants ? visibleText(m_deciding) + QStringLiteral(": ") + taskCounts(*decision.evals)
                                      : taskCounts(*decision.evals));
     }
     if (decision.judge) {

@@ -23,6 +23,7 @@ ModelNotice::ModelNotice(const QString& objectName, QWidget* parent) : QFrame(pa
     layout->addWidget(m_label, 1);
     m_button = new QPushButton(this);
     m_button->setObjectName(objectName + QStringLiteral("Button"));
+    m_button->setAccessibleName(tr("Use the compared model"));  // until setNote names the action
     m_button->hide();
     layout->addWidget(m_button, 0, Qt::AlignVCenter);
     paint();
@@ -50,7 +51,7 @@ void ModelNotice::setNote(const QString& html, Kind kind, const QString& buttonT
     const QString glyph = kind == Kind::Warning ? QStringLiteral("⚠ ") : QStringLiteral("ℹ ");
     m_label->setText(html.isEmpty() ? QString() : glyph + html);
     m_button->setText(buttonText);
-    m_button->setAccessibleName(buttonText);
+    if (!buttonText.isEmpty()) m_button->setAccessibleName(buttonText);
     m_button->setVisible(!buttonText.isEmpty());
     setVisible(!html.isEmpty());
 }
