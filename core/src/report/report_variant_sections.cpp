@@ -16,8 +16,7 @@ void addVariants(Report& report, const Decision& d) {
     const VariantComparison& v = *d.variants;
     const Recommendation& rec = v.recommendation;
     Section s{"variants", "Which FP8 layers to enable", {}};
-    s.paragraph(plain("Recommendation: ") +
-                strong(variant_text::recommended(v), rec.label ? toneOf(rec.verdict) : Tone::Investigate) +
+    s.paragraph(plain("Recommendation: ") + strong(variant_text::recommended(v), toneOf(rec.verdict)) +
                 plain(" (gate: " + variant_text::gate(rec.options) + "): the most aggressive variant that passes."));
     std::vector<Line> lines;
     for (const auto& line : variant_text::recommendationLines(v)) lines.push_back(plain(line));
