@@ -18,7 +18,12 @@
 #include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/main_window.h"
+#include "fp8dash/ui/new_comparison_dialog.h"
+#include "fp8dash/ui/review_dialogs.h"
+#include "fp8dash/ui/run_judge_dialog.h"
+#include "fp8dash/ui/screen_fit.h"
 #include "fp8dash/ui/theme.h"
+#include "fp8dash/ui/timeline_source_dialog.h"
 #include "fp8dash/ui/verdict_banner.h"
 #include "gui_test_support.h"
 
@@ -193,6 +198,37 @@ TEST(WordsForPeopleSource, NoGuiStringNamesACommandLineFlag) {
         }
     }
     EXPECT_GT(files, 50);  // the scan saw the feature folders
+}
+
+}  // namespace
+}  // namespace fp8dash::ui::test
+
+namespace fp8dash::ui::test {
+namespace {
+
+class DialogsOnALaptop : public GuiTest {};
+
+// Every dialog of the app fits a 1366 x 768 laptop (issue 39): its smallest height fits the screen's room under a
+// 32-pixel panel, less the window manager's title bar and borders (dialogSizeFor's allowance, screen_fit.h). New
+// Comparison scrolls its form; Changed Answers is sized from the screen (small_screen_layout_test.cpp).
+TEST_F(DialogsOnALaptop, EveryDialogsSmallestHeightFits) {
+    const QRect laptop(0, 32, 1366, 768 - 32);
+    const auto fits = [&](QWidget& dialog, const char* name) {
+        dialog.show();
+        QApplication::processEvents();
+        const QSize least = dialog.minimumSizeHint().expandedTo(dialog.minimumSize());
+        const QSize room = dialogSizeFor(QSize(10000, 10000), laptop);
+        EXPECT_LE(least.height(), room.height()) << name;
+        EXPECT_LE(least.width(), room.width()) << name;
+    };
+    TimelineSourceDialog source;
+    fits(source, "Timeline › Connect");
+    RunJudgeDialog judge;
+    fits(judge, "Run Domain Eval");
+    RecordDecisionDialog decision(Verdict::Monitor, nullptr);
+    fits(decision, "Record Decision");
+    NewComparisonDialog compare;
+    fits(compare, "New Comparison");
 }
 
 }  // namespace

@@ -29,6 +29,7 @@
 #include "fp8dash/ui/background_job.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/number_text.h"
+#include "fp8dash/ui/screen_fit.h"
 #include "widgets/ui_style.h"
 #include "widgets/untrusted_ui.h"
 
@@ -646,7 +647,9 @@ void RunJudgeDialog::growToFit(bool shrink) {
     if (!l || !isVisible()) return;
     l->activate();
     const int needed = l->hasHeightForWidth() ? l->totalHeightForWidth(width()) : l->totalSizeHint().height();
-    if (needed > height() || (shrink && needed < height())) resize(width(), needed);
+    // Never past the screen's available height (screen_fit.h): a 768-pixel laptop keeps the buttons on screen.
+    if (needed > height() || (shrink && needed < height()))
+        resize(dialogSizeFor(QSize(width(), needed), availableGeometryFor(this)));
 }
 
 QString RunJudgeDialog::errorText() const {

@@ -642,7 +642,13 @@ void PresentationSlideView::buildEvidence(QWidget* body, const Parts& parts) {
             QBoxLayout* chartsRow =
                 slide.step == PresentationStep::Variants ? static_cast<QBoxLayout*>(new QVBoxLayout) : new QHBoxLayout;
             chartsRow->setSpacing(m.gap() / (slide.step == PresentationStep::Variants ? 3 : 1));
-            for (const ChartSnapshot* s : shownCharts) chartsRow->addWidget(chart(*s, body), 1);
+            for (std::size_t i = 0; i < shownCharts.size(); ++i) {
+                // The Which-layers slide stacks one plot per variant: each named, as its figure above is.
+                if (slide.step == PresentationStep::Variants && i < slide.figures.size())
+                    chartsRow->addWidget(makeLabel(body, toQString(slide.figures[i].label), m.px(18), QFont::DemiBold,
+                                                   kQuiet, QStringLiteral("variantChartLabel"), false));
+                chartsRow->addWidget(chart(*shownCharts[i], body), 1);
+            }
             l->addLayout(chartsRow, 1);
         } else {
             l->addStretch(1);

@@ -34,6 +34,7 @@
 #include "fp8dash/ui/credential_store.h"
 #include "fp8dash/ui/keychain_credential_store.h"
 #include "fp8dash/ui/loaded_comparison.h"
+#include "fp8dash/ui/screen_fit.h"
 #include "fp8dash/ui/time_range_picker.h"
 #include "timeline/model_pick_button.h"
 #include "timeline/timeline_source_parts.h"
@@ -540,7 +541,8 @@ void TimelineSourceDialog::growToFit() {
     QLayout* l = layout();
     if (!l || !isVisible()) return;
     const int needed = l->hasHeightForWidth() ? l->totalHeightForWidth(width()) : l->totalSizeHint().height();
-    if (needed > height()) resize(width(), needed);
+    // Never past the screen's available height (screen_fit.h): a 768-pixel laptop keeps the buttons on screen.
+    if (needed > height()) resize(dialogSizeFor(QSize(width(), needed), availableGeometryFor(this)));
 }
 
 QString TimelineSourceDialog::errorText() const {
