@@ -30,15 +30,7 @@ std::string times(double ratio) {
     return "×" + fixed(ratio, 2);
 }
 
-std::string joined(const std::vector<std::string>& parts, const std::string& separator) {
-    std::string out;
-    for (const auto& p : parts) {
-        if (p.empty()) continue;
-        if (!out.empty()) out += separator;
-        out += p;
-    }
-    return out;
-}
+using deck_variants::joined;  // presentation_variants.h
 
 std::string withoutOrganisation(const std::string& model) {
     const auto slash = model.find_last_of('/');

@@ -13,9 +13,7 @@ namespace fp8dash::deck_variants {
 
 using numfmt::fixed;
 
-namespace {
-
-std::string deckVariantsJoined(const std::vector<std::string>& parts, const std::string& separator) {
+std::string joined(const std::vector<std::string>& parts, const std::string& separator) {
     std::string out;
     for (const auto& p : parts) {
         if (p.empty()) continue;
@@ -25,6 +23,8 @@ std::string deckVariantsJoined(const std::vector<std::string>& parts, const std:
     return out;
 }
 
+namespace {
+
 // What a variant's own layers buy, in a few words for the verdict slide (the ×2 KV-cache tokens only with a
 // low-precision KV cache; variantBuys says it in full).
 std::string shortBuys(const RunLayers& l) {
@@ -33,7 +33,7 @@ std::string shortBuys(const RunLayers& l) {
         parts.push_back(std::string(memorySaving(l).perParameter >= 1.5 ? "a quarter" : "half") + " the weight memory" +
                         (l.activations.value.starts_with("fp8") ? ", FP8 matmuls" : ""));
     if (l.lowPrecisionKvCache()) parts.push_back("twice the KV-cache tokens");
-    return deckVariantsJoined(parts, ", ");
+    return joined(parts, ", ");
 }
 
 }  // namespace
@@ -123,7 +123,7 @@ std::optional<PresentationSlide> layerCostsSlide(const Decision& decision) {
     const std::size_t n = v.steps.size();
     s.subtitle = std::to_string(n) + (n == 1 ? " layer step" : " layer steps") +
                  ": two runs that differ in exactly one layer, compared directly, with 95% intervals";
-    std::string line = deckVariantsJoined(talk, "; ");
+    std::string line = joined(talk, "; ");
     if (!line.empty()) line[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(line[0])));
     s.talkingPoints = line.empty() ? std::string() : "Each step's costliest task: " + line + ".";
     return s;

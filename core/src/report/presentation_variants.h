@@ -3,10 +3,15 @@
 // layer costs". Internal to core.
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "fp8dash/core/presentation_deck.h"
 
 namespace fp8dash::deck_variants {
+
+// The non-empty parts joined by the separator (the deck's one joiner).
+std::string joined(const std::vector<std::string>& parts, const std::string& separator);
 
 // Which FP8 layers to enable: each variant's worst degradation against the bands, the recommended one marked.
 std::optional<PresentationSlide> variantsSlide(const Decision& decision);
