@@ -5,7 +5,9 @@
 #include <QApplication>
 #include <QCoreApplication>
 #include <QFile>
+#include <QLabel>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -20,6 +22,7 @@
 
 #include "fp8dash/core/eval_comparison.h"
 #include "fp8dash/ui/main_window.h"
+#include "fp8dash/ui/presentation_window.h"
 #include "fp8dash/ui/recovery_store.h"
 #include "fp8dash/ui/task_table_model.h"
 
@@ -158,6 +161,40 @@ std::optional<double> leadingNumber(QString text) {
 QString expectedDeltaText(double baseline, double candidate) {
     const double delta = (candidate - baseline) / baseline * 100.0;
     return (delta >= 0 ? QStringLiteral("+") : QString()) + QString::number(delta, 'f', 3) + QStringLiteral("%");
+}
+
+double slideNumber(const QString& text) {
+    QString t = text;
+    t.replace(QChar(0x2212), QLatin1Char('-'));
+    t.remove(QRegularExpression(QStringLiteral("[^0-9.+\\-]")));
+    return t.toDouble();
+}
+
+QStringList clippedSlideLabels(const QWidget* slide) {
+    QStringList out;
+    const QRect bounds = slide->rect();
+    for (const QLabel* l : slide->findChildren<QLabel*>()) {
+        if (!l->isVisibleTo(slide) || l->text().isEmpty()) continue;
+        const QRect r(l->mapTo(slide, QPoint(0, 0)), l->size());
+        const QString name = QStringLiteral("“%1” (%2)").arg(l->text().left(40), l->objectName());
+        if (!bounds.contains(r)) out << name + QStringLiteral(" outside the slide");
+        const QMargins m = l->contentsMargins();
+        const int innerWidth = l->width() - m.left() - m.right();
+        if (l->wordWrap()) {
+            if (l->heightForWidth(l->width()) > l->height() + 1) out << name + QStringLiteral(" cut off at the bottom");
+        } else if (l->sizeHint().width() > l->width() + 1 && innerWidth > 0) {
+            out << name + QStringLiteral(" cut off at the side");
+        }
+    }
+    return out;
+}
+
+void layOutSlide(PresentationWindow& w, QSize size) {
+    w.setAttribute(Qt::WA_DontShowOnScreen);
+    w.resize(size);
+    w.show();
+    QCoreApplication::sendPostedEvents();
+    QApplication::processEvents();
 }
 
 }  // namespace fp8dash::ui::test

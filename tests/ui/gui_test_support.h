@@ -22,7 +22,8 @@ class QWidget;
 
 namespace fp8dash::ui {
 class MainWindow;
-}
+class PresentationWindow;
+}  // namespace fp8dash::ui
 
 namespace fp8dash::ui::test {
 
@@ -97,5 +98,12 @@ inline LocalDeviceStatus noGpu() {
     s.reason = "no NVIDIA driver is loaded";
     return s;
 }
+
+// Presentation tests: a slide's figure ("+1.5%", "−2.59%", "costs 0.53%") as a number; the labels whose text does
+// not fit where they are (outside the slide, a single line wider than its label, wrapped text taller than its label);
+// the window's slide drawn at `size` (not shown on screen; grab lays it out).
+double slideNumber(const QString& text);
+QStringList clippedSlideLabels(const QWidget* slide);
+void layOutSlide(PresentationWindow& w, QSize size);
 
 }  // namespace fp8dash::ui::test

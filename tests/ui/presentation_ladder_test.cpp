@@ -34,43 +34,6 @@ QString footerStep(const PresentationWindow& w) {
     return label ? label->text() : QString();
 }
 
-// "costs 0.53%" / "changes by +2.45%" / "−0.53" as a number.
-double number(const QString& text) {
-    QString t = text;
-    t.replace(QChar(0x2212), QLatin1Char('-'));
-    t.remove(QRegularExpression(QStringLiteral("[^0-9.+\\-]")));
-    return t.toDouble();
-}
-
-// Labels whose text does not fit where they are (presentation_window_test.cpp's check): outside the slide, a single
-// line wider than its label, or wrapped text taller than its label.
-QStringList clippedLabels(const QWidget* slide) {
-    QStringList out;
-    const QRect bounds = slide->rect();
-    for (const QLabel* l : slide->findChildren<QLabel*>()) {
-        if (!l->isVisibleTo(slide) || l->text().isEmpty()) continue;
-        const QRect r(l->mapTo(slide, QPoint(0, 0)), l->size());
-        const QString name = QStringLiteral("“%1” (%2)").arg(l->text().left(40), l->objectName());
-        if (!bounds.contains(r)) out << name + QStringLiteral(" outside the slide");
-        const QMargins m = l->contentsMargins();
-        const int innerWidth = l->width() - m.left() - m.right();
-        if (l->wordWrap()) {
-            if (l->heightForWidth(l->width()) > l->height() + 1) out << name + QStringLiteral(" cut off at the bottom");
-        } else if (l->sizeHint().width() > l->width() + 1 && innerWidth > 0) {
-            out << name + QStringLiteral(" cut off at the side");
-        }
-    }
-    return out;
-}
-
-void layOut(PresentationWindow& w, QSize size) {
-    w.setAttribute(Qt::WA_DontShowOnScreen);
-    w.resize(size);
-    w.show();
-    QCoreApplication::sendPostedEvents();
-    QApplication::processEvents();
-}
-
 // The ladder (tests/data/lm-eval-ladder: BF16, W8A8, + FP8 KV with scales 1.0, + calibrated KV scales): the footer
 // names every run on every slide, the cover lists them all, and "What each FP8 layer costs" shows each layer step's
 // tasks with the figure -Δ% of its two runs (expected.json) and an interval; nothing is cut at either size. Set
@@ -94,7 +57,7 @@ TEST_F(LadderSlidesTest, NameEveryRunAndShowWhatEachLayerCosts) {
         auto loaded = evaluateForDisplay(built->document, QStringLiteral("ladder"));
         ASSERT_TRUE(loaded.ok()) << loaded.error().message;
         PresentationWindow w(std::move(loaded).value());
-        layOut(w, size);
+        layOutSlide(w, size);
         bool sawCosts = false;
         for (int i = 0; i < w.slideCount(); ++i) {
             w.goTo(i);
@@ -104,7 +67,7 @@ TEST_F(LadderSlidesTest, NameEveryRunAndShowWhatEachLayerCosts) {
             ASSERT_NE(footer, nullptr) << "slide " << i + 1;
             for (const auto& [label, dir] : runs)
                 EXPECT_TRUE(footer->text().contains(label)) << footer->text().toStdString() << " lacks " << dir;
-            const QStringList clipped = clippedLabels(slide);
+            const QStringList clipped = clippedSlideLabels(slide);
             EXPECT_TRUE(clipped.isEmpty()) << size.width() << "x" << size.height() << " slide " << i + 1 << ": "
                                            << clipped.join(QStringLiteral("; ")).toStdString();
             if (!shots.isEmpty()) {
@@ -143,7 +106,7 @@ TEST_F(LadderSlidesTest, NameEveryRunAndShowWhatEachLayerCosts) {
                 const std::string key = from + ">" + to + "/" + task.toStdString();
                 ASSERT_TRUE(expected["pairs"].contains(key)) << key;
                 const double delta = expected["pairs"][key]["delta_pct"].get<double>();
-                const double shown = number(l->text());
+                const double shown = slideNumber(l->text());
                 EXPECT_NEAR(l->text().startsWith(QStringLiteral("costs")) ? -shown : shown, delta, 0.006) << key;
                 ++rows;
             }

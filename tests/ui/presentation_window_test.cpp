@@ -183,44 +183,6 @@ QLabel* taskCell(const QWidget* slide, const QString& task, const QString& colum
     return nullptr;
 }
 
-// "+1.5%" / "−2.59%" as a number.
-double number(const QString& text) {
-    QString t = text;
-    t.replace(QChar(0x2212), QLatin1Char('-'));
-    t.remove(QRegularExpression(QStringLiteral("[^0-9.+\\-]")));
-    return t.toDouble();
-}
-
-// Labels whose text does not fit where they are: outside the slide, a single line wider than its label, or wrapped
-// text taller than its label.
-QStringList clippedLabels(const QWidget* slide) {
-    QStringList out;
-    const QRect bounds = slide->rect();
-    for (const QLabel* l : slide->findChildren<QLabel*>()) {
-        if (!l->isVisibleTo(slide) || l->text().isEmpty()) continue;
-        const QRect r(l->mapTo(slide, QPoint(0, 0)), l->size());
-        const QString name = QStringLiteral("“%1” (%2)").arg(l->text().left(40), l->objectName());
-        if (!bounds.contains(r)) out << name + QStringLiteral(" outside the slide");
-        const QMargins m = l->contentsMargins();
-        const int innerWidth = l->width() - m.left() - m.right();
-        if (l->wordWrap()) {
-            if (l->heightForWidth(l->width()) > l->height() + 1) out << name + QStringLiteral(" cut off at the bottom");
-        } else if (l->sizeHint().width() > l->width() + 1 && innerWidth > 0) {
-            out << name + QStringLiteral(" cut off at the side");
-        }
-    }
-    return out;
-}
-
-// Draws the window's slide at `size` (not shown on screen; grab lays it out).
-void layOut(PresentationWindow& w, QSize size) {
-    w.setAttribute(Qt::WA_DontShowOnScreen);
-    w.resize(size);
-    w.show();
-    QCoreApplication::sendPostedEvents();
-    QApplication::processEvents();
-}
-
 // ---- the steps
 
 TEST_F(PresentationTest, StepsAreTheDocumentsInTheOrderOfTheDecision) {
@@ -288,7 +250,7 @@ TEST_F(PresentationTest, StepsWithoutAnythingToShowAreLeftOut) {
 
 TEST_F(PresentationTest, EveryNavigationKeyMovesAndTheEndsHold) {
     PresentationWindow w(evaluated(fullDocument()));
-    layOut(w, QSize(1280, 720));
+    layOutSlide(w, QSize(1280, 720));
     const int n = w.slideCount();
     ASSERT_EQ(n, 7);
     const std::vector<std::pair<Qt::Key, Qt::KeyboardModifiers>> nextKeys = {
@@ -336,7 +298,7 @@ TEST_F(PresentationTest, EveryNavigationKeyMovesAndTheEndsHold) {
 
 TEST_F(PresentationTest, DigitsThenEnterJumpToThatSlide) {
     PresentationWindow w(evaluated(fullDocument()));
-    layOut(w, QSize(1280, 720));
+    layOutSlide(w, QSize(1280, 720));
     QTest::keyClick(&w, Qt::Key_6);
     EXPECT_EQ(w.currentIndex(), 0);  // not before Enter
     EXPECT_EQ(w.pendingSlideNumber(), QStringLiteral("6"));
@@ -358,7 +320,7 @@ TEST_F(PresentationTest, DigitsThenEnterJumpToThatSlide) {
 
 TEST_F(PresentationTest, PeriodBlanksTheScreenAndAnyNavigationKeyBringsTheSlideBack) {
     PresentationWindow w(evaluated(fullDocument()));
-    layOut(w, QSize(1280, 720));
+    layOutSlide(w, QSize(1280, 720));
     w.goTo(2);
     QTest::keyClick(&w, Qt::Key_Period);
     EXPECT_TRUE(w.isBlanked());
@@ -443,7 +405,7 @@ TEST_F(PresentationTest, NotesGoWithTheirSlideAndNTogglesThePanel) {
     ASSERT_FALSE(taskNote.isEmpty());
 
     PresentationWindow w(evaluated(loadDoc("paired-judge-control.fp8cmp")));
-    layOut(w, QSize(1280, 720));
+    layOutSlide(w, QSize(1280, 720));
     EXPECT_FALSE(w.isNotesPanelVisible());
     QTest::keyClick(&w, Qt::Key_N);
     EXPECT_TRUE(w.isNotesPanelVisible());
@@ -476,7 +438,7 @@ TEST_F(PresentationTest, NotesGoWithTheirSlideAndNTogglesThePanel) {
 
 TEST_F(PresentationTest, TheVerdictSlideCarriesTheReviewDecisionAndItsWarning) {
     PresentationWindow w(evaluated(fullDocument()));
-    layOut(w, QSize(1920, 1080));
+    layOutSlide(w, QSize(1920, 1080));
     w.last();
     ASSERT_EQ(w.currentSlide()->step(), S::Verdict);
     // The demo's gsm8k falls by (75.96 - 73.99) / 75.96 = 2.59 % > 1.5 %: investigate, whatever else says.
@@ -516,7 +478,7 @@ TEST_F(PresentationTest, TheVerdictSlideCarriesTheReviewDecisionAndItsWarning) {
 TEST_F(PresentationTest, EvalsSlideShowsEachTasksDeltaWorstFirst) {
     const Json file = presentationReadJson(v1File("demo-llama3-8b-instruct-fp8.fp8cmp"));
     PresentationWindow w(evaluated(evalsDocument()));
-    layOut(w, QSize(1920, 1080));
+    layOutSlide(w, QSize(1920, 1080));
     w.goTo(1);
     const QWidget* slide = w.currentSlide();
     ASSERT_EQ(w.currentSlide()->step(), S::Evals);
@@ -542,7 +504,7 @@ TEST_F(PresentationTest, EvalsSlideShowsEachTasksDeltaWorstFirst) {
         const double b = it.value()[metric].get<double>();
         const double c = cand[it.key()][metric].get<double>();
         const double delta = (c - b) / b * 100;
-        const double shown = number(taskCell(slide, task, QStringLiteral("delta"))->text());
+        const double shown = slideNumber(taskCell(slide, task, QStringLiteral("delta"))->text());
         EXPECT_NEAR(shown, delta, 0.005) << it.key();
         const double degradation = std::max(0.0, -delta);  // every demo metric is higher-is-better
         const char* verdict = degradation < 0.5 ? "go" : degradation <= 1.5 ? "monitor" : "investigate";
@@ -557,7 +519,7 @@ TEST_F(PresentationTest, EvalsSlideShowsEachTasksDeltaWorstFirst) {
     EXPECT_EQ(tasks, 6);
     EXPECT_EQ(worstTask, QStringLiteral("gsm8k"));
     // The worst task is called out: the figure, and the first row of the table.
-    EXPECT_NEAR(number(figureValue(slide, QStringLiteral("Worst task"))), -worstDegradation, 0.005);
+    EXPECT_NEAR(slideNumber(figureValue(slide, QStringLiteral("Worst task"))), -worstDegradation, 0.005);
     EXPECT_TRUE(figureDetail(slide, QStringLiteral("Worst task")).startsWith(worstTask));
     QList<QLabel*> taskNames;
     for (QLabel* l : slide->findChildren<QLabel*>(QStringLiteral("taskCell")))
@@ -587,7 +549,7 @@ TEST_F(PresentationTest, JudgeSlideShowsBothMeansTheDegradationAndTheChart) {
     const double degradation = std::max(0.0, (b - c) / b * 100);
 
     PresentationWindow w(evaluated(loadDoc("judge-bench.fp8cmp")));
-    layOut(w, QSize(1920, 1080));
+    layOutSlide(w, QSize(1920, 1080));
     w.goTo(1);
     const QWidget* slide = w.currentSlide();
     ASSERT_EQ(w.currentSlide()->step(), S::Judge);
@@ -602,13 +564,13 @@ TEST_F(PresentationTest, TimelineSlideShowsThroughputQualityAndTheAlert) {
     const Means tp = meansAround(data.throughput->samples, kDayStart, kDayEnd, kChangeAt);
     const Means q = meansAround(data.quality->samples, kDayStart, kDayEnd, kChangeAt);
     PresentationWindow w(evaluated(documentWith(data, false)));
-    layOut(w, QSize(1920, 1080));
+    layOutSlide(w, QSize(1920, 1080));
     w.goTo(1);
     const QWidget* slide = w.currentSlide();
     ASSERT_EQ(w.currentSlide()->step(), S::Timeline);
-    EXPECT_NEAR(number(figureValue(slide, QStringLiteral("Throughput"))), (tp.after - tp.before) / tp.before * 100,
+    EXPECT_NEAR(slideNumber(figureValue(slide, QStringLiteral("Throughput"))), (tp.after - tp.before) / tp.before * 100,
                 0.05);
-    EXPECT_NEAR(number(figureValue(slide, QStringLiteral("Quality"))), q.after - q.before, 0.005);
+    EXPECT_NEAR(slideNumber(figureValue(slide, QStringLiteral("Quality"))), q.after - q.before, 0.005);
     // Quality sits at 3.3 for the hour after the change, 0.9 under the day before: the alert fires after it.
     std::optional<double> firstFiring;
     for (const AlertEpisode& a : data.alerts) {
@@ -625,7 +587,7 @@ TEST_F(PresentationTest, TimelineSlideShowsThroughputQualityAndTheAlert) {
 
 TEST_F(PresentationTest, BenchmarkAndCapacitySlidesShowWhatFp8Buys) {
     PresentationWindow w(evaluated(fullDocument()));
-    layOut(w, QSize(1920, 1080));
+    layOutSlide(w, QSize(1920, 1080));
     w.goTo(static_cast<int>(*w.deck().indexOf(S::Benchmarks)));
     const QWidget* bench = w.currentSlide();
     // o at 2048 tokens (1.91); not the square case nor the fast-accumulation row.
@@ -669,14 +631,14 @@ TEST_F(PresentationTest, NothingIsClippedAtEitherSize) {
     }
     for (const QSize size : {QSize(1920, 1080), QSize(1280, 720)}) {
         PresentationWindow w(evaluated(fullDocument()));
-        layOut(w, size);
+        layOutSlide(w, size);
         for (int i = 0; i < w.slideCount(); ++i) {
             w.goTo(i);
             QApplication::processEvents();
             const QImage picture = w.grab().toImage();
             EXPECT_EQ(picture.size(), size * picture.devicePixelRatio());
             EXPECT_EQ(w.currentSlide()->size(), size);
-            const QStringList clipped = clippedLabels(w.currentSlide());
+            const QStringList clipped = clippedSlideLabels(w.currentSlide());
             EXPECT_TRUE(clipped.isEmpty()) << size.width() << "x" << size.height() << " slide " << i + 1 << ": "
                                            << clipped.join(QStringLiteral("; ")).toStdString();
             // The slide's layout fits: its minimum is no larger than the screen.
@@ -697,7 +659,7 @@ TEST_F(PresentationTest, NothingIsClippedAtEitherSize) {
 TEST_F(PresentationTest, ChartsAreDrawnLargeEnoughToRead) {
     // The chart pictures are drawn at the scale that makes their ~13 px text ~23 px on a 1080-line screen.
     PresentationWindow w(evaluated(fullDocument()));
-    layOut(w, QSize(1920, 1080));
+    layOutSlide(w, QSize(1920, 1080));
     w.goTo(static_cast<int>(*w.deck().indexOf(S::Judge)));
     const auto request = PresentationSlideView::chartRequest(w.deck().slides[2], QSize(1920, 1080));
     EXPECT_GE(request.scale, 1.7);
@@ -746,7 +708,7 @@ TEST_F(PresentationTest, OddDocumentsPresentWithoutTrouble) {
     }
     for (auto& [what, doc] : docs) {
         PresentationWindow w(evaluated(doc));
-        layOut(w, QSize(1280, 720));
+        layOutSlide(w, QSize(1280, 720));
         ASSERT_GE(w.slideCount(), 2) << what;
         EXPECT_EQ(w.deck().slides.front().step, S::Cover) << what;
         EXPECT_EQ(w.deck().slides.back().step, S::Verdict) << what;
@@ -758,8 +720,8 @@ TEST_F(PresentationTest, OddDocumentsPresentWithoutTrouble) {
                 name.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
                 w.grab().save(QStringLiteral("%1/odd-%2-%3.png").arg(shots, name).arg(i + 1));
             }
-            EXPECT_TRUE(clippedLabels(w.currentSlide()).isEmpty())
-                << what << ", slide " << i + 1 << ": " << clippedLabels(w.currentSlide()).join(u';').toStdString();
+            EXPECT_TRUE(clippedSlideLabels(w.currentSlide()).isEmpty())
+                << what << ", slide " << i + 1 << ": " << clippedSlideLabels(w.currentSlide()).join(u';').toStdString();
         }
     }
     // Without a change time nothing gives a verdict: the verdict slide says so in grey.
