@@ -1,0 +1,107 @@
+// The shared parts of serving_results.h: names, the metric map, the accessors. The readers are in their own files
+// (vllm_bench_reader.cpp, guidellm_reader.cpp, aiperf_reader.cpp, serving_paths.cpp).
+#include "fp8dash/core/serving_results.h"
+
+#include <algorithm>
+
+namespace fp8dash {
+
+const char* servingToolName(ServingTool tool) {
+    switch (tool) {
+        case ServingTool::VllmBench:
+            return "vLLM bench serve";
+        case ServingTool::GuideLlm:
+            return "GuideLLM";
+        case ServingTool::AiPerf:
+            return "AIPerf";
+        case ServingTool::GenAiPerf:
+            return "GenAI-Perf";
+    }
+    return "?";
+}
+
+const char* loadAxisName(LoadAxis axis) {
+    switch (axis) {
+        case LoadAxis::Concurrency:
+            return "concurrency";
+        case LoadAxis::RequestRate:
+            return "rate";
+        case LoadAxis::Unbounded:
+            return "unbounded";
+    }
+    return "?";
+}
+
+const char* servingMetricKey(ServingMetric m) {
+    switch (m) {
+        case ServingMetric::Ttft:
+            return "ttft";
+        case ServingMetric::Tpot:
+            return "tpot";
+        case ServingMetric::Itl:
+            return "itl";
+        case ServingMetric::E2el:
+            return "e2el";
+    }
+    return "?";
+}
+
+const char* servingMetricTitle(ServingMetric m) {
+    switch (m) {
+        case ServingMetric::Ttft:
+            return "time to first token";
+        case ServingMetric::Tpot:
+            return "time per output token";
+        case ServingMetric::Itl:
+            return "inter-chunk latency";
+        case ServingMetric::E2el:
+            return "end-to-end latency";
+    }
+    return "?";
+}
+
+// notes/serving-benchmarks-2026.md "One metric map", checked against each tool's writer.
+const std::vector<ServingMetricMapping>& servingMetricMap() {
+    static const std::vector<ServingMetricMapping> map = {
+        {"output tokens/s", "output_throughput", "output_tokens_per_second.successful.mean",
+         "output_token_throughput.avg"},
+        {"total tokens/s", "total_token_throughput (input_throughput before 2025)", "tokens_per_second.successful.mean",
+         "total_token_throughput.avg"},
+        {"requests/s", "request_throughput", "requests_per_second.successful.mean", "request_throughput.avg"},
+        {"ttft", "mean/median/pN_ttft_ms", "time_to_first_token_ms.successful", "time_to_first_token"},
+        {"tpot", "mean/median/pN_tpot_ms", "inter_token_latency_ms.successful", "inter_token_latency"},
+        {"itl", "mean/median/pN_itl_ms", "", "inter_chunk_latency"},
+        {"e2el", "mean/median/pN_e2el_ms", "request_latency.successful (seconds)", "request_latency"},
+        {"load", "max_concurrency / request_rate", "strategy streams / rate (synchronous: 1)",
+         "input_config concurrency / request_rate"},
+    };
+    return map;
+}
+
+std::optional<double> LatencyStats::percentile(double p) const {
+    for (const auto& [q, v] : percentiles)
+        if (q == p) return v;
+    if (p == 50) return median;
+    return std::nullopt;
+}
+
+const LatencyStats& ServingRun::metric(ServingMetric m) const {
+    switch (m) {
+        case ServingMetric::Ttft:
+            return ttft;
+        case ServingMetric::Tpot:
+            return tpot;
+        case ServingMetric::Itl:
+            return itl;
+        case ServingMetric::E2el:
+            return e2el;
+    }
+    return ttft;
+}
+
+double ServingRun::failedShare() const {
+    const long long sent = completed + failed;
+    return sent > 0 ? static_cast<double>(failed) / static_cast<double>(sent) : 0.0;
+}
+
+}  // namespace fp8dash
