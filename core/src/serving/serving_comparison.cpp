@@ -310,6 +310,26 @@ const ServingPoint* pointAt(const ServingVariantResult& v, const ServingLoad& lo
 
 }  // namespace
 
+std::string servingVariantLabel(const std::vector<ServingRun>& runs, const std::string& fallback) {
+    if (runs.empty()) return fallback;
+    const std::string& label = runs.front().label;
+    if (!label.empty() && std::all_of(runs.begin(), runs.end(), [&](const ServingRun& r) { return r.label == label; }))
+        return label;
+    const ServingRun& r = runs.front();
+    if (r.quantization.empty() && r.kvCacheDtype.empty() && r.model.empty()) return fallback;
+    // The evals' layer names, from what was served: the same reading as an lm-eval run's model_args.
+    LmEvalResults shell;
+    shell.modelName = r.model;
+    shell.modelBackend = "vllm";
+    if (!r.model.empty()) shell.modelArgs.emplace_back("pretrained", r.model);
+    if (!r.quantization.empty()) shell.modelArgs.emplace_back("quantization", r.quantization);
+    if (!r.kvCacheDtype.empty()) shell.modelArgs.emplace_back("kv_cache_dtype", r.kvCacheDtype);
+    const Fp8Config config = detectFp8Config(shell);
+    // A model name alone that says nothing low-precision is no evidence of BF16 (the tools do not record the dtype).
+    if (r.quantization.empty() && r.kvCacheDtype.empty() && !config.layers.anyLowPrecision()) return fallback;
+    return layersLabel(config);
+}
+
 bool ServingComparison::blocked() const {
     return std::any_of(problems.begin(), problems.end(), [](const ServingProblem& p) { return p.blocking; });
 }

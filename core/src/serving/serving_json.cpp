@@ -7,17 +7,11 @@
 #include "fp8dash/core/number_format.h"
 #include "fp8dash/core/serving_comparison.h"
 #include "serving/serving_words.h"
+#include "text_util.h"
 
 namespace fp8dash {
 
 namespace {
-
-std::string trimmed(std::string_view s) {
-    const auto b = s.find_first_not_of(" \t");
-    if (b == std::string_view::npos) return {};
-    const auto e = s.find_last_not_of(" \t");
-    return std::string(s.substr(b, e - b + 1));
-}
 
 std::optional<double> numberPrefix(const std::string& s, std::size_t& used) {
     if (s.empty() || !(std::isdigit(static_cast<unsigned char>(s[0])) || s[0] == '.')) return std::nullopt;
@@ -32,8 +26,8 @@ Result<SloTarget> parseTarget(const std::string& part) {
     const std::string where = "SLO target \"" + part + "\": ";
     const auto eq = part.find('=');
     if (eq == std::string::npos) return Error{where + "expected metric_statistic=limit, e.g. ttft_p99=2000ms"};
-    const std::string name = trimmed(std::string_view(part).substr(0, eq));
-    const std::string limit = trimmed(std::string_view(part).substr(eq + 1));
+    const std::string name = text::trim(std::string_view(part).substr(0, eq));
+    const std::string limit = text::trim(std::string_view(part).substr(eq + 1));
     const auto us = name.find('_');
     if (us == std::string::npos) return Error{where + "expected metric_statistic, e.g. ttft_p99 or tpot_mean"};
     SloTarget t;
@@ -169,7 +163,7 @@ Result<ServingSlo> parseServingSlo(std::string_view text) {
     const std::string all(text);
     while (start <= all.size()) {
         const auto comma = all.find(',', start);
-        const std::string part = trimmed(
+        const std::string part = text::trim(
             std::string_view(all).substr(start, comma == std::string::npos ? std::string::npos : comma - start));
         if (!part.empty()) {
             auto t = parseTarget(part);

@@ -43,6 +43,11 @@ struct ServingVariantInput {
     std::vector<ServingRun> runs;
 };
 
+// A name for a variant the user gave no label: the label its runs share (vLLM --label, GuideLLM's "variant"), else
+// what its runs say was served, named as the evals name layers ("FP8 W8A8 + FP8 KV (scales 1.0)", "BF16"), else
+// `fallback` (the file or folder name). "" never: fallback is returned when nothing else says.
+std::string servingVariantLabel(const std::vector<ServingRun>& runs, const std::string& fallback);
+
 struct ServingOptions {
     ServingSlo slo;
     // What the load means for replicas: the load to serve (on the comparison's load axis: concurrent requests, or
