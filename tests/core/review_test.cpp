@@ -134,7 +134,7 @@ TEST(ReviewInFile, DecisionsAndNoteIdsRoundTrip) {
     ASSERT_NE(loaded->currentDecision(), nullptr);
     EXPECT_EQ(loaded->currentDecision()->outcome, ReviewOutcome::Rejected);
     EXPECT_TRUE(loaded->migrations.empty());
-    EXPECT_EQ(loaded->version, kComparisonVersion);
+    EXPECT_EQ(loaded->version, kComparisonVersionWithoutServing);
 }
 
 TEST(ReviewInFile, NewNoteIdsAreUnique) {

@@ -17,9 +17,9 @@
 namespace fp8dash {
 namespace {
 
-const char* const kKnownKeys[] = {"format",   "version", "tool_version", "created",  "title",
-                                  "settings", "runs",    "notes",        "timeline", "benchmarks",
-                                  "capacity", "judge",   "paired",       "review",   "variants"};
+const char* const kKnownKeys[] = {"format", "version", "tool_version", "created",    "title",    "settings",
+                                  "runs",   "notes",   "timeline",     "benchmarks", "capacity", "judge",
+                                  "paired", "review",  "variants",     "serving"};
 
 bool isKnownKey(const std::string& key) {
     for (const char* k : kKnownKeys)
@@ -199,8 +199,21 @@ Result<VariantComparison> ComparisonDocument::evaluateVariants() const {
                 applyPairedResults(*report, sp.paired);
         steps.push_back(LayerStep{plan, from.label, to.label, std::move(report).value(), {}});
     }
+    const std::optional<ServingComparison> servingComparison = evaluateServing();
     return summarizeVariants(baseline.label, configs.front(), options.thresholds, std::move(evidence), std::move(steps),
-                             recommendation);
+                             recommendation, servingComparison ? &*servingComparison : nullptr);
+}
+
+std::vector<std::string> ComparisonDocument::runLabels() const {
+    if (!hasEvals) return {};
+    std::vector<std::string> labels{baseline.label, candidate.label};
+    for (const auto& c : moreCandidates) labels.push_back(c.run.label);
+    return labels;
+}
+
+std::optional<ServingComparison> ComparisonDocument::evaluateServing() const {
+    if (!serving) return std::nullopt;
+    return compareServingSection(*serving, runLabels());
 }
 
 Result<Decision> decide(const ComparisonDocument& doc) {
@@ -234,9 +247,17 @@ Result<Decision> decide(const ComparisonDocument& doc) {
                 o.cautious = doc.options.cautious;
                 judge = compareJudgeScores(section->baseline, section->candidate, o);
             }
+            if (doc.serving) signals.back().second.push_back("serving: " + rec.gain);
             d.variants = std::move(variants).value();
         } else {
             for (const auto& r : evals->reasons) lines.push_back("offline evals: " + r);
+            if (auto serving = doc.evaluateServing(); serving && serving->variants.size() > 1) {
+                const ServingVariantResult& c = serving->variants[1];
+                lines.push_back("serving: " + (serving->blocked() ? "the serving gain was not weighed: " +
+                                                                        serving->problems.front().text
+                                               : c.gain ? c.gain->sentence
+                                                        : std::string()));
+            }
             signals.emplace_back(evals->verdict, std::move(lines));
             judge = doc.evaluateJudge();
         }
@@ -249,6 +270,7 @@ Result<Decision> decide(const ComparisonDocument& doc) {
         signals.emplace_back((*judge)->verdict, std::vector<std::string>{"domain judge: " + (*judge)->reason});
         d.judge = std::move(*judge).value();
     }
+    d.serving = doc.evaluateServing();
     if (doc.timeline) {
         d.timeline = evaluateTimeline(*doc.timeline);
         std::vector<std::string> lines;
@@ -375,7 +397,7 @@ Status parseVariantsSection(const Json& v, const std::string& src, ComparisonDoc
 Json documentJson(const ComparisonDocument& doc, bool timeline) {
     Json j = Json::object();
     j["format"] = kComparisonFormat;
-    j["version"] = kComparisonVersion;
+    j["version"] = doc.serving ? kComparisonVersion : kComparisonVersionWithoutServing;
     j["tool_version"] = doc.toolVersion.empty() ? std::string(FP8DASH_VERSION) : doc.toolVersion;
     j["created"] = doc.created;
     j["title"] = doc.title;
@@ -421,6 +443,7 @@ Json documentJson(const ComparisonDocument& doc, bool timeline) {
     // The benchmarks are kept as gpu/ wrote them (plus "created"): raw is the section, the fields are its reading.
     if (doc.benchmarks && doc.benchmarks->raw.is_object()) j["benchmarks"] = doc.benchmarks->raw;
     if (doc.capacity) j["capacity"] = capacitySettingsToJson(*doc.capacity);
+    if (doc.serving) j["serving"] = servingSectionToJson(*doc.serving);
     for (const auto& [key, value] : doc.otherSections.items())
         if (!isKnownKey(key)) j[key] = value;
     return j;
@@ -568,6 +591,11 @@ Result<ComparisonDocument> detail::parseComparisonJson(Json j, const std::string
         auto settings = parseCapacitySettings(*capacity, src + ": field capacity");
         if (!settings) return settings.error();
         doc.capacity = std::move(settings).value();
+    }
+    if (auto serving = j.find("serving"); serving != j.end() && !serving->is_null()) {
+        auto section = parseServingSectionJson(*serving, src + ": field serving");
+        if (!section) return section.error();
+        doc.serving = std::move(section).value();
     }
     if (auto judge = j.find("judge"); judge != j.end() && !judge->is_null()) {
         auto section = parseJudgeSection(*judge, src + ": field judge");

@@ -47,12 +47,19 @@ Status migrate2to3(Json& j, const std::string&, std::vector<std::string>& log) {
     return success();
 }
 
+// Version 4 adds the optional "serving" section; a version-3 file has none and reads as it is. Not logged: a file
+// without serving evidence is still written as version 3 (kComparisonVersionWithoutServing), so nothing was upgraded.
+Status migrate3to4(Json& j, const std::string&, std::vector<std::string>&) {
+    j["version"] = 4;
+    return success();
+}
+
 using Step = std::function<Status(Json&, const std::string&, std::vector<std::string>&)>;
 
 // steps[k] upgrades version k + 1 to k + 2.
 const std::vector<Step>& steps() {
-    static const std::vector<Step> all = {migrate1to2, migrate2to3};
-    static_assert(kComparisonVersion == 3, "a new format version needs its migration step here");
+    static const std::vector<Step> all = {migrate1to2, migrate2to3, migrate3to4};
+    static_assert(kComparisonVersion == 4, "a new format version needs its migration step here");
     return all;
 }
 

@@ -239,9 +239,69 @@ Result<std::vector<std::string>> variantLabels(const std::vector<Fp8Config>& run
     return labels;
 }
 
+namespace {
+
+// The worst degradation of a step's tasks, in words: "1.94% on gsm8k", or "nothing on any task".
+std::string stepCost(const LayerStep& s) {
+    const TaskComparison* worst = nullptr;
+    for (const auto& t : s.report.tasks)
+        if (t.degradationPct && *t.degradationPct > 0 && (!worst || *t.degradationPct > *worst->degradationPct))
+            worst = &t;
+    return worst ? pct2(*worst->degradationPct) + " on " + worst->task : std::string("nothing on any task");
+}
+
+// The recommendation's gain sentence, and the passing variants the measured gain set aside with why.
+void weighServingGain(VariantComparison& out, const std::vector<LayerStep>& steps, const ServingComparison* serving,
+                      const std::vector<std::size_t>& finalists) {
+    Recommendation& rec = out.recommendation;
+    const VariantResult* chosen = out.variants.empty() ? nullptr : &out.variants[out.deciding];
+    const ServingVariantResult* measured = serving && chosen ? serving->find(chosen->label) : nullptr;
+    if (!serving) {
+        rec.gain = "the serving gain was not measured (no serving benchmarks)";
+    } else if (serving->blocked()) {
+        rec.gain = "the serving gain was not weighed: " + serving->problems.front().text;
+    } else if (!measured || !measured->gain) {
+        rec.gain =
+            chosen ? "the serving gain of " + chosen->label + " was not measured (no serving benchmarks for it)" : "";
+    } else {
+        rec.gain = measured->gain->sentence;
+        rec.gainMeasured = measured->gain->measured;
+    }
+    if (!serving || serving->blocked() || !rec.label) return;
+    for (std::size_t i = 0; i < out.variants.size(); ++i) {
+        const VariantResult& v = out.variants[i];
+        if (!v.passes || i == out.deciding || std::find(finalists.begin(), finalists.end(), i) != finalists.end())
+            continue;
+        if (!moreAggressive(v.config.layers, chosen->config.layers)) continue;
+        const auto g = servingGain(*serving, chosen->label, v.label);
+        if (!g || !g->measured || !(g->withinNoise || g->negative)) continue;
+        const auto step = std::find_if(steps.begin(), steps.end(), [&](const LayerStep& s) {
+            return s.fromLabel == chosen->label && s.toLabel == v.label;
+        });
+        const std::string what =
+            step != steps.end() ? step->plan.description : "going from " + chosen->label + " to " + v.label;
+        const std::string cost = step != steps.end()   ? stepCost(*step)
+                                 : v.worstTask.empty() ? std::string("nothing on any task")
+                                                       : pct2(*v.worstDegradationPct) + " on " + v.worstTask;
+        const std::string figure = numfmt::signedFixed(*g->pct, 1) + "% " + g->basis;
+        rec.buysNothing.push_back({v.label, "",
+                                   what + " buys " + figure + (g->negative ? " (a loss)" : ", within the noise") +
+                                       " and costs " + cost + ": " + chosen->label + " is enough"});
+    }
+    if (rec.buysNothing.empty()) return;
+    // Not "the most aggressive" any more: a more aggressive one passes too and was set aside for what it buys.
+    const std::string most = " is the most aggressive variant that passes the gate (";
+    if (const auto at = rec.reason.find(most); at != std::string::npos)
+        rec.reason.replace(at, most.size(), " passes the gate (");
+    rec.reason += "; " + rec.buysNothing.front().reason;
+}
+
+}  // namespace
+
 VariantComparison summarizeVariants(const std::string& baselineLabel, const Fp8Config& baselineConfig,
                                     const Thresholds& thresholds, std::vector<VariantEvidence> variants,
-                                    std::vector<LayerStep> steps, const RecommendationOptions& options) {
+                                    std::vector<LayerStep> steps, const RecommendationOptions& options,
+                                    const ServingComparison* serving) {
     VariantComparison out;
     out.baselineLabel = baselineLabel;
     out.baselineConfig = baselineConfig;
@@ -281,13 +341,27 @@ VariantComparison summarizeVariants(const std::string& baselineLabel, const Fp8C
         for (std::size_t i : pool)
             if (std::none_of(pool.begin(), pool.end(), [&](std::size_t j) { return j != i && dominated(j, i); }))
                 next.push_back(i);
-        pool = std::move(next);
+        if (!next.empty()) pool = std::move(next);  // a cycle of measured gains leaves the pool as it was
     };
-    // The superset rule, then the memory rule, over the pool.
+    // The measured gain of `more` over `less` where the serving benchmarks have both (nullopt otherwise).
+    const auto gainOver = [&](std::size_t less, std::size_t more) -> std::optional<ServingGain> {
+        if (!serving || serving->blocked()) return std::nullopt;
+        auto g = servingGain(*serving, out.variants[less].label, out.variants[more].label);
+        if (!g || !g->measured) return std::nullopt;
+        return g;
+    };
+    const auto buysNothing = [](const std::optional<ServingGain>& g) { return g && (g->withinNoise || g->negative); };
+    const auto buysMore = [](const std::optional<ServingGain>& g) { return g && !g->withinNoise && !g->negative; };
+    // The superset rule (weighed by the measured gain: a superset that buys nothing over its subset loses to it), then
+    // the measured-gain rule, then the memory rule, over the pool.
     const auto narrow = [&] {
         keep([&](std::size_t j, std::size_t i) {
-            return moreAggressive(out.variants[j].config.layers, out.variants[i].config.layers);
+            const RunLayers& a = out.variants[j].config.layers;
+            const RunLayers& b = out.variants[i].config.layers;
+            if (moreAggressive(a, b)) return !buysNothing(gainOver(i, j));
+            return moreAggressive(b, a) && buysNothing(gainOver(j, i));
         });
+        keep([&](std::size_t j, std::size_t i) { return buysMore(gainOver(i, j)); });
         keep([&](std::size_t j, std::size_t i) {
             return memoryDominates(memorySaving(out.variants[j].config.layers),
                                    memorySaving(out.variants[i].config.layers));
@@ -328,6 +402,7 @@ VariantComparison summarizeVariants(const std::string& baselineLabel, const Fp8C
         rec.buys = "";
     }
     if (!out.variants.empty()) rec.verdict = out.variants[out.deciding].verdict;
+    weighServingGain(out, steps, serving, pool);
 
     // The steps' tasks, and for each task the step that costs it most.
     std::vector<std::pair<std::string, std::pair<double, std::string>>> costliest;

@@ -598,9 +598,11 @@ Report buildReport(const ComparisonDocument& doc, const Decision& d, const Repor
     meta("File", ctx.source.empty() ? std::string("not saved to a file") : ctx.source);
     meta("Comparison created",
          readable(doc.created) + (doc.toolVersion.empty() ? "" : " by fp8dash " + doc.toolVersion));
-    if (doc.version < kComparisonVersion)
+    // The version this document is written as: 4 only with serving evidence (comparison_file.h).
+    const int writtenAs = doc.serving ? kComparisonVersion : kComparisonVersionWithoutServing;
+    if (doc.version < writtenAs)
         meta("File format", "version " + std::to_string(doc.version) + ", upgraded to version " +
-                                std::to_string(kComparisonVersion) + " when read");
+                                std::to_string(writtenAs) + " when read");
     meta("Report written", readable(ctx.generatedAt) + " by fp8dash " + ctx.toolVersion);
     // Several candidates: every run by name on the cover (the title may be the document's own), and in the footer.
     const std::string runs =

@@ -140,6 +140,9 @@ std::vector<std::string> recommendationLines(const VariantComparison& v) {
     const Recommendation& rec = v.recommendation;
     std::vector<std::string> out{rec.reason};
     if (rec.label) out.push_back("it buys: " + rec.buys);
+    if (!rec.gain.empty()) out.push_back("on your server: " + rec.gain);
+    for (std::size_t i = 1; i < rec.buysNothing.size(); ++i)
+        out.push_back(rec.buysNothing[i].label + " is set aside: " + rec.buysNothing[i].reason);
     for (const auto& r : rec.rejected) out.push_back(r.label + " does not pass: " + r.reason);
     return out;
 }

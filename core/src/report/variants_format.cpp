@@ -99,6 +99,8 @@ Json variantsToJson(const VariantComparison& v) {
           {"verdict", verdictName(rec.verdict)},
           {"buys", rec.label ? Json(rec.buys) : Json(nullptr)},
           {"reason", rec.reason},
+          {"gain", rec.gain},
+          {"gain_measured", rec.gainMeasured},
           {"rejected", std::move(rejected)}}}};
 }
 

@@ -33,6 +33,7 @@
 #include "fp8dash/core/local_bench.h"
 #include "fp8dash/core/result.h"
 #include "fp8dash/core/review.h"
+#include "fp8dash/core/serving_record.h"
 #include "fp8dash/core/timeline.h"
 #include "fp8dash/core/variant_comparison.h"
 
@@ -41,7 +42,10 @@ namespace fp8dash {
 inline constexpr std::string_view kComparisonFormat = "fp8dash-comparison";
 // Version 3 adds the "variants" section (several candidates, README "Variants and layer steps"); a version-2 file
 // holds one candidate and reads unchanged.
-inline constexpr int kComparisonVersion = 3;
+// Version 4 only adds the optional "serving" section: a file without one is written as version 3, so that every
+// fp8dash that read it before still does, and one with serving evidence is refused cleanly by those that cannot.
+inline constexpr int kComparisonVersion = 4;
+inline constexpr int kComparisonVersionWithoutServing = 3;
 
 struct Note {
     std::string id;  // unique in the document (newNoteId); edits and deletions name it
@@ -94,6 +98,7 @@ struct ComparisonDocument {
     std::optional<TimelineData> timeline;
     std::optional<BenchResults> benchmarks;    // "benchmarks": the last local benchmark run (local_bench.h)
     std::optional<CapacitySettings> capacity;  // "capacity": the Capacity view's inputs
+    std::optional<ServingSection> serving;     // "serving" (version 4): serving benchmarks per run label
     Json otherSections = Json::object();       // sections of later versions' features, kept verbatim
     // "variants" (version 3): the candidates after the first, the layer steps' paired tests, the recommendation's
     // gate. Empty: a two-run comparison.
@@ -114,6 +119,10 @@ struct ComparisonDocument {
     std::optional<Result<JudgeComparison>> evaluateJudge() const;
     // Every candidate against the baseline, the layer steps and the recommendation; an Error when !hasVariants().
     Result<VariantComparison> evaluateVariants() const;
+    // The serving benchmarks compared, baseline first in run order; nullopt without a serving section.
+    std::optional<ServingComparison> evaluateServing() const;
+    // The runs' labels: the baseline's, the candidate's, then the further candidates' (empty without evals).
+    std::vector<std::string> runLabels() const;
 };
 
 // The decision over everything a comparison holds (DESIGN.md: the worst of the evals, the judge comparison and the
@@ -129,6 +138,8 @@ struct Decision {
     // Several candidates: every variant, the layer steps, the recommendation and the deciding variant, whose own
     // verdict (worst with production's) is the overall one (DESIGN.md "Degradation and the verdict").
     std::optional<VariantComparison> variants;
+    // The serving benchmarks, when the comparison holds them: what FP8 buys, said beside the verdict, never in it.
+    std::optional<ServingComparison> serving;
 };
 Result<Decision> decide(const ComparisonDocument& doc);
 

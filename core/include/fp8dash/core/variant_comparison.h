@@ -12,6 +12,7 @@
 
 #include "fp8dash/core/eval_comparison.h"
 #include "fp8dash/core/fp8_config.h"
+#include "fp8dash/core/serving_comparison.h"
 #include "fp8dash/core/verdict.h"
 
 namespace fp8dash {
@@ -94,6 +95,13 @@ struct Recommendation {
     // The deciding variant's verdict (VariantComparison::deciding): the recommended one's, or when none passes the
     // least severe variant's (DESIGN.md: adding a candidate never makes the decision worse than the best variant's).
     Verdict verdict = Verdict::Investigate;
+    // What the recommended (else the deciding) variant buys on the team's server, measured (ServingGain::sentence),
+    // or that the gain was not measured. The benefit never changes a verdict; it only orders the passing variants.
+    std::string gain;
+    bool gainMeasured = false;
+    // Passing variants set aside because they buy nothing measurable over a less aggressive passing one (or are
+    // slower), each with the sentence that says so.
+    std::vector<Rejected> buysNothing;
 
     bool recommends(const std::string& variantLabel) const { return label && *label == variantLabel; }
 };
@@ -136,9 +144,14 @@ bool moreAggressive(const RunLayers& a, const RunLayers& b);
 
 // The variants, the steps and the recommendation. `steps` are the step reports the caller compared (findLayerSteps'
 // plans, `to` against `from`, with their paired results applied); their tasks and sentences are derived here.
+// `serving` (labels as the variants', the baseline first) weighs what each passing variant buys (DESIGN.md "What FP8
+// buys"): a more aggressive variant whose measured gain over a less aggressive passing one is within the noise or
+// negative is not recommended over it, and among the rest the one that buys the most beyond the noise is preferred.
+// A blocked serving comparison weighs nothing.
 VariantComparison summarizeVariants(const std::string& baselineLabel, const Fp8Config& baselineConfig,
                                     const Thresholds& thresholds, std::vector<VariantEvidence> variants,
-                                    std::vector<LayerStep> steps, const RecommendationOptions& options);
+                                    std::vector<LayerStep> steps, const RecommendationOptions& options,
+                                    const ServingComparison* serving = nullptr);
 
 // Labels for the runs (baseline first): the given ones, else derived from the layers (layersLabel); an empty given
 // label is derived too (the New Comparison dialog's rows without a label). Derived labels that would repeat a label
