@@ -15,14 +15,14 @@
 //
 // vLLM, `vllm bench serve` (vllm/benchmarks/serve.py): PR #13993 "[Feature] Add `vllm bench` CLI" (merged 2025-03)
 // added it with the random dataset only; PR #16508 (2025-04-11) and its follow-ups moved the script's options in. Its
-// add_cli_args (read in vllm/benchmarks/serve.py) has all of the above plus --label ("The label (prefix) of the
-// benchmark results") and --save-detailed. fp8dash takes it from 0.10 (July 2025), when the script was still there
-// for the releases before; 0.6.4 (the oldest release fp8dash knows) gets the script.
+// add_cli_args (read in vllm/benchmarks/serve.py @ 009e6d4a, 2026, and a mid-2025 copy) has all of the above plus
+// --label ("The label (prefix) of the benchmark results") and --save-detailed. fp8dash takes it from 0.10 (July 2025),
+// when the script was still there for the releases before; 0.6.4 (the oldest release fp8dash knows) gets the script.
 //
-// vLLM, `vllm bench sweep serve` (vllm/benchmarks/sweep/serve.py, SweepServeArgs.add_cli_args): --serve-cmd,
+// vLLM, `vllm bench sweep serve` (vllm/benchmarks/sweep/serve.py @ 0031557f, SweepServeArgs.add_cli_args): --serve-cmd,
 // --bench-cmd (both required), --serve-params and --bench-params (a JSON list of parameter dicts; each key becomes
-// --key value on the command, ParameterSweepItem.apply_to_cmd in sweep/param_sweep.py, and is merged into every
-// record), --num-runs (default 3), -o/--output-dir. The sweep itself adds --percentile-metrics ttft,tpot,itl,e2el
+// --key value on the command, ParameterSweepItem.apply_to_cmd in sweep/param_sweep.py @ 0f17ee06, and is merged into
+// every record), --num-runs (default 3), -o/--output-dir. The sweep itself adds --percentile-metrics ttft,tpot,itl,e2el
 // --save-result --result-dir --result-filename to each benchmark, so the --bench-cmd carries none of the last three.
 // PR #27639 "[Frontend] Add `vllm bench sweep` to CLI" merged 2025-10-28, after v0.11.0 (2025-10-02); the docs of
 // v0.12.0 have its page (docs.vllm.ai/en/v0.12.0/benchmarking/sweeps/). fp8dash takes it from 0.12.0 (the loop on
