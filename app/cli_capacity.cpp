@@ -87,6 +87,62 @@ std::vector<std::string> splitTasks(const std::string& text) {
     return tasks;
 }
 
+// --concurrency 1,4,8: the serving benchmarks' loads (makeServingPlan checks their order).
+std::vector<int> parseConcurrency(const std::string& text) {
+    std::vector<int> loads;
+    for (const std::string& part : splitTasks(text))
+        loads.push_back(static_cast<int>(parseCount("--concurrency", part, 1)));
+    return loads;
+}
+
+// The serving benchmarks' options of `plan` (run_plan_serving.h); false: not one of them.
+bool readServingOption(Args& o, ServingPlanInputs& s) {
+    std::string value;
+    if (o.option("--bench-tool", value)) {
+        if (value == "vllm")
+            s.tool = ServingBenchTool::Vllm;
+        else if (value == "guidellm")
+            s.tool = ServingBenchTool::Guidellm;
+        else if (value == "both")
+            s.tool = ServingBenchTool::Both;
+        else
+            throw UsageError{"--bench-tool \"" + value + "\": expected vllm, guidellm or both"};
+    } else if (o.option("--vllm-bench", value)) {
+        if (value == "sweep")
+            s.mode = VllmBenchMode::Sweep;
+        else if (value == "loop")
+            s.mode = VllmBenchMode::Loop;
+        else
+            throw UsageError{"--vllm-bench \"" + value + "\": expected sweep or loop"};
+    } else if (o.option("--concurrency", value)) {
+        s.concurrency = parseConcurrency(value);
+    } else if (o.option("--input-len", value)) {
+        s.inputLen = static_cast<int>(parseCount("--input-len", value, 1));
+    } else if (o.option("--output-len", value)) {
+        s.outputLen = static_cast<int>(parseCount("--output-len", value, 1));
+    } else if (o.option("--dataset", value)) {
+        if (value.starts_with("sharegpt:")) {
+            s.dataset = "sharegpt";
+            s.datasetPath = value.substr(9);
+        } else {
+            s.dataset = value;
+        }
+    } else if (o.option("--bench-seed", value)) {
+        s.seed = static_cast<int>(parseCount("--bench-seed", value, 0));
+    } else if (o.option("--prompts-per-concurrency", value)) {
+        s.promptsPerConcurrency = static_cast<int>(parseCount("--prompts-per-concurrency", value, 1));
+    } else if (o.option("--serving-runs", value)) {
+        s.numRuns = static_cast<int>(parseCount("--serving-runs", value, 1));
+    } else if (o.option("--guidellm-version", value)) {
+        s.guidellmVersion = value;
+    } else if (o.option("--slo", value)) {
+        s.slo = value;
+    } else {
+        return false;
+    }
+    return true;
+}
+
 // The options `capacity` and `plan` share: the model, the GPUs and how much of their memory vLLM may use.
 struct SharedOptions {
     std::string model, gpu;
@@ -235,7 +291,7 @@ int runPlan(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     std::string value;
     std::optional<std::string> vllmVersion;
     while (!o.done()) {
-        if (shared.read(o)) continue;
+        if (shared.read(o) || readServingOption(o, in.serving)) continue;
         if (o.option("--tp", value))
             in.tensorParallel = static_cast<int>(parseCount("--tp", value, 1));
         else if (o.option("--context", value))
@@ -321,7 +377,19 @@ std::string capacityUsage() {
            "      --vllm-version V           the vLLM release: its accounting sizes the capacity (as `capacity`\n"
            "                                 does) and the commands take only its options (default 0.28);\n"
            "                                 --overhead-gib X: a flat overhead per GPU instead\n"
-           "      --gpu-util F, --memory-gib X, --format text|json\n";
+           "      --gpu-util F, --memory-gib X, --format text|json\n"
+           "      serving benchmarks of every variant, the same for all (and the serving / compare that read them):\n"
+           "      --bench-tool vllm|guidellm|both   (default vllm)\n"
+           "      --vllm-bench sweep|loop    vllm bench sweep serve (default where the release has it, 0.12+) or\n"
+           "                                 one vllm bench serve per load\n"
+           "      --concurrency 1,4,8,...    the loads (default 1,4,8,16,32,64,128)\n"
+           "      --input-len N, --output-len N   random prompts' tokens in and out (default 1024, 256)\n"
+           "      --dataset random|sharegpt:PATH   (sharegpt: vllm bench only)\n"
+           "      --bench-seed N             (default 42)\n"
+           "      --prompts-per-concurrency N   requests per load point: N x concurrency, at least 50 (default 10)\n"
+           "      --serving-runs N           the sweep's runs per load (default 3)\n"
+           "      --guidellm-version V       the GuideLLM release the command is for (default 0.7; 0.2-0.7)\n"
+           "      --slo SPEC                 for the printed fp8dash serving (default ttft_p99=2000ms,tpot_p99=50ms)\n";
 }
 
 }  // namespace fp8dash::cli

@@ -402,6 +402,27 @@ Json decodeJson(const CapacityResult& c, const PlanDecode& d) {
     return j;
 }
 
+// Every variant's serving benchmark: the ladder's runs, else the two runs (run_plan_serving.cpp).
+Status addServingPlan(const VllmVersion& version, RunPlan& p) {
+    std::vector<ServingVariant> variants;
+    if (p.inputs.ladder) {
+        for (const LadderRun& r : p.ladder)
+            variants.push_back({r.key, r.label, std::filesystem::path(r.outputPath).filename().generic_string(),
+                                r.model, r.outputPath, r.weights == "fp8", r.kvCache == "fp8", r.kvScales, r.serve});
+    } else {
+        const std::string fp8Model = p.inputs.fp8KvCheckpoint.empty() ? p.inputs.fp8Model : p.inputs.fp8KvCheckpoint;
+        variants.push_back(
+            {"bf16", "BF16", "bf16", p.inputs.bf16Model, p.bf16OutputPath, false, false, "", p.commands.serveBf16});
+        variants.push_back({"fp8", "FP8", "fp8", fp8Model, p.fp8OutputPath, true, true,
+                            kvScalesSourceName(p.kvScalesSource), p.commands.serveFp8});
+    }
+    const std::string comparison = p.inputs.ladder ? p.ladderComparisonPath : p.comparisonPath;
+    auto serving = makeServingPlan(p.inputs.serving, version, variants, p.inputs.outDir, comparison);
+    if (!serving) return serving.error();
+    p.serving = std::move(serving).value();
+    return success();
+}
+
 }  // namespace
 
 Result<RunPlan> makeRunPlan(const PlanInputs& in) {
@@ -441,6 +462,7 @@ Result<RunPlan> makeRunPlan(const PlanInputs& in) {
     addPlanCommands(serving, p);
     if (in.ladder)
         if (Status ok = addLadder(serving, p); !ok) return ok.error();
+    if (Status ok = addServingPlan(*version, p); !ok) return ok.error();
     return p;
 }
 
@@ -506,6 +528,7 @@ Json runPlanToJson(const RunPlan& p) {
                            {"compare_argv", p.ladderCompare},
                            {"comparison_path", p.ladderComparisonPath}};
     }
+    j["serving"] = servingPlanToJson(p.serving);
     return j;
 }
 
@@ -580,7 +603,7 @@ std::string runPlanToText(const RunPlan& p) {
         }
         t += "\n# Compare every run in one decision (the baseline first, the labels in the same order)\n" +
              shellBlock(p.ladderCompare) + "\n";
-        return t;
+        return t + servingPlanToText(p.serving);
     }
     const PlanCommands& c = p.commands;
     std::string scales;
@@ -602,7 +625,7 @@ std::string runPlanToText(const RunPlan& p) {
     t += "\n# 3. Evaluate the BF16 baseline\n" + shellBlock(c.evalBf16) + "\n";
     t += "\n# 4. Evaluate FP8: the same tasks, few-shot and per-sample logs\n" + shellBlock(c.evalFp8) + "\n";
     t += "\n# 5. Compare and decide\n" + shellBlock(c.compare) + "\n";
-    return t;
+    return t + servingPlanToText(p.serving);
 }
 
 }  // namespace fp8dash

@@ -14,6 +14,7 @@
 #include "fp8dash/core/capacity.h"
 #include "fp8dash/core/lm_eval_results.h"
 #include "fp8dash/core/result.h"
+#include "fp8dash/core/run_plan_serving.h"
 
 namespace fp8dash {
 
@@ -51,7 +52,8 @@ struct PlanInputs {
     // A checkpoint with FP8 weights and calibrated KV scales (an LLM Compressor kv_cache_scheme, "-FP8-KV"): the FP8
     // variant (with the ladder, a run of its own). vLLM loads it as it is: no --quantization, --kv-cache-dtype fp8.
     std::string fp8KvCheckpoint;
-    bool ladder = false;  // every run of the ladder and the one compare of them all
+    bool ladder = false;        // every run of the ladder and the one compare of them all
+    ServingPlanInputs serving;  // the serving benchmarks of every variant (run_plan_serving.h)
 };
 
 // Where the FP8 variant's KV scales come from.
@@ -113,6 +115,7 @@ struct RunPlan {
     std::vector<LadderRun> ladder;           // with inputs.ladder: BF16, W8A8, W8A8 + FP8 KV[, the KV checkpoint]
     std::vector<std::string> ladderCompare;  // fp8dash compare BASELINE CANDIDATE... --label ... --save ...
     std::string ladderComparisonPath;
+    ServingPlan serving;  // every variant's serving benchmark (the ladder's runs, else BF16 and FP8)
 };
 
 // Errors for a plan that cannot be written: gpus not a multiple of the tensor-parallel size, no tasks, a task or
