@@ -12,18 +12,18 @@ namespace fp8dash {
 
 namespace {
 
-std::string servingLower(std::string_view s) {
+std::string sjuLower(std::string_view s) {
     std::string out(s);
     std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
     return out;
 }
 
-bool servingStartsWithNoCase(std::string_view s, std::string_view prefix) {
-    return s.size() >= prefix.size() && servingLower(s.substr(0, prefix.size())) == prefix;
+bool sjuStartsWithNoCase(std::string_view s, std::string_view prefix) {
+    return s.size() >= prefix.size() && sjuLower(s.substr(0, prefix.size())) == prefix;
 }
 
 // The words of a key: split at non-alphanumerics and at lower-to-upper case changes ("apiKey" -> api, key).
-std::vector<std::string> servingKeyWords(std::string_view key) {
+std::vector<std::string> sjuKeyWords(std::string_view key) {
     std::vector<std::string> words;
     std::string cur;
     for (std::size_t i = 0; i < key.size(); ++i) {
@@ -43,7 +43,7 @@ std::vector<std::string> servingKeyWords(std::string_view key) {
     return words;
 }
 
-void servingCutText(std::string& s, std::size_t maxChars) {
+void sjuCutText(std::string& s, std::size_t maxChars) {
     if (s.size() <= maxChars) return;
     std::size_t cut = maxChars;
     while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 sequence
@@ -51,20 +51,20 @@ void servingCutText(std::string& s, std::size_t maxChars) {
     s += "\u2026";
 }
 
-Json servingWithoutSecrets(const Json& v, int depth) {
+Json sjuWithoutSecrets(const Json& v, int depth) {
     if (depth > 64) return "…";
     if (v.is_object()) {
         Json out = Json::object();
         auto& members = out.get_ref<Json::object_t&>();
         for (const auto& [k, child] : v.items()) {
             if (servingLooksSecretKey(k)) continue;
-            members.emplace_back(k, servingWithoutSecrets(child, depth + 1));
+            members.emplace_back(k, sjuWithoutSecrets(child, depth + 1));
         }
         return out;
     }
     if (v.is_array()) {
         Json out = Json::array();
-        for (const auto& child : v) out.push_back(servingWithoutSecrets(child, depth + 1));
+        for (const auto& child : v) out.push_back(sjuWithoutSecrets(child, depth + 1));
         return out;
     }
     if (v.is_string() && servingLooksSecretValue(v.get_ref<const std::string&>())) return "<redacted>";
@@ -74,7 +74,7 @@ Json servingWithoutSecrets(const Json& v, int depth) {
 }  // namespace
 
 bool servingLooksSecretKey(std::string_view key) {
-    const auto words = servingKeyWords(key);
+    const auto words = sjuKeyWords(key);
     for (std::size_t i = 0; i < words.size(); ++i) {
         const std::string& w = words[i];
         // "token" and "secret" name a credential as the key's last word (hf_token, api_secret), not in
@@ -92,7 +92,7 @@ bool servingLooksSecretKey(std::string_view key) {
 }
 
 bool servingLooksSecretValue(std::string_view value) {
-    if (servingStartsWithNoCase(value, "bearer ") || servingStartsWithNoCase(value, "basic ")) return true;
+    if (sjuStartsWithNoCase(value, "bearer ") || sjuStartsWithNoCase(value, "basic ")) return true;
     const bool longToken = value.size() >= 12 && value.find(' ') == std::string_view::npos;
     return longToken && (value.substr(0, 3) == "sk-" || value.substr(0, 3) == "hf_" || value.substr(0, 4) == "nvapi-");
 }
@@ -161,9 +161,9 @@ std::string servingValueText(const Json& value, std::size_t maxChars) {
         const auto& text = value.get_ref<const std::string&>();
         s = servingLooksSecretValue(text) ? std::string("<redacted>") : text;
     } else {
-        s = servingWithoutSecrets(value, 0).dump(-1, ' ', false, Json::error_handler_t::replace);
+        s = sjuWithoutSecrets(value, 0).dump(-1, ' ', false, Json::error_handler_t::replace);
     }
-    servingCutText(s, maxChars);
+    sjuCutText(s, maxChars);
     return s;
 }
 
