@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -184,6 +185,37 @@ TEST(ServingGuideLlmReader, V07LabelsGiveVariantAndWhatWasServed) {
         EXPECT_EQ(run.load.value, bench.at("config").at("strategy").at("streams").get<double>());
         expectBenchmark(run, bench, bench.at("metrics").at("request_totals"));
         expectSecretsGone(run);  // the api_token label and the data source's token are left out
+    }
+}
+
+// The same 0.7 report as JSON and as YAML (PyYAML's dump of the same dict) reads to the same runs.
+TEST(ServingGuideLlmReader, YamlAndJsonOfOneReportGiveTheSameRuns) {
+    const auto json = parseGuideLlmText(guideTestRead(guideData("guidellm_v0.7_labels.json")), "r");
+    const auto yaml = parseGuideLlmText(guideTestRead(guideData("guidellm_v0.7_labels.yaml")), "r");
+    ASSERT_TRUE(json.ok()) << json.error().message;
+    ASSERT_TRUE(yaml.ok()) << yaml.error().message;
+    ASSERT_EQ(json->size(), yaml->size());
+    for (std::size_t i = 0; i < json->size(); ++i) {
+        const ServingRun& a = json->at(i);
+        const ServingRun& b = yaml->at(i);
+        EXPECT_EQ(a.source, b.source);
+        EXPECT_EQ(a.model, b.model);
+        EXPECT_EQ(a.label, b.label);
+        EXPECT_EQ(a.dataset, b.dataset);
+        EXPECT_EQ(a.kvCacheDtype, b.kvCacheDtype);
+        EXPECT_EQ(a.load, b.load);
+        EXPECT_EQ(a.completed, b.completed);
+        EXPECT_EQ(a.failed, b.failed);
+        EXPECT_EQ(a.outputTokensPerS, b.outputTokensPerS);
+        EXPECT_EQ(a.ttft, b.ttft);
+        EXPECT_EQ(a.tpot, b.tpot);
+        EXPECT_EQ(a.e2el, b.e2el);
+        EXPECT_EQ(a.durationS, b.durationS);
+        // PyYAML sorts the labels' keys; the set is the same.
+        auto ma = a.metadata, mb = b.metadata;
+        std::sort(ma.begin(), ma.end());
+        std::sort(mb.begin(), mb.end());
+        EXPECT_EQ(ma, mb);
     }
 }
 

@@ -139,13 +139,17 @@ def report_v07(labels, benches):
     }
 
 
-write_json("guidellm/guidellm_v0.7_labels.json", report_v07(
+labels_report = report_v07(
     {"variant": "fp8-w8a8-kv", "quantization": "fp8", "kv_cache_dtype": "fp8", "api_token": "hf_abcdefghijklmnop",
      "team": "inference"},
     [({"type_": "concurrent", "streams": 8, "worker_count": 8, "max_concurrency": 8, "rampup_duration": 0.0},
       400, 4, 0, 6.1, 80.0, 12.0, 3.3, 1760002000.0),
      ({"type_": "concurrent", "streams": 32, "worker_count": 8, "max_concurrency": 32, "rampup_duration": 0.0},
-      380, 20, 5, 15.2, 410.0, 19.0, 5.1, 1760002100.0)]))
+      380, 20, 5, 15.2, 410.0, 19.0, 5.1, 1760002100.0)])
+write_json("guidellm/guidellm_v0.7_labels.json", labels_report)
+# The same report as YAML: the reader must give the same runs from both.
+with open("guidellm/guidellm_v0.7_labels.yaml", "w") as f:
+    f.write(yaml.dump(labels_report))
 
 # The same 0.7 shape as YAML (GuideLLM's save_file with a .yaml path: yaml.dump(model_dict)), with a constant-rate
 # point whose every request errored (GuideLLM then writes zero successful distributions).
