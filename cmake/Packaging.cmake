@@ -82,7 +82,7 @@ if(FP8DASH_DPKG_SHLIBDEPS)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 else()
   # Debian 12's runtime packages of what the binary links.
-  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, libstdc++6, libgcc-s1, libcurl4, libsimdjson14, libcpp-httplib0.11")
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, libstdc++6, libgcc-s1, libcurl4, libsimdjson14, libcpp-httplib0.11, libyaml-cpp0.7")
   if(FP8DASH_BUILD_GUI)
     string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libqt6core6, libqt6gui6, libqt6widgets6, libqt6charts6, "
       "libqt6network6, libqt6concurrent6, libqt6keychain1, libqt6svg6, libqt6dbus6")

@@ -19,6 +19,7 @@ packages=(
   libcpp-httplib-dev                               # cpp-httplib: the HTTP server of `fp8dash exporter` (/metrics)
   libbenchmark-dev                                 # Google Benchmark: tests/benchmarks/speed (built with the rest)
   libboost-dev                                     # Boost.Math distributions (header-only)
+  libyaml-cpp-dev                                  # yaml-cpp: GuideLLM's YAML reports (fp8dash serving)
   libgtest-dev libgmock-dev                        # GoogleTest
   fonts-dejavu-core                                # a font for offscreen rendering and minimal desktops
 )

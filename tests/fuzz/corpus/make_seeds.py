@@ -229,3 +229,50 @@ whole = safetensors([("key", "BF16", [1, 1, 2, 2], bf16([1, 2, 3, 4])), ("value"
 write("kv_dump", "truncated.safetensors", whole[:-3])
 write("kv_dump", "bad-dtype.safetensors", whole.replace(b'"BF16"', b'"I8"  ', 1))
 write("kv_dump", "overlap.safetensors", whole.replace(b"[8,16]", b"[4,12]", 1))
+
+
+# AIPerf export followed by its server scrape (the aiperf_export target splits them at the marker line); a GenAI-Perf
+# export at a request rate; small GuideLLM reports in YAML (0.7 labels, flow style) and JSON (0.2 shape).
+aiperf_small = {
+    "schema_version": "1.2", "aiperf_version": "0.8.0",
+    "request_throughput": {"unit": "requests/sec", "avg": 2.0},
+    "request_count": {"unit": "requests", "avg": 20.0},
+    "time_to_first_token": {"unit": "ms", "avg": 50.0, "p50": 48.0, "p99": 90.0},
+    "inter_token_latency": {"unit": "ms", "avg": 10.0, "p50": 9.5, "p99": 14.0},
+    "inter_chunk_latency": {"unit": "ms", "avg": 10.5, "p50": 9.9, "p99": 20.0},
+    "request_latency": {"unit": "sec", "avg": 2.1, "p50": 2.0, "p99": 3.0},
+    "output_token_throughput": {"unit": "tokens/sec", "avg": 400.0},
+    "input_config": {"endpoint": {"model_names": ["m"]}, "loadgen": {"concurrency": 4},
+                     "cli_command": "aiperf profile --api-key sk-0123456789abcdef --concurrency 4"},
+}
+write("aiperf_export", "aiperf_with_scrape.txt", dumps(aiperf_small) + "\n#server_metrics_export.csv\n"
+      "Endpoint,Metric,Key,Value,Description\n"
+      "h:8000,vllm:cache_config_info,cache_dtype,fp8,\"Cache, config\"\n"
+      "h:8000,vllm:parallel_config_info,tensor_parallel_size,2,Parallel\n")
+write("aiperf_export", "genai_perf_rate.json", dumps({
+    "request_throughput": {"unit": "per sec", "avg": 3.0},
+    "request_latency": {"unit": "ms", "avg": 900.0, "p50": 880.0, "p90": 1000.0},
+    "time_to_first_token": {"unit": "ms", "avg": 40.0},
+    "inter_token_latency": {"unit": "ms", "avg": 8.0},
+    "input_config": {"model": ["m"], "request_rate": 3.0, "concurrency": None, "request_count": 30}}))
+write("guidellm_report", "v07_flow.yaml",
+      "metadata: {version: 2, guidellm_version: 0.7.3}\n"
+      "config:\n  metadata:\n    labels: {variant: fp8, kv_cache_dtype: fp8}\n"
+      "  spec: {backend: {kind: openai_http, target: 'http://h:8000', model: m}}\n"
+      "benchmarks:\n"
+      "- config: {strategy: {type_: poisson, rate: 2.5, max_concurrency: 8}}\n"
+      "  metrics:\n"
+      "    request_totals: {successful: 3, errored: 1, incomplete: 0, total: 4}\n"
+      "    request_latency:\n"
+      "      successful: {mean: 1.5, median: 1.4, std_dev: 0.1, count: 3,\n"
+      "        percentiles: {p001: 1.0, p50: 1.4, p99: 2.0, p999: 2.1}}\n"
+      "    inter_token_latency_ms:\n"
+      "      successful: {mean: 9.0, count: 3, percentiles: {p90: 11.0}}\n"
+      "  duration: 10.0\n")
+write("guidellm_report", "v02_small.json", dumps({"benchmarks": [{
+    "args": {"strategy": {"type_": "concurrent", "streams": 2}},
+    "worker": {"backend_model": "m", "backend_target": "http://u:p@h:8000"},
+    "request_loader": {"data": "prompt_tokens=16,output_tokens=8"},
+    "request_totals": {"successful": 0, "errored": 2, "incomplete": 0, "total": 2},
+    "metrics": {"time_to_first_token_ms": {"successful": {"mean": 0.0, "count": 0, "percentiles": {"p50": 0.0}}}},
+    "start_time": 1749157168.0, "end_time": 1749157198.0, "duration": 30.0}]}))
