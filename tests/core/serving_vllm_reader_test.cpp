@@ -220,6 +220,38 @@ TEST(ServingVllmReader, Era2026DetailedLabelMetadataPercentilesNoSecrets) {
     EXPECT_NEAR(r.requests.tpotMs[0], 37.0 / 3.0, 1e-4);
 }
 
+TEST(ServingVllmReader, ChunkGapsInEverySpelling) {
+    // json.dump(indent=4) layout, an exponent (Python writes 1e-05), more digits than a 64-bit mantissa holds, an
+    // empty gap list (a one-token answer): sums by hand.
+    const std::string text = R"({"completed": 3, "request_throughput": 1.0,
+    "ttfts": [0.5, 0.25, 0.125], "output_lens": [3, 2, 1], "errors": ["", "", null],
+    "itls": [
+        [
+            1e-05,
+            0.25
+        ],
+        [0.1234567890123456789012],
+        []
+    ]})";
+    auto runs = parseVllmBenchText(text, "s.json");
+    ASSERT_TRUE(runs.ok()) << runs.error().message;
+    const ServingRequests& r = runs->front().requests;
+    ASSERT_EQ(r.size(), 3u);
+    EXPECT_FLOAT_EQ(r.e2elMs[0], 500.0f + 0.01f + 250.0f);
+    EXPECT_FLOAT_EQ(r.tpotMs[0], (0.01f + 250.0f) / 2.0f);
+    EXPECT_FLOAT_EQ(r.e2elMs[1], 250.0f + 123.4567890123456789f);
+    EXPECT_FLOAT_EQ(r.tpotMs[1], 123.4567890123456789f);
+    EXPECT_FLOAT_EQ(r.e2elMs[2], 125.0f);
+    EXPECT_TRUE(std::isnan(r.tpotMs[2]));
+    // Python's repr of a gap, 17-19 significant digits, read to the float it ends in.
+    auto gaps = parseVllmBenchText(
+        R"({"completed": 1, "ttfts": [0.0], "output_lens": [4], "itls": [[0.010471028359276345, 0.0099877310260385275, 0.01]]})",
+        "r.json");
+    ASSERT_TRUE(gaps.ok()) << gaps.error().message;
+    EXPECT_FLOAT_EQ(gaps->front().requests.e2elMs[0],
+                    static_cast<float>((0.010471028359276345 + 0.0099877310260385275 + 0.01) * 1000));
+}
+
 TEST(ServingVllmReader, AppendResultFileIsOneRunPerObject) {
     const fs::path file = vllmData() / "vllm_bench_serve_append-result.json";
     const std::string text = slurpText(file);
