@@ -3,12 +3,14 @@
 // vLLM file is parsed in place (no second copy: peak memory is the file plus simdjson's structural index); GuideLLM
 // and AIPerf files go to their readers as text. Up to 4 GiB per file (simdjson's limit for one document).
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -57,9 +59,10 @@ std::string servingNotAResult(const std::string& source) {
            "GenAI-Perf profile export)";
 }
 
-// A file's text with simdjson's padding allocated behind it.
+// A file's text with simdjson's padding allocated behind it. Big files get 2 MiB-aligned storage with transparent
+// huge pages asked for: reading a 700 MB file into 4 KiB pages costs 170,000 page faults, a third of the read's time.
 struct ServingFileText {
-    std::unique_ptr<char[]> data;
+    std::unique_ptr<char, decltype(&std::free)> data{nullptr, &std::free};
     std::size_t size = 0;
     std::string_view view() const { return {data.get(), size}; }
 };
@@ -82,7 +85,15 @@ Result<ServingFileText> servingReadFile(const fs::path& path) {
     }
     ServingFileText out;
     const std::size_t padding = detail::vllmBenchPadding();
-    out.data.reset(new (std::nothrow) char[static_cast<std::size_t>(size) + padding]);
+    constexpr std::size_t kHuge = std::size_t{2} << 20;
+    const std::size_t want = static_cast<std::size_t>(size) + padding;
+    if (want >= 4 * kHuge) {
+        const std::size_t rounded = (want + kHuge - 1) / kHuge * kHuge;
+        out.data.reset(static_cast<char*>(std::aligned_alloc(kHuge, rounded)));
+        if (out.data) ::madvise(out.data.get(), rounded, MADV_HUGEPAGE);
+    } else {
+        out.data.reset(static_cast<char*>(std::malloc(want)));
+    }
     if (!out.data) {
         ::close(fd);
         return Error{name + ": out of memory reading " + std::to_string(size) + " bytes"};
