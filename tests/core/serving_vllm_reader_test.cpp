@@ -252,6 +252,55 @@ TEST(ServingVllmReader, ChunkGapsInEverySpelling) {
                     static_cast<float>((0.010471028359276345 + 0.0099877310260385275 + 0.01) * 1000));
 }
 
+// Big files have their chunk gaps read before simdjson indexes the text (vllm_bench_reader.cpp): two appended
+// results of 600 requests each (~250 KB), a key named like the list inside a string, sums computed here.
+TEST(ServingVllmReader, BigDetailedResultsAppendedReadAlike) {
+    std::string text;
+    std::vector<std::vector<double>> want(2);
+    for (int object = 0; object < 2; ++object) {
+        std::string ttfts, outs, itls;
+        for (int i = 0; i < 600; ++i) {
+            const double ttft = 0.1 + 0.001 * i;
+            double sum = 0;
+            std::string gaps;
+            for (int k = 0; k < 20; ++k) {
+                const double g = 0.010471028359276345 + 1e-7 * (k + i + object);
+                char buf[40];
+                std::snprintf(buf, sizeof buf, "%.17g", g);
+                gaps += (k ? ", " : "") + std::string(buf);
+                sum += std::strtod(buf, nullptr);
+            }
+            want[object].push_back((ttft + sum) * 1000);
+            ttfts += (i ? ", " : "") + std::to_string(ttft);
+            outs += (i ? ", " : "") + std::string("21");
+            itls += (i ? ", [" : "[") + gaps + "]";
+        }
+        text += std::string(object ? "\n" : "") + R"({"label": "a \"itls\": [1] in a string", "completed": 600, )" +
+                R"("request_throughput": 1.0, "max_concurrency": 8, "ttfts": [)" + ttfts + R"(], "output_lens": [)" +
+                outs + R"(], "itls": [)" + itls + "]}";
+    }
+    ASSERT_GT(text.size(), 200000u);
+    auto runs = parseVllmBenchText(text, "big.json");
+    ASSERT_TRUE(runs.ok()) << runs.error().message;
+    ASSERT_EQ(runs->size(), 2u);
+    for (int object = 0; object < 2; ++object) {
+        const ServingRequests& r = (*runs)[object].requests;
+        ASSERT_EQ(r.size(), 600u);
+        for (std::size_t i = 0; i < 600; i += 97) {
+            EXPECT_FLOAT_EQ(r.e2elMs[i], static_cast<float>(want[object][i]));
+            EXPECT_FLOAT_EQ(r.tpotMs[i], static_cast<float>((want[object][i] - (0.1 + 0.001 * i) * 1000) / 20));
+        }
+    }
+    EXPECT_EQ((*runs)[0].label, "a \"itls\": [1] in a string");
+    // A broken gap deep in a big file is still named.
+    std::string broken = text.substr(0, text.find('\n'));
+    broken.replace(broken.rfind("0.0104"), 6, "\"x\"104");
+    auto bad = parseVllmBenchText(broken, "big.json");
+    ASSERT_FALSE(bad.ok());
+    // The last gap spelled 0.0104... is in request 289 (the gaps grow by 1e-7 with the request).
+    EXPECT_EQ(bad.error().message, "big.json: itls[289] is not a list of numbers (chunk gaps in seconds)");
+}
+
 TEST(ServingVllmReader, AppendResultFileIsOneRunPerObject) {
     const fs::path file = vllmData() / "vllm_bench_serve_append-result.json";
     const std::string text = slurpText(file);

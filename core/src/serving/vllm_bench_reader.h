@@ -13,9 +13,10 @@ namespace fp8dash::detail {
 // Bytes a buffer handed to parseVllmBenchPadded must have readable after its text (simdjson's SIMDJSON_PADDING).
 std::size_t vllmBenchPadding();
 
-// data[0 .. size) is the text; data[size .. size + vllmBenchPadding()) must be allocated (any content).
-// keepRequests false: the per-request arrays are skipped (ServingRun::requests stays empty).
-Result<std::vector<ServingRun>> parseVllmBenchPadded(const char* data, std::size_t size, const std::string& sourceName,
+// data[0 .. size) is the text; data[size .. size + vllmBenchPadding()) must be allocated (any content). The text is
+// changed while reading (a big file's `itls` lists are blanked once read). keepRequests false: the per-request arrays
+// are skipped (ServingRun::requests stays empty).
+Result<std::vector<ServingRun>> parseVllmBenchPadded(char* data, std::size_t size, const std::string& sourceName,
                                                      bool keepRequests);
 
 // Whether the text looks like a vLLM bench result (object, appended objects, or a sweep summary list): the keys
