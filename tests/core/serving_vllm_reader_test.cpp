@@ -448,6 +448,23 @@ TEST(ServingVllmReader, ServerCommandBesideResultsGivesDtypeAndGpus) {
     EXPECT_EQ(r.servedEvidence, "server command in vllm_command.txt");
 }
 
+TEST(ServingVllmReader, InferenceXServerCommandGivesGpuCount) {
+    const fs::path command =
+        test::sharedFixtures() / "serving" / "aiperf" / "inferencex_kimik2.7_mxfp4_conc1_vllm_command.txt";
+    if (!fs::exists(command)) GTEST_SKIP() << "shared fixture " << command << " not found";
+    const std::string text = slurpText(command);
+    ASSERT_NE(text.find("--tensor-parallel-size=4"), std::string::npos);
+    ASSERT_EQ(text.find("--kv-cache-dtype"), std::string::npos);
+    test::TempDir dir;
+    dir.write("results/result.json", R"({"completed": 2, "request_throughput": 1.0, "max_concurrency": 1})");
+    dir.write("results/inferencex_vllm_command.txt", text);
+    auto runs = readServingPath(dir.path());
+    ASSERT_TRUE(runs.ok()) << runs.error().message;
+    EXPECT_EQ(runs->front().gpuCount, 4);
+    EXPECT_EQ(runs->front().kvCacheDtype, "");  // the command does not say: nothing is made up
+    EXPECT_EQ(runs->front().servedEvidence, "");
+}
+
 TEST(ServingVllmReader, ProgressCancelAndPreview) {
     std::vector<double> seen;
     ServingReadOptions options;

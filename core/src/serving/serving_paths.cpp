@@ -142,14 +142,18 @@ detail::ServeCommandHints servingSideHints(const fs::path& resultFile, std::stri
     std::error_code ec;
     for (const fs::path& dir : {resultFile.parent_path(), resultFile.parent_path().parent_path()}) {
         if (dir.empty() || !fs::is_directory(dir, ec)) continue;
-        std::vector<fs::path> commands;
+        std::vector<fs::path> commands, clientCommands;
         for (const auto& entry : fs::directory_iterator(dir, ec)) {
             const std::string name = entry.path().filename().string();
-            if (entry.is_regular_file(ec) && entry.path().extension() == ".txt" &&
-                (name.find("vllm_command") != std::string::npos || name.find("serve_command") != std::string::npos))
+            if (!entry.is_regular_file(ec) || entry.path().extension() != ".txt") continue;
+            if (name.find("vllm_command") != std::string::npos || name.find("serve_command") != std::string::npos)
                 commands.push_back(entry.path());
+            else if (name.find("benchmark_command") != std::string::npos)
+                clientCommands.push_back(entry.path());
         }
         std::sort(commands.begin(), commands.end());
+        std::sort(clientCommands.begin(), clientCommands.end());
+        commands.insert(commands.end(), clientCommands.begin(), clientCommands.end());  // the server's first
         for (const fs::path& command : commands) {
             auto text = servingReadFile(command);
             if (!text || text->size > (1u << 20)) continue;
