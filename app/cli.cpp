@@ -9,6 +9,7 @@
 #include "cli_exporter.h"
 #include "cli_judge.h"
 #include "cli_report.h"
+#include "cli_serving.h"
 #include "cli_timeline.h"
 
 #include <algorithm>
@@ -114,7 +115,7 @@ std::string usage() {
            "                                 and PDF with the charts); nothing on stdout unless --format is given\n"
            "  fp8dash demo [--format ...] [--out REPORT]   the report of the bundled demo comparison\n"
            "  fp8dash device [--format text|json]   the local GPU and its FP8 support\n" +
-           capacityUsage() + benchUsage() + judgeUsage() + exportUsage() + exporterUsage() +
+           capacityUsage() + servingUsage() + benchUsage() + judgeUsage() + exportUsage() + exporterUsage() +
            "  fp8dash --help | --version\n"
            "\n"
            "Verdict per task from the degradation d in the metric's good direction: d < 0.5% go,\n"
@@ -128,8 +129,8 @@ bool isCliInvocation(const std::vector<std::string>& args) {
     const std::string& first = args.front();
     return first == "compare" || first == "answers" || first == "report" || first == "demo" || first == "device" ||
            first == "timeline" || first == "capacity" || first == "plan" || first == "bench" || first == "judge" ||
-           first == "export" || first == "exporter" || first == "help" || first == "--help" || first == "-h" ||
-           first == "--version" || first == "-V";
+           first == "export" || first == "exporter" || first == "serving" || first == "help" || first == "--help" ||
+           first == "-h" || first == "--version" || first == "-V";
 }
 
 int run(const std::vector<std::string>& argv, std::ostream& rawOut, std::ostream& rawErr) {
@@ -162,6 +163,7 @@ int run(const std::vector<std::string>& argv, std::ostream& rawOut, std::ostream
         if (argv[0] == "judge") return runJudge({argv.begin() + 1, argv.end()}, out, err);
         if (argv[0] == "export") return runExport({argv.begin() + 1, argv.end()}, out, err);
         if (argv[0] == "exporter") return runExporter({argv.begin() + 1, argv.end()}, out, err);
+        if (argv[0] == "serving") return runServing({argv.begin() + 1, argv.end()}, out, err);
         throw UsageError{"unknown command " + argv[0]};
     } catch (const UsageError& e) {
         err << "fp8dash: " << errorText(e.message) << "\nRun 'fp8dash --help' for usage.\n";

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "cli_common.h"
+#include "cli_serving.h"
 #include "fp8dash/core/changed_answers.h"
 #include "fp8dash/core/comparison_builder.h"
 #include "fp8dash/core/comparison_file.h"
@@ -138,6 +139,8 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
     std::string savePath, baselineLabel = "BF16", candidateLabel = "FP8", value;
     std::string judgeBaselinePath, controlPath;
     std::vector<std::string> judgeCandidatePaths, labels;
+    std::vector<std::pair<std::string, std::string>> servingPaths;
+    ServingOptions servingOptions;
     RecommendationOptions recommendation;
     bool recommendationGiven = false, sideLabels = false;
     JudgeScale scale;
@@ -173,6 +176,13 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
             judgeBaselinePath = value;
         } else if (a.option("--judge-candidate", value)) {
             judgeCandidatePaths.push_back(value);
+        } else if (a.option("--serving", value)) {
+            const auto eq = value.find('=');
+            if (eq == std::string::npos || eq == 0 || eq + 1 == value.size())
+                throw UsageError{"compare: --serving \"" + value +
+                                 "\": expected LABEL=PATH (a run's label, its results)"};
+            servingPaths.emplace_back(value.substr(0, eq), value.substr(eq + 1));
+        } else if (servingOption(a, servingOptions, "compare")) {
         } else if (a.option("--label", value)) {
             if (value.empty()) throw UsageError{"--label: a label may not be empty"};
             labels.push_back(value);
@@ -284,6 +294,8 @@ int cmdCompare(Args& a, std::ostream& out, std::ostream& err) {
     for (std::size_t k = 1; k < judgeCandidatePaths.size(); ++k)
         inputs.moreJudgeCandidatePaths.emplace_back(judgeCandidatePaths[k]);
     inputs.recommendation = recommendation;
+    for (const auto& [label, path] : servingPaths) inputs.servingPaths.emplace_back(label, path);
+    inputs.servingOptions = servingOptions;
     std::optional<ComparisonDocument> existing;
     if (!savePath.empty()) {
         bool refused = false;

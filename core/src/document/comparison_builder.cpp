@@ -1,5 +1,7 @@
 #include "fp8dash/core/comparison_builder.h"
 
+#include <algorithm>
+
 #include "fp8dash/core/comparability.h"
 
 #include "fp8dash/core/lm_eval_results.h"
@@ -246,6 +248,35 @@ Result<JudgeSection> judgeSection(const ComparisonInputs& in, BuiltComparison& b
 
 }  // namespace
 
+namespace {
+
+// The serving results of each run, read under the run's label (errors name the label and the path).
+Result<ServingSection> servingSection(const ComparisonInputs& in, const ComparisonDocument& doc) {
+    if (!doc.hasEvals) return Error{"serving: serving benchmarks are weighed beside the evals: give the lm-eval runs"};
+    const std::vector<std::string> labels = doc.runLabels();
+    ServingSection s;
+    s.options = in.servingOptions;
+    for (const auto& [label, path] : in.servingPaths) {
+        if (std::find(labels.begin(), labels.end(), label) == labels.end()) {
+            std::string names;
+            for (const std::string& l : labels) names += (names.empty() ? "" : ", ") + l;
+            return Error{"serving \"" + label + "\": no run has this label (the runs are " + names + ")"};
+        }
+        auto runs = readServingPath(path);
+        if (!runs) return Error{"serving " + label + ": " + runs.error().message};
+        auto it = std::find_if(s.variants.begin(), s.variants.end(),
+                               [&](const ServingVariantInput& v) { return v.label == label; });
+        if (it == s.variants.end()) {
+            s.variants.push_back({label, {}});
+            it = s.variants.end() - 1;
+        }
+        it->runs.insert(it->runs.end(), runs->begin(), runs->end());
+    }
+    return s;
+}
+
+}  // namespace
+
 Result<BuiltComparison> buildComparison(const ComparisonInputs& in, const SampleProgressFn& progress) {
     if (!in.hasEvals() && !in.hasJudge())
         return Error{"nothing to compare: give two lm-eval runs, two judge score sources, or both"};
@@ -267,6 +298,11 @@ Result<BuiltComparison> buildComparison(const ComparisonInputs& in, const Sample
         auto section = judgeSection(in, built);
         if (!section) return section.error();
         built.document.judge = std::move(section).value();
+    }
+    if (!in.servingPaths.empty()) {
+        auto section = servingSection(in, built.document);
+        if (!section) return section.error();
+        built.document.serving = std::move(section).value();
     }
     if (!in.title.empty()) built.document.title = in.title;
     auto decision = decide(built.document);

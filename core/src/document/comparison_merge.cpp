@@ -45,6 +45,11 @@ EvidenceUpdate updateEvidence(ComparisonDocument existing, ComparisonDocument fr
     EvidenceUpdate u;
     ComparisonDocument& doc = u.document;
     doc = std::move(existing);
+    std::optional<ServingSection> freshServing = std::move(fresh.serving);
+    if (freshServing)
+        doc.serving = std::move(freshServing);
+    else if (doc.serving)
+        u.kept.push_back("the serving benchmarks");
     if (fresh.hasEvals) {
         moveEvals(doc, std::move(fresh));
         doc.title = std::move(fresh.title);  // the title names the runs

@@ -146,12 +146,15 @@ std::string servingToText(const ServingComparison& c, bool commandLine) {
     if (!c.problems.empty()) {
         out += "\nProblems:\n";
         for (const ServingProblem& p : c.problems)
-            out += bulletLine(p.blocking ? "\u2716" : "\u2022", p.text + (p.blocking ? " (blocking)" : "")) + "\n";
+            out += bulletLine(p.blocking ? "\u2716" : "\u2022", p.text + (p.blocking ? " (blocking)" : ""));
     }
     if (c.variants.size() > 1) {
         out += "\nWhat FP8 buys:\n";
-        for (std::size_t i = 1; i < c.variants.size(); ++i)
-            if (c.variants[i].gain) out += bulletLine("\u2022", c.variants[i].gain->sentence) + "\n";
+        if (c.blocked())
+            out += bulletLine("\u2022", "not measured here: the runs are not comparable (the problems above)");
+        else
+            for (std::size_t i = 1; i < c.variants.size(); ++i)
+                if (c.variants[i].gain) out += bulletLine("\u2022", c.variants[i].gain->sentence);
     }
     for (std::size_t i = 0; i < c.variants.size(); ++i) {
         const ServingVariantResult& v = c.variants[i];
@@ -172,11 +175,11 @@ std::string servingToText(const ServingComparison& c, bool commandLine) {
         };
         out += line(t.header);
         for (const auto& row : t.rows) out += line(row);
-        for (const std::string& f : v.flags) out += bulletLine("!", f) + "\n";
+        for (const std::string& f : v.flags) out += bulletLine("!", f);
     }
     if (!c.notes.empty()) {
         out += "\nNotes:\n";
-        for (const std::string& n : c.notes) out += bulletLine("\u2022", n) + "\n";
+        for (const std::string& n : c.notes) out += bulletLine("\u2022", n);
     }
     return out;
 }
@@ -192,7 +195,7 @@ std::string servingToMarkdown(const ServingComparison& c, bool commandLine) {
     for (const ServingProblem& p : c.problems)
         out += "- **" + std::string(p.blocking ? "Not comparable" : "Note") + ":** " + escape(p.text) + "\n";
     if (!c.problems.empty()) out += "\n";
-    for (std::size_t i = 1; i < c.variants.size(); ++i)
+    for (std::size_t i = 1; i < c.variants.size() && !c.blocked(); ++i)
         if (c.variants[i].gain) out += "- " + escape(c.variants[i].gain->sentence) + "\n";
     if (c.variants.size() > 1) out += "\n";
     for (std::size_t i = 0; i < c.variants.size(); ++i) {

@@ -65,8 +65,8 @@ const std::vector<ServingMetricMapping>& servingMetricMap() {
     static const std::vector<ServingMetricMapping> map = {
         {"output tokens/s", "output_throughput", "output_tokens_per_second.successful.mean",
          "output_token_throughput.avg"},
-        {"total tokens/s", "total_token_throughput (input_throughput before 2025)", "tokens_per_second.successful.mean",
-         "total_token_throughput.avg"},
+        {"total tokens/s", "total_token_throughput (before 2025: input_throughput + output_throughput)",
+         "tokens_per_second.successful.mean", "total_token_throughput.avg"},
         {"requests/s", "request_throughput", "requests_per_second.successful.mean", "request_throughput.avg"},
         {"ttft", "mean/median/pN_ttft_ms", "time_to_first_token_ms.successful", "time_to_first_token"},
         {"tpot", "mean/median/pN_tpot_ms", "inter_token_latency_ms.successful", "inter_token_latency"},

@@ -17,6 +17,7 @@
 #include "fp8dash/core/paired_task_result.h"
 #include "fp8dash/core/result.h"
 #include "fp8dash/core/sample_logs.h"
+#include "fp8dash/core/serving_comparison.h"
 
 namespace fp8dash {
 
@@ -52,6 +53,11 @@ struct ComparisonInputs {
     RecommendationOptions recommendation;
     ComparisonOptions options;  // thresholds, overrides, task map, the cautious policy (the judge follows it)
     std::string title;          // empty: the default title ("<model>: BF16 vs FP8", "BF16 vs FP8: domain judge")
+    // Serving benchmarks (DESIGN.md "What FP8 buys"): (run label, results file or folder) pairs, read with
+    // readServingPath; each label must name a run (the evals' labels). Weighed by the recommendation, never by the
+    // verdict. Needs the evals.
+    std::vector<std::pair<std::string, std::filesystem::path>> servingPaths;
+    ServingOptions servingOptions;
 
     bool hasEvals() const { return !baselinePath.empty() || !candidatePath.empty(); }
     bool hasJudge() const {
