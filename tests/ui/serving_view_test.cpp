@@ -269,6 +269,10 @@ TEST_F(ServingViewTest, StatisticComboChangesTheYValuesAndTheSloLine) {
     // Output tokens/s instead of a latency: the statistic combo is off, no SLO line, the capacity star stays.
     view.quantityCombo()->setCurrentIndex(1);
     EXPECT_FALSE(combo->isEnabled());
+    auto* y = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).value(0));
+    ASSERT_NE(y, nullptr);
+    EXPECT_EQ(y->titleText(), QStringLiteral("Output tokens/s"));
+    EXPECT_GE(y->max(), raw(512).outputTokS * kW8A8Speed);
     for (int i = 0; i < 8; ++i)
         EXPECT_NEAR(chart.lineSeries(1)->at(i).y(), raw(kLoads[i]).outputTokS * kW8A8Speed, 1e-6);
     EXPECT_EQ(chart.sloSeries(), nullptr);
@@ -431,6 +435,11 @@ TEST_F(ServingViewTest, BlockingProblemIsProminentAndNotesAreShown) {
     showAt(view, {1366, 768});
     ASSERT_FALSE(view.problemTexts().isEmpty());
     EXPECT_TRUE(view.problemTexts()[0].startsWith(QStringLiteral("Not comparable: ")));
+    EXPECT_EQ(view.problemTexts()[0].indexOf(QStringLiteral("comparable"), 16, Qt::CaseInsensitive), -1)
+        << view.problemTexts()[0].toStdString();  // said once
+    // Both models are named.
+    EXPECT_NE(view.problemTexts()[0].indexOf(QStringLiteral("Qwen/Qwen3-8B")), -1);
+    EXPECT_NE(view.problemTexts()[0].indexOf(QStringLiteral("meta-llama/Llama-3.1-8B-Instruct")), -1);
     auto* blocking = view.findChild<QLabel*>(QStringLiteral("servingBlockingProblem"));
     ASSERT_NE(blocking, nullptr);
     EXPECT_TRUE(blocking->isVisible());
@@ -461,6 +470,49 @@ TEST_F(ServingViewTest, Screenshots) {
                 QStringLiteral("serving-%1x%2-%3.png").arg(size.width()).arg(size.height()).arg(themeModeName(mode)));
         }
     }
+    // The throughput plot, a comparison that is not comparable, and the empty state, in the light theme.
+    Theme::instance()->setMode(ThemeMode::Light);
+    ServingView view;
+    view.setComparison(threeVariants());
+    showAt(view, {1366, 768});
+    view.quantityCombo()->setCurrentIndex(1);
+    QTest::qWait(20);
+    saveScreenshot(view, QStringLiteral("serving-1366x768-throughput.png"));
+    ServingRun other = scaledRun(64, 1, 1);
+    other.model = "Qwen/Qwen3-8B";
+    std::vector<ServingRun> base;
+    for (int c : kLoads) base.push_back(scaledRun(c, 1, 1));
+    view.setComparison(compareServing({{"BF16", base}, {"FP8", {other}}}, {}));
+    QTest::qWait(20);
+    saveScreenshot(view, QStringLiteral("serving-1366x768-not-comparable.png"));
+    view.clear();
+    QTest::qWait(20);
+    saveScreenshot(view, QStringLiteral("serving-1366x768-empty.png"));
+    Theme::instance()->setMode(before);
+}
+
+// A theme change repaints the chart in place: the same series (no rebuild, so a hovered read-out stays), the chart's
+// background follows the palette, and the legend's cross entry stays without a coloured square.
+TEST_F(ServingViewTest, ThemeChangeRestylesTheChartInPlace) {
+    REQUIRE_SWEEP();
+    const ThemeMode before = Theme::instance()->mode();
+    Theme::instance()->setMode(ThemeMode::Light);
+    ServingView view;
+    view.setComparison(threeVariants());
+    showAt(view, {1366, 768});
+    ServingChart& chart = *view.chart();
+    QLineSeries* line = chart.lineSeries(1);
+    emit line->hovered(line->at(2), true);
+    const QString hovered = chart.hoverText();
+    const QColor lightBackground = chart.chart()->backgroundBrush().color();
+    Theme::instance()->setMode(ThemeMode::Dark);
+    QApplication::processEvents();
+    EXPECT_EQ(chart.lineSeries(1), line);
+    EXPECT_EQ(chart.hoverText(), hovered);
+    EXPECT_NE(chart.chart()->backgroundBrush().color(), lightBackground);
+    EXPECT_LT(chart.chart()->backgroundBrush().color().lightness(), 128);
+    for (QLegendMarker* m : chart.chart()->legend()->markers(chart.failedSeries(2)))
+        EXPECT_EQ(m->brush().color().alpha(), 0);
     Theme::instance()->setMode(before);
 }
 

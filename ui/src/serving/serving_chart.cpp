@@ -354,15 +354,7 @@ void ServingChart::addVariant(int i) {
         failed->attachAxis(y);
         bool first = true;
         for (const VariantSeries& before : m_series) first = first && !before.failed;
-        if (!first) {
-            hideFromLegend(failed);
-        } else {
-            // The entry's text draws the cross: no square in a variant's colour beside it.
-            for (QLegendMarker* marker : chart->legend()->markers(failed)) {
-                marker->setBrush(Qt::transparent);
-                marker->setPen(Qt::NoPen);
-            }
-        }
+        if (!first) hideFromLegend(failed);
         s.failed = failed;
         connect(failed, &QXYSeries::hovered, this,
                 [this, i, failed](const QPointF& point, bool state) { onHovered(i, failed, point, state); });
@@ -450,6 +442,11 @@ void ServingChart::restyle() {
         if (s.failed) {
             s.failed->setLightMarker(servingCrossImage(color));
             s.failed->setColor(color);
+            // The legend entry's text draws the cross: no square in a variant's colour beside it.
+            for (QLegendMarker* marker : m_view->chart()->legend()->markers(s.failed)) {
+                marker->setBrush(Qt::transparent);
+                marker->setPen(Qt::NoPen);
+            }
         }
         if (s.capacity) {
             s.capacity->setColor(color);

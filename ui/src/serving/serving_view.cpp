@@ -73,7 +73,8 @@ ServingView::ServingView(QWidget* parent) : QWidget(parent) {
     m_empty->setObjectName(QStringLiteral("servingEmpty"));
     m_empty->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
     m_empty->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    emptyLayout->addWidget(m_empty);
+    m_empty->setMaximumWidth(640);  // a readable line length on a wide window
+    emptyLayout->addWidget(m_empty, 0, Qt::AlignHCenter);
     emptyLayout->addStretch(2);
     m_stack->addWidget(emptyPage);
 
@@ -294,7 +295,10 @@ void ServingView::fillCard() {
     // A blocking problem first: the figures below it do not compare like with like.
     for (const ServingProblem& p : c.problems) {
         if (!p.blocking) continue;
-        const QString text = tr("Not comparable: %1").arg(toQString(p.text));
+        QString problem = toQString(p.text);
+        const QString lead = QStringLiteral("not comparable: ");  // core's blocking problems may say it themselves
+        if (problem.startsWith(lead, Qt::CaseInsensitive)) problem = problem.mid(lead.size());
+        const QString text = tr("Not comparable: %1").arg(problem);
         QLabel* label = servingWrappedLabel(text, QStringLiteral("servingBlockingProblem"), m_card);
         style::setTextTone(label, style::TextTone::Error, true);
         m_problemTexts << text;
@@ -389,9 +393,15 @@ void ServingView::fitTableHeight() {
     const int header = m_table->horizontalHeader()->sizeHint().height();
     const int frame = 2 * m_table->frameWidth();
     // Room for the horizontal scroll bar only where the columns are wider than the table.
-    const int scrollBar = m_table->horizontalHeader()->length() > m_table->viewport()->width()
-                              ? m_table->horizontalScrollBar()->sizeHint().height()
-                              : 0;
+    // (The table spans the view's width, less the page's margins; its own width is not laid out yet here.)
+    int columns = 0;
+    const QHeaderView* h = m_table->horizontalHeader();
+    for (int c = 0; c < m_tableModel->columnCount(); ++c)  // the last one stretches: its content's width
+        columns +=
+            c + 1 < m_tableModel->columnCount()
+                ? h->sectionSize(c)
+                : std::max(h->sectionSizeHint(c), static_cast<const QAbstractItemView*>(m_table)->sizeHintForColumn(c));
+    const int scrollBar = columns + frame > width() - 16 ? m_table->horizontalScrollBar()->sizeHint().height() : 0;
     const int row = m_table->verticalHeader()->defaultSectionSize();
     const int rows = m_tableModel->rowCount();
     m_table->setMinimumHeight(header + std::clamp(rows, 3, 8) * row + frame + scrollBar);
