@@ -14,8 +14,10 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QMenu>
 #include <QScatterSeries>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QValueAxis>
 
@@ -26,6 +28,7 @@
 
 #include "fp8dash/core/serving_comparison.h"
 #include "fp8dash/core/serving_format.h"
+#include "fp8dash/ui/export_actions.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/serving_chart.h"
 #include "fp8dash/ui/serving_table_model.h"
@@ -448,6 +451,63 @@ TEST_F(ServingViewTest, BlockingProblemIsProminentAndNotesAreShown) {
     EXPECT_NE(view.sloText().indexOf(QStringLiteral("No latency SLO")), -1);
     EXPECT_EQ(view.sloText().indexOf(QStringLiteral("--")), -1);
     EXPECT_EQ(clippedSlideLabels(&view).join(QLatin1Char('\n')).toStdString(), "");
+}
+
+// Loads set as request rates 1, 2 and 4 req/s span only 4×: a linear axis in req/s. A point that sent everything at
+// once has no place on it: the table has it, and the caption under the chart says so.
+TEST_F(ServingViewTest, RatesSpanningLessThan8xAreOnALinearAxisAndUnboundedLoadsInTheTable) {
+    auto rateRun = [](double rate, double outputTokS) {
+        ServingRun r = onePoint(outputTokS);
+        r.load = {LoadAxis::RequestRate, rate, std::nullopt};
+        return r;
+    };
+    ServingRun unbounded = onePoint(5000);
+    unbounded.load = {LoadAxis::Unbounded, 0, std::nullopt};
+    ServingRun unboundedFp8 = unbounded;
+    unboundedFp8.outputTokensPerS = 5500;
+    const ServingComparison c =
+        compareServing({{"BF16", {rateRun(1, 900), rateRun(2, 1700), rateRun(4, 3000), unbounded}},
+                        {"FP8", {rateRun(1, 950), rateRun(2, 1900), rateRun(4, 3400), unboundedFp8}}},
+                       {});
+    ServingView view;
+    view.setComparison(c);
+    showAt(view, {1366, 768});
+    const ServingChart& chart = *view.chart();
+    EXPECT_FALSE(chart.logLoadAxis());
+    auto* x = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Horizontal).value(0));
+    ASSERT_NE(x, nullptr);
+    EXPECT_EQ(qobject_cast<QCategoryAxis*>(x), nullptr);
+    EXPECT_EQ(x->titleText(), QStringLiteral("Request rate (req/s)"));
+    for (int v = 0; v < 2; ++v) EXPECT_EQ(loadsOf(chart, chart.lineSeries(v)), (std::vector<double>{1, 2, 4}));
+    EXPECT_LE(x->min(), 1);
+    EXPECT_GE(x->max(), 4);
+    EXPECT_NE(chart.captionText().indexOf(QStringLiteral("see the table")), -1) << chart.captionText().toStdString();
+    EXPECT_EQ(view.tableModel()->rowCount(), 4);  // the unbounded point is a row of the table
+    EXPECT_EQ(clippedSlideLabels(&view).join(QLatin1Char('\n')).toStdString(), "");
+}
+
+// "Export like the other charts": the chart's context menu offers PNG and SVG, and both write the chart as drawn.
+TEST_F(ServingViewTest, ChartExportsAsPngAndSvg) {
+    REQUIRE_SWEEP();
+    ServingView view;
+    view.setComparison(threeVariants());
+    showAt(view, {1366, 768});
+    QChartView* chartView = view.chart()->chartView();
+    EXPECT_EQ(chartView->contextMenuPolicy(), Qt::CustomContextMenu);
+    std::unique_ptr<QMenu> menu(exporting::createChartExportMenu(chartView, QStringLiteral("Serving"), {}));
+    EXPECT_NE(menu->findChild<QAction*>(QStringLiteral("exportChartPng")), nullptr);
+    EXPECT_NE(menu->findChild<QAction*>(QStringLiteral("exportChartSvg")), nullptr);
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("serving.png")), svg = dir.filePath(QStringLiteral("serving.svg"));
+    ASSERT_TRUE(exporting::writeChartPng(chartView, png).ok());
+    ASSERT_TRUE(exporting::writeChartSvg(chartView, svg, QStringLiteral("Serving")).ok());
+    const QImage image(png);
+    EXPECT_EQ(image.width(), chartView->width() * 2);
+    QFile file(svg);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+    EXPECT_NE(text.indexOf("FP8 W8A8"), -1);
+    EXPECT_NE(text.indexOf("capacity 256"), -1);
 }
 
 // Pictures for a person to look at ($FP8DASH_SCREENSHOT_DIR): 1366 × 768 and 1920 × 1080, light and dark, with a
