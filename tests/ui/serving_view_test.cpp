@@ -510,6 +510,42 @@ TEST_F(ServingViewTest, ChartExportsAsPngAndSvg) {
     EXPECT_NE(text.indexOf("capacity 256"), -1);
 }
 
+// Labels come from files (vLLM --label, GuideLLM's "variant"): markup in one is shown as text, never rendered, and a
+// bidi override is shown as an escape (untrusted_ui.h).
+TEST_F(ServingViewTest, VariantLabelsFromFilesAreShownAsText) {
+    const std::string hostile = "<b style=color:green>GO</b>\u202Ex";
+    const ServingComparison c = compareServing({{"BF16", {onePoint(1000)}}, {hostile, {onePoint(1100)}}}, {});
+    ServingView view;
+    view.setComparison(c);
+    showAt(view, {1366, 768});
+    const QString legend = view.chart()->lineSeries(1)->name();
+    EXPECT_EQ(legend.indexOf(QStringLiteral("<b")), -1) << legend.toStdString();  // escaped for Qt Charts' HTML
+    EXPECT_NE(legend.indexOf(QStringLiteral("&lt;b")), -1) << legend.toStdString();
+    EXPECT_EQ(rawControl(view.tableVariantCombo()->itemText(1)), 0);
+    for (const QLabel* label : view.findChildren<QLabel*>()) {
+        if (label->text().indexOf(QStringLiteral("GO")) < 0) continue;
+        EXPECT_EQ(label->textFormat(), Qt::PlainText) << label->objectName().toStdString();
+        EXPECT_EQ(rawControl(label->text()), 0) << label->objectName().toStdString();
+    }
+    emit view.chart()->lineSeries(1)->hovered(view.chart()->lineSeries(1)->at(0), true);
+    EXPECT_EQ(rawControl(view.chart()->hoverText()), 0);
+}
+
+// The chart as a picture for a report or a slide: light even in the dark theme, at the asked size.
+TEST_F(ServingViewTest, ChartPictureIsLightWhateverTheTheme) {
+    REQUIRE_SWEEP();
+    const ThemeMode before = Theme::instance()->mode();
+    Theme::instance()->setMode(ThemeMode::Dark);
+    const QImage image = ServingChart::renderImage(threeVariants(), ServingChart::Quantity::Latency,
+                                                   {ServingMetric::Ttft, 99}, {960, 480}, 2.0);
+    Theme::instance()->setMode(before);
+    ASSERT_EQ(image.size(), QSize(1920, 960));
+    EXPECT_GT(image.pixelColor(4, 4).lightness(), 240);
+    EXPECT_GT(image.pixelColor(1900, 940).lightness(), 240);
+    if (!qEnvironmentVariableIsEmpty("FP8DASH_SCREENSHOT_DIR"))
+        image.save(qEnvironmentVariable("FP8DASH_SCREENSHOT_DIR") + QStringLiteral("/serving-chart-picture.png"));
+}
+
 // Pictures for a person to look at ($FP8DASH_SCREENSHOT_DIR): 1366 × 768 and 1920 × 1080, light and dark, with a
 // point hovered.
 TEST_F(ServingViewTest, Screenshots) {
@@ -571,8 +607,10 @@ TEST_F(ServingViewTest, ThemeChangeRestylesTheChartInPlace) {
     EXPECT_EQ(chart.hoverText(), hovered);
     EXPECT_NE(chart.chart()->backgroundBrush().color(), lightBackground);
     EXPECT_LT(chart.chart()->backgroundBrush().color().lightness(), 128);
-    for (QLegendMarker* m : chart.chart()->legend()->markers(chart.failedSeries(2)))
+    for (QLegendMarker* m : chart.chart()->legend()->markers(chart.failedSeries(2))) {
         EXPECT_EQ(m->brush().color().alpha(), 0);
+        EXPECT_EQ(m->pen().color().alpha(), 0);
+    }
     Theme::instance()->setMode(before);
 }
 

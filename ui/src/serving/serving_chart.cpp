@@ -22,6 +22,7 @@
 #include <cmath>
 
 #include "fp8dash/core/number_format.h"
+#include "fp8dash/ui/chart_snapshots.h"
 #include "fp8dash/ui/export_actions.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "widgets/ui_style.h"
@@ -36,14 +37,30 @@ const QColor kServingColors[] = {QColor(0x1a, 0x73, 0xe8), QColor(0xd9, 0x48, 0x
                                  QColor(0x8e, 0x24, 0xaa), QColor(0xf2, 0x9e, 0x2e), QColor(0x00, 0x89, 0x7b)};
 
 // Line colours as drawn: on a dark chart a little lighter, so that the blue and purple read on the dark background.
-QColor servingDrawnColor(int i) {
+QColor servingDrawnColor(int i, bool dark) {
     const QColor c = ServingChart::variantColor(i);
-    return style::darkPalette() ? c.lighter(135) : c;
+    return dark ? c.lighter(135) : c;
 }
 
 // The chart's text colour (adaptChart's).
-QColor servingChartText() {
-    return style::darkPalette() ? QApplication::palette().color(QPalette::Text) : QColor(0x40, 0x40, 0x40);
+QColor servingChartText(bool dark) {
+    return dark ? QApplication::palette().color(QPalette::Text) : QColor(0x40, 0x40, 0x40);
+}
+
+// adaptChart's light palette whatever the application's (a picture for a report or a slide).
+void servingLightChart(QChartView* view) {
+    QChart* chart = view->chart();
+    const QColor text(0x40, 0x40, 0x40);
+    chart->setBackgroundBrush(QColor(Qt::white));
+    chart->setTitleBrush(text);
+    chart->legend()->setLabelColor(text);
+    for (QAbstractAxis* axis : chart->axes()) {
+        axis->setLabelsColor(text);
+        axis->setTitleBrush(text);
+        axis->setGridLineColor(QColor(0xe0, 0xe0, 0xe0));
+        axis->setLinePenColor(QColor(0xbd, 0xbd, 0xbd));
+    }
+    view->setBackgroundBrush(QColor(Qt::white));
 }
 
 // "2,310 ms", "48.7 ms", "9.84 ms".
@@ -259,7 +276,7 @@ void ServingChart::rebuild() {
         auto* cat = new QCategoryAxis;
         cat->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
         xLo = std::log2(loads.front()) - 0.35;
-        xHi = std::log2(loads.back()) + 0.35;
+        xHi = std::log2(loads.back()) + 0.5;  // room for a capacity label on the last load
         cat->setStartValue(xLo);
         double last = -INFINITY;
         for (double l : loads) {
@@ -427,11 +444,20 @@ void ServingChart::hideFromLegend(QXYSeries* s) {
     for (QLegendMarker* marker : m_view->chart()->legend()->markers(s)) marker->setVisible(false);
 }
 
+void ServingChart::setAlwaysLight(bool light) {
+    m_alwaysLight = light;
+    restyle();
+}
+
 void ServingChart::restyle() {
-    style::adaptChartView(m_view);
-    const QColor text = servingChartText();
+    const bool dark = !m_alwaysLight && style::darkPalette();
+    if (m_alwaysLight)
+        servingLightChart(m_view);
+    else
+        style::adaptChartView(m_view);
+    const QColor text = servingChartText(dark);
     for (std::size_t i = 0; i < m_series.size(); ++i) {
-        const QColor color = servingDrawnColor(static_cast<int>(i));
+        const QColor color = servingDrawnColor(static_cast<int>(i), dark);
         const VariantSeries& s = m_series[i];
         if (s.line) {
             QPen pen(color);
@@ -444,22 +470,32 @@ void ServingChart::restyle() {
             s.failed->setColor(color);
             // The legend entry's text draws the cross: no square in a variant's colour beside it.
             for (QLegendMarker* marker : m_view->chart()->legend()->markers(s.failed)) {
-                marker->setBrush(Qt::transparent);
-                marker->setPen(Qt::NoPen);
+                marker->setBrush(QBrush(Qt::transparent));
+                marker->setPen(QPen(Qt::transparent));
             }
         }
         if (s.capacity) {
             s.capacity->setColor(color);
             s.capacity->setBorderColor(text);
-            s.capacity->setPointLabelsColor(s.sharedLabel ? text : style::darkPalette() ? color : color.darker(115));
+            s.capacity->setPointLabelsColor(s.sharedLabel ? text : dark ? color : color.darker(115));
         }
     }
     if (m_slo) {
-        QPen pen(style::errorTextColor());
+        QPen pen(dark ? QColor(0xff, 0xb4, 0xab) : QColor(0x9b, 0x1c, 0x1c));  // the error text colours
         pen.setWidthF(1.6);
         pen.setStyle(Qt::DashLine);
         m_slo->setPen(pen);
     }
+}
+
+QImage ServingChart::renderImage(const ServingComparison& c, Quantity quantity, Statistic statistic, QSize logicalSize,
+                                 qreal scale) {
+    ServingChart chart;
+    chart.setAlwaysLight(true);
+    chart.m_quantity = quantity;
+    chart.m_statistic = statistic;
+    chart.setComparison(c);
+    return renderChartImage(chart.chartView(), logicalSize, scale);
 }
 
 QString ServingChart::pointText(int variant, std::size_t point) const {
@@ -523,7 +559,7 @@ void ServingChart::onHovered(int variant, QXYSeries* series, const QPointF& poin
     if (series == s.failed && std::size_t(best) < s.failedPoints.size()) index = s.failedPoints[std::size_t(best)];
     if (series == s.capacity) index = s.capacityPoint;
     if (!index) return;
-    m_hoverText = pointText(variant, *index);
+    m_hoverText = visibleText(pointText(variant, *index));  // as the label shows it
     setPlainText(m_hover, m_hoverText);
     if (isVisible()) QToolTip::showText(QCursor::pos(), escapedTip(m_hoverText), m_view);
     emit pointHovered(m_hoverText);

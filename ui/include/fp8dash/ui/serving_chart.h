@@ -12,6 +12,8 @@
 // place. GUI thread only; the comparison is copied, nothing is read from disk.
 
 #include <QColor>
+#include <QImage>
+#include <QSize>
 #include <QString>
 #include <QWidget>
 
@@ -50,6 +52,14 @@ public:
     void setStatistic(Statistic s);
     Quantity quantity() const { return m_quantity; }
     Statistic statistic() const { return m_statistic; }
+
+    // Drawn in the light chart palette whatever the application's theme (pictures for reports and slides, which
+    // print and project well; chart_snapshots.h).
+    void setAlwaysLight(bool light);
+    // The chart of c as a picture, light (chart_snapshots.h's renderChartImage: logicalSize × scale pixels), for a
+    // report or a slide; the same chart the tab shows for that quantity and statistic.
+    static QImage renderImage(const ServingComparison& c, Quantity quantity, Statistic statistic,
+                              QSize logicalSize = {960, 480}, qreal scale = 2.0);
 
     // "p99 TTFT", "mean E2E latency"; "Output tokens/s" for the throughput.
     static QString statisticName(Statistic s);
@@ -104,6 +114,7 @@ private:
     Quantity m_quantity = Quantity::Latency;
     Statistic m_statistic;
     bool m_logX = false;
+    bool m_alwaysLight = false;
     double m_yTop = 1;
     std::vector<VariantSeries> m_series;
     QLineSeries* m_slo = nullptr;
