@@ -481,8 +481,10 @@ void ServingChart::restyle() {
         }
     }
     if (m_slo) {
-        QPen pen(dark ? QColor(0xff, 0xb4, 0xab) : QColor(0x9b, 0x1c, 0x1c));  // the error text colours
-        pen.setWidthF(1.6);
+        // Neutral, so that it never reads as a variant (orange and red are candidates' colours) and a capacity label
+        // in a variant's colour stays legible where it crosses the line.
+        QPen pen(dark ? QColor(0xbd, 0xc1, 0xc6) : QColor(0x3c, 0x40, 0x43));
+        pen.setWidthF(1.8);
         pen.setStyle(Qt::DashLine);
         m_slo->setPen(pen);
     }
