@@ -510,6 +510,25 @@ TEST_F(ServingViewTest, ChartExportsAsPngAndSvg) {
     EXPECT_NE(text.indexOf("capacity 256"), -1);
 }
 
+// The statistic shown first is the SLO's first target's; one the chart has no statistic for (p99.9) gives that
+// metric's p99; without an SLO, p99 TTFT.
+TEST_F(ServingViewTest, DefaultStatisticFollowsTheSlosFirstTarget) {
+    ServingRun r = onePoint(1000);
+    r.tpot.percentiles = {{99, 20}, {99.9, 30}};
+    r.e2el.mean = 900;
+    auto shownFor = [&](const char* slo) {
+        ServingOptions o;
+        if (*slo) o.slo = *parseServingSlo(slo);
+        ServingView view;
+        view.setComparison(compareServing({{"BF16", {r}}, {"FP8", {r}}}, o));
+        return view.chart()->statistic();
+    };
+    EXPECT_EQ(shownFor("e2el_mean=2s,ttft_p99=1s"), (ServingChart::Statistic{ServingMetric::E2el, 0}));
+    EXPECT_EQ(shownFor("tpot_p90=40ms"), (ServingChart::Statistic{ServingMetric::Tpot, 90}));
+    EXPECT_EQ(shownFor("tpot_p99.9=50ms"), (ServingChart::Statistic{ServingMetric::Tpot, 99}));
+    EXPECT_EQ(shownFor(""), (ServingChart::Statistic{ServingMetric::Ttft, 99}));
+}
+
 // Labels come from files (vLLM --label, GuideLLM's "variant"): markup in one is shown as text, never rendered, and a
 // bidi override is shown as an escape (untrusted_ui.h).
 TEST_F(ServingViewTest, VariantLabelsFromFilesAreShownAsText) {

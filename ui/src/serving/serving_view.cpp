@@ -257,9 +257,11 @@ bool ServingView::isEmptyShown() const {
 }
 
 ServingChart::Statistic ServingView::defaultStatistic() const {
-    if (m_c)
-        for (const SloTarget& t : m_c->slo.targets)
-            if (servingInCombo(t.percentile)) return {t.metric, t.percentile};
+    // The SLO's first target (a percentile the chart has no statistic for, p99.9: that metric's p99).
+    if (m_c && !m_c->slo.empty()) {
+        const SloTarget& t = m_c->slo.targets.front();
+        return {t.metric, servingInCombo(t.percentile) ? t.percentile : 99.0};
+    }
     return {ServingMetric::Ttft, 99};
 }
 
