@@ -176,6 +176,11 @@ TEST_F(ServingViewTest, CardSaysWhatEachCandidateBuysInTheCoresWords) {
         EXPECT_NE(label->styleSheet().indexOf(QStringLiteral("bold")), -1);
     }
     EXPECT_EQ(view.cardTitle(), QStringLiteral("What FP8 buys on your server"));
+    // The KV variant's load where every request failed is said on the card, with the variant's name.
+    ASSERT_EQ(c.variants[2].flags.size(), 1u);
+    EXPECT_TRUE(view.problemTexts().contains(toQString("FP8 W8A8 + FP8 KV: " + c.variants[2].flags[0])))
+        << view.problemTexts().join(QLatin1Char('|')).toStdString();
+    EXPECT_NE(c.variants[2].flags[0].find("every request failed at 512"), std::string::npos);
 }
 
 TEST_F(ServingViewTest, ChartHasALinePerVariantWithCapacityStarsAtTheCoresCapacity) {

@@ -321,6 +321,16 @@ void ServingView::fillCard() {
         m_noteTexts << label->text();
         addCardLabel(label);
     }
+    // Each variant's flags (failed requests, a load where every request failed): said for every variant, not only the
+    // one whose table is shown.
+    for (const ServingVariantResult& v : c.variants)
+        for (const std::string& flag : v.flags) {
+            const QString text = toQString(v.label + ": " + flag);
+            QLabel* label = style::iconRow(style::RowIcon::Warning, style::escaped(text), m_card);
+            label->setObjectName(QStringLiteral("servingFlag"));
+            m_problemTexts << text;
+            addCardLabel(label);
+        }
     for (const ServingProblem& p : c.problems) {
         if (p.blocking) continue;
         QLabel* label = style::iconRow(style::RowIcon::Warning, style::escaped(p.text), m_card);
@@ -380,11 +390,9 @@ void ServingView::showTableFor(int variant) {
     if (v.gpus) details << tr("%n GPU(s) per replica", "", *v.gpus);
     setPlainText(m_variantDetails, details.join(QStringLiteral(" · ")));
     setPlainText(m_capacity, tr("Capacity: %1").arg(toQString(servingCapacityWords(c, v))));
-    QStringList more;
-    if (const std::string r = servingReplicaWords(c, v); !r.empty()) more << tr("Replicas: %1").arg(toQString(r));
-    for (const std::string& flag : v.flags) more << toQString(flag);
-    setPlainText(m_replicas, more.join(QStringLiteral("\n")));
-    m_replicas->setVisible(!more.isEmpty());
+    const std::string replicas = servingReplicaWords(c, v);
+    setPlainText(m_replicas, replicas.empty() ? QString() : tr("Replicas: %1").arg(toQString(replicas)));
+    m_replicas->setVisible(!replicas.empty());
     m_table->resizeColumnsToContents();
     fitTableHeight();
 }

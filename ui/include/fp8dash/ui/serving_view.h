@@ -5,7 +5,7 @@
 //  - the "What FP8 buys" card: each candidate's gain in one sentence (ServingGain::sentence, the reports' and the
 //    slide's), in the success colour where it is a gain beyond the noise, the caution colour where it is within the
 //    noise, the error colour where it is a loss; the SLO in words; the comparison's problems (a blocking one first
-//    and prominent: "Not comparable: …") and notes;
+//    and prominent: "Not comparable: …"), each variant's flags (failed requests) and the notes;
 //  - the throughput–latency chart (serving_chart.h) with its controls: plot a latency statistic (TTFT, TPOT, ITL, E2E
 //    latency × p50, p90, p99, mean; by default the SLO's first target's, else p99 TTFT) or output tokens/s;
 //  - the per-load table of one variant (serving_table_model.h; "Table for" picks it, the first candidate by default)
@@ -60,7 +60,9 @@ public:
     QString sloText() const;
     QList<QLabel*> gainLabels() const { return m_gainLabels; }  // one per candidate with a gain, in variant order
     QStringList gainTexts() const;
-    QStringList problemTexts() const;  // as shown ("Not comparable: …" for a blocking one)
+    // The problems as shown: a blocking one "Not comparable: …", then each variant's flags ("FP8: 3.8% of requests
+    // failed at 64 concurrent (12 of 320)"), then the other problems.
+    QStringList problemTexts() const;
     QStringList noteTexts() const;
 
     // The chart and its controls.
