@@ -256,6 +256,7 @@ void ServingChart::rebuild() {
     std::vector<double> loads;
     int unbounded = 0;
     double yMax = 0;
+    bool anyFailed = false;
     for (const ServingVariantResult& v : c.variants)
         for (const ServingPoint& p : v.points) {
             if (!servingPlottable(c, p)) {
@@ -263,6 +264,7 @@ void ServingChart::rebuild() {
                 continue;
             }
             loads.push_back(p.load.value);
+            anyFailed = anyFailed || p.allFailed;
             if (const auto y = valueOf(p)) yMax = std::max(yMax, *y);
         }
     std::sort(loads.begin(), loads.end());
@@ -304,7 +306,8 @@ void ServingChart::rebuild() {
     auto* y = new QValueAxis;
     y->setTitleText(m_quantity == Quantity::Latency ? statisticName(m_statistic) + tr(" (ms)") : tr("Output tokens/s"));
     y->setLabelFormat(QStringLiteral("%g"));
-    y->setRange(0, yMax > 0 ? yMax * 1.1 : 1);
+    // Headroom for the crosses of all-failed loads at the top, above any point and its capacity label.
+    y->setRange(0, yMax > 0 ? yMax * (anyFailed ? 1.3 : 1.1) : 1);
     y->applyNiceNumbers();
     m_yTop = y->max();
     chart->addAxis(x, Qt::AlignBottom);
@@ -365,7 +368,7 @@ void ServingChart::addVariant(int i) {
         // One legend entry says what a cross is (the first variant with one); the cross has its variant's colour.
         failed->setName(chartText(tr("✕ every request failed")));
         failed->setMarkerSize(14);
-        for (std::size_t k : s.failedPoints) failed->append(xOf(v.points[k].load.value), m_yTop * 0.96);
+        for (std::size_t k : s.failedPoints) failed->append(xOf(v.points[k].load.value), m_yTop * 0.97);
         chart->addSeries(failed);
         failed->attachAxis(x);
         failed->attachAxis(y);
