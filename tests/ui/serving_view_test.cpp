@@ -401,6 +401,12 @@ TEST_F(ServingViewTest, EmptyStateSaysHowToAddServingResults) {
     EXPECT_NE(empty->text().indexOf(QStringLiteral("vLLM bench serve, GuideLLM, AIPerf")), -1);
     EXPECT_NE(empty->text().indexOf(QStringLiteral("New Comparison")), -1);
     EXPECT_EQ(empty->text().indexOf(QStringLiteral("--")), -1);  // words for people, no command-line flags
+    for (QSize size : {QSize(1366, 768), QSize(1920, 1080), QSize(800, 600)}) {
+        view.resize(size);
+        QTest::qWait(20);
+        EXPECT_EQ(clippedSlideLabels(&view).join(QLatin1Char('\n')).toStdString(), "") << size.width();
+        EXPECT_GE(empty->width(), std::min(600, size.width() / 2)) << size.width();  // not squeezed to its hint
+    }
     if (inferenceXFile(4).empty()) return;
     view.setComparison(threeVariants());
     EXPECT_FALSE(view.isEmptyShown());

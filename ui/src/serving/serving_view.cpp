@@ -73,8 +73,14 @@ ServingView::ServingView(QWidget* parent) : QWidget(parent) {
     m_empty->setObjectName(QStringLiteral("servingEmpty"));
     m_empty->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
     m_empty->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_empty->setMaximumWidth(640);  // a readable line length on a wide window
-    emptyLayout->addWidget(m_empty, 0, Qt::AlignHCenter);
+    // A readable line length on a wide window: at most 640 pixels, centred by stretches (an aligned wrapped label
+    // would get only its narrow size hint, and its lines would be cut off).
+    m_empty->setMaximumWidth(640);
+    auto* emptyRow = new QHBoxLayout;
+    emptyRow->addStretch(1);
+    emptyRow->addWidget(m_empty, 4);
+    emptyRow->addStretch(1);
+    emptyLayout->addLayout(emptyRow);
     emptyLayout->addStretch(2);
     m_stack->addWidget(emptyPage);
 
