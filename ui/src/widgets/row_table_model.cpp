@@ -77,6 +77,8 @@ QVariant RowTableModel::data(const QModelIndex& index, int role) const {
             return cell->number ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
         case Qt::ForegroundRole:
             if (cell->tone == TableCell::Tone::Investigate) return style::verdictTextColor(Verdict::Investigate);
+            if (cell->tone == TableCell::Tone::Good) return style::successTextColor();
+            if (cell->tone == TableCell::Tone::Bad) return style::errorTextColor();
             return {};
         default:
             return {};

@@ -19,7 +19,9 @@
 namespace fp8dash::ui {
 
 struct TableCell {
-    enum class Tone { Plain, Investigate };  // Investigate: the verdict's "look here" text colour
+    // Investigate: the verdict's "look here" text colour; Good and Bad: a change in the good or the bad direction (the
+    // palette's success and error text colours).
+    enum class Tone { Plain, Investigate, Good, Bad };
     QString text;
     QVariant value;  // Qt::UserRole: exact value and sort key; invalid: none
     QString toolTip;
