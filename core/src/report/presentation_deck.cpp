@@ -680,6 +680,8 @@ std::string_view presentationStepName(PresentationStep step) {
             return "Changed answer";
         case PresentationStep::LayerCosts:
             return "What each FP8 layer costs";
+        case PresentationStep::Serving:
+            return "What FP8 buys on your server";
     }
     return "";
 }
@@ -728,6 +730,7 @@ PresentationDeck buildPresentationDeck(const ComparisonDocument& doc, const Deci
     const bool withAnswer = options.answerSlide.value_or(answerSlideByDefault(decision));
     for (auto slide : {evalsSlide(doc, decision), withAnswer ? answerSlide(doc, decision) : std::nullopt,
                        deck_variants::variantsSlide(decision), deck_variants::layerCostsSlide(decision),
+                       deck_variants::servingSlide(decision),
                        longContextSlide(doc, decision), judgeSlide(doc, decision), timelineSlide(doc, decision),
                        benchmarksSlide(doc, decision), capacitySlide(doc, decision, local)}) {
         if (slide) deck.slides.push_back(std::move(*slide));

@@ -17,5 +17,8 @@ std::string joined(const std::vector<std::string>& parts, const std::string& sep
 std::optional<PresentationSlide> variantsSlide(const Decision& decision);
 // What each FP8 layer costs: the layer steps' tasks with their figures and intervals; nullopt without a step.
 std::optional<PresentationSlide> layerCostsSlide(const Decision& decision);
+// What FP8 buys on your server (presentation_serving.cpp): the serving benchmarks' gain per candidate; nullopt without
+// serving results.
+std::optional<PresentationSlide> servingSlide(const Decision& decision);
 
 }  // namespace fp8dash::deck_variants

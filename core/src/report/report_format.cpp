@@ -9,6 +9,7 @@
 
 #include "fp8dash/core/markdown_text.h"
 #include "fp8dash/core/paired_tasks.h"
+#include "fp8dash/core/serving_format.h"
 #include "fp8dash/core/timeline.h"
 #include "fp8dash/core/untrusted_text.h"
 #include "fp8dash/core/variant_text.h"
@@ -741,6 +742,7 @@ Json decisionToJson(const Decision& d) {
         j["advice"] = d.verdict ? Json(verdictHeadline(d).advice()) : Json(nullptr);
         j["reasons"] = d.reasons;
         j["headline"] = verdictHeadlineToJson(verdictHeadline(d));
+        if (d.serving) j["serving"] = servingToJson(*d.serving);
         return j;
     }
     Json j = d.evals ? reportToJson(*d.evals) : Json::object();
@@ -754,6 +756,7 @@ Json decisionToJson(const Decision& d) {
     }
     // The verdict's first line as every medium words it (verdict_headline.h).
     j["headline"] = verdictHeadlineToJson(verdictHeadline(d));
+    if (d.serving) j["serving"] = servingToJson(*d.serving);
     return j;
 }
 
@@ -867,12 +870,13 @@ std::string decisionRender(const Decision& d, const ComparisonDocument& doc, con
 
 }  // namespace
 
+// The serving benchmarks follow everything else: what FP8 buys, beside the verdict (docs/serving.md).
 std::string decisionToText(const Decision& d, const ComparisonDocument& doc, const std::string& heading) {
-    return decisionRender(d, doc, heading, false);
+    return decisionRender(d, doc, heading, false) + (d.serving ? "\n" + servingToText(*d.serving) : "");
 }
 
 std::string decisionToMarkdown(const Decision& d, const ComparisonDocument& doc, const std::string& heading) {
-    return decisionRender(d, doc, heading, true);
+    return decisionRender(d, doc, heading, true) + (d.serving ? "\n" + servingToMarkdown(*d.serving) : "");
 }
 
 std::string thresholdsSummary(const Thresholds& t) {

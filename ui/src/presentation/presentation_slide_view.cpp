@@ -392,6 +392,7 @@ PresentationSlideView::PresentationSlideView(const PresentationDeck& deck, std::
         case PresentationStep::Benchmarks:
         case PresentationStep::Timeline:
         case PresentationStep::Capacity:
+        case PresentationStep::Serving:
             buildEvidence(body, parts);
             break;
         case PresentationStep::Verdict:

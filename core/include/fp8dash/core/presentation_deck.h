@@ -41,10 +41,11 @@ enum class PresentationStep {
     Verdict,
     ChangedAnswer,
     LayerCosts,
+    Serving,
 };
 
 // "Cover", "Offline evals", "Which FP8 layers to enable", "Long context", "Domain judge", "Production timeline", "Local
-// benchmarks", "KV-cache capacity", "Verdict", "Changed answer", "What each FP8 layer costs"
+// benchmarks", "KV-cache capacity", "Verdict", "Changed answer", "What each FP8 layer costs", "What FP8 buys on your server"
 std::string_view presentationStepName(PresentationStep step);
 
 // One big figure of a slide.
