@@ -74,7 +74,7 @@ TEST(ServingDecision, AKvStepThatBuysNothingIsNotRecommended) {
     EXPECT_EQ(rec.label, kW8a8);
     ASSERT_EQ(rec.buysNothing.size(), 1u);
     EXPECT_EQ(rec.buysNothing[0].label, kKvCal);
-    EXPECT_NE(rec.reason.find("buys +0.5% output tokens/s at 8 concurrent requests, within the noise and costs"),
+    EXPECT_NE(rec.reason.find("buys +0.5% output tokens/s at 8 concurrent requests (within the noise) and costs"),
               std::string::npos)
         << rec.reason;
     EXPECT_NE(rec.reason.find(": FP8 W8A8 is enough"), std::string::npos) << rec.reason;

@@ -285,7 +285,7 @@ void weighServingGain(VariantComparison& out, const std::vector<LayerStep>& step
                                                        : pct2(*v.worstDegradationPct) + " on " + v.worstTask;
         const std::string figure = numfmt::signedFixed(*g->pct, 1) + "% " + g->basis;
         rec.buysNothing.push_back({v.label, "",
-                                   what + " buys " + figure + (g->negative ? " (a loss)" : ", within the noise") +
+                                   what + " buys " + figure + (g->negative ? " (a loss)" : " (within the noise)") +
                                        " and costs " + cost + ": " + chosen->label + " is enough"});
     }
     if (rec.buysNothing.empty()) return;
