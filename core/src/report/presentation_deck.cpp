@@ -728,11 +728,11 @@ PresentationDeck buildPresentationDeck(const ComparisonDocument& doc, const Deci
     deck.runs = variant_text::runsLineShort(deck.baselineLabel, deck.candidateLabels, kDeckRunsChars);
     deck.slides.push_back(coverSlide(doc, decision, deck.model, deck.date));
     const bool withAnswer = options.answerSlide.value_or(answerSlideByDefault(decision));
-    for (auto slide : {evalsSlide(doc, decision), withAnswer ? answerSlide(doc, decision) : std::nullopt,
-                       deck_variants::variantsSlide(decision), deck_variants::layerCostsSlide(decision),
-                       deck_variants::servingSlide(decision),
-                       longContextSlide(doc, decision), judgeSlide(doc, decision), timelineSlide(doc, decision),
-                       benchmarksSlide(doc, decision), capacitySlide(doc, decision, local)}) {
+    for (auto slide :
+         {evalsSlide(doc, decision), withAnswer ? answerSlide(doc, decision) : std::nullopt,
+          deck_variants::variantsSlide(decision), deck_variants::layerCostsSlide(decision),
+          deck_variants::servingSlide(decision), longContextSlide(doc, decision), judgeSlide(doc, decision),
+          timelineSlide(doc, decision), benchmarksSlide(doc, decision), capacitySlide(doc, decision, local)}) {
         if (slide) deck.slides.push_back(std::move(*slide));
     }
     deck.slides.push_back(

@@ -48,9 +48,9 @@ std::optional<PresentationSlide> servingSlide(const Decision& d) {
     s.step = PresentationStep::Serving;
     std::string tools;
     for (const std::string& t : c.variants.front().tools) tools += (tools.empty() ? "" : ", ") + t;
-    s.subtitle = joined({c.slo.empty() ? "no latency SLO set" : "SLO: " + c.slo.words(),
-                         tools.empty() ? "" : "measured with " + tools},
-                        " · ");
+    s.subtitle = joined(
+        {c.slo.empty() ? "no latency SLO set" : "SLO: " + c.slo.words(), tools.empty() ? "" : "measured with " + tools},
+        " · ");
     if (c.blocked()) {
         s.title = "The serving benchmarks are not comparable";
         for (const ServingProblem& p : c.problems)

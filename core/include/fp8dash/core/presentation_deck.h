@@ -45,7 +45,8 @@ enum class PresentationStep {
 };
 
 // "Cover", "Offline evals", "Which FP8 layers to enable", "Long context", "Domain judge", "Production timeline", "Local
-// benchmarks", "KV-cache capacity", "Verdict", "Changed answer", "What each FP8 layer costs", "What FP8 buys on your server"
+// benchmarks", "KV-cache capacity", "Verdict", "Changed answer", "What each FP8 layer costs", "What FP8 buys on your
+// server"
 std::string_view presentationStepName(PresentationStep step);
 
 // One big figure of a slide.
