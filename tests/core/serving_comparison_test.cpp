@@ -203,6 +203,7 @@ TEST(ServingComparison, ReplicatesGiveAWelchInterval) {
     EXPECT_NEAR(*p.outputTokensPerS.low, 10 - half, 1e-6);
     EXPECT_NEAR(*p.outputTokensPerS.high, 10 + half, 1e-6);
     EXPECT_FALSE(c.variants[1].gain->withinNoise);
+    EXPECT_TRUE(c.notes.empty());  // replicates: no one-run note
     // Candidate 99, 104, 100: interval includes 0, so nothing measurable even at +1 %.
     std::vector<ServingRun> flat;
     for (double v : {99.0, 104.0, 100.0}) flat.push_back(run(16, v, 100));
@@ -317,8 +318,11 @@ TEST(ServingComparison, DifferentModelsWorkloadsAndGpusBlock) {
     eos.meanOutputTokens = 1024 * 1.05;
     c = compareServing({{"BF16", {base}}, {"FP8", {eos}}}, {});
     EXPECT_FALSE(c.blocked());
-    ASSERT_EQ(c.notes.size(), 1u);
+    ASSERT_EQ(c.notes.size(), 2u);
     EXPECT_EQ(c.notes[0].rfind("output lengths differ by 5.0%", 0), 0u) << c.notes[0];
+    EXPECT_EQ(c.notes[1],
+              "one run per load: no interval for any change; a gain under \u00b12% is read as run-to-run "
+              "spread (repeat each load 3 times to measure the spread instead)");
     ServingRun gpus = run(8, 1100, 100), baseGpus = base;
     gpus.gpuCount = 4;
     baseGpus.gpuCount = 8;
@@ -340,7 +344,7 @@ TEST(ServingComparison, MixedToolsAreSaid) {
     g.tool = ServingTool::GuideLlm;
     const ServingComparison c = compareServing({{"BF16", {run(8, 1000, 100)}}, {"FP8", {g}}}, {});
     EXPECT_FALSE(c.blocked());
-    ASSERT_EQ(c.notes.size(), 1u);
+    ASSERT_EQ(c.notes.size(), 2u);  // and the one-run note
     EXPECT_EQ(c.notes[0].rfind("tools mixed (GuideLLM, vLLM bench serve): compared through the mapped metrics", 0), 0u);
 }
 

@@ -167,6 +167,14 @@ void addServingProblems(const std::vector<ServingVariantInput>& inputs, ServingC
                           "): compared through the mapped metrics (docs/serving.md); GuideLLM has no pooled "
                           "inter-chunk latency");
     }
+    // One run per point cannot give an interval: said once, plainly, with what the noise rule does instead.
+    bool replicated = false;
+    for (const ServingVariantResult& v : c.variants)
+        for (const ServingPoint& p : v.points) replicated = replicated || p.replicates > 1;
+    if (c.variants.size() > 1 && !replicated)
+        c.notes.push_back("one run per load: no interval for any change; a gain under \u00b1" +
+                          numfmt::general(c.options.noisePct, 3) +
+                          "% is read as run-to-run spread (repeat each load 3 times to measure the spread instead)");
     for (std::size_t k = 0; k < c.slo.targets.size(); ++k) {
         bool anywhere = false;
         for (const ServingVariantResult& v : c.variants)
