@@ -256,7 +256,9 @@ Result<ServingSection> servingSection(const ComparisonInputs& in, const Comparis
     const std::vector<std::string> labels = doc.runLabels();
     ServingSection s;
     s.options = in.servingOptions;
-    for (const auto& [label, path] : in.servingPaths) {
+    for (const auto& entry : in.servingPaths) {
+        const std::string& label = entry.first;  // not a structured binding: Clang 14 cannot capture one
+        const std::filesystem::path& path = entry.second;
         if (std::find(labels.begin(), labels.end(), label) == labels.end()) {
             std::string names;
             for (const std::string& l : labels) names += (names.empty() ? "" : ", ") + l;
