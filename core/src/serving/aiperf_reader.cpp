@@ -48,14 +48,9 @@ const Json* aiperfObject(const Json* obj, const char* key) {
 std::optional<double> aiperfNumber(const Json* obj, const char* key, const std::string& path, const AiPerfPlace& at) {
     const Json* v = aiperfChild(obj, key);
     if (v == nullptr) return std::nullopt;
-    if (v->is_number()) {
-        const double d = v->get<double>();
-        return std::isfinite(d) ? std::optional<double>(d) : std::nullopt;
-    }
-    if (v->is_string()) {
-        const auto& s = v->get_ref<const std::string&>();
-        if (s == "NaN" || s == "Infinity" || s == "-Infinity") return std::nullopt;
-    }
+    bool wrongType = false;
+    const auto d = servingJsonNumber(*v, wrongType);
+    if (!wrongType) return d;
     at.fail(path + "." + key, std::string("expected a number, found ") + v->type_name());
 }
 

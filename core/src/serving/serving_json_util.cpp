@@ -195,4 +195,18 @@ std::string servingIsoTimeFromEpoch(double seconds) {
     return std::string(buf, n);
 }
 
+std::optional<double> servingJsonNumber(const Json& v, bool& wrongType) {
+    wrongType = false;
+    if (v.is_number()) {
+        const double d = v.get<double>();
+        return std::isfinite(d) ? std::optional<double>(d) : std::nullopt;
+    }
+    if (v.is_string()) {
+        const auto& s = v.get_ref<const std::string&>();
+        if (s == "NaN" || s == "Infinity" || s == "-Infinity") return std::nullopt;
+    }
+    wrongType = true;
+    return std::nullopt;
+}
+
 }  // namespace fp8dash

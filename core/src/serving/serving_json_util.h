@@ -27,6 +27,9 @@ std::string servingValueText(const Json& value, std::size_t maxChars = 240);
 // "p99" -> 99, "p99.9" -> 99.9 (AIPerf, GenAI-Perf); with guideLlmDigits, GuideLLM's fixed-width keys: "p001" -> 0.1,
 // "p01" -> 1, "p05" -> 5, "p50" -> 50, "p999" -> 99.9. nullopt for anything else.
 std::optional<double> servingPercentileKey(std::string_view key, bool guideLlmDigits);
+// A JSON value read as a number: a finite number as it is; nullopt for a non-finite one or one of the strings Python's
+// json.dump writes for them ("NaN", "Infinity", "-Infinity"); nullopt with wrongType set for anything else.
+std::optional<double> servingJsonNumber(const Json& v, bool& wrongType);
 // Seconds since the epoch as "2025-06-05T21:39:28Z"; "" when out of range.
 std::string servingIsoTimeFromEpoch(double seconds);
 
