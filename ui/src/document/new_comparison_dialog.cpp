@@ -176,6 +176,7 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
     m_inputs << m_answerExamplesSpin;
     runsLayout->addLayout(runsForm);
     layout->addWidget(runsBox);
+    layout->addWidget(buildServingBox());  // shown once a run has serving results
 
     // Task pairing: the baseline's tasks the first candidate names otherwise (the CLI's --map).
     m_pairingBox = new QGroupBox(tr("Task pairing"), this);
@@ -490,6 +491,7 @@ Result<NewComparisonRequest> NewComparisonDialog::request() const {
         }
         r.options.overrides.push_back(std::move(parsed).value());
     }
+    if (const Status serving = addServingToRequest(r); !serving) return serving.error();
     // The task-pairing editor's pairs, as --map passes them.
     if (isTaskPairingShown()) {
         for (int row = 0; row < m_pairingTable->rowCount(); ++row) {
