@@ -17,17 +17,20 @@
 #include <QLineEdit>
 #include <QMimeData>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUrl>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
 
+#include "fp8dash/ui/capacity_view.h"
 #include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/main_window.h"
@@ -125,13 +128,13 @@ void showWindow(MainWindow& window, QSize size) {
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
 }
 
-void shootServing(MainWindow& window, const QString& name) {
+void shootServing(MainWindow& window, const QString& name, ComparisonView::Tab tab = ComparisonView::ServingTab) {
     if (qEnvironmentVariableIsEmpty("FP8DASH_SCREENSHOT_DIR")) return;
     for (const QSize size : {QSize(1366, 768), QSize(1920, 1080)}) {
         for (const ThemeMode mode : {ThemeMode::Light, ThemeMode::Dark}) {
             Theme::instance()->setMode(mode);
             window.resize(size);
-            window.comparisonView()->showTab(ComparisonView::ServingTab);
+            window.comparisonView()->showTab(tab);
             QTest::qWait(50);
             saveScreenshot(window,
                            QStringLiteral("%1-%2x%3-%4.png")
@@ -276,6 +279,54 @@ TEST_F(ServingWireTest, TheWhichLayersTabSaysWhatEachVariantBuysAndWhichIsSetAsi
         << layers->recommendationText().toStdString();
     // The tab title names the recommended variant.
     EXPECT_NE(view->tabs()->tabText(ComparisonView::LayersTab).indexOf(QString::fromUtf8(kW8a8)), -1);
+    shootServing(window, QStringLiteral("which-layers"), ComparisonView::LayersTab);
+}
+
+TEST_F(ServingWireTest, TheCapacityTabShowsTheMeasuredCapacityBesideTheModel) {
+    REQUIRE_INFERENCEX();
+    auto ladder = servingLadder();
+    ComparisonDocument doc = ladder->loaded.document;
+    ASSERT_TRUE(doc.serving);
+    doc.serving->options.slo = *parseServingSlo("ttft_p99=1000ms");
+    MainWindow window;
+    showWindow(window, {1366, 768});
+    window.showDocument(doc, {}, QStringLiteral("ladder at an SLO"));
+    window.showCapacity();
+    CapacityView* capacity = window.comparisonView()->capacityView();
+    // Each variant's capacity: the highest load before the first whose p99 TTFT (the file's × the variant's factor)
+    // exceeds 1,000 ms.
+    const auto capacityOf = [](double latency) {
+        double load = 0;
+        for (int c : kWireLoads) {
+            if (rawSweepFile(c)["p99_ttft_ms"].get<double>() * latency > 1000) break;
+            load = c;
+        }
+        return load;
+    };
+    const double base = capacityOf(1), w8a8 = capacityOf(kW8a8Latency), kv = capacityOf(kKvLatency),
+                 kvCal = capacityOf(kKvCalLatency);
+    ASSERT_GT(base, 0);
+    const QString text = capacity->measuredText();
+    ASSERT_FALSE(text.isEmpty());
+    EXPECT_NE(text.indexOf(QStringLiteral("BF16: %1 concurrent requests within p99 TTFT ≤ 1,000 ms").arg(base)), -1)
+        << text.toStdString();
+    EXPECT_NE(text.indexOf(QStringLiteral("FP8 W8A8: %1 concurrent requests").arg(w8a8)), -1) << text.toStdString();
+    // The model's KV-token ratio (its own plans, the input here) against the best measured ratio.
+    const CapacityResult* sel = capacity->selectedResult();
+    const CapacityResult* bf = capacity->bf16Result();
+    ASSERT_TRUE(sel && bf && bf->maxTokens > 0);
+    const double model = double(sel->maxTokens) / double(bf->maxTokens);
+    const double measured = std::max({w8a8, kv, kvCal}) / base;
+    if (model >= 1.2 && measured < 1 + (model - 1) / 2) {
+        EXPECT_NE(text.indexOf(QStringLiteral("the KV cache is not what limits this load")), -1) << text.toStdString();
+    } else {
+        EXPECT_EQ(text.indexOf(QStringLiteral("the KV cache is not what limits this load")), -1) << text.toStdString();
+    }
+    shootServing(window, QStringLiteral("capacity-measured"), ComparisonView::CapacityTab);
+    // Without serving results the section is gone.
+    doc.serving.reset();
+    window.showDocument(doc, {}, QStringLiteral("without"));
+    EXPECT_TRUE(capacity->measuredText().isEmpty());
 }
 
 TEST_F(ServingWireTest, NewComparisonTakesServingResultsPreviewsThemAndBuildsWithTheSlo) {
@@ -330,6 +381,12 @@ TEST_F(ServingWireTest, NewComparisonTakesServingResultsPreviewsThemAndBuildsWit
     EXPECT_EQ(dialog.sloPercentileCombo()->currentText(), QStringLiteral("p99"));
     EXPECT_NE(dialog.sloWords().indexOf(QStringLiteral("p99 TTFT ≤ 1,000 ms")), -1) << dialog.sloWords().toStdString();
     dialog.targetLoadSpin()->setValue(100);
+    if (!qEnvironmentVariableIsEmpty("FP8DASH_SCREENSHOT_DIR")) {
+        dialog.resize(900, 740);
+        dialog.formScrollArea()->ensureWidgetVisible(dialog.servingBox());
+        QTest::qWait(50);
+        saveScreenshot(dialog, QStringLiteral("new-comparison-serving.png"));
+    }
 
     QTest::mouseClick(dialog.compareButton(), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(dialog.hasResult() || !dialog.errorText().isEmpty(), 30000);

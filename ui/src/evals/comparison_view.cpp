@@ -316,6 +316,7 @@ void ComparisonView::setComparison(const LoadedComparison& loaded) {
     m_bench->setResults(doc.benchmarks ? &*doc.benchmarks : nullptr);
     m_capacity->setComparedModel(compared);
     m_capacity->setSettings(doc.capacity ? &*doc.capacity : nullptr);
+    m_capacity->setMeasured(loaded.decision.serving ? &*loaded.decision.serving : nullptr);
     m_review->setComparison(loaded);
     // The tab says whether someone signed off, and how many notes there are.
     QString reviewTitle = tr("Review");
