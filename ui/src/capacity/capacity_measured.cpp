@@ -23,6 +23,13 @@ QString measuredPctWords(double ratio) {
     return QStringLiteral("%1%2 %").arg(pct >= 0 ? QStringLiteral("+") : QString()).arg(pct, 0, 'f', 0);
 }
 
+// "did not change", "rose only +10 %", "fell by 5 %": the measured capacity against the baseline's.
+QString measuredChangeWords(double ratio) {
+    if (std::abs(ratio - 1) < 0.005) return QObject::tr("did not change");
+    if (ratio > 1) return QObject::tr("rose only %1").arg(measuredPctWords(ratio));
+    return QObject::tr("fell by %1 %").arg((1 - ratio) * 100, 0, 'f', 0);
+}
+
 }  // namespace
 
 MeasuredCapacityWords measuredCapacityWords(const ServingComparison& c, std::optional<double> modelRatio) {
@@ -55,8 +62,10 @@ MeasuredCapacityWords measuredCapacityWords(const ServingComparison& c, std::opt
                             measuredLoadWords(c, *cap.load), slo);
             if (i > 0 && baseKnown) {
                 const double ratio = *cap.load / *base.load;
-                line += QObject::tr(" (%1 %2's)").arg(measuredRatioWords(ratio), toQString(c.variants.front().label));
-                if (!best || ratio > *best) {
+                line +=
+                    QObject::tr(" (%1 of %2's)").arg(measuredRatioWords(ratio), toQString(c.variants.front().label));
+                // Ties go to the later, more aggressive variant: the one whose KV cache the model's dtypes describe.
+                if (!best || ratio >= *best) {
                     best = ratio;
                     bestLabel = toQString(v.label);
                     bestIsLowerBound = atLeast;
@@ -78,8 +87,8 @@ MeasuredCapacityWords measuredCapacityWords(const ServingComparison& c, std::opt
         out.verdict =
             QObject::tr(
                 "The model says the chosen dtypes hold %1 the KV-cache tokens of BF16, but the measured capacity at "
-                "the SLO changed by %2 (%3): the KV cache is not what limits this load.")
-                .arg(measuredRatioWords(model), measuredPctWords(*best), bestLabel);
+                "the SLO %2 (%3): the KV cache is not what limits this load.")
+                .arg(measuredRatioWords(model), measuredChangeWords(*best), bestLabel);
     } else if (*best > model * 1.1) {
         out.verdict = QObject::tr(
                           "The measured capacity rose more than the KV-cache model's %1 (%2 for %3): more than "

@@ -224,7 +224,12 @@ void VariantsView::fillGains() {
             add(tr("%1 is set aside: %2").arg(toQString(variant.label), toQString(aside->reason)),
                 style::TextTone::Caution);
         } else if (measured && measured->gain && !measured->gain->sentence.empty()) {
-            add(toQString(measured->gain->sentence), variantGainTone(*measured->gain));
+            // A gain of a variant that fails the quality gate buys nothing the team can take: said with it.
+            // (When none passes, the best of them is weighed like a passing one: no such words then.)
+            const bool failsGate = !variant.passes && rec.label.has_value();
+            QString text = toQString(measured->gain->sentence);
+            if (failsGate) text += tr(" (it does not pass the gate, so the gain is not weighed)");
+            add(text, failsGate ? std::nullopt : variantGainTone(*measured->gain));
         } else {
             add(tr("%1: the serving gain was not measured (no serving results for this run).")
                     .arg(toQString(variant.label)),
@@ -291,8 +296,11 @@ void VariantsView::repaint() {
         // The measured gain, where serving benchmarks were given: a third line.
         if (m_serving) {
             const ServingVariantResult* measured = m_serving->find(variant.label);
+            const bool aside = std::any_of(rec.buysNothing.begin(), rec.buysNothing.end(),
+                                           [&](const Recommendation::Rejected& r) { return r.label == variant.label; });
             text += QLatin1Char('\n') +
-                    (measured && measured->gain ? variantGainShort(*measured->gain) : tr("gain not measured"));
+                    (measured && measured->gain ? variantGainShort(*measured->gain) : tr("gain not measured")) +
+                    (aside ? tr(" · set aside") : QString());
         }
         header << text;
     }
