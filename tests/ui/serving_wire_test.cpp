@@ -18,6 +18,7 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -30,6 +31,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fp8dash/ui/capacity_measured.h"
 #include "fp8dash/ui/capacity_view.h"
 #include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/loaded_comparison.h"
@@ -217,6 +219,31 @@ TEST_F(ServingWireTest, TheServingTabShowsTheDocumentsServingComparison) {
     EXPECT_TRUE(problems.isEmpty());
     EXPECT_EQ(tabs->currentIndex(), static_cast<int>(ComparisonView::ServingTab));
     shootServing(window, QStringLiteral("serving-tab"));
+}
+
+TEST_F(ServingWireTest, ASavedComparisonOpensOnItsServingResults) {
+    REQUIRE_INFERENCEX();
+    auto ladder = servingLadder();
+    QTemporaryDir dir;
+    const QString path = dir.path() + QStringLiteral("/ladder.fp8cmp");
+    ASSERT_TRUE(saveComparisonFile(ladder->loaded.document, toFsPath(path)).ok());
+    MainWindow window;
+    showWindow(window, {1366, 768});
+    QSignalSpy shown(&window, &MainWindow::documentShown);
+    window.openFileAsync(path);  // read and evaluated on a worker
+    ASSERT_TRUE(shown.wait(30000));
+    ServingView* serving = window.comparisonView()->servingView();
+    EXPECT_FALSE(serving->isEmptyShown());
+    ASSERT_NE(serving->comparison(), nullptr);
+    ASSERT_EQ(serving->comparison()->variants.size(), 4u);
+    // The figures kept in the file are the runs': the same gains as when the results were read.
+    ASSERT_TRUE(ladder->loaded.decision.serving);
+    for (std::size_t i = 1; i < 4; ++i) {
+        ASSERT_TRUE(serving->comparison()->variants[i].gain && ladder->loaded.decision.serving->variants[i].gain);
+        EXPECT_EQ(serving->comparison()->variants[i].gain->sentence,
+                  ladder->loaded.decision.serving->variants[i].gain->sentence);
+    }
+    ASSERT_FALSE(window.comparisonView()->variantsView()->gainTexts().isEmpty());
 }
 
 TEST_F(ServingWireTest, WithoutServingResultsTheTabShowsItsEmptyState) {
@@ -451,6 +478,64 @@ TEST_F(ServingWireTest, NewComparisonSaysWhatIsWrongWithServingResults) {
     auto request = dialog.request();
     ASSERT_FALSE(request.ok());
     EXPECT_NE(request.error().message.find("candidate"), std::string::npos) << request.error().message;
+}
+
+// Measured beside modelled, in words (capacity_measured.h): each branch on a comparison written here, its capacities
+// set as compareServing would set them.
+namespace {
+
+ServingComparison capacities(std::optional<double> base, bool baseAtTop, std::optional<double> fp8, bool fp8AtTop) {
+    ServingComparison c;
+    c.slo = *parseServingSlo("ttft_p99=2000ms");
+    c.axis = LoadAxis::Concurrency;
+    const auto variant = [](const char* label, std::optional<double> load, bool atTop) {
+        ServingVariantResult v;
+        v.label = label;
+        v.capacity.judged = true;
+        v.capacity.load = load;
+        if (!atTop) v.capacity.firstMissAt = load.value_or(0) * 2 + 1;
+        return v;
+    };
+    c.variants = {variant("BF16", base, baseAtTop), variant("FP8", fp8, fp8AtTop)};
+    return c;
+}
+
+}  // namespace
+
+TEST(MeasuredCapacityWords, SaysWhereTheMeasuredCapacityAndTheKvModelDisagree) {
+    // ×2 KV tokens modelled, +10 % measured: the KV cache is not what limits the load.
+    MeasuredCapacityWords w = measuredCapacityWords(capacities(40, false, 44, false), 2.0);
+    ASSERT_EQ(w.variants.size(), 2);
+    EXPECT_EQ(w.variants[0], QStringLiteral("BF16: 40 concurrent requests within p99 TTFT ≤ 2,000 ms"));
+    EXPECT_EQ(w.variants[1],
+              QStringLiteral("FP8: 44 concurrent requests within p99 TTFT ≤ 2,000 ms (×1.10 of BF16's)"));
+    EXPECT_NE(w.verdict.indexOf(QStringLiteral("rose only +10 %")), -1) << w.verdict.toStdString();
+    EXPECT_NE(w.verdict.indexOf(QStringLiteral("the KV cache is not what limits this load")), -1);
+    // ×2 modelled, ×1.9 measured: in line.
+    w = measuredCapacityWords(capacities(40, false, 76, false), 2.0);
+    EXPECT_NE(w.verdict.indexOf(QStringLiteral("in line")), -1) << w.verdict.toStdString();
+    // ×1.12 modelled (FP8 weights only), ×1.5 measured: more than KV room.
+    w = measuredCapacityWords(capacities(40, false, 60, false), 1.12);
+    EXPECT_NE(w.verdict.indexOf(QStringLiteral("rose more than the KV-cache model")), -1) << w.verdict.toStdString();
+    // Every measured load met by both: no capacity to compare, said so.
+    w = measuredCapacityWords(capacities(512, true, 512, true), 2.0);
+    EXPECT_TRUE(w.variants[1].startsWith(QStringLiteral("FP8: at least 512"))) << w.variants[1].toStdString();
+    EXPECT_NE(w.verdict.indexOf(QStringLiteral("benchmark higher loads")), -1) << w.verdict.toStdString();
+    // No model plan: the measured lines only.
+    w = measuredCapacityWords(capacities(40, false, 44, false), std::nullopt);
+    EXPECT_EQ(w.variants.size(), 2);
+    EXPECT_TRUE(w.verdict.isEmpty());
+    // No SLO: nothing measured, and where to set one.
+    ServingComparison noSlo = capacities(40, false, 44, false);
+    noSlo.slo = {};
+    w = measuredCapacityWords(noSlo, 2.0);
+    ASSERT_EQ(w.variants.size(), 1);
+    EXPECT_NE(w.variants[0].indexOf(QStringLiteral("New Comparison's latency SLO")), -1);
+    EXPECT_TRUE(w.verdict.isEmpty());
+    // Not comparable: nothing weighed against the model.
+    ServingComparison blocked = capacities(40, false, 44, false);
+    blocked.problems.push_back({true, "different models"});
+    EXPECT_TRUE(measuredCapacityWords(blocked, 2.0).verdict.isEmpty());
 }
 
 }  // namespace fp8dash::ui::test

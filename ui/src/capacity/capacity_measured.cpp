@@ -1,4 +1,4 @@
-#include "capacity/capacity_measured.h"
+#include "fp8dash/ui/capacity_measured.h"
 
 #include <QObject>
 

@@ -21,13 +21,12 @@
 #include "fp8dash/core/model_architecture.h"
 #include "fp8dash/core/vllm_startup_log.h"
 #include "fp8dash/ui/background_job.h"
+#include "fp8dash/ui/capacity_measured.h"
 #include "fp8dash/ui/capacity_table_model.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "widgets/model_notice.h"
 #include "widgets/ui_style.h"
 #include "widgets/untrusted_ui.h"
-
-#include "capacity/capacity_measured.h"
 
 namespace fp8dash::ui {
 
