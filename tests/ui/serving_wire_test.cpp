@@ -446,6 +446,11 @@ TEST_F(ServingWireTest, NewComparisonTakesServingResultsPreviewsThemAndBuildsWit
     ASSERT_GT(capacity, 0);
     ASSERT_TRUE(result.decision.serving);
     EXPECT_EQ(result.decision.serving->variants[0].capacity.load, std::optional<double>(capacity));
+    // The dialog's summary says what FP8 buys, in the core's sentence.
+    ASSERT_TRUE(result.decision.serving->variants[1].gain);
+    EXPECT_NE(dialog.resultText().indexOf(QString::fromStdString(result.decision.serving->variants[1].gain->sentence)),
+              -1)
+        << dialog.resultText().toStdString();
 }
 
 TEST_F(ServingWireTest, NewComparisonSaysWhatIsWrongWithServingResults) {
@@ -471,6 +476,10 @@ TEST_F(ServingWireTest, NewComparisonSaysWhatIsWrongWithServingResults) {
         << dialog.servingPreviewText(0).toStdString();
     EXPECT_NE(dialog.servingPreviewText(1).indexOf(QStringLiteral("every request failed")), -1)
         << dialog.servingPreviewText(1).toStdString();
+    // A folder dropped on the rest of the row is the run's lm-eval results.
+    QWidget* row = dialog.servingPathEdit(1)->parentWidget()->parentWidget();
+    dropFile(row, ladderDir() + QStringLiteral("/w8a8-kv"));
+    EXPECT_EQ(dialog.candidatePath(0), QDir::toNativeSeparators(ladderDir() + QStringLiteral("/w8a8-kv")));
     // Serving results on a row without its lm-eval run: the form says so before reading anything.
     dialog.setServingPath(1, QString());
     dialog.setCandidatePath(QString());
