@@ -262,8 +262,10 @@ TEST_F(ServingWireTest, WithoutServingResultsTheTabShowsItsEmptyState) {
     auto ladder = servingLadder();
     window.showDocument(ladder->loaded.document, {}, QStringLiteral("ladder"));
     EXPECT_FALSE(view->servingView()->isEmptyShown());
-    window.showDocument(window.current()->document, {}, QStringLiteral("again"));  // the same: still shown
+    view->servingView()->tableVariantCombo()->setCurrentIndex(2);                  // the user's choice of table
+    window.showDocument(window.current()->document, {}, QStringLiteral("again"));  // the same: still shown, as it was
     EXPECT_FALSE(view->servingView()->isEmptyShown());
+    EXPECT_EQ(view->servingView()->tableVariantCombo()->currentIndex(), 2);
     ComparisonDocument without = ladder->loaded.document;
     without.serving.reset();
     window.showDocument(without, {}, QStringLiteral("without"));

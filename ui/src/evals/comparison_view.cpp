@@ -336,10 +336,13 @@ void ComparisonView::setComparison(const LoadedComparison& loaded) {
     m_tabs->setTabText(TimelineTab, timelineTitle);
     // The serving benchmarks as decide() compared them (off the GUI thread, with the rest of the decision); without
     // serving results the tab's empty state says how to add them.
-    if (loaded.decision.serving) {
-        m_serving->setComparison(*loaded.decision.serving);
-    } else {
+    // The same comparison again (a note, a decision, a re-evaluation) keeps what the user chose there: the table's
+    // variant, the chart's statistic.
+    if (!loaded.decision.serving) {
         m_serving->clear();
+    } else if (const ServingComparison* shown = m_serving->comparison();
+               !shown || servingToJson(*shown) != servingToJson(*loaded.decision.serving)) {
+        m_serving->setComparison(*loaded.decision.serving);
     }
     m_tabs->setTabText(ServingTab, loaded.decision.serving && loaded.decision.serving->blocked()
                                        ? tr("Serving · not comparable")
