@@ -478,6 +478,12 @@ TEST_F(ServingWireTest, NewComparisonSaysWhatIsWrongWithServingResults) {
         << dialog.servingPreviewText(0).toStdString();
     EXPECT_NE(dialog.servingPreviewText(1).indexOf(QStringLiteral("every request failed")), -1)
         << dialog.servingPreviewText(1).toStdString();
+    if (!qEnvironmentVariableIsEmpty("FP8DASH_SCREENSHOT_DIR")) {
+        Theme::instance()->setMode(ThemeMode::Dark);
+        QTest::qWait(50);
+        saveScreenshot(dialog, QStringLiteral("new-comparison-serving-errors-dark.png"));
+        Theme::instance()->setMode(ThemeMode::Light);
+    }
     // A folder dropped on the rest of the row is the run's lm-eval results.
     QWidget* row = dialog.servingPathEdit(1)->parentWidget()->parentWidget();
     dropFile(row, ladderDir() + QStringLiteral("/w8a8-kv"));

@@ -115,9 +115,16 @@ NewComparisonDialog::ServingPreview NewComparisonDialog::previewServingAt(const 
     auto runs = readServingPath(toFsPath(path), options);
     if (!runs) {
         out.error = true;
-        QString message = toQString(runs.error().message);
-        if (!message.contains(QFileInfo(path).fileName())) message = path + QStringLiteral(": ") + message;
-        out.text = QObject::tr("Cannot read the serving results: %1").arg(message);
+        // One line under the row: the file by its name, so that what is wrong shows before the line is cut; the
+        // tooltip has the whole message.
+        const QString full = toQString(runs.error().message);
+        const QString name = QFileInfo(path).fileName();
+        QString message = full;
+        message.replace(QFileInfo(path).absoluteFilePath(), name);
+        message.replace(path, name);
+        if (!message.contains(name)) message = name + QStringLiteral(": ") + message;
+        out.text = QObject::tr("Cannot read it: %1").arg(message);
+        out.toolTip = full.contains(path) ? full : path + QStringLiteral(": ") + full;
         return out;
     }
     if (runs->empty()) {
@@ -257,7 +264,7 @@ void NewComparisonDialog::previewServing(RunRow* row) {
 
 void NewComparisonDialog::showServingPreview(RunRow* row, const ServingPreview& preview) {
     row->servingPreview->setText(visibleText(preview.text));
-    row->servingPreview->setToolTip(escapedTip(preview.error ? preview.text : preview.toolTip));
+    row->servingPreview->setToolTip(escapedTip(preview.toolTip));
     style::setTextTone(row->servingPreview, preview.error ? std::optional(style::TextTone::Error) : std::nullopt);
     row->servingPreview->show();
 }
