@@ -535,11 +535,11 @@ TEST_F(BenchViewTest, BenchMenuHasItsShortcutsWithoutClashes) {
     MainWindow window;
     const QStringList found = actionShortcuts(&window);
     // Tabs by their place among the visible ones (View › Go to Tab): with no document, Offline evals, Domain judge,
-    // Production timeline, Local benchmarks (Ctrl+4), Capacity (Ctrl+5), Review.
-    EXPECT_TRUE(found.contains(QStringLiteral("Show Local Benchmarks=Ctrl+4")))
+    // Production timeline, Serving, Local benchmarks (Ctrl+5), Capacity (Ctrl+6), Review.
+    EXPECT_TRUE(found.contains(QStringLiteral("Show Local Benchmarks=Ctrl+5")))
         << found.join(QLatin1Char(' ')).toStdString();
     EXPECT_TRUE(found.contains(QStringLiteral("Run Benchmarks=Ctrl+B")));
-    EXPECT_TRUE(found.contains(QStringLiteral("Show Capacity=Ctrl+5")));
+    EXPECT_TRUE(found.contains(QStringLiteral("Show Capacity=Ctrl+6")));
     QStringList keys;
     for (const QString& entry : found) keys << entry.section(QLatin1Char('='), 1);
     QStringList unique = keys;

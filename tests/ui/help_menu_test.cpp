@@ -168,13 +168,13 @@ TEST_F(HelpMenuTest, CtrlNumberGoesToTheNthVisibleTabWithAndWithoutVariants) {
     window.openDemo();  // two runs: no Which layers tab
     ASSERT_FALSE(window.comparisonView()->tabs()->isTabVisible(ComparisonView::LayersTab));
     EXPECT_FALSE(window.tabAction(ComparisonView::LayersTab)->isVisible());
-    expectNumberKeysFollowVisibleTabs(window, 6);
-    EXPECT_EQ(window.tabAction(ComparisonView::ReviewTab)->shortcut(), QKeySequence(QStringLiteral("Ctrl+6")));
+    expectNumberKeysFollowVisibleTabs(window, 7);  // evals, judge, timeline, serving, benchmarks, capacity, review
+    EXPECT_EQ(window.tabAction(ComparisonView::ReviewTab)->shortcut(), QKeySequence(QStringLiteral("Ctrl+7")));
 
     window.showDocument(ladderWithVariants().document, {}, QStringLiteral("ladder"));
     ASSERT_TRUE(window.comparisonView()->tabs()->isTabVisible(ComparisonView::LayersTab));
     EXPECT_TRUE(window.tabAction(ComparisonView::LayersTab)->isVisible());
-    expectNumberKeysFollowVisibleTabs(window, 7);
+    expectNumberKeysFollowVisibleTabs(window, 8);
     EXPECT_EQ(window.tabAction(ComparisonView::LayersTab)->shortcut(), QKeySequence(QStringLiteral("Ctrl+2")));
     // The Go to Tab menu lists the visible tabs in tab order.
     QStringList menu;
@@ -182,7 +182,7 @@ TEST_F(HelpMenuTest, CtrlNumberGoesToTheNthVisibleTabWithAndWithoutVariants) {
         if (a->isVisible()) menu << a->shortcut().toString(QKeySequence::PortableText);
     EXPECT_EQ(menu, (QStringList{QStringLiteral("Ctrl+1"), QStringLiteral("Ctrl+2"), QStringLiteral("Ctrl+3"),
                                  QStringLiteral("Ctrl+4"), QStringLiteral("Ctrl+5"), QStringLiteral("Ctrl+6"),
-                                 QStringLiteral("Ctrl+7")}));
+                                 QStringLiteral("Ctrl+7"), QStringLiteral("Ctrl+8")}));
 }
 
 // The columns the user sees, in the header's order.

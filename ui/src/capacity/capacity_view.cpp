@@ -21,6 +21,7 @@
 #include "fp8dash/core/model_architecture.h"
 #include "fp8dash/core/vllm_startup_log.h"
 #include "fp8dash/ui/background_job.h"
+#include "fp8dash/ui/capacity_measured.h"
 #include "fp8dash/ui/capacity_table_model.h"
 #include "fp8dash/ui/loaded_comparison.h"
 #include "widgets/model_notice.h"
@@ -253,6 +254,16 @@ QWidget* CapacityView::buildResults() {
     m_decode->setObjectName(QStringLiteral("capacityDecode"));
     m_decode->setTextInteractionFlags(Qt::TextSelectableByMouse);
     resultsLayout->addWidget(m_decode);
+    m_measuredTitle = style::sectionTitle(tr("Measured on your server"), results);
+    m_measuredTitle->setObjectName(QStringLiteral("capacityMeasuredTitle"));
+    resultsLayout->addWidget(m_measuredTitle);
+    m_measuredText = plainLabel(QString(), results);  // run labels from the files
+    m_measuredText->setObjectName(QStringLiteral("capacityMeasured"));
+    m_measuredText->setWordWrap(true);
+    m_measuredText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    resultsLayout->addWidget(m_measuredText);
+    m_measuredTitle->hide();
+    m_measuredText->hide();
     m_logResult = plainLabel(QString(), results);  // lines of the vLLM log
     m_logResult->setObjectName(QStringLiteral("capacityVllmLog"));
     m_logResult->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -585,7 +596,37 @@ void CapacityView::recompute() {
     fillTable();
 }
 
+void CapacityView::setMeasured(const ServingComparison* serving) {
+    if (serving)
+        m_measured = *serving;
+    else
+        m_measured.reset();
+    fillMeasured();
+}
+
+QString CapacityView::measuredText() const {
+    return m_measuredText->isHidden() ? QString() : m_measuredText->text();
+}
+
+// The measured capacity beside the model's KV-token ratio (chosen dtypes over BF16), again after every edit.
+void CapacityView::fillMeasured() {
+    const bool show = m_measured && !m_measured->variants.empty();
+    m_measuredTitle->setVisible(show);
+    m_measuredText->setVisible(show);
+    if (!show) return;
+    const CapacityResult* sel = selectedResult();
+    const CapacityResult* bf = bf16Result();
+    std::optional<double> ratio;
+    if (sel && bf && sel->fits && bf->maxTokens > 0) ratio = double(sel->maxTokens) / double(bf->maxTokens);
+    const MeasuredCapacityWords words = measuredCapacityWords(*m_measured, ratio);
+    QStringList lines;
+    for (const QString& line : words.variants) lines << QStringLiteral("• ") + visibleText(line);
+    if (!words.verdict.isEmpty()) lines << visibleText(words.verdict);
+    m_measuredText->setText(lines.join(QLatin1Char('\n')));
+}
+
 void CapacityView::fillTable() {
+    fillMeasured();
     const CapacityResult* sel = selectedResult();
     const CapacityResult* bf = bf16Result();
     m_tableModel->setPlans(bf, sel);

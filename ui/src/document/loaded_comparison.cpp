@@ -6,6 +6,8 @@
 #include <QFileInfo>
 
 #include "fp8dash/core/comparison_builder.h"
+#include "fp8dash/core/fp8_config.h"
+#include "fp8dash/core/lm_eval_results.h"
 
 namespace fp8dash::ui {
 
@@ -89,6 +91,26 @@ Result<LoadedComparison> evaluateForDisplay(ComparisonDocument document, const Q
     return LoadedComparison{std::move(document), std::move(report), std::move(decision).value(), {}};
 }
 
+namespace {
+
+// The runs' labels as the comparison will name them, the baseline first: with several candidates a label left empty
+// is derived from the run's layers (variantLabels, as the builder derives it); the results files are read for that
+// (small: their sample logs are not). The serving results are filed under these labels.
+Result<std::vector<std::string>> servingRunLabels(const NewComparisonRequest& request, const ComparisonInputs& in) {
+    if (request.moreCandidatePaths.isEmpty()) return std::vector<std::string>{in.baselineLabel, in.candidateLabel};
+    std::vector<std::filesystem::path> paths{in.baselinePath, in.candidatePath};
+    paths.insert(paths.end(), in.moreCandidatePaths.begin(), in.moreCandidatePaths.end());
+    std::vector<Fp8Config> configs;
+    for (const auto& path : paths) {
+        auto run = readLmEvalPath(path);
+        if (!run) return run.error();
+        configs.push_back(detectFp8Config(*run));
+    }
+    return variantLabels(configs, in.labels);
+}
+
+}  // namespace
+
 Status NewComparisonRequest::validate() const {
     if (!hasEvals() && !hasJudge()) {
         return Error{
@@ -99,6 +121,11 @@ Status NewComparisonRequest::validate() const {
     if (hasEvals() && candidatePath.isEmpty()) return Error{"Choose the candidate run: a results file or folder."};
     if (hasJudge() && judgeBaselinePath.isEmpty()) return Error{"Choose the baseline's judge score file."};
     if (hasJudge() && judgeCandidatePath.isEmpty()) return Error{"Choose the candidate's judge score file."};
+    if (hasServing() && !hasEvals()) {
+        return Error{
+            "Serving results are weighed beside the lm-eval runs: choose the baseline and candidate runs too, or "
+            "clear the serving results."};
+    }
     if (!controlPath.isEmpty() && !hasEvals()) {
         return Error{
             "A control run is the noise floor of the lm-eval runs: choose the baseline and candidate runs "
@@ -131,6 +158,17 @@ Result<LoadedComparison> buildNewComparison(const NewComparisonRequest& request,
         inputs.recommendation = request.recommendation;
     }
     inputs.title = request.title.trimmed().toStdString();
+    if (request.hasServing()) {
+        auto labels = servingRunLabels(request, inputs);
+        if (!labels) return Error{inDialogWords(labels.error().message)};
+        if (!request.moreCandidatePaths.isEmpty()) inputs.labels = *labels;  // the same labels the serving files get
+        for (qsizetype k = 0; k < request.servingPaths.size() && k < static_cast<qsizetype>(labels->size()); ++k) {
+            const QString path = request.servingPaths[k].trimmed();
+            if (!path.isEmpty())
+                inputs.servingPaths.emplace_back((*labels)[static_cast<std::size_t>(k)], toFsPath(path));
+        }
+        inputs.servingOptions = request.serving;
+    }
     auto built = buildComparison(inputs, progress);
     if (!built) return Error{inDialogWords(built.error().message)};
     QStringList notes;

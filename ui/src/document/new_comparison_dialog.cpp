@@ -176,6 +176,7 @@ NewComparisonDialog::NewComparisonDialog(QWidget* parent) : QDialog(parent) {
     m_inputs << m_answerExamplesSpin;
     runsLayout->addLayout(runsForm);
     layout->addWidget(runsBox);
+    layout->addWidget(buildServingBox());  // shown once a run has serving results
 
     // Task pairing: the baseline's tasks the first candidate names otherwise (the CLI's --map).
     m_pairingBox = new QGroupBox(tr("Task pairing"), this);
@@ -490,6 +491,7 @@ Result<NewComparisonRequest> NewComparisonDialog::request() const {
         }
         r.options.overrides.push_back(std::move(parsed).value());
     }
+    if (const Status serving = addServingToRequest(r); !serving) return serving.error();
     // The task-pairing editor's pairs, as --map passes them.
     if (isTaskPairingShown()) {
         for (int row = 0; row < m_pairingTable->rowCount(); ++row) {
@@ -676,6 +678,10 @@ void NewComparisonDialog::showResult(const LoadedComparison& loaded) {
         for (std::size_t i = 0; i < loaded.decision.reasons.size() && i < 3; ++i)
             html += QStringLiteral("<br>• %1").arg(style::escaped(loaded.decision.reasons[i]));
     }
+    // What FP8 buys on the team's server, when serving results were given (the reason beyond the first three).
+    const auto& reasons = loaded.decision.reasons;
+    for (std::size_t i = loaded.decision.variants ? 0 : 3; i < reasons.size(); ++i)
+        if (reasons[i].rfind("serving: ", 0) == 0) html += QStringLiteral("<br>• %1").arg(style::escaped(reasons[i]));
     // Privacy: what of the sample logs the file will hold (answer_examples: the questions and responses).
     if (const std::string notice = answerExamplesNotice(answerExamplesHeld(loaded.document)); !notice.empty())
         html += QStringLiteral("<br>%1").arg(style::escaped(notice));

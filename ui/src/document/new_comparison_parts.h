@@ -38,6 +38,21 @@ struct NewComparisonDialog::RunRow {
     QTimer* detectTimer = nullptr;  // a typed path is read once typing pauses
     quint64 generation = 0;         // the newest detection's; older answers are dropped
     bool baseline = false;
+    // The run's serving-benchmark results (optional; new_comparison_serving.cpp): a file or folder, typed, chosen or
+    // dropped onto the row, and what it holds, read on a worker.
+    QWidget* servingField = nullptr;
+    QLineEdit* servingPath = nullptr;
+    QLabel* servingPreview = nullptr;
+    QTimer* servingTimer = nullptr;
+    quint64 servingGeneration = 0;
+};
+
+// What a run's serving results hold, for its row: "8 load points · vLLM bench serve · concurrency 4–512 · MODEL", or
+// the error naming the file. Read on a worker without the per-request arrays.
+struct NewComparisonDialog::ServingPreview {
+    QString text;
+    QString toolTip;
+    bool error = false;
 };
 
 }  // namespace fp8dash::ui

@@ -174,6 +174,7 @@ NewComparisonDialog::RunRow* NewComparisonDialog::addRunRow(bool baseline) {
     row->detected->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     row->detected->hide();
     grid->addWidget(row->detected, 1, 1, 1, 3);
+    addServingField(row, grid, 2);
     grid->setColumnStretch(1, 1);
     if (baseline) {
         row->up->hide();
@@ -252,6 +253,7 @@ void NewComparisonDialog::removeCandidate(int index) {
     const bool first = index == 0;
     delete row->widget;  // its children, the timer included
     delete row;
+    updateServingBox();
     if (first) m_candidateEdit = m_rows[1]->path;  // the first candidate's row is whichever comes first now
     m_rows[1]->path->setObjectName(QStringLiteral("candidatePath"));
     m_rows[1]->label->setObjectName(QStringLiteral("candidateLabel"));
@@ -265,11 +267,13 @@ void NewComparisonDialog::moveCandidate(int index, int delta) {
     // The rows stay; their contents trade places (the first row keeps its object names for automation).
     RunRow* a = m_rows[index + 1];
     RunRow* b = m_rows[other + 1];
-    const QString path = a->path->text(), label = a->label->text();
+    const QString path = a->path->text(), label = a->label->text(), serving = a->servingPath->text();
     a->path->setText(b->path->text());
     a->label->setText(b->label->text());
+    a->servingPath->setText(b->servingPath->text());
     b->path->setText(path);
     b->label->setText(label);
+    b->servingPath->setText(serving);
     renumberRows();
     updateTaskPairing();
     b->path->setFocus();

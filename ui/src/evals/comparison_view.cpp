@@ -26,6 +26,7 @@
 #include "fp8dash/ui/notes_panel.h"
 #include "fp8dash/ui/review_view.h"
 #include "fp8dash/ui/risk_flags_panel.h"
+#include "fp8dash/ui/serving_view.h"
 #include "fp8dash/ui/task_table_view.h"
 #include "fp8dash/ui/timeline_view.h"
 #include "fp8dash/ui/variants_view.h"
@@ -187,6 +188,8 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     m_judge = new JudgeView(m_tabs);
     m_tabs->addTab(m_judge, tr("Domain judge"));
     m_tabs->addTab(m_timeline, tr("Production timeline"));
+    m_serving = new ServingView(m_tabs);
+    m_tabs->addTab(m_serving, tr("Serving"));
     m_bench = new BenchView(m_tabs);
     m_tabs->addTab(m_bench, tr("Local benchmarks"));
     m_capacity = new CapacityView(m_tabs);
@@ -287,7 +290,7 @@ void ComparisonView::setComparison(const LoadedComparison& loaded) {
     } else if (wasOnLayers && !variants) {
         m_tabs->setCurrentIndex(EvalsTab);
     }
-    m_variants->setVariants(variants);
+    m_variants->setVariants(variants, loaded.decision.serving ? &*loaded.decision.serving : nullptr);
     m_tabs->setTabText(LayersTab, variants
                                       ? tr("Which layers · %1").arg(toQString(variant_text::recommended(*variants)))
                                       : tr("Which layers"));
@@ -313,6 +316,7 @@ void ComparisonView::setComparison(const LoadedComparison& loaded) {
     m_bench->setResults(doc.benchmarks ? &*doc.benchmarks : nullptr);
     m_capacity->setComparedModel(compared);
     m_capacity->setSettings(doc.capacity ? &*doc.capacity : nullptr);
+    m_capacity->setMeasured(loaded.decision.serving ? &*loaded.decision.serving : nullptr);
     m_review->setComparison(loaded);
     // The tab says whether someone signed off, and how many notes there are.
     QString reviewTitle = tr("Review");
@@ -330,6 +334,19 @@ void ComparisonView::setComparison(const LoadedComparison& loaded) {
         timelineTitle += QStringLiteral(" · ") + toQString(verdictTitle(*timelineReport->verdict));
     }
     m_tabs->setTabText(TimelineTab, timelineTitle);
+    // The serving benchmarks as decide() compared them (off the GUI thread, with the rest of the decision); without
+    // serving results the tab's empty state says how to add them.
+    // The same comparison again (a note, a decision, a re-evaluation) keeps what the user chose there: the table's
+    // variant, the chart's statistic.
+    if (!loaded.decision.serving) {
+        m_serving->clear();
+    } else if (const ServingComparison* shown = m_serving->comparison();
+               !shown || servingToJson(*shown) != servingToJson(*loaded.decision.serving)) {
+        m_serving->setComparison(*loaded.decision.serving);
+    }
+    m_tabs->setTabText(ServingTab, loaded.decision.serving && loaded.decision.serving->blocked()
+                                       ? tr("Serving · not comparable")
+                                       : tr("Serving"));
     style::adaptCharts(this);  // the charts were (re)built above: in the palette's colours
     // The candidates the evals tab can show: the first is the document's own report; the picker keeps the one shown
     // when the same candidates come back (a note, a decision, a theme switch).

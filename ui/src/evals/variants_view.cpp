@@ -102,6 +102,19 @@ VariantsView::VariantsView(QWidget* parent) : QWidget(parent) {
     cardLayout->addWidget(m_details);
     layout->addWidget(m_card);
 
+    // What each variant buys on the team's server (serving benchmarks): hidden without them.
+    m_gainsTitle = style::sectionTitle(tr("What each variant buys, measured on your server"), page);
+    m_gainsTitle->setObjectName(QStringLiteral("variantGainsTitle"));
+    layout->addWidget(m_gainsTitle);
+    m_gains = new QWidget(page);
+    m_gains->setObjectName(QStringLiteral("variantGains"));
+    auto* gainsLayout = new QVBoxLayout(m_gains);
+    gainsLayout->setContentsMargins(0, 0, 0, 0);
+    gainsLayout->setSpacing(2);
+    layout->addWidget(m_gains);
+    m_gainsTitle->hide();
+    m_gains->hide();
+
     layout->addWidget(style::sectionTitle(tr("Variants"), page));
     layout->addWidget(style::caption(tr("Each cell: the variant's value and its recovery against the baseline, "
                                         "coloured by its verdict. Click a header to sort; double-click a cell to "
@@ -138,12 +151,91 @@ QString VariantsView::recommendationText() const {
            QTextDocumentFragment::fromHtml(m_details->text()).toPlainText();
 }
 
-void VariantsView::setVariants(const VariantComparison* variants) {
+void VariantsView::setVariants(const VariantComparison* variants, const ServingComparison* serving) {
     if (variants)
         m_variants = *variants;
     else
         m_variants.reset();
+    if (serving)
+        m_serving = *serving;
+    else
+        m_serving.reset();
     repaint();
+}
+
+QStringList VariantsView::gainTexts() const {
+    QStringList out;
+    for (const QLabel* label : m_gainLabels) out << label->text();
+    return out;
+}
+
+QString VariantsView::variantHeaderText(int variant) const {
+    const QTableWidgetItem* h = m_matrix->horizontalHeaderItem(FirstVariantColumn + variant);
+    return variant >= 0 && h ? h->text() : QString();
+}
+
+namespace {
+
+// The gain in a few words for a matrix header: "+14.9% tok/s", "+0.8% tok/s, noise".
+QString variantGainShort(const ServingGain& g) {
+    if (!g.measured || !g.pct) return QObject::tr("gain not measured");
+    const QString pct = toQString(numfmt::signedFixed(*g.pct, 1)) + QStringLiteral("%");
+    if (g.withinNoise) return QObject::tr("%1 tok/s, within the noise").arg(pct);
+    return QObject::tr("%1 tok/s").arg(pct);
+}
+
+std::optional<style::TextTone> variantGainTone(const ServingGain& g) {
+    if (!g.measured) return std::nullopt;
+    if (g.negative) return style::TextTone::Error;
+    if (g.withinNoise) return style::TextTone::Caution;
+    return style::TextTone::Success;
+}
+
+}  // namespace
+
+// One line per candidate: its measured gain (ServingGain::sentence), or that it is set aside and why, or that its
+// gain was not measured; a blocked serving comparison says it weighs nothing.
+void VariantsView::fillGains() {
+    qDeleteAll(m_gainLabels);
+    m_gainLabels.clear();
+    const bool show = m_variants && m_serving;
+    m_gainsTitle->setVisible(show);
+    m_gains->setVisible(show);
+    if (!show) return;
+    const auto add = [this](const QString& text, std::optional<style::TextTone> tone) {
+        QLabel* label = plainLabel(text, m_gains);
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        style::setTextTone(label, tone, tone.has_value());
+        m_gains->layout()->addWidget(label);
+        m_gainLabels << label;
+    };
+    if (m_serving->blocked()) {
+        for (const ServingProblem& p : m_serving->problems)
+            if (p.blocking)
+                add(tr("Not comparable, so not weighed: %1").arg(toQString(p.text)), style::TextTone::Error);
+    }
+    const Recommendation& rec = m_variants->recommendation;
+    for (const VariantResult& variant : m_variants->variants) {
+        const auto aside = std::find_if(rec.buysNothing.begin(), rec.buysNothing.end(),
+                                        [&](const Recommendation::Rejected& r) { return r.label == variant.label; });
+        const ServingVariantResult* measured = m_serving->find(variant.label);
+        if (aside != rec.buysNothing.end()) {
+            add(tr("%1 is set aside: %2").arg(toQString(variant.label), toQString(aside->reason)),
+                style::TextTone::Caution);
+        } else if (measured && measured->gain && !measured->gain->sentence.empty()) {
+            // A gain of a variant that fails the quality gate buys nothing the team can take: said with it.
+            // (When none passes, the best of them is weighed like a passing one: no such words then.)
+            const bool failsGate = !variant.passes && rec.label.has_value();
+            QString text = toQString(measured->gain->sentence);
+            if (failsGate) text += tr(" (it does not pass the gate, so the gain is not weighed)");
+            add(text, failsGate ? std::nullopt : variantGainTone(*measured->gain));
+        } else {
+            add(tr("%1: the serving gain was not measured (no serving results for this run).")
+                    .arg(toQString(variant.label)),
+                std::nullopt);
+        }
+    }
 }
 
 void VariantsView::repaint() {
@@ -162,6 +254,7 @@ void VariantsView::repaint() {
         m_recommendation->clear();
         m_details->clear();
         m_costliest->clear();
+        fillGains();
         return;
     }
     const VariantComparison& v = *m_variants;
@@ -187,6 +280,7 @@ void VariantsView::repaint() {
     lines << tr("Gate: %1 (a variant passes at that verdict or better).")
                  .arg(style::escaped(variant_text::gate(rec.options)));
     m_details->setText(lines.join(QStringLiteral("<br>")));
+    fillGains();
 
     // The matrix: a row per task, the baseline's value, each variant's cell.
     const std::vector<std::string> tasks = variant_text::taskOrder(v);
@@ -194,11 +288,21 @@ void VariantsView::repaint() {
     QStringList header{tr("Task"), shown(v.baselineLabel)};
     for (const VariantResult& variant : v.variants) {
         const bool recommended = rec.recommends(variant.label);
-        header << QStringLiteral("%1%2\n%3 · avg %4")
-                      .arg(recommended ? QStringLiteral("★ ") : QString(), shown(variant.label),
-                           toQString(verdictTitle(variant.verdict)),
-                           variant.averageRecoveryPct ? toQString(fixed(*variant.averageRecoveryPct, 2)) + "%"
-                                                      : tr("n/a"));
+        QString text =
+            QStringLiteral("%1%2\n%3 · avg %4")
+                .arg(recommended ? QStringLiteral("★ ") : QString(), shown(variant.label),
+                     toQString(verdictTitle(variant.verdict)),
+                     variant.averageRecoveryPct ? toQString(fixed(*variant.averageRecoveryPct, 2)) + "%" : tr("n/a"));
+        // The measured gain, where serving benchmarks were given: a third line.
+        if (m_serving) {
+            const ServingVariantResult* measured = m_serving->find(variant.label);
+            const bool aside = std::any_of(rec.buysNothing.begin(), rec.buysNothing.end(),
+                                           [&](const Recommendation::Rejected& r) { return r.label == variant.label; });
+            text += QLatin1Char('\n') +
+                    (measured && measured->gain ? variantGainShort(*measured->gain) : tr("gain not measured")) +
+                    (aside ? tr(" · set aside") : QString());
+        }
+        header << text;
     }
     m_matrix->setHorizontalHeaderLabels(header);
     for (int c = 0; c < static_cast<int>(v.variants.size()); ++c) {
@@ -207,6 +311,9 @@ void VariantsView::repaint() {
         if (!variant.passes && !variant.failReason.empty())
             tip += tr("; does not pass: %1").arg(toQString(variant.failReason));
         if (!variant.buys.empty()) tip += tr("\nIt buys: %1").arg(toQString(variant.buys));
+        if (const ServingVariantResult* measured = m_serving ? m_serving->find(variant.label) : nullptr;
+            measured && measured->gain && !measured->gain->sentence.empty())
+            tip += tr("\nMeasured on your server: %1").arg(toQString(measured->gain->sentence));
         if (QTableWidgetItem* h = m_matrix->horizontalHeaderItem(FirstVariantColumn + c))
             h->setToolTip(escapedTip(tip));
     }

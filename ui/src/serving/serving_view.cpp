@@ -1,5 +1,6 @@
 #include "fp8dash/ui/serving_view.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QFrame>
 #include <QHBoxLayout>
@@ -369,7 +370,8 @@ void ServingView::paintCard() {
             }
         }
     }
-    const QColor back = palette().color(QPalette::AlternateBase);
+    // The application's palette: a theme change reaches Theme::changed before the widgets' own palettes follow.
+    const QColor back = QApplication::palette().color(QPalette::AlternateBase);
     const QColor edge = level ? style::verdictColor(*level) : style::secondaryTextColor();
     m_card->setStyleSheet(QStringLiteral("QFrame#servingCard { background: %1; border: 1px solid %2;"
                                          " border-left: 5px solid %3; border-radius: 6px; }"

@@ -382,6 +382,7 @@ void MainWindow::buildMenus() {
     m_cancelBenchAction->setEnabled(false);
     bench->addSeparator();
     bench->addAction(m_tabActions[ComparisonView::CapacityTab]);
+    bench->addAction(m_tabActions[ComparisonView::ServingTab]);  // what FP8 buys, measured on the team's server
 
     QMenu* review = menuBar()->addMenu(tr("&Review"));
     review->addAction(m_tabActions[ComparisonView::ReviewTab]);

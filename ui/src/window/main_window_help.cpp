@@ -21,19 +21,19 @@ namespace fp8dash::ui {
 
 // Tab keys: the browser convention. Ctrl+1 … Ctrl+9 bring the Nth *visible* tab to the front, so the keys run in tab
 // order whatever the document holds: Offline evals, Which layers (only with variants), Domain judge, Production
-// timeline, Local benchmarks, Capacity, Review — Ctrl+1 … Ctrl+6 without variants, Ctrl+1 … Ctrl+7 with them, one less
-// where a document has no evals. Each tab has one action, in View › Go to Tab and also in the menu of its subject
-// (Timeline, Bench, Review); the action's key is set from the visible tabs whenever a document is shown, so the menus
-// and Help › Keyboard Shortcuts show the key that works. Ctrl+J (the judge tab before) is dropped: a key that moves
-// between tabs would clash with the numbers.
+// timeline, Serving, Local benchmarks, Capacity, Review — Ctrl+1 … Ctrl+7 without variants, Ctrl+1 … Ctrl+8 with them,
+// one less where a document has no evals. Each tab has one action, in View › Go to Tab and also in the menu of its
+// subject (Timeline, Bench, Review); the action's key is set from the visible tabs whenever a document is shown, so the
+// menus and Help › Keyboard Shortcuts show the key that works. Ctrl+J (the judge tab before) is dropped: a key that
+// moves between tabs would clash with the numbers.
 void MainWindow::buildTabActions() {
     m_goToTabMenu = new QMenu(tr("Go to &Tab"), this);
     m_goToTabMenu->setObjectName(QStringLiteral("goToTabMenu"));
     const std::pair<ComparisonView::Tab, QString> tabs[] = {
-        {ComparisonView::EvalsTab, tr("Show Offline &Evals")},    {ComparisonView::LayersTab, tr("Show Which La&yers")},
-        {ComparisonView::JudgeTab, tr("Show Domain &Judge")},     {ComparisonView::TimelineTab, tr("Show &Timeline")},
-        {ComparisonView::BenchTab, tr("Show &Local Benchmarks")}, {ComparisonView::CapacityTab, tr("Show &Capacity")},
-        {ComparisonView::ReviewTab, tr("Show &Review")}};
+        {ComparisonView::EvalsTab, tr("Show Offline &Evals")}, {ComparisonView::LayersTab, tr("Show Which La&yers")},
+        {ComparisonView::JudgeTab, tr("Show Domain &Judge")},  {ComparisonView::TimelineTab, tr("Show &Timeline")},
+        {ComparisonView::ServingTab, tr("Show &Serving")},     {ComparisonView::BenchTab, tr("Show &Local Benchmarks")},
+        {ComparisonView::CapacityTab, tr("Show &Capacity")},   {ComparisonView::ReviewTab, tr("Show &Review")}};
     for (const auto& [tab, text] : tabs) {
         QAction* action = m_goToTabMenu->addAction(text);
         action->setObjectName(QStringLiteral("goToTab%1").arg(static_cast<int>(tab)));

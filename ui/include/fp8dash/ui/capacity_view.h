@@ -17,6 +17,7 @@
 #include "fp8dash/core/compared_model.h"
 #include "fp8dash/core/local_bench.h"
 #include "fp8dash/core/local_device.h"
+#include "fp8dash/core/serving_comparison.h"
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -66,6 +67,11 @@ public:
     const CapacityResult* bf16Result() const { return m_bf16 ? &*m_bf16 : nullptr; }
     QString errorText() const;
     QString decodeText() const;
+
+    // The capacity measured on the team's server at its SLO (the comparison's serving benchmarks; null: none), shown
+    // under the model's figures with where the two disagree (capacity_measured.h). Follows every edit of the inputs.
+    void setMeasured(const ServingComparison* serving);
+    QString measuredText() const;  // the section's lines, plain; "" without serving results
 
     // Reads a Hugging Face config.json and uses it as the model (what "config.json…" does after its file dialog);
     // an unreadable file is shown as the error and the previous model stays.
@@ -161,6 +167,10 @@ private:
     QString m_logText;
     QLabel* m_error = nullptr;
     QLabel* m_decode = nullptr;
+    std::optional<ServingComparison> m_measured;
+    QLabel* m_measuredTitle = nullptr;
+    QLabel* m_measuredText = nullptr;
+    void fillMeasured();
     QLabel* m_summary = nullptr;
     QTableView* m_table = nullptr;
     CapacityTableModel* m_tableModel = nullptr;

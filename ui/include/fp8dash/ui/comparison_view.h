@@ -3,8 +3,11 @@
 // on top, the title, then the tabs: "Offline evals" (the runs, a splitter with the task table and a scrollable side
 // panel: FP8 layers, risk flags, tasks not compared, notes; with several candidates a picker of the candidate they
 // show), "Which layers" (VariantsView, only with several candidates), "Domain judge" (JudgeView), "Production timeline"
-// (TimelineView), "Local benchmarks" (BenchView), "Capacity" (CapacityView) and "Review" (ReviewView: the decision
-// and the notes). A document without evals hides the evals tab. GUI thread only; owns its
+// (TimelineView), "Serving" (ServingView: what FP8 buys, measured on the team's server; its empty state without
+// serving results), "Local benchmarks" (BenchView), "Capacity" (CapacityView) and "Review" (ReviewView: the decision
+// and the notes). Serving sits after the measured evidence of what FP8 costs (evals, judge, production) and before the
+// microbenchmarks and the model of what it buys (benchmarks, capacity): the measured gain first, the modelled one
+// after, the sign-off last. A document without evals hides the evals tab. GUI thread only; owns its
 // children through Qt parenting.
 
 #include <QWidget>
@@ -33,6 +36,7 @@ class CapacityView;
 class JudgeView;
 class ReviewView;
 class VariantsView;
+class ServingView;
 
 class ComparisonView : public QWidget {
     Q_OBJECT
@@ -44,9 +48,10 @@ public:
         LayersTab = 1,
         JudgeTab = 2,
         TimelineTab = 3,
-        BenchTab = 4,
-        CapacityTab = 5,
-        ReviewTab = 6
+        ServingTab = 4,
+        BenchTab = 5,
+        CapacityTab = 6,
+        ReviewTab = 7
     };
 
     // Shows a document. The tab in front is kept where both still exist; a document without evals that was showing
@@ -89,6 +94,7 @@ public:
     CapacityView* capacityView() const { return m_capacity; }
     JudgeView* judgeView() const { return m_judge; }
     ReviewView* reviewView() const { return m_review; }
+    ServingView* servingView() const { return m_serving; }
 
 signals:
     void offlineNoticeDismissed(const QStringList& keys);
@@ -124,6 +130,7 @@ private:
     CapacityView* m_capacity = nullptr;
     JudgeView* m_judge = nullptr;
     ReviewView* m_review = nullptr;
+    ServingView* m_serving = nullptr;
 };
 
 }  // namespace fp8dash::ui

@@ -4,6 +4,7 @@
 // tests of the runs' sample logs and an optional control run). The jobs are synchronous, pure functions over values,
 // meant to run on a QtConcurrent worker; they return errors as values naming the file.
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -60,6 +61,15 @@ struct NewComparisonRequest {
     // The changed documents kept per paired task (--answer-examples; changed_answers.h); 0 keeps only the counts.
     std::uint64_t answerExamples = kDefaultAnswerExamples;
 
+    // Serving benchmarks (docs/serving.md), by run: [0] the baseline's results file or folder, [1] the first
+    // candidate's, then the further candidates' in order; "" (or missing) for a run without. Read under each run's
+    // label (a label left empty is the one derived from the run's layers) into ComparisonInputs::servingPaths.
+    QStringList servingPaths;
+    ServingOptions serving;  // the SLO, target load, GPU-hour price
+
+    bool hasServing() const {
+        return std::any_of(servingPaths.begin(), servingPaths.end(), [](const QString& p) { return !p.isEmpty(); });
+    }
     bool hasEvals() const { return !baselinePath.isEmpty() || !candidatePath.isEmpty(); }
     bool hasJudge() const { return !judgeBaselinePath.isEmpty() || !judgeCandidatePath.isEmpty(); }
     // Which pair is incomplete, a control without runs, or neither pair: the message says what to choose.

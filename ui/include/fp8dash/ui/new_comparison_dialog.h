@@ -5,6 +5,9 @@
 // judge score files (either is enough), an optional BF16 control rerun, labels, thresholds, the cautious policy, the
 // recommendation's gate (several candidates), optional metric overrides and, where the baseline and the first
 // candidate name tasks differently, a task-pairing editor (the CLI's --map; prefilled with core's suggestions).
+// Each run may come with its serving-benchmark results (vLLM bench serve, GuideLLM, AIPerf: a file or a folder,
+// chosen, typed or dropped onto the run's row, previewed under it off the GUI thread); with any, the "What FP8 buys"
+// group asks for the team's latency SLO, the load to serve and the GPU-hour price (docs/serving.md).
 // "Compare" reads and compares everything on a QtConcurrent worker, pairing the runs' sample logs when they are beside
 // the results (busy state with the logs' progress; Cancel stops reading and abandons the result), shows errors inline
 // naming the file, and on success closes: result() holds the comparison, not saved (the window opens it unsaved).
@@ -31,6 +34,7 @@ class QDoubleSpinBox;
 class QScrollArea;
 class QSpinBox;
 class QTableWidget;
+class QGridLayout;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
@@ -81,6 +85,25 @@ public:
     void setThresholds(double goBelow, double investigateAbove);
     void setOverridesText(const QString& text);  // one TASK=METRIC[,FILTER] per line
     void setTitle(const QString& title);
+    // Serving benchmarks (run 0: the baseline, k: candidate k-1): the results file or folder of a run, and what its
+    // preview says ("" while nothing is chosen or it is being read).
+    void setServingPath(int run, const QString& path);
+    QString servingPath(int run) const;
+    QString servingPreviewText(int run) const;
+    bool isServingPreviewError(int run) const;
+    QLineEdit* servingPathEdit(int run) const;
+    // The "What FP8 buys" group (shown once a run has serving results): the SLO (one percentile for every target;
+    // each target's spin box at 0 is "no target"), the SLO in words, the target load and the GPU-hour price (0: none).
+    QGroupBox* servingBox() const { return m_servingBox; }
+    QComboBox* sloPercentileCombo() const { return m_sloPercentile; }
+    QDoubleSpinBox* sloTtftSpin() const { return m_sloTtft; }
+    QDoubleSpinBox* sloTpotSpin() const { return m_sloTpot; }
+    QDoubleSpinBox* sloE2elSpin() const { return m_sloE2el; }
+    QString sloWords() const;
+    QDoubleSpinBox* targetLoadSpin() const { return m_targetLoad; }
+    QDoubleSpinBox* gpuHourCostSpin() const { return m_gpuHourCost; }
+    QSpinBox* gpusPerReplicaSpin() const { return m_gpusPerReplica; }
+
     // When set, the save step uses this path instead of asking with a file dialog.
     void setPresetSavePath(const QString& path) { m_presetSavePath = path; }
     void setStartDirectory(const QString& dir) { m_startDirectory = dir; }
@@ -122,6 +145,7 @@ private:
     struct BuildProgress;        // shared with the worker: sample-log bytes read
     struct RunRow;               // one run of the runs group: path, label, what was detected
     struct Detected;             // what a run's results file says, read on a worker
+    struct ServingPreview;       // what a run's serving results hold, read on a worker
 
     enum class PathKind { Run, Scores };
     QWidget* pathRow(QWidget* parent, QLineEdit*& edit, const QString& objectName, const QString& placeholder,
@@ -132,6 +156,15 @@ private:
     void detectRun(RunRow* row);
     void showDetected(RunRow* row, const Detected& detected);
     void updateTaskPairing();  // after the baseline's or the first candidate's run was read
+    // Serving benchmarks (new_comparison_serving.cpp).
+    QGroupBox* buildServingBox();
+    void addServingField(RunRow* row, QGridLayout* grid, int gridRow);
+    static ServingPreview previewServingAt(const QString& path);  // on a worker
+    void previewServing(RunRow* row);
+    void showServingPreview(RunRow* row, const ServingPreview& preview);
+    void updateServingBox();
+    ServingSlo chosenSlo() const;
+    Status addServingToRequest(NewComparisonRequest& r) const;
     void showResult(const LoadedComparison& loaded);
     bool save();  // asks where and writes m_result; false: declined or failed (shown)
 
@@ -181,6 +214,16 @@ private:
     QTableWidget* m_pairingTable = nullptr;
     QLabel* m_pairingCaption = nullptr;
     QList<QWidget*> m_inputs;  // disabled while busy
+    QGroupBox* m_servingBox = nullptr;
+    QComboBox* m_sloPercentile = nullptr;
+    QDoubleSpinBox* m_sloTtft = nullptr;
+    QDoubleSpinBox* m_sloTpot = nullptr;
+    QDoubleSpinBox* m_sloE2el = nullptr;
+    QLabel* m_sloWords = nullptr;
+    QDoubleSpinBox* m_targetLoad = nullptr;
+    QDoubleSpinBox* m_gpuHourCost = nullptr;
+    QSpinBox* m_gpusPerReplica = nullptr;
+    QHash<QString, std::shared_ptr<ServingPreview>> m_servingCache;  // by path
 
     bool m_busy = false;
     BackgroundJob* m_job = nullptr;             // the running comparison; Cancel drops its result
