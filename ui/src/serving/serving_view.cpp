@@ -373,10 +373,14 @@ void ServingView::paintCard() {
     // The application's palette: a theme change reaches Theme::changed before the widgets' own palettes follow.
     const QColor back = QApplication::palette().color(QPalette::AlternateBase);
     const QColor edge = level ? style::verdictColor(*level) : style::secondaryTextColor();
-    m_card->setStyleSheet(QStringLiteral("QFrame#servingCard { background: %1; border: 1px solid %2;"
-                                         " border-left: 5px solid %3; border-radius: 6px; }"
-                                         " QFrame#servingCard QLabel { background: transparent; border: none; }")
-                              .arg(back.name(), style::secondaryTextColor().name(), edge.name()));
+    m_card->setStyleSheet(
+        QStringLiteral("QFrame#servingCard { background: %1; border: 1px solid %2;"
+                       " border-left: 5px solid %3; border-radius: 6px; }"
+                       " QFrame#servingCard QLabel { background: transparent; border: none; }"
+                       // The caption's own palette colour does not survive the style sheet: the
+                       // dark theme showed it near the background's colour.
+                       " QFrame#servingCard QLabel#servingSlo { color: %4; }")
+            .arg(back.name(), style::secondaryTextColor().name(), edge.name(), style::secondaryTextColor().name()));
 }
 
 void ServingView::showTableFor(int variant) {
