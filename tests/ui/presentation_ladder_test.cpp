@@ -116,5 +116,65 @@ TEST_F(LadderSlidesTest, NameEveryRunAndShowWhatEachLayerCosts) {
     }
 }
 
+// Serving benchmarks on the ladder (one load point per run, written here: 1,000 / 1,500 / 1,900 / 1,508 output tok/s
+// at 8 concurrent): a "What FP8 buys on your server" slide with one figure per candidate (+50.0 %, +90.0 %, +50.8 %:
+// the ratios against 1,000), titled by the recommended variant (FP8 W8A8: the calibrated KV variant buys +0.5 % over
+// it, within the noise), and nothing cut at either size. FP8DASH_SLIDE_SHOTS=<folder> writes it as PNG.
+TEST_F(LadderSlidesTest, ServingSlideShowsWhatEachVariantBuys) {
+    const std::filesystem::path ladder = std::filesystem::path(FP8DASH_TEST_DATA) / "lm-eval-ladder";
+    ComparisonInputs in;
+    in.baselinePath = ladder / "bf16";
+    in.candidatePath = ladder / "w8a8";
+    in.moreCandidatePaths = {ladder / "w8a8-kv", ladder / "w8a8-kv-cal"};
+    in.recommendation.accept = Verdict::Monitor;
+    auto built = buildComparison(in);
+    ASSERT_TRUE(built.ok()) << built.error().message;
+    ServingSection serving;
+    for (const auto& [label, tokS] :
+         std::vector<std::pair<std::string, double>>{{"BF16", 1000},
+                                                     {"FP8 W8A8", 1500},
+                                                     {"FP8 W8A8 + FP8 KV (scales 1.0)", 1900},
+                                                     {"FP8 W8A8 + FP8 KV (calibrated scales)", 1508}}) {
+        ServingRun r;
+        r.model = "meta-llama/Llama-3.1-8B-Instruct";
+        r.load = {LoadAxis::Concurrency, 8, std::nullopt};
+        r.completed = 80;
+        r.outputTokensPerS = tokS;
+        r.ttft.percentiles = {{99, 300}};
+        serving.variants.push_back({label, {r}});
+    }
+    built->document.serving = serving;
+    const QString shots = qEnvironmentVariable("FP8DASH_SLIDE_SHOTS");
+    for (const QSize size : {QSize(1920, 1080), QSize(1366, 768)}) {
+        auto loaded = evaluateForDisplay(built->document, QStringLiteral("ladder"));
+        ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+        PresentationWindow w(std::move(loaded).value());
+        layOutSlide(w, size);
+        const auto at = w.deck().indexOf(PresentationStep::Serving);
+        ASSERT_TRUE(at);
+        w.goTo(static_cast<int>(*at));
+        QApplication::processEvents();
+        const QWidget* slide = w.currentSlide();
+        EXPECT_EQ(footerStep(w), QStringLiteral("What FP8 buys on your server"));
+        auto* title = slide->findChild<QLabel*>(QStringLiteral("slideTitle"));
+        ASSERT_NE(title, nullptr);
+        EXPECT_EQ(title->text(), QStringLiteral("FP8 W8A8 serves +50.0% more output tokens/s"));
+        QStringList figures;
+        for (const QLabel* l : slide->findChildren<QLabel*>()) figures << l->text();
+        for (const char* figure : {"+50.0%", "+90.0%", "+50.8%"})
+            EXPECT_TRUE(figures.contains(QString::fromUtf8(figure))) << figure;
+        // The scales-1.0 variant fails the gate; the calibrated one is set aside: each figure says so.
+        EXPECT_TRUE(figures.contains(QStringLiteral("does not pass the quality gate")));
+        EXPECT_TRUE(figures.contains(QStringLiteral("set aside: buys nothing measurable over FP8 W8A8")));
+        const QStringList clipped = clippedSlideLabels(slide);
+        EXPECT_TRUE(clipped.isEmpty()) << size.width() << "x" << size.height() << ": "
+                                       << clipped.join(QStringLiteral("; ")).toStdString();
+        if (!shots.isEmpty()) {
+            QDir().mkpath(shots);
+            w.grab().save(QStringLiteral("%1/serving-slide-%2x%3.png").arg(shots).arg(size.width()).arg(size.height()));
+        }
+    }
+}
+
 }  // namespace
 }  // namespace fp8dash::ui::test

@@ -60,7 +60,22 @@ std::optional<PresentationSlide> servingSlide(const Decision& d) {
         return s;
     }
     for (std::size_t i = 1; i < c.variants.size(); ++i) {
-        s.figures.push_back(gainFigure(c, c.variants[i]));
+        SlideFigure f = gainFigure(c, c.variants[i]);
+        // With several variants, what the recommendation made of each: a gain is no reason on its own.
+        if (d.variants) {
+            const Recommendation& rec = d.variants->recommendation;
+            for (const auto& r : rec.buysNothing)
+                if (r.label == c.variants[i].label) {
+                    f.detail = "set aside: buys nothing measurable over " + rec.label.value_or("");
+                    f.level = Verdict::Monitor;
+                }
+            for (const VariantResult& v : d.variants->variants)
+                if (v.label == c.variants[i].label && !v.passes) {
+                    f.detail = "does not pass the quality gate";
+                    f.level = Verdict::Investigate;
+                }
+        }
+        s.figures.push_back(f);
         if (c.variants[i].gain) s.points.push_back(c.variants[i].gain->sentence);
     }
     const ServingVariantResult* v = headlineVariant(d, c);

@@ -652,6 +652,12 @@ void PresentationSlideView::buildEvidence(QWidget* body, const Parts& parts) {
             }
             l->addLayout(chartsRow, 1);
         } else {
+            // The serving slide says each candidate's gain in its sentence under the figures.
+            if (slide.step == PresentationStep::Serving) l->addSpacing(m.px(12));
+            for (const std::string& p :
+                 slide.step == PresentationStep::Serving ? slide.points : std::vector<std::string>{})
+                l->addWidget(
+                    makeLabel(body, typographic(p), m.px(24), QFont::Normal, kInk, QStringLiteral("slidePoint")));
             l->addStretch(1);
         }
     }
