@@ -164,3 +164,18 @@ TEST(ServingDecision, TheSectionRoundTripsAndSetsTheVersion) {
     ASSERT_FALSE(refused.ok());
     EXPECT_NE(refused.error().message.find("field serving.options.slo: SLO target"), std::string::npos);
 }
+
+TEST(ServingDecision, ServingResultsOfAnotherModelThanTheEvalsAreNotComparable) {
+    ComparisonDocument doc = ladder();
+    ServingSection s = serving(1500, 1900, 1508);
+    for (auto& v : s.variants) v.runs[0].model = "openai/gpt-oss-120b";  // every serving run: another model
+    doc.serving = s;
+    const auto d = decide(doc);
+    ASSERT_TRUE(d.ok()) << d.error().message;
+    ASSERT_TRUE(d->serving);
+    ASSERT_TRUE(d->serving->blocked());
+    EXPECT_EQ(d->serving->problems.front().text,
+              "not comparable: the serving results of BF16 measured openai/gpt-oss-120b, its evals "
+              "meta-llama/Llama-3.1-8B-Instruct");
+    EXPECT_EQ(d->variants->recommendation.label, kKvCal);  // not weighed: as without serving data
+}

@@ -3,8 +3,9 @@
 // New Comparison takes each run's serving results (typed or dropped onto the row, previewed off the GUI thread, the
 // SLO, the load to serve) into the comparison it builds, and the Which layers tab says what each variant buys.
 // The runs are the generated ladder (tests/data/lm-eval-ladder). The serving results are the real InferenceX
-// gpt-oss-120b sweep (concurrency 4..512, read in place) for the baseline, and for the candidates copies of it written
-// here with output tokens/s × a factor and every latency × a factor; every expected figure is computed here from the
+// gpt-oss-120b sweep (concurrency 4..512) copied here under the ladder's model id (the same-model rule: serving results
+// must measure the model the evals measured), as it is for the baseline and for the candidates with output tokens/s
+// × a factor and every latency × a factor; every expected figure is computed here from the
 // files' raw numbers with nlohmann, not through fp8dash's reader. FP8DASH_SCREENSHOT_DIR, when set, receives the
 // Serving tab at 1366 × 768 and 1920 × 1080, light and dark.
 #include <QApplication>
@@ -61,11 +62,13 @@ nlohmann::json rawSweepFile(int concurrency) {
 }
 
 // The sweep again under `dir`, each file's throughputs × speed and every latency (*_ms) × latency; same names, so
-// the same GPU count and model as the real files.
+// the same GPU count as the real files, and the ladder's model id (the evals' model: fp8dash refuses serving results
+// of another model).
 void writeScaledSweep(const QString& dir, double speed, double latency) {
     QDir().mkpath(dir);
     for (int c : kWireLoads) {
         nlohmann::json j = rawSweepFile(c);
+        j["model_id"] = j["tokenizer_id"] = "meta-llama/Llama-3.1-8B-Instruct";
         for (auto it = j.begin(); it != j.end(); ++it) {
             const std::string& key = it.key();
             if (!it->is_number()) continue;
@@ -100,6 +103,7 @@ struct ServingLadder {
 std::unique_ptr<ServingLadder> servingLadder() {
     auto s = std::make_unique<ServingLadder>();
     const QString root = s->dir.path();
+    writeScaledSweep(root + QStringLiteral("/bf16"), 1.0, 1.0);
     writeScaledSweep(root + QStringLiteral("/w8a8"), kW8a8Speed, kW8a8Latency);
     writeScaledSweep(root + QStringLiteral("/kv"), kKvSpeed, kKvLatency);
     writeScaledSweep(root + QStringLiteral("/kv-cal"), kKvCalSpeed, kKvCalLatency);
@@ -111,7 +115,7 @@ std::unique_ptr<ServingLadder> servingLadder() {
     r.baselineLabel = QStringLiteral("BF16");
     r.candidateLabel = QString();
     r.recommendation.accept = Verdict::Monitor;
-    r.servingPaths = {QString::fromStdString(sweepDir()), root + QStringLiteral("/w8a8"), root + QStringLiteral("/kv"),
+    r.servingPaths = {root + QStringLiteral("/bf16"), root + QStringLiteral("/w8a8"), root + QStringLiteral("/kv"),
                       root + QStringLiteral("/kv-cal")};
     auto built = buildNewComparison(r);
     EXPECT_TRUE(built.ok()) << (built.ok() ? "" : built.error().message);
@@ -369,8 +373,9 @@ TEST_F(ServingWireTest, TheCapacityTabShowsTheMeasuredCapacityBesideTheModel) {
 TEST_F(ServingWireTest, NewComparisonTakesServingResultsPreviewsThemAndBuildsWithTheSlo) {
     REQUIRE_INFERENCEX();
     QTemporaryDir dir;
-    const QString fp8 = dir.path() + QStringLiteral("/fp8");
+    const QString fp8 = dir.path() + QStringLiteral("/fp8"), bf16 = dir.path() + QStringLiteral("/bf16");
     writeScaledSweep(fp8, kW8a8Speed, kW8a8Latency);
+    writeScaledSweep(bf16, 1.0, 1.0);
     NewComparisonDialog dialog;
     dialog.resize(900, 700);
     dialog.show();
@@ -384,7 +389,7 @@ TEST_F(ServingWireTest, NewComparisonTakesServingResultsPreviewsThemAndBuildsWit
     QLineEdit* baselineServing = dialog.servingPathEdit(0);
     ASSERT_NE(baselineServing, nullptr);
     baselineServing->setFocus();
-    QTest::keyClicks(baselineServing, QString::fromStdString(sweepDir()));
+    QTest::keyClicks(baselineServing, bf16);
     QWidget* candidateField = dialog.servingPathEdit(1)->parentWidget();
     dropFile(candidateField, fp8);
     EXPECT_EQ(dialog.servingPath(1), QDir::toNativeSeparators(fp8));

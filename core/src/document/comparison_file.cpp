@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "fp8dash/core/comparison_migrations.h"
+#include "fp8dash/core/fp8_config.h"
 #include "fp8dash/core/paired_tasks.h"
 #include "fp8dash/core/version.h"
 #include "production/timeline_arrays.h"
@@ -213,7 +214,21 @@ std::vector<std::string> ComparisonDocument::runLabels() const {
 
 std::optional<ServingComparison> ComparisonDocument::evaluateServing() const {
     if (!serving) return std::nullopt;
-    return compareServingSection(*serving, runLabels());
+    ServingComparison c = compareServingSection(*serving, runLabels());
+    // The same-model rule of the evals (DESIGN.md "What FP8 buys"): each run's serving results must measure the model
+    // its evals measured, by the same base-model key the evals compare checkpoints with.
+    std::vector<const RunRecord*> runs{&baseline, &candidate};
+    for (const auto& m : moreCandidates) runs.push_back(&m.run);
+    for (const RunRecord* run : hasEvals ? runs : std::vector<const RunRecord*>{}) {
+        const ServingVariantResult* v = c.find(run->label);
+        if (!v) continue;
+        const std::string evalModel = detectFp8Config(run->results).model;
+        const std::string servedKey = baseModelKey(v->model), evalKey = baseModelKey(evalModel);
+        if (!servedKey.empty() && !evalKey.empty() && servedKey != evalKey)
+            c.problems.push_back({true, "not comparable: the serving results of " + run->label + " measured " +
+                                            v->model + ", its evals " + evalModel});
+    }
+    return c;
 }
 
 Result<Decision> decide(const ComparisonDocument& doc) {
