@@ -370,3 +370,20 @@ TEST(ServingComparison, JsonHasTheDocumentedShape) {
     EXPECT_TRUE(j["variants"][0]["gain"].is_null());
     EXPECT_EQ(j["variants"][1]["gain"]["measured"], true);
 }
+
+TEST(ServingModelName, CachePathsReadAsTheirRepository) {
+    EXPECT_EQ(servingModelDisplayName(
+                  "/models/models--openai--gpt-oss-120b/snapshots/b5c939de8f754692c1647ca79fbf85e8c1e70f8a/"),
+              "openai/gpt-oss-120b");
+    EXPECT_EQ(servingModelDisplayName("RedHatAI/Llama-3.1-8B-Instruct-FP8-dynamic"),
+              "RedHatAI/Llama-3.1-8B-Instruct-FP8-dynamic");
+    EXPECT_EQ(servingModelDisplayName("/data/checkpoints/llama/"), "/data/checkpoints/llama");
+    EXPECT_EQ(servingModelDisplayName("/"), "/");
+    EXPECT_EQ(servingModelDisplayName(""), "");
+}
+
+TEST(ServingModelName, TheComparisonShowsTheRepository) {
+    REQUIRE_SWEEP();
+    const ServingComparison c = compareServing({{"gpt-oss-120b", sweep()}}, {});
+    EXPECT_EQ(c.variants[0].model, "openai/gpt-oss-120b");
+}

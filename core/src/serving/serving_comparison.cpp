@@ -355,7 +355,7 @@ ServingVariantResult variantOf(const ServingVariantInput& in, LoadAxis axis, con
     v.label = in.label;
     std::set<std::string> tools;
     for (const ServingRun& r : in.runs) {
-        if (v.model.empty()) v.model = r.model;
+        if (v.model.empty()) v.model = servingModelDisplayName(r.model);
         if (tools.insert(servingToolName(r.tool)).second) v.tools.push_back(servingToolName(r.tool));
         if (v.quantization.empty() && !r.quantization.empty()) v.quantization = r.quantization;
         if (v.kvCacheDtype.empty() && !r.kvCacheDtype.empty()) v.kvCacheDtype = r.kvCacheDtype;

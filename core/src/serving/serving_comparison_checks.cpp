@@ -92,8 +92,8 @@ void checkModel(const ServingVariantInput& base, const ServingVariantInput& cand
     const std::string ma = firstOf(base.runs, &ServingRun::model), mb = firstOf(cand.runs, &ServingRun::model);
     const std::string ka = baseModelKey(ma), kb = baseModelKey(mb);
     if (!ka.empty() && !kb.empty() && ka != kb)
-        c.problems.push_back({true, "not comparable: different models, " + ma + " (" + base.label + ") vs " + mb +
-                                        " (" + cand.label + ")"});
+        c.problems.push_back({true, "not comparable: different models, " + servingModelDisplayName(ma) + " (" +
+                                        base.label + ") vs " + servingModelDisplayName(mb) + " (" + cand.label + ")"});
 }
 
 void checkLoads(const ServingVariantResult& base, const ServingVariantInput& in, const ServingVariantResult& cand,

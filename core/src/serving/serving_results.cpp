@@ -99,6 +99,20 @@ const LatencyStats& ServingRun::metric(ServingMetric m) const {
     return ttft;
 }
 
+std::string servingModelDisplayName(std::string_view model) {
+    const std::string_view marker = "models--";
+    if (const auto at = model.find(marker); at != std::string_view::npos) {
+        std::string_view rest = model.substr(at + marker.size());
+        rest = rest.substr(0, rest.find('/'));
+        std::string repo(rest);
+        if (const auto sep = repo.find("--"); sep != std::string::npos && sep > 0 && sep + 2 < repo.size())
+            return repo.substr(0, sep) + "/" + repo.substr(sep + 2);
+        if (!repo.empty()) return repo;
+    }
+    while (model.size() > 1 && model.back() == '/') model.remove_suffix(1);
+    return std::string(model);
+}
+
 double ServingRun::failedShare() const {
     const long long sent = completed + failed;
     return sent > 0 ? static_cast<double>(failed) / static_cast<double>(sent) : 0.0;

@@ -139,7 +139,7 @@ NewComparisonDialog::ServingPreview NewComparisonDialog::previewServingAt(const 
         points.insert({static_cast<int>(r.load.axis), r.load.value});
         const QString tool = toQString(std::string(servingToolName(r.tool)));
         if (!tools.contains(tool)) tools << tool;
-        const QString model = toQString(r.model);
+        const QString model = toQString(servingModelDisplayName(r.model));
         if (!model.isEmpty() && !models.contains(model)) models << model;
         const QString source = toQString(r.source);
         if (!sources.contains(source)) sources << source;

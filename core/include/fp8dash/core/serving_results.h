@@ -137,6 +137,11 @@ struct ServingRun {
     double failedShare() const;
 };
 
+// A model id as people read it: a Hugging Face cache path (".../models--openai--gpt-oss-120b/snapshots/<hash>/", what
+// vLLM records when it served a local snapshot) reads as its repository ("openai/gpt-oss-120b"); anything else as it
+// is, without a trailing '/'.
+std::string servingModelDisplayName(std::string_view model);
+
 // Reads results of any of the tools from text; the tool is recognised by the content. sourceName names the file in
 // errors and in ServingRun::source.
 Result<std::vector<ServingRun>> parseServingText(std::string_view text, const std::string& sourceName);
