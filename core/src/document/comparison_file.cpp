@@ -233,6 +233,7 @@ std::optional<ServingComparison> ComparisonDocument::evaluateServing() const {
 
 Result<Decision> decide(const ComparisonDocument& doc) {
     Decision d;
+    d.serving = doc.evaluateServing();  // once: the two-run reason and the Decision share it
     // Each signal's verdict (if it gives one) and its reasons; the worst signal's reasons come first.
     std::vector<std::pair<std::optional<Verdict>, std::vector<std::string>>> signals;
     std::optional<Result<JudgeComparison>> judge;
@@ -266,7 +267,7 @@ Result<Decision> decide(const ComparisonDocument& doc) {
             d.variants = std::move(variants).value();
         } else {
             for (const auto& r : evals->reasons) lines.push_back("offline evals: " + r);
-            if (auto serving = doc.evaluateServing(); serving && serving->variants.size() > 1) {
+            if (const auto& serving = d.serving; serving && serving->variants.size() > 1) {
                 const ServingVariantResult& c = serving->variants[1];
                 lines.push_back("serving: " + (serving->blocked() ? "the serving gain was not weighed: " +
                                                                         serving->problems.front().text
@@ -285,7 +286,6 @@ Result<Decision> decide(const ComparisonDocument& doc) {
         signals.emplace_back((*judge)->verdict, std::vector<std::string>{"domain judge: " + (*judge)->reason});
         d.judge = std::move(*judge).value();
     }
-    d.serving = doc.evaluateServing();
     if (doc.timeline) {
         d.timeline = evaluateTimeline(*doc.timeline);
         std::vector<std::string> lines;

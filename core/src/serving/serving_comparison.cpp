@@ -120,20 +120,6 @@ ServingPointFigures::Latency& latencyOf(ServingPointFigures& f, ServingMetric m)
     return f.ttft;
 }
 
-ServingPoint::LatencyDelta& latencyDeltaOf(ServingPoint& p, ServingMetric m) {
-    switch (m) {
-        case ServingMetric::Ttft:
-            return p.ttft;
-        case ServingMetric::Tpot:
-            return p.tpot;
-        case ServingMetric::Itl:
-            return p.itl;
-        case ServingMetric::E2el:
-            return p.e2el;
-    }
-    return p.ttft;
-}
-
 // Requests/s meeting every target as a per-request limit; nullopt unless every replicate has per-request arrays
 // covering each target's metric and a duration.
 std::optional<double> goodputOf(const std::vector<const ServingRun*>& runs, const ServingSlo& slo) {
@@ -234,7 +220,7 @@ void compareWithBaseline(ServingPoint& p, const std::vector<const ServingRun*>& 
     p.requestsPerS = deltaOf(
         base, cand, [](const ServingRun& r) { return r.requestsPerS; }, true);
     for (ServingMetric m : kMetrics) {
-        ServingPoint::LatencyDelta& d = latencyDeltaOf(p, m);
+        ServingPoint::LatencyDelta& d = p.delta(m);
         d.mean = deltaOf(base, cand, latencyFigure(m, 0), false);
         d.p50 = deltaOf(base, cand, latencyFigure(m, 50), false);
         d.p90 = deltaOf(base, cand, latencyFigure(m, 90), false);
@@ -338,6 +324,24 @@ const ServingVariantResult* ServingComparison::find(std::string_view label) cons
     for (const ServingVariantResult& v : variants)
         if (v.label == label) return &v;
     return nullptr;
+}
+
+ServingPoint::LatencyDelta& ServingPoint::delta(ServingMetric m) {
+    switch (m) {
+        case ServingMetric::Ttft:
+            return ttft;
+        case ServingMetric::Tpot:
+            return tpot;
+        case ServingMetric::Itl:
+            return itl;
+        case ServingMetric::E2el:
+            return e2el;
+    }
+    return ttft;
+}
+
+const ServingPoint::LatencyDelta& ServingPoint::delta(ServingMetric m) const {
+    return const_cast<ServingPoint&>(*this).delta(m);
 }
 
 const ServingPointFigures::Latency& ServingPointFigures::metric(ServingMetric m) const {

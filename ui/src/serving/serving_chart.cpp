@@ -81,20 +81,6 @@ const ServingDelta& servingDeltaOf(const ServingPoint::LatencyDelta& d, double p
     return d.mean;
 }
 
-const ServingPoint::LatencyDelta& servingLatencyDelta(const ServingPoint& p, ServingMetric m) {
-    switch (m) {
-        case ServingMetric::Ttft:
-            return p.ttft;
-        case ServingMetric::Tpot:
-            return p.tpot;
-        case ServingMetric::Itl:
-            return p.itl;
-        case ServingMetric::E2el:
-            return p.e2el;
-    }
-    return p.ttft;
-}
-
 // A cross (✕) in the colour: the marker of a load where every request failed.
 QImage servingCrossImage(const QColor& color) {
     QImage image(28, 28, QImage::Format_ARGB32_Premultiplied);
@@ -521,9 +507,8 @@ QString ServingChart::pointText(int variant, std::size_t point) const {
                 ? statisticName(m_statistic) + QLatin1Char(' ') + servingMsText(*value)
                 : toQString(numfmt::grouped(static_cast<std::uint64_t>(std::llround(*value)))) + tr(" output tokens/s");
     if (variant > 0 && p.hasBaseline) {
-        const ServingDelta& d = latency
-                                    ? servingDeltaOf(servingLatencyDelta(p, m_statistic.metric), m_statistic.percentile)
-                                    : p.outputTokensPerS;
+        const ServingDelta& d =
+            latency ? servingDeltaOf(p.delta(m_statistic.metric), m_statistic.percentile) : p.outputTokensPerS;
         if (d.pct) {
             text += tr(", %1% against %2")
                         .arg(toQString(numfmt::signedFixed(*d.pct, 1)), toQString(c.variants.front().label));

@@ -99,6 +99,8 @@ struct ServingPoint {
         ServingDelta mean, p50, p90, p99;
     };
     LatencyDelta ttft, tpot, itl, e2el;
+    const LatencyDelta& delta(ServingMetric m) const;  // ttft, tpot, itl or e2el by meaning
+    LatencyDelta& delta(ServingMetric m);
     // Replicate values of output tokens/s, for the interval (kept for the comparison of two candidates).
     std::vector<double> outputTokensPerSRuns;
 };
