@@ -1,7 +1,7 @@
 // Which tool wrote a result (parseServingText) and reading a file or a folder of results (readServingPath):
-// serving_results.h. Files are read with POSIX open/read into a buffer with simdjson's padding behind the text, so a
-// vLLM file is parsed in place (no second copy: peak memory is the file plus simdjson's structural index); GuideLLM
-// and AIPerf files go to their readers as text. Up to 4 GiB per file (simdjson's limit for one document).
+// serving_results.h. Big files are mapped, small ones read (servingReadFile); a vLLM file's reader copies only what
+// simdjson must index (peak memory: the file's pages plus that copy); GuideLLM and AIPerf files go to their readers as
+// text. Up to 4 GiB per file (simdjson's limit for one document).
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -14,10 +14,13 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <system_error>
+#include <utility>
 
 #include "fp8dash/core/serving_results.h"
+#include "serving/mapped_file.h"
 #include "serving/vllm_bench_reader.h"
 
 namespace fp8dash {
@@ -59,15 +62,18 @@ std::string servingNotAResult(const std::string& source) {
            "GenAI-Perf profile export)";
 }
 
-// A file's text with simdjson's padding allocated behind it. Big files get 2 MiB-aligned storage with transparent
-// huge pages asked for: reading a 700 MB file into 4 KiB pages costs 170,000 page faults, a third of the read's time.
+// A file's text: big files mapped (read-only, private: the page cache's pages, no copy into the process; a vLLM
+// file's reader copies only what simdjson must index, vllm_bench_reader.cpp), small ones read into memory.
 struct ServingFileText {
-    std::unique_ptr<char, decltype(&std::free)> data{nullptr, &std::free};
+    const char* bytes = nullptr;
     std::size_t size = 0;
-    std::string_view view() const { return {data.get(), size}; }
+    std::unique_ptr<char[]> owned;
+    std::optional<detail::MappedFile> mapped;
+    std::string_view view() const { return {bytes, size}; }
 };
 
 constexpr std::uint64_t kServingMaxFileBytes = (std::uint64_t{4} << 30) - 1;
+constexpr std::uint64_t kServingMapBytes = std::uint64_t{16} << 20;
 
 Result<ServingFileText> servingReadFile(const fs::path& path) {
     const std::string name = path.string();
@@ -84,23 +90,23 @@ Result<ServingFileText> servingReadFile(const fs::path& path) {
         return Error{name + ": " + std::to_string(size) + " bytes, more than the 4 GiB a result file may have"};
     }
     ServingFileText out;
-    const std::size_t padding = detail::vllmBenchPadding();
-    constexpr std::size_t kHuge = std::size_t{2} << 20;
-    const std::size_t want = static_cast<std::size_t>(size) + padding;
-    if (want >= 4 * kHuge) {
-        const std::size_t rounded = (want + kHuge - 1) / kHuge * kHuge;
-        out.data.reset(static_cast<char*>(std::aligned_alloc(kHuge, rounded)));
-        if (out.data) ::madvise(out.data.get(), rounded, MADV_HUGEPAGE);
-    } else {
-        out.data.reset(static_cast<char*>(std::malloc(want)));
+    if (size >= kServingMapBytes) {
+        if (auto mapped = detail::MappedFile::map(fd, static_cast<std::size_t>(size))) {
+            out.mapped.emplace(std::move(*mapped));
+            ::close(fd);
+            out.bytes = out.mapped->data();
+            out.size = out.mapped->size();
+            return out;
+        }
     }
-    if (!out.data) {
+    out.owned.reset(new (std::nothrow) char[size + 1]);
+    if (!out.owned) {
         ::close(fd);
         return Error{name + ": out of memory reading " + std::to_string(size) + " bytes"};
     }
     std::size_t done = 0;
     while (done < size) {
-        const ssize_t n = ::read(fd, out.data.get() + done, static_cast<std::size_t>(size) - done);
+        const ssize_t n = ::read(fd, out.owned.get() + done, static_cast<std::size_t>(size) - done);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;
         done += static_cast<std::size_t>(n);
@@ -108,7 +114,7 @@ Result<ServingFileText> servingReadFile(const fs::path& path) {
     const int readErrno = errno;
     ::close(fd);
     if (done != size) return Error{name + ": read error (" + std::strerror(readErrno) + ")"};
-    std::memset(out.data.get() + done, 0, padding);
+    out.bytes = out.owned.get();
     out.size = done;
     return out;
 }
@@ -208,7 +214,7 @@ Result<std::vector<ServingRun>> servingReadOne(const fs::path& file, bool inFold
     Result<std::vector<ServingRun>> runs = std::vector<ServingRun>{};
     switch (kind) {
         case ServingFileKind::Vllm:
-            runs = detail::parseVllmBenchPadded(text->data.get(), text->size, source, keepRequests);
+            runs = detail::parseVllmBenchRaw(text->bytes, text->size, source, keepRequests);
             break;
         case ServingFileKind::GuideLlm:
             runs = parseGuideLlmText(text->view(), source);
@@ -223,6 +229,8 @@ Result<std::vector<ServingRun>> servingReadOne(const fs::path& file, bool inFold
             if (inFolder) return std::vector<ServingRun>{};
             return Error{servingNotAResult(source)};
     }
+    if (text->mapped && text->mapped->cutShort())
+        return Error{source + ": the file was cut short while it was read (is a benchmark writing it?): read it again"};
     if (!runs) return runs;
     const std::string fileName = file.filename().string();
     const std::optional<int> runFile = servingRunFileNumber(fileName);

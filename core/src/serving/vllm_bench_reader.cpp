@@ -17,18 +17,21 @@
 // Speed (issue 40: >= 1 GB/s per core, peak memory < 2x the file; tests/benchmarks/README.md has the figures):
 // simdjson's On-Demand API, no tree: stage 1 finds the structure (~4 bytes of index per structural character, touched
 // only where written), then the fields are read in file order. The `itls` list of lists (25M chunk gaps in a 100k-
-// request --save-detailed file, 85 % of its bytes) is read first by a scanner of its own (eight digits at a time,
-// straight into per-request sums, never materialised) and blanked, so that stage 1 runs over whitespace there and
-// On-Demand has nothing to skip; `generated_texts` is skipped without unescaping. DOM would build a tape of 8 bytes
-// per value and nlohmann a node per value, both well past 2x the file (and DOM parsed this file at ~0.3 GB/s here).
-// readServingPath reads files into a padded buffer and parses them in place; parseVllmBenchText copies its
-// string_view into padded storage first (simdjson reads up to 64 bytes past the end, and the blanking writes).
+// request --save-detailed file, 85 % of its bytes) is read first, from the caller's text, by a scanner of its own
+// (vllm_itls_scan.cpp: digit columns with AVX2, straight into per-request sums, never materialised); simdjson then
+// gets a padded copy of the rest, each `itls` list emptied to "[]", so stage 1 indexes 15 % of the file and the copy
+// is that 15 %; `generated_texts` is skipped without unescaping. The caller's text is not changed, so
+// readServingPath hands over a mapped file (mapped_file.h): no read into the process at all. DOM would build a tape
+// of 8 bytes per value and nlohmann a node per value, both well past 2x the file (and DOM parsed this file at ~0.3
+// GB/s here).
 #include <simdjson.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -530,18 +533,67 @@ std::string vllmSimdjsonError(const std::string& where, simdjson::error_code e) 
 // thread's.
 constexpr std::size_t kVllmOwnParserBytes = std::size_t{8} << 20;
 
+// Storage with simdjson's padding behind the text. Big copies get 2 MiB-aligned storage with transparent huge pages
+// asked for: 4 KiB pages would cost a page fault per 4 KiB written.
+struct VllmPaddedText {
+    std::unique_ptr<char, decltype(&std::free)> data{nullptr, &std::free};
+    std::size_t size = 0;
+};
+
+bool vllmAllocPadded(VllmPaddedText& out, std::size_t size) {
+    constexpr std::size_t kHuge = std::size_t{2} << 20;
+    const std::size_t want = size + simdjson::SIMDJSON_PADDING;
+    if (want >= 4 * kHuge) {
+        const std::size_t rounded = (want + kHuge - 1) / kHuge * kHuge;
+        out.data.reset(static_cast<char*>(std::aligned_alloc(kHuge, rounded)));
+        if (out.data) ::madvise(out.data.get(), rounded, MADV_HUGEPAGE);
+    } else {
+        out.data.reset(static_cast<char*>(std::malloc(want)));
+    }
+    if (!out.data) return false;
+    std::memset(out.data.get() + size, 0, simdjson::SIMDJSON_PADDING);
+    out.size = size;
+    return true;
+}
+
+// The text simdjson reads: a padded copy with every prescanned `itls` list emptied ("[]"), each region's start set to
+// its '[' in the copy.
+bool vllmCompactedCopy(const char* data, std::size_t size, std::vector<VllmItlsRegion>& regions, VllmPaddedText& out) {
+    std::size_t removed = 0;
+    for (const VllmItlsRegion& r : regions) removed += r.close - r.open - 2;
+    if (!vllmAllocPadded(out, size - removed)) return false;
+    char* to = out.data.get();
+    std::size_t from = 0;
+    for (VllmItlsRegion& r : regions) {
+        std::memcpy(to, data + from, r.open - from);
+        to += r.open - from;
+        r.start = to;
+        *to++ = '[';
+        *to++ = ']';
+        from = r.close;
+    }
+    std::memcpy(to, data + from, size - from);
+    return true;
+}
+
 }  // namespace
 
 namespace detail {
 
-std::size_t vllmBenchPadding() {
-    return simdjson::SIMDJSON_PADDING;
-}
-
-Result<std::vector<ServingRun>> parseVllmBenchPadded(char* data, std::size_t size, const std::string& sourceName,
-                                                     bool keepRequests) {
+Result<std::vector<ServingRun>> parseVllmBenchRaw(const char* text, std::size_t size, const std::string& sourceName,
+                                                  bool keepRequests) {
     if (size >= 0xFFFFFFFFull)
         return Error{sourceName + ": " + std::to_string(size) + " bytes, more than the 4 GiB a result file may have"};
+    std::vector<VllmItlsRegion> regions;
+    VllmPaddedText padded;
+    try {
+        if (size > detail::kVllmPrescanBytes) detail::vllmPrescanItls(text, size, regions, sourceName);
+        if (!vllmCompactedCopy(text, size, regions, padded)) return Error{sourceName + ": out of memory while reading"};
+    } catch (const VllmReadFailure& failure) {
+        return Error{failure.message};
+    }
+    char* const data = padded.data.get();
+    size = padded.size;
     thread_local vod::parser sharedParser;
     std::unique_ptr<vod::parser> ownParser;
     vod::parser* parser = &sharedParser;
@@ -553,9 +605,7 @@ Result<std::vector<ServingRun>> parseVllmBenchPadded(char* data, std::size_t siz
     std::size_t start = 0;
     while (start < size && std::isspace(static_cast<unsigned char>(data[start]))) ++start;
     if (start == size) return Error{sourceName + ": no vLLM result in the file (empty)"};
-    std::vector<VllmItlsRegion> regions;
     try {
-        if (keepRequests && size > detail::kVllmPrescanBytes) detail::vllmPrescanItls(data, size, regions, sourceName);
         vod::document_stream stream;
         const std::size_t batch = std::max<std::size_t>(size, 4096);
         if (auto e = parser->iterate_many(data, size, batch).get(stream))
@@ -625,13 +675,7 @@ bool looksLikeVllmBench(std::string_view text) {
 }  // namespace detail
 
 Result<std::vector<ServingRun>> parseVllmBenchText(std::string_view text, const std::string& sourceName) {
-    // simdjson reads up to SIMDJSON_PADDING bytes past the text: a copy with room for them (readServingPath reads
-    // files straight into such a buffer instead).
-    std::unique_ptr<char[]> padded(new (std::nothrow) char[text.size() + simdjson::SIMDJSON_PADDING]);
-    if (!padded) return Error{sourceName + ": out of memory while reading"};
-    std::memcpy(padded.get(), text.data(), text.size());
-    std::memset(padded.get() + text.size(), 0, simdjson::SIMDJSON_PADDING);
-    return detail::parseVllmBenchPadded(padded.get(), text.size(), sourceName, true);
+    return detail::parseVllmBenchRaw(text.data(), text.size(), sourceName, true);
 }
 
 }  // namespace fp8dash

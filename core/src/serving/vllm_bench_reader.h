@@ -1,6 +1,6 @@
 #pragma once
-// Internal to core: the vLLM reader on a buffer the caller has padded for simdjson, so that a file read by
-// readServingPath (serving_paths.cpp) is parsed in place, without the copy parseVllmBenchText makes of a string_view.
+// Internal to core: the vLLM reader with the per-request arrays optional (readServingPath's preview leaves them out),
+// and the helpers serving_paths.cpp uses to tell a vLLM result and its side files.
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -10,14 +10,10 @@
 
 namespace fp8dash::detail {
 
-// Bytes a buffer handed to parseVllmBenchPadded must have readable after its text (simdjson's SIMDJSON_PADDING).
-std::size_t vllmBenchPadding();
-
-// data[0 .. size) is the text; data[size .. size + vllmBenchPadding()) must be allocated (any content). The text is
-// changed while reading (a big file's `itls` lists are blanked once read). keepRequests false: the per-request arrays
-// are skipped (ServingRun::requests stays empty).
-Result<std::vector<ServingRun>> parseVllmBenchPadded(char* data, std::size_t size, const std::string& sourceName,
-                                                     bool keepRequests);
+// The text (not changed; nothing past data + size is read) read as a vLLM bench result. keepRequests false: the
+// per-request arrays are skipped (ServingRun::requests stays empty).
+Result<std::vector<ServingRun>> parseVllmBenchRaw(const char* data, std::size_t size, const std::string& sourceName,
+                                                  bool keepRequests);
 
 // Whether the text looks like a vLLM bench result (object, appended objects, or a sweep summary list): the keys
 // every era writes near the top ("completed" with "request_throughput" or a *_ttft_ms / *_e2el_ms figure).
