@@ -100,6 +100,10 @@ MappedFile::~MappedFile() {
     ::munmap(const_cast<char*>(m_data), m_size);
 }
 
+void MappedFile::release() const {
+    if (m_slot >= 0) ::madvise(const_cast<char*>(m_data), m_size, MADV_DONTNEED);
+}
+
 bool MappedFile::cutShort() const {
     return m_slot >= 0 && gMappedSlots[m_slot].cut.load(std::memory_order_acquire);
 }

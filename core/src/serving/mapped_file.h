@@ -21,6 +21,8 @@ public:
     std::size_t size() const { return m_size; }
     // The file shrank while mapped: what lay past its new end read as zeros.
     bool cutShort() const;
+    // Drops the pages read so far from the process (they stay in the page cache; reading again maps them again).
+    void release() const;
 
 private:
     MappedFile(const char* data, std::size_t size, int slot) : m_data(data), m_size(size), m_slot(slot) {}

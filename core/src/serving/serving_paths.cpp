@@ -214,7 +214,9 @@ Result<std::vector<ServingRun>> servingReadOne(const fs::path& file, bool inFold
     Result<std::vector<ServingRun>> runs = std::vector<ServingRun>{};
     switch (kind) {
         case ServingFileKind::Vllm:
-            runs = detail::parseVllmBenchRaw(text->bytes, text->size, source, keepRequests);
+            runs = detail::parseVllmBenchRaw(text->bytes, text->size, source, keepRequests, [&text] {
+                if (text->mapped) text->mapped->release();
+            });
             break;
         case ServingFileKind::GuideLlm:
             runs = parseGuideLlmText(text->view(), source);

@@ -33,6 +33,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -533,11 +534,22 @@ std::string vllmSimdjsonError(const std::string& where, simdjson::error_code e) 
 // thread's.
 constexpr std::size_t kVllmOwnParserBytes = std::size_t{8} << 20;
 
-// Storage with simdjson's padding behind the text. Big copies get 2 MiB-aligned storage with transparent huge pages
-// asked for: 4 KiB pages would cost a page fault per 4 KiB written.
+// Storage with simdjson's padding behind the text. Big copies get pages of their own (mmap), with transparent huge
+// pages asked for (4 KiB pages would cost a page fault per 4 KiB written), and given back when freed: from malloc,
+// glibc would keep them in its heap after the first (its mmap threshold grows with every big block freed), and a
+// sweep of 40 files would hold the largest copy for good.
 struct VllmPaddedText {
-    std::unique_ptr<char, decltype(&std::free)> data{nullptr, &std::free};
-    std::size_t size = 0;
+    char* data = nullptr;
+    std::size_t size = 0, mappedBytes = 0;
+    VllmPaddedText() = default;
+    VllmPaddedText(const VllmPaddedText&) = delete;
+    VllmPaddedText& operator=(const VllmPaddedText&) = delete;
+    ~VllmPaddedText() {
+        if (mappedBytes != 0)
+            ::munmap(data, mappedBytes);
+        else
+            std::free(data);
+    }
 };
 
 bool vllmAllocPadded(VllmPaddedText& out, std::size_t size) {
@@ -545,13 +557,16 @@ bool vllmAllocPadded(VllmPaddedText& out, std::size_t size) {
     const std::size_t want = size + simdjson::SIMDJSON_PADDING;
     if (want >= 4 * kHuge) {
         const std::size_t rounded = (want + kHuge - 1) / kHuge * kHuge;
-        out.data.reset(static_cast<char*>(std::aligned_alloc(kHuge, rounded)));
-        if (out.data) ::madvise(out.data.get(), rounded, MADV_HUGEPAGE);
+        void* p = ::mmap(nullptr, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) return false;
+        ::madvise(p, rounded, MADV_HUGEPAGE);
+        out.data = static_cast<char*>(p);
+        out.mappedBytes = rounded;
     } else {
-        out.data.reset(static_cast<char*>(std::malloc(want)));
+        out.data = static_cast<char*>(std::malloc(want));
+        if (out.data == nullptr) return false;
     }
-    if (!out.data) return false;
-    std::memset(out.data.get() + size, 0, simdjson::SIMDJSON_PADDING);
+    std::memset(out.data + size, 0, simdjson::SIMDJSON_PADDING);
     out.size = size;
     return true;
 }
@@ -562,7 +577,7 @@ bool vllmCompactedCopy(const char* data, std::size_t size, std::vector<VllmItlsR
     std::size_t removed = 0;
     for (const VllmItlsRegion& r : regions) removed += r.close - r.open - 2;
     if (!vllmAllocPadded(out, size - removed)) return false;
-    char* to = out.data.get();
+    char* to = out.data;
     std::size_t from = 0;
     for (VllmItlsRegion& r : regions) {
         std::memcpy(to, data + from, r.open - from);
@@ -581,7 +596,7 @@ bool vllmCompactedCopy(const char* data, std::size_t size, std::vector<VllmItlsR
 namespace detail {
 
 Result<std::vector<ServingRun>> parseVllmBenchRaw(const char* text, std::size_t size, const std::string& sourceName,
-                                                  bool keepRequests) {
+                                                  bool keepRequests, const std::function<void()>& textRead) {
     if (size >= 0xFFFFFFFFull)
         return Error{sourceName + ": " + std::to_string(size) + " bytes, more than the 4 GiB a result file may have"};
     std::vector<VllmItlsRegion> regions;
@@ -592,7 +607,8 @@ Result<std::vector<ServingRun>> parseVllmBenchRaw(const char* text, std::size_t 
     } catch (const VllmReadFailure& failure) {
         return Error{failure.message};
     }
-    char* const data = padded.data.get();
+    if (textRead) textRead();
+    char* const data = padded.data;
     size = padded.size;
     thread_local vod::parser sharedParser;
     std::unique_ptr<vod::parser> ownParser;
