@@ -112,7 +112,7 @@ constexpr double kVllmNegPow10[] = {1e-0,  1e-1,  1e-2,  1e-3,  1e-4,  1e-5,  1e
 // A request's gaps: column counts of the "0.<digits>" gaps (index j: the digits worth 10^-j) and the sum of the
 // others.
 struct VllmGapSum {
-    std::array<std::uint64_t, 32> columns{};
+    std::array<std::uint64_t, 31> columns{};  // [1..30] used
     double other = 0;
     std::uint32_t count = 0;
     bool anyColumns = false;
@@ -120,7 +120,7 @@ struct VllmGapSum {
     double total() const {
         if (!anyColumns) return other;
         double s = 0;
-        for (int j = 31; j >= 1; --j) s += static_cast<double>(columns[j]) * kVllmNegPow10[j];
+        for (int j = 30; j >= 1; --j) s += static_cast<double>(columns[j]) * kVllmNegPow10[j];
         return s + other;
     }
 };
