@@ -2,6 +2,7 @@
 #include "fp8dash/core/comparability.h"
 
 #include "fp8dash/core/fp8_config.h"
+#include "fp8dash/core/model_identity.h"
 
 #include "fp8dash/core/lm_eval_paths.h"
 #include "text_util.h"
@@ -253,13 +254,18 @@ void Checker::checkRunSettings() {
     const auto all = [](const Pair&) { return true; };
     // Variants of one model only (README "Variants and layer steps"): an FP8 or other quantised checkpoint of the
     // baseline's model is one; another model (Llama-3-8B against Llama-3-8B-Instruct) is not, whatever its scores.
+    // The names and the tokenizer facts lm-eval records decide (model_identity.h).
     const Fp8Config bc = detectFp8Config(baseline), cc = detectFp8Config(candidate);
-    if (const std::string bk = baseModelKey(bc.model), ck = baseModelKey(cc.model);
-        !bk.empty() && !ck.empty() && bk != ck)
+    const ModelMatch match = matchModels(bc.model, cc.model, tokenizerFactsOf(baseline.runSettings),
+                                         tokenizerFactsOf(candidate.runSettings));
+    if (match.relation == ModelRelation::Different)
         runLevel("model", bc.model, cc.model,
-                 "different models: baseline " + bc.model + ", candidate " + cc.model +
-                     " (a variant is an FP8 or other quantised checkpoint of the baseline's model)",
+                 "different models: baseline " + bc.model + ", candidate " + cc.model + " (" + match.reason +
+                     "; a variant is an FP8 or other quantised checkpoint of the baseline's model)",
                  all);
+    else if (!match.evidence.empty() && match.relation != ModelRelation::Unknown)
+        add(std::nullopt, "model", bc.model, cc.model, ComparabilitySeverity::Note,
+            "variants of one model: " + match.evidence);
     if (auto v = both("limit", true); v && !sameValue(v->first, v->second)) {
         // With lm-eval's per-task sample counts, those decide (a task smaller than both limits ran whole in both).
         runLevel("config.limit", v->first, v->second,

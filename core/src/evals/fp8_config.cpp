@@ -1,6 +1,8 @@
 // FP8 layers of a run (DESIGN.md "The three FP8 layers (vLLM)"), from config.model_args and the checkpoint name.
 #include "fp8dash/core/fp8_config.h"
 
+#include "fp8dash/core/model_identity.h"
+
 #include "text_util.h"
 
 #include <algorithm>
@@ -145,17 +147,6 @@ RunLayers detectLayers(const Fp8Config& c, const LmEvalResults& run) {
     return l;
 }
 
-// Quantisation, dtype and packaging markers: a checkpoint with them is the same model as one without.
-bool isVariantMarker(const std::string& t) {
-    static const std::set<std::string> kMarkers = {
-        "fp8",         "dynamic",   "block",    "static",     "kv",       "w8a8",    "w4a16", "w8a16",
-        "w4a4",        "w4a8",      "int8",     "int4",       "awq",      "gptq",    "nvfp4", "fp4",
-        "mxfp4",       "quantized", "bf16",     "fp16",       "bfloat16", "float16", "gguf",  "bnb",
-        "4bit",        "8bit",      "marlin",   "fp8kv",      "a16",      "a8",      "e4m3",  "e5m2",
-        "channelwise", "pertensor", "pertoken", "compressed", "modelopt", "nvidia"};
-    return kMarkers.count(t) > 0;
-}
-
 }  // namespace
 
 std::vector<std::string> RunLayers::lowPrecisionSet() const {
@@ -200,25 +191,7 @@ std::string layersLabel(const Fp8Config& config) {
 }
 
 std::string baseModelKey(std::string_view checkpoint) {
-    std::string name(checkpoint);
-    // A Hugging Face cache folder: ".../models--org--name/snapshots/<hash>".
-    if (const auto at = name.rfind("models--"); at != std::string::npos) {
-        name = name.substr(at + 8);
-        if (const auto slash = name.find('/'); slash != std::string::npos) name.resize(slash);
-        if (const auto dash = name.rfind("--"); dash != std::string::npos) name = name.substr(dash + 2);
-    }
-    while (!name.empty() && (name.back() == '/' || name.back() == '\\')) name.pop_back();
-    if (const auto slash = name.find_last_of("/\\"); slash != std::string::npos) name = name.substr(slash + 1);
-    if (const auto org = name.rfind("__"); org != std::string::npos)
-        name = name.substr(org + 2);  // lm-eval's org__name
-    auto tokens = nameTokens(name);
-    std::string key;
-    for (std::size_t i = 0; i < tokens.size(); ++i) {
-        if (isVariantMarker(tokens[i])) continue;
-        if (tokens[i] == "meta" && i + 1 < tokens.size() && tokens[i + 1].starts_with("llama")) continue;
-        key += tokens[i];
-    }
-    return key;
+    return modelIdentityKey(checkpoint);
 }
 
 std::optional<double> parseParamCountBillions(std::string_view modelName) {

@@ -12,7 +12,8 @@ namespace {
 constexpr const char* kConfigKeys[] = {"limit",      "gen_kwargs", "num_fewshot",  "apply_chat_template", "random_seed",
                                        "numpy_seed", "torch_seed", "fewshot_seed", "batch_size"};
 constexpr const char* kTopLevelKeys[] = {"chat_template_sha", "fewshot_as_multiturn", "system_instruction_sha",
-                                         "max_length"};
+                                         "max_length",        "tokenizer_eos_token",  "tokenizer_bos_token",
+                                         "eot_token_id"};
 
 const Json* objectField(const Json& j, const char* key) {
     auto it = j.find(key);

@@ -65,12 +65,13 @@ Fp8Config detectFp8Config(const LmEvalResults& run);
 // "FP8 W8A8 dynamic + FP8 KV (scales 1.0)", "BF16 + FP8 KV (calibrated scales)", "INT4 AWQ W4A16".
 std::string layersLabel(const Fp8Config& config);
 
-// The model a checkpoint is a variant of, as a comparison key: the repository name without its organisation,
-// quantisation and dtype markers (-FP8, -FP8-dynamic, -W8A8, -AWQ, -quantized.w8a8, -BF16, ...), lower-case, without
-// separators, and "Meta-Llama" read as "Llama" (Meta renamed its repositories).
+// The model a checkpoint is a variant of, as a comparison key: modelIdentityKey (model_identity.h), the identity
+// words of its name without its organisation, quantisation, tool and packaging words, lower-case, without separators,
+// and "Meta-Llama" read as "Llama" (Meta renamed its repositories).
 // "neuralmagic/Meta-Llama-3-8B-Instruct-FP8" and "meta-llama/Meta-Llama-3-8B-Instruct" give "llama38binstruct";
 // "Meta-Llama-3-8B" gives "llama38b". A Hugging Face cache path (".../models--org--name/snapshots/<hash>") reads as its
-// repository. "" when nothing is left (a local folder named "fp8"): the name does not say which model it is.
+// repository. "" when nothing is left (a local folder named "fp8"): the name does not say which model it is. Where
+// lm-eval's tokenizer facts are at hand, matchModels decides with them.
 std::string baseModelKey(std::string_view checkpoint);
 
 // Parameter count in billions from a model name: "Meta-Llama-3-8B" -> 8, "Qwen2.5-0.5B" -> 0.5, "SmolLM-135M" ->
