@@ -1,5 +1,5 @@
 #pragma once
-// Whether two checkpoints are variants of one model (issue 41; docs/comparing-evals.md "Variants of one model"),
+// Whether two checkpoints are variants of one model (issue 41; docs/comparing-evals.md "Same model"),
 // decided from the evidence a run carries: the checkpoint names and the tokenizer facts lm-eval records since 0.4.3.
 // Pure functions.
 #include <optional>
