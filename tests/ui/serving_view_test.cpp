@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QLineF>
 #include <QLineSeries>
 #include <QMenu>
 #include <QScatterSeries>
@@ -229,9 +230,24 @@ TEST_F(ServingViewTest, ChartHasALinePerVariantWithCapacityStarsAtTheCoresCapaci
     }
     // BF16 and the KV variant share the capacity 256: one label, drawn by the higher star (BF16's p99 TTFT there is
     // the file's 1,578.5 ms, the KV variant's × 0.95), so the two never overprint.
-    EXPECT_TRUE(chart.capacitySeries(0)->pointLabelsVisible());
-    EXPECT_FALSE(chart.capacitySeries(2)->pointLabelsVisible());
-    EXPECT_TRUE(chart.capacitySeries(1)->pointLabelsVisible());
+    EXPECT_TRUE(chart.capacityLabelShown(0));
+    EXPECT_FALSE(chart.capacityLabelShown(2));
+    EXPECT_TRUE(chart.capacityLabelShown(1));
+    // The labels shown cross neither the SLO line (at 2,000 ms, where the chart maps it) nor each other, and sit
+    // beside their own star.
+    QChart* qc = chart.chart();
+    const double sloY = qc->mapToPosition(QPointF(chart.sloSeries()->at(0).x(), 2000), chart.sloSeries()).y();
+    std::vector<QRectF> labels;
+    for (int v : {0, 1}) {
+        const QRectF box = chart.capacityLabelRect(v);
+        ASSERT_FALSE(box.isEmpty()) << v;
+        EXPECT_FALSE(box.top() <= sloY && box.bottom() >= sloY)
+            << "capacity label " << v << " " << box.top() << ".." << box.bottom() << " crosses the SLO at " << sloY;
+        const QPointF star = qc->mapToPosition(chart.capacitySeries(v)->at(0), chart.capacitySeries(v));
+        EXPECT_LT(QLineF(star, box.center()).length(), box.width() / 2 + 40) << "label " << v << " is by its star";
+        for (const QRectF& other : labels) EXPECT_FALSE(box.intersects(other)) << v;
+        labels.push_back(box);
+    }
     // The all-failed load of the KV variant: a cross at the top, not a point on its line.
     QScatterSeries* failed = chart.failedSeries(2);
     ASSERT_NE(failed, nullptr);

@@ -16,6 +16,7 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMimeData>
 #include <QPushButton>
 #include <QScrollArea>
@@ -458,6 +459,70 @@ TEST_F(ServingWireTest, NewComparisonTakesServingResultsPreviewsThemAndBuildsWit
     EXPECT_NE(dialog.resultText().indexOf(QString::fromStdString(result.decision.serving->variants[1].gain->sentence)),
               -1)
         << dialog.resultText().toStdString();
+}
+
+// The noise threshold reaches the comparison: FP8 at +1.5 % output tokens/s (one run per load each) buys nothing
+// measurable under the default ±2 %, and buys +1.5 % once the threshold is lowered to 1 %.
+TEST_F(ServingWireTest, NewComparisonsNoiseThresholdDecidesWhetherASmallGainCounts) {
+    REQUIRE_INFERENCEX();
+    QTemporaryDir dir;
+    const QString fp8 = dir.path() + QStringLiteral("/fp8"), bf16 = dir.path() + QStringLiteral("/bf16");
+    constexpr double kSmallSpeed = 1.015;
+    writeScaledSweep(fp8, kSmallSpeed, 1.0);
+    writeScaledSweep(bf16, 1.0, 1.0);
+    // Without an SLO the gain is output tokens/s at the highest load both measured: 512, from the raw files.
+    const double base = rawSweepFile(512)["output_throughput"].get<double>();
+    const double gainPct = (base * kSmallSpeed - base) / base * 100;
+    ASSERT_GT(gainPct, 1.0);
+    ASSERT_LT(gainPct, 2.0);
+    const auto build = [&](std::optional<double> noise) -> std::string {
+        NewComparisonDialog dialog;
+        dialog.resize(900, 700);
+        dialog.show();
+        EXPECT_TRUE(QTest::qWaitForWindowExposed(&dialog));
+        dialog.setBaselinePath(ladderDir() + QStringLiteral("/bf16"));
+        dialog.setCandidatePath(ladderDir() + QStringLiteral("/w8a8"));
+        dialog.setServingPath(0, bf16);
+        dialog.setServingPath(1, fp8);
+        QDoubleSpinBox* spin = dialog.noisePctSpin();
+        EXPECT_TRUE(spin->isVisibleTo(&dialog));
+        EXPECT_EQ(spin->value(), 2.0) << "the default is ServingOptions' 2 %";
+        EXPECT_NE(dialog.noiseWords().indexOf(
+                      QStringLiteral("Gains smaller than ±%1 % count as noise").arg(QLocale().toString(2.0, 'f', 1))),
+                  -1)
+            << dialog.noiseWords().toStdString();
+        EXPECT_FALSE(spin->toolTip().isEmpty());
+        if (noise) {
+            spin->setFocus();
+            spin->selectAll();
+            QTest::keyClicks(spin, QLocale().toString(*noise, 'f', 1));
+            QTest::keyClick(spin, Qt::Key_Tab);
+            EXPECT_EQ(spin->value(), *noise);
+            EXPECT_NE(dialog.noiseWords().indexOf(QStringLiteral("±%1 %").arg(QLocale().toString(*noise, 'f', 1))), -1)
+                << dialog.noiseWords().toStdString();
+        }
+        QTest::mouseClick(dialog.compareButton(), Qt::LeftButton);
+        (void)QTest::qWaitFor([&] { return dialog.hasResult() || !dialog.errorText().isEmpty(); }, 30000);
+        if (!dialog.hasResult()) {
+            ADD_FAILURE() << dialog.errorText().toStdString();
+            return {};
+        }
+        const LoadedComparison& result = *dialog.result();
+        EXPECT_TRUE(result.document.serving && result.decision.serving);
+        if (!result.document.serving || !result.decision.serving) return {};
+        EXPECT_EQ(result.document.serving->options.noisePct, noise.value_or(2.0));
+        const auto& gain = result.decision.serving->variants[1].gain;
+        EXPECT_TRUE(gain.has_value());
+        if (!gain) return {};
+        EXPECT_NE(dialog.resultText().indexOf(QString::fromStdString(gain->sentence)), -1)
+            << dialog.resultText().toStdString();
+        return gain->sentence;
+    };
+    const std::string byDefault = build(std::nullopt);
+    EXPECT_NE(byDefault.find("FP8 buys nothing measurable over BF16"), std::string::npos) << byDefault;
+    const std::string lowered = build(1.0);
+    EXPECT_EQ(lowered.find("nothing measurable"), std::string::npos) << lowered;
+    EXPECT_EQ(lowered.rfind("FP8 buys " + pctWords(gainPct).toStdString(), 0), 0u) << lowered;
 }
 
 TEST_F(ServingWireTest, NewComparisonSaysWhatIsWrongWithServingResults) {

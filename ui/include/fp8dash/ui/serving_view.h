@@ -28,9 +28,12 @@
 #include "fp8dash/core/serving_comparison.h"
 #include "fp8dash/ui/serving_chart.h"
 
+class QBoxLayout;
 class QComboBox;
 class QFrame;
 class QLabel;
+class QScrollArea;
+class QSplitter;
 class QStackedWidget;
 class QTableView;
 class QVBoxLayout;
@@ -91,6 +94,8 @@ private:
     void paintCard();
     void showTableFor(int variant);
     void fitTableHeight();
+    void arrangeForWidth();
+    void splitTheHeight();
     void chartControlsChanged();
     ServingChart::Statistic defaultStatistic() const;
 
@@ -99,6 +104,12 @@ private:
     bool m_filling = false;
 
     QStackedWidget* m_stack = nullptr;
+    QSplitter* m_splitter = nullptr;      // the chart and card over the table
+    QBoxLayout* m_topLayout = nullptr;    // the chart, and the card beside it (above it when narrow)
+    QScrollArea* m_cardScroll = nullptr;  // the card, scrolling its text where it is taller than its room
+    QWidget* m_tablePanel = nullptr;
+    int m_tableWantedHeight = 0;  // the table with up to 8 rows
+    bool m_userSplit = false;     // the user moved the splitter: their split stays
     QLabel* m_empty = nullptr;
     QFrame* m_card = nullptr;
     QLabel* m_cardTitle = nullptr;
