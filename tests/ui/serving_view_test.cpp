@@ -245,6 +245,7 @@ TEST_F(ServingViewTest, ChartHasALinePerVariantWithCapacityStarsAtTheCoresCapaci
             << "capacity label " << v << " " << box.top() << ".." << box.bottom() << " crosses the SLO at " << sloY;
         const QPointF star = qc->mapToPosition(chart.capacitySeries(v)->at(0), chart.capacitySeries(v));
         EXPECT_LT(QLineF(star, box.center()).length(), box.width() / 2 + 40) << "label " << v << " is by its star";
+        EXPECT_TRUE(QRectF(qc->rect()).contains(box)) << "label " << v << " is cut off at the chart's edge";
         for (const QRectF& other : labels) EXPECT_FALSE(box.intersects(other)) << v;
         labels.push_back(box);
     }
@@ -330,10 +331,22 @@ TEST_F(ServingViewTest, HoveringAPointReadsOutVariantLoadValueAndDelta) {
     emit failed->hovered(failed->at(0), true);
     EXPECT_NE(chart.hoverText().indexOf(QStringLiteral("every request failed")), -1) << chart.hoverText().toStdString();
     EXPECT_TRUE(chart.hoverText().startsWith(QStringLiteral("FP8 W8A8 + FP8 KV at 512 concurrent requests")));
-    // The read-out is on screen under the chart.
-    auto* hover = chart.findChild<QLabel*>(QStringLiteral("servingHover"));
-    ASSERT_NE(hover, nullptr);
-    EXPECT_EQ(hover->text(), chart.hoverText());
+    // The read-out is on screen: under the card at 1366 wide (the chart keeps the height), under the chart when
+    // narrow.
+    for (const int width : {1366, 900}) {
+        view.resize(width, 768);
+        QTest::qWait(20);
+        const QLabel* readout = view.readoutLabel();
+        ASSERT_NE(readout, nullptr);
+        EXPECT_TRUE(readout->isVisible()) << width;
+        EXPECT_EQ(readout->text(), chart.hoverText()) << width;
+        const QRect inView(readout->mapTo(&view, QPoint(0, 0)), readout->size());
+        const QRect chartInView(chart.chartView()->mapTo(&view, QPoint(0, 0)), chart.chartView()->size());
+        if (width == 1366)
+            EXPECT_GT(inView.left(), chartInView.right()) << "beside the chart";
+        else
+            EXPECT_GT(inView.top(), chartInView.bottom()) << "under the chart";
+    }
 }
 
 TEST_F(ServingViewTest, TableRowsAreTheCoresTableWithTonesInTheGoodAndBadColours) {

@@ -9,17 +9,20 @@
 // files' raw numbers with nlohmann, not through fp8dash's reader. FP8DASH_SCREENSHOT_DIR, when set, receives the
 // Serving tab at 1366 × 768 and 1920 × 1080, light and dark.
 #include <QApplication>
+#include <QChartView>
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QDropEvent>
 #include <QGroupBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
 #include <QMimeData>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -425,6 +428,19 @@ TEST_F(ServingWireTest, NewComparisonTakesServingResultsPreviewsThemAndBuildsWit
     EXPECT_NE(dialog.sloWords().indexOf(QStringLiteral("p99 TTFT ≤ 1,000 ms")), -1) << dialog.sloWords().toStdString();
     dialog.targetLoadSpin()->setValue(100);
     if (!qEnvironmentVariableIsEmpty("FP8DASH_SCREENSHOT_DIR")) {
+        for (const QSize size : {QSize(1366, 768), QSize(1920, 1080)})
+            for (const ThemeMode mode : {ThemeMode::Light, ThemeMode::Dark}) {
+                Theme::instance()->setMode(mode);
+                dialog.resize(size);
+                dialog.formScrollArea()->ensureWidgetVisible(dialog.servingBox());
+                QTest::qWait(50);
+                saveScreenshot(dialog,
+                               QStringLiteral("new-comparison-serving-%1x%2-%3.png")
+                                   .arg(size.width())
+                                   .arg(size.height())
+                                   .arg(mode == ThemeMode::Dark ? QStringLiteral("dark") : QStringLiteral("light")));
+            }
+        Theme::instance()->setMode(ThemeMode::Light);
         dialog.resize(900, 740);
         dialog.formScrollArea()->ensureWidgetVisible(dialog.servingBox());
         QTest::qWait(50);
@@ -459,6 +475,27 @@ TEST_F(ServingWireTest, NewComparisonTakesServingResultsPreviewsThemAndBuildsWit
     EXPECT_NE(dialog.resultText().indexOf(QString::fromStdString(result.decision.serving->variants[1].gain->sentence)),
               -1)
         << dialog.resultText().toStdString();
+    // The comparison it built, in the main window at 1366 × 768: the Serving tab shows the chart at a readable height
+    // and every one of the 8 loads' rows without scrolling (the card, its capacity and replica lines besides), and the
+    // SLO line and the capacity stars.
+    MainWindow window;
+    showWindow(window, {1366, 768});
+    window.showDocument(result.document, {}, QStringLiteral("slo"));
+    window.comparisonView()->showTab(ComparisonView::ServingTab);
+    QTest::qWait(50);
+    ServingView* serving = window.comparisonView()->servingView();
+    ASSERT_TRUE(serving->isVisible());
+    EXPECT_GE(serving->chart()->chartView()->height(), 220);
+    const QTableView* table = serving->table();
+    ASSERT_EQ(table->model()->rowCount(), static_cast<int>(std::size(kWireLoads)));
+    EXPECT_LE(table->verticalHeader()->length(), table->viewport()->height())
+        << "the table shows " << table->viewport()->height() << " of its rows' " << table->verticalHeader()->length()
+        << " px";
+    EXPECT_FALSE(serving->replicaText().isEmpty());
+    for (const QScrollArea* area : serving->findChildren<QScrollArea*>())
+        if (area->objectName() != QStringLiteral("servingCardScroll") && area->isVisible())
+            EXPECT_FALSE(area->verticalScrollBar()->isVisible()) << area->objectName().toStdString();
+    shootServing(window, QStringLiteral("serving-tab-slo"));
 }
 
 // The noise threshold reaches the comparison: FP8 at +1.5 % output tokens/s (one run per load each) buys nothing

@@ -357,6 +357,9 @@ QGroupBox* NewComparisonDialog::buildServingBox() {
     form->addRow(sloLabel, sloRow);
     m_sloWords = style::caption(QString(), m_servingBox);
     m_sloWords->setObjectName(QStringLiteral("sloWords"));
+    // At the top of its row: the form sizes a wrapped caption's row for a narrower width than it gets, and a centred
+    // line then floats away from the controls it speaks of.
+    m_sloWords->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     form->addRow(QString(), m_sloWords);
     const auto sayTheSlo = [this] {
         const ServingSlo slo = chosenSlo();
@@ -405,9 +408,11 @@ QGroupBox* NewComparisonDialog::buildServingBox() {
     loadLabel->setBuddy(m_targetLoad);
     form->addRow(loadLabel, costRow);
     buildNoiseRow(form);
-    form->addRow(QString(), style::caption(tr("The verdict stays the quality verdict: the measured gain only orders "
-                                              "the variants that pass, in the recommendation."),
-                                           m_servingBox));
+    QLabel* verdictWords = style::caption(tr("The verdict stays the quality verdict: the measured gain only orders "
+                                             "the variants that pass, in the recommendation."),
+                                          m_servingBox);
+    verdictWords->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    form->addRow(QString(), verdictWords);
     m_inputs << m_sloPercentile << m_sloTtft << m_sloTpot << m_sloE2el << m_targetLoad << m_gpuHourCost
              << m_gpusPerReplica << m_noisePct;
     m_servingBox->hide();

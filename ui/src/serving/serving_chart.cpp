@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QLineF>
 #include <QLineSeries>
 #include <QPainter>
 #include <QPen>
@@ -100,6 +101,19 @@ bool servingPlottable(const ServingComparison& c, const ServingPoint& p) {
     return p.load.axis == c.axis && p.load.axis != LoadAxis::Unbounded && p.load.value > 0;
 }
 
+// Whether the segment a–b passes through the rectangle r (a label's place).
+bool servingSegmentCrosses(const QRectF& r, QPointF a, QPointF b) {
+    if (r.contains(a) || r.contains(b)) return true;
+    const QLineF segment(a, b);
+    const QLineF edges[] = {{r.topLeft(), r.topRight()},
+                            {r.topRight(), r.bottomRight()},
+                            {r.bottomRight(), r.bottomLeft()},
+                            {r.bottomLeft(), r.topLeft()}};
+    for (const QLineF& edge : edges)
+        if (segment.intersects(edge, nullptr) == QLineF::BoundedIntersection) return true;
+    return false;
+}
+
 QString servingCapacityLabel(const ServingCapacity& cap) {
     return (cap.firstMissAt ? ServingChart::tr("capacity %1") : ServingChart::tr("capacity ≥ %1"))
         .arg(servingLoadTick(*cap.load));
@@ -121,7 +135,7 @@ ServingChart::ServingChart(QWidget* parent) : QWidget(parent) {
     m_view->setObjectName(QStringLiteral("servingChartView"));
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setAccessibleName(tr("Throughput and latency against load"));
-    m_view->setMinimumSize(320, 260);
+    m_view->setMinimumSize(320, 230);
     exporting::installChartExportMenu(m_view, tr("Serving: latency against load"),
                                       QStringLiteral("fp8dash-serving-chart"));
     layout->addWidget(m_view, 1);
@@ -221,6 +235,10 @@ std::optional<double> ServingChart::valueOf(const ServingPoint& p) const {
 
 QString ServingChart::hoverText() const {
     return m_hoverText;
+}
+
+void ServingChart::setReadoutShown(bool shown) {
+    m_hover->setVisible(shown);
 }
 
 QString ServingChart::captionText() const {
@@ -417,11 +435,13 @@ void ServingChart::labelCapacities() {
 }
 
 // Each shown label beside its star, at the first place (above, below, right, left, then the diagonals) that crosses
-// neither the SLO line nor a label placed before it nor a star, and stays inside the plot; where every place does
-// one of these, the one that does the least (the SLO line counts most).
+// neither the SLO line nor a label placed before it nor a star nor a variant's line, and stays inside the plot; where
+// every place does one of these, the one that does the least (cut off at the chart's edge counts most, then the SLO
+// line, a label, a star, a line).
 void ServingChart::placeCapacityLabels() {
     QChart* chart = m_view->chart();
     const QRectF plot = chart->plotArea();
+    const QRectF visible = chart->rect();
     std::optional<double> sloY;
     if (m_slo && m_slo->count() > 0) sloY = chart->mapToPosition(m_slo->at(0), m_slo).y();
     std::vector<QRectF> stars;
@@ -431,6 +451,13 @@ void ServingChart::placeCapacityLabels() {
             const qreal half = s.capacity->markerSize() / 2;
             stars.emplace_back(at.x() - half, at.y() - half, 2 * half, 2 * half);
         }
+    std::vector<std::vector<QPointF>> lines;  // each variant's line as drawn
+    for (const VariantSeries& s : m_series) {
+        if (!s.line) continue;
+        std::vector<QPointF> drawn;
+        for (const QPointF& p : s.line->points()) drawn.push_back(chart->mapToPosition(p, s.line));
+        lines.push_back(std::move(drawn));
+    }
     std::vector<QRectF> placed;
     for (VariantSeries& s : m_series) {
         if (!s.label || !s.label->isVisible() || !s.capacity || s.capacity->count() == 0) continue;
@@ -452,6 +479,13 @@ void ServingChart::placeCapacityLabels() {
                 if (rect.intersects(other)) cost += 100;
             for (const QRectF& star : stars)
                 if (rect.intersects(star)) cost += 10;
+            for (const std::vector<QPointF>& line : lines)
+                for (std::size_t k = 1; k < line.size(); ++k)
+                    if (servingSegmentCrosses(rect, line[k - 1], line[k])) {
+                        cost += 3;  // legible across a line, but better beside it
+                        break;
+                    }
+            if (!visible.contains(rect)) cost += 500;  // cut off at the chart's edge
             if (!plot.contains(rect)) cost += 1;
             if (bestCost < 0 || cost < bestCost) {
                 bestCost = cost;

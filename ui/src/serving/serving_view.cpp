@@ -127,9 +127,17 @@ ServingView::ServingView(QWidget* parent) : QWidget(parent) {
     auto* cardHolderLayout = new QVBoxLayout(cardHolder);
     cardHolderLayout->setContentsMargins(0, 0, 0, 0);
     cardHolderLayout->addWidget(buildCard());
+    m_sideReadout =
+        servingWrappedLabel(tr("Hover a point for its figures."), QStringLiteral("servingSideReadout"), cardHolder);
+    m_sideReadout->setContentsMargins(4, 6, 4, 0);
+    cardHolderLayout->addWidget(m_sideReadout);
     cardHolderLayout->addStretch(1);
     m_cardScroll->setWidget(cardHolder);
     m_topLayout->addWidget(buildChartPanel(), 1);
+    connect(m_chart, &ServingChart::pointHovered, this, [this](const QString& text) {
+        setPlainText(m_sideReadout, text);
+        m_sideReadout->parentWidget()->layout()->activate();  // its new height now, not at the next layout pass
+    });
     m_topLayout->addWidget(m_cardScroll, 0);
     m_splitter->addWidget(top);
     m_tablePanel = buildTablePanel();
@@ -280,6 +288,7 @@ void ServingView::setComparison(const ServingComparison& c) {
     m_tableVariant->setCurrentIndex(tableFor);
     m_filling = false;
     fillCard();
+    m_sideReadout->setText(tr("Hover a point for its figures."));
     arrangeForWidth();  // a narrow window's card is as tall as its text
     m_chart->setComparison(c);
     chartControlsChanged();
@@ -476,6 +485,8 @@ void ServingView::arrangeForWidth() {
     // (its text scrolls).
     const bool wide = width() >= 1100;
     m_topLayout->setDirection(wide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+    m_chart->setReadoutShown(!wide);
+    m_sideReadout->setVisible(wide);
     if (wide) {
         m_cardScroll->setFixedWidth(std::clamp(width() * 3 / 10, 340, 520));
         m_cardScroll->setMinimumHeight(0);
@@ -503,6 +514,11 @@ void ServingView::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     arrangeForWidth();
     fitTableHeight();  // the scroll bar's room depends on the width; the split on the height
+}
+
+QLabel* ServingView::readoutLabel() const {
+    return m_sideReadout->isVisibleTo(this) ? m_sideReadout
+                                            : m_chart->findChild<QLabel*>(QStringLiteral("servingHover"));
 }
 
 QString ServingView::cardTitle() const {

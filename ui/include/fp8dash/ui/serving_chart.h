@@ -90,7 +90,9 @@ public:
 
     // The read-out of point `point` (an index into points) of variant `variant`; what hovering it shows.
     QString pointText(int variant, std::size_t point) const;
-    QString hoverText() const;    // the latest read-out shown under the chart ("" before any hover)
+    QString hoverText() const;  // the latest read-out shown under the chart ("" before any hover)
+    // Whether the read-out line is shown under the chart (a view that shows pointHovered's text elsewhere hides it).
+    void setReadoutShown(bool shown);
     QString captionText() const;  // the note under the chart (unbounded loads, a variant with no point)
 
 signals:
