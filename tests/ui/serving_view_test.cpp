@@ -613,7 +613,7 @@ TEST_F(ServingViewTest, Screenshots) {
     const ThemeMode before = Theme::instance()->mode();
     for (ThemeMode mode : {ThemeMode::Light, ThemeMode::Dark}) {
         Theme::instance()->setMode(mode);
-        for (QSize size : {QSize(1366, 768), QSize(1920, 1080)}) {
+        for (QSize size : {QSize(1366, 768), QSize(1920, 1080), QSize(1024, 700)}) {  // 1024: the card above the chart
             ServingView view;
             view.setComparison(threeVariants());
             showAt(view, size);

@@ -484,7 +484,7 @@ void ServingView::arrangeForWidth() {
     // Wide: the card beside the chart, a column a third as wide at most; narrow: above it, at most a few lines tall
     // (its text scrolls).
     const bool wide = width() >= 1100;
-    m_topLayout->setDirection(wide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+    m_topLayout->setDirection(wide ? QBoxLayout::LeftToRight : QBoxLayout::BottomToTop);  // narrow: the card on top
     m_chart->setReadoutShown(!wide);
     m_sideReadout->setVisible(wide);
     if (wide) {
