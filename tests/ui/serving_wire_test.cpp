@@ -562,6 +562,32 @@ TEST_F(ServingWireTest, NewComparisonsNoiseThresholdDecidesWhetherASmallGainCoun
     EXPECT_EQ(lowered.rfind("FP8 buys " + pctWords(gainPct).toStdString(), 0), 0u) << lowered;
 }
 
+// A GuideLLM report with its own goodput SLO (after 0.7.3): the preview's tooltip names the limits GuideLLM counted
+// its goodput against (the report's config.slo, read here from the raw JSON), and that capacity is judged at the
+// team's SLO instead.
+TEST_F(ServingWireTest, NewComparisonsPreviewNamesTheToolsOwnGoodputSlo) {
+    const QString report = QStringLiteral(FP8DASH_TEST_DATA "/serving/guidellm/guidellm_goodput_after_0.7.3.json");
+    std::ifstream in(report.toStdString());
+    const nlohmann::json raw = nlohmann::json::parse(in);
+    const nlohmann::json& slo = raw["benchmarks"][0]["config"]["slo"];
+    ASSERT_TRUE(slo["e2el_ms"].is_null());
+    const QString limits = QStringLiteral("TTFT ≤ %1 ms, TPOT ≤ %2 ms")
+                               .arg(slo["ttft_ms"].get<double>(), 0, 'g', 6)
+                               .arg(slo["tpot_ms"].get<double>(), 0, 'g', 6);
+    NewComparisonDialog dialog;
+    dialog.resize(900, 700);
+    dialog.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&dialog));
+    dialog.setServingPath(0, report);
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.servingPreviewText(0).isEmpty(), 10000);
+    EXPECT_FALSE(dialog.isServingPreviewError(0)) << dialog.servingPreviewText(0).toStdString();
+    QString tip;
+    for (const QLabel* label : dialog.findChildren<QLabel*>(QStringLiteral("servingPreview")))
+        if (label->isVisibleTo(&dialog) && label->text() == dialog.servingPreviewText(0)) tip = label->toolTip();
+    EXPECT_NE(tip.indexOf(limits), -1) << tip.toStdString();
+    EXPECT_NE(tip.indexOf(QStringLiteral("capacity is judged at your SLO")), -1) << tip.toStdString();
+}
+
 TEST_F(ServingWireTest, NewComparisonSaysWhatIsWrongWithServingResults) {
     QTemporaryDir dir;
     const QString junk = dir.path() + QStringLiteral("/bench.json");

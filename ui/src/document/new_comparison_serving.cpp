@@ -135,7 +135,7 @@ NewComparisonDialog::ServingPreview NewComparisonDialog::previewServingAt(const 
         return out;
     }
     std::set<std::pair<int, double>> points;
-    QStringList tools, models, sources, served, warnings;
+    QStringList tools, models, sources, served, warnings, toolSlos;
     int allFailed = 0;
     for (const ServingRun& r : *runs) {
         points.insert({static_cast<int>(r.load.axis), r.load.value});
@@ -153,6 +153,17 @@ NewComparisonDialog::ServingPreview NewComparisonDialog::previewServingAt(const 
                                     ", KV cache " + (r.kvCacheDtype.empty() ? std::string("-") : r.kvCacheDtype)),
                 toQString(r.servedEvidence));
             if (!served.contains(what)) served << what;
+        }
+        if (!r.goodputSloMs.empty()) {
+            QStringList limits;
+            for (const auto& [metric, ms] : r.goodputSloMs)
+                limits << QObject::tr("%1 ≤ %2 ms")
+                              .arg(metric == ServingMetric::Ttft   ? QStringLiteral("TTFT")
+                                   : metric == ServingMetric::Tpot ? QStringLiteral("TPOT")
+                                                                   : QObject::tr("E2E latency"),
+                                   servingPreviewNumber(ms));
+            const QString slo = limits.join(QStringLiteral(", "));
+            if (!toolSlos.contains(slo)) toolSlos << slo;
         }
         for (const std::string& w : r.warnings) warnings << toQString(w);
         if (r.allFailed()) ++allFailed;
@@ -173,6 +184,9 @@ NewComparisonDialog::ServingPreview NewComparisonDialog::previewServingAt(const 
     tip << QObject::tr("Served: %1")
                .arg(served.isEmpty() ? QObject::tr("not recorded; the run's label says which variant it is")
                                      : served.join(QStringLiteral("; ")));
+    if (!toolSlos.isEmpty())
+        tip << QObject::tr("The tool's own goodput was measured per request at %1; capacity is judged at your SLO.")
+                   .arg(toolSlos.join(QStringLiteral("; ")));
     if (!warnings.isEmpty()) tip << warnings.mid(0, 5);
     out.toolTip = tip.join(QLatin1Char('\n'));
     return out;
