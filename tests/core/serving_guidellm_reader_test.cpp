@@ -302,6 +302,77 @@ TEST(ServingGuideLlmReader, ErrorsNameFileBenchmarkAndField) {
     }
 }
 
+// Goodput, after 0.7.3 (GuideLLM PR #1085): metrics.request_goodput.successful.mean is the recorded goodput (the field
+// vLLM's request_goodput fills), metrics.slo_attainment the share meeting every objective, and the objectives come from
+// the benchmark's config.slo, else the report's config.spec.metrics.slo. Expected values from the raw JSON.
+TEST(ServingGuideLlmReader, GoodputAndTheSloItCountedAgainst) {
+    const auto path = guideData("guidellm_goodput_after_0.7.3.json");
+    const std::string text = guideTestRead(path);
+    const Json raw = Json::parse(text);
+    const auto runs = parseGuideLlmText(text, "goodput.json");
+    ASSERT_TRUE(runs.ok()) << runs.error().message;
+    ASSERT_EQ(runs->size(), 3u);
+    const Json& specSlo = raw.at("config").at("spec").at("metrics").at("slo");
+    for (std::size_t i = 0; i < 3; ++i) {
+        const ServingRun& run = runs->at(i);
+        const Json& bench = raw.at("benchmarks").at(i);
+        const Json& m = bench.at("metrics");
+        expectBenchmark(run, bench, m.at("request_totals"));
+        // The objectives by meaning: GuideLLM compares tpot_ms with inter-token latency (vLLM's TPOT).
+        const Json& slo = bench.at("config").contains("slo") ? bench.at("config").at("slo") : specSlo;
+        std::vector<std::pair<ServingMetric, double>> want;
+        if (!slo.at("ttft_ms").is_null()) want.emplace_back(ServingMetric::Ttft, slo.at("ttft_ms").get<double>());
+        if (!slo.at("tpot_ms").is_null()) want.emplace_back(ServingMetric::Tpot, slo.at("tpot_ms").get<double>());
+        if (!slo.at("e2el_ms").is_null()) want.emplace_back(ServingMetric::E2el, slo.at("e2el_ms").get<double>());
+        ASSERT_EQ(want.size(), 2u) << "the file sets ttft and tpot, leaves e2el unset";
+        EXPECT_EQ(run.goodputSloMs, want) << "benchmark " << i + 1;
+        const auto meta = std::find_if(run.metadata.begin(), run.metadata.end(),
+                                       [](const auto& kv) { return kv.first == "goodput_slo"; });
+        ASSERT_NE(meta, run.metadata.end());
+        EXPECT_EQ(meta->second, "ttft_ms<=200, tpot_ms<=50");
+        if (m.at("request_goodput").is_null()) {
+            EXPECT_FALSE(run.goodputRequestsPerS) << "null goodput (nothing could be judged) is not zero";
+            EXPECT_FALSE(run.sloAttainment);
+            continue;
+        }
+        const double goodput = m.at("request_goodput").at("successful").at("mean").get<double>();
+        ASSERT_TRUE(run.goodputRequestsPerS.has_value());
+        EXPECT_DOUBLE_EQ(*run.goodputRequestsPerS, goodput);
+        EXPECT_LE(*run.goodputRequestsPerS, *run.requestsPerS) << "conforming requests are a subset";
+        // Attainment is conforming / determined requests (errored count against it).
+        const Json& byTtft = m.at("slo_attainment_by_metric").at("ttft_ms");
+        ASSERT_TRUE(run.sloAttainment.has_value());
+        EXPECT_DOUBLE_EQ(*run.sloAttainment, m.at("slo_attainment").get<double>());
+        EXPECT_NEAR(*run.sloAttainment,
+                    byTtft.at("conforming_requests").get<double>() / m.at("slo_determined_requests").get<double>(),
+                    1e-12);
+    }
+    EXPECT_FALSE(raw.at("benchmarks").at(2).at("config").contains("slo")) << "the third falls back to the spec";
+
+    // Reports from before goodput have none.
+    const auto older = parseGuideLlmText(guideTestRead(guideData("guidellm_v0.7_labels.json")), "v07.json");
+    ASSERT_TRUE(older.ok());
+    for (const ServingRun& run : *older) {
+        EXPECT_FALSE(run.goodputRequestsPerS);
+        EXPECT_FALSE(run.sloAttainment);
+        EXPECT_TRUE(run.goodputSloMs.empty());
+    }
+
+    // Bad values name the benchmark and the field.
+    Json bad = raw;
+    bad["benchmarks"][1]["metrics"]["slo_attainment"] = 1.5;
+    auto refused = parseGuideLlmText(bad.dump(), "bad.json");
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().message.find("benchmark 2: metrics.slo_attainment"), std::string::npos)
+        << refused.error().message;
+    bad = raw;
+    bad["benchmarks"][0]["config"]["slo"]["ttft_ms"] = -3;
+    refused = parseGuideLlmText(bad.dump(), "bad.json");
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().message.find("benchmark 1: config.slo.ttft_ms"), std::string::npos)
+        << refused.error().message;
+}
+
 TEST(ServingGuideLlmReader, YamlBombsAndDeepNestingAreRefused) {
     // Deep flow nesting: yaml-cpp recurses per level; refused before it parses.
     std::string deep = "benchmarks: " + std::string(5000, '[') + std::string(5000, ']') + "\n";

@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QLineF>
 #include <QLineSeries>
 #include <QMenu>
 #include <QScatterSeries>
@@ -229,9 +230,25 @@ TEST_F(ServingViewTest, ChartHasALinePerVariantWithCapacityStarsAtTheCoresCapaci
     }
     // BF16 and the KV variant share the capacity 256: one label, drawn by the higher star (BF16's p99 TTFT there is
     // the file's 1,578.5 ms, the KV variant's × 0.95), so the two never overprint.
-    EXPECT_TRUE(chart.capacitySeries(0)->pointLabelsVisible());
-    EXPECT_FALSE(chart.capacitySeries(2)->pointLabelsVisible());
-    EXPECT_TRUE(chart.capacitySeries(1)->pointLabelsVisible());
+    EXPECT_TRUE(chart.capacityLabelShown(0));
+    EXPECT_FALSE(chart.capacityLabelShown(2));
+    EXPECT_TRUE(chart.capacityLabelShown(1));
+    // The labels shown cross neither the SLO line (at 2,000 ms, where the chart maps it) nor each other, and sit
+    // beside their own star.
+    QChart* qc = chart.chart();
+    const double sloY = qc->mapToPosition(QPointF(chart.sloSeries()->at(0).x(), 2000), chart.sloSeries()).y();
+    std::vector<QRectF> labels;
+    for (int v : {0, 1}) {
+        const QRectF box = chart.capacityLabelRect(v);
+        ASSERT_FALSE(box.isEmpty()) << v;
+        EXPECT_FALSE(box.top() <= sloY && box.bottom() >= sloY)
+            << "capacity label " << v << " " << box.top() << ".." << box.bottom() << " crosses the SLO at " << sloY;
+        const QPointF star = qc->mapToPosition(chart.capacitySeries(v)->at(0), chart.capacitySeries(v));
+        EXPECT_LT(QLineF(star, box.center()).length(), box.width() / 2 + 40) << "label " << v << " is by its star";
+        EXPECT_TRUE(QRectF(qc->rect()).contains(box)) << "label " << v << " is cut off at the chart's edge";
+        for (const QRectF& other : labels) EXPECT_FALSE(box.intersects(other)) << v;
+        labels.push_back(box);
+    }
     // The all-failed load of the KV variant: a cross at the top, not a point on its line.
     QScatterSeries* failed = chart.failedSeries(2);
     ASSERT_NE(failed, nullptr);
@@ -314,10 +331,22 @@ TEST_F(ServingViewTest, HoveringAPointReadsOutVariantLoadValueAndDelta) {
     emit failed->hovered(failed->at(0), true);
     EXPECT_NE(chart.hoverText().indexOf(QStringLiteral("every request failed")), -1) << chart.hoverText().toStdString();
     EXPECT_TRUE(chart.hoverText().startsWith(QStringLiteral("FP8 W8A8 + FP8 KV at 512 concurrent requests")));
-    // The read-out is on screen under the chart.
-    auto* hover = chart.findChild<QLabel*>(QStringLiteral("servingHover"));
-    ASSERT_NE(hover, nullptr);
-    EXPECT_EQ(hover->text(), chart.hoverText());
+    // The read-out is on screen: under the card at 1366 wide (the chart keeps the height), under the chart when
+    // narrow.
+    for (const int width : {1366, 900}) {
+        view.resize(width, 768);
+        QTest::qWait(20);
+        const QLabel* readout = view.readoutLabel();
+        ASSERT_NE(readout, nullptr);
+        EXPECT_TRUE(readout->isVisible()) << width;
+        EXPECT_EQ(readout->text(), chart.hoverText()) << width;
+        const QRect inView(readout->mapTo(&view, QPoint(0, 0)), readout->size());
+        const QRect chartInView(chart.chartView()->mapTo(&view, QPoint(0, 0)), chart.chartView()->size());
+        if (width == 1366)
+            EXPECT_GT(inView.left(), chartInView.right()) << "beside the chart";
+        else
+            EXPECT_GT(inView.top(), chartInView.bottom()) << "under the chart";
+    }
 }
 
 TEST_F(ServingViewTest, TableRowsAreTheCoresTableWithTonesInTheGoodAndBadColours) {
@@ -584,7 +613,7 @@ TEST_F(ServingViewTest, Screenshots) {
     const ThemeMode before = Theme::instance()->mode();
     for (ThemeMode mode : {ThemeMode::Light, ThemeMode::Dark}) {
         Theme::instance()->setMode(mode);
-        for (QSize size : {QSize(1366, 768), QSize(1920, 1080)}) {
+        for (QSize size : {QSize(1366, 768), QSize(1920, 1080), QSize(1024, 700)}) {  // 1024: the card above the chart
             ServingView view;
             view.setComparison(threeVariants());
             showAt(view, size);

@@ -9,16 +9,20 @@
 // files' raw numbers with nlohmann, not through fp8dash's reader. FP8DASH_SCREENSHOT_DIR, when set, receives the
 // Serving tab at 1366 × 768 and 1920 × 1080, light and dark.
 #include <QApplication>
+#include <QChartView>
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QDropEvent>
 #include <QGroupBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMimeData>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -424,6 +428,19 @@ TEST_F(ServingWireTest, NewComparisonTakesServingResultsPreviewsThemAndBuildsWit
     EXPECT_NE(dialog.sloWords().indexOf(QStringLiteral("p99 TTFT ≤ 1,000 ms")), -1) << dialog.sloWords().toStdString();
     dialog.targetLoadSpin()->setValue(100);
     if (!qEnvironmentVariableIsEmpty("FP8DASH_SCREENSHOT_DIR")) {
+        for (const QSize size : {QSize(1366, 768), QSize(1920, 1080)})
+            for (const ThemeMode mode : {ThemeMode::Light, ThemeMode::Dark}) {
+                Theme::instance()->setMode(mode);
+                dialog.resize(size);
+                dialog.formScrollArea()->ensureWidgetVisible(dialog.servingBox());
+                QTest::qWait(50);
+                saveScreenshot(dialog,
+                               QStringLiteral("new-comparison-serving-%1x%2-%3.png")
+                                   .arg(size.width())
+                                   .arg(size.height())
+                                   .arg(mode == ThemeMode::Dark ? QStringLiteral("dark") : QStringLiteral("light")));
+            }
+        Theme::instance()->setMode(ThemeMode::Light);
         dialog.resize(900, 740);
         dialog.formScrollArea()->ensureWidgetVisible(dialog.servingBox());
         QTest::qWait(50);
@@ -458,6 +475,117 @@ TEST_F(ServingWireTest, NewComparisonTakesServingResultsPreviewsThemAndBuildsWit
     EXPECT_NE(dialog.resultText().indexOf(QString::fromStdString(result.decision.serving->variants[1].gain->sentence)),
               -1)
         << dialog.resultText().toStdString();
+    // The comparison it built, in the main window at 1366 × 768: the Serving tab shows the chart at a readable height
+    // and every one of the 8 loads' rows without scrolling (the card, its capacity and replica lines besides), and the
+    // SLO line and the capacity stars.
+    MainWindow window;
+    showWindow(window, {1366, 768});
+    window.showDocument(result.document, {}, QStringLiteral("slo"));
+    window.comparisonView()->showTab(ComparisonView::ServingTab);
+    QTest::qWait(50);
+    ServingView* serving = window.comparisonView()->servingView();
+    ASSERT_TRUE(serving->isVisible());
+    EXPECT_GE(serving->chart()->chartView()->height(), 220);
+    const QTableView* table = serving->table();
+    ASSERT_EQ(table->model()->rowCount(), static_cast<int>(std::size(kWireLoads)));
+    EXPECT_LE(table->verticalHeader()->length(), table->viewport()->height())
+        << "the table shows " << table->viewport()->height() << " of its rows' " << table->verticalHeader()->length()
+        << " px";
+    EXPECT_FALSE(serving->replicaText().isEmpty());
+    for (const QScrollArea* area : serving->findChildren<QScrollArea*>())
+        if (area->objectName() != QStringLiteral("servingCardScroll") && area->isVisible())
+            EXPECT_FALSE(area->verticalScrollBar()->isVisible()) << area->objectName().toStdString();
+    shootServing(window, QStringLiteral("serving-tab-slo"));
+}
+
+// The noise threshold reaches the comparison: FP8 at +1.5 % output tokens/s (one run per load each) buys nothing
+// measurable under the default ±2 %, and buys +1.5 % once the threshold is lowered to 1 %.
+TEST_F(ServingWireTest, NewComparisonsNoiseThresholdDecidesWhetherASmallGainCounts) {
+    REQUIRE_INFERENCEX();
+    QTemporaryDir dir;
+    const QString fp8 = dir.path() + QStringLiteral("/fp8"), bf16 = dir.path() + QStringLiteral("/bf16");
+    constexpr double kSmallSpeed = 1.015;
+    writeScaledSweep(fp8, kSmallSpeed, 1.0);
+    writeScaledSweep(bf16, 1.0, 1.0);
+    // Without an SLO the gain is output tokens/s at the highest load both measured: 512, from the raw files.
+    const double base = rawSweepFile(512)["output_throughput"].get<double>();
+    const double gainPct = (base * kSmallSpeed - base) / base * 100;
+    ASSERT_GT(gainPct, 1.0);
+    ASSERT_LT(gainPct, 2.0);
+    const auto build = [&](std::optional<double> noise) -> std::string {
+        NewComparisonDialog dialog;
+        dialog.resize(900, 700);
+        dialog.show();
+        EXPECT_TRUE(QTest::qWaitForWindowExposed(&dialog));
+        dialog.setBaselinePath(ladderDir() + QStringLiteral("/bf16"));
+        dialog.setCandidatePath(ladderDir() + QStringLiteral("/w8a8"));
+        dialog.setServingPath(0, bf16);
+        dialog.setServingPath(1, fp8);
+        QDoubleSpinBox* spin = dialog.noisePctSpin();
+        EXPECT_TRUE(spin->isVisibleTo(&dialog));
+        EXPECT_EQ(spin->value(), 2.0) << "the default is ServingOptions' 2 %";
+        EXPECT_NE(dialog.noiseWords().indexOf(
+                      QStringLiteral("Gains smaller than ±%1 % count as noise").arg(QLocale().toString(2.0, 'f', 1))),
+                  -1)
+            << dialog.noiseWords().toStdString();
+        EXPECT_FALSE(spin->toolTip().isEmpty());
+        if (noise) {
+            spin->setFocus();
+            spin->selectAll();
+            QTest::keyClicks(spin, QLocale().toString(*noise, 'f', 1));
+            QTest::keyClick(spin, Qt::Key_Tab);
+            EXPECT_EQ(spin->value(), *noise);
+            EXPECT_NE(dialog.noiseWords().indexOf(QStringLiteral("±%1 %").arg(QLocale().toString(*noise, 'f', 1))), -1)
+                << dialog.noiseWords().toStdString();
+        }
+        QTest::mouseClick(dialog.compareButton(), Qt::LeftButton);
+        (void)QTest::qWaitFor([&] { return dialog.hasResult() || !dialog.errorText().isEmpty(); }, 30000);
+        if (!dialog.hasResult()) {
+            ADD_FAILURE() << dialog.errorText().toStdString();
+            return {};
+        }
+        const LoadedComparison& result = *dialog.result();
+        EXPECT_TRUE(result.document.serving && result.decision.serving);
+        if (!result.document.serving || !result.decision.serving) return {};
+        EXPECT_EQ(result.document.serving->options.noisePct, noise.value_or(2.0));
+        const auto& gain = result.decision.serving->variants[1].gain;
+        EXPECT_TRUE(gain.has_value());
+        if (!gain) return {};
+        EXPECT_NE(dialog.resultText().indexOf(QString::fromStdString(gain->sentence)), -1)
+            << dialog.resultText().toStdString();
+        return gain->sentence;
+    };
+    const std::string byDefault = build(std::nullopt);
+    EXPECT_NE(byDefault.find("FP8 buys nothing measurable over BF16"), std::string::npos) << byDefault;
+    const std::string lowered = build(1.0);
+    EXPECT_EQ(lowered.find("nothing measurable"), std::string::npos) << lowered;
+    EXPECT_EQ(lowered.rfind("FP8 buys " + pctWords(gainPct).toStdString(), 0), 0u) << lowered;
+}
+
+// A GuideLLM report with its own goodput SLO (after 0.7.3): the preview's tooltip names the limits GuideLLM counted
+// its goodput against (the report's config.slo, read here from the raw JSON), and that capacity is judged at the
+// team's SLO instead.
+TEST_F(ServingWireTest, NewComparisonsPreviewNamesTheToolsOwnGoodputSlo) {
+    const QString report = QStringLiteral(FP8DASH_TEST_DATA "/serving/guidellm/guidellm_goodput_after_0.7.3.json");
+    std::ifstream in(report.toStdString());
+    const nlohmann::json raw = nlohmann::json::parse(in);
+    const nlohmann::json& slo = raw["benchmarks"][0]["config"]["slo"];
+    ASSERT_TRUE(slo["e2el_ms"].is_null());
+    const QString limits = QStringLiteral("TTFT ≤ %1 ms, TPOT ≤ %2 ms")
+                               .arg(slo["ttft_ms"].get<double>(), 0, 'g', 6)
+                               .arg(slo["tpot_ms"].get<double>(), 0, 'g', 6);
+    NewComparisonDialog dialog;
+    dialog.resize(900, 700);
+    dialog.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&dialog));
+    dialog.setServingPath(0, report);
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.servingPreviewText(0).isEmpty(), 10000);
+    EXPECT_FALSE(dialog.isServingPreviewError(0)) << dialog.servingPreviewText(0).toStdString();
+    QString tip;
+    for (const QLabel* label : dialog.findChildren<QLabel*>(QStringLiteral("servingPreview")))
+        if (label->isVisibleTo(&dialog) && label->text() == dialog.servingPreviewText(0)) tip = label->toolTip();
+    EXPECT_NE(tip.indexOf(limits), -1) << tip.toStdString();
+    EXPECT_NE(tip.indexOf(QStringLiteral("capacity is judged at your SLO")), -1) << tip.toStdString();
 }
 
 TEST_F(ServingWireTest, NewComparisonSaysWhatIsWrongWithServingResults) {

@@ -12,8 +12,15 @@
 // {mean, median, std_dev, count, percentiles {p001 ... p999}}: only `successful` is read; request_latency is seconds.
 // GuideLLM's inter_token_latency_ms is vLLM's TPOT; its time_per_output_token_ms includes the first token and is not
 // read.
+// Goodput (after 0.7.3: vllm-project/guidellm PR #1085, schemas/benchmark/goodput.py GoodputSLO, GenerativeMetrics):
+// `--metrics '{"kind":"generative","slo":{"ttft_ms":200,"tpot_ms":50}}'` puts the objectives in each benchmark's
+// config.slo {ttft_ms, tpot_ms, e2el_ms} (null where unset; the report's config.spec.metrics.slo too) and adds
+// metrics.request_goodput (a StatusDistributionSummary of conforming requests/s; successful.mean is read, as for
+// requests_per_second) and metrics.slo_attainment (0..1); both null without objectives or when no request could be
+// judged. GuideLLM compares tpot_ms with inter_token_latency_ms, so the limits map to ttft / tpot / e2el by meaning.
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <string>
 
 #include "fp8dash/core/json_text.h"
@@ -148,10 +155,39 @@ ServingLoad guideLoad(const Json& bench, const GuideLlmPlace& at, std::vector<st
     return load;
 }
 
+// A GoodputSLO object ({ttft_ms, tpot_ms, e2el_ms}, null or absent where unset) as limits by meaning.
+std::vector<std::pair<ServingMetric, double>> guideSloLimits(const Json* slo, const std::string& path,
+                                                             const GuideLlmPlace& at) {
+    std::vector<std::pair<ServingMetric, double>> out;
+    if (slo == nullptr) return out;
+    const std::pair<const char*, ServingMetric> keys[] = {
+        {"ttft_ms", ServingMetric::Ttft}, {"tpot_ms", ServingMetric::Tpot}, {"e2el_ms", ServingMetric::E2el}};
+    for (const auto& [key, metric] : keys) {
+        const auto v = guideNumber(slo, key, path, at);
+        if (!v) continue;
+        if (!(*v > 0) || !std::isfinite(*v)) at.fail(path + "." + key, "not a positive number of milliseconds");
+        out.emplace_back(metric, *v);
+    }
+    return out;
+}
+
+// The limits as the file names them, for the run's metadata: "ttft_ms<=200, tpot_ms<=50".
+std::string guideSloText(const std::vector<std::pair<ServingMetric, double>>& limits) {
+    std::string out;
+    for (const auto& [metric, ms] : limits) {
+        if (!out.empty()) out += ", ";
+        std::ostringstream number;
+        number << ms;
+        out += std::string(servingMetricKey(metric)) + "_ms<=" + number.str();
+    }
+    return out;
+}
+
 // What the report as a whole says (args / config / metadata), applied to each benchmark.
 struct GuideReportInfo {
     std::string formatLabel, toolVersion, model, target, dataset;
     std::optional<long long> numPrompts;
+    std::vector<std::pair<ServingMetric, double>> goodputSlo;  // config.spec.metrics.slo
     std::vector<std::pair<std::string, std::string>> labels;
     std::vector<std::string> warnings;
 };
@@ -209,6 +245,9 @@ GuideReportInfo guideReportInfo(const Json& root, const std::string& source) {
             info.dataset = guideDatasetText(*data);
     if (const auto maxRequests = guideNumber(args, "max_requests", "args", at); maxRequests && *maxRequests > 0)
         info.numPrompts = std::llround(*maxRequests);
+    const Json* specMetrics = guideObject(spec, "metrics", "config.spec", at);
+    info.goodputSlo =
+        guideSloLimits(guideObject(specMetrics, "slo", "config.spec.metrics", at), "config.spec.metrics.slo", at);
     const Json* labels = guideObject(guideObject(config, "metadata", "config", at), "labels", "config.metadata", at);
     if (labels != nullptr) {
         for (const auto& [key, value] : labels->items()) {
@@ -254,6 +293,23 @@ void guideRequestTotals(const Json& bench, ServingRun& run, const GuideLlmPlace&
     if (totals == nullptr) at.fail("request_totals", "missing: the benchmark does not count its requests");
     run.completed = guideCount(totals, "successful", path, at);
     run.failed = guideCount(totals, "errored", path, at) + guideCount(totals, "incomplete", path, at);
+}
+
+// The goodput GuideLLM recorded (see the top of the file) and the objectives it counted against.
+void guideGoodput(const Json& bench, const Json* metrics, const GuideReportInfo& info, ServingRun& run,
+                  const GuideLlmPlace& at) {
+    const Json* goodput = guideObject(metrics, "request_goodput", "metrics", at);
+    const Json* ok = guideObject(goodput, "successful", "metrics.request_goodput", at);
+    run.goodputRequestsPerS = guideNumber(ok, "mean", "metrics.request_goodput.successful", at);
+    if (run.goodputRequestsPerS && (*run.goodputRequestsPerS < 0 || !std::isfinite(*run.goodputRequestsPerS)))
+        at.fail("metrics.request_goodput.successful.mean", "not a rate of requests");
+    run.sloAttainment = guideNumber(metrics, "slo_attainment", "metrics", at);
+    if (run.sloAttainment && !(*run.sloAttainment >= 0 && *run.sloAttainment <= 1))
+        at.fail("metrics.slo_attainment", "not a share between 0 and 1");
+    run.goodputSloMs =
+        guideSloLimits(guideObject(guideObject(&bench, "config", "", at), "slo", "config", at), "config.slo", at);
+    if (run.goodputSloMs.empty()) run.goodputSloMs = info.goodputSlo;
+    if (!run.goodputSloMs.empty()) run.metadata.emplace_back("goodput_slo", guideSloText(run.goodputSloMs));
 }
 
 ServingRun guideBenchmark(const Json& bench, int index, const GuideReportInfo& info, const std::string& source) {
@@ -313,6 +369,7 @@ ServingRun guideBenchmark(const Json& bench, int index, const GuideReportInfo& i
     run.ttft = guideLatency(metrics, "time_to_first_token_ms", 1.0, at);
     run.tpot = guideLatency(metrics, "inter_token_latency_ms", 1.0, at);
     run.e2el = guideLatency(metrics, "request_latency", 1000.0, at);  // seconds
+    guideGoodput(bench, metrics, info, run, at);
     return run;
 }
 

@@ -72,6 +72,9 @@ const std::vector<ServingMetricMapping>& servingMetricMap() {
         {"tpot", "mean/median/pN_tpot_ms", "inter_token_latency_ms.successful", "inter_token_latency"},
         {"itl", "mean/median/pN_itl_ms", "", "inter_chunk_latency"},
         {"e2el", "mean/median/pN_e2el_ms", "request_latency.successful (seconds)", "request_latency"},
+        {"goodput (requests/s within the SLO)", "request_goodput (its SLO not saved)",
+         "request_goodput.successful.mean (its SLO: the benchmark's config.slo)",
+         "goodput.avg (GenAI-Perf: request_goodput.avg)"},
         {"load", "max_concurrency / request_rate", "strategy streams / rate (synchronous: 1)",
          "input_config concurrency / request_rate"},
     };

@@ -163,6 +163,47 @@ with open("guidellm/guidellm_v0.7_allfailed.yaml", "w") as f:
     f.write(yaml.dump(yaml_report))
 
 
+# Goodput, after 0.7.3 (vllm-project/guidellm PR #1085 and #1086, Sept 2026; schemas/benchmark/goodput.py GoodputSLO,
+# GenerativeMetrics' slo_attainment / slo_determined_requests / slo_attainment_by_metric / request_goodput /
+# output_token_goodput, BenchmarkConfig.slo): `--metrics '{"kind":"generative","slo":{...}}'` puts the objectives
+# in config.spec.metrics and in each benchmark's config.slo (unset objectives dumped as null). The third benchmark's
+# config has no slo (as a config written before the field) and its objectives could not be judged: attainment and
+# goodput are null.
+def goodput_bench(index, streams, ok, errored, rps, ttft, itl, lat, start, slo, conforming):
+    b = bench_v04(index, {"type_": "concurrent", "streams": streams, "worker_count": 8, "max_concurrency": streams,
+                          "rampup_duration": 0.0}, backend_info, ok, errored, 0, rps, ttft, itl, lat, start)
+    m = b["metrics"]
+    if slo is not None:
+        b["config"]["slo"] = slo
+    if conforming is None:
+        m.update({"slo_attainment": None, "slo_determined_requests": 0, "slo_attainment_by_metric": None,
+                  "request_goodput": None, "output_token_goodput": None})
+        return b
+    determined = ok + errored  # errored requests count against attainment; incomplete ones are left out
+    m["slo_attainment"] = conforming / determined
+    m["slo_determined_requests"] = determined
+    m["slo_attainment_by_metric"] = {
+        k: {"conforming_requests": conforming, "determined_requests": determined, "attainment": conforming / determined}
+        for k, v in slo.items() if v is not None}
+    good_rps = round(rps * conforming / ok, 6)
+    m["request_goodput"] = status(good_rps, ok, errored, 0)
+    m["output_token_goodput"] = status(round(good_rps * 256.0, 6), ok, errored, 0)
+    return b
+
+
+goodput_slo = {"ttft_ms": 200.0, "tpot_ms": 50.0, "e2el_ms": None}
+goodput_report = report_v07({"variant": "fp8-w8a8", "quantization": "fp8"}, [({"type_": "concurrent", "streams": 8}, 1, 0, 0, 1.0, 1.0, 1.0, 1.0, 1760004000.0)])
+goodput_report["metadata"]["guidellm_version"] = "0.8.0.dev0"
+goodput_report["config"]["spec"]["profile"] = {"kind": "concurrent", "streams": [8, 32, 64], "rampup_duration": 0.0}
+goodput_report["config"]["spec"]["metrics"] = {"kind": "generative", "sample_size": None,
+                                               "prefer_response_metrics": True, "slo": goodput_slo}
+goodput_report["benchmarks"] = [
+    goodput_bench(0, 8, 400, 4, 6.8, 80.0, 12.0, 3.3, 1760004000.0, goodput_slo, 380),
+    goodput_bench(1, 32, 380, 20, 15.2, 410.0, 19.0, 5.1, 1760004100.0, goodput_slo, 209),
+    goodput_bench(2, 64, 390, 10, 16.0, 900.0, 26.0, 7.9, 1760004200.0, None, None),
+]
+write_json("guidellm/guidellm_goodput_after_0.7.3.json", goodput_report)
+
 # GenAI-Perf: the statistics dict plus input_config = vars(args) (perf_analyzer genai-perf
 # genai_perf/export_data/json_exporter.py @ 09628cd; metric names and units from genai_perf/metrics/*.py).
 def stat(unit, center, with_pcts=True):

@@ -1,7 +1,8 @@
 // The New Comparison dialog's serving benchmarks (docs/serving.md): each run row's serving results (a file or a
 // folder of vLLM bench serve, GuideLLM or AIPerf results: typed, chosen with File… or Folder…, or dropped onto the
 // row), previewed under the row from a worker, and the "What FP8 buys" group: the team's latency SLO, the load to
-// serve, the GPU-hour price and the GPUs per replica. They go into the request (NewComparisonRequest::servingPaths and
+// serve, the GPU-hour price, the GPUs per replica and the noise threshold. They go into the request
+// (NewComparisonRequest::servingPaths and
 // ::serving), and from there into ComparisonInputs::servingPaths under each run's label.
 #include <QComboBox>
 #include <QDir>
@@ -17,6 +18,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenu>
 #include <QMimeData>
 #include <QPushButton>
@@ -133,7 +135,7 @@ NewComparisonDialog::ServingPreview NewComparisonDialog::previewServingAt(const 
         return out;
     }
     std::set<std::pair<int, double>> points;
-    QStringList tools, models, sources, served, warnings;
+    QStringList tools, models, sources, served, warnings, toolSlos;
     int allFailed = 0;
     for (const ServingRun& r : *runs) {
         points.insert({static_cast<int>(r.load.axis), r.load.value});
@@ -151,6 +153,17 @@ NewComparisonDialog::ServingPreview NewComparisonDialog::previewServingAt(const 
                                     ", KV cache " + (r.kvCacheDtype.empty() ? std::string("-") : r.kvCacheDtype)),
                 toQString(r.servedEvidence));
             if (!served.contains(what)) served << what;
+        }
+        if (!r.goodputSloMs.empty()) {
+            QStringList limits;
+            for (const auto& [metric, ms] : r.goodputSloMs)
+                limits << QObject::tr("%1 ≤ %2 ms")
+                              .arg(metric == ServingMetric::Ttft   ? QStringLiteral("TTFT")
+                                   : metric == ServingMetric::Tpot ? QStringLiteral("TPOT")
+                                                                   : QObject::tr("E2E latency"),
+                                   servingPreviewNumber(ms));
+            const QString slo = limits.join(QStringLiteral(", "));
+            if (!toolSlos.contains(slo)) toolSlos << slo;
         }
         for (const std::string& w : r.warnings) warnings << toQString(w);
         if (r.allFailed()) ++allFailed;
@@ -171,6 +184,9 @@ NewComparisonDialog::ServingPreview NewComparisonDialog::previewServingAt(const 
     tip << QObject::tr("Served: %1")
                .arg(served.isEmpty() ? QObject::tr("not recorded; the run's label says which variant it is")
                                      : served.join(QStringLiteral("; ")));
+    if (!toolSlos.isEmpty())
+        tip << QObject::tr("The tool's own goodput was measured per request at %1; capacity is judged at your SLO.")
+                   .arg(toolSlos.join(QStringLiteral("; ")));
     if (!warnings.isEmpty()) tip << warnings.mid(0, 5);
     out.toolTip = tip.join(QLatin1Char('\n'));
     return out;
@@ -355,6 +371,9 @@ QGroupBox* NewComparisonDialog::buildServingBox() {
     form->addRow(sloLabel, sloRow);
     m_sloWords = style::caption(QString(), m_servingBox);
     m_sloWords->setObjectName(QStringLiteral("sloWords"));
+    // At the top of its row: the form sizes a wrapped caption's row for a narrower width than it gets, and a centred
+    // line then floats away from the controls it speaks of.
+    m_sloWords->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     form->addRow(QString(), m_sloWords);
     const auto sayTheSlo = [this] {
         const ServingSlo slo = chosenSlo();
@@ -402,13 +421,57 @@ QGroupBox* NewComparisonDialog::buildServingBox() {
     auto* loadLabel = new QLabel(tr("Load to ser&ve:"), m_servingBox);
     loadLabel->setBuddy(m_targetLoad);
     form->addRow(loadLabel, costRow);
-    form->addRow(QString(), style::caption(tr("The verdict stays the quality verdict: the measured gain only orders "
-                                              "the variants that pass, in the recommendation."),
-                                           m_servingBox));
+    buildNoiseRow(form);
+    QLabel* verdictWords = style::caption(tr("The verdict stays the quality verdict: the measured gain only orders "
+                                             "the variants that pass, in the recommendation."),
+                                          m_servingBox);
+    verdictWords->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    form->addRow(QString(), verdictWords);
     m_inputs << m_sloPercentile << m_sloTtft << m_sloTpot << m_sloE2el << m_targetLoad << m_gpuHourCost
-             << m_gpusPerReplica;
+             << m_gpusPerReplica << m_noisePct;
     m_servingBox->hide();
     return m_servingBox;
+}
+
+// The noise threshold (ServingOptions::noisePct): one spin box, said in words beside it.
+void NewComparisonDialog::buildNoiseRow(QFormLayout* form) {
+    auto* row = new QWidget(m_servingBox);
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_noisePct = new QDoubleSpinBox(row);
+    m_noisePct->setObjectName(QStringLiteral("noisePct"));
+    m_noisePct->setAccessibleName(tr("Noise threshold, percent"));
+    m_noisePct->setRange(0.1, 50);
+    m_noisePct->setDecimals(1);
+    m_noisePct->setSingleStep(0.5);
+    m_noisePct->setSuffix(QStringLiteral(" %"));
+    m_noisePct->setAlignment(Qt::AlignRight);
+    m_noisePct->setValue(ServingOptions{}.noisePct);
+    const QString tip =
+        tr("With one run per variant, a measured gain smaller than this cannot be told from run-to-run spread "
+           "(identical vLLM benchmark runs differ by 1–3 %): the variant buys nothing measurable, and a more "
+           "aggressive variant is not recommended for it. Where the runs have replicates, the 95 % interval of the "
+           "gain decides instead.");
+    m_noisePct->setToolTip(tip);
+    m_noiseWords = style::caption(QString(), row);
+    m_noiseWords->setObjectName(QStringLiteral("noiseWords"));
+    m_noiseWords->setToolTip(tip);
+    layout->addWidget(m_noisePct);
+    layout->addSpacing(8);
+    layout->addWidget(m_noiseWords, 1);
+    auto* label = new QLabel(tr("Noise t&hreshold:"), m_servingBox);
+    label->setBuddy(m_noisePct);
+    form->addRow(label, row);
+    const auto sayTheNoise = [this] {
+        m_noiseWords->setText(tr("Gains smaller than ±%1 % count as noise (one run per variant)")
+                                  .arg(QLocale().toString(m_noisePct->value(), 'f', 1)));
+    };
+    connect(m_noisePct, &QDoubleSpinBox::valueChanged, this, sayTheNoise);
+    sayTheNoise();
+}
+
+QString NewComparisonDialog::noiseWords() const {
+    return m_noiseWords->text();
 }
 
 // The runs' serving results and the group's options; a run with serving results but no lm-eval run is refused.
@@ -432,6 +495,7 @@ Status NewComparisonDialog::addServingToRequest(NewComparisonRequest& r) const {
     if (m_targetLoad->value() > 0) r.serving.targetLoad = m_targetLoad->value();
     if (m_gpuHourCost->value() > 0) r.serving.gpuHourCost = m_gpuHourCost->value();
     if (m_gpusPerReplica->value() > 0) r.serving.gpusPerReplica = m_gpusPerReplica->value();
+    r.serving.noisePct = m_noisePct->value();
     return success();
 }
 

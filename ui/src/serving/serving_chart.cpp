@@ -6,10 +6,12 @@
 #include <QChartView>
 #include <QCursor>
 #include <QGraphicsLayout>
+#include <QGraphicsSimpleTextItem>
 #include <QImage>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QLineF>
 #include <QLineSeries>
 #include <QPainter>
 #include <QPen>
@@ -99,6 +101,19 @@ bool servingPlottable(const ServingComparison& c, const ServingPoint& p) {
     return p.load.axis == c.axis && p.load.axis != LoadAxis::Unbounded && p.load.value > 0;
 }
 
+// Whether the segment a–b passes through the rectangle r (a label's place).
+bool servingSegmentCrosses(const QRectF& r, QPointF a, QPointF b) {
+    if (r.contains(a) || r.contains(b)) return true;
+    const QLineF segment(a, b);
+    const QLineF edges[] = {{r.topLeft(), r.topRight()},
+                            {r.topRight(), r.bottomRight()},
+                            {r.bottomRight(), r.bottomLeft()},
+                            {r.bottomLeft(), r.topLeft()}};
+    for (const QLineF& edge : edges)
+        if (segment.intersects(edge, nullptr) == QLineF::BoundedIntersection) return true;
+    return false;
+}
+
 QString servingCapacityLabel(const ServingCapacity& cap) {
     return (cap.firstMissAt ? ServingChart::tr("capacity %1") : ServingChart::tr("capacity ≥ %1"))
         .arg(servingLoadTick(*cap.load));
@@ -120,10 +135,12 @@ ServingChart::ServingChart(QWidget* parent) : QWidget(parent) {
     m_view->setObjectName(QStringLiteral("servingChartView"));
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setAccessibleName(tr("Throughput and latency against load"));
-    m_view->setMinimumSize(320, 260);
+    m_view->setMinimumSize(320, 230);
     exporting::installChartExportMenu(m_view, tr("Serving: latency against load"),
                                       QStringLiteral("fp8dash-serving-chart"));
     layout->addWidget(m_view, 1);
+    // The capacity labels follow their stars when the plot area moves (a resize, a longer axis label).
+    connect(chart, &QChart::plotAreaChanged, this, [this] { placeCapacityLabels(); });
     m_hover = plainLabel(tr("Hover a point for its figures."), this);
     m_hover->setObjectName(QStringLiteral("servingHover"));
     m_hover->setWordWrap(true);
@@ -220,6 +237,10 @@ QString ServingChart::hoverText() const {
     return m_hoverText;
 }
 
+void ServingChart::setReadoutShown(bool shown) {
+    m_hover->setVisible(shown);
+}
+
 QString ServingChart::captionText() const {
     return m_caption->isHidden() ? QString() : m_caption->text();
 }
@@ -231,6 +252,7 @@ void ServingChart::rebuild() {
         chart->removeAxis(axis);
         delete axis;
     }
+    for (VariantSeries& s : m_series) delete s.label;
     m_series.clear();
     m_slo = nullptr;
     m_caption->clear();
@@ -302,6 +324,7 @@ void ServingChart::rebuild() {
     for (int i = 0; i < static_cast<int>(c.variants.size()); ++i) addVariant(i);
     labelCapacities();
     if (sloLimit) addSloLine(xLo, xHi);
+    placeCapacityLabels();
 
     QStringList notes;
     if (unbounded > 0)
@@ -372,11 +395,15 @@ void ServingChart::addVariant(int i) {
         cap->setMarkerSize(20);
         const ServingPoint& p = v.points[*s.capacityPoint];
         cap->append(xOf(p.load.value), *valueOf(p));
+        // Qt Charts draws a point label above its point, across the SLO line just above a capacity star: the label is
+        // an item of its own, placed by placeCapacityLabels. The series keeps the text (capacityLabel).
         cap->setPointLabelsFormat(servingCapacityLabel(v.capacity));
-        cap->setPointLabelsClipping(false);
+        cap->setPointLabelsVisible(false);
         QFont f = cap->pointLabelsFont();
         f.setBold(true);
-        cap->setPointLabelsFont(f);
+        s.label = new QGraphicsSimpleTextItem(servingCapacityLabel(v.capacity), chart);
+        s.label->setFont(f);
+        s.label->setZValue(20);  // above the series
         chart->addSeries(cap);
         cap->attachAxis(x);
         cap->attachAxis(y);
@@ -403,13 +430,89 @@ void ServingChart::labelCapacities() {
             s.sharedLabel = true;
             if (other->at(0).y() > at.y() || (other->at(0).y() == at.y() && j < i)) highest = false;
         }
-        s.capacity->setPointLabelsVisible(highest);
+        if (s.label) s.label->setVisible(highest);
+    }
+}
+
+// Each shown label beside its star, at the first place (above, below, right, left, then the diagonals) that crosses
+// neither the SLO line nor a label placed before it nor a star nor a variant's line, and stays inside the plot; where
+// every place does one of these, the one that does the least (cut off at the chart's edge counts most, then the SLO
+// line, a label, a star, a line).
+void ServingChart::placeCapacityLabels() {
+    QChart* chart = m_view->chart();
+    const QRectF plot = chart->plotArea();
+    const QRectF visible = chart->rect();
+    std::optional<double> sloY;
+    if (m_slo && m_slo->count() > 0) sloY = chart->mapToPosition(m_slo->at(0), m_slo).y();
+    std::vector<QRectF> stars;
+    for (const VariantSeries& s : m_series)
+        if (s.capacity && s.capacity->count() > 0) {
+            const QPointF at = chart->mapToPosition(s.capacity->at(0), s.capacity);
+            const qreal half = s.capacity->markerSize() / 2;
+            stars.emplace_back(at.x() - half, at.y() - half, 2 * half, 2 * half);
+        }
+    std::vector<std::vector<QPointF>> lines;  // each variant's line as drawn
+    for (const VariantSeries& s : m_series) {
+        if (!s.line) continue;
+        std::vector<QPointF> drawn;
+        for (const QPointF& p : s.line->points()) drawn.push_back(chart->mapToPosition(p, s.line));
+        lines.push_back(std::move(drawn));
+    }
+    std::vector<QRectF> placed;
+    for (VariantSeries& s : m_series) {
+        if (!s.label || !s.label->isVisible() || !s.capacity || s.capacity->count() == 0) continue;
+        const QPointF at = chart->mapToPosition(s.capacity->at(0), s.capacity);
+        const QRectF box = s.label->boundingRect();
+        const qreal w = box.width(), h = box.height();
+        const qreal r = s.capacity->markerSize() / 2 + 2, d = r * 0.75;
+        const QPointF corners[] = {{at.x() - w / 2, at.y() - r - h}, {at.x() - w / 2, at.y() + r},
+                                   {at.x() + r, at.y() - h / 2},     {at.x() - r - w, at.y() - h / 2},
+                                   {at.x() + d, at.y() - d - h},     {at.x() + d, at.y() + d},
+                                   {at.x() - d - w, at.y() - d - h}, {at.x() - d - w, at.y() + d}};
+        int bestCost = -1;
+        QRectF best;
+        for (const QPointF& corner : corners) {
+            const QRectF rect(corner, QSizeF(w, h));
+            int cost = 0;
+            if (sloY && rect.top() - 2 < *sloY && rect.bottom() + 2 > *sloY) cost += 1000;
+            for (const QRectF& other : placed)
+                if (rect.intersects(other)) cost += 100;
+            for (const QRectF& star : stars)
+                if (rect.intersects(star)) cost += 10;
+            for (const std::vector<QPointF>& line : lines)
+                for (std::size_t k = 1; k < line.size(); ++k)
+                    if (servingSegmentCrosses(rect, line[k - 1], line[k])) {
+                        cost += 3;  // legible across a line, but better beside it
+                        break;
+                    }
+            if (!visible.contains(rect)) cost += 500;  // cut off at the chart's edge
+            if (!plot.contains(rect)) cost += 1;
+            if (bestCost < 0 || cost < bestCost) {
+                bestCost = cost;
+                best = rect;
+            }
+            if (cost == 0) break;
+        }
+        s.label->setPos(best.topLeft() - box.topLeft());
+        placed.push_back(best);
     }
 }
 
 QString ServingChart::capacityLabel(int variant) const {
     const QScatterSeries* s = capacitySeries(variant);
     return s ? s->pointLabelsFormat() : QString();
+}
+
+bool ServingChart::capacityLabelShown(int variant) const {
+    if (variant < 0 || variant >= static_cast<int>(m_series.size())) return false;
+    const QGraphicsSimpleTextItem* label = m_series[std::size_t(variant)].label;
+    return label && label->isVisible();
+}
+
+QRectF ServingChart::capacityLabelRect(int variant) const {
+    if (!capacityLabelShown(variant)) return {};
+    const QGraphicsSimpleTextItem* label = m_series[std::size_t(variant)].label;
+    return label->mapRectToParent(label->boundingRect());
 }
 
 void ServingChart::addSloLine(double xLo, double xHi) {
@@ -467,11 +570,11 @@ void ServingChart::restyle() {
             s.capacity->setColor(color);
             s.capacity->setBorderColor(text);
             s.capacity->setPointLabelsColor(s.sharedLabel ? text : dark ? color : color.darker(115));
+            if (s.label) s.label->setBrush(s.sharedLabel ? text : dark ? color : color.darker(115));
         }
     }
     if (m_slo) {
-        // Neutral, so that it never reads as a variant (orange and red are candidates' colours) and a capacity label
-        // in a variant's colour stays legible where it crosses the line.
+        // Neutral, so that it never reads as a variant (orange and red are candidates' colours).
         QPen pen(dark ? QColor(0xbd, 0xc1, 0xc6) : QColor(0x3c, 0x40, 0x43));
         pen.setWidthF(1.8);
         pen.setStyle(Qt::DashLine);

@@ -1,6 +1,7 @@
 #include "fp8dash/ui/serving_view.h"
 
 #include <QApplication>
+#include <QBoxLayout>
 #include <QComboBox>
 #include <QFrame>
 #include <QHBoxLayout>
@@ -9,11 +10,13 @@
 #include <QResizeEvent>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <functional>
 
 #include "fp8dash/core/serving_format.h"
 #include "fp8dash/ui/export_actions.h"
@@ -46,6 +49,20 @@ std::optional<style::TextTone> servingGainTone(const ServingGain& g) {
     if (g.withinNoise) return style::TextTone::Caution;
     return style::TextTone::Success;
 }
+
+// A splitter that says when it has been resized (after it laid out its children), so that the view can split the new
+// height: the view's own resize comes before its children's when it is first shown.
+class ServingSplitter : public QSplitter {
+public:
+    using QSplitter::QSplitter;
+    std::function<void()> resized;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override {
+        QSplitter::resizeEvent(event);
+        if (resized) resized();
+    }
+};
 
 QLabel* servingWrappedLabel(const QString& text, const QString& objectName, QWidget* parent) {
     QLabel* label = plainLabel(text, parent);
@@ -85,23 +102,52 @@ ServingView::ServingView(QWidget* parent) : QWidget(parent) {
     emptyLayout->addStretch(2);
     m_stack->addWidget(emptyPage);
 
-    // The page scrolls where the window is too short for its minimum (the chart's readable height and the table's
-    // rows), rather than squeezing either.
-    auto* scroll = new QScrollArea(m_stack);
-    scroll->setObjectName(QStringLiteral("servingScroll"));
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    auto* page = new QWidget(scroll);
+    // The page: the chart with the card beside it (above it in a narrow window), over the per-load table, with a
+    // splitter between them. Nothing scrolls as a page: the table scrolls its rows where the window is short, the card
+    // its text where it is taller than the chart.
+    auto* page = new QWidget(m_stack);
     auto* layout = new QVBoxLayout(page);
     layout->setContentsMargins(8, 8, 8, 8);
-    layout->setSpacing(8);
-    layout->addWidget(buildCard());
-    // The chart takes the height the table's rows leave (the table is as tall as its rows, fitTableHeight).
-    layout->addWidget(buildChartPanel(), 1);
-    layout->addWidget(buildTablePanel(), 0);
-    scroll->setWidget(page);
-    m_stack->addWidget(scroll);
+    auto* splitter = new ServingSplitter(Qt::Vertical, page);
+    splitter->resized = [this] { splitTheHeight(); };
+    m_splitter = splitter;
+    m_splitter->setObjectName(QStringLiteral("servingSplitter"));
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->setHandleWidth(9);
+    auto* top = new QWidget(m_splitter);
+    m_topLayout = new QBoxLayout(QBoxLayout::LeftToRight, top);
+    m_topLayout->setContentsMargins(0, 0, 0, 4);
+    m_topLayout->setSpacing(10);
+    m_cardScroll = new QScrollArea(top);
+    m_cardScroll->setObjectName(QStringLiteral("servingCardScroll"));
+    m_cardScroll->setFrameShape(QFrame::NoFrame);
+    m_cardScroll->setWidgetResizable(true);
+    m_cardScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* cardHolder = new QWidget(m_cardScroll);  // the card as tall as its text, at the column's top
+    auto* cardHolderLayout = new QVBoxLayout(cardHolder);
+    cardHolderLayout->setContentsMargins(0, 0, 0, 0);
+    cardHolderLayout->addWidget(buildCard());
+    m_sideReadout =
+        servingWrappedLabel(tr("Hover a point for its figures."), QStringLiteral("servingSideReadout"), cardHolder);
+    m_sideReadout->setContentsMargins(4, 6, 4, 0);
+    cardHolderLayout->addWidget(m_sideReadout);
+    cardHolderLayout->addStretch(1);
+    m_cardScroll->setWidget(cardHolder);
+    m_topLayout->addWidget(buildChartPanel(), 1);
+    connect(m_chart, &ServingChart::pointHovered, this, [this](const QString& text) {
+        setPlainText(m_sideReadout, text);
+        m_sideReadout->parentWidget()->layout()->activate();  // its new height now, not at the next layout pass
+    });
+    m_topLayout->addWidget(m_cardScroll, 0);
+    m_splitter->addWidget(top);
+    m_tablePanel = buildTablePanel();
+    m_splitter->addWidget(m_tablePanel);
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 0);
+    // Once the user drags the handle, the split is theirs.
+    connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_userSplit = true; });
+    layout->addWidget(m_splitter);
+    m_stack->addWidget(page);
     m_stack->setCurrentIndex(0);
     style::onThemeChange(this, [this] { paintCard(); });
 }
@@ -242,6 +288,8 @@ void ServingView::setComparison(const ServingComparison& c) {
     m_tableVariant->setCurrentIndex(tableFor);
     m_filling = false;
     fillCard();
+    m_sideReadout->setText(tr("Hover a point for its figures."));
+    arrangeForWidth();  // a narrow window's card is as tall as its text
     m_chart->setComparison(c);
     chartControlsChanged();
     showTableFor(tableFor);
@@ -410,8 +458,8 @@ void ServingView::showTableFor(int variant) {
 }
 
 void ServingView::fitTableHeight() {
-    // Up to 8 load points (a sweep 1..128, 4..512) without scrolling; a longer sweep scrolls.
-    // Never taller than its rows need (up to 16; more scroll): the chart gets the rest of a tall window.
+    // As tall as its rows need (up to 16; more scroll), never shorter than 3 rows: the splitter gives it up to 8
+    // (a sweep 1..128, 4..512) where the window has the height, the chart the rest.
     const int header = m_table->horizontalHeader()->sizeHint().height();
     const int frame = 2 * m_table->frameWidth();
     // Room for the horizontal scroll bar only where the columns are wider than the table.
@@ -426,13 +474,51 @@ void ServingView::fitTableHeight() {
     const int scrollBar = columns + frame > width() - 16 ? m_table->horizontalScrollBar()->sizeHint().height() : 0;
     const int row = m_table->verticalHeader()->defaultSectionSize();
     const int rows = m_tableModel->rowCount();
-    m_table->setMinimumHeight(header + std::clamp(rows, 3, 8) * row + frame + scrollBar);
+    m_table->setMinimumHeight(header + std::clamp(rows, 1, 3) * row + frame + scrollBar);
     m_table->setMaximumHeight(header + std::clamp(rows, 3, 16) * row + frame + scrollBar);
+    m_tableWantedHeight = header + std::clamp(rows, 3, 8) * row + frame + scrollBar;
+    splitTheHeight();
+}
+
+void ServingView::arrangeForWidth() {
+    // Wide: the card beside the chart, a column a third as wide at most; narrow: above it, at most a few lines tall
+    // (its text scrolls).
+    const bool wide = width() >= 1100;
+    m_topLayout->setDirection(wide ? QBoxLayout::LeftToRight : QBoxLayout::BottomToTop);  // narrow: the card on top
+    m_chart->setReadoutShown(!wide);
+    m_sideReadout->setVisible(wide);
+    if (wide) {
+        m_cardScroll->setFixedWidth(std::clamp(width() * 3 / 10, 340, 520));
+        m_cardScroll->setMinimumHeight(0);
+        m_cardScroll->setMaximumHeight(QWIDGETSIZE_MAX);
+    } else {
+        m_cardScroll->setMinimumWidth(0);
+        m_cardScroll->setMaximumWidth(QWIDGETSIZE_MAX);
+        const int text = m_card->heightForWidth(std::max(200, width() - 16));
+        m_cardScroll->setFixedHeight(std::min(text > 0 ? text : m_card->sizeHint().height(), 170));
+    }
+}
+
+void ServingView::splitTheHeight() {
+    if (m_userSplit || !m_splitter || m_splitter->height() <= 0) return;
+    const int total = m_splitter->height() - m_splitter->handleWidth();
+    // The table panel's height for m_tableWantedHeight of table: its title row and the capacity lines besides.
+    const int besides = std::max(0, m_tablePanel->minimumSizeHint().height() - m_table->minimumHeight());
+    const int topMinimum = m_splitter->widget(0)->minimumSizeHint().height();
+    const int wanted = besides + m_tableWantedHeight;
+    const int table = std::max(std::min(wanted, total - topMinimum), m_tablePanel->minimumSizeHint().height());
+    m_splitter->setSizes({std::max(0, total - table), table});
 }
 
 void ServingView::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    fitTableHeight();  // the scroll bar's room depends on the width
+    arrangeForWidth();
+    fitTableHeight();  // the scroll bar's room depends on the width; the split on the height
+}
+
+QLabel* ServingView::readoutLabel() const {
+    return m_sideReadout->isVisibleTo(this) ? m_sideReadout
+                                            : m_chart->findChild<QLabel*>(QStringLiteral("servingHover"));
 }
 
 QString ServingView::cardTitle() const {

@@ -118,6 +118,12 @@ struct ServingRun {
     std::optional<double> durationS;
     std::optional<double> outputTokensPerS, totalTokensPerS, requestsPerS;
     std::optional<double> goodputRequestsPerS;  // as recorded (vLLM does not save the SLO it used)
+    // The per-request limits the recorded goodput counted against, in milliseconds by meaning, where the file says so
+    // (GuideLLM's benchmark config.slo {ttft_ms, tpot_ms, e2el_ms}; its tpot_ms is compared with inter-token latency,
+    // vLLM's TPOT); empty where it does not (vLLM and AIPerf do not save theirs). Also kept in metadata as
+    // "goodput_slo".
+    std::vector<std::pair<ServingMetric, double>> goodputSloMs;
+    std::optional<double> sloAttainment;  // the share (0..1) of requests meeting every limit, as recorded (GuideLLM)
     LatencyStats ttft, tpot, itl, e2el;
     ServingRequests requests;
 

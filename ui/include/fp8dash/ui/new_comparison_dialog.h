@@ -27,6 +27,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QFrame;
 class QVBoxLayout;
 class QDialogButtonBox;
@@ -93,7 +94,8 @@ public:
     bool isServingPreviewError(int run) const;
     QLineEdit* servingPathEdit(int run) const;
     // The "What FP8 buys" group (shown once a run has serving results): the SLO (one percentile for every target;
-    // each target's spin box at 0 is "no target"), the SLO in words, the target load and the GPU-hour price (0: none).
+    // each target's spin box at 0 is "no target"), the SLO in words, the target load and the GPU-hour price (0: none),
+    // and the noise threshold.
     QGroupBox* servingBox() const { return m_servingBox; }
     QComboBox* sloPercentileCombo() const { return m_sloPercentile; }
     QDoubleSpinBox* sloTtftSpin() const { return m_sloTtft; }
@@ -103,6 +105,9 @@ public:
     QDoubleSpinBox* targetLoadSpin() const { return m_targetLoad; }
     QDoubleSpinBox* gpuHourCostSpin() const { return m_gpuHourCost; }
     QSpinBox* gpusPerReplicaSpin() const { return m_gpusPerReplica; }
+    // The noise threshold (ServingOptions::noisePct, %): a gain smaller than it, with one run per variant, is noise.
+    QDoubleSpinBox* noisePctSpin() const { return m_noisePct; }
+    QString noiseWords() const;  // "Gains smaller than ±2.0 % count as noise …"
 
     // When set, the save step uses this path instead of asking with a file dialog.
     void setPresetSavePath(const QString& path) { m_presetSavePath = path; }
@@ -158,6 +163,7 @@ private:
     void updateTaskPairing();  // after the baseline's or the first candidate's run was read
     // Serving benchmarks (new_comparison_serving.cpp).
     QGroupBox* buildServingBox();
+    void buildNoiseRow(QFormLayout* form);
     void addServingField(RunRow* row, QGridLayout* grid, int gridRow);
     static ServingPreview previewServingAt(const QString& path);  // on a worker
     void previewServing(RunRow* row);
@@ -223,6 +229,8 @@ private:
     QDoubleSpinBox* m_targetLoad = nullptr;
     QDoubleSpinBox* m_gpuHourCost = nullptr;
     QSpinBox* m_gpusPerReplica = nullptr;
+    QDoubleSpinBox* m_noisePct = nullptr;
+    QLabel* m_noiseWords = nullptr;
     QHash<QString, std::shared_ptr<ServingPreview>> m_servingCache;  // by path
 
     bool m_busy = false;

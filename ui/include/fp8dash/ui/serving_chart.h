@@ -27,6 +27,7 @@ class QChartView;
 class QLabel;
 class QLineSeries;
 class QPointF;
+class QGraphicsSimpleTextItem;
 class QScatterSeries;
 class QXYSeries;
 
@@ -73,8 +74,11 @@ public:
     QScatterSeries* capacitySeries(int variant) const;
     QScatterSeries* failedSeries(int variant) const;
     // "capacity 24", "capacity ≥ 512" ("" without a star). Variants whose capacity is the same load share one label,
-    // drawn by the highest star (the others' pointLabelsVisible is false).
+    // drawn by the highest star (capacityLabelShown is false for the others). The label is drawn beside its star where
+    // it crosses neither the SLO line nor another capacity label nor a star (above it, else below, right, left, ...).
     QString capacityLabel(int variant) const;
+    bool capacityLabelShown(int variant) const;
+    QRectF capacityLabelRect(int variant) const;      // where it is drawn, in the chart's coordinates; empty: not shown
     QLineSeries* sloSeries() const { return m_slo; }  // nullptr: no SLO target on the statistic shown
     // The variant's points on its line: indexes into ServingVariantResult::points, in the line's order.
     std::vector<std::size_t> plottedPoints(int variant) const;
@@ -86,7 +90,9 @@ public:
 
     // The read-out of point `point` (an index into points) of variant `variant`; what hovering it shows.
     QString pointText(int variant, std::size_t point) const;
-    QString hoverText() const;    // the latest read-out shown under the chart ("" before any hover)
+    QString hoverText() const;  // the latest read-out shown under the chart ("" before any hover)
+    // Whether the read-out line is shown under the chart (a view that shows pointHovered's text elsewhere hides it).
+    void setReadoutShown(bool shown);
     QString captionText() const;  // the note under the chart (unbounded loads, a variant with no point)
 
 signals:
@@ -100,10 +106,12 @@ private:
         std::vector<std::size_t> linePoints, failedPoints;
         std::optional<std::size_t> capacityPoint;
         bool sharedLabel = false;  // another variant's capacity is at the same load: one label in the text colour
+        QGraphicsSimpleTextItem* label = nullptr;  // the capacity label (a child of the chart), placed by placeLabels
     };
     void rebuild();
     void addVariant(int i);
     void labelCapacities();
+    void placeCapacityLabels();
     void addSloLine(double xLo, double xHi);
     void hideFromLegend(QXYSeries* s);
     void onHovered(int variant, QXYSeries* series, const QPointF& point, bool state);

@@ -1,7 +1,9 @@
 #pragma once
 // ServingView: the "Serving" tab (DESIGN.md "What FP8 buys"; docs/serving.md): what FP8 buys, measured on the user's
 // server with serving benchmarks (vLLM bench serve, GuideLLM, AIPerf), for a ServingComparison of core
-// (compareServing). From top to bottom:
+// (compareServing). The chart with the card beside it (above it in a window narrower than 1100 px), over the table,
+// with a splitter between them that gives the table up to 8 rows and the chart the rest until the user moves it; the
+// page itself never scrolls (at 1366 × 768 in the main window the chart keeps 230 px and the table its 8 rows):
 //  - the "What FP8 buys" card: each candidate's gain in one sentence (ServingGain::sentence, the reports' and the
 //    slide's), in the success colour where it is a gain beyond the noise, the caution colour where it is within the
 //    noise, the error colour where it is a loss; the SLO in words; the comparison's problems (a blocking one first
@@ -28,9 +30,12 @@
 #include "fp8dash/core/serving_comparison.h"
 #include "fp8dash/ui/serving_chart.h"
 
+class QBoxLayout;
 class QComboBox;
 class QFrame;
 class QLabel;
+class QScrollArea;
+class QSplitter;
 class QStackedWidget;
 class QTableView;
 class QVBoxLayout;
@@ -67,6 +72,9 @@ public:
 
     // The chart and its controls.
     ServingChart* chart() const { return m_chart; }
+    // The hover read-out as shown: under the card in a wide window (the column has the room; the chart keeps the
+    // height), under the chart otherwise.
+    QLabel* readoutLabel() const;
     QComboBox* quantityCombo() const { return m_quantity; }    // Latency, Output tokens/s
     QComboBox* statisticCombo() const { return m_statistic; }  // item data: int(metric) * 1000 + percentile
     // Picks the statistic as a user would (selects it in the combo); false when the combo has no such item.
@@ -91,6 +99,8 @@ private:
     void paintCard();
     void showTableFor(int variant);
     void fitTableHeight();
+    void arrangeForWidth();
+    void splitTheHeight();
     void chartControlsChanged();
     ServingChart::Statistic defaultStatistic() const;
 
@@ -99,6 +109,13 @@ private:
     bool m_filling = false;
 
     QStackedWidget* m_stack = nullptr;
+    QSplitter* m_splitter = nullptr;      // the chart and card over the table
+    QBoxLayout* m_topLayout = nullptr;    // the chart, and the card beside it (above it when narrow)
+    QScrollArea* m_cardScroll = nullptr;  // the card, scrolling its text where it is taller than its room
+    QLabel* m_sideReadout = nullptr;      // the chart's hover read-out under the card, in a wide window
+    QWidget* m_tablePanel = nullptr;
+    int m_tableWantedHeight = 0;  // the table with up to 8 rows
+    bool m_userSplit = false;     // the user moved the splitter: their split stays
     QLabel* m_empty = nullptr;
     QFrame* m_card = nullptr;
     QLabel* m_cardTitle = nullptr;
