@@ -1,6 +1,6 @@
 // The report's "What FP8 buys on your server" section (docs/serving.md): the SLO, each candidate's measured gain in
-// one sentence, then each variant's capacity, replicas and per-load table, its flags, and the comparison's notes. In
-// words for people: the app's fields, never command-line flags.
+// one sentence, the throughput–latency chart (HTML and PDF), then each variant's capacity, replicas and per-load
+// table, its flags, and the comparison's notes. In words for people: the app's fields, never command-line flags.
 #include "fp8dash/core/serving_format.h"
 #include "report/report_sections.h"
 
@@ -34,7 +34,7 @@ Table servingReportTable(const ServingComparison& c, const ServingVariantResult&
 
 }  // namespace
 
-void addServing(Report& report, const Decision& d) {
+void addServing(Report& report, const Decision& d, const ReportContext& ctx) {
     if (!d.serving) return;
     const ServingComparison& c = *d.serving;
     Section s;
@@ -48,6 +48,11 @@ void addServing(Report& report, const Decision& d) {
     for (std::size_t i = 1; i < c.variants.size() && !c.blocked(); ++i)
         if (const auto& g = c.variants[i].gain) top.push_back(toned(g->sentence, gainTone(*g)));
     s.bullets(std::move(top));
+    // The Serving tab's curve as a picture (ui's chart snapshot "serving"), placed as the other sections place theirs.
+    if (const ReportChart* chart = findChart(ctx, "serving")) {
+        s.figure(chart);
+        s.paragraph(chartLine(*chart), Only::Markdown);
+    }
     for (std::size_t i = 0; i < c.variants.size(); ++i) {
         const ServingVariantResult& v = c.variants[i];
         std::string title = v.label + (i == 0 ? " (baseline)" : "");
