@@ -12,10 +12,12 @@
 #include <QFrame>
 #include <QImage>
 #include <QLabel>
+#include <QLineSeries>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 
@@ -24,11 +26,16 @@
 #include "fp8dash/core/presentation_deck.h"
 #include "fp8dash/core/report_document.h"
 #include "fp8dash/ui/chart_snapshots.h"
+#include "fp8dash/ui/comparison_view.h"
 #include "fp8dash/ui/loaded_comparison.h"
+#include "fp8dash/ui/main_window.h"
 #include "fp8dash/ui/new_comparison_dialog.h"
 #include "fp8dash/ui/presentation_slide_view.h"
 #include "fp8dash/ui/presentation_window.h"
 #include "fp8dash/ui/report_exporter.h"
+#include "fp8dash/ui/serving_chart.h"
+#include "fp8dash/ui/serving_view.h"
+#include "fp8dash/ui/theme.h"
 #include "gui_test_support.h"
 
 namespace fp8dash::ui::test {
@@ -333,6 +340,109 @@ TEST_F(ServingReportTest, WithThreeCandidatesTheChartSpansTheSlideAndEverythingF
             picture.save(
                 QStringLiteral("%1/slide-serving-ladder-%2x%3.png").arg(shots).arg(size.width()).arg(size.height()));
     }
+}
+
+// The bundled demo's illustrative serving results: each variant's capacity at its SLO by hand, from the file's raw
+// p99 TTFT per concurrency (the highest load before the first that misses).
+std::vector<double> demoCapacitiesByHand(const Json& demo, double sloMs) {
+    std::vector<double> out;
+    for (const Json& v : demo["serving"]["variants"]) {
+        std::vector<std::pair<double, double>> points;  // (concurrency, p99 TTFT)
+        for (const Json& r : v["runs"]) {
+            double p99 = -1;
+            for (const Json& pc : r["ttft_ms"]["percentiles"])
+                if (pc[0].get<double>() == 99) p99 = pc[1].get<double>();
+            points.emplace_back(r["load"]["value"].get<double>(), p99);
+        }
+        std::sort(points.begin(), points.end());
+        double capacity = 0;
+        for (const auto& [load, p99] : points) {
+            if (p99 < 0 || p99 > sloMs) break;
+            capacity = load;
+        }
+        out.push_back(capacity);
+    }
+    return out;
+}
+
+TEST_F(ServingReportTest, TheDemoOpensOnAPopulatedServingTabItsSentenceAndItsSlide) {
+    const Json demo = demoJson();
+    ASSERT_TRUE(demo.contains("serving"));
+    EXPECT_EQ(demo["serving"]["options"]["slo"].get<std::string>(), "ttft_p99=2000ms");
+    const std::vector<double> capacity = demoCapacitiesByHand(demo, kReportSloMs);
+    ASSERT_EQ(capacity.size(), 2u);
+    EXPECT_NE(capacity[0], capacity[1]);  // FP8 serves more users within the SLO than BF16
+    // Marked illustrative as the judge scores are: in every run's source and in the demo's note.
+    for (const Json& v : demo["serving"]["variants"])
+        for (const Json& r : v["runs"])
+            EXPECT_EQ(r["source"].get<std::string>().rfind("illustrative ", 0), 0u) << r["source"];
+    bool noted = false;
+    for (const Json& n : demo["notes"])
+        noted = noted || n["text"].get<std::string>().find("serving benchmarks of this demo are illustrative") !=
+                             std::string::npos;
+    EXPECT_TRUE(noted);
+
+    MainWindow window;
+    window.resize(1366, 768);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    window.openDemo();
+    ASSERT_NE(window.current(), nullptr);
+    ComparisonView* view = window.comparisonView();
+    ASSERT_TRUE(view->tabs()->isTabVisible(ComparisonView::ServingTab));
+    view->showTab(ComparisonView::ServingTab);
+    ServingView* serving = view->servingView();
+    ASSERT_FALSE(serving->isEmptyShown());
+    ASSERT_EQ(serving->gainTexts().size(), 1);
+    const QString gain = serving->gainTexts().front();
+    const auto load = [](double v) { return QString::number(v, 'g', 4); };
+    EXPECT_TRUE(gain.contains(
+        QStringLiteral("serves %1 instead of %2 concurrent requests").arg(load(capacity[1]), load(capacity[0]))))
+        << gain.toStdString();
+    for (int i = 0; i < 2; ++i) {
+        EXPECT_EQ(serving->chart()->lineSeries(i)->count(),
+                  static_cast<int>(demo["serving"]["variants"][i]["runs"].size()));
+        EXPECT_EQ(serving->chart()->capacityLabel(i), QStringLiteral("capacity %1").arg(load(capacity[i])));
+    }
+    // The verdict's reasons carry the same sentence; the deck has the slide with the chart.
+    bool reason = false;
+    for (const std::string& r : window.current()->decision.reasons)
+        reason = reason || QString::fromStdString(r).contains(gain);
+    EXPECT_TRUE(reason);
+    PresentationWindow w(*window.current());
+    layOutSlide(w, QSize(1366, 768));
+    const auto at = w.deck().indexOf(PresentationStep::Serving);
+    ASSERT_TRUE(at);
+    w.goTo(static_cast<int>(*at));
+    QApplication::processEvents();
+    EXPECT_EQ(w.currentSlide()->chartKeys(), QStringList{QStringLiteral("serving")});
+    EXPECT_TRUE(clippedSlideLabels(w.currentSlide()).isEmpty());
+
+    // Pictures of the tab and the slide, both sizes and themes, to look at.
+    const QString shots = qEnvironmentVariable("FP8DASH_SCREENSHOT_DIR");
+    if (shots.isEmpty()) return;
+    QDir().mkpath(shots);
+    for (const QSize size : {QSize(1366, 768), QSize(1920, 1080)}) {
+        for (const ThemeMode mode : {ThemeMode::Light, ThemeMode::Dark}) {
+            Theme::instance()->setMode(mode);
+            window.resize(size);
+            view->showTab(ComparisonView::ServingTab);
+            QTest::qWait(50);
+            const QString theme = mode == ThemeMode::Dark ? QStringLiteral("dark") : QStringLiteral("light");
+            window.grab().save(QStringLiteral("%1/demo-serving-tab-%2x%3-%4.png")
+                                   .arg(shots)
+                                   .arg(size.width())
+                                   .arg(size.height())
+                                   .arg(theme));
+        }
+        PresentationWindow slides(*window.current());
+        layOutSlide(slides, size);
+        slides.goTo(static_cast<int>(*at));
+        QApplication::processEvents();
+        slides.grab().save(
+            QStringLiteral("%1/demo-slide-serving-%2x%3.png").arg(shots).arg(size.width()).arg(size.height()));
+    }
+    Theme::instance()->setMode(ThemeMode::Light);
 }
 
 TEST_F(ServingReportTest, WithoutServingResultsTheDeckHasNoServingSlide) {

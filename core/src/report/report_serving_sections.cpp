@@ -1,6 +1,7 @@
 // The report's "What FP8 buys on your server" section (docs/serving.md): the SLO, each candidate's measured gain in
 // one sentence, the throughput–latency chart (HTML and PDF), then each variant's capacity, replicas and per-load
 // table, its flags, and the comparison's notes. In words for people: the app's fields, never command-line flags.
+#include "fp8dash/core/number_format.h"
 #include "fp8dash/core/serving_format.h"
 #include "report/report_sections.h"
 
@@ -14,18 +15,49 @@ Tone gainTone(const ServingGain& g) {
     return g.withinNoise ? Tone::Warning : Tone::Go;
 }
 
+// The SLO cell without the figures its row already shows: "missed: p99 TTFT" for "missed: p99 TTFT 2,975 ms >
+// 2,000 ms" (the figure is in the TTFT p99 column, the limit in the SLO line above).
+std::string servingShortSloCell(const ServingPoint& p, const std::string& cellText) {
+    if (!p.meetsSlo || *p.meetsSlo || p.missed.empty()) return cellText;
+    std::string out = "missed: ";
+    for (std::size_t i = 0; i < p.missed.size(); ++i) {
+        const std::string& m = p.missed[i];
+        std::size_t cut = 0;
+        while (cut + 1 < m.size() && !(m[cut] == ' ' && m[cut + 1] >= '0' && m[cut + 1] <= '9')) ++cut;
+        out += (i ? "; " : "") + (cut + 1 < m.size() ? m.substr(0, cut) : m);
+    }
+    return out;
+}
+
 Table servingReportTable(const ServingComparison& c, const ServingVariantResult& v) {
     const ServingTable t = servingTable(c, v);
+    // The columns an A4 page holds with every word whole (servingTable's 13 break "concurrent" into a letter a
+    // line): the load, output tok/s, TTFT p50 and p99, TPOT p99, E2E p99, each change and the SLO; runs only where a
+    // point has replicates. Req/s and TPOT p50 are in the app's table and the text, Markdown and JSON outputs.
+    bool replicates = false;
+    for (const ServingPoint& p : v.points) replicates = replicates || p.replicates > 1;
+    std::vector<std::size_t> keep{0};
+    if (replicates) keep.push_back(1);
+    // The baseline's own table has no change against itself: no Δ columns.
+    const bool baseline = &v == &c.variants.front();
+    for (std::size_t k : {2, 3, 5, 6, 7, 9, 10, 11, 12})
+        if (k < t.header.size() && !(baseline && (k == 3 || k == 7 || k == 10))) keep.push_back(k);
     Table table;
-    table.header = t.header;
-    table.align.assign(t.header.size(), Align::Right);
+    for (std::size_t k : keep) table.header.push_back(t.header[k]);
+    // The load column says its unit once, in its header ("Concurrency": 4, 8, …).
+    if (c.axis == LoadAxis::Concurrency) table.header.front() = "Concurrency";
+    if (c.axis == LoadAxis::RequestRate) table.header.front() = "Request rate";
+    table.align.assign(table.header.size(), Align::Right);
     table.align.front() = table.align.back() = Align::Left;
-    for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    for (std::size_t r = 0; r < t.rows.size() && r < v.points.size(); ++r) {
+        const ServingLoad& load = v.points[r].load;
+        const bool onAxis = load.axis == c.axis && load.axis != LoadAxis::Unbounded;
         std::vector<Cell> row;
-        for (std::size_t k = 0; k < t.rows[r].size(); ++k) {
+        for (std::size_t k : keep) {
             const int tone = t.tone[r][k];
-            row.push_back(tone == 0 ? cell(t.rows[r][k])
-                                    : Cell{toned(t.rows[r][k], tone > 0 ? Tone::Go : Tone::Investigate)});
+            std::string text = k == 0 && onAxis ? numfmt::general(load.value, 4) : t.rows[r][k];
+            if (k == 12) text = servingShortSloCell(v.points[r], text);
+            row.push_back(tone == 0 ? cell(text) : Cell{toned(text, tone > 0 ? Tone::Go : Tone::Investigate)});
         }
         table.rows.push_back(std::move(row));
     }
