@@ -94,7 +94,7 @@ def serving_result(label, concurrency, rng):
     # Output tokens/s saturate with the batch; FP8's ceiling is higher (about +40 % from mid load on).
     out_tps = (5200 * c / (c + 44) if fp8 else 3600 * c / (c + 40)) * jitter()
     # p99 TTFT grows with the prefills queued beside each new request; FP8's prefill is faster.
-    ttft_p99 = ((45 + 75 * c**0.72) if fp8 else (60 + 160 * c**0.7)) * jitter()
+    ttft_p99 = ((45 + 33 * c**0.85) if fp8 else (60 + 190 * c**0.65)) * jitter()
     ttft_mean = 0.45 * ttft_p99
     e2el_mean = 256 / (out_tps / c) * 1000  # each request's share of the output rate, 256 tokens
     tpot = (e2el_mean - ttft_mean) / 255

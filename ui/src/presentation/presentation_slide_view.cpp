@@ -564,9 +564,9 @@ void PresentationSlideView::buildEvidence(QWidget* body, const Parts& parts) {
             curveRow->addWidget(chart(*shownCharts.front(), body), 3);
             auto* sentences = new QVBoxLayout;
             sentences->setSpacing(m.px(16));
-            for (const std::string& p : slide.points)
+            for (const std::string& p : slide.points)  // as large as the verdict slide's gains
                 sentences->addWidget(
-                    makeLabel(body, typographic(p), m.px(24), QFont::Normal, kInk, QStringLiteral("slidePoint")));
+                    makeLabel(body, typographic(p), m.px(28), QFont::Normal, kInk, QStringLiteral("slidePoint")));
             sentences->addStretch(1);
             curveRow->addLayout(sentences, 2);
             l->addLayout(curveRow, 1);
