@@ -217,11 +217,13 @@ std::optional<ChartSnapshot> servingSnapshot(const ServingComparison& c, QSize l
     QString caption;
     if (sloLine)
         caption = QObject::tr(
-                      "Each variant's %1 at each measured %2, under the SLO's limit (dashed), each variant's "
-                      "capacity at the SLO starred.")
+                      "Each variant's %1 at each measured %2, with the SLO's limit as a dashed line and each "
+                      "variant's capacity at the SLO as a star.")
                       .arg(stat, load);
     else if (!c.slo.empty())
-        caption = QObject::tr("Each variant's %1 at each measured %2, each variant's capacity at the SLO starred.")
+        caption = QObject::tr(
+                      "Each variant's %1 at each measured %2, with each variant's capacity at the SLO as a "
+                      "star.")
                       .arg(stat, load);
     else
         caption =
