@@ -29,24 +29,30 @@ std::string servingShortSloCell(const ServingPoint& p, const std::string& cellTe
     return out;
 }
 
-Table servingReportTable(const ServingComparison& c, const ServingVariantResult& v) {
+// The per-load table: every column of servingTable for Markdown (as before, the CLI's and the tools'), or `compact`
+// for the HTML and PDF pages.
+Table servingReportTable(const ServingComparison& c, const ServingVariantResult& v, bool compact) {
     const ServingTable t = servingTable(c, v);
-    // The columns an A4 page holds with every word whole (servingTable's 13 break "concurrent" into a letter a
+    // Compact: the columns an A4 page holds with every word whole (servingTable's 13 break "concurrent" into a letter a
     // line): the load, output tok/s, TTFT p50 and p99, TPOT p99, E2E p99, each change and the SLO; runs only where a
     // point has replicates. Req/s and TPOT p50 are in the app's table and the text, Markdown and JSON outputs.
     bool replicates = false;
     for (const ServingPoint& p : v.points) replicates = replicates || p.replicates > 1;
     std::vector<std::size_t> keep{0};
-    if (replicates) keep.push_back(1);
+    if (!compact) {
+        for (std::size_t k = 1; k < t.header.size(); ++k) keep.push_back(k);
+    } else if (replicates) {
+        keep.push_back(1);
+    }
     // The baseline's own table has no change against itself: no Δ columns.
     const bool baseline = &v == &c.variants.front();
     for (std::size_t k : {2, 3, 5, 6, 7, 9, 10, 11, 12})
-        if (k < t.header.size() && !(baseline && (k == 3 || k == 7 || k == 10))) keep.push_back(k);
+        if (compact && k < t.header.size() && !(baseline && (k == 3 || k == 7 || k == 10))) keep.push_back(k);
     Table table;
     for (std::size_t k : keep) table.header.push_back(t.header[k]);
     // The load column says its unit once, in its header ("Concurrency": 4, 8, …).
-    if (c.axis == LoadAxis::Concurrency) table.header.front() = "Concurrency";
-    if (c.axis == LoadAxis::RequestRate) table.header.front() = "Request rate";
+    if (compact && c.axis == LoadAxis::Concurrency) table.header.front() = "Concurrency";
+    if (compact && c.axis == LoadAxis::RequestRate) table.header.front() = "Request rate";
     table.align.assign(table.header.size(), Align::Right);
     table.align.front() = table.align.back() = Align::Left;
     for (std::size_t r = 0; r < t.rows.size() && r < v.points.size(); ++r) {
@@ -55,8 +61,8 @@ Table servingReportTable(const ServingComparison& c, const ServingVariantResult&
         std::vector<Cell> row;
         for (std::size_t k : keep) {
             const int tone = t.tone[r][k];
-            std::string text = k == 0 && onAxis ? numfmt::general(load.value, 4) : t.rows[r][k];
-            if (k == 12) text = servingShortSloCell(v.points[r], text);
+            std::string text = compact && k == 0 && onAxis ? numfmt::general(load.value, 4) : t.rows[r][k];
+            if (compact && k == 12) text = servingShortSloCell(v.points[r], text);
             row.push_back(tone == 0 ? cell(text) : Cell{toned(text, tone > 0 ? Tone::Go : Tone::Investigate)});
         }
         table.rows.push_back(std::move(row));
@@ -96,7 +102,8 @@ void addServing(Report& report, const Decision& d, const ReportContext& ctx) {
         for (const std::string& t : v.tools) tools += (tools.empty() ? "" : ", ") + t;
         if (!tools.empty()) facts.push_back(plain("Measured with " + tools));
         s.bullets(std::move(facts));
-        s.table(servingReportTable(c, v));
+        s.table(servingReportTable(c, v, true), Only::Html);
+        s.table(servingReportTable(c, v, false), Only::Markdown);
         std::vector<Line> flags;
         for (const std::string& f : v.flags) flags.push_back(toned(f, Tone::Warning));
         s.bullets(std::move(flags));
