@@ -12,9 +12,10 @@ import zlib
 
 SIZES = ["1366x768", "1920x1080"]
 THEMES = ["light", "dark"]
-TABS = ["evals", "layers", "judge", "timeline", "benchmarks", "capacity", "review"]
-# The demo's deck: cover, offline evals, domain judge, production timeline, local benchmarks, capacity, verdict.
-MIN_SLIDES = 7
+TABS = ["evals", "layers", "judge", "timeline", "benchmarks", "capacity", "serving", "review"]
+# The demo's deck: cover, offline evals, domain judge, production timeline, local benchmarks, capacity, what FP8 buys
+# on your server, verdict.
+MIN_SLIDES = 8
 
 
 def png_info(path):

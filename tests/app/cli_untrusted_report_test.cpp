@@ -52,16 +52,48 @@ void expectPayloadShownAsText(const std::string& shownText, const std::string& w
     EXPECT_GT(seen, 3u) << what << " shows too few of the hostile fields";
 }
 
-// demoMd: the same report of the demo itself, whose headings are all the report's own.
-void checkMarkdown(const std::string& md, const std::string& demoMd, const std::string& what) {
+// The headings that name a serving variant ("BF16 (baseline): meta-llama/…"): the demo's, each with the hostile
+// comparison's (its run's hostile label and checkpoint, whole in one heading).
+std::vector<std::pair<std::string, std::string>> servingHeadings(const Json& demo, const Json& hostile) {
+    std::vector<std::pair<std::string, std::string>> out;
+    const auto title = [](const Json& doc, std::size_t i) {
+        const Json& v = doc["serving"]["variants"][i];
+        return v["label"].get<std::string>() + (i == 0 ? " (baseline)" : "") + ": " +
+               v["runs"][0]["model"].get<std::string>();
+    };
+    if (!demo.contains("serving")) return out;
+    for (std::size_t i = 0; i < demo["serving"]["variants"].size(); ++i)
+        out.emplace_back(title(demo, i), title(hostile, i));
+    return out;
+}
+
+// demoMd: the same report of the demo itself, whose headings are all the report's own but those that name a serving
+// variant (`serving`: the demo's heading and the hostile one in its place).
+void checkMarkdown(const std::string& md, const std::string& demoMd, const std::string& what,
+                   const std::vector<std::pair<std::string, std::string>>& serving) {
     expectNoControls(md, what);
     const MarkdownRead r = readMarkdown(md), demo = readMarkdown(demoMd);
     // The report's headings and only those: no value made one (the first holds the title, as text).
     ASSERT_EQ(r.headings.size(), demo.headings.size()) << what;
     ASSERT_FALSE(r.headings.empty());
     EXPECT_EQ(r.headings[0].rfind("title <h1 style=color:green>", 0), 0u) << what << ": " << r.headings[0];
-    for (std::size_t i = 1; i < r.headings.size(); ++i)
-        EXPECT_EQ(r.headings[i], demo.headings[i]) << what << ": heading " << i;
+    for (std::size_t i = 1; i < r.headings.size(); ++i) {
+        const auto named =
+            std::find_if(serving.begin(), serving.end(), [&](const auto& s) { return s.first == demo.headings[i]; });
+        if (named == serving.end()) {
+            EXPECT_EQ(r.headings[i], demo.headings[i]) << what << ": heading " << i;
+            continue;
+        }
+        // The hostile label and checkpoint whole in this one heading (their line breaks read as spaces, their C1
+        // controls shown): from the label's text before its first line break or C1 control to the checkpoint's end.
+        const std::string& hostile = named->second;
+        std::size_t cut = 0;
+        while (cut < hostile.size() && hostile[cut] != '\n' && static_cast<unsigned char>(hostile[cut]) != 0xC2) ++cut;
+        EXPECT_EQ(r.headings[i].rfind(hostile.substr(0, cut), 0), 0u) << what << ": heading " << i;
+        const std::string tail = hostile.substr(hostile.rfind("~~~"));
+        EXPECT_EQ(r.headings[i].compare(r.headings[i].size() - tail.size(), tail.size(), tail), 0)
+            << what << ": heading " << i << ": " << r.headings[i];
+    }
     for (const std::string& h : r.html)
         EXPECT_TRUE(h.find("<h1") == std::string::npos && h.find("<img") == std::string::npos)
             << what << ": raw HTML from a value: " << h.substr(0, 200);
@@ -121,6 +153,7 @@ TEST(CliUntrustedReport, EveryOutputOfAHostileComparisonShowsItsStringsAsText) {
     test::TempDir dir;
     const auto file = writeHostile(dir);
     const Json hostile = Json::parse(readFile(file));
+    const auto serving = servingHeadings(Json::parse(readFile(demoFile())), hostile);
     auto demoMd = test::fp8dashCli({"report", demoFile().string(), "--format", "markdown"});
     ASSERT_EQ(demoMd.exitCode, 0) << demoMd.err;
 
@@ -133,7 +166,7 @@ TEST(CliUntrustedReport, EveryOutputOfAHostileComparisonShowsItsStringsAsText) {
     expectNoControls(text.err, "stderr");
     auto md = test::fp8dashCli({"report", file.string(), "--format", "markdown"});
     ASSERT_EQ(md.exitCode, 0) << md.err.substr(0, 2000);
-    checkMarkdown(md.out, demoMd.out, "report --format markdown");
+    checkMarkdown(md.out, demoMd.out, "report --format markdown", serving);
     // The 200k-character strings (a note, the decision's reason) do not stall an output (no timing here: the reports
     // complete) and are there whole, their escape sequence shown.
     EXPECT_NE(md.out.find(std::string(100000, 'x')), std::string::npos);
@@ -152,7 +185,7 @@ TEST(CliUntrustedReport, EveryOutputOfAHostileComparisonShowsItsStringsAsText) {
         expectNoControls(r.err, "stderr of --out ." + ext);
         const std::string written = readFile(out);
         if (ext == "txt") checkText(written, demoText.out, out.string());
-        if (ext == "md") checkMarkdown(written, demoMd.out, out.string());
+        if (ext == "md") checkMarkdown(written, demoMd.out, out.string(), serving);
         if (ext == "json") checkJson(written, hostile, out.string());
         if (ext == "html") {
             // Every string from data escaped: the markup is text on the page, never an element; controls and bidi

@@ -125,6 +125,21 @@ inline Json hostileComparison(Json demo) {
     set(bench, "gemm_skipped", "bench.gemm_skipped");
     set(bench, "bandwidth_skipped", "bench.bandwidth_skipped");
     for (Json& kv : bench["kv"]) set(kv["source"], "description", "bench.kv.description");
+
+    // The serving results under the runs' hostile labels and checkpoints (the same-model rule holds), each file named
+    // by a hostile source.
+    if (demo.contains("serving")) {
+        Json& variants = demo["serving"]["variants"];
+        for (std::size_t i = 0; i < variants.size() && i < 2; ++i) {
+            const char* side = i == 0 ? "baseline" : "candidate";
+            variants[i]["label"] = demo["runs"][side]["label"];
+            for (Json& r : variants[i]["runs"]) {
+                set(r, "source", "serving.source");
+                r["label"] = variants[i]["label"];
+                r["model"] = i == 0 ? model : model + "-FP8";
+            }
+        }
+    }
     return demo;
 }
 

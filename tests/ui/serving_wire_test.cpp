@@ -257,7 +257,7 @@ TEST_F(ServingWireTest, ASavedComparisonOpensOnItsServingResults) {
 TEST_F(ServingWireTest, WithoutServingResultsTheTabShowsItsEmptyState) {
     MainWindow window;
     showWindow(window, {1366, 768});
-    window.openDemo();
+    showEvalsOnly(window);  // the demo as 0.1.0 shipped it: no serving results (the bundled demo has some)
     ASSERT_NE(window.current(), nullptr);
     ASSERT_FALSE(window.current()->document.serving);
     ComparisonView* view = window.comparisonView();

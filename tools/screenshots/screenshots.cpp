@@ -49,7 +49,8 @@ const QSize kSlideSize{1920, 1080};
 const std::vector<std::pair<ComparisonView::Tab, QString>> kTabs{
     {ComparisonView::EvalsTab, QStringLiteral("evals")},       {ComparisonView::JudgeTab, QStringLiteral("judge")},
     {ComparisonView::TimelineTab, QStringLiteral("timeline")}, {ComparisonView::BenchTab, QStringLiteral("benchmarks")},
-    {ComparisonView::CapacityTab, QStringLiteral("capacity")}, {ComparisonView::ReviewTab, QStringLiteral("review")}};
+    {ComparisonView::CapacityTab, QStringLiteral("capacity")}, {ComparisonView::ServingTab, QStringLiteral("serving")},
+    {ComparisonView::ReviewTab, QStringLiteral("review")}};
 
 struct Shots {
     QDir out;

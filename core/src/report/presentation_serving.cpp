@@ -1,5 +1,6 @@
 // The presentation's "What FP8 buys on your server" slide (presentation_deck.h): each candidate's measured gain as a
-// big figure, the gain sentences as points, the SLO under the title. Words for stakeholders, never command flags.
+// big figure, the gain sentences as points beside the throughput–latency chart, the SLO under the title. Words for
+// stakeholders, never command flags.
 #include "fp8dash/core/number_format.h"
 #include "fp8dash/core/serving_format.h"
 #include "report/presentation_variants.h"
@@ -59,6 +60,7 @@ std::optional<PresentationSlide> servingSlide(const Decision& d) {
                           "): what FP8 buys was not measured here.";
         return s;
     }
+    s.charts = {"serving"};  // the Serving tab's throughput–latency curve (ui's chart snapshot), where one is drawn
     for (std::size_t i = 1; i < c.variants.size(); ++i) {
         SlideFigure f = gainFigure(c, c.variants[i]);
         // With several variants, what the recommendation made of each: a gain is no reason on its own.

@@ -612,7 +612,7 @@ Report buildReport(const ComparisonDocument& doc, const Decision& d, const Repor
     addReview(r, doc, d);
     addVariants(r, d);
     addLayerCosts(r, d);
-    addServing(r, d);
+    addServing(r, d, ctx);
     addRuns(r, doc, d);
     addEvals(r, d, ctx);
     addLongContext(r, d, ctx);

@@ -33,7 +33,8 @@ void addLayerCosts(Report& report, const Decision& d);
 void addTimeline(Report& report, const ComparisonDocument& doc, const Decision& d, const ReportContext& ctx);
 void addBenchmarks(Report& report, const ComparisonDocument& doc, const ReportContext& ctx);
 void addCapacity(Report& report, const ComparisonDocument& doc, const Decision& d);
-// "What FP8 buys on your server" (report_serving_sections.cpp), where the comparison holds serving benchmarks.
-void addServing(Report& report, const Decision& d);
+// "What FP8 buys on your server" (report_serving_sections.cpp), where the comparison holds serving benchmarks; its
+// throughput–latency chart ("serving") under the gain sentences where the context has it.
+void addServing(Report& report, const Decision& d, const ReportContext& ctx);
 
 }  // namespace fp8dash::report_doc

@@ -1,6 +1,7 @@
 // The report's "What FP8 buys on your server" section (docs/serving.md): the SLO, each candidate's measured gain in
-// one sentence, then each variant's capacity, replicas and per-load table, its flags, and the comparison's notes. In
-// words for people: the app's fields, never command-line flags.
+// one sentence, the throughput–latency chart (HTML and PDF), then each variant's capacity, replicas and per-load
+// table, its flags, and the comparison's notes. In words for people: the app's fields, never command-line flags.
+#include "fp8dash/core/number_format.h"
 #include "fp8dash/core/serving_format.h"
 #include "report/report_sections.h"
 
@@ -14,18 +15,55 @@ Tone gainTone(const ServingGain& g) {
     return g.withinNoise ? Tone::Warning : Tone::Go;
 }
 
-Table servingReportTable(const ServingComparison& c, const ServingVariantResult& v) {
+// The SLO cell without the figures its row already shows: "missed: p99 TTFT" for "missed: p99 TTFT 2,975 ms >
+// 2,000 ms" (the figure is in the TTFT p99 column, the limit in the SLO line above).
+std::string servingShortSloCell(const ServingPoint& p, const std::string& cellText) {
+    if (!p.meetsSlo || *p.meetsSlo || p.missed.empty()) return cellText;
+    std::string out = "missed: ";
+    for (std::size_t i = 0; i < p.missed.size(); ++i) {
+        const std::string& m = p.missed[i];
+        std::size_t cut = 0;
+        while (cut + 1 < m.size() && !(m[cut] == ' ' && m[cut + 1] >= '0' && m[cut + 1] <= '9')) ++cut;
+        out += (i ? "; " : "") + (cut + 1 < m.size() ? m.substr(0, cut) : m);
+    }
+    return out;
+}
+
+// The per-load table: every column of servingTable for Markdown (as before, the CLI's and the tools'), or `compact`
+// for the HTML and PDF pages.
+Table servingReportTable(const ServingComparison& c, const ServingVariantResult& v, bool compact) {
     const ServingTable t = servingTable(c, v);
+    // Compact: the columns an A4 page holds with every word whole (servingTable's 13 break "concurrent" into a letter a
+    // line): the load, output tok/s, TTFT p50 and p99, TPOT p99, E2E p99, each change and the SLO; runs only where a
+    // point has replicates. Req/s and TPOT p50 are in the app's table and the text, Markdown and JSON outputs.
+    bool replicates = false;
+    for (const ServingPoint& p : v.points) replicates = replicates || p.replicates > 1;
+    std::vector<std::size_t> keep{0};
+    if (!compact) {
+        for (std::size_t k = 1; k < t.header.size(); ++k) keep.push_back(k);
+    } else if (replicates) {
+        keep.push_back(1);
+    }
+    // The baseline's own table has no change against itself: no Δ columns.
+    const bool baseline = &v == &c.variants.front();
+    for (std::size_t k : {2, 3, 5, 6, 7, 9, 10, 11, 12})
+        if (compact && k < t.header.size() && !(baseline && (k == 3 || k == 7 || k == 10))) keep.push_back(k);
     Table table;
-    table.header = t.header;
-    table.align.assign(t.header.size(), Align::Right);
+    for (std::size_t k : keep) table.header.push_back(t.header[k]);
+    // The load column says its unit once, in its header ("Concurrency": 4, 8, …).
+    if (compact && c.axis == LoadAxis::Concurrency) table.header.front() = "Concurrency";
+    if (compact && c.axis == LoadAxis::RequestRate) table.header.front() = "Request rate";
+    table.align.assign(table.header.size(), Align::Right);
     table.align.front() = table.align.back() = Align::Left;
-    for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    for (std::size_t r = 0; r < t.rows.size() && r < v.points.size(); ++r) {
+        const ServingLoad& load = v.points[r].load;
+        const bool onAxis = load.axis == c.axis && load.axis != LoadAxis::Unbounded;
         std::vector<Cell> row;
-        for (std::size_t k = 0; k < t.rows[r].size(); ++k) {
+        for (std::size_t k : keep) {
             const int tone = t.tone[r][k];
-            row.push_back(tone == 0 ? cell(t.rows[r][k])
-                                    : Cell{toned(t.rows[r][k], tone > 0 ? Tone::Go : Tone::Investigate)});
+            std::string text = compact && k == 0 && onAxis ? numfmt::general(load.value, 4) : t.rows[r][k];
+            if (compact && k == 12) text = servingShortSloCell(v.points[r], text);
+            row.push_back(tone == 0 ? cell(text) : Cell{toned(text, tone > 0 ? Tone::Go : Tone::Investigate)});
         }
         table.rows.push_back(std::move(row));
     }
@@ -34,7 +72,7 @@ Table servingReportTable(const ServingComparison& c, const ServingVariantResult&
 
 }  // namespace
 
-void addServing(Report& report, const Decision& d) {
+void addServing(Report& report, const Decision& d, const ReportContext& ctx) {
     if (!d.serving) return;
     const ServingComparison& c = *d.serving;
     Section s;
@@ -48,6 +86,11 @@ void addServing(Report& report, const Decision& d) {
     for (std::size_t i = 1; i < c.variants.size() && !c.blocked(); ++i)
         if (const auto& g = c.variants[i].gain) top.push_back(toned(g->sentence, gainTone(*g)));
     s.bullets(std::move(top));
+    // The Serving tab's curve as a picture (ui's chart snapshot "serving"), placed as the other sections place theirs.
+    if (const ReportChart* chart = findChart(ctx, "serving")) {
+        s.figure(chart);
+        s.paragraph(chartLine(*chart), Only::Markdown);
+    }
     for (std::size_t i = 0; i < c.variants.size(); ++i) {
         const ServingVariantResult& v = c.variants[i];
         std::string title = v.label + (i == 0 ? " (baseline)" : "");
@@ -59,7 +102,8 @@ void addServing(Report& report, const Decision& d) {
         for (const std::string& t : v.tools) tools += (tools.empty() ? "" : ", ") + t;
         if (!tools.empty()) facts.push_back(plain("Measured with " + tools));
         s.bullets(std::move(facts));
-        s.table(servingReportTable(c, v));
+        s.table(servingReportTable(c, v, true), Only::Html);
+        s.table(servingReportTable(c, v, false), Only::Markdown);
         std::vector<Line> flags;
         for (const std::string& f : v.flags) flags.push_back(toned(f, Tone::Warning));
         s.bullets(std::move(flags));

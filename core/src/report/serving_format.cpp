@@ -6,6 +6,7 @@
 #include "fp8dash/core/markdown_text.h"
 #include "fp8dash/core/number_format.h"
 #include "fp8dash/core/report_format.h"
+#include "fp8dash/core/untrusted_text.h"
 #include "report/report_text_parts.h"
 #include "serving/serving_words.h"
 
@@ -138,7 +139,7 @@ std::string servingToText(const ServingComparison& c, bool commandLine) {
     using report_text::bulletLine;
     std::string out = "Serving benchmarks: ";
     for (std::size_t i = 0; i < c.variants.size(); ++i)
-        out += (i == 0 ? "" : i == 1 ? " vs " : ", ") + c.variants[i].label + (i == 0 ? " (baseline)" : "");
+        out += (i == 0 ? "" : i == 1 ? " vs " : ", ") + oneLine(c.variants[i].label) + (i == 0 ? " (baseline)" : "");
     out += "\n";
     out += c.slo.empty() ? std::string("SLO: none given") +
                                (commandLine ? " (--slo ttft_p99=2000ms,tpot_p99=50ms judges capacity)" : "") + "\n"
@@ -158,7 +159,7 @@ std::string servingToText(const ServingComparison& c, bool commandLine) {
     }
     for (std::size_t i = 0; i < c.variants.size(); ++i) {
         const ServingVariantResult& v = c.variants[i];
-        out += "\n" + variantTitle(c, i) + "\n";
+        out += "\n" + oneLine(variantTitle(c, i)) + "\n";  // a label or model from a file: on its own line
         out += "  Capacity: " + servingCapacityWords(c, v) + "\n";
         if (const std::string r = servingReplicaWords(c, v); !r.empty()) out += "  Replicas: " + r + "\n";
         const ServingTable t = servingTable(c, v);

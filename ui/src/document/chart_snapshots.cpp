@@ -17,6 +17,7 @@
 #include "fp8dash/ui/forest_plot.h"
 #include "fp8dash/ui/judge_view.h"
 #include "fp8dash/ui/long_context_panel.h"
+#include "fp8dash/ui/serving_chart.h"
 #include "fp8dash/ui/timeline_chart_view.h"
 #include "fp8dash/ui/timeline_view.h"
 
@@ -194,7 +195,42 @@ std::vector<ChartSnapshot> renderChartSnapshots(const LoadedComparison& loaded, 
             take(view->kvView(), QStringLiteral("bench-kv"), QObject::tr("KV-cache FP8 error by context length"),
                  QObject::tr("The error of storing the K/V cache in FP8 E4M3 with each scaling, by context length."));
     }
+    if (decision.serving) {
+        if (auto serving = servingSnapshot(*decision.serving, logicalSize, scale)) out.push_back(std::move(*serving));
+    }
     return out;
+}
+
+std::optional<ChartSnapshot> servingSnapshot(const ServingComparison& c, QSize logicalSize, qreal scale) {
+    // Only where the load axis has a point to place (a comparison of unbounded loads alone is in the tables only).
+    bool plottable = false;
+    for (const ServingVariantResult& v : c.variants)
+        for (const ServingPoint& p : v.points)
+            plottable = plottable || (p.load.axis == c.axis && p.load.axis != LoadAxis::Unbounded && p.load.value > 0);
+    if (!plottable) return std::nullopt;
+    const ServingChart::Statistic st = ServingChart::openingStatistic(c);
+    const QString stat = ServingChart::statisticName(st);
+    const QString load = c.axis == LoadAxis::RequestRate ? QObject::tr("request rate") : QObject::tr("concurrency");
+    bool sloLine = false;
+    for (const SloTarget& t : c.slo.targets)
+        sloLine = sloLine || (t.metric == st.metric && t.percentile == st.percentile);
+    QString caption;
+    if (sloLine)
+        caption = QObject::tr(
+                      "Each variant's %1 at each measured %2, with the SLO's limit as a dashed line and each "
+                      "variant's capacity at the SLO as a star.")
+                      .arg(stat, load);
+    else if (!c.slo.empty())
+        caption = QObject::tr(
+                      "Each variant's %1 at each measured %2, with each variant's capacity at the SLO as a "
+                      "star.")
+                      .arg(stat, load);
+    else
+        caption =
+            QObject::tr("Each variant's %1 at each measured %2; no latency SLO was set, so no capacity is marked.")
+                .arg(stat, load);
+    return ChartSnapshot{QStringLiteral("serving"), QObject::tr("Serving: %1 against %2").arg(stat, load), caption,
+                         ServingChart::renderImage(c, ServingChart::Quantity::Latency, st, logicalSize, scale)};
 }
 
 }  // namespace fp8dash::ui

@@ -15,6 +15,7 @@
 #include "fp8dash/ui/loaded_comparison.h"
 #include "fp8dash/ui/number_text.h"
 #include "presentation/layer_costs_table.h"
+#include "presentation/slide_pictures.h"
 #include "widgets/ui_style.h"
 #include "widgets/untrusted_ui.h"
 
@@ -112,94 +113,6 @@ QLabel* verdictPill(QWidget* parent, std::optional<Verdict> v, int px, const QSt
     return pill;
 }
 
-// A chart picture, scaled to fit its rectangle with its aspect kept and centred.
-class FittedImage : public QWidget {
-public:
-    FittedImage(const ChartSnapshot& snapshot, QWidget* parent) : QWidget(parent), m_image(snapshot.image) {
-        setObjectName(QStringLiteral("slideChart"));
-        setProperty("chartKey", snapshot.key);
-        setAccessibleName(snapshot.title);
-        setAccessibleDescription(snapshot.caption);
-        setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-        setMinimumSize(80, 60);
-    }
-    QSize sizeHint() const override { return m_image.deviceIndependentSize().toSize(); }
-
-protected:
-    void paintEvent(QPaintEvent*) override {
-        if (m_image.isNull()) return;
-        QPainter p(this);
-        p.setRenderHint(QPainter::SmoothPixmapTransform);
-        const QSizeF image = m_image.deviceIndependentSize();
-        const QSizeF fitted = image.scaled(QSizeF(size()), Qt::KeepAspectRatio);
-        const QRectF target(QPointF((width() - fitted.width()) / 2, (height() - fitted.height()) / 2), fitted);
-        p.drawImage(target, m_image);
-    }
-
-private:
-    QImage m_image;
-};
-
-// Two horizontal bars: BF16 beside the chosen dtypes, their lengths in proportion to the tokens that fit.
-class CapacityBars : public QWidget {
-public:
-    struct Bar {
-        QString label;
-        double value = 0;
-        QString valueText;
-        QColor color;
-    };
-    CapacityBars(std::vector<Bar> bars, int px, QWidget* parent) : QWidget(parent), m_bars(std::move(bars)), m_px(px) {
-        setObjectName(QStringLiteral("capacityBars"));
-        setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-        setFixedHeight(static_cast<int>(m_bars.size()) * m_px * 3);
-        QStringList parts;
-        for (const Bar& b : m_bars) parts << b.label + QStringLiteral(": ") + b.valueText;
-        setAccessibleName(PresentationSlideView::tr("KV-cache tokens: %1").arg(parts.join(QStringLiteral("; "))));
-    }
-
-protected:
-    void paintEvent(QPaintEvent*) override {
-        QPainter p(this);
-        p.setRenderHint(QPainter::Antialiasing);
-        QFont f = font();
-        f.setPixelSize(m_px);
-        f.setBold(true);
-        p.setFont(f);
-        const QFontMetrics fm(f);
-        int labelWidth = 0;
-        double max = 0;
-        for (const Bar& b : m_bars) {
-            labelWidth = std::max(labelWidth, fm.horizontalAdvance(b.label));
-            max = std::max(max, b.value);
-        }
-        labelWidth += m_px;
-        int valueWidth = 0;
-        for (const Bar& b : m_bars) valueWidth = std::max(valueWidth, fm.horizontalAdvance(b.valueText));
-        const int barSpace = std::max(10, width() - labelWidth - valueWidth - m_px);
-        const int rowHeight = m_px * 3;
-        for (std::size_t i = 0; i < m_bars.size(); ++i) {
-            const Bar& b = m_bars[i];
-            const int top = static_cast<int>(i) * rowHeight;
-            const QRect labelRect(0, top, labelWidth, rowHeight);
-            p.setPen(kInk);
-            p.drawText(labelRect, Qt::AlignVCenter | Qt::AlignLeft, b.label);
-            const int length = max > 0 ? static_cast<int>(barSpace * (b.value / max)) : 0;
-            const QRectF bar(labelWidth, top + rowHeight * 0.18, std::max(length, 2), rowHeight * 0.64);
-            p.setPen(Qt::NoPen);
-            p.setBrush(b.color);
-            p.drawRoundedRect(bar, m_px * 0.25, m_px * 0.25);
-            p.setPen(kInk);
-            p.drawText(QRect(labelWidth + std::max(length, 2) + m_px / 2, top, valueWidth + m_px, rowHeight),
-                       Qt::AlignVCenter | Qt::AlignLeft, b.valueText);
-        }
-    }
-
-private:
-    std::vector<Bar> m_bars;
-    int m_px;
-};
-
 // A thin rule that fills with the progress through the deck.
 class ProgressRule : public QWidget {
 public:
@@ -238,6 +151,9 @@ PresentationSlideView::ChartRequest PresentationSlideView::chartRequest(const Pr
         slide.step == PresentationStep::Judge || (slide.step == PresentationStep::Benchmarks && charts == 1);
     if (besideFigures) {
         area = QSize(m.contentWidth() * 3 / 5 - m.gap() / 2, m.bodyHeight());
+    } else if (slide.step == PresentationStep::Serving && slide.points.size() <= 1) {
+        // Under the figure, the curve beside the gain sentence (buildEvidence).
+        area = QSize((m.contentWidth() - m.gap()) * 3 / 5, m.bodyHeight() - m.figureRowHeight() - m.bodySpacing());
     } else {
         const int h = m.bodyHeight() - m.figureRowHeight() - m.bodySpacing();
         const int n = std::max(1, charts);
@@ -319,7 +235,7 @@ struct PresentationSlideView::Parts {
 
 QWidget* PresentationSlideView::chartWidget(const ChartSnapshot& snapshot, QWidget* owner) {
     m_chartKeys << snapshot.key;
-    return new FittedImage(snapshot, owner);  // the views draw their own chart titles
+    return new slide_pictures::FittedImage(snapshot, owner);  // the views draw their own chart titles
 }
 
 PresentationSlideView::PresentationSlideView(const PresentationDeck& deck, std::size_t index, QSize size,
@@ -629,7 +545,7 @@ void PresentationSlideView::buildEvidence(QWidget* body, const Parts& parts) {
         l->addLayout(row);
         if (slide.step == PresentationStep::Capacity && !slide.bars.empty()) {
             // Bars of the tokens each side holds, under the figures.
-            std::vector<CapacityBars::Bar> bars;
+            std::vector<slide_pictures::CapacityBars::Bar> bars;
             for (const SlideBar& b : slide.bars) {
                 bars.push_back({toQString(b.label), b.value, toQString(b.valueText),
                                 b.label == "BF16" ? QColor(0x9a, 0xa5, 0xb1) : kAccent});
@@ -637,8 +553,23 @@ void PresentationSlideView::buildEvidence(QWidget* body, const Parts& parts) {
             l->addSpacing(m.px(12));
             l->addWidget(makeLabel(body, tr("KV-cache tokens that fit"), m.px(22), QFont::DemiBold, kQuiet,
                                    QStringLiteral("barsTitle"), false));
-            l->addWidget(new CapacityBars(std::move(bars), m.px(30), body));
+            l->addWidget(new slide_pictures::CapacityBars(std::move(bars), m.px(30), kInk, body));
             l->addStretch(1);
+        } else if (slide.step == PresentationStep::Serving && !shownCharts.empty() && slide.points.size() <= 1) {
+            // One candidate: the throughput–latency curve beside its gain sentence (the news, and where it comes
+            // from). Several: the curve across the slide as the timeline's (its legend names every variant), each
+            // candidate's figure above saying what it buys or why it is set aside.
+            auto* curveRow = new QHBoxLayout;
+            curveRow->setSpacing(m.gap());
+            curveRow->addWidget(chart(*shownCharts.front(), body), 3);
+            auto* sentences = new QVBoxLayout;
+            sentences->setSpacing(m.px(16));
+            for (const std::string& p : slide.points)  // as large as the verdict slide's gains
+                sentences->addWidget(
+                    makeLabel(body, typographic(p), m.px(28), QFont::Normal, kInk, QStringLiteral("slidePoint")));
+            sentences->addStretch(1);
+            curveRow->addLayout(sentences, 2);
+            l->addLayout(curveRow, 1);
         } else if (!shownCharts.empty()) {
             QBoxLayout* chartsRow =
                 slide.step == PresentationStep::Variants ? static_cast<QBoxLayout*>(new QVBoxLayout) : new QHBoxLayout;

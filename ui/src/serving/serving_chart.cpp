@@ -5,6 +5,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
+#include <QFontMetrics>
 #include <QGraphicsLayout>
 #include <QGraphicsSimpleTextItem>
 #include <QImage>
@@ -173,6 +174,13 @@ QString ServingChart::statisticName(Statistic s) {
     return QStringLiteral("p%1 %2").arg(servingLoadTick(s.percentile), metric);
 }
 
+ServingChart::Statistic ServingChart::openingStatistic(const ServingComparison& c) {
+    if (c.slo.empty()) return {ServingMetric::Ttft, 99};
+    const SloTarget& t = c.slo.targets.front();
+    const bool charted = t.percentile == 50 || t.percentile == 90 || t.percentile == 99 || t.percentile == 0;
+    return {t.metric, charted ? t.percentile : 99.0};
+}
+
 void ServingChart::setComparison(const ServingComparison& c) {
     m_c = c;
     m_hoverText.clear();
@@ -323,6 +331,16 @@ void ServingChart::rebuild() {
 
     for (int i = 0; i < static_cast<int>(c.variants.size()); ++i) addVariant(i);
     labelCapacities();
+    // A capacity label is centred on its star: on the last load, half of it would pass the chart's right edge (a
+    // picture for a report or a slide clips it there). The chart's right margin makes room for that half.
+    int rightMargin = 4;
+    for (const VariantSeries& s : m_series)
+        if (!loads.empty() && s.capacity && s.capacity->pointLabelsVisible() &&
+            s.capacity->at(0).x() >= xOf(loads.back()) - 1e-9)
+            rightMargin = std::max(
+                rightMargin,
+                QFontMetrics(s.capacity->pointLabelsFont()).horizontalAdvance(s.capacity->pointLabelsFormat()) / 2);
+    chart->setMargins(QMargins(4, 4, rightMargin, 4));
     if (sloLimit) addSloLine(xLo, xHi);
     placeCapacityLabels();
 

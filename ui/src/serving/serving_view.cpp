@@ -38,10 +38,6 @@ ServingChart::Statistic servingStatisticOfKey(int key) {
     return {static_cast<ServingMetric>(key / kServingStatisticScale), double(key % kServingStatisticScale)};
 }
 
-bool servingInCombo(double percentile) {
-    return percentile == 50 || percentile == 90 || percentile == 99 || percentile == 0;
-}
-
 // The tone of a gain: a gain beyond the noise, one within it, a loss; nullopt where nothing was measured.
 std::optional<style::TextTone> servingGainTone(const ServingGain& g) {
     if (!g.measured) return std::nullopt;
@@ -312,12 +308,8 @@ bool ServingView::isEmptyShown() const {
 }
 
 ServingChart::Statistic ServingView::defaultStatistic() const {
-    // The SLO's first target (a percentile the chart has no statistic for, p99.9: that metric's p99).
-    if (m_c && !m_c->slo.empty()) {
-        const SloTarget& t = m_c->slo.targets.front();
-        return {t.metric, servingInCombo(t.percentile) ? t.percentile : 99.0};
-    }
-    return {ServingMetric::Ttft, 99};
+    // The SLO's first target's, as the reports' and the slide's picture (one rule: ServingChart::openingStatistic).
+    return m_c ? ServingChart::openingStatistic(*m_c) : ServingChart::Statistic{ServingMetric::Ttft, 99};
 }
 
 bool ServingView::chooseStatistic(ServingChart::Statistic s) {

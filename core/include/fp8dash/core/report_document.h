@@ -27,7 +27,7 @@ namespace fp8dash {
 struct ReportChart {
     std::string key;      // "evals-forest" (several candidates: "evals-forest-<k>", the k-th candidate's, from 1),
                           // "long-context", "judge-distribution", "timeline", "bench-roofline", "bench-speedup",
-                          // "bench-kv"
+                          // "bench-kv", "serving"
     std::string title;    // "Domain judge: score distribution"
     std::string caption;  // what it shows, one sentence; also the image's alternative text
     std::string png;      // the PNG file's bytes
@@ -48,7 +48,8 @@ struct ReportContext {
     std::string generatedAt;  // when the report is written, ISO 8601 UTC (shown readable)
     std::string toolVersion;  // the fp8dash writing it
     // The charts, placed in their sections by key: judge-distribution with the judge, timeline with the production
-    // timeline, bench-* with the benchmarks. A chart whose section the document lacks is left out.
+    // timeline, bench-* with the benchmarks, serving with "What FP8 buys on your server". A chart whose section the
+    // document lacks is left out.
     std::vector<ReportChart> charts;
     // The lost answers shown per monitor or investigate task (0: the counts only), and each text's excerpt length.
     std::size_t answerExamples = kReportAnswerExamples;

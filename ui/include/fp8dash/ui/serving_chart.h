@@ -64,6 +64,9 @@ public:
 
     // "p99 TTFT", "mean E2E latency"; "Output tokens/s" for the throughput.
     static QString statisticName(Statistic s);
+    // The statistic the Serving tab opens with, and the reports' and the slide's picture shows: the SLO's first
+    // target's (a percentile the chart has no statistic for, p99.9: that metric's p99), else p99 TTFT.
+    static Statistic openingStatistic(const ServingComparison& c);
     // The colour of the i-th variant (the baseline is 0), the same in every view of the serving results.
     static QColor variantColor(int i);
 
