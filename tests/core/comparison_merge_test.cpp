@@ -72,7 +72,9 @@ TEST(UpdateEvidence, ReplacesTheEvalsAndKeepsEverythingElseTheFileHeld) {
     EXPECT_EQ(doc.capacity->model, existing.capacity->model);
     ASSERT_TRUE(doc.judge.has_value());  // the fresh comparison has no judge: the file's stays
     EXPECT_EQ(doc.otherSections.value("later_feature", Json()), (Json{{"kept", true}}));
-    const std::vector<std::string> kept = {"the judge scores",
+    ASSERT_TRUE(doc.serving.has_value());  // the demo's serving benchmarks stay too
+    const std::vector<std::string> kept = {"the serving benchmarks",
+                                           "the judge scores",
                                            "the timeline",
                                            "the benchmarks",
                                            "the capacity inputs",
@@ -105,7 +107,8 @@ TEST(UpdateEvidence, AFreshJudgeReplacesTheFilesAndAFileWithoutRunsGetsThem) {
     EvidenceUpdate u = updateEvidence(timelineOnly, fresh);
     EXPECT_TRUE(u.document.hasEvals);
     EXPECT_FALSE(u.document.judge.has_value());
-    EXPECT_EQ(u.kept, (std::vector<std::string>{"the timeline", "the benchmarks", "the capacity inputs"}));
+    EXPECT_EQ(u.kept, (std::vector<std::string>{"the serving benchmarks", "the timeline", "the benchmarks",
+                                                "the capacity inputs"}));
     EXPECT_FALSE(u.decisionEvidenceChanged);
 
     // A judge-only compare onto a file with evals: the judge is new, the evals stay.

@@ -62,6 +62,7 @@ const std::vector<NamePair> kVariants = {
     {"microsoft/Phi-3-mini-4k-instruct", "/models/phi-3-mini-4k-instruct-w8a8-v2-quantized"},
     {"RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8-dynamic", "neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8"},
     {"meta-llama__Llama-3.1-8B-Instruct", "meta-llama/Llama-3.1-8B-Instruct"},
+    {"/models/llama-3.1-8b-instruct-run3", "/models/llama-3.1-8b-instruct-fp8-run3"},
 };
 
 // Different models: another tuning (base, instruct, chat, it), a Math or Coder sibling, another version, size,

@@ -258,7 +258,20 @@ ModelMatch matchModels(std::string_view a, std::string_view b, const TokenizerFa
                          " make no other model)" + (m.tokenizersAgree ? "; their tokenizer facts agree" : "");
         return m;
     }
-    auto onlyA = identityOnlyIn(sa.identity, sb.identity), onlyB = identityOnlyIn(sb.identity, sa.identity);
+    // A word one name has in its own part and the other after its quantisation words ("...-Instruct-run3" against
+    // "...-Instruct-FP8-run3") is in both names: no difference.
+    const auto allOf = [](const IdentitySplit& x) {
+        std::vector<std::string> all = x.identity;
+        all.insert(all.end(), x.packaging.begin(), x.packaging.end());
+        return all;
+    };
+    auto onlyA = identityOnlyIn(sa.identity, allOf(sb)), onlyB = identityOnlyIn(sb.identity, allOf(sa));
+    if (onlyA.empty() && onlyB.empty() &&
+        !(identityOnlyIn(sa.identity, sb.identity).empty() && identityOnlyIn(sb.identity, sa.identity).empty())) {
+        m.relation = ModelRelation::Variant;
+        m.evidence = names + " name one model (their words differ only in where the quantisation words stand)";
+        return m;
+    }
     m.identityWords = onlyA;
     m.identityWords.insert(m.identityWords.end(), onlyB.begin(), onlyB.end());
     m.relation = ModelRelation::Different;
