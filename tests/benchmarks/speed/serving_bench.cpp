@@ -1,11 +1,13 @@
-// fp8dash-bench-serving (issue 40's speed target, ../README.md): reading a `vllm bench serve --save-detailed` result
-// of 100,000 requests (FP8DASH_BENCH_SERVING_REQUESTS changes it) generated at start into the scratch folder
-// (FP8DASH_BENCH_DIR keeps it): per-request `input_lens`, `output_lens`, `ttfts`, `itls` (one chunk gap per output
-// token after the first, 128-384 tokens a request), `latencies`, `start_times`, `generated_texts` (~4 bytes a token)
-// and `errors`, written as Python's json.dump writes them (", " separators, shortest round-trip floats). Figures:
-// bytes/s of parseVllmBenchText on one core (the text already in memory), of readServingPath (the file from the page
-// cache, read and parsed in place), of the preview read (keepRequests false), and the peak resident memory of a child
-// process that only reads the file (this executable again, --fp8dash-serving-load-only), against the file's size.
+// fp8dash-bench-serving (issue 40's speed target, ../README.md): reading `vllm bench serve --save-detailed` results
+// generated at start into the scratch folder (FP8DASH_BENCH_DIR keeps them): per-request `input_lens`, `output_lens`,
+// `ttfts`, `itls` (one chunk gap per output token after the first, 128-384 tokens a request), `latencies`,
+// `start_times`, `generated_texts` (~4 bytes a token) and `errors`, written as Python's json.dump writes them (", "
+// separators, shortest round-trip floats). Figures: one result of 100,000 requests (FP8DASH_BENCH_SERVING_REQUESTS
+// changes it): bytes/s of parseVllmBenchText on one core (the text already in memory), of readServingPath (the file
+// mapped from the page cache) and of its preview read (keepRequests false), and the peak resident memory of a child
+// process that only reads the file (this executable again, --fp8dash-serving-load-only), against the file's size;
+// and the sweep of the issue (5 variants x 8 load points, 3 GB): read and compared, bytes/s on one core, and a child's
+// peak memory against the largest file.
 #include <benchmark/benchmark.h>
 
 #include <charconv>
