@@ -5,6 +5,7 @@
 // back from fp8dash.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -258,7 +259,17 @@ TEST(Layers, EachLayerWithItsEvidenceAndALabel) {
         {"pretrained=hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4", "int4_awq", "none", "none", "none",
          "INT4 AWQ W4A16"},
         {"pretrained=m/Llama-3-8B,quantization=gptq_marlin", "int4_gptq", "none", "none", "none", "INT4 GPTQ W4A16"},
-        {"pretrained=nvidia/Llama-3.1-8B-Instruct-NVFP4", "nvfp4", "none", "none", "fp4", "NVFP4"},
+        {"pretrained=nvidia/Llama-3.1-8B-Instruct-NVFP4", "nvfp4", "none", "none", "fp4", "NVFP4 W4A4"},
+        // FP4 (Blackwell): NVIDIA's "-FP4" checkpoints are NVFP4; LLM Compressor's NVFP4A16 / MXFP4A16 weight-only;
+        // vLLM's mxfp4 method (gpt-oss) keeps 16-bit activations; an NVFP4 KV cache is named for what it is.
+        {"pretrained=nvidia/Llama-3.3-70B-Instruct-FP4", "nvfp4", "none", "none", "fp4", "NVFP4 W4A4"},
+        {"pretrained=RedHatAI/Qwen3-8B-NVFP4A16", "nvfp4_a16", "none", "none", "none", "NVFP4 W4A16"},
+        {"pretrained=m/Qwen3-8B-MXFP4", "mxfp4", "none", "none", "fp4", "MXFP4 W4A4"},
+        {"pretrained=m/Qwen3-8B-MXFP4A16", "mxfp4_a16", "none", "none", "none", "MXFP4 W4A16"},
+        {"pretrained=openai/gpt-oss-20b,quantization=mxfp4", "mxfp4_a16", "none", "none", "none", "MXFP4 W4A16"},
+        {"pretrained=m/Qwen3-8B,quantization=modelopt_fp4,kv_cache_dtype=fp8", "nvfp4", "fp8", "1.0", "fp4",
+         "NVFP4 W4A4 + FP8 KV (scales 1.0)"},
+        {"pretrained=m/Qwen3-8B-NVFP4,kv_cache_dtype=nvfp4", "nvfp4", "nvfp4", "none", "fp4", "NVFP4 W4A4 + NVFP4 KV"},
         {"pretrained=m/Llama-3-8B,kv_cache_dtype=auto", "none", "none", "none", "none", "BF16"},
     };
     for (const auto& c : cases) {
@@ -271,6 +282,52 @@ TEST(Layers, EachLayerWithItsEvidenceAndALabel) {
         EXPECT_FALSE(cfg.layers.weights.evidence.empty()) << c.args;
         EXPECT_FALSE(cfg.layers.kvScales.evidence.empty()) << c.args;
     }
+}
+
+// The FP4 rungs beyond FP8 (issue 41): FP8 W8A8 -> NVFP4 W4A4 is a layer step (the weights at fewer bits), the
+// NVFP4 rung is the more aggressive, and what each buys is counted from the formats' own bytes: NVFP4 4 bits and an
+// E4M3 scale per 16 values (0.5625 bytes a value), MXFP4 4 bits and a UE8M0 scale per 32 (0.53125).
+TEST(Layers, Fp4RungsStepOrderAndBuys) {
+    const auto config = [](const std::string& args) {
+        auto r = parseLmEvalText(
+            R"({"results": {"t": {"acc,none": 0.5}}, "config": {"model": "vllm", "model_args": ")" + args + "\"}}",
+            "t.json");
+        if (!r) throw std::runtime_error(r.error().message);
+        return detectFp8Config(*r);
+    };
+    const std::vector<Fp8Config> runs = {
+        config("pretrained=meta-llama/Llama-3.1-8B-Instruct"),
+        config("pretrained=RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8"),
+        config("pretrained=nvidia/Llama-3.1-8B-Instruct-FP4"),
+        config("pretrained=m/Llama-3.1-8B-Instruct-MXFP4"),
+        config("pretrained=RedHatAI/Meta-Llama-3.1-8B-Instruct-NVFP4A16"),
+    };
+    const RunLayers &bf16 = runs[0].layers, &fp8 = runs[1].layers, &nvfp4 = runs[2].layers, &mxfp4 = runs[3].layers,
+                    &nvfp4a16 = runs[4].layers;
+    EXPECT_TRUE(moreAggressive(nvfp4, fp8));
+    EXPECT_FALSE(moreAggressive(fp8, nvfp4));
+    EXPECT_TRUE(moreAggressive(mxfp4, fp8));
+    EXPECT_FALSE(moreAggressive(nvfp4, mxfp4));  // the same bits: memory decides between them
+    EXPECT_FALSE(moreAggressive(mxfp4, nvfp4));
+    EXPECT_FALSE(moreAggressive(nvfp4a16, fp8));  // fewer weight bits, more activation bits: not ordered
+    EXPECT_TRUE(moreAggressive(nvfp4, bf16));
+    // The steps: each FP4 W4A4 rung on top of FP8 W8A8, in words.
+    std::vector<std::string> described;
+    for (const LayerStepPlan& p : findLayerSteps(runs))
+        if (p.from == 1) described.push_back(p.description);
+    EXPECT_NE(std::find(described.begin(), described.end(), "NVFP4 W4A4 weights instead of FP8 W8A8 weights"),
+              described.end());
+    EXPECT_NE(std::find(described.begin(), described.end(), "MXFP4 W4A4 weights instead of FP8 W8A8 weights"),
+              described.end());
+    // What each saves per weight against 16 bits, from the formats' bytes.
+    EXPECT_DOUBLE_EQ(memorySaving(nvfp4).perParameter, 2.0 - (4.0 + 8.0 / 16) / 8);
+    EXPECT_DOUBLE_EQ(memorySaving(mxfp4).perParameter, 2.0 - (4.0 + 8.0 / 32) / 8);
+    EXPECT_DOUBLE_EQ(memorySaving(fp8).perParameter, 1.0);
+    const std::string buys = variantBuys(runs[2]);
+    EXPECT_NE(buys.find("about a quarter of the 16-bit weight memory"), std::string::npos) << buys;
+    EXPECT_NE(buys.find("about 11.5 GB less for 8B parameters"), std::string::npos) << buys;  // 8 x 1.4375
+    EXPECT_NE(buys.find("FP4 tensor cores (Blackwell"), std::string::npos) << buys;
+    EXPECT_NE(buys.find("fallback kernel"), std::string::npos) << buys;
 }
 
 TEST(Layers, BaseModelKeysTellVariantsFromOtherModels) {

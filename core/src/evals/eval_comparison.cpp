@@ -425,7 +425,7 @@ void addRisks(ComparisonReport& r, const LmEvalResults& baseline, const LmEvalRe
                                    "(> 32K tokens) accumulate error; " +
                                    kvScalesAdvice() + longContextRiskNote(r)});
     }
-    if (!r.candidateConfig.anyFp8())
+    if (!r.candidateConfig.anyFp8() && !r.candidateConfig.layers.anyLowPrecision())  // an FP4 rung is one
         r.risks.push_back({"candidate_without_fp8", r.candidateLabel,
                            "the candidate run shows no FP8 layer in its model_args or model name; check that it is "
                            "the FP8 run"});

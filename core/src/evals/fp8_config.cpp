@@ -66,8 +66,11 @@ std::string weightsFromName(std::string_view name) {
         if (hasToken(t, "dynamic")) return "fp8_dynamic";
         return "fp8";
     }
-    if (hasToken(t, "nvfp4") || hasToken(t, "fp4")) return "nvfp4";
-    if (hasToken(t, "mxfp4")) return "mxfp4";
+    // FP4 (Blackwell): LLM Compressor's NVFP4 / MXFP4 schemes quantise the activations too (W4A4); NVFP4A16 and
+    // MXFP4A16 (and a W4A16 word beside them) are weight-only. NVIDIA ModelOpt names its NVFP4 checkpoints "-FP4".
+    const bool a16 = hasToken(t, "nvfp4a16") || hasToken(t, "mxfp4a16") || hasToken(t, "w4a16") || hasToken(t, "a16");
+    if (hasToken(t, "nvfp4") || hasToken(t, "fp4") || hasToken(t, "nvfp4a16")) return a16 ? "nvfp4_a16" : "nvfp4";
+    if (hasToken(t, "mxfp4") || hasToken(t, "mxfp4a16")) return a16 ? "mxfp4_a16" : "mxfp4";
     if (hasToken(t, "awq")) return "int4_awq";
     if (hasToken(t, "gptq")) return hasToken(t, "int8") || hasToken(t, "8bit") ? "int8_weight_only" : "int4_gptq";
     if (hasToken(t, "w8a8") || hasToken(t, "int8")) return "int8";
@@ -85,7 +88,8 @@ std::string weightsFromQuantization(std::string_view quantization) {
     if (q.empty() || q == "none" || q == "compressed-tensors" || q == "compressed_tensors") return "";
     if (q == "ptpc_fp8" || q == "fbgemm_fp8") return "fp8_dynamic";  // per-channel weights, per-token activations
     if (q == "modelopt_fp4" || q == "nvfp4") return "nvfp4";
-    if (q == "mxfp4") return "mxfp4";
+    // vLLM's mxfp4 method (gpt-oss) keeps 16-bit activations outside FlashInfer's Blackwell kernels.
+    if (q == "mxfp4") return "mxfp4_a16";
     if (q.find("fp8") != std::string::npos || q == "modelopt") return "fp8";
     if (q.starts_with("awq")) return "int4_awq";
     if (q.starts_with("gptq")) return "int4_gptq";
@@ -98,7 +102,7 @@ std::string activationsOf(const std::string& weights) {
     if (weights == "fp8") return "fp8";
     if (weights == "fp8_dynamic" || weights == "fp8_block") return "fp8_dynamic";
     if (weights == "int8") return "int8";
-    if (weights == "nvfp4" || weights == "mxfp4") return "fp4";
+    if (weights == "nvfp4" || weights == "mxfp4") return "fp4";  // W4A4; the _a16 forms are weight-only
     return "none";  // weight-only formats (W4A16, W8A16, GGUF, bitsandbytes) and BF16
 }
 
@@ -170,8 +174,10 @@ std::string layersLabel(const Fp8Config& config) {
                                                                    {"int4_gptq", "INT4 GPTQ W4A16"},
                                                                    {"int4", "INT4 W4A16"},
                                                                    {"int4_bnb", "INT4 bitsandbytes"},
-                                                                   {"nvfp4", "NVFP4"},
-                                                                   {"mxfp4", "MXFP4"},
+                                                                   {"nvfp4", "NVFP4 W4A4"},
+                                                                   {"nvfp4_a16", "NVFP4 W4A16"},
+                                                                   {"mxfp4", "MXFP4 W4A4"},
+                                                                   {"mxfp4_a16", "MXFP4 W4A16"},
                                                                    {"gguf", "GGUF"}};
     std::string weights = sixteen;
     if (l.lowPrecisionWeights()) {
@@ -180,7 +186,9 @@ std::string layersLabel(const Fp8Config& config) {
             if (l.weights.value == value) weights = name;
     }
     if (!l.lowPrecisionKvCache()) return weights;
-    std::string kv = l.fp8KvCache() ? "FP8 KV" : l.kvCache.value + " KV";
+    std::string kv = l.fp8KvCache()                         ? "FP8 KV"
+                     : l.kvCache.value.starts_with("nvfp4") ? "NVFP4 KV"
+                                                            : l.kvCache.value + " KV";
     if (l.kvScales.value == "checkpoint")
         kv += " (calibrated scales)";
     else if (l.kvScales.value == "calculated")

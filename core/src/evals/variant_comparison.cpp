@@ -151,17 +151,41 @@ MemorySaving memorySaving(const RunLayers& l) {
     const std::string& w = l.weights.value;
     if (w.starts_with("fp8") || w.starts_with("int8"))
         m.perParameter = 1.0;
-    else if (w.starts_with("int4") || w == "nvfp4" || w == "mxfp4")
+    else if (w.starts_with("nvfp4"))
+        m.perParameter = 2.0 - kNvfp4BytesPerElement;  // 4 bits and an E4M3 scale per 16 weights
+    else if (w.starts_with("mxfp4"))
+        m.perParameter = 2.0 - kMxfp4BytesPerElement;  // 4 bits and a UE8M0 scale per 32 weights
+    else if (w.starts_with("int4"))
         m.perParameter = 1.5;
     else if (w == "gguf")
-        m.perParameter = 1.0;                           // the common Q8/Q4 mixes; the name does not say which
-    if (l.lowPrecisionKvCache()) m.perKvElement = 1.0;  // FP8 (or INT8) against a 16-bit KV cache
+        m.perParameter = 1.0;  // the common Q8/Q4 mixes; the name does not say which
+    if (l.kvCache.value.starts_with("nvfp4"))
+        m.perKvElement = 2.0 - kNvfp4BytesPerElement;  // NVFP4 against a 16-bit KV cache
+    else if (l.lowPrecisionKvCache())
+        m.perKvElement = 1.0;  // FP8 (or INT8) against a 16-bit KV cache
     return m;
+}
+
+int weightBits(const std::string& w) {
+    if (w == "none") return 16;
+    if (w.starts_with("fp8") || w.starts_with("int8")) return 8;
+    if (w.starts_with("int4") || w.starts_with("nvfp4") || w.starts_with("mxfp4")) return 4;
+    return 0;  // GGUF, another format: not ordered by bits
+}
+
+int activationBits(const std::string& a) {
+    if (a == "none") return 16;
+    if (a == "fp4") return 4;
+    return 8;  // fp8, fp8_dynamic, int8
 }
 
 bool moreAggressive(const RunLayers& a, const RunLayers& b) {
     const auto sa = a.lowPrecisionSet(), sb = b.lowPrecisionSet();
-    return sa.size() > sb.size() && isSubset(sb, sa);
+    if (sa.size() > sb.size() && isSubset(sb, sa)) return true;
+    // The same layers with the weights at fewer bits: NVFP4 W4A4 beyond FP8 W8A8 (each with the same KV cache).
+    const int wa = weightBits(a.weights.value), wb = weightBits(b.weights.value);
+    return sa == sb && a.kvCache == b.kvCache && a.kvScales == b.kvScales && wa > 0 && wb > 0 && wa < wb &&
+           activationBits(a.activations.value) <= activationBits(b.activations.value);
 }
 
 std::vector<LayerStepPlan> findLayerSteps(const std::vector<Fp8Config>& runs) {
@@ -175,6 +199,8 @@ std::vector<LayerStepPlan> findLayerSteps(const std::vector<Fp8Config>& runs) {
             LayerStepPlan p{from, to, diff.front(), ""};
             if (p.layer == "weights" && !f.lowPrecisionWeights() && t.lowPrecisionWeights())
                 p.description = "adding " + weightsDescription(runs[to]);
+            else if (p.layer == "weights" && moreAggressive(t, f))  // FP8 W8A8 -> NVFP4 W4A4
+                p.description = weightsDescription(runs[to]) + " instead of " + weightsDescription(runs[from]);
             else if (p.layer == "kv_cache" && !f.lowPrecisionKvCache() && t.lowPrecisionKvCache())
                 p.description = "adding " + kvDescription(t);
             else if (p.layer == "kv_scales" && f.kvScales.value == "1.0")
@@ -194,17 +220,24 @@ std::string variantBuys(const Fp8Config& c) {
     if (l.lowPrecisionWeights()) {
         std::string w =
             weightsDescription(c) + ": " +
-            (m.perParameter >= 1.5 ? "a quarter of the 16-bit weight memory" : "half the 16-bit weight memory");
+            (m.perParameter >= 1.4 ? "about a quarter of the 16-bit weight memory" : "half the 16-bit weight memory");
         if (c.paramsBillions)
             w += " (about " + numfmt::general(*c.paramsBillions * m.perParameter, 3) + " GB less for " +
                  numfmt::general(*c.paramsBillions, 3) + "B parameters)";
         if (l.activations.value.starts_with("fp8"))
             w += ", W8A8 matmuls on FP8 tensor cores (compute capability >= 8.9)";
+        else if (l.activations.value == "fp4")
+            w += ", W4A4 matmuls on FP4 tensor cores (Blackwell: compute capability 10.x and 12.x; on other GPUs "
+                 "vLLM runs the weights through a weight-only W4A16 fallback kernel)";
         else if (l.activations.value == "none")
             w += "; weight-only: the matmuls still run in 16 bits";
         parts.push_back(std::move(w));
     }
-    if (l.lowPrecisionKvCache())
+    if (l.kvCache.value.starts_with("nvfp4"))
+        parts.push_back(
+            "NVFP4 KV cache: about 3.6 times the KV-cache tokens in the same memory (4 bits and a scale "
+            "per 16 values; longer contexts or larger batches)");
+    else if (l.lowPrecisionKvCache())
         parts.push_back((l.fp8KvCache() ? std::string("FP8") : l.kvCache.value) +
                         " KV cache: twice the KV-cache tokens in the same memory (longer contexts or larger batches)");
     if (parts.empty()) return "nothing: no low-precision layer";

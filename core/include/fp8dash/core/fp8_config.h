@@ -14,8 +14,8 @@ namespace fp8dash {
 // One layer's format and why fp8dash thinks so (README "Variants and layer steps").
 struct LayerSetting {
     // weights: "none", "fp8" (per-tensor), "fp8_dynamic" (per-channel weights, per-token dynamic activations),
-    //          "fp8_block", "int8", "int8_weight_only", "int4_awq", "int4_gptq", "int4", "int4_bnb", "nvfp4",
-    //          "mxfp4", "gguf", or the quantization= value as given;
+    //          "fp8_block", "int8", "int8_weight_only", "int4_awq", "int4_gptq", "int4", "int4_bnb", "nvfp4" (W4A4),
+    //          "nvfp4_a16" (W4A16), "mxfp4" (W4A4), "mxfp4_a16" (W4A16), "gguf", or the quantization= value as given;
     // kv_cache: "none" (the model dtype) or the fp8* dtype as given ("fp8", "fp8_e4m3", "fp8_e5m2"), another as given;
     // kv_scales: "none" (no FP8 KV cache), "checkpoint" (calibrated, stored in the checkpoint), "calculated"
     //            (calculate_kv_scales=true at start-up, vLLM before the option's removal), "1.0";

@@ -133,13 +133,19 @@ std::string variantBuys(const Fp8Config& config);
 
 // Memory a variant frees against 16 bits, per weight parameter and per KV element (bytes), the order among variants
 // the superset rule does not settle.
+// Bytes per element of the block-scaled FP4 formats: NVFP4 is 4 bits and an E4M3 scale per 16 elements (4.5 bits;
+// its per-tensor FP32 scale is negligible), MXFP4 4 bits and a UE8M0 scale per 32 (4.25 bits).
+inline constexpr double kNvfp4BytesPerElement = 4.5 / 8;
+inline constexpr double kMxfp4BytesPerElement = 4.25 / 8;
+
 struct MemorySaving {
-    double perParameter = 0;  // BF16 2 bytes -> FP8 1 byte: 1; INT4: 1.5
-    double perKvElement = 0;  // FP8 KV: 1
+    double perParameter = 0;  // BF16 2 bytes -> FP8 1 byte: 1; INT4: 1.5; NVFP4: 1.4375; MXFP4: 1.46875
+    double perKvElement = 0;  // FP8 KV: 1; NVFP4 KV: 1.4375
 };
 MemorySaving memorySaving(const RunLayers& layers);
 
-// Whether a's low-precision layers are a strict superset of b's.
+// Whether a's low-precision layers are a strict superset of b's, or the same layers with a's weights at fewer bits
+// and its activations at no more (NVFP4 W4A4 beyond FP8 W8A8, with the same KV cache).
 bool moreAggressive(const RunLayers& a, const RunLayers& b);
 
 // The variants, the steps and the recommendation. `steps` are the step reports the caller compared (findLayerSteps'
