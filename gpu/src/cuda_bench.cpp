@@ -601,9 +601,9 @@ GemmOnceOutput runGemmOnce(int deviceIndex, const GemmShape& shape, GemmPrecisio
         }
         const GemmOperands operands(shape, shapeText(shape), fp4);
         fillGemmInputs(operands, shape, precision, seed, stream.get());
-        const void* scaleA = fp4 ? operands.wScales.get() : static_cast<const void*>(scales.as<float>());
-        const void* scaleB = fp4 ? operands.xScales.get() : static_cast<const void*>(scales.as<float>() + 1);
-        const GemmPlan plan(lt, handle.get(), shape, precision, fastAccum, scaleA, scaleB);
+        const void* planScaleA = fp4 ? operands.wScales.get() : static_cast<const void*>(scales.as<float>());
+        const void* planScaleB = fp4 ? operands.xScales.get() : static_cast<const void*>(scales.as<float>() + 1);
+        const GemmPlan plan(lt, handle.get(), shape, precision, fastAccum, planScaleA, planScaleB);
         const std::vector<cublasLtMatmulAlgo_t> algos = plan.candidates(workspace.bytes(), kGemmHeuristics);
         cublasStatus_t status = CUBLAS_STATUS_NOT_SUPPORTED;
         for (const cublasLtMatmulAlgo_t& algo : algos) {

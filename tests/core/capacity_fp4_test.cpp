@@ -1,7 +1,8 @@
-// Capacity for FP4 checkpoints (issue 41): NVFP4 and MXFP4 weight bytes worked out by hand from the model's shapes,
-// and an NVFP4 checkpoint planned on a B200 and on an RTX 5090 from their figures (datasheet bandwidth and label,
-// the memory the device reports), every expected number derived in the comments.
+// Capacity for FP4 checkpoints and the FP4 rows of the benchmark text (issue 41): NVFP4 and MXFP4 weight bytes worked
+// out by hand from the model's shapes, and an NVFP4 checkpoint planned on a B200 and on an RTX 5090 from their figures
+// (datasheet bandwidth and label, the memory the device reports), every expected number derived in the comments.
 #include "fp8dash/core/capacity.h"
+#include "fp8dash/core/local_bench.h"
 #include "fp8dash/core/model_architecture.h"
 #include "fp8dash/core/vllm_memory.h"
 
@@ -9,6 +10,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 
 namespace fp8dash {
 namespace {
@@ -150,6 +152,65 @@ TEST(CapacityFp4, BlackwellPresetsKnowTheirFp4TensorCores) {
                    LocalGpu{"NVIDIA GeForce RTX 4090", 8, 9, 128, 25000000000ull, 24000000000ull, true}};
     EXPECT_TRUE(gpuFromLocalDevices(status, 1)->fp4TensorCores);
     EXPECT_FALSE(gpuFromLocalDevices(status, 2)->fp4TensorCores);
+}
+
+// The benchmark text with the runner's FP4 rows: skipped on a Hopper GPU (one line says why, not a line a row), and
+// measured on a B200 (NVFP4 / MXFP4 columns, the speed-up over BF16 re-derived from the medians).
+Json fp4BenchReport(const char* device, const char* cc, const char* nvfp4Skipped, double nvfp4Median) {
+    Json j = Json::parse(R"({
+      "backend": "cuda", "model": "llama-3.1-8b",
+      "device": {"available": true, "compute_capability": "", "memory_bytes": 1, "reason": "", "backend": "cuda",
+                 "multiprocessors": 132, "fp8_supported": true, "peak": null},
+      "gemm": [
+        {"layer": "qkv", "m": 2048, "n": 6144, "k": 4096, "precision": "bf16", "skipped": "", "samples": 10,
+         "median_s": 0.0002, "noise": 0.001, "converged": true, "tflops": 515.4, "roof_tflops": null},
+        {"layer": "qkv", "m": 2048, "n": 6144, "k": 4096, "precision": "fp8_e4m3", "skipped": "", "samples": 10,
+         "median_s": 0.0001, "noise": 0.001, "converged": true, "tflops": 1030.8, "roof_tflops": null},
+        {"layer": "qkv", "m": 2048, "n": 6144, "k": 4096, "precision": "nvfp4_e2m1", "skipped": "", "samples": 10,
+         "median_s": 0, "noise": 0.001, "converged": true, "tflops": 0, "roof_tflops": null},
+        {"layer": "qkv", "m": 2048, "n": 6144, "k": 4096, "precision": "mxfp4_e2m1", "skipped": "", "samples": 0,
+         "median_s": 0, "noise": 0, "converged": false, "tflops": 0, "roof_tflops": null}
+      ],
+      "gemm_skipped": "", "bandwidth": [], "bandwidth_skipped": "not requested", "kv": [], "kv_kernel": [],
+      "kv_skipped": "not requested", "warnings": [], "cancelled": false
+    })");
+    j["device"]["name"] = device;
+    j["device"]["compute_capability"] = cc;
+    j["gemm"][2]["skipped"] = nvfp4Skipped;
+    j["gemm"][2]["median_s"] = nvfp4Median;
+    j["gemm"][3]["skipped"] = nvfp4Skipped[0] != 0 ? nvfp4Skipped : "cuBLASLt has no algorithm for it";
+    return j;
+}
+
+TEST(CapacityFp4, BenchTextSaysFp4NeedsTensorCoresOnHopper) {
+    const std::string why = "FP4: needs FP4 tensor cores (Blackwell); compute capability 9.0 has none (10.0 or newer)";
+    const auto r = parseBenchResults(fp4BenchReport("NVIDIA H200", "9.0", why.c_str(), 0), "run.json");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    const std::string text = benchResultsToText(*r);
+    EXPECT_NE(text.find("FP4: needs FP4 tensor cores (Blackwell): the NVFP4 and MXFP4 rows were not run on NVIDIA "
+                        "H200"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("skipped qkv M=2048 nvfp4_e2m1"), std::string::npos) << text;  // not once a row
+    EXPECT_EQ(text.find("NVFP4    MXFP4"), std::string::npos) << text;                 // no FP4 columns
+    EXPECT_EQ(r->gemm[1].speedupVsBf16, 2.0);                                          // FP8 as before
+}
+
+TEST(CapacityFp4, BenchTextShowsMeasuredFp4Columns) {
+    // NVFP4 in 0.00005 s: 2 x 2048 x 6144 x 4096 / 5e-5 / 1e12 = 2061.6 TFLOP/s, 4.00x BF16's 0.0002 s.
+    const auto r = parseBenchResults(fp4BenchReport("NVIDIA B200", "10.0", "", 0.00005), "run.json");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    ASSERT_EQ(r->gemm.size(), 4u);
+    EXPECT_NEAR(r->gemm[2].tflops, 2.0 * 2048 * 6144 * 4096 / 5e-5 / 1e12, 1e-6);
+    EXPECT_DOUBLE_EQ(r->gemm[2].speedupVsBf16, 4.0);
+    // Arithmetic intensity with 0.5625 bytes an input value (E2M1 + an E4M3 scale per 16) and a BF16 output.
+    const double bytes = 2048.0 * 4096 * 0.5625 + 6144.0 * 4096 * 0.5625 + 2048.0 * 6144 * 2;
+    EXPECT_DOUBLE_EQ(r->gemm[2].arithmeticIntensity(), 2.0 * 2048 * 6144 * 4096 / bytes);
+    const std::string text = benchResultsToText(*r);
+    EXPECT_NE(text.find("NVFP4    MXFP4"), std::string::npos) << text;  // the columns' header
+    EXPECT_NE(text.find("2061.6"), std::string::npos) << text;
+    EXPECT_NE(text.find("skipped qkv M=2048 mxfp4_e2m1: cuBLASLt has no algorithm for it"), std::string::npos) << text;
+    EXPECT_EQ(text.find("needs FP4 tensor cores"), std::string::npos) << text;
 }
 
 }  // namespace

@@ -1,9 +1,12 @@
-// The peak table's Blackwell entries and the FP4 tensor-core fact (issue 41): the figures as the datasheets print
-// them (dense = "with sparsity" / 2), looked up by key and by the CUDA device name; hasFp4TensorCores by compute
-// capability and by name.
+// The FP4 GEMM rows' arithmetic and JSON, and the peak table's Blackwell entries and the FP4 tensor-core fact (issue
+// 41): the figures as the datasheets print them (dense = "with sparsity" / 2), looked up by key and by the CUDA device
+// name; hasFp4TensorCores by compute capability and by name.
+#include "fp8dash/gpu/bench.h"
 #include "fp8dash/gpu/peak_table.h"
 
 #include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
 
 namespace fp8dash::gpu {
 namespace {
@@ -73,6 +76,65 @@ TEST(PeakTableFp4, ByComputeCapability) {
     EXPECT_TRUE(hasFp4TensorCores(11, 0));  // Thor
     EXPECT_TRUE(hasFp4TensorCores(12, 0));  // RTX 50xx, RTX PRO 6000 Blackwell
     EXPECT_TRUE(hasFp4TensorCores(12, 1));  // DGX Spark
+}
+
+TEST(Fp4Gemm, NamesBytesAndBlockScaleLayout) {
+    for (GemmPrecision p : {GemmPrecision::Bf16, GemmPrecision::Fp8E4m3, GemmPrecision::Nvfp4, GemmPrecision::Mxfp4})
+        EXPECT_EQ(parseGemmPrecision(gemmPrecisionName(p)), p);
+    EXPECT_STREQ(gemmPrecisionName(GemmPrecision::Nvfp4), "nvfp4_e2m1");
+    EXPECT_STREQ(gemmPrecisionName(GemmPrecision::Mxfp4), "mxfp4_e2m1");
+    EXPECT_FALSE(parseGemmPrecision("fp4").has_value());
+    EXPECT_TRUE(gemmIsFp4(GemmPrecision::Nvfp4));
+    EXPECT_FALSE(gemmIsFp4(GemmPrecision::Fp8E4m3));
+    EXPECT_DOUBLE_EQ(gemmInputBytes(GemmPrecision::Nvfp4), 9.0 / 16);   // 4 bits + 8 bits / 16
+    EXPECT_DOUBLE_EQ(gemmInputBytes(GemmPrecision::Mxfp4), 17.0 / 32);  // 4 bits + 8 bits / 32
+    // cuBLASLt's tiled scale layout: rows padded to 128, K / block to 4. 6144 x 4096 NVFP4: 6144 x 256 scales;
+    // 64 rows x K 96: 128 x (6 -> 8) with 16-value blocks, 128 x (3 -> 4) with 32-value blocks.
+    EXPECT_EQ(gemmBlockScaleBytes(GemmPrecision::Nvfp4, 6144, 4096), 6144u * 256u);
+    EXPECT_EQ(gemmBlockScaleBytes(GemmPrecision::Nvfp4, 64, 96), 128u * 8u);
+    EXPECT_EQ(gemmBlockScaleBytes(GemmPrecision::Mxfp4, 64, 96), 128u * 4u);
+    EXPECT_EQ(gemmBlockScaleBytes(GemmPrecision::Fp8E4m3, 64, 96), 0u);
+}
+
+TEST(Fp4Gemm, RoofUsesTheFp4Peak) {
+    const auto b200 = findPeakSpec("b200");
+    ASSERT_TRUE(b200.has_value());
+    // 8192^3 in NVFP4: 2 x 8192^3 FLOP over 8192^2 x (2 x 0.5625 + 2) bytes = 5242.88 FLOP/byte; x 7,700 GB/s =
+    // 40,370 TFLOP/s of bandwidth roof, above the 9,000 FP4 peak: compute-bound at 9,000.
+    const GemmRoof square = gemmRoof(GemmShape{"square", 8192, 8192, 8192}, GemmPrecision::Nvfp4, *b200);
+    EXPECT_DOUBLE_EQ(square.attainableTflops, 9000.0);
+    EXPECT_STREQ(square.bound, "compute");
+    // Decode, M = 16, N = K = 8192: about 56 FLOP/byte x 7,700 GB/s = 434 TFLOP/s, far under 9,000: memory-bound.
+    const GemmShape decode{"o", 16, 8192, 8192};
+    const double bytes = 16.0 * 8192 * 0.5625 + 8192.0 * 8192 * 0.5625 + 16.0 * 8192 * 2;
+    const GemmRoof roof = gemmRoof(decode, GemmPrecision::Nvfp4, *b200);
+    EXPECT_STREQ(roof.bound, "memory");
+    EXPECT_NEAR(roof.attainableTflops, 2.0 * 16 * 8192 * 8192 / bytes * 7700 / 1e3, 1e-9);
+}
+
+TEST(Fp4Gemm, JsonCarriesFp4RowsAndTheDeviceFact) {
+    BenchReport r;
+    r.backend = "cuda";
+    DeviceInfo info;
+    info.name = "NVIDIA GeForce RTX 5090";
+    info.computeMajor = 12;
+    info.computeMinor = 0;
+    info.fp8Supported = true;
+    r.device.devices = {info};
+    r.peak = findPeakSpec(info.name);
+    GemmResult row;
+    row.shape = GemmShape{"qkv", 64, 6144, 4096};
+    row.precision = GemmPrecision::Mxfp4;
+    row.skipped = "cuBLASLt has no algorithm";
+    r.gemm = {row};
+    const auto j = nlohmann::json::parse(benchReportToJson(r));
+    EXPECT_EQ(j["gemm"][0]["precision"], "mxfp4_e2m1");
+    EXPECT_EQ(j["device"]["fp4_supported"], true);
+    EXPECT_EQ(j["device"]["fp8_supported"], true);
+    EXPECT_EQ(j["device"]["peak"]["fp4_dense_tflops"], 1676.0);
+    info.computeMajor = 9;
+    r.device.devices = {info};
+    EXPECT_EQ(nlohmann::json::parse(benchReportToJson(r))["device"]["fp4_supported"], false);
 }
 
 }  // namespace
