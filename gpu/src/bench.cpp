@@ -90,12 +90,45 @@ const char* gemmPrecisionName(GemmPrecision p) {
             return "bf16";
         case GemmPrecision::Fp8E4m3:
             return "fp8_e4m3";
+        case GemmPrecision::Nvfp4:
+            return "nvfp4_e2m1";
+        case GemmPrecision::Mxfp4:
+            return "mxfp4_e2m1";
     }
     return "unknown";
 }
 
-int gemmInputBytes(GemmPrecision p) {
-    return p == GemmPrecision::Fp8E4m3 ? 1 : 2;
+std::optional<GemmPrecision> parseGemmPrecision(std::string_view name) {
+    for (GemmPrecision p : {GemmPrecision::Bf16, GemmPrecision::Fp8E4m3, GemmPrecision::Nvfp4, GemmPrecision::Mxfp4})
+        if (name == gemmPrecisionName(p)) return p;
+    return std::nullopt;
+}
+
+bool gemmIsFp4(GemmPrecision p) {
+    return p == GemmPrecision::Nvfp4 || p == GemmPrecision::Mxfp4;
+}
+
+double gemmInputBytes(GemmPrecision p) {
+    switch (p) {
+        case GemmPrecision::Bf16:
+            return 2.0;
+        case GemmPrecision::Fp8E4m3:
+            return 1.0;
+        case GemmPrecision::Nvfp4:
+            return 0.5 + 1.0 / 16;  // half a byte a value, an E4M3 scale a block of 16
+        case GemmPrecision::Mxfp4:
+            return 0.5 + 1.0 / 32;  // a UE8M0 scale a block of 32
+    }
+    return 2.0;
+}
+
+std::size_t gemmBlockScaleBytes(GemmPrecision p, int outer, int k) {
+    if (!gemmIsFp4(p) || outer <= 0 || k <= 0) return 0;
+    const std::size_t block = p == GemmPrecision::Nvfp4 ? 16 : 32;
+    const auto roundUp = [](std::size_t v, std::size_t to) { return (v + to - 1) / to * to; };
+    const std::size_t rows = roundUp(static_cast<std::size_t>(outer), 128);
+    const std::size_t columns = roundUp((static_cast<std::size_t>(k) + block - 1) / block, 4);
+    return rows * columns;
 }
 
 double GemmShape::minBytes(GemmPrecision p) const {
@@ -103,11 +136,13 @@ double GemmShape::minBytes(GemmPrecision p) const {
     const double md = m;
     const double nd = n;
     const double kd = k;
-    return md * kd * in + kd * nd * in + md * nd * 2.0;  // D is BF16 for both precisions
+    return md * kd * in + kd * nd * in + md * nd * 2.0;  // D is BF16 for every precision
 }
 
 GemmRoof gemmRoof(const GemmShape& shape, GemmPrecision p, const PeakSpec& peak) {
-    const double computeTflops = p == GemmPrecision::Fp8E4m3 ? peak.fp8DenseTflops : peak.bf16DenseTflops;
+    const double computeTflops = p == GemmPrecision::Fp8E4m3 ? peak.fp8DenseTflops
+                                 : gemmIsFp4(p)              ? peak.fp4DenseTflops
+                                                             : peak.bf16DenseTflops;
     const double bytes = shape.minBytes(p);
     // FLOP/byte x GB/s = GFLOP/s; / 1e3 = TFLOP/s.
     const double memoryTflops = bytes > 0 ? shape.flops() / bytes * peak.memoryBandwidthGBps / 1e3 : 0.0;

@@ -236,6 +236,7 @@ void writeDevice(JsonWriter& w, const BenchReport& r) {
     w.field("runtime_version", d.runtimeVersion);
     w.field("multiprocessors", info ? info->multiprocessors : 0);
     w.field("fp8_supported", info ? info->fp8Supported : false);
+    w.field("fp4_supported", info ? hasFp4TensorCores(info->computeMajor, info->computeMinor) : false);
     w.key("peak");
     if (r.peak) {
         w.beginObject();
@@ -243,6 +244,7 @@ void writeDevice(JsonWriter& w, const BenchReport& r) {
         w.field("fp8_dense_tflops", r.peak->fp8DenseTflops);
         w.field("bf16_dense_tflops", r.peak->bf16DenseTflops);
         w.field("memory_bandwidth_gbps", r.peak->memoryBandwidthGBps);
+        w.field("fp4_dense_tflops", r.peak->fp4DenseTflops);
         w.endObject();
     } else {
         w.null();

@@ -15,7 +15,9 @@
 #include "cuda_kv.h"
 #include "cuda_sampler.h"
 #include "cuda_support.h"
+#include "fp8dash/gpu/fp4_codec.h"
 #include "fp8dash/gpu/fp8_codec.h"
+#include "fp8dash/gpu/peak_table.h"
 
 #include <cuda_runtime_api.h>
 
@@ -112,8 +114,8 @@ private:
         report.peak = findPeakSpec(m_device.name);
         m_fp8 = supportsFp8(m_device.major, m_device.minor);
 
-        const int gemmCases =
-            request.gemm ? static_cast<int>(request.gemmShapes.size()) * (request.fp8FastAccum ? 3 : 2) : 0;
+        const int perShape = 2 + (request.fp8FastAccum ? 1 : 0) + (request.fp4 ? 2 : 0);
+        const int gemmCases = request.gemm ? static_cast<int>(request.gemmShapes.size()) * perShape : 0;
         const int bandwidthCases = request.bandwidth ? 2 : 0;
         const int kvKernelCases = request.kv ? static_cast<int>(request.kvSweep.scalings.size()) : 0;
         const double sweepUnits =
@@ -225,6 +227,17 @@ private:
         std::vector<std::pair<GemmPrecision, bool>> variants{{GemmPrecision::Bf16, false},
                                                              {GemmPrecision::Fp8E4m3, false}};
         if (request.fp8FastAccum) variants.emplace_back(GemmPrecision::Fp8E4m3, true);
+        std::string fp4Problem;  // why the FP4 rows cannot run on this GPU / build, "" when they can
+        if (request.fp4) {
+            variants.emplace_back(GemmPrecision::Nvfp4, false);
+            variants.emplace_back(GemmPrecision::Mxfp4, false);
+            if (!hasFp4TensorCores(m_device.major, m_device.minor))
+                fp4Problem = std::string(kFp4NeedsTensorCores) + "; compute capability " +
+                             std::to_string(m_device.major) + "." + std::to_string(m_device.minor) +
+                             " has none (10.0 or newer)";
+            else
+                fp4Problem = fp4GemmUnavailable(lt);
+        }
 
         for (const GemmShape& shape : request.gemmShapes) {
             if (stopped(tracker)) return;
@@ -233,7 +246,10 @@ private:
             const std::string allocError =
                 shapeProblem(shape, GemmPrecision::Bf16).empty()
                     ? guarded(shapeText(shape),
-                              [&] { operands = std::make_unique<GemmOperands>(shape, shapeText(shape)); })
+                              [&] {
+                                  operands = std::make_unique<GemmOperands>(shape, shapeText(shape),
+                                                                            request.fp4 && fp4Problem.empty());
+                              })
                     : shapeProblem(shape, GemmPrecision::Bf16);
             for (const auto& [precision, fastAccum] : variants) {
                 if (stopped(tracker)) break;
@@ -247,6 +263,8 @@ private:
                 } else if (precision == GemmPrecision::Fp8E4m3 && !m_fp8) {
                     row.skipped = "compute capability " + std::to_string(m_device.major) + "." +
                                   std::to_string(m_device.minor) + " has no FP8 tensor cores (8.9 or newer needed)";
+                } else if (gemmIsFp4(precision) && !fp4Problem.empty()) {
+                    row.skipped = fp4Problem;
                 } else if (const std::string problem = shapeProblem(shape, precision); !problem.empty()) {
                     row.skipped = problem;
                 } else {
@@ -259,15 +277,14 @@ private:
                 rows.push_back(std::move(row));
                 tracker.advance(1, label);
             }
-            // FP8 rows: the BF16 median of the same shape over theirs.
+            // FP8 and FP4 rows: the BF16 median of the same shape over theirs.
             const GemmResult* bf16 = nullptr;
             for (const GemmResult& row : rows) {
                 if (row.precision == GemmPrecision::Bf16 && row.skipped.empty() && row.stats.medianSeconds > 0)
                     bf16 = &row;
             }
             for (GemmResult& row : rows) {
-                if (bf16 && row.precision == GemmPrecision::Fp8E4m3 && row.skipped.empty() &&
-                    row.stats.medianSeconds > 0)
+                if (bf16 && row.precision != GemmPrecision::Bf16 && row.skipped.empty() && row.stats.medianSeconds > 0)
                     row.speedupVsBf16 = bf16->stats.medianSeconds / row.stats.medianSeconds;
             }
             for (GemmResult& row : rows) report.gemm.push_back(std::move(row));
@@ -279,8 +296,9 @@ private:
                      BenchReport& report, GemmResult& row) {
         const GemmShape& shape = row.shape;
         fillGemmInputs(operands, shape, row.precision, 1, m_stream);
-        const float* scaleA = unitScales.as<float>();
-        const float* scaleB = unitScales.as<float>() + 1;
+        const bool fp4 = gemmIsFp4(row.precision);
+        const void* scaleA = fp4 ? operands.wScales.get() : static_cast<const void*>(unitScales.as<float>());
+        const void* scaleB = fp4 ? operands.xScales.get() : static_cast<const void*>(unitScales.as<float>() + 1);
         const GemmPlan plan(lt, handle, shape, row.precision, row.fastAccum, scaleA, scaleB);
         const std::vector<cublasLtMatmulAlgo_t> algos = plan.candidates(workspace.bytes(), kGemmHeuristics);
         if (algos.empty()) {
@@ -575,9 +593,17 @@ GemmOnceOutput runGemmOnce(int deviceIndex, const GemmShape& shape, GemmPrecisio
         const float hostScales[2] = {scaleA, scaleB};
         check(cudaMemcpyAsync(scales.get(), hostScales, sizeof hostScales, cudaMemcpyHostToDevice, stream.get()),
               "cudaMemcpyAsync (scales)");
-        const GemmOperands operands(shape, shapeText(shape));
+        const bool fp4 = gemmIsFp4(precision);
+        if (fp4) {
+            const DeviceProps props = deviceProps(deviceIndex);
+            if (!hasFp4TensorCores(props.major, props.minor)) throw std::runtime_error(kFp4NeedsTensorCores);
+            if (const std::string why = fp4GemmUnavailable(lt); !why.empty()) throw std::runtime_error(why);
+        }
+        const GemmOperands operands(shape, shapeText(shape), fp4);
         fillGemmInputs(operands, shape, precision, seed, stream.get());
-        const GemmPlan plan(lt, handle.get(), shape, precision, fastAccum, scales.as<float>(), scales.as<float>() + 1);
+        const void* planScaleA = fp4 ? operands.wScales.get() : static_cast<const void*>(scales.as<float>());
+        const void* planScaleB = fp4 ? operands.xScales.get() : static_cast<const void*>(scales.as<float>() + 1);
+        const GemmPlan plan(lt, handle.get(), shape, precision, fastAccum, planScaleA, planScaleB);
         const std::vector<cublasLtMatmulAlgo_t> algos = plan.candidates(workspace.bytes(), kGemmHeuristics);
         cublasStatus_t status = CUBLAS_STATUS_NOT_SUPPORTED;
         for (const cublasLtMatmulAlgo_t& algo : algos) {
@@ -593,7 +619,13 @@ GemmOnceOutput runGemmOnce(int deviceIndex, const GemmShape& shape, GemmPrecisio
         const std::size_t yCount = static_cast<std::size_t>(shape.m) * static_cast<std::size_t>(shape.n);
         auto decodeInput = [&](const DeviceBuffer& buffer, std::size_t count) {
             std::vector<float> out(count);
-            if (precision == GemmPrecision::Fp8E4m3) {
+            if (fp4) {
+                // Packed two a byte, value 2i in the low nibble; every block scale is 1.
+                std::vector<std::uint8_t> raw((count + 1) / 2);
+                check(cudaMemcpy(raw.data(), buffer.get(), raw.size(), cudaMemcpyDeviceToHost), "cudaMemcpy (input)");
+                for (std::size_t i = 0; i < count; ++i)
+                    out[i] = decodeE2M1(static_cast<std::uint8_t>(i % 2 == 0 ? raw[i / 2] & 0x0F : raw[i / 2] >> 4));
+            } else if (precision == GemmPrecision::Fp8E4m3) {
                 std::vector<std::uint8_t> raw(count);
                 check(cudaMemcpy(raw.data(), buffer.get(), count, cudaMemcpyDeviceToHost), "cudaMemcpy (input)");
                 decodeFp8(raw.data(), out.data(), count, Fp8Format::E4M3);

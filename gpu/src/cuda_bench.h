@@ -21,6 +21,8 @@ std::unique_ptr<BenchRunner> makeCudaBenchRunner();
 // One GEMM exactly as the benchmark sets it up (TN layout, FP32 compute, BF16 output, per-tensor scales for FP8),
 // with the first heuristic algorithm that runs, on inputs from the benchmark's generators. Matrices come back
 // decoded to float, row-major: x is m x k (activations), w is n x k (weights), y = scaleA scaleB x w^T is m x n.
+// FP4 (NVFP4, MXFP4): every block scale is 1 and scaleA / scaleB are not used (y = x w^T of the decoded E2M1
+// values); the error says kFp4NeedsTensorCores on a GPU without FP4 tensor cores.
 struct GemmOnceOutput {
     std::string error;  // empty on success
     std::vector<float> x;

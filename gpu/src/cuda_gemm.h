@@ -30,8 +30,10 @@ std::string shapeProblem(const GemmShape& shape, GemmPrecision precision);
 class GemmPlan {
 public:
     // Throws LtFailure naming the call that failed; the descriptors created before it are destroyed.
+    // deviceScaleA/B: FP8, one float each (the per-tensor scales); FP4, the operands' block scales (E4M3 for NVFP4,
+    // UE8M0 for MXFP4, gemmBlockScaleBytes each, in cuBLASLt's tiled layout); unused for BF16.
     GemmPlan(const CublasLtApi& lt, cublasLtHandle_t handle, const GemmShape& shape, GemmPrecision precision,
-             bool fastAccum, const float* deviceScaleA, const float* deviceScaleB);
+             bool fastAccum, const void* deviceScaleA, const void* deviceScaleB);
 
     // The heuristic's candidates that fit the workspace, best first.
     std::vector<cublasLtMatmulAlgo_t> candidates(std::size_t workspaceBytes, int count) const;
@@ -50,17 +52,29 @@ private:
     LtMatrixLayout m_d;
 };
 
-// Device memory of one shape, sized for BF16 (the larger input), reused by every precision of the shape.
+// Device memory of one shape, sized for BF16 (the larger input), reused by every precision of the shape; the FP4
+// block scales sized for NVFP4 (16-value blocks: more scales than MXFP4's 32), allocated only when asked for.
 struct GemmOperands {
-    DeviceBuffer w;  // A: weights, n x k
-    DeviceBuffer x;  // B: activations, m x k
-    DeviceBuffer y;  // D: m x n, BF16
+    DeviceBuffer w;        // A: weights, n x k
+    DeviceBuffer x;        // B: activations, m x k
+    DeviceBuffer y;        // D: m x n, BF16
+    DeviceBuffer wScales;  // FP4 block scales of A
+    DeviceBuffer xScales;  // FP4 block scales of B
 
-    GemmOperands(const GemmShape& shape, const std::string& what)
+    GemmOperands(const GemmShape& shape, const std::string& what, bool fp4 = false)
         : w(static_cast<std::size_t>(shape.n) * static_cast<std::size_t>(shape.k) * 2, what + " weights"),
           x(static_cast<std::size_t>(shape.m) * static_cast<std::size_t>(shape.k) * 2, what + " activations"),
-          y(static_cast<std::size_t>(shape.m) * static_cast<std::size_t>(shape.n) * 2, what + " output") {}
+          y(static_cast<std::size_t>(shape.m) * static_cast<std::size_t>(shape.n) * 2, what + " output") {
+        if (!fp4) return;
+        wScales = DeviceBuffer(gemmBlockScaleBytes(GemmPrecision::Nvfp4, shape.n, shape.k), what + " weight scales");
+        xScales =
+            DeviceBuffer(gemmBlockScaleBytes(GemmPrecision::Nvfp4, shape.m, shape.k), what + " activation scales");
+    }
 };
+
+// Whether the toolkit fp8dash was built with (cuBLAS 12.8 or newer) and the loaded cuBLASLt can run FP4 GEMMs: ""
+// when they can, else why not.
+std::string fp4GemmUnavailable(const CublasLtApi& lt);
 
 void fillGemmInputs(const GemmOperands& operands, const GemmShape& shape, GemmPrecision precision, std::uint64_t seed,
                     cudaStream_t stream);

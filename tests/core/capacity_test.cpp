@@ -349,9 +349,9 @@ TEST(Capacity, JsonCarriesTheFiguresAndTheInputs) {
 
 // The datasheet table through core's GPU presets (gpu/peak_table).
 TEST(GpuPresets, DatasheetFiguresAndCudaNames) {
-    EXPECT_EQ(gpuPresetNames(),
-              (std::vector<std::string>{"h100-sxm", "h100-pcie", "h200", "l40s", "rtx-4090", "rtx-6000-ada", "b200",
-                                        "a100-80gb", "rtx-3090", "rtx-4080", "rtx-pro-6000"}));
+    EXPECT_EQ(gpuPresetNames(), (std::vector<std::string>{"h100-sxm", "h100-pcie", "h200", "l40s", "rtx-4090",
+                                                          "rtx-6000-ada", "b200", "gb200", "b300", "rtx-pro-6000",
+                                                          "rtx-5090", "a100-80gb", "rtx-3090", "rtx-4080"}));
     struct Case {
         const char* cudaName;
         const char* key;

@@ -3,6 +3,7 @@
 // Every test skips with the device query's reason where no device is usable (or the build has no CUDA).
 #include "fp8dash/gpu/bench.h"
 #include "fp8dash/gpu/device_query.h"
+#include "fp8dash/gpu/fp4_codec.h"
 #include "fp8dash/gpu/fp8_codec.h"
 #include "fp8dash/gpu/kv_quant.h"
 
@@ -328,6 +329,67 @@ TEST(CudaBenchOnDevice, CancelStopsAtTheFirstCase) {
     EXPECT_LE(report.gemm.size(), 1u);
     EXPECT_TRUE(report.bandwidth.empty());
     EXPECT_TRUE(report.kv.empty());
+}
+
+// FP4 (issue 41): the reason to skip, or "" when the test device has FP4 tensor cores.
+std::string fp4SkipReason() {
+    if (const std::string why = skipReason(true); !why.empty()) return why;
+    const DeviceInfo device = makeDeviceQuery()->query().devices.front();
+    if (!hasFp4TensorCores(device.computeMajor, device.computeMinor))
+        return device.name + " (compute capability " + std::to_string(device.computeMajor) + "." +
+               std::to_string(device.computeMinor) + ") has no FP4 tensor cores (Blackwell, 10.0 or newer)";
+    return {};
+}
+
+TEST(CudaGemmOnDevice, Nvfp4AndMxfp4MatchCpuReference) {
+    if (const std::string why = fp4SkipReason(); !why.empty()) GTEST_SKIP() << why;
+    const GemmShape shape{"test", 64, 128, 256};
+    for (GemmPrecision precision : {GemmPrecision::Nvfp4, GemmPrecision::Mxfp4}) {
+        SCOPED_TRACE(gemmPrecisionName(precision));
+        const GemmOnceOutput out = runGemmOnce(testDevice(), shape, precision, false, 1.0f, 1.0f, 17);
+        ASSERT_TRUE(out.error.empty()) << out.error;
+        // Every input is an E2M1 value (block scales 1): it survives a round trip through the codec.
+        for (float v : out.w) ASSERT_EQ(decodeE2M1(encodeE2M1(v)), v);
+        // E2M1 x E2M1 products are exact in FP32 (at most 36, quarter steps); what is left is the BF16 output (2^-9)
+        // and the accumulation order.
+        expectGemmClose(out, shape, 1.0, std::ldexp(1.0, -8), std::ldexp(1.0, -10));
+    }
+}
+
+// FP4 rows in the runner: measured on a GPU with FP4 tensor cores (MXFP4 may be refused by cuBLASLt on some parts:
+// then it says so), skipped with kFp4NeedsTensorCores elsewhere; runGemmOnce refuses the same way.
+TEST(CudaGemmOnDevice, Fp4RowsRunOrSayWhy) {
+    FP8DASH_REQUIRE_GPU(false);
+    const bool fp4 = fp4SkipReason().empty();
+    BenchRequest request;
+    request.deviceIndex = testDevice();
+    request.bandwidth = false;
+    request.kv = false;
+    request.fp4 = true;
+    request.gemmShapes = {GemmShape{"test", 256, 512, 1024}};
+    request.measure = quickMeasure();
+    const BenchReport report = makeCudaBenchRunner()->run(request, {});
+    ASSERT_EQ(report.gemm.size(), 4u);  // bf16, fp8, nvfp4, mxfp4
+    EXPECT_EQ(report.gemm[2].precision, GemmPrecision::Nvfp4);
+    EXPECT_EQ(report.gemm[3].precision, GemmPrecision::Mxfp4);
+    for (std::size_t i = 2; i < 4; ++i) {
+        const GemmResult& row = report.gemm[i];
+        SCOPED_TRACE(gemmPrecisionName(row.precision));
+        if (!fp4) {
+            EXPECT_EQ(row.skipped.rfind(kFp4NeedsTensorCores, 0), 0u) << row.skipped;
+        } else if (row.precision == GemmPrecision::Nvfp4 || row.skipped.empty()) {
+            EXPECT_TRUE(row.skipped.empty()) << row.skipped;
+            EXPECT_GT(row.tflops, 0);
+            EXPECT_GT(row.speedupVsBf16, 0);
+        } else {
+            EXPECT_NE(row.skipped.find("cuBLASLt"), std::string::npos) << row.skipped;
+        }
+    }
+    if (!fp4) {
+        const GemmOnceOutput out =
+            runGemmOnce(testDevice(), GemmShape{"test", 64, 128, 256}, GemmPrecision::Nvfp4, false, 1, 1, 1);
+        EXPECT_NE(out.error.find(kFp4NeedsTensorCores), std::string::npos) << out.error;
+    }
 }
 
 #else  // no CUDA in this build: one test that says so

@@ -45,6 +45,26 @@ BenchGemmPoint gemm(const std::string& layer, int m, const std::string& precisio
     return p;
 }
 
+// Issue 41: the runner's FP4 rows read as people name the formats, and a row skipped for want of FP4 tensor cores
+// says so in its note.
+TEST_F(TableModelsTest, Fp4GemmRowsNameTheirFormat) {
+    BenchResults r;
+    r.gemm.push_back(gemm("qkv", 2048, "nvfp4_e2m1", 2061.6));
+    r.gemm.back().speedupVsBf16 = 4.0;
+    BenchGemmPoint skipped = gemm("qkv", 2048, "mxfp4_e2m1", 0);
+    skipped.skipped = "FP4: needs FP4 tensor cores (Blackwell); compute capability 9.0 has none (10.0 or newer)";
+    r.gemm.push_back(skipped);
+    GemmTableModel model;
+    model.setResults(&r);
+    ASSERT_EQ(model.rowCount(), 2);
+    EXPECT_EQ(text(model, 0, BenchView::GemmPrecision), QStringLiteral("NVFP4 (E2M1)"));
+    EXPECT_EQ(text(model, 0, BenchView::GemmSpeedup), QStringLiteral("4.00×"));
+    EXPECT_EQ(text(model, 1, BenchView::GemmPrecision), QStringLiteral("MXFP4 (E2M1)"));
+    EXPECT_EQ(text(model, 1, BenchView::GemmNote),
+              QStringLiteral("skipped: FP4: needs FP4 tensor cores (Blackwell); compute capability 9.0 has none "
+                             "(10.0 or newer)"));
+}
+
 TEST_F(TableModelsTest, GemmRowsShowTheirFiguresAndSortByValueNotText) {
     BenchResults r;
     r.gemm.push_back(gemm("down", 16384, "bf16", 640.0));

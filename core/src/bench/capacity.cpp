@@ -271,7 +271,9 @@ Json capacityToJson(const CapacityResult& r) {
                          {"bandwidth_bytes_per_s", optionalJson(in.gpu.bandwidthBytesPerS)},
                          {"fp8_dense_tflops", optionalJson(in.gpu.fp8DenseTflops)},
                          {"bf16_dense_tflops", optionalJson(in.gpu.bf16DenseTflops)},
-                         {"fp8_tensor_cores", in.gpu.fp8TensorCores}};
+                         {"fp8_tensor_cores", in.gpu.fp8TensorCores},
+                         {"fp4_tensor_cores", in.gpu.fp4TensorCores},
+                         {"fp4_dense_tflops", optionalJson(in.gpu.fp4DenseTflops)}};
     j["parameters"] = r.parameters;
     j["kv_bytes_per_token"] = r.kvBytesPerToken;
     j["kv_replication"] = r.kvReplication;

@@ -31,6 +31,12 @@ constexpr DeviceMemory kDeviceMemory[] = {
     {"rtx-6000-ada", 47.5,
      "estimate: 49,140 MiB less the ~0.45 GiB the driver keeps (as on H100 and RTX 3090); no log seen"},
     {"b200", 178.35, "PyTorch on B200: 178.34-178.36 GiB (public reports)"},
+    {"rtx-pro-6000", 101976440832.0 / kBytesPerGiB,
+     "vLLM 0.28.0 run metadata on an RTX PRO 6000 Blackwell Server Edition (casys-kaist/LLMServingSim): "
+     "device_total_memory_bytes 101976440832"},
+    {"rtx-5090", 31.4,
+     "mmapeak on an RTX 5090 (main-horse.github.io/posts/5090-mm-perf): \"Total global memory: 31.4 GiB\" (to 0.1 "
+     "GiB)"},
 };
 
 // GPUs of the fixture logs outside gpu/'s table: their memory as the logs show it, no datasheet roofs.
@@ -52,9 +58,6 @@ constexpr MemoryOnlyPreset kMemoryOnly[] = {
      "vLLM issue #10517 start-up log: total_gpu_memory=23.58GiB", "geforce rtx 3090", "rtx 3090"},
     {"rtx-4080", "NVIDIA GeForce RTX 4080", 16, 15.99, true,
      "vLLM 0.26.0 log analysed in akiyax/kvcache-lab: 15.99 GiB (16,376 MiB)", "geforce rtx 4080", "rtx 4080"},
-    {"rtx-pro-6000", "NVIDIA RTX PRO 6000 Blackwell Server Edition", 96, 101976440832.0 / kBytesPerGiB, true,
-     "vLLM 0.28.0 run metadata (casys-kaist/LLMServingSim): device_total_memory_bytes 101976440832",
-     "rtx pro 6000 blackwell server edition", "rtx pro 6000"},
 };
 
 std::string presetNameKey(std::string_view s) {
@@ -81,6 +84,8 @@ GpuSpec specFromPeak(const gpu::PeakSpec& p) {
     g.fp8DenseTflops = p.fp8DenseTflops;
     g.bf16DenseTflops = p.bf16DenseTflops;
     g.fp8TensorCores = true;  // every GPU of the table is Ada, Hopper or Blackwell
+    g.fp4TensorCores = p.fp4TensorCores;
+    if (p.fp4DenseTflops > 0) g.fp4DenseTflops = p.fp4DenseTflops;
     return g;
 }
 
@@ -137,9 +142,12 @@ Result<GpuSpec> gpuFromLocalDevices(const LocalDeviceStatus& status, int count) 
     g.memoryBytes = first.memoryFreeBytes;
     g.memorySource = "this machine: the free memory of the fullest GPU of the group";
     g.fp8TensorCores = true;
+    g.fp4TensorCores = true;
     for (int i = 0; i < count; ++i) {
-        g.memoryBytes = std::min(g.memoryBytes, status.gpus[static_cast<std::size_t>(i)].memoryFreeBytes);
-        g.fp8TensorCores = g.fp8TensorCores && status.gpus[static_cast<std::size_t>(i)].fp8Supported;
+        const LocalGpu& gpu = status.gpus[static_cast<std::size_t>(i)];
+        g.memoryBytes = std::min(g.memoryBytes, gpu.memoryFreeBytes);
+        g.fp8TensorCores = g.fp8TensorCores && gpu.fp8Supported;
+        g.fp4TensorCores = g.fp4TensorCores && gpu::hasFp4TensorCores(gpu.computeMajor, gpu.computeMinor);
     }
     return g;
 }

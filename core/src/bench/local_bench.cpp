@@ -395,7 +395,7 @@ void rederiveRatios(BenchResults& r) {
         settle(p.tflops, tflops, "gemm", i, "tflops", row);
         if (p.roofTflops && *p.roofTflops > 0)
             settle(p.percentOfRoof, tflops / *p.roofTflops * 100, "gemm", i, "percent_of_roof", row);
-        if (p.precision != "fp8_e4m3") continue;
+        if (p.precision == "bf16") continue;  // FP8 and FP4 rows: their speed-up over BF16
         const BenchGemmPoint* bf16 = nullptr;
         for (const BenchGemmPoint& q : r.gemm)
             if (q.precision == "bf16" && q.layer == p.layer && q.m == p.m && q.n == p.n && q.k == p.k &&
@@ -418,7 +418,7 @@ void rederiveRatios(BenchResults& r) {
 }  // namespace
 
 double BenchGemmPoint::arithmeticIntensity() const {
-    const gpu::GemmPrecision p = precision == "fp8_e4m3" ? gpu::GemmPrecision::Fp8E4m3 : gpu::GemmPrecision::Bf16;
+    const gpu::GemmPrecision p = gpu::parseGemmPrecision(precision).value_or(gpu::GemmPrecision::Bf16);
     const gpu::GemmShape shape{layer, m, n, k};
     const double bytes = shape.minBytes(p);
     return bytes > 0 ? shape.flops() / bytes : 0.0;
@@ -458,6 +458,7 @@ Result<BenchResults> runLocalBench(const LocalBenchOptions& options, const Bench
     request.cpuOnly = options.cpuOnly;
     request.model = arch.name;
     request.fp8FastAccum = options.fp8FastAccum;
+    request.fp4 = true;  // NVFP4 / MXFP4 rows: measured on Blackwell, skipped with the reason elsewhere (issue 41)
 
     gpu::LinearDims dims;
     dims.hidden = arch.hiddenSize;
@@ -537,20 +538,30 @@ void benchGemmText(std::ostream& out, const BenchResults& r) {
             const BenchGemmPoint* bf16 = nullptr;
             const BenchGemmPoint* fp8 = nullptr;
             const BenchGemmPoint* fp8Fast = nullptr;
+            const BenchGemmPoint* nvfp4 = nullptr;
+            const BenchGemmPoint* mxfp4 = nullptr;
         };
         std::vector<Key> order;
         std::map<Key, Row> rows;
         bool anyFast = false;
+        bool fp4Measured = false;  // FP4 columns only where an FP4 row ran (a Blackwell GPU)
+        bool fp4NeedsTensorCores = false;
         for (const auto& g : r.gemm) {
             const Key key{g.layer, g.m, g.n, g.k};
             if (!rows.count(key)) order.push_back(key);
             Row& row = rows[key];
-            if (g.precision == "bf16")
+            const bool fp4 = g.precision == "nvfp4_e2m1" || g.precision == "mxfp4_e2m1";
+            if (fp4) {
+                (g.precision == "nvfp4_e2m1" ? row.nvfp4 : row.mxfp4) = &g;
+                fp4Measured = fp4Measured || g.skipped.empty();
+                fp4NeedsTensorCores = fp4NeedsTensorCores || g.skipped.rfind(gpu::kFp4NeedsTensorCores, 0) == 0;
+            } else if (g.precision == "bf16") {
                 row.bf16 = &g;
-            else if (g.fastAccum)
+            } else if (g.fastAccum) {
                 row.fp8Fast = &g, anyFast = true;
-            else
+            } else {
                 row.fp8 = &g;
+            }
         }
         auto rate = [](const BenchGemmPoint* p) {
             if (!p) return std::string("-");
@@ -562,7 +573,8 @@ void benchGemmText(std::ostream& out, const BenchResults& r) {
             return percent(p->percentOfRoof) + " " + (p->bound == "memory" ? "mem" : "cmp");
         };
         out << "  " << padRight("layer", 8) << padRight("M x N x K", 22) << padLeft("BF16", 9) << padLeft("FP8", 9)
-            << padLeft("speedup", 9) << (anyFast ? padLeft("FP8 fast", 10) : "") << padLeft("BF16 roof", 11)
+            << padLeft("speedup", 9) << (anyFast ? padLeft("FP8 fast", 10) : "")
+            << (fp4Measured ? padLeft("NVFP4", 9) + padLeft("MXFP4", 9) : "") << padLeft("BF16 roof", 11)
             << padLeft("FP8 roof", 11) << padLeft("noise", 9) << "\n";
         std::vector<std::string> reasons;
         for (const Key& key : order) {
@@ -573,7 +585,7 @@ void benchGemmText(std::ostream& out, const BenchResults& r) {
                 speedup = fixed(row.fp8->speedupVsBf16, 2) + "x";
             double worstNoise = 0;
             bool allConverged = true;
-            for (const BenchGemmPoint* p : {row.bf16, row.fp8, row.fp8Fast}) {
+            for (const BenchGemmPoint* p : {row.bf16, row.fp8, row.fp8Fast, row.nvfp4, row.mxfp4}) {
                 if (!p || !p->skipped.empty()) continue;
                 worstNoise = std::max(worstNoise, p->stats.relStdDev);
                 allConverged = allConverged && p->stats.converged;
@@ -581,14 +593,20 @@ void benchGemmText(std::ostream& out, const BenchResults& r) {
             out << "  " << padRight(layer, 8)
                 << padRight(std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k), 22)
                 << padLeft(rate(row.bf16), 9) << padLeft(rate(row.fp8), 9) << padLeft(speedup, 9)
-                << (anyFast ? padLeft(rate(row.fp8Fast), 10) : "") << padLeft(roof(row.bf16), 11)
-                << padLeft(roof(row.fp8), 11)
+                << (anyFast ? padLeft(rate(row.fp8Fast), 10) : "")
+                << (fp4Measured ? padLeft(rate(row.nvfp4), 9) + padLeft(rate(row.mxfp4), 9) : "")
+                << padLeft(roof(row.bf16), 11) << padLeft(roof(row.fp8), 11)
                 << padLeft(noise(BenchSampleSummary{0, 0, 0, worstNoise, allConverged}), 9) << "\n";
-            for (const BenchGemmPoint* p : {row.bf16, row.fp8, row.fp8Fast})
-                if (p && !p->skipped.empty())
+            for (const BenchGemmPoint* p : {row.bf16, row.fp8, row.fp8Fast, row.nvfp4, row.mxfp4})
+                if (p && !p->skipped.empty() &&
+                    !(fp4NeedsTensorCores && p->skipped.rfind(gpu::kFp4NeedsTensorCores, 0) == 0))
                     reasons.push_back(layer + " M=" + std::to_string(m) + " " + p->precision + ": " + p->skipped);
         }
         for (const auto& reason : reasons) out << "  skipped " << reason << "\n";
+        // One line for the FP4 rows a GPU without FP4 tensor cores skips (each row's JSON keeps its reason).
+        if (fp4NeedsTensorCores)
+            out << "  " << gpu::kFp4NeedsTensorCores << ": the NVFP4 and MXFP4 rows were not run on "
+                << (r.device.name.empty() ? std::string("this GPU") : r.device.name) << "\n";
         out << "  roof: attainable TFLOP/s of the shape = min(datasheet peak, FLOP/byte x datasheet bandwidth); "
                "mem/cmp = memory- or compute-bound\n";
     }

@@ -44,6 +44,8 @@ constexpr FormatName kFormatNames[] = {
     {WeightFormat::Int8W8A8, "int8"},
     {WeightFormat::Int4W4A16, "int4"},
     {WeightFormat::Int4Awq, "int4-awq"},
+    {WeightFormat::Nvfp4, "nvfp4"},
+    {WeightFormat::Mxfp4, "mxfp4"},
 };
 
 bool containsCi(std::string_view haystack, std::string_view needle) {
@@ -84,6 +86,10 @@ std::optional<WeightFormat> parseWeightFormat(std::string_view textIn) {
     if (t == "w8a8" || t == "int8-w8a8" || t == "int8_w8a8") return WeightFormat::Int8W8A8;
     if (t == "w4a16" || t == "int4-w4a16" || t == "gptq" || t == "gptq_marlin") return WeightFormat::Int4W4A16;
     if (t == "awq" || t == "awq_marlin" || t == "int4_awq") return WeightFormat::Int4Awq;
+    if (t == "modelopt_fp4" || t == "nvfp4a16" || t == "nvfp4-w4a4" || t == "nvfp4_w4a4" || t == "w4a4_nvfp4" ||
+        t == "nvfp4-w4a16" || t == "w4a16_nvfp4")
+        return WeightFormat::Nvfp4;
+    if (t == "mxfp4_w4a4" || t == "mxfp4-w4a4" || t == "mxfp4a16" || t == "w4a16_mxfp4") return WeightFormat::Mxfp4;
     return std::nullopt;
 }
 
@@ -121,6 +127,14 @@ WeightBytes weightBytesOf(const ModelArchitecture& m, WeightFormat f, int groupS
             b.linearPerLayer = linear / 2 + 2 * groups + (f == WeightFormat::Int4Awq ? groups / 2 : 0);
             break;
         }
+        case WeightFormat::Nvfp4:
+            // Half a byte a weight and one E4M3 byte a block of 16 (the FP32 global scales, a few bytes a matrix,
+            // left out as FP8's per-tensor scale is): 4.5 bits a weight.
+            b.linearPerLayer = linear / 2 + linear / 16;
+            break;
+        case WeightFormat::Mxfp4:
+            b.linearPerLayer = linear / 2 + linear / 32;  // one UE8M0 byte a block of 32: 4.25 bits a weight
+            break;
     }
     const U normsAndBiases = m.normAndBiasParameters() - h;  // less the final norm
     b.normAndBiasPerLayer = 2 * (normsAndBiases / layers);

@@ -100,7 +100,7 @@ void BenchView::rebuildRoofline() {
     std::vector<std::size_t> bf16Rows, fp8Rows, fastRows;
     for (std::size_t i = 0; i < r.gemm.size(); ++i) {
         const BenchGemmPoint& p = r.gemm[i];
-        if (!measured(p)) continue;
+        if (!measured(p) || isFp4(p)) continue;  // the roofline compares BF16 and FP8; FP4 rows are in the table
         const double ai = p.arithmeticIntensity();
         widen(ai, p.tflops);
         if (!isFp8(p)) {

@@ -32,9 +32,15 @@ inline bool isFp8(const BenchGemmPoint& p) {
     return p.precision.rfind("fp8", 0) == 0;
 }
 
+inline bool isFp4(const BenchGemmPoint& p) {
+    return p.precision == "nvfp4_e2m1" || p.precision == "mxfp4_e2m1";
+}
+
 inline QString precisionLabel(const BenchGemmPoint& p) {
     if (isFp8(p)) return p.fastAccum ? QStringLiteral("FP8 E4M3 (fast accum)") : QStringLiteral("FP8 E4M3");
     if (p.precision == "bf16") return QStringLiteral("BF16");
+    if (p.precision == "nvfp4_e2m1") return QStringLiteral("NVFP4 (E2M1)");
+    if (p.precision == "mxfp4_e2m1") return QStringLiteral("MXFP4 (E2M1)");
     return toQString(p.precision);
 }
 

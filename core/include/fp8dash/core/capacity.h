@@ -31,10 +31,14 @@ struct GpuSpec {
     std::optional<double> fp8DenseTflops;      // dense FP8 tensor TFLOP/s; nullopt when unknown
     std::optional<double> bf16DenseTflops;
     bool fp8TensorCores = true;  // compute capability >= 8.9 (every preset; a live GPU says)
+    // Issue 41: FP4 (NVFP4 / MXFP4) tensor cores, compute capability >= 10 (gpu::hasFp4TensorCores): the Blackwell
+    // presets and live Blackwell GPUs. Without them vLLM runs an NVFP4 checkpoint with a fallback kernel.
+    bool fp4TensorCores = false;
+    std::optional<double> fp4DenseTflops;  // dense FP4 tensor TFLOP/s; nullopt when unknown or none
 };
 
-// gpu/'s peak table ("h100-sxm", "h100-pcie", "h200", "l40s", "rtx-4090", "rtx-6000-ada", "b200"), then GPUs of real
-// vLLM logs with memory only ("a100-80gb", "rtx-3090", "rtx-4080", "rtx-pro-6000").
+// gpu/'s peak table ("h100-sxm", "h100-pcie", "h200", "l40s", "rtx-4090", "rtx-6000-ada", "b200", "gb200", "b300",
+// "rtx-pro-6000", "rtx-5090"), then GPUs of real vLLM logs with memory only ("a100-80gb", "rtx-3090", "rtx-4080").
 std::vector<std::string> gpuPresetNames();
 std::string gpuPresetNamesText();  // the same, comma-separated, for messages
 // A preset key or a device name as CUDA reports it ("NVIDIA H100 80GB HBM3"); nullopt when the table lacks it.

@@ -29,12 +29,17 @@ enum class WeightFormat {
     Int8W8A8,    // INT8 weights (per-channel FP32 scales), INT8 activations
     Int4W4A16,   // INT4 weights with a 16-bit scale per group (GPTQ, compressed-tensors W4A16: symmetric)
     Int4Awq,     // INT4 weights with a 16-bit scale and a 4-bit zero point per group (AWQ)
+    // Issue 41, the FP4 rungs (gpu/fp4_codec.h has the formats). Activations (W4A4 or W4A16) do not change the bytes.
+    Nvfp4,  // E2M1 weights, an E4M3 scale per 16 (+ FP32 scales per matrix): 4 + 8/16 = 4.5 bits a weight
+    Mxfp4,  // E2M1 weights, a UE8M0 scale per 32: 4 + 8/32 = 4.25 bits a weight
 };
 
-// "bf16", "fp16", "fp8", "fp8-channel", "fp8-dynamic", "int8", "int4", "int4-awq"
+// "bf16", "fp16", "fp8", "fp8-channel", "fp8-dynamic", "int8", "int4", "int4-awq", "nvfp4", "mxfp4"
 const char* weightFormatName(WeightFormat f);
 std::string weightFormatNamesText();  // the names, comma-separated, for messages
-// Also "bfloat16", "float16", "fp8_e4m3", "w8a8", "w4a16", "gptq", "awq". nullopt for anything else.
+// Also "bfloat16", "float16", "fp8_e4m3", "w8a8", "w4a16", "gptq", "awq", and vLLM's quantization names for FP4
+// checkpoints: "modelopt_fp4" (NVIDIA ModelOpt NVFP4), "nvfp4a16", "w4a4_nvfp4", "w4a16_nvfp4", "mxfp4_w4a4".
+// nullopt for anything else.
 std::optional<WeightFormat> parseWeightFormat(std::string_view text);
 // Bf16 -> Bf16, Fp8 -> Fp8 (per tensor): the two formats of the comparison.
 WeightFormat weightFormatOf(StorageDtype d);

@@ -20,11 +20,13 @@
 // be called from any thread and blocks until its request is done. Progress is reported from the worker thread.
 // gpu/ is a leaf: no Qt, no core.
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fp8dash/gpu/device_query.h"
@@ -87,9 +89,24 @@ private:
 enum class GemmPrecision {
     Bf16,     // BF16 x BF16 -> BF16, FP32 accumulate
     Fp8E4m3,  // E4M3 x E4M3 -> BF16, FP32 accumulate, per-tensor scales through the A/B scale pointers
+    // Issue 41: block-scaled FP4 (fp4_codec.h), E2M1 x E2M1 -> BF16, FP32 accumulate; only on GPUs with FP4 tensor
+    // cores (hasFp4TensorCores), skipped with "FP4: needs FP4 tensor cores (Blackwell)" elsewhere.
+    Nvfp4,  // CUDA_R_4F_E2M1 with CUBLASLT_MATMUL_MATRIX_SCALE_VEC16_UE4M3 block scales
+    Mxfp4,  // CUDA_R_4F_E2M1 with CUBLASLT_MATMUL_MATRIX_SCALE_VEC32_UE8M0 block scales
 };
-const char* gemmPrecisionName(GemmPrecision p);  // "bf16", "fp8_e4m3"
-int gemmInputBytes(GemmPrecision p);             // 2, 1
+const char* gemmPrecisionName(GemmPrecision p);  // "bf16", "fp8_e4m3", "nvfp4_e2m1", "mxfp4_e2m1"
+// The name back; nullopt for any other text.
+std::optional<GemmPrecision> parseGemmPrecision(std::string_view name);
+bool gemmIsFp4(GemmPrecision p);
+// Bytes an input value takes in memory, block scales included: 2, 1, 0.5625 (4 bits + an E4M3 byte per 16),
+// 0.53125 (4 bits + a UE8M0 byte per 32).
+double gemmInputBytes(GemmPrecision p);
+// The reason an FP4 row is skipped on a GPU without FP4 tensor cores; it starts every such row's `skipped`.
+inline constexpr const char* kFp4NeedsTensorCores = "FP4: needs FP4 tensor cores (Blackwell)";
+// Bytes of one FP4 operand's block scales as cuBLASLt lays them out (cuBLAS docs, "1D block scaling factors
+// layout"): the operand's outer dimension padded to 128 rows, its K / block size padded to 4 columns, a byte each.
+// 0 for BF16 and FP8.
+std::size_t gemmBlockScaleBytes(GemmPrecision p, int outer, int k);
 
 // D[m x n] = A[m x k] . B[k x n]: m = tokens (the batch), n = output features, k = input features of one linear
 // layer. cuBLASLt sees the "TN" layout FP8 needs (weights transposed, K the leading dimension of both operands).
@@ -121,8 +138,9 @@ struct GemmResult {
     double bytesPerSecond = 0;     // shape.minBytes() / median
     std::optional<GemmRoof> roof;  // nullopt for a GPU without a peak-table entry
     double percentOfRoof = 0;      // tflops / roof->attainableTflops * 100 when there is a roof
-    double speedupVsBf16 = 0;      // FP8 rows: BF16 median / FP8 median of the same shape (0 when either is missing)
-    double maxRelError = -1;       // vs an FP32 reference on a sampled block when verified (tests), -1 otherwise
+    double speedupVsBf16 =
+        0;                    // FP8 and FP4 rows: BF16 median / the row's median, same shape (0 when either is missing)
+    double maxRelError = -1;  // vs an FP32 reference on a sampled block when verified (tests), -1 otherwise
 };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -160,6 +178,7 @@ struct BenchRequest {
     std::string model;                  // label of the shapes' model preset, for the report
     std::vector<GemmShape> gemmShapes;  // chosen by the caller (core builds them from a model preset)
     bool fp8FastAccum = false;          // also time FP8 with fast accumulation (extra rows)
+    bool fp4 = false;                   // also NVFP4 and MXFP4 rows (skipped with the reason without FP4 tensor cores)
     std::uint64_t bandwidthBytes = 0;   // buffer size for the bandwidth kernels; 0 = automatic (1 GiB, less if short)
     KvSweepConfig kvSweep;              // the error sweep (CPU twin: the same config, a smaller default context list)
     MeasureOptions measure;
