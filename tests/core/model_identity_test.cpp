@@ -50,6 +50,7 @@ const std::vector<NamePair> kVariants = {
     {"Qwen/Qwen3-8B", "unsloth/Qwen3-8B-unsloth-bnb-4bit"},
     {"Qwen/Qwen3-8B", "Qwen/Qwen3-8B-FP8"},
     {"Qwen/Qwen3-8B", "RedHatAI/Qwen3-8B-NVFP4"},
+    {"meta-llama/Llama-3.1-8B-Instruct", "RedHatAI/Meta-Llama-3.1-8B-Instruct-NVFP4A16"},
     {"Qwen/Qwen3-30B-A3B", "Qwen/Qwen3-30B-A3B-FP8"},
     {"Qwen/Qwen3-235B-A22B-Instruct-2507", "Qwen/Qwen3-235B-A22B-Instruct-2507-FP8"},
     {"Qwen/Qwen2.5-7B-Instruct", "Qwen/Qwen2.5-7B-Instruct-AWQ"},

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "fp8dash/core/comparison_builder.h"
@@ -328,6 +329,59 @@ TEST(Layers, Fp4RungsStepOrderAndBuys) {
     EXPECT_NE(buys.find("about 11.5 GB less for 8B parameters"), std::string::npos) << buys;  // 8 x 1.4375
     EXPECT_NE(buys.find("FP4 tensor cores (Blackwell"), std::string::npos) << buys;
     EXPECT_NE(buys.find("fallback kernel"), std::string::npos) << buys;
+}
+
+// An NVFP4 W4A4 candidate on a GPU without FP4 tensor cores (the GPU the comparison's other evidence names): the
+// risk names the GPU and the fallback; on Blackwell, with a weight-only FP4 candidate, or without a known GPU, none.
+TEST(Layers, Fp4OnAGpuWithoutFp4TensorCoresIsARisk) {
+    const auto run = [](const std::string& model, const char* score) {
+        auto r = parseLmEvalText(R"({"results": {"gsm8k": {"exact_match,strict-match": )" + std::string(score) +
+                                     R"(}}, "config": )"
+                                     R"({"model": "vllm", "model_args": "pretrained=)" +
+                                     model + "\"}}",
+                                 model + ".json");
+        if (!r) throw std::runtime_error(r.error().message);
+        return std::move(r).value();
+    };
+    const auto riskOf = [&](const std::string& candidate, const std::function<void(ComparisonDocument&)>& gpu) {
+        ComparisonDocument doc;
+        doc.baseline = {"BF16", "b.json", run("meta-llama/Llama-3.1-8B-Instruct", "0.851")};
+        doc.candidate = {"FP4", "c.json", run(candidate, "0.774")};
+        gpu(doc);
+        auto report = doc.evaluate();
+        if (!report) throw std::runtime_error(report.error().message);
+        for (const RiskFlag& f : report->risks)
+            if (f.kind == "fp4_without_fp4_tensor_cores") return f.message;
+        return std::string();
+    };
+    const auto capacityOn = [](const char* gpu) {
+        return [gpu](ComparisonDocument& d) {
+            d.capacity = CapacitySettings{};
+            d.capacity->gpu = gpu;
+        };
+    };
+    const std::string hopper = riskOf("nvidia/Llama-3.1-8B-Instruct-FP4", capacityOn("h100-sxm"));
+    EXPECT_NE(hopper.find("FP4 is NVFP4 W4A4, but NVIDIA H100 SXM (compute capability 9.0), the GPU of the Capacity "
+                          "view's GPU, has no FP4 tensor cores"),
+              std::string::npos)
+        << hopper;
+    EXPECT_NE(hopper.find("fallback kernel"), std::string::npos);
+    EXPECT_EQ(riskOf("nvidia/Llama-3.1-8B-Instruct-FP4", capacityOn("b200")), "");
+    EXPECT_EQ(riskOf("RedHatAI/Meta-Llama-3.1-8B-Instruct-NVFP4A16", capacityOn("h100-sxm")), "");
+    EXPECT_EQ(riskOf("nvidia/Llama-3.1-8B-Instruct-FP4", [](ComparisonDocument&) {}), "");
+    // The local benchmarks' device decides first, by its compute capability.
+    const std::string ada = riskOf("m/Llama-3.1-8B-Instruct-MXFP4", [](ComparisonDocument& d) {
+        d.benchmarks = BenchResults{};
+        d.benchmarks->device.available = true;
+        d.benchmarks->device.name = "NVIDIA GeForce RTX 4090";
+        d.benchmarks->device.computeCapability = "8.9";
+        d.capacity = CapacitySettings{};
+        d.capacity->gpu = "b200";
+    });
+    EXPECT_NE(ada.find("is MXFP4 W4A4, but NVIDIA GeForce RTX 4090 (compute capability 8.9), the GPU of the local "
+                       "benchmarks"),
+              std::string::npos)
+        << ada;
 }
 
 TEST(Layers, BaseModelKeysTellVariantsFromOtherModels) {

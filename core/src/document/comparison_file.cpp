@@ -9,6 +9,7 @@
 #include <ctime>
 #include <utility>
 
+#include "document/hardware_risks.h"
 #include "fp8dash/core/comparison_migrations.h"
 #include "fp8dash/core/fp8_config.h"
 #include "fp8dash/core/paired_tasks.h"
@@ -150,6 +151,7 @@ Result<ComparisonReport> ComparisonDocument::evaluate() const {
     // The notes of a mismatch (a saved result for a task no longer compared) are dropped: the file stays readable.
     if (!paired.empty()) applyPairedResults(*report, paired);
     if (control) applyControlRun(*report, control->results, control->label);
+    detail::addHardwareRisks(*report, *this);
     return report;
 }
 
@@ -176,6 +178,7 @@ Result<VariantComparison> ComparisonDocument::evaluateVariants() const {
         const auto& pairedK = k == 1 ? paired : moreCandidates[k - 2].paired;
         if (!pairedK.empty()) applyPairedResults(*report, pairedK);
         if (control) applyControlRun(*report, control->results, control->label);
+        detail::addHardwareRisks(*report, *this);
         VariantEvidence e{runs[k]->label, std::move(report).value(), std::nullopt, ""};
         if (const auto& section = judgeOf(k)) {
             JudgeOptions o = section->options;

@@ -29,15 +29,15 @@ namespace {
 // Quantisation and dtype markers: what every FP8 checkpoint's name carries.
 bool identityQuantWord(const std::string& t) {
     static const std::set<std::string> kWords = {
-        "fp8",       "dynamic",      "block",      "static",   "kv",       "w8a8",       "w4a16",       "w8a16",
-        "w4a4",      "w4a8",         "int2",       "int3",     "int4",     "int8",       "nf4",         "awq",
-        "gptq",      "nvfp4",        "fp4",        "mxfp4",    "mxfp8",    "quantized",  "quantised",   "quant",
-        "bf16",      "fp16",         "fp32",       "bfloat16", "float16",  "float8",     "gguf",        "ggml",
-        "bnb",       "bitsandbytes", "2bit",       "3bit",     "4bit",     "5bit",       "6bit",        "8bit",
-        "marlin",    "fp8kv",        "a16",        "a8",       "a4",       "e4m3",       "e5m2",        "channelwise",
-        "pertensor", "pertoken",     "compressed", "tensors",  "modelopt", "nvidia",     "smoothquant", "spinquant",
-        "quarot",    "hqq",          "eetq",       "aqlm",     "quip",     "squeezellm", "sparse",      "pruned",
-        "2of4"};
+        "fp8",         "dynamic",     "block",     "static",       "kv",         "w8a8",     "w4a16",    "w8a16",
+        "w4a4",        "w4a8",        "int2",      "int3",         "int4",       "int8",     "nf4",      "awq",
+        "gptq",        "nvfp4",       "fp4",       "mxfp4",        "mxfp8",      "nvfp4a16", "mxfp4a16", "quantized",
+        "quantised",   "quant",       "bf16",      "fp16",         "fp32",       "bfloat16", "float16",  "float8",
+        "gguf",        "ggml",        "bnb",       "bitsandbytes", "2bit",       "3bit",     "4bit",     "5bit",
+        "6bit",        "8bit",        "marlin",    "fp8kv",        "a16",        "a8",       "a4",       "e4m3",
+        "e5m2",        "channelwise", "pertensor", "pertoken",     "compressed", "tensors",  "modelopt", "nvidia",
+        "smoothquant", "spinquant",   "quarot",    "hqq",          "eetq",       "aqlm",     "quip",     "squeezellm",
+        "sparse",      "pruned",      "2of4"};
     return kWords.count(t) > 0;
 }
 
