@@ -216,6 +216,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
 
     setTimeline(nullptr, nullptr);
     style::onThemeChange(this, [this] { applyTheme(); });  // restyled in place: zoom, pan and read-out stay
+    if (style::darkPalette()) applyTheme();                // a dark start: the note bar's dark colours too
 }
 
 TimelineView::~TimelineView() = default;
