@@ -2,8 +2,9 @@
 // whose vllm:cache_config_info shows a rolling update (engine 0 switching to fp8_e4m3 at kSwitch, engine 1 fifteen
 // minutes later; vllm:generation_tokens_total names the model): the fetched timeline uses engine 0's switch as the
 // change time, the view says where it came from and shades the rollout; an entered time wins and the switch stays on
-// offer. With FP8DASH_SWITCH_SHOTS set to a folder, the view is also saved there at 1366x768 and 1920x1080, light
-// and dark (issue 41's look).
+// offer; engines of two models switching give no change time, both named, until one model is picked. With
+// FP8DASH_SWITCH_SHOTS set to a folder, the view is also saved there at 1366x768 and 1920x1080, light and dark (issue
+// 41's look).
 #include <QAreaSeries>
 #include <QDir>
 #include <QLineSeries>
@@ -29,6 +30,9 @@ constexpr double kSwitchAt = kFakePrometheusSwitch;
 constexpr double kLastEngineAt = kSwitchAt + 900;
 const char* const kSwitchModel = "meta-llama/Llama-3.1-70B-Instruct";
 
+const char* const kOtherModel = "Qwen/Qwen3-8B";
+bool s_twoModels = false;  // engine 1 serves kOtherModel (its own job) instead: switches of two models
+
 // Throughput 1000 → 1500 tok/s at kSwitchAt; cache_config_info of engines 0 and 1 (job vllm), auto then fp8_e4m3;
 // the engine-model lookup answers both engines with the model.
 TestHttpServer::Reply rollingUpdateReply(const TestHttpServer::Request& r) {
@@ -52,17 +56,20 @@ TestHttpServer::Reply rollingUpdateReply(const TestHttpServer::Request& r) {
     std::string result;
     if (query == "vllm:cache_config_info") {
         for (const auto& [engine, at] : {std::pair<const char*, double>{"0", kSwitchAt}, {"1", kLastEngineAt}}) {
-            const std::string labels = std::string(R"("engine":")") + engine + R"(","job":"vllm")";
+            const std::string job = s_twoModels && engine[0] == '1' ? "vllm-qwen" : "vllm";
+            const std::string labels = std::string(R"("engine":")") + engine + R"(","job":")" + job + "\"";
             result += std::string(result.empty() ? "" : ",") + R"({"metric":{"cache_dtype":"auto",)" + labels +
                       R"(},"values":)" + values(start, std::min(end, at - step), one) + "}," +
                       R"({"metric":{"cache_dtype":"fp8_e4m3",)" + labels + R"(},"values":)" +
                       values(std::max(start, at), end, one) + "}";
         }
     } else if (query.rfind("group by", 0) == 0) {
-        for (const char* engine : {"0", "1"})
-            result += std::string(result.empty() ? "" : ",") + R"({"metric":{"engine":")" + engine +
-                      R"(","job":"vllm","model_name":")" + kSwitchModel + R"("},"values":)" + values(start, end, one) +
-                      "}";
+        for (const char* engine : {"0", "1"}) {
+            const bool other = s_twoModels && engine[0] == '1';
+            result += std::string(result.empty() ? "" : ",") + R"({"metric":{"engine":")" + engine + R"(","job":")" +
+                      (other ? "vllm-qwen" : "vllm") + R"(","model_name":")" + (other ? kOtherModel : kSwitchModel) +
+                      R"("},"values":)" + values(start, end, one) + "}";
+        }
     } else {
         result = R"({"metric":{},"values":)" +
                  values(start, end, [](double t) { return std::string(t < kSwitchAt ? "1000" : "1500"); }) + "}";
@@ -73,7 +80,10 @@ TestHttpServer::Reply rollingUpdateReply(const TestHttpServer::Request& r) {
 
 class TimelineDetectedSwitchTest : public GuiTest {
 protected:
-    void TearDown() override { EXPECT_TRUE(QThreadPool::globalInstance()->waitForDone(30000)); }
+    void TearDown() override {
+        EXPECT_TRUE(QThreadPool::globalInstance()->waitForDone(30000));
+        s_twoModels = false;
+    }
     static TimelineSettings settingsFor(const std::string& url) {
         TimelineSettings s;
         s.prometheusUrl = url;
@@ -169,6 +179,37 @@ TEST_F(TimelineDetectedSwitchTest, AnEnteredChangeTimeWinsAndTheSwitchStaysOnOff
     QTest::mouseClick(use, Qt::LeftButton);
     EXPECT_DOUBLE_EQ(*window.current()->document.timeline->settings.changeAt, kSwitchAt);
     EXPECT_FALSE(window.current()->document.timeline->settings.changeAtDetected);
+}
+
+TEST_F(TimelineDetectedSwitchTest, SwitchesOfTwoModelsGiveNoChangeTimeAndNameBoth) {
+    s_twoModels = true;
+    TestHttpServer server(rollingUpdateReply);
+    MainWindow window;
+    TimelineView* view = fetchInto(window, settingsFor(server.baseUrl()));
+    ASSERT_NE(view, nullptr);
+    const auto& timeline = window.current()->document.timeline;
+    EXPECT_FALSE(timeline->settings.changeAt.has_value());
+    EXPECT_EQ(view->changeMarker(), nullptr);
+    const QString text = view->suggestionText();
+    EXPECT_TRUE(text.contains(QString::fromUtf8(kSwitchModel))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QString::fromUtf8(kOtherModel))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("Series field"))) << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("--"))) << "GUI words, no CLI flags: " << text.toStdString();
+    if (const QString dir = qEnvironmentVariable("FP8DASH_SWITCH_SHOTS"); !dir.isEmpty()) {
+        window.resize(1366, 768);
+        QTest::qWait(200);
+        EXPECT_TRUE(window.grab().save(dir + QStringLiteral("/timeline-two-models-light-1366x768.png")));
+    }
+    // Picking one model in the Series field: its switch is the change time.
+    auto settings = settingsFor(server.baseUrl());
+    settings.seriesPick = std::string("model_name=") + kOtherModel;
+    MainWindow picked;
+    TimelineView* pickedView = fetchInto(picked, settings);
+    ASSERT_NE(pickedView, nullptr);
+    EXPECT_EQ(picked.current()->document.timeline->settings.changeAt, kLastEngineAt);
+    EXPECT_TRUE(
+        pickedView->suggestionText().contains(QStringLiteral("engine 1 of %1").arg(QString::fromUtf8(kOtherModel))))
+        << pickedView->suggestionText().toStdString();
 }
 
 }  // namespace
