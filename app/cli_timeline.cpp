@@ -13,6 +13,7 @@
 #include "fp8dash/core/timeline.h"
 #include "fp8dash/core/untrusted_text.h"
 #include "fp8dash/core/version.h"
+#include "fp8dash/core/vllm_metrics.h"
 #include "terminal_stream.h"
 
 namespace fp8dash::cli {
@@ -34,6 +35,18 @@ std::optional<WindowSemantics> windowSemanticsOption(const std::string& value) {
     const auto w = parseWindowSemantics(value);
     if (!w) throw UsageError{"--window-semantics \"" + value + "\": expected prometheus2 or prometheus3"};
     return w;
+}
+
+Json detectedSwitchesJson(const std::vector<EngineSwitch>& switches) {
+    Json out = Json::array();
+    for (const auto& s : switches)
+        out.push_back({{"at", s.at},
+                       {"from", s.from},
+                       {"to", s.to},
+                       {"model", s.model},
+                       {"engine", s.engine},
+                       {"deployment", s.deployment}});
+    return out;
 }
 
 }  // namespace
@@ -144,7 +157,20 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
         err << "fp8dash: " << errorText(data.error().message) << "\n";
         return kExitBadInput;
     }
+    if (!data->switchModels.empty()) {  // no change time given, and engines of several models switched
+        const auto& first = data->switchModels.front();
+        err << "fp8dash: no change time: vllm:cache_config_info shows the KV cache switching for several models, "
+            << oneLine(kvCacheSwitchModelsText(data->switchModels)) << "; pick one with --pick ("
+            << (first.model.empty() ? std::string("a label that tells them apart, such as job=…")
+                                    : oneLine("model_name=" + first.model))
+            << ") or give --change-at\n";
+        return kExitBadInput;
+    }
     const TimelineReport report = evaluateTimeline(*data);
+    // Where the change time came from: vLLM's switch when none was given, or the given one over a different switch.
+    if (!report.changeDetail.empty())
+        err << "fp8dash: " << oneLine(report.changeDetail)
+            << (report.rollout.empty() ? std::string() : "; " + oneLine(report.rollout)) << "\n";
     if (!savePath.empty()) {
         ComparisonDocument doc;
         if (std::filesystem::exists(savePath)) {
@@ -173,6 +199,7 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
                                                            {"from", data->detectedChange->from},
                                                            {"to", data->detectedChange->to}}
                                                     : Json(nullptr);
+        if (!data->detectedSwitches.empty()) j["detected_switches"] = detectedSwitchesJson(data->detectedSwitches);
         j["alerts_evaluated_by"] = data->alertsEvaluatedBy;
         j["warnings"] = data->warnings;
         // Only where the Metrics API's minutes were read (raw, the only mode before, leaves the output as it was).

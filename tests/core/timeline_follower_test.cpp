@@ -327,5 +327,36 @@ TEST(TimelineFollower, LangfuseQualityIsReadOnceWithItsLookBackThenMinuteByMinut
     EXPECT_EQ(std::count(modes.begin() + 1, modes.end(), LangfuseMode::Raw), 119);
 }
 
+// Issue 41: the switch found in vllm:cache_config_info at the first fetch (no change time given) stays the change
+// time while following, though later windows (after the switch) hold no switch to find.
+TEST(TimelineFollower, TheSwitchFoundAtTheFirstFetchStaysTheChangeTime) {
+    World world;
+    double now = kNow0;
+    FakeSource source{&world, &now};
+    const double switchAt = kNow0 - 1800;
+    int fetches = 0;
+    TimelineFetch fetch = [&](const TimelineSettings& st, const Progress& p) -> Result<TimelineData> {
+        auto d = source(st, p);
+        if (!d) return d;
+        if (fetches++ == 0 && !st.changeAt) {  // what fetchTimeline does where the range holds the switch
+            useDetectedSwitches(*d, {EngineSwitch{switchAt, "auto", "fp8", "m", "0", ""}});
+        }
+        return d;
+    };
+    auto st = settings();
+    st.qualitySource = QualitySource::None;
+    TimelineFollower follower(st, FollowWindow{3600, std::nullopt}, fetch, [&now] { return now; });
+    ASSERT_TRUE(follower.refresh().ok());
+    ASSERT_TRUE(follower.data().settings.changeAt.has_value());
+    EXPECT_EQ(*follower.data().settings.changeAt, switchAt);
+    now += 5 * kStep;
+    ASSERT_TRUE(follower.refresh().ok());
+    EXPECT_EQ(fetches, 2);
+    ASSERT_TRUE(follower.data().settings.changeAt.has_value());
+    EXPECT_EQ(*follower.data().settings.changeAt, switchAt);
+    EXPECT_TRUE(follower.data().settings.changeAtDetected);
+    EXPECT_EQ(follower.data().detectedSwitches.size(), 1u);
+}
+
 }  // namespace
 }  // namespace fp8dash

@@ -194,6 +194,50 @@ TEST_F(VllmV1Live, DetectsTheSwitchPerEngineAndRaisesTheScalesRisk) {
     EXPECT_NEAR(*evaluateTimeline(*qwen).throughput.afterMean, kQwenRate, 1e-6);
 }
 
+// Issue 41: without a change time the switch is the change time. Llama's engine 0 switches first and engine 1 ten
+// minutes later (the rollout), each named by the model its generation_tokens series carries; qwen ran FP8 from the
+// start, so without a pick llama's switch is the only one.
+TEST_F(VllmV1Live, WithoutAChangeTimeTheDetectedSwitchIsUsed) {
+    for (const std::string pick : {std::string(), std::string("model_name=") + kLlama}) {
+        auto st = settings(pick);
+        st.changeAt.reset();
+        auto data = fetchTimeline(st, {});
+        ASSERT_TRUE(data.ok()) << data.error().message;
+        ASSERT_TRUE(data->settings.changeAt.has_value()) << pick;
+        EXPECT_EQ(*data->settings.changeAt, at(kVllmChangeAt)) << pick;
+        EXPECT_TRUE(data->settings.changeAtDetected);
+        ASSERT_EQ(data->detectedSwitches.size(), 2u) << pick;
+        for (std::size_t e = 0; e < 2; ++e) {
+            EXPECT_EQ(data->detectedSwitches[e].engine, std::to_string(e));
+            EXPECT_EQ(data->detectedSwitches[e].model, kLlama);
+            EXPECT_EQ(data->detectedSwitches[e].to, "fp8");
+        }
+        const auto report = evaluateTimeline(*data);
+        EXPECT_EQ(report.changeSource, "cache_config_info");
+        EXPECT_NE(report.changeDetail.find(std::string("engine 0 of ") + kLlama + " switched to fp8"),
+                  std::string::npos)
+            << report.changeDetail;
+        ASSERT_TRUE(report.rolloutEnd.has_value());
+        EXPECT_EQ(*report.rolloutEnd, at(kEngine1SwitchAt));
+        // The before/after figures around the switch: every model's engines without a pick, llama's with it.
+        const double qwen = pick.empty() ? kQwenRate : 0;
+        EXPECT_NEAR(*report.throughput.beforeMean, 300 + 200 + qwen, 1e-6) << pick;
+        EXPECT_NEAR(*report.throughput.afterMean, 450 + 300 + qwen, 1e-6) << pick;
+        // Fetched again with these settings (a refresh), the switch is found again, not kept as if given.
+        auto again = fetchTimeline(data->settings, {});
+        ASSERT_TRUE(again.ok()) << again.error().message;
+        EXPECT_TRUE(again->settings.changeAtDetected);
+        EXPECT_EQ(again->settings.changeAt, data->settings.changeAt);
+    }
+    // Qwen picked: no switch in its series, so no change time.
+    auto st = settings("job=vllm-qwen");
+    st.changeAt.reset();
+    auto qwen = fetchTimeline(st, {});
+    ASSERT_TRUE(qwen.ok()) << qwen.error().message;
+    EXPECT_FALSE(qwen->settings.changeAt.has_value());
+    EXPECT_FALSE(evaluateTimeline(*qwen).throughput.afterMean.has_value());
+}
+
 TEST_F(VllmV1Live, LabelValuesListNamesAndModels) {
     auto names = client().labelValues("__name__", {}, at(kVllmChangeAt - kVllmHours), at(kVllmChangeAt + kVllmHours));
     ASSERT_TRUE(names.ok()) << names.error().message;

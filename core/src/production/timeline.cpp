@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 #include "fp8dash/core/langfuse_client.h"
+#include "production/kv_cache_switch.h"
 #include "production/timeline_arrays.h"
 #include "production/timeline_langfuse.h"
 #include "production/vllm_metrics_json.h"
@@ -209,12 +210,15 @@ TimelineReport evaluateTimeline(const TimelineData& data) {
     r.alerts = data.alerts;
     if (data.quality) r.windowSemantics = st.rule.windows;
     r.server = data.server;
-    if (!st.changeAt) {
+    detail::describeChangeSource(data, r);
+    if (!st.changeAt && !data.switchModels.empty())
+        r.reasons.push_back("no change time: vllm:cache_config_info shows the KV cache switching for several models, " +
+                            kvCacheSwitchModelsText(data.switchModels) + "; pick one model or give the change time");
+    else if (!st.changeAt)
         r.reasons.push_back("no change time: give the moment FP8 went on to compare before and after" +
                             std::string(data.detectedChange ? " (vLLM reports a switch at " +
                                                                   formatTimeUtc(data.detectedChange->at) + ")"
                                                             : ""));
-    }
     if (data.throughput && st.changeAt) {
         r.throughput = summarizeAroundChange(within(data.throughput->samples, st.from, st.to), *st.changeAt);
         if (auto d = r.throughput.deltaPct()) {
@@ -329,6 +333,7 @@ Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCre
 
     TimelineData data;
     data.settings = st;
+    if (st.changeAtDetected) data.settings.changeAt.reset(), data.settings.changeAtDetected = false;  // found again
     data.settings.prometheusAuth = cred.prometheusAuth.kind == HttpAuth::Kind::Bearer  ? "bearer"
                                    : cred.prometheusAuth.kind == HttpAuth::Kind::Basic ? "basic"
                                                                                        : "none";
@@ -405,11 +410,10 @@ Result<TimelineData> fetchTimeline(const TimelineSettings& st, const TimelineCre
         recomputeDerived(data);
     }
     if (prom) {
-        // A suggestion only: an error here does not spoil the timeline.
-        auto c = prom->queryRange("vllm:cache_config_info", st.from, st.to, st.step, stage(progress, 0.85, 1.0));
+        // The switch (the change time where none was given); an error here does not spoil the timeline.
+        auto c = prom->queryRange("vllm:cache_config_info", st.from, st.to, st.step, stage(progress, 0.85, 0.95));
         if (c) {
-            // Engine by engine (V1), narrowed by the pick's labels that cache_config_info carries.
-            data.detectedChange = detectKvCacheSwitch(c->series, *pick);
+            detail::useKvCacheSwitch(data, *prom, c->series, *pick, stage(progress, 0.95, 1.0));
             data.kvScalesRisk = findKvScalesRisk(c->series, *pick);
         } else if (progress.isCancelled()) {
             return Error{"cancelled"};
@@ -479,6 +483,8 @@ Json timelineJson(const TimelineData& d, bool withSamples) {
     if (s.windowSemantics) j["settings"]["window_semantics"] = windowSemanticsName(*s.windowSemantics);
     // Written only when raised: files without the risk stay as they were.
     if (d.kvScalesRisk) j["kv_scales_risk"] = kvScalesRiskToJson(*d.kvScalesRisk);
+    if (!d.detectedSwitches.empty()) j["detected_switches"] = engineSwitchesToJson(d.detectedSwitches);
+    if (s.changeAtDetected) j["settings"]["change_at_source"] = "cache_config_info";
     if (d.qualityBuckets) {
         Json buckets = {{"t", Json::array()}, {"sum", Json::array()}, {"count", Json::array()}};
         if (withSamples)
@@ -769,13 +775,7 @@ Result<TimelineData> parseTimelineJson(const Json& j, const std::string& where, 
         if (auto r = parseAlertEpisodes(*a, where, d.alerts); !r) return r.error();
     if (auto by = j.find("alerts_evaluated_by"); by != j.end() && by->is_string())
         d.alertsEvaluatedBy = by->get<std::string>();
-    if (auto dc = j.find("detected_change"); dc != j.end() && dc->is_object()) {
-        DetectedChange c;
-        if (auto r = timelineNumber(*dc, where + ".detected_change", "at", c.at, true); !r) return r.error();
-        if (auto f = dc->find("from"); f != dc->end() && f->is_string()) c.from = f->get<std::string>();
-        if (auto t = dc->find("to"); t != dc->end() && t->is_string()) c.to = t->get<std::string>();
-        d.detectedChange = c;
-    }
+    if (auto r = detail::readKvCacheSwitchJson(j, *st, where, d); !r) return r.error();
     if (auto risk = j.find("kv_scales_risk"); risk != j.end() && !risk->is_null()) {
         auto k = kvScalesRiskFromJson(*risk, where + ".kv_scales_risk");
         if (!k) return k.error();

@@ -155,8 +155,13 @@ Result<FollowerRefresh> TimelineFollower::refresh(const Progress& progress) {
         mergeCondition(times, conditionFromEpisodes(fresh.alerts, times));
     m_lastTo = to;
     m_data.alertsEvaluatedBy = fresh.alertsEvaluatedBy;
+    // The switch found at the first fetch stays the change time: a later window rarely holds the switch again.
+    const auto held = m_data.settings;
     m_data.settings = fresh.settings;
     m_data.settings.qualityLookBack = true;
+    if (!first && held.changeAtDetected && !m_data.settings.changeAt)
+        m_data.settings.changeAt = held.changeAt, m_data.settings.changeAtDetected = true;
+    if (!first && m_data.detectedSwitches.empty()) m_data.detectedSwitches = fresh.detectedSwitches;
     const double windowFrom =
         m_window.since ? alignUp(*m_window.since, st.step) : to - alignDown(m_window.lengthS, st.step);
     m_data.settings.from = std::max(windowFrom, *m_firstFrom);

@@ -3,6 +3,7 @@
 // JSON. Pure functions; thread-safe.
 
 #include <string>
+#include <vector>
 
 #include "fp8dash/core/lm_eval_results.h"  // Json
 #include "fp8dash/core/result.h"
@@ -13,5 +14,9 @@ namespace fp8dash {
 Json kvScalesRiskToJson(const KvScalesRisk& risk);
 // Errors name `where` and the field, e.g. "timeline.kv_scales_risk.where must be a list of strings".
 Result<KvScalesRisk> kvScalesRiskFromJson(const Json& j, const std::string& where);
+
+// The timeline's "detected_switches": [{"at", "from", "to", "model", "engine", "deployment"}, ...].
+Json engineSwitchesToJson(const std::vector<EngineSwitch>& switches);
+Result<std::vector<EngineSwitch>> engineSwitchesFromJson(const Json& j, const std::string& where);
 
 }  // namespace fp8dash

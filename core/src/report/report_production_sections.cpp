@@ -72,6 +72,12 @@ void addKvTable(Section& s, const BenchResults& b) {
     s.bullets(std::move(definitions));
 }
 
+// "Change at …" from "change at …", with a full stop: a fact of the timeline's list.
+std::string capitalizedSentence(std::string text) {
+    if (!text.empty() && text[0] >= 'a' && text[0] <= 'z') text[0] = static_cast<char>(text[0] - 'a' + 'A');
+    return text + ".";
+}
+
 std::string dtypeLabel(const std::string& weights, const std::string& kv) {
     return "weights " + upper(weights) + ", KV " + upper(kv);
 }
@@ -120,6 +126,9 @@ void addTimeline(Report& report, const ComparisonDocument& doc, const Decision& 
                               "; “after” starts 5 minutes later (the rate window)."));
     else
         facts.push_back(plain("The time FP8 was switched on is not set."));
+    // Where it came from when vLLM's own switch is involved: detected (with the rollout), or overridden.
+    if (!r.changeDetail.empty()) facts.push_back(plain(capitalizedSentence(r.changeDetail)));
+    if (!r.rollout.empty()) facts.push_back(plain(capitalizedSentence(r.rollout)));
     if (data.detectedChange)
         facts.push_back(plain(
             "vLLM's cache_config_info shows cache_dtype " + describeKvCacheDtype(data.detectedChange->from) + " → " +

@@ -39,6 +39,12 @@ Json timelineReportToJson(const TimelineReport& r) {
     if (r.windowSemantics) j["window_semantics"] = windowSemanticsName(*r.windowSemantics);
     if (!r.server.empty()) j["server"] = r.server;
     if (!r.risks.empty()) j["risks"] = r.risks;  // only when raised: earlier outputs stay byte-identical
+    // Where the change time came from, when vLLM's switch is involved (detected, or overridden by a given time).
+    if (!r.changeDetail.empty()) {
+        j["change_source"] = r.changeSource;
+        j["change_detail"] = r.changeDetail;
+    }
+    if (r.rolloutEnd) j["rollout"] = {{"from", numberOrNull(r.changeAt)}, {"to", *r.rolloutEnd}, {"text", r.rollout}};
     return j;
 }
 
@@ -49,6 +55,8 @@ std::string timelineReportToText(const TimelineReport& r, const TimelineData& d)
     // Values from the file and the servers (reasons and risks quote them) on one line each (oneLine).
     for (const auto& reason : r.reasons) out += "  • " + oneLine(reason) + "\n";
     if (r.changeAt) out += "  FP8 switched on at " + formatTimeUtc(*r.changeAt) + "\n";
+    if (!r.changeDetail.empty()) out += "  " + oneLine(r.changeDetail) + "\n";
+    if (!r.rollout.empty()) out += "  " + oneLine(r.rollout) + "\n";
     if (d.detectedChange)
         out +=
             "  vLLM's cache_config_info shows cache_dtype " +

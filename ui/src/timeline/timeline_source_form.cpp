@@ -267,8 +267,8 @@ QGroupBox* TimelineSourceDialog::buildRangeBox() {
     change->addWidget(m_changeEdit);
     change->addStretch(1);
     rangeForm->addRow(tr("Change:"), changeRow);
-    rangeForm->addRow(QString(), lineCaption(tr("Unknown? Leave it off: the timeline offers the switch vLLM "
-                                                "reports in vllm:cache_config_info, if any."),
+    rangeForm->addRow(QString(), lineCaption(tr("Unknown? Leave it off: the timeline uses the switch vLLM "
+                                                "reports in vllm:cache_config_info (the first engine's), if any."),
                                              rangeBox));
     m_inputs << m_rangePicker << m_stepSpin << m_changeKnown << m_changeEdit;
     return rangeBox;

@@ -33,6 +33,7 @@
 #include "fp8dash/ui/time_range_picker.h"
 #include "fp8dash/ui/timeline_chart_view.h"
 #include "fp8dash/ui/timeline_summary_card.h"
+#include "timeline/timeline_switch_notice.h"
 #include "timeline/timeline_view_parts.h"
 #include "widgets/ui_style.h"
 #include "widgets/untrusted_ui.h"
@@ -215,6 +216,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
 
     setTimeline(nullptr, nullptr);
     style::onThemeChange(this, [this] { applyTheme(); });  // restyled in place: zoom, pan and read-out stay
+    if (style::darkPalette()) applyTheme();                // a dark start: the note bar's dark colours too
 }
 
 TimelineView::~TimelineView() = default;
@@ -405,6 +407,7 @@ void TimelineView::setTimeline(const TimelineData* data, const TimelineReport* r
         m_chart->removeAllSeries();
         m_throughputSeries = m_qualitySeries = m_markerSeries = nullptr;
         m_alertSeries.clear();
+        m_rolloutSeries = nullptr;
         m_markerLabel->hide();
         m_hoverLine->hide();
         m_stack->setCurrentWidget(m_emptyPage);
@@ -481,6 +484,7 @@ void TimelineView::rebuildSeries() {
     m_chart->removeAllSeries();  // deletes them; each area's boundary lines are its children
     m_throughputSeries = m_qualitySeries = m_markerSeries = nullptr;
     m_alertSeries.clear();
+    m_rolloutSeries = nullptr;
     if (!m_data) return;
 
     // Series added later are drawn on top: the shaded spans first, the lines last.
@@ -508,6 +512,12 @@ void TimelineView::rebuildSeries() {
         m_alertSeries.append(area);
     }
 
+    if (m_report && m_report->rolloutEnd && m_data->settings.changeAt) {  // engines of a rolling update switching
+        m_rolloutSeries = rolloutArea(*m_data->settings.changeAt, *m_report->rolloutEnd);
+        m_chart->addSeries(m_rolloutSeries);
+        m_rolloutSeries->attachAxis(m_timeAxis);
+        m_rolloutSeries->attachAxis(m_overlayAxis);
+    }
     if (const auto change = m_data->settings.changeAt) {
         m_markerSeries = new QLineSeries;
         m_markerSeries->setName(tr("FP8 on"));
@@ -752,17 +762,11 @@ void TimelineView::updateHeader() {
     setPlainText(m_warningsLabel, warnings.join(QLatin1Char('\n')));
     m_warningsLabel->setVisible(!warnings.isEmpty());
 
-    const auto& detected = m_data->detectedChange;
-    const bool offer = detected && (!st.changeAt || std::abs(*st.changeAt - detected->at) >= 0.5);
-    if (offer) {
-        QString text = tr("vLLM reports the KV-cache dtype switching %1 → %2 at %3 (vllm:cache_config_info).")
-                           .arg(toQString(describeKvCacheDtype(detected->from)),
-                                toQString(describeKvCacheDtype(detected->to)), toQString(formatTimeUtc(detected->at)));
-        text += QLatin1Char(' ') +
-                (st.changeAt ? tr("The change time in use is %1.").arg(toQString(formatTimeUtc(*st.changeAt)))
-                             : tr("No change time is set yet."));
-        m_suggestionLabel->setText(text);
-    }
+    // Where the change time came from (vLLM's switch when none was entered), or a switch that differs from it.
+    const auto notice = switchNoticeOf(*m_data, *m_report);
+    m_suggestionLabel->setText(notice.text);
+    m_useChangeButton->setVisible(notice.offerUse);
+    const bool offer = !notice.text.isEmpty();
     m_suggestionBar->setVisible(offer);
 }
 

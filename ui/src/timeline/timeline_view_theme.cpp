@@ -2,6 +2,7 @@
 // take the new palette's colours in place. Nothing is rebuilt, so the zoom, the pan, the series and the read-out stay.
 #include <QAbstractSeries>
 #include <QChart>
+#include <QFrame>
 #include <QGraphicsSimpleTextItem>
 #include <QLineSeries>
 #include <QPen>
@@ -23,6 +24,14 @@ void TimelineView::applyTheme() {
         pen.setColor(marker);
         m_markerSeries->setPen(pen);
     }
+    // The note above the chart (the switch vLLM reports): a pale blue bar on light, a deep blue one on dark.
+    m_suggestionBar->setStyleSheet(
+        dark ? QStringLiteral("QFrame#changeSuggestion { background: #1b2b44; border: 1px solid #3c5a8a; "
+                              "border-radius: 6px; } QFrame#changeSuggestion QLabel { color: #c6dafc; "
+                              "background: transparent; border: none; }")
+             : QStringLiteral("QFrame#changeSuggestion { background: #e8f0fe; border: 1px solid #aecbfa; "
+                              "border-radius: 6px; } QFrame#changeSuggestion QLabel { color: #174ea6; "
+                              "background: transparent; border: none; }"));
     if (m_data && m_report) updateCards();  // the cards' verdict tints
 }
 

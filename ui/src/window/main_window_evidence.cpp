@@ -79,6 +79,7 @@ void MainWindow::setTimelineChangeTime(double unixSeconds) {
     if (!m_doc.current() || !m_doc.current()->document.timeline) return;
     ComparisonDocument doc = m_doc.current()->document;
     doc.timeline->settings.changeAt = unixSeconds;
+    doc.timeline->settings.changeAtDetected = false;  // chosen by the user now
     if (!showDerived(std::move(doc))) return;
     setModified(true);
     m_view->showTab(ComparisonView::TimelineTab);

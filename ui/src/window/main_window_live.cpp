@@ -124,7 +124,11 @@ void MainWindow::applyLiveRefresh(const TimelineData& data, const std::vector<Al
     if (!m_doc.current() || !m_doc.current()->document.timeline) return;
     ComparisonDocument doc = m_doc.current()->document;
     TimelineData followed = data;
-    followed.settings.changeAt = doc.timeline->settings.changeAt;  // a change time set while live stays
+    // A change time set while live stays; one the fetch found in vllm:cache_config_info is used where none was set.
+    if (doc.timeline->settings.changeAt || !followed.settings.changeAtDetected) {
+        followed.settings.changeAt = doc.timeline->settings.changeAt;
+        followed.settings.changeAtDetected = doc.timeline->settings.changeAtDetected;
+    }
     const AlertRule rule = followed.settings.rule;
     doc.timeline = std::move(followed);
     QStringList told;

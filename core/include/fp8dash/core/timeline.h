@@ -67,8 +67,11 @@ struct TimelineSettings {
     double from = 0;  // unix seconds
     double to = 0;
     double step = 60;                // seconds; also the alert's evaluation interval
-    std::optional<double> changeAt;  // when FP8 went on (confirmed by the user)
-    AlertRule rule;                  // rule.windows: the semantics the alert was evaluated under (see TimelineData)
+    std::optional<double> changeAt;  // when FP8 went on: given by the user, or the switch vLLM reports (below)
+    // changeAt is the first switch found in vllm:cache_config_info because none was given (TimelineData::
+    // detectedSwitches says whose); a fetch with these settings detects it again. In the file as change_at_source.
+    bool changeAtDetected = false;
+    AlertRule rule;  // rule.windows: the semantics the alert was evaluated under (see TimelineData)
     TimelineBands bands;
     // The user's choice of window semantics for the local evaluation (CLI --window-semantics, the source dialog);
     // nullopt: automatic (the Prometheus server's own; with no Prometheus, Prometheus 3).
@@ -84,8 +87,14 @@ struct TimelineData {
                                                              // what the figures and the alert are computed from
     std::vector<AlertEpisode> alerts;  // Prometheus' own evaluation (quality in Prometheus) or local (Langfuse)
     std::string alertsEvaluatedBy;     // "prometheus", "local", or "" when there is no quality series
-    std::optional<DetectedChange> detectedChange;  // a suggestion from vllm:cache_config_info, not yet confirmed
-    std::vector<std::string> warnings;             // from the servers, verbatim (Prometheus 3's infos as "(info) ...")
+    std::optional<DetectedChange> detectedChange;  // the earliest switch in vllm:cache_config_info
+    // Each engine's switch of the detected change's model, earliest first: the first is the change time where none
+    // was given; a later last one ends the rollout (a rolling update). Empty in files written before.
+    std::vector<EngineSwitch> detectedSwitches;
+    // Without a change time, when engines of several models switched: each model's first switch (no change time is
+    // chosen; the caller asks to pick one model). Never saved.
+    std::vector<EngineSwitch> switchModels;
+    std::vector<std::string> warnings;  // from the servers, verbatim (Prometheus 3's infos as "(info) ...")
     std::string server;  // which server answered the Prometheus API ("Prometheus 2.42.0+ds (...)", "VictoriaMetrics")
     // Why settings.rule.windows is what it is ("Prometheus 2 selects closed windows", "set by the user"); "" in files
     // written before the semantics were recorded (their alerts were evaluated with closed windows, Prometheus 2.x).
@@ -95,6 +104,12 @@ struct TimelineData {
 
 struct TimelineReport {
     std::optional<double> changeAt;
+    std::string changeSource;  // "cache_config_info" (detected), "given" (the user's), "" without a change time
+    // The detected switch in words ("change at ... from cache_config_info: engine 0 of m switched to fp8_e4m3"), or,
+    // where a given time differs from it, that the given time overrides it; "" otherwise.
+    std::string changeDetail;
+    std::optional<double> rolloutEnd;  // the last engine's switch of a rolling update
+    std::string rollout;               // "rollout from ... to ...: engine 0 at ..., engine 1 at ..."; "" without one
     PeriodSummary throughput;
     PeriodSummary quality;
     std::string throughputAssessment;  // in words, against +40-60%
@@ -131,6 +146,12 @@ TimelineCredentials credentialsFromEnvironment();
 // looks for the FP8 switch in vllm:cache_config_info. Progress covers all fetches; Cancel stops them.
 Result<TimelineData> fetchTimeline(const TimelineSettings& settings, const TimelineCredentials& credentials,
                                    const Progress& progress = {});
+
+// Uses the switches found in vllm:cache_config_info (detectKvCacheSwitches, earliest first): keeps the first model's
+// in data.detectedSwitches and data.detectedChange and, where settings.changeAt is unset, makes its first switch the
+// change time (settings.changeAtDetected); switches of several models leave it unset, each model's first switch in
+// data.switchModels. fetchTimeline calls it; a given change time always wins.
+void useDetectedSwitches(TimelineData& data, const std::vector<EngineSwitch>& switches);
 
 // Recomputes what derives from the stored series (the local alert for Langfuse scores). Used after loading.
 void recomputeDerived(TimelineData& data);

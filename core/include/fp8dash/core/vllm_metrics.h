@@ -44,6 +44,47 @@ std::string describeKvCacheDtype(std::string_view cacheDtype);
 // series by the labels they carry (V1's cache_config_info has no model_name, so model_name=... narrows nothing).
 std::optional<DetectedChange> detectKvCacheSwitch(const std::vector<Series>& cacheConfigInfo, const Labels& pick = {});
 
+// One deployment's (V1: one engine's) switch to an FP8 KV cache in vllm:cache_config_info, with what names it: the
+// model (model_name on the series, or, as V1's cache_config_info has none, the model_name of the engine's
+// vllm:generation_tokens_total series, matched on the labels both carry: job, instance, pod, namespace, engine), the
+// engine, and the other deployment labels. Values as the labels hold them (untrusted text).
+struct EngineSwitch {
+    double at = 0;  // unix seconds: the first FP8 sample after a non-FP8 one
+    std::string from;
+    std::string to;
+    std::string model;       // "" when no series names it (V0, or an engine two models share)
+    std::string engine;      // "" for V0 series
+    std::string deployment;  // {job="vllm"} etc. without engine and model_name; "" when none
+    bool operator==(const EngineSwitch&) const = default;
+};
+
+// What fetchTimeline asks for the model behind each engine (group keeps one series per label set).
+inline constexpr const char* kEngineModelQuery =
+    "group by (job, instance, pod, namespace, engine, model_name) (vllm:generation_tokens_total)";
+
+// Every deployment's switch, earliest first. `pick` narrows as for detectKvCacheSwitch and, where the series lack
+// model_name, by the model found through `modelSeries` (the result of kEngineModelQuery; empty: no lookup).
+std::vector<EngineSwitch> detectKvCacheSwitches(const std::vector<Series>& cacheConfigInfo, const Labels& pick = {},
+                                                const std::vector<Series>& modelSeries = {});
+
+// The switches grouped by model (by the deployment labels where no model is known), each group earliest first, the
+// groups ordered by their first switch. One group: the change time is its first switch and a later last switch ends
+// the rollout (a rolling update); several groups: switches of different models, which no change time can serve.
+std::vector<std::vector<EngineSwitch>> kvCacheSwitchesByModel(const std::vector<EngineSwitch>& switches);
+
+// "engine 0 of meta-llama/Llama-3.1-8B-Instruct", "engine 1 of {job=\"vllm\"}", "meta-llama/Llama-3.1-8B-Instruct",
+// "vLLM" (a V0 server without labels).
+std::string engineSwitchWho(const EngineSwitch& s);
+// "change at 2026-11-20 14:02:00 UTC from cache_config_info: engine 0 of m switched to fp8_e4m3" (the first switch).
+std::string detectedSwitchText(const std::vector<EngineSwitch>& modelSwitches);
+// The rolling update: the last switch when later than the first; nullopt otherwise.
+std::optional<double> kvCacheRolloutEnd(const std::vector<EngineSwitch>& modelSwitches);
+// "rollout from 14:02:00 to 14:12:00 UTC (10 min): engine 0 at 14:02:00, engine 1 at 14:12:00"; "" without one.
+std::string kvCacheRolloutText(const std::vector<EngineSwitch>& modelSwitches);
+// "meta-llama/Llama-3.1-8B-Instruct (engine 0 at 2026-… UTC), Qwen/Qwen3-8B (engine 0 at …)": each model's first
+// switch, for the error that asks to pick one.
+std::string kvCacheSwitchModelsText(const std::vector<EngineSwitch>& firstOfEachModel);
+
 // The seed's risk flag: an FP8 KV cache with per-tensor scales and calculate_kv_scales="False" in
 // vllm:cache_config_info. Long contexts (> 32K tokens) accumulate error unless the checkpoint ships k/v scales.
 struct KvScalesRisk {

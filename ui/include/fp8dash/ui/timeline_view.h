@@ -107,6 +107,7 @@ public:
     QString changeMarkerLabel() const;
     const std::vector<AlertSpan>& alertSpans() const { return m_spans; }
     const QList<QAreaSeries*>& alertSeries() const { return m_alertSeries; }  // one per span, same order
+    QAreaSeries* rolloutSeries() const { return m_rolloutSeries; }  // a rolling update's span; nullptr without one
     TimelineSummaryCard* throughputCard() const { return m_throughputCard; }
     TimelineSummaryCard* qualityCard() const { return m_qualityCard; }
     TimelineSummaryCard* alertCard() const { return m_alertCard; }
@@ -177,6 +178,7 @@ private:
     QLineSeries* m_qualitySeries = nullptr;
     QLineSeries* m_markerSeries = nullptr;
     QList<QAreaSeries*> m_alertSeries;
+    QAreaSeries* m_rolloutSeries = nullptr;
     QGraphicsSimpleTextItem* m_markerLabel = nullptr;
     QGraphicsLineItem* m_hoverLine = nullptr;
     bool m_applyingView = false;
