@@ -14,6 +14,7 @@
 #include "fp8dash/core/untrusted_text.h"
 #include "fp8dash/core/version.h"
 #include "fp8dash/core/vllm_metrics.h"
+#include "fp8dash/core/vllm_metrics_json.h"
 #include "terminal_stream.h"
 
 namespace fp8dash::cli {
@@ -35,18 +36,6 @@ std::optional<WindowSemantics> windowSemanticsOption(const std::string& value) {
     const auto w = parseWindowSemantics(value);
     if (!w) throw UsageError{"--window-semantics \"" + value + "\": expected prometheus2 or prometheus3"};
     return w;
-}
-
-Json detectedSwitchesJson(const std::vector<EngineSwitch>& switches) {
-    Json out = Json::array();
-    for (const auto& s : switches)
-        out.push_back({{"at", s.at},
-                       {"from", s.from},
-                       {"to", s.to},
-                       {"model", s.model},
-                       {"engine", s.engine},
-                       {"deployment", s.deployment}});
-    return out;
 }
 
 }  // namespace
@@ -199,7 +188,7 @@ int cmdTimeline(Args& a, std::ostream& out, std::ostream& err) {
                                                            {"from", data->detectedChange->from},
                                                            {"to", data->detectedChange->to}}
                                                     : Json(nullptr);
-        if (!data->detectedSwitches.empty()) j["detected_switches"] = detectedSwitchesJson(data->detectedSwitches);
+        if (!data->detectedSwitches.empty()) j["detected_switches"] = engineSwitchesToJson(data->detectedSwitches);
         j["alerts_evaluated_by"] = data->alertsEvaluatedBy;
         j["warnings"] = data->warnings;
         // Only where the Metrics API's minutes were read (raw, the only mode before, leaves the output as it was).

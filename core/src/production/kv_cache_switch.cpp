@@ -11,7 +11,7 @@
 
 #include "fp8dash/core/timeline.h"
 #include "fp8dash/core/vllm_metrics.h"
-#include "production/vllm_metrics_json.h"
+#include "fp8dash/core/vllm_metrics_json.h"
 
 namespace fp8dash {
 namespace {

@@ -13,7 +13,7 @@
 #include "production/kv_cache_switch.h"
 #include "production/timeline_arrays.h"
 #include "production/timeline_langfuse.h"
-#include "production/vllm_metrics_json.h"
+#include "fp8dash/core/vllm_metrics_json.h"
 #include "report/timeline_format.h"
 
 namespace fp8dash {

@@ -10,7 +10,7 @@
 #include <set>
 
 #include "fp8dash/core/kv_scales_advice.h"
-#include "production/vllm_metrics_json.h"
+#include "fp8dash/core/vllm_metrics_json.h"
 #include "text_util.h"
 
 namespace fp8dash {

@@ -1,6 +1,6 @@
 #pragma once
-// The comparison file's "kv_scales_risk" object ({"since", "cache_dtype", "where"}), read and written by the timeline's
-// JSON. Pure functions; thread-safe.
+// The comparison file's "kv_scales_risk" object ({"since", "cache_dtype", "where"}) and "detected_switches", read and
+// written by the timeline's JSON (and the CLI's timeline JSON). Pure functions; thread-safe.
 
 #include <string>
 #include <vector>
