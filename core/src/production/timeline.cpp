@@ -10,10 +10,10 @@
 #include <cstdlib>
 
 #include "fp8dash/core/langfuse_client.h"
+#include "fp8dash/core/vllm_metrics_json.h"
 #include "production/kv_cache_switch.h"
 #include "production/timeline_arrays.h"
 #include "production/timeline_langfuse.h"
-#include "fp8dash/core/vllm_metrics_json.h"
 #include "report/timeline_format.h"
 
 namespace fp8dash {
