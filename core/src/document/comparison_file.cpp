@@ -164,6 +164,10 @@ std::optional<Result<JudgeComparison>> ComparisonDocument::evaluateJudge() const
 }
 
 Result<VariantComparison> ComparisonDocument::evaluateVariants() const {
+    return evaluateVariants(evaluateServing());
+}
+
+Result<VariantComparison> ComparisonDocument::evaluateVariants(const std::optional<ServingComparison>& serving) const {
     if (!hasVariants()) return Error{"this comparison holds one candidate, not several variants"};
     std::vector<const RunRecord*> runs{&baseline, &candidate};
     for (const auto& c : moreCandidates) runs.push_back(&c.run);
@@ -203,9 +207,8 @@ Result<VariantComparison> ComparisonDocument::evaluateVariants() const {
                 applyPairedResults(*report, sp.paired);
         steps.push_back(LayerStep{plan, from.label, to.label, std::move(report).value(), {}});
     }
-    const std::optional<ServingComparison> servingComparison = evaluateServing();
     return summarizeVariants(baseline.label, configs.front(), options.thresholds, std::move(evidence), std::move(steps),
-                             recommendation, servingComparison ? &*servingComparison : nullptr);
+                             recommendation, serving ? &*serving : nullptr);
 }
 
 std::vector<std::string> ComparisonDocument::runLabels() const {
@@ -248,7 +251,7 @@ Result<Decision> decide(const ComparisonDocument& doc) {
             // Several candidates: the verdict is the deciding variant's (the recommended one, or the least severe
             // when none passes the gate), told with its own evals and judge; the recommendation and each variant
             // that does not pass are said beside it.
-            auto variants = doc.evaluateVariants();
+            auto variants = doc.evaluateVariants(d.serving);
             if (!variants) return variants.error();
             const Recommendation& rec = variants->recommendation;
             const std::size_t k = variants->deciding;

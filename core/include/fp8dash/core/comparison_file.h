@@ -119,6 +119,8 @@ struct ComparisonDocument {
     std::optional<Result<JudgeComparison>> evaluateJudge() const;
     // Every candidate against the baseline, the layer steps and the recommendation; an Error when !hasVariants().
     Result<VariantComparison> evaluateVariants() const;
+    // The same with the serving comparison already made (evaluateServing's; decide() makes it once for both).
+    Result<VariantComparison> evaluateVariants(const std::optional<ServingComparison>& serving) const;
     // The serving benchmarks compared, baseline first in run order; nullopt without a serving section.
     std::optional<ServingComparison> evaluateServing() const;
     // The runs' labels: the baseline's, the candidate's, then the further candidates' (empty without evals).
